@@ -1,0 +1,154 @@
+"""The selection-mechanism interface shared by every mechanism of dpexact.
+
+A mechanism is a small frozen dataclass that *describes* a randomized selection rule
+``M : R^n -> {0, ..., n-1}`` (its parameters are exact :class:`~dpexact.numbers.Real`
+numbers) and computes, on request, its probability mass function on any number backend.
+Verifiers, the LP and the utility metrics only use this public surface:
+
+* ``pmf(scores, backend="float", method=None) -> Pmf``
+* ``logpmf(scores) -> ndarray`` (float64, accurate where the pmf underflows)
+* ``rvs(scores, size=None, random_state=None) -> ndarray`` of output indices
+* ``params() -> dict`` (JSON-friendly), ``short_name``, ``epsilon``
+
+Conventions (all mechanisms): candidates are indexed ``0..n-1``; a *score* (quality) vector
+``q`` has sensitivity ``Δ`` per coordinate (``|q_r(D) - q_r(D')| <= Δ`` for neighbours);
+``monotone=True`` means the quality function is monotone in the sense of pf Remark 1
+(adding an individual can only increase scores), which lets the mechanism use ``ε/Δ``
+instead of ``ε/(2Δ)`` in its exponent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..numbers.backends import Backend, get_backend
+from ..numbers.pmf import Pmf
+from ..numbers.real import Real
+from .validation import exact_scores, float_scores, positive_real
+
+__all__ = ["SelectionMechanism"]
+
+
+@dataclass(frozen=True)
+class SelectionMechanism:
+    """Base class: ε-DP selection from a score vector with per-coordinate sensitivity Δ.
+
+    Args:
+        epsilon: privacy parameter ε > 0 (exact: int, Fraction, str such as ``"2*log(3)"``,
+            sympy expression, or a float taken at its exact binary value).
+        sensitivity: Δ > 0, the sensitivity of every score.
+        monotone: use the monotone-quality exponent ε/Δ (pf Remark 1) instead of ε/(2Δ).
+    """
+
+    epsilon: Any
+    sensitivity: Any = 1
+    monotone: bool = False
+
+    short_name: ClassVar[str] = "abstract"
+    #: largest n accepted by the exact backend (polynomial-size exact arithmetic)
+    exact_limit: ClassVar[int] = 400
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
+        object.__setattr__(self, "sensitivity", positive_real(self.sensitivity, "sensitivity"))
+        if not isinstance(self.monotone, (bool, np.bool_)):
+            raise TypeError(f"monotone must be a bool, got {type(self.monotone).__name__}")
+        object.__setattr__(self, "monotone", bool(self.monotone))
+
+    # -- derived parameters ----------------------------------------------------------------
+    @property
+    def exponent_scale(self) -> Real:
+        """The factor c in exp(c·q): ε/(2Δ), or ε/Δ for monotone qualities."""
+        return self.epsilon / (self.sensitivity if self.monotone else self.sensitivity * 2)
+
+    def params(self) -> dict[str, Any]:
+        """JSON-friendly parameters (exact values as strings)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, Real):
+                out[f.name] = str(v)
+            elif isinstance(v, tuple):
+                out[f.name] = [str(x) for x in v]
+            else:
+                out[f.name] = v
+        return out
+
+    # -- public API --------------------------------------------------------------------------
+    def pmf(self, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Pmf:
+        """Probability of each candidate: ``Pr[M(q) = r]`` for ``r = 0..n-1``.
+
+        Args:
+            scores: the score vector ``q`` (1-D, finite, non-empty).
+            backend: ``"float"``, ``"mp[:digits]"``, ``"ball[:bits]"``, ``"exact"`` or a Backend.
+            method: algorithm name, mechanism-specific (``None`` = the default).
+        """
+        be = get_backend(backend)
+        if be.name == "float":
+            return self._pmf_float(float_scores(scores), method)
+        q = exact_scores(scores, limit=self.exact_limit if be.name == "exact" else 10_000_000)
+        with be.context():
+            return self._pmf_scalar(q, be, method)
+
+    def logpmf(self, scores: Any) -> np.ndarray:
+        """Float64 natural log of the pmf (``-inf`` only for true zeros)."""
+        p = self.pmf(scores)
+        if p.logvalues is not None:
+            return p.logvalues
+        with np.errstate(divide="ignore"):
+            return np.log(p.values)
+
+    def rvs(self, scores: Any, size: int | tuple[int, ...] | None = None, random_state: Any = None) -> Any:
+        """Draw outputs by running the mechanism's own sampling algorithm.
+
+        Args:
+            scores: score vector.
+            size: number (or shape) of independent draws; ``None`` for one draw (an int).
+            random_state: ``numpy.random.Generator``, seed, or ``None``.
+        """
+        q = float_scores(scores)
+        rng = np.random.default_rng(random_state)
+        if size is None:
+            return int(self._sample(q, rng, 1)[0])
+        shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
+        if any(int(s) < 0 for s in shape):
+            raise ValueError(f"size must be non-negative, got {size}")
+        total = int(np.prod(shape))
+        return self._sample(q, rng, total).reshape(shape)
+
+    # -- to implement ---------------------------------------------------------------------------
+    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        raise NotImplementedError
+
+    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        raise NotImplementedError
+
+    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        raise NotImplementedError
+
+    # -- helpers for subclasses ------------------------------------------------------------------
+    def _float_exponents(self, q: np.ndarray) -> np.ndarray:
+        """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale."""
+        c = self.exponent_scale.to_float()
+        return c * (q - q.max())
+
+    def _exact_exponents(self, q: list[Real]) -> list[Real]:
+        """Exact ``c·(q_r - q*)`` as Reals (rational when ε/Δ and the scores are)."""
+        top = max(q)
+        c = self.exponent_scale
+        return [c * (x - top) for x in q]
+
+
+def _check_method(method: str | None, allowed: tuple[str, ...], default: str) -> str:
+    m = default if method is None else method
+    if m not in allowed:
+        raise ValueError(f"method must be one of {allowed}, got {method!r}")
+    return m
+
+
+def fraction_of(x: Real) -> Fraction:
+    return x.to_fraction()

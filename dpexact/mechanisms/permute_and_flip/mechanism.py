@@ -1,0 +1,117 @@
+"""Permute-and-flip, McKenna & Sheldon (pf, NeurIPS 2020), Algorithm 1.
+
+Definition (pf Algorithm 1, executed literally by :meth:`PermuteAndFlip.rvs`): iterate over
+the candidates in a uniformly random order; at candidate ``r`` flip a coin with heads
+probability ``p_r = exp(c (q_r - q*))`` and return ``r`` on heads. ``c = ε/(2Δ)``
+(ε-DP, pf Theorem 1), or ``c = ε/Δ`` with ``monotone=True`` (pf Remark 1: for monotone
+qualities ε/(2Δ) gives ε/2-DP, so ε/Δ gives ε-DP).
+
+pmf (pf Lemma 1/2): ``Pr[r] = p_r ∫_0^1 ∏_{s≠r} (1 - p_s t) dt``.
+
+Methods:
+    ``quadrature`` (float, mp, ball; default) — stable positive-integrand quadrature with proven
+        truncation and quadrature bounds, :mod:`.quadrature`.
+    ``recurrence`` (any backend) — the paper's O(n²) alternating recurrence (pf Appendix E);
+        for comparison only in float.
+    ``polynomial`` (exact; default there) — exact polynomial integration, :mod:`.polynomial`.
+
+Runtime: quadrature O(n·K) with K ≈ 5–7 (plus O(m·N) for the m ≤ (L+5)/δ weights near the
+maximum); polynomial O(n²) exact operations; recurrence O(n²).
+Citations: pf Algorithm 1, Lemma 1, Lemma 2, Remark 1, Appendix E.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ...numbers.backends import Backend, ExactBackend
+from ...numbers.pmf import Pmf
+from ...numbers.real import Real
+from ..base import SelectionMechanism, _check_method
+from ..validation import check_size
+from .polynomial import pf_pmf_polynomial_fmpq, pf_pmf_polynomial_sympy
+from .quadrature import U, pf_pmf_quadrature_ball, pf_pmf_quadrature_float, pf_pmf_quadrature_mp
+from .recurrence import pf_pmf_recurrence_float, pf_pmf_recurrence_scalar
+
+__all__ = ["PermuteAndFlip"]
+
+RECURRENCE_FLOAT_LIMIT = 200_000
+
+
+@dataclass(frozen=True)
+class PermuteAndFlip(SelectionMechanism):
+    """Permute-and-flip mechanism (pf Algorithm 1). See the module docstring for the formulas."""
+
+    short_name: ClassVar[str] = "pf"
+
+    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        m = _check_method(method, ("quadrature", "recurrence"), "quadrature")
+        x = self._float_exponents(q)
+        if m == "recurrence":
+            check_size(q.size, RECURRENCE_FLOAT_LIMIT, "the O(n^2) recurrence")
+            vals = pf_pmf_recurrence_float(np.exp(x))
+            return Pmf(vals, "float", "recurrence", rel_error=None, abs_error=math.inf, error_kind="estimate",
+                       details={"note": "alternating sum; no error bound (pf Appendix E)"})
+        pmf, logpmf, rep = pf_pmf_quadrature_float(x)
+        x_rel = 2.5 * U * min(float(-x.min()), 710.0)
+        rel = rep.tail_rel + rep.quadrature_rel + rep.series_rel + rep.rounding_rel + x_rel
+        return Pmf(pmf, "float", "quadrature", rel_error=rel, abs_error=rel * float(pmf.max()),
+                   error_kind="a-priori", logvalues=logpmf, details=rep.as_dict())
+
+    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        xs = self._exact_exponents(q)
+        if backend.name == "exact":
+            m = _check_method(method, ("polynomial", "recurrence"), "polynomial")
+            kind, p = ExactBackend.field([backend.exp(backend.from_real(x)) for x in xs])
+            if m == "recurrence":
+                import sympy
+                from flint import fmpq
+
+                zero, one = (fmpq(0), fmpq(1)) if kind == "fmpq" else (sympy.Integer(0), sympy.Integer(1))
+                vals = pf_pmf_recurrence_scalar(p, zero, one)
+            else:
+                vals = pf_pmf_polynomial_fmpq(p) if kind == "fmpq" else pf_pmf_polynomial_sympy(p)
+            return Pmf(tuple(vals), "exact", m, rel_error=0.0, abs_error=0.0, error_kind="exact",
+                       details={"field": kind})
+        m = _check_method(method, ("quadrature", "recurrence"), "quadrature")
+        xb = [backend.from_real(x) for x in xs]
+        if m == "recurrence":
+            check_size(len(q), 5000, "the scalar O(n^2) recurrence")
+            p = [backend.exp(v) for v in xb]
+            vals = pf_pmf_recurrence_scalar(p, p[0] * 0, p[0] * 0 + 1)
+            info: dict = {}
+        elif backend.name == "ball":
+            vals, info = pf_pmf_quadrature_ball(xb, backend.prec)
+        else:
+            vals, info = pf_pmf_quadrature_mp(xb, backend.dps)
+        return _scalar_pmf(tuple(vals), backend, m, info)
+
+    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        p = np.exp(self._float_exponents(q))
+        n = p.size
+        out = np.empty(size, dtype=np.int64)
+        batch = max(1, min(size, 2_000_000 // n))
+        for start in range(0, size, batch):
+            b = min(batch, size - start)
+            order = rng.random((b, n)).argsort(axis=1)  # uniformly random permutations
+            heads = rng.random((b, n)) < p[order]  # coin flip of each candidate, in visiting order
+            first = heads.argmax(axis=1)  # the max-score candidate always flips heads
+            out[start : start + b] = order[np.arange(b), first]
+        return out
+
+
+def _scalar_pmf(vals: tuple, backend: Backend, method: str, info: dict) -> Pmf:
+    """Package mp / ball values with their error statement."""
+    if backend.name == "ball":
+        rads = [float(v.rad()) for v in vals]
+        mids = [abs(float(v.mid())) for v in vals]
+        rel = max((r / m for r, m in zip(rads, mids) if m > 0), default=math.inf)
+        return Pmf(vals, str(backend), method, rel_error=rel, abs_error=max(rads), error_kind="rigorous", details=info)
+    est = 10.0 ** (-backend.dps + 3) if method != "recurrence" else math.inf
+    if method != "recurrence":
+        est += info.get("series_rel", 0.0)
+    return Pmf(vals, str(backend), method, rel_error=est, abs_error=est, error_kind="estimate", details=info)

@@ -1,0 +1,59 @@
+"""One registry of mechanisms by short name; the CLI and the verifiers are built on it.
+
+``dpexact.mechanism("pf", epsilon=1)`` returns a mechanism object. Each entry maps a short
+name to a factory taking keyword parameters (``epsilon``, ``sensitivity``, ``monotone`` and
+mechanism-specific ones such as ``p``, ``sensitivities``, ``gamma``, ``beta``, ``epsilon_c``).
+Later modules add themselves with :func:`register`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+__all__ = ["mechanism", "register", "available", "describe"]
+
+# short name -> "module:attribute" (imported lazily so that `import dpexact` stays light)
+_ENTRIES: dict[str, str] = {
+    "em": "dpexact.mechanisms.exponential:ExponentialMechanism",
+    "pf": "dpexact.mechanisms.permute_and_flip:PermuteAndFlip",
+}
+_FACTORIES: dict[str, Callable[..., Any]] = {}
+
+
+def register(name: str, target: "str | Callable[..., Any]") -> None:
+    """Register ``name`` -> ``"module:attr"`` (lazy) or a factory callable."""
+    if isinstance(target, str):
+        _ENTRIES[name] = target
+    else:
+        _FACTORIES[name] = target
+
+
+def available() -> list[str]:
+    return sorted(set(_ENTRIES) | set(_FACTORIES))
+
+
+def _factory(name: str) -> Callable[..., Any]:
+    if name in _FACTORIES:
+        return _FACTORIES[name]
+    if name not in _ENTRIES:
+        raise ValueError(f"unknown mechanism {name!r}; available: {', '.join(available())}")
+    module, _, attr = _ENTRIES[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def describe(name: str) -> str:
+    """First paragraph of the mechanism's docstring."""
+    doc = _factory(name).__doc__ or ""
+    return doc.strip().split("\n\n")[0]
+
+
+def mechanism(name: str, **params: Any) -> Any:
+    """Build the mechanism registered as ``name`` with ``params`` (errors name the bad parameter)."""
+    factory = _factory(name)
+    try:
+        return factory(**params)
+    except TypeError as exc:
+        if "unexpected keyword" in str(exc) or "missing" in str(exc):
+            raise TypeError(f"mechanism {name!r}: {exc}") from exc
+        raise
