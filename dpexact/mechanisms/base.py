@@ -136,6 +136,25 @@ class SelectionMechanism:
         c = self.exponent_scale.to_float()
         return c * (q - q.max())
 
+    def _backend_exponents(self, q: list[Real], backend: Backend) -> list[Any]:
+        """``c·(q_r - q*)`` as backend numbers; the maximum is exactly 0.
+
+        Fast path: when ε/Δ and every score are rational the exponents are formed exactly in
+        ``flint.fmpq`` and rounded once into the backend (arb: rigorous enclosure).
+        """
+        c = self.exponent_scale
+        if c.is_rational and all(v.is_rational for v in q):
+            from flint import arb, fmpq
+
+            qs = [fmpq(v.value.numerator, v.value.denominator) for v in q]
+            top = max(qs)
+            cf = fmpq(c.value.numerator, c.value.denominator)
+            xs = [cf * (v - top) for v in qs]
+            if backend.name == "ball":
+                return [arb(x) for x in xs]
+            return [backend.from_real(Real(Fraction(int(x.p), int(x.q)))) for x in xs]
+        return [backend.from_real(x) for x in self._exact_exponents(q)]
+
     def _exact_exponents(self, q: list[Real]) -> list[Real]:
         """Exact ``c·(q_r - q*)`` as Reals (rational when ε/Δ and the scores are)."""
         top = max(q)

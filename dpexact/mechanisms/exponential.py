@@ -50,13 +50,12 @@ class ExponentialMechanism(SelectionMechanism):
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
-        xs = self._exact_exponents(q)
-        w = [backend.exp(backend.from_real(x)) for x in xs]
         if backend.name == "exact":
-            kind, w = ExactBackend.field(w)
+            kind, w = ExactBackend.field([backend.exp(backend.from_real(x)) for x in self._exact_exponents(q)])
             total = sum(w[1:], w[0])
             vals = tuple(v / total for v in w)
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"field": kind})
+        w = [backend.exp(x) for x in self._backend_exponents(q, backend)]
         total = w[0]
         for v in w[1:]:
             total = total + v

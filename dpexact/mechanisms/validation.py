@@ -78,6 +78,13 @@ def exact_scores(scores: Any, name: str = "scores", limit: int = 1_000_000) -> l
     if isinstance(scores, np.ndarray):
         if scores.ndim != 1:
             raise ValueError(f"{name} must be one-dimensional, got shape {scores.shape}")
+        if scores.dtype.kind in "fiu" and scores.size:
+            check_size(scores.size, limit, "this backend", name)
+            if not np.all(np.isfinite(scores)):
+                raise ValueError(f"{name} must be finite")
+            from fractions import Fraction
+
+            return [Real(Fraction(v)) for v in scores.tolist()]  # exact binary values
         seq: Sequence[Any] = scores.tolist()
     else:
         try:

@@ -22,8 +22,14 @@ __all__ = ["nodes_float", "nodes_arb", "bernstein_error", "ellipse_axes"]
 
 @lru_cache(maxsize=32)
 def nodes_float(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Nodes and weights on [-1, 1] (numpy's leggauss; nodes accurate to ~1 ulp)."""
-    x, w = np.polynomial.legendre.leggauss(n)
+    """Nodes and weights on [-1, 1], correctly rounded from 128-bit arb balls.
+
+    (numpy's ``leggauss`` weights carry relative errors of ~1e-14, which would dominate the
+    error of the PF quadrature.)
+    """
+    xb, wb = nodes_arb(n, 128)
+    x = np.array([float(v.mid()) for v in xb])
+    w = np.array([float(v.mid()) for v in wb])
     x.setflags(write=False)
     w.setflags(write=False)
     return x, w

@@ -63,8 +63,8 @@ class PermuteAndFlip(SelectionMechanism):
                    error_kind="a-priori", logvalues=logpmf, details=rep.as_dict())
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        xs = self._exact_exponents(q)
         if backend.name == "exact":
+            xs = self._exact_exponents(q)
             m = _check_method(method, ("polynomial", "recurrence"), "polynomial")
             kind, p = ExactBackend.field([backend.exp(backend.from_real(x)) for x in xs])
             if m == "recurrence":
@@ -78,7 +78,7 @@ class PermuteAndFlip(SelectionMechanism):
             return Pmf(tuple(vals), "exact", m, rel_error=0.0, abs_error=0.0, error_kind="exact",
                        details={"field": kind})
         m = _check_method(method, ("quadrature", "recurrence"), "quadrature")
-        xb = [backend.from_real(x) for x in xs]
+        xb = self._backend_exponents(q, backend)
         if m == "recurrence":
             check_size(len(q), 5000, "the scalar O(n^2) recurrence")
             p = [backend.exp(v) for v in xb]

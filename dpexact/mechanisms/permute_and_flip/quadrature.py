@@ -41,7 +41,8 @@ from ...numbers.gauss_legendre import bernstein_error, ellipse_axes, nodes_arb, 
 __all__ = ["pf_pmf_quadrature_float", "pf_pmf_quadrature_ball", "pf_pmf_quadrature_mp", "QuadratureReport"]
 
 U = 2.0**-53  # unit roundoff of float64
-DELTA = 1e-3  # weights with p·T > DELTA are treated individually
+DELTA = 1e-3  # float: weights with p·T > DELTA are treated individually
+DELTA_SCALAR = 1e-2  # mp/ball: longer series are cheaper than more individual weights
 RHOS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 32.0)
 
 
@@ -149,9 +150,13 @@ def pf_pmf_quadrature_float(x: np.ndarray, n_nodes: int = 48, L: float = 40.0) -
     for j, Sk in enumerate(S, start=1):
         logF -= Sk * t**j / j
     if xv.size:
-        fac = omv[:, None] + pv[:, None] * one_minus_t[None, :]  # (1 - p t) for each large value
-        logfac = np.log(fac)
-        logF += counts @ logfac
+        # (1 - p t) for each large value (rows: nodes, columns: values). Where p t <= 1/2 the
+        # log is taken as log1p(-p t) (relative accuracy), elsewhere as
+        # log((1-p) + p(1-t)) (both terms positive, no cancellation).
+        pt = t[:, None] * pv[None, :]
+        fac = omv[None, :] + pv[None, :] * one_minus_t[:, None]
+        logfac = np.where(pt <= 0.5, np.log1p(-pt), np.log(fac))
+        logF += np.sum(logfac * counts[None, :], axis=1)  # contiguous axis: pairwise summation
     F = np.exp(logF)
     wF = w * F
 
@@ -166,7 +171,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, n_nodes: int = 48, L: float = 40.0) -
         G *= p
         G += Mk[j]
     if xv.size:
-        Gv = (wF[None, :] / fac).sum(axis=1)
+        Gv = (wF[:, None] / fac).sum(axis=0)
         G[large] = Gv[inv]
     pmf = p * G
     logpmf = x + np.log(G)
@@ -292,7 +297,7 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
     P_up = ops.upper(P)
     T, tail_rel_unused = _truncation(P_up, ops.lower(Pm1), L)
     tail_abs = 0.0 if T >= 1 else math.exp(-T * ops.lower(Pm1)) / ops.lower(Pm1)
-    thr = DELTA / T
+    thr = DELTA_SCALAR / T
     pmid = [ops.mid(v) for v in p]
     large = [i for i in range(n) if pmid[i] > thr]
     small = [i for i in range(n) if pmid[i] <= thr]
