@@ -94,12 +94,19 @@ class Pmf:
 
         if self.radii() is None:
             raise TypeError("contains() needs a ball-backend Pmf")
-        for b, e in zip(self.values, exact, strict=True):
-            # exact rationals become exact balls; closed forms get a 256-bit enclosure, and
-            # containment of that enclosure implies containment of the exact value
-            e_ball = arb(e) if type(e).__name__ == "fmpq" else Real.of(e).to_arb(256)
-            if not b.contains(e_ball):
-                return False
+        from flint import ctx
+
+        prec = int(self.backend.partition(":")[2] or 128) + 128
+        old, ctx.prec = ctx.prec, prec
+        try:
+            for b, e in zip(self.values, exact, strict=True):
+                # rationals and closed forms get a (prec+128)-bit enclosure; containment of
+                # that enclosure implies containment of the exact value
+                e_ball = arb(e) if type(e).__name__ == "fmpq" else Real.of(e).to_arb(prec)
+                if not b.contains(e_ball):
+                    return False
+        finally:
+            ctx.prec = old
         return True
 
     def total(self) -> Any:
