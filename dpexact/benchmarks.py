@@ -72,3 +72,62 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
         with open(json_path, "w") as fh:
             json.dump(out, fh, indent=2)
     return out
+
+
+def _max_errors(pmf_f: Any, logpmf_f: np.ndarray, ball: Any) -> tuple[float, float]:
+    """(max relative error on entries >= 1e-300, max log error / max(1,|log p|) on smaller)."""
+    from flint import ctx
+
+    mids = ball.to_float()
+    big = mids >= 1e-300
+    rel = float(np.max(np.abs(pmf_f[big] - mids[big]) / mids[big])) if big.any() else 0.0
+    small = np.flatnonzero(~big)
+    old, ctx.prec = ctx.prec, 128
+    try:
+        logs = np.array([float(ball.values[i].log().mid()) for i in small])
+    finally:
+        ctx.prec = old
+    lerr = float(np.max(np.abs(logpmf_f[small] - logs) / np.maximum(1.0, np.abs(logs)))) if small.size else 0.0
+    return rel, lerr
+
+
+def run_pf_accuracy(directory: str | None = None, epsilons: tuple = ("0.001", "0.01", "0.1", "1", "5"),
+                    datasets: tuple | None = None, echo: Callable[[str], None] = print) -> list[dict]:
+    """PF float (default quadrature) and the O(n²) recurrence against the ball backend.
+
+    Inputs: the DPBench datasets (1024 bins; mode = counts, median = pf §6 quality) at each ε,
+    and n-1 near-ties at n = 10 000 (q = (0, -U[0, 1e-3)^{n-1}), seeded). For each input:
+    max relative error on entries >= 1e-300, log error on smaller entries, |sum - 1|, and the
+    recurrence's max relative error.
+    """
+    import dpexact
+    from .data.dpbench import DPBENCH_DATASETS, load_dpbench
+    from .quality import median_quality, mode_quality
+
+    inputs: list[tuple[str, np.ndarray]] = []
+    for name in datasets or DPBENCH_DATASETS:
+        x = load_dpbench(name, directory)
+        inputs.append((f"{name}/mode", mode_quality(x).astype(float)))
+        inputs.append((f"{name}/median", median_quality(x).astype(float)))
+    rng = np.random.default_rng(0)
+    inputs.append(("near-ties n=1e4", np.concatenate([[0.0], -rng.uniform(0, 1e-3, 9_999)])))
+    rows = []
+    for label, q in inputs:
+        for eps in epsilons:
+            m = dpexact.mechanism("pf", epsilon=eps)
+            f = m.pmf(q)
+            b = m.pmf(q, backend="ball")
+            rel, lerr = _max_errors(f.values, f.logvalues, b)
+            rec = m.pmf(q, method="recurrence").values
+            mids = b.to_float()
+            ok = mids >= 1e-300
+            with np.errstate(invalid="ignore", divide="ignore"):
+                rec_err = np.abs(rec[ok] - mids[ok]) / mids[ok]
+            rec_rel = float(np.nanmax(rec_err)) if np.all(np.isfinite(rec_err)) else float("inf")
+            row = {"input": label, "epsilon": eps, "n": int(q.size), "max_rel_error": rel, "stated_bound": f.rel_error,
+                   "max_log_error_tiny": lerr, "sum_minus_1": abs(float(f.values.sum()) - 1.0),
+                   "ball_max_rel_radius": float(np.max(b.radii()[ok] / mids[ok])), "recurrence_max_rel_error": rec_rel}
+            rows.append(row)
+            echo(f"{label:22s} eps={eps:6s} rel={rel:8.1e} (bound {f.rel_error:7.1e}) log-err={lerr:7.1e} "
+                 f"|sum-1|={row['sum_minus_1']:7.1e} recurrence={rec_rel:8.1e}")
+    return rows
