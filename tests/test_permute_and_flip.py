@@ -165,10 +165,12 @@ def test_sampler_runs_algorithm_1():
 score_lists = st.lists(st.integers(-30, 30), min_size=1, max_size=12)
 
 
+@pytest.mark.parametrize("name", ["pf", "em"])
 @settings(max_examples=60, deadline=None)
-@given(score_lists, st.sampled_from(["0.05", "1", "3"]), st.randoms(use_true_random=False))
-def test_pmf_invariants(scores, eps, rnd):
-    m = dpexact.mechanism("pf", epsilon=eps)
+@given(scores=score_lists, eps=st.sampled_from(["0.05", "1", "3"]), rnd=st.randoms(use_true_random=False))
+def test_pmf_invariants(name, scores, eps, rnd):
+    """Non-negative, sums to one, symmetric under permutation, shift-invariant (pf Def. 3)."""
+    m = dpexact.mechanism(name, epsilon=eps)
     q = np.array(scores, dtype=float)
     p = m.pmf(q)
     assert np.all(p.values >= 0)

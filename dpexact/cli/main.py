@@ -114,10 +114,21 @@ def pmf(
     t.add_column("score")
     t.add_column("Pr[M(q)=r]")
     for i, (s, v) in enumerate(zip(q, p.values)):
-        t.add_row(str(i), s, str(v))
+        t.add_row(str(i), s, _format_value(v))
     c = Console()
     c.print(t)
     c.print(f"expected error {ee.as_float:.17g} (± {ee.error_bound:.3g}, {p.error_kind})")
+
+
+def _format_value(v: Any) -> str:
+    """Show a ball with its own radius (not rounded to the 53-bit display context)."""
+    if type(v).__name__ == "arb":
+        return v.str(20, radius=True)
+    if type(v).__name__ == "mpf":
+        import mpmath
+
+        return mpmath.nstr(v, 25)
+    return str(v)
 
 
 @app.command()
