@@ -1,23 +1,38 @@
-"""Shared fixtures: the DPBench directory lives outside the repository (../shared/data/dpbench)."""
+"""Shared fixtures. The DPBench data live outside the repository (never committed):
+``$DPEXACT_DPBENCH`` if set, else ``../shared/data/dpbench`` next to this checkout, else the
+same place next to the repository this one was cloned from (CI runs in a fresh clone)."""
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
+RELATIVE = Path("shared") / "data" / "dpbench"
 
 
-def dpbench_dir() -> Path:
+def _candidates() -> list[Path]:
     env = os.environ.get("DPEXACT_DPBENCH")
-    return Path(env) if env else REPO.parent / "shared" / "data" / "dpbench"
+    if env:
+        return [Path(env)]
+    out = [REPO.parent / RELATIVE]
+    try:
+        origin = subprocess.run(["git", "-C", str(REPO), "config", "--get", "remote.origin.url"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        origin = ""
+    if origin and "://" not in origin:
+        out.append(Path(origin).resolve().parent / RELATIVE)
+    return out
 
 
 @pytest.fixture(scope="session")
 def dpbench_path() -> Path:
-    path = dpbench_dir()
-    if not (path / "HEPTH.n4096.npy").exists():
-        raise FileNotFoundError(
-            f"DPBench data not found in {path}; set DPEXACT_DPBENCH to the directory holding <NAME>.n4096.npy"
-        )
-    return path
+    for path in _candidates():
+        if (path / "HEPTH.n4096.npy").exists():
+            return path
+    raise FileNotFoundError(
+        f"DPBench data not found in {[str(p) for p in _candidates()]}; set DPEXACT_DPBENCH to the "
+        "directory holding <NAME>.n4096.npy"
+    )

@@ -1,13 +1,24 @@
-"""Expected error E[q* - q_M(q)] of any mechanism (pf eq. 4), on any backend, with its bound."""
+"""Expected error E[q* - q_M(q)] of any mechanism (pf eq. 4), on any backend, with its bound.
+
+    E[E] = Σ_r Pr[M(q)=r] (q* - q_r).
+
+Accuracy: exact (exact backend); rigorous ball (ball backend); mp: the pmf's estimate;
+float (a-priori): all terms are non-negative, so with the pmf's relative bound ρ, one
+rounding per gap (u) and recursive summation (γ_n), ``|Ẽ - E| <= κ/(1-κ)·Ẽ`` with
+``κ = ρ + (u + γ_n)(1 + ρ)`` (for pmfs without a relative bound: ``a·Σ g + γ_n Σ|p̃| g``,
+``a`` the pmf's absolute bound).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from ..numbers.backends import Backend, get_backend
 from ..numbers.pmf import Pmf
-from ..mechanisms.validation import exact_scores, float_scores
+from .levels import U, backend_number, exact_levels, float_levels, gamma
 
 __all__ = ["ExpectedError", "expected_error"]
 
@@ -16,10 +27,10 @@ __all__ = ["ExpectedError", "expected_error"]
 class ExpectedError:
     """E[q* - q_M] with its provenance.
 
-    ``value`` is in the backend's number type (exact: rational/sympy; ball: arb); ``as_float``
-    its float value; ``error_bound`` an absolute bound (0 for exact, ball radius for ball,
-    propagated pmf bound for float: all terms are non-negative so the pmf's relative bound
-    carries over unchanged).
+    ``value`` is in the backend's number type (exact: ``fmpq`` or sympy; ball: arb);
+    ``as_float`` its float value; ``error_bound`` an absolute bound on ``|as_float - exact|``
+    (0 for exact, the ball radius for ball, the a-priori bound above for float, an estimate
+    for mp).
     """
 
     value: Any
@@ -34,28 +45,28 @@ def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "floa
     be = get_backend(backend)
     pmf = mechanism.pmf(scores, backend=be, method=method)
     if be.name == "float":
-        q = float_scores(scores)
-        gaps = q.max() - q
-        p = pmf.values
+        lv = float_levels(scores)
+        gaps = lv.levels[lv.index]
+        p = np.asarray(pmf.values, dtype=np.float64)
         val = float(gaps @ p)
-        if pmf.rel_error is not None:
-            bound = pmf.rel_error * val
+        rho = pmf.rel_error
+        if rho is not None and np.isfinite(rho):
+            kappa = rho + (U + gamma(p.size)) * (1 + rho)
+            bound = val * kappa / (1 - kappa) if kappa < 1 else float("inf")
         else:
-            bound = float(pmf.abs_error * gaps.sum())
+            bound = float(pmf.abs_error * gaps.sum() + gamma(p.size) * (np.abs(p) @ gaps))
         return ExpectedError(val, val, bound, "float", pmf)
-    qe = exact_scores(scores, limit=10**7)
-    top = max(qe)
+    lv = exact_levels(scores)
+    assert lv.exact is not None
+    vals = list(pmf.values)
     with be.context():
-        total = None
-        for pr, qr in zip(pmf.values, qe):
-            gap = be.from_real(top - qr)
-            term = pr * gap
-            total = term if total is None else total + term
+        gl = [backend_number(x, be, like=vals[0]) for x in lv.exact]
+        total = vals[0] * 0
+        for pr, j in zip(vals, lv.index):
+            total = total + pr * gl[j]
     if be.name == "ball":
         return ExpectedError(total, float(total.mid()), float(total.rad()), str(be), pmf)
     if be.name == "exact":
-        from ..numbers.backends import ExactBackend
-
-        return ExpectedError(total, ExactBackend().to_float(total), 0.0, "exact", pmf)
+        return ExpectedError(total, be.to_float(total), 0.0, "exact", pmf)
     f = float(total)
     return ExpectedError(total, f, (pmf.rel_error or 0.0) * abs(f), str(be), pmf)
