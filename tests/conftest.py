@@ -27,8 +27,8 @@ def _candidates() -> list[Path]:
     return out
 
 
-@pytest.fixture(scope="session")
-def dpbench_path() -> Path:
+def find_dpbench() -> Path:
+    """The DPBench directory, or a loud FileNotFoundError (never a silent skip)."""
     for path in _candidates():
         if (path / "HEPTH.n4096.npy").exists():
             return path
@@ -36,3 +36,8 @@ def dpbench_path() -> Path:
         f"DPBench data not found in {[str(p) for p in _candidates()]}; set DPEXACT_DPBENCH to the "
         "directory holding <NAME>.n4096.npy"
     )
+
+
+@pytest.fixture(scope="session")
+def dpbench_path() -> Path:
+    return find_dpbench()

@@ -5,7 +5,7 @@
 Accuracy: exact (exact backend); rigorous ball (ball backend); mp: the pmf's estimate;
 float (a-priori): all terms are non-negative, so with the pmf's relative bound ρ, one
 rounding per gap (u) and recursive summation (γ_n), ``|Ẽ - E| <= κ/(1-κ)·Ẽ`` with
-``κ = ρ + (u + γ_n)(1 + ρ)`` (for pmfs without a relative bound: ``a·Σ g + γ_n Σ|p̃| g``,
+``κ = ρ + (u + γ_n)(1 + ρ)``, plus ``2^-1074 Σ_r g_r`` for pmf entries that underflow (for pmfs without a relative bound: ``a·Σ g + γ_n Σ|p̃| g``,
 ``a`` the pmf's absolute bound).
 """
 
@@ -18,7 +18,7 @@ import numpy as np
 
 from ..numbers.backends import Backend, get_backend
 from ..numbers.pmf import Pmf
-from .levels import U, backend_number, exact_levels, float_levels, gamma
+from .levels import TINY, U, backend_number, exact_levels, float_levels, gamma
 
 __all__ = ["ExpectedError", "expected_error"]
 
@@ -28,9 +28,9 @@ class ExpectedError:
     """E[q* - q_M] with its provenance.
 
     ``value`` is in the backend's number type (exact: ``fmpq`` or sympy; ball: arb);
-    ``as_float`` its float value; ``error_bound`` an absolute bound on ``|as_float - exact|``
-    (0 for exact, the ball radius for ball, the a-priori bound above for float, an estimate
-    for mp).
+    ``as_float`` its float value (``value`` rounded to float64; ball: midpoint);
+    ``error_bound`` an absolute bound on ``|value - exact|`` (0 for exact, the ball radius for
+    ball, the a-priori bound above for float, an estimate for mp).
     """
 
     value: Any
@@ -52,7 +52,7 @@ def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "floa
         rho = pmf.rel_error
         if rho is not None and np.isfinite(rho):
             kappa = rho + (U + gamma(p.size)) * (1 + rho)
-            bound = val * kappa / (1 - kappa) if kappa < 1 else float("inf")
+            bound = val * kappa / (1 - kappa) + TINY * float(gaps.sum()) if kappa < 1 else float("inf")
         else:
             bound = float(pmf.abs_error * gaps.sum() + gamma(p.size) * (np.abs(p) @ gaps))
         return ExpectedError(val, val, bound, "float", pmf)
