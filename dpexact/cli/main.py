@@ -23,6 +23,10 @@ app = typer.Typer(
 #: sibling modules that add subcommands (each defines ``register(app)``)
 SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.bench",
+    "dpexact.cli.ldp",
+    "dpexact.cli.check",
+    "dpexact.cli.verify",
+    "dpexact.cli.optimal",
 ]
 
 

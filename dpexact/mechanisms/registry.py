@@ -17,6 +17,21 @@ __all__ = ["mechanism", "register", "available", "describe"]
 _ENTRIES: dict[str, str] = {
     "em": "dpexact.mechanisms.exponential:ExponentialMechanism",
     "pf": "dpexact.mechanisms.permute_and_flip:PermuteAndFlip",
+    "rnm-exp": "dpexact.mechanisms.report_noisy_max:RNMExponential",
+    "rnm-gumbel": "dpexact.mechanisms.report_noisy_max:RNMGumbel",
+    "rnm-laplace": "dpexact.mechanisms.report_noisy_max:RNMLaplace",
+    "grr": "dpexact.mechanisms.randomized_response:GeneralizedRandomizedResponse",
+    "err": "dpexact.mechanisms.exponential_rr:ExponentialRandomizedResponse",
+    "err-naive": "dpexact.mechanisms.exponential_rr:NaiveExponentialRandomizedResponse",
+    "err-alg3": "dpexact.mechanisms.exponential_rr:ERRAlgorithm3Sampler",
+    "rnm-global": "dpexact.mechanisms.heterogeneous.rnmh:RNMGlobal",
+    "rnmh": "dpexact.mechanisms.heterogeneous.rnmh:RNMH",
+    "rnmh-laplace": "dpexact.mechanisms.heterogeneous.rnmh:RNMHLaplace",
+    "gem": "dpexact.mechanisms.heterogeneous.gem:GEM",
+    "mgem": "dpexact.mechanisms.heterogeneous.gem:ModifiedGEM",
+    "rs-gamma": "dpexact.mechanisms.heterogeneous.rs_gamma:RandomStoppingGeometric",
+    "rs-gamma-tnb": "dpexact.mechanisms.heterogeneous.rs_gamma:RandomStoppingTNB",
+    "combined-gem": "dpexact.mechanisms.heterogeneous.combined_gem:CombinedGEM",
 }
 _FACTORIES: dict[str, Callable[..., Any]] = {}
 

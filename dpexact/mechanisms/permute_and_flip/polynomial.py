@@ -65,5 +65,5 @@ def pf_pmf_polynomial_sympy(p: list[Any]) -> list[Any]:
         for k in range(1, len(coeffs) - 1):
             g.append(sympy.expand(coeffs[k] + v * g[-1]))
         integral = sum((gk / (k + 1) for k, gk in enumerate(g)), sympy.Integer(0))
-        per_value.append(sympy.simplify(v * integral) if len(p) <= 6 else sympy.expand(v * integral))
+        per_value.append(sympy.expand(v * integral))  # exact; simplify() is cosmetic and slow
     return [per_value[j] for j in index]

@@ -1,0 +1,76 @@
+"""Benchmark (not a test): size and solve time of the optimal-regular-mechanism LP (pf App. D).
+
+Usage:
+    .venv/bin/python benchmarks/lp_scale.py scale   [--n 8 --k 8 --eps 0.05,0.25,0.5,1,2]
+    .venv/bin/python benchmarks/lp_scale.py sweep   [--n 8 --k 8 --eps 2,1,0.5,0.25,0.1,0.05]
+    .venv/bin/python benchmarks/lp_scale.py figure2
+
+``scale``: one cold solve per ε (build + HiGHS via row/column generation), printing LP sizes,
+times and the optimum. ``sweep``: the same ε list solved in order, each warm-started from
+the previous solution's active set. ``figure2``: pf Figure 2's optimality ratios of PF and EM
+as a table over ε for several (n, k), plus the exact dual-feasibility threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import dpexact
+from dpexact.lp import (
+    LEMMA7_THRESHOLD,
+    build_regular_lp,
+    dual_feasibility_threshold,
+    optimality_ratio,
+    solve_regular_lp,
+)
+
+
+def run(n: int, k: int, eps_list: list[str], warm: bool, method: str) -> None:
+    prev = None
+    print(f"# Q({n},{k}) method={method} warm={warm}")
+    print("eps\tvars\tconstraints\tbuild_s\thighs_s\ttotal_s\trounds\titers\tactive_cols\toptimum\tprimal_viol")
+    for eps in eps_list:
+        t0 = time.perf_counter()
+        lp = build_regular_lp(n, k, eps)
+        tb = time.perf_counter() - t0
+        opts = {"run_crossover": "off"} if method == "ipm" else None
+        sol = solve_regular_lp(lp, method=method, warm_start=prev if warm else None, options=opts)  # type: ignore[arg-type]
+        tt = time.perf_counter() - t0
+        print(f"{eps}\t{lp.num_vars}\t{lp.num_constraints}\t{tb:.2f}\t{sol.seconds:.2f}\t{tt:.2f}\t{sol.rounds}\t"
+              f"{sol.iterations}\t{sol.active_columns}\t{sol.optimal_total_error:.12g}\t{sol.primal_infeasibility:.1e}", flush=True)
+        prev = sol
+
+
+def figure2() -> None:
+    eps_grid = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95", "1", "1.5", "2", "3", "5"]
+    print(f"Lemma 7 threshold log((3+sqrt5)/2) = {LEMMA7_THRESHOLD.to_float():.6f}")
+    for n, k in [(2, 4), (3, 4), (4, 4), (5, 4), (6, 4), (4, 2), (4, 6), (4, 8), (6, 6)]:
+        th = dual_feasibility_threshold(n, k) if n * k <= 36 else None
+        ths = "none" if th is None or th.epsilon_star is None else f"{float(th.epsilon_star.mid()):.6f}"
+        print(f"\n# n={n} k={k}  dual recurrence feasible for eps > {ths}")
+        print("eps\tratio_PF\tratio_EM\tbound")
+        for eps in eps_grid:
+            sol = solve_regular_lp(build_regular_lp(n, k, eps))
+            pf = optimality_ratio(dpexact.mechanism("pf", epsilon=eps), sol)
+            em = optimality_ratio(dpexact.mechanism("em", epsilon=eps), sol)
+            print(f"{eps}\t{pf.as_float:.9f}\t{em.as_float:.6f}\t{max(pf.error_bound, em.error_bound):.1e}", flush=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("mode", choices=["scale", "sweep", "figure2"])
+    ap.add_argument("--n", type=int, default=8)
+    ap.add_argument("--k", type=int, default=8)
+    ap.add_argument("--eps", default=None)
+    ap.add_argument("--method", default="generation")
+    a = ap.parse_args()
+    if a.mode == "figure2":
+        figure2()
+        return
+    default = "0.05,0.25,0.5,1,2" if a.mode == "scale" else "2,1,0.5,0.25,0.1,0.05"
+    run(a.n, a.k, (a.eps or default).split(","), a.mode == "sweep", a.method)
+
+
+if __name__ == "__main__":
+    main()

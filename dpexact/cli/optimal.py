@@ -1,0 +1,111 @@
+"""``dpexact optimal``: the optimal regular mechanism on Q(n, k) (pf App. D) and optimality ratios."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def optimal(
+        n: int = typer.Option(..., "--n", help="number of candidates"),
+        k: int = typer.Option(..., "--k", help="lattice depth: scores 0, -2Δ, …, -2Δk"),
+        epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.5, log(2), log(3/2)"),
+        sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
+        mechanisms: str = typer.Option("pf,em", "--mechanisms", help="comma-separated registry names for ratios"),
+        boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
+        method: str = typer.Option("generation", "--method", help="generation | simplex | ipm | pdlp"),
+        certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
+        from .. import mechanism as build
+        from ..lp import build_regular_lp, certify_exact, enclose_optimum, optimality_ratio, solve_regular_lp
+
+        try:
+            t0 = time.perf_counter()
+            lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)  # type: ignore[arg-type]
+            build_s = time.perf_counter() - t0
+            sol = solve_regular_lp(lp, method=method)  # type: ignore[arg-type]
+            names = [s.strip() for s in mechanisms.split(",") if s.strip()]
+            cert = None
+            certified: Any = False
+            enclosure = None
+            if certify:
+                if lp.rho.is_rational:
+                    cert = certify_exact(sol)
+                    certified = "exact" if cert.certified else False
+                else:
+                    enc = enclose_optimum(sol)
+                    enclosure = [float(enc.lower.lower()), float(enc.upper.upper())]
+                    certified = "enclosure"
+            ratios: dict[str, Any] = {}
+            ratio_bounds: dict[str, float] = {}
+            exact_ratios: dict[str, str] = {}
+            for name in names:
+                mech = build(name, epsilon=epsilon, sensitivity=sensitivity)
+                if cert is not None and cert.certified:
+                    r = optimality_ratio(mech, sol, backend="exact", certificate=cert)
+                    exact_ratios[name] = str(r.value)
+                else:
+                    r = optimality_ratio(mech, sol)
+                ratios[name] = r.as_float
+                ratio_bounds[name] = r.error_bound
+        except (ValueError, TypeError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=2)
+        except (RuntimeError, ArithmeticError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=1)
+        out: dict[str, Any] = {
+            "n": n,
+            "k": k,
+            "epsilon": epsilon,
+            "sensitivity": sensitivity,
+            "boundary": boundary,
+            "method": sol.method,
+            "variables": lp.num_vars,
+            "constraints": lp.num_constraints,
+            "classes": len(lp.classes),
+            "vectors": lp.num_vectors,
+            "build_seconds": build_s,
+            "seconds": sol.seconds,
+            "optimal_total_error": sol.optimal_total_error,
+            "ratios": ratios,
+            "ratio_error_bounds": ratio_bounds,
+            "certified": certified,
+        }
+        if cert is not None:
+            out["optimal_total_error_exact"] = str(cert.optimum) if cert.certified else None
+            out["ratios_exact"] = exact_ratios
+            if not cert.certified:
+                out["certificate_failure"] = cert.failure
+        if enclosure is not None:
+            out["optimal_total_error_enclosure"] = enclosure
+        if as_json:
+            typer.echo(json.dumps(out))
+            return
+        from rich.console import Console
+        from rich.markup import escape
+        from rich.table import Table
+
+        c = Console(markup=False, highlight=False)
+        c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}: "
+                f"{lp.num_vars} variables, {lp.num_constraints} constraints ({len(lp.classes)} classes, {lp.num_vectors} vectors)")
+        c.print(f"solved by HiGHS ({sol.method}) in {sol.seconds:.3f} s; optimum Σ_q E[err(M*, q)] = {sol.optimal_total_error:.15g}")
+        if cert is not None:
+            c.print(f"exact certificate: {'OK, optimum = ' + str(cert.optimum) if cert.certified else cert.failure}")
+        if enclosure is not None:
+            c.print(f"rigorous enclosure of the optimum: [{enclosure[0]:.17g}, {enclosure[1]:.17g}]")
+        t = Table(title=escape("optimality ratio Σ E[err(M)] / Σ E[err(M*)]  (>= 1, 1 = optimal)"))
+        t.add_column("mechanism")
+        t.add_column("ratio")
+        t.add_column("± bound")
+        for name in names:
+            t.add_row(name, f"{ratios[name]:.15g}" + (f"  (exact {exact_ratios[name]})" if name in exact_ratios and len(exact_ratios[name]) < 40 else ""),
+                      f"{ratio_bounds[name]:.2g}")
+        c.print(t)

@@ -1,0 +1,26 @@
+"""The optimal regular mechanism on the bounded 2Δ-lattice (pf §5, Theorem 3, Appendix D).
+
+* :mod:`.lattice` — Q(n, k), its symmetry classes and multiplicities (generators);
+* :mod:`.regular_lp` — the symmetry-reduced LP (privacy, sum-to-one), boundary option;
+* :mod:`.solver` — HiGHS (highspy) on scipy.sparse matrices; row/column generation;
+* :mod:`.unreduced_lp` — the unreduced LP in cvxpy, to cross-check the reduction;
+* :mod:`.optimal_mechanism` — the LP optimum as a mechanism object; optimality ratios;
+* :mod:`.dual_certificate` — pf's dual recurrence, its feasibility, Lemma 7;
+* :mod:`.exact_certificate` — exact rational certification (e^{−ε} ∈ Q) or a ball enclosure.
+"""
+
+from .dual_certificate import LEMMA7_THRESHOLD, DualCertificate, dual_certificate, dual_feasibility_threshold, lemma7_sum
+from .exact_certificate import ExactCertificate, OptimumEnclosure, certify_exact, enclose_optimum
+from .lattice import LatticeClass, class_members, count_classes, count_vectors, lattice_classes, lattice_vectors
+from .optimal_mechanism import OptimalityRatio, OptimalRegularMechanism, optimal_mechanism, optimality_ratio, total_expected_error
+from .regular_lp import RegularLP, build_regular_lp
+from .solver import LPSolution, solve_regular_lp
+from .unreduced_lp import solve_unreduced_lp
+
+__all__ = [
+    "LEMMA7_THRESHOLD", "DualCertificate", "dual_certificate", "dual_feasibility_threshold", "lemma7_sum",
+    "ExactCertificate", "OptimumEnclosure", "certify_exact", "enclose_optimum",
+    "LatticeClass", "class_members", "count_classes", "count_vectors", "lattice_classes", "lattice_vectors",
+    "OptimalityRatio", "OptimalRegularMechanism", "optimal_mechanism", "optimality_ratio", "total_expected_error",
+    "RegularLP", "build_regular_lp", "LPSolution", "solve_regular_lp", "solve_unreduced_lp",
+]

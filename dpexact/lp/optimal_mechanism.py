@@ -1,0 +1,234 @@
+"""The optimal regular mechanism on Q(n, k) as a mechanism object, and optimality ratios.
+
+``optimal_mechanism(n, k, epsilon)`` solves the reduced LP (pf App. D, :mod:`.regular_lp`)
+and wraps the optimal ``z(c, ℓ)`` as a :class:`~dpexact.mechanisms.SelectionMechanism`:
+``pmf(q)`` is defined for score vectors on the bounded lattice, i.e. ``q* − q_r ∈ 2Δ·{0..k}``
+for every r (a shift of Q(n, k)); elsewhere it raises ``ValueError``. The LP optimum need
+not be unique; the object is the vertex the solver returned (exactly certified when
+``certify=True`` and e^{−ε} is rational).
+
+Optimality ratio (pf §5, Figure 2; the paper's displayed fraction has ``M_*`` in both
+places, a typo): ``Σ_{q∈Q} E[err(M, q)] / Σ_{q∈Q} E[err(M*, q)]``. Convention: ``>= 1`` for
+every regular ε-DP mechanism (the LP is a relaxation of that class), ``1`` means optimal on
+Q(n, k). Symmetric mechanisms are evaluated once per class and weighted by its multiplicity.
+Requires n >= 2 and k >= 1 (otherwise every error is 0).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..mechanisms.base import SelectionMechanism
+from ..numbers.backends import Backend, get_backend
+from ..numbers.pmf import Pmf
+from ..numbers.real import Real
+from .exact_certificate import ExactCertificate, certify_exact
+from .lattice import LatticeClass, check_nk, lattice_classes
+from .regular_lp import Boundary, build_regular_lp
+from .solver import LPSolution, solve_regular_lp
+
+__all__ = ["OptimalRegularMechanism", "optimal_mechanism", "TotalError", "total_expected_error", "OptimalityRatio", "optimality_ratio"]
+
+
+@dataclass(frozen=True)
+class OptimalRegularMechanism(SelectionMechanism):
+    """LP-optimal regular mechanism on Q(n, k) (pf App. D); build with :func:`optimal_mechanism`."""
+
+    solution: Any = field(default=None, compare=False, repr=False)
+    certificate: Any = field(default=None, compare=False, repr=False)
+
+    short_name: ClassVar[str] = "lp-opt"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.solution, LPSolution):
+            raise TypeError("solution must be an LPSolution (use optimal_mechanism())")
+        if self.monotone:
+            raise ValueError("monotone: the LP is for general qualities (ε/(2Δ)); monotone=True is not supported")
+
+    @property
+    def n(self) -> int:
+        return self.solution.lp.n
+
+    @property
+    def k(self) -> int:
+        return self.solution.lp.k
+
+    def params(self) -> dict[str, Any]:
+        return {"epsilon": str(self.epsilon), "sensitivity": str(self.sensitivity), "n": self.n, "k": self.k,
+                "boundary": self.solution.lp.boundary}
+
+    def _levels(self, q: list[Fraction]) -> tuple[LatticeClass, list[int]]:
+        if len(q) != self.n:
+            raise ValueError(f"scores: the mechanism is defined for n = {self.n} scores, got {len(q)}")
+        d = self.sensitivity
+        if not d.is_rational:
+            raise ValueError("sensitivity must be rational to place scores on the lattice exactly")
+        step = 2 * d.to_fraction()
+        top = max(q)
+        levels = []
+        for v in q:
+            l = (top - v) / step
+            if l.denominator != 1 or l > self.k:
+                raise ValueError(f"scores: {v} is not on the 2Δ-lattice within {self.k} steps of the maximum")
+            levels.append(int(l))
+        counts = [0] * (self.k + 1)
+        for l in levels:
+            counts[l] += 1
+        return LatticeClass(tuple(counts)), levels
+
+    def _var(self, cls: LatticeClass, level: int) -> int:
+        return self.solution.lp.variable_index(cls, level)
+
+    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        cls, levels = self._levels([Fraction(float(v)) for v in q])
+        z = self.solution.z
+        vals = np.array([z[self._var(cls, l)] for l in levels])
+        if self.certificate is not None and self.certificate.certified:
+            ex = [self.certificate.z[self._var(cls, l)] for l in levels]
+            vals = np.array([int(e.p) / int(e.q) for e in ex])
+            return Pmf(vals, "float", "lp-exact", rel_error=2.0**-52, abs_error=2.0**-53, error_kind="a-priori")
+        tol = self.solution.primal_infeasibility
+        return Pmf(vals, "float", f"lp-{self.solution.method}", rel_error=None, abs_error=max(tol, 1e-9),
+                   error_kind="estimate", details={"note": "HiGHS vertex; abs_error = max(solver feasibility tolerance, primal violation)"})
+
+    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        if not all(v.is_rational for v in q):
+            raise ValueError("scores must be rational to lie on the lattice")
+        if self.certificate is None or not self.certificate.certified:
+            raise ValueError(f"backend {backend}: needs an exactly certified solution (optimal_mechanism(..., certify=True) with e^-ε rational)")
+        cls, levels = self._levels([v.to_fraction() for v in q])
+        ex = tuple(self.certificate.z[self._var(cls, l)] for l in levels)
+        if backend.name == "exact":
+            return Pmf(ex, "exact", "lp-exact", rel_error=0.0, abs_error=0.0, error_kind="exact")
+        from flint import arb
+
+        vals = tuple(arb(e) for e in ex)
+        return Pmf(vals, str(backend), "lp-exact", rel_error=0.0, abs_error=0.0, error_kind="rigorous")
+
+    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        p = np.maximum(self._pmf_float(q, None).values, 0.0)
+        return rng.choice(p.size, size=size, p=p / p.sum())
+
+
+def optimal_mechanism(
+    n: int,
+    k: int,
+    epsilon: Any,
+    *,
+    sensitivity: Any = 1,
+    boundary: Boundary = "clip",
+    certify: bool = False,
+    method: str = "generation",
+) -> OptimalRegularMechanism:
+    """Solve the LP on Q(n, k) and return the optimal mechanism (see the module docstring).
+
+    ``certify=True`` certifies the solution exactly (needs e^{−ε} rational) and then the
+    mechanism answers on the exact and ball backends too.
+    """
+    lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)
+    sol = solve_regular_lp(lp, method=method)  # type: ignore[arg-type]
+    cert = None
+    if certify:
+        cert = certify_exact(sol)
+        if not cert.certified:
+            raise ArithmeticError(f"exact certification failed: {cert.failure}")
+    return OptimalRegularMechanism(epsilon=lp.epsilon, sensitivity=lp.sensitivity, solution=sol, certificate=cert)
+
+
+@dataclass(frozen=True)
+class TotalError:
+    """``Σ_{q∈Q(n,k)} E[err(M, q)]`` with an absolute error bound (0 if exact)."""
+
+    value: Any
+    as_float: float
+    error_bound: float
+    backend: str
+
+
+def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float") -> TotalError:
+    """Sum of ``E[err(M, q)]`` over Q(n, k) for a *symmetric* mechanism (one pmf per class).
+
+    Scores are ``q_r = −2Δℓ_r`` with Δ the mechanism's sensitivity. Float: the per-class
+    bounds of :func:`dpexact.utility.expected_error`, weighted, plus the summation's rounding
+    (``γ_m Σ``); exact: fmpq / sympy; ball: rigorous.
+    """
+    from ..utility.expected_error import expected_error
+
+    check_nk(n, k)
+    be = get_backend(backend)
+    delta = mechanism.sensitivity
+    two_delta = delta * 2
+    total: Any = None
+    bound = 0.0
+    count = 0
+    fsum = 0.0
+    for cls in lattice_classes(n, k):
+        scores = [-(two_delta * l) if l else Real.of(0) for l in cls.levels()]
+        ee = expected_error(mechanism, [s.value if s.is_rational else s.to_sympy() for s in scores] if be.name != "float"
+                            else [s.to_float() for s in scores], backend=be)
+        m = cls.multiplicity
+        count += 1
+        if be.name == "float":
+            fsum += m * ee.as_float
+            bound += m * ee.error_bound
+        else:
+            total = ee.value * m if total is None else total + ee.value * m
+    if be.name == "float":
+        gamma = (count * 2**-53) / (1 - count * 2**-53)
+        return TotalError(fsum, fsum, bound * (1 + gamma) + gamma * fsum, "float")
+    if be.name == "ball":
+        return TotalError(total, float(total.mid()), float(total.rad()), str(be))
+    if be.name == "exact":
+        return TotalError(total, be.to_float(total), 0.0, "exact")
+    f = float(total)
+    return TotalError(total, f, bound, str(be))
+
+
+@dataclass(frozen=True)
+class OptimalityRatio:
+    """``Σ_q E[err(M, q)] / Σ_q E[err(M*, q)]`` on Q(n, k) (>= 1; 1 = optimal).
+
+    ``value`` float (or exact ``fmpq`` when both sums are exact); ``error_bound`` absolute
+    bound on ``|value − true ratio|`` from the numerator's bound and the optimum's
+    (``lp_error``: |primal − dual| + violation × Σ, an estimate, or 0 when certified).
+    """
+
+    value: Any
+    as_float: float
+    error_bound: float
+    numerator: TotalError
+    optimum: float
+    exact: bool
+
+
+def optimality_ratio(mechanism: Any, solution: LPSolution, backend: "str | Backend" = "float",
+                     certificate: ExactCertificate | None = None) -> OptimalityRatio:
+    """Optimality ratio of ``mechanism`` against the LP optimum in ``solution``.
+
+    With ``backend="exact"`` and an exact ``certificate`` the ratio is an exact rational.
+    """
+    lp = solution.lp
+    if lp.n < 2 or lp.k < 1:
+        raise ValueError("n, k: the optimality ratio needs n >= 2 and k >= 1 (otherwise every error is 0)")
+    if Real.of(mechanism.epsilon) - lp.epsilon != Real.of(0) or (mechanism.sensitivity - lp.sensitivity).sign() != 0:
+        raise ValueError("mechanism: its epsilon and sensitivity must match the LP's")
+    num = total_expected_error(mechanism, lp.n, lp.k, backend)
+    if certificate is not None and certificate.certified:
+        opt_f = float(Real.of(certificate.optimum).to_float()) if not hasattr(certificate.optimum, "p") else int(certificate.optimum.p) / int(certificate.optimum.q)
+        if num.backend == "exact" and type(num.value).__name__ == "fmpq" and hasattr(certificate.optimum, "p"):
+            val = num.value / certificate.optimum
+            return OptimalityRatio(val, int(val.p) / int(val.q), 0.0, num, opt_f, True)
+        lp_err = 0.0
+    else:
+        opt_f = solution.optimal_total_error
+        lp_err = abs(solution.optimal_total_error - solution.dual_total_error) + \
+            solution.primal_infeasibility * opt_f + 1e-9 * opt_f
+    r = num.as_float / opt_f
+    bound = (num.error_bound + r * lp_err) / max(opt_f - lp_err, 1e-300) + abs(r) * 2**-52
+    return OptimalityRatio(r, r, bound, num, opt_f, False)

@@ -1,0 +1,138 @@
+"""Generalized randomized response (GRR, k-RR) used as a selection mechanism.
+
+GRR (brr §2.4, eq. 6; hetsel §III-B "kRR") perturbs one *true item* ``x`` of an
+``n``-element domain:
+
+    Pr[y | x] = e^ε / (e^ε + n - 1)   if y = x,
+              = 1   / (e^ε + n - 1)   if y ≠ x.
+
+As a selection mechanism the true item is the optimal candidate ``x = argmax_r q_r``
+(hetsel §III-B: "outputs the optimal candidate with probability e^ε/(e^ε+k-1) and any other
+candidate with probability 1/(e^ε+k-1)"). It is ε-DP for *every* pair of score vectors,
+whatever Δ, because every output probability lies in ``[1, e^ε]/(e^ε+n-1)``; Δ and
+``monotone`` are therefore unused.
+
+Ties in the maximum (the papers assume a unique optimum) are an explicit option:
+
+* ``tie_break="uniform"`` (default): the true item is uniform over the maximisers ``M``
+  (a mixture of GRR channels, still ε-DP):
+  ``Pr[r] = (e^ε + |M| - 1) / (|M| (e^ε + n - 1))`` for ``r ∈ M``, ``1/(e^ε + n - 1)`` otherwise;
+* ``tie_break="first"``: the smallest maximising index is the true item.
+
+Float accuracy (a-priori): ``e^ε`` has relative error <= u, the denominator <= 3u, each entry
+<= 6u (u = 2^-53) plus ``log2(n)·u`` for the pairwise sum; the bound is stated in the Pmf.
+Citations: brr §2.4 eq. (6); hetsel §III-B.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+
+from ..numbers.backends import Backend, ExactBackend
+from ..numbers.pmf import Pmf
+from ..numbers.real import Real
+from .base import SelectionMechanism, _check_method
+
+__all__ = ["GeneralizedRandomizedResponse", "maximisers"]
+
+U = 2.0**-53
+TIE_BREAKS = ("uniform", "first")
+
+
+def maximisers(q: "np.ndarray | list[Real]", tie_break: str) -> list[int]:
+    """Indices treated as the true item: all maximisers (``uniform``) or the first (``first``).
+
+    Float arrays are compared exactly (float64 values are exact binary numbers); lists of
+    :class:`Real` are compared exactly with :meth:`Real.sign`.
+    """
+    if isinstance(q, np.ndarray):
+        idx = np.flatnonzero(q == q.max()).tolist()
+    else:
+        top = q[0]
+        for v in q[1:]:
+            if v > top:
+                top = v
+        idx = [i for i, v in enumerate(q) if (v - top).sign() == 0]
+    return idx[:1] if tie_break == "first" else idx
+
+
+@dataclass(frozen=True)
+class GeneralizedRandomizedResponse(SelectionMechanism):
+    """GRR / k-RR on the optimal candidate (brr eq. 6, hetsel §III-B); ``tie_break`` uniform|first."""
+
+    tie_break: str = "uniform"
+
+    short_name: ClassVar[str] = "grr"
+    exact_limit: ClassVar[int] = 100_000
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.tie_break not in TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
+
+    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        _check_method(method, ("closed-form",), "closed-form")
+        n = q.size
+        top = maximisers(q, self.tie_break)
+        k = len(top)
+        eps = self.epsilon.to_float()
+        if eps > 700:
+            # e^ε overflows: compute with the scaled form (everything divided by e^ε)
+            d = 1.0 + (n - 1) * math.exp(-eps)
+            lo = math.exp(-eps) / d
+            hi = (1.0 + (k - 1) * math.exp(-eps)) / (k * d)
+        else:
+            e = math.exp(eps)
+            d = e + n - 1
+            lo = 1.0 / d
+            hi = (e + k - 1) / (k * d)
+        vals = np.full(n, lo)
+        vals[top] = hi
+        rel = U * (8 + 2.5 * abs(eps))
+        return Pmf(vals, "float", "closed-form", rel_error=rel, abs_error=rel * hi, error_kind="a-priori",
+                   details={"true_items": top})
+
+    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        _check_method(method, ("closed-form",), "closed-form")
+        n = len(q)
+        top = maximisers(q, self.tie_break)
+        k = len(top)
+        if backend.name == "exact":
+            kind, (e,) = ExactBackend.field([backend.exp(self.epsilon.to_sympy())])
+            lo = 1 / (e + n - 1)
+            hi = (e + k - 1) / (k * (e + n - 1))
+            if kind == "sympy":
+                import sympy
+
+                lo, hi = sympy.simplify(lo), sympy.simplify(hi)
+            vals = tuple(hi if i in top else lo for i in range(n))
+            return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"field": kind, "true_items": top})
+        e = backend.exp(backend.from_real(self.epsilon))
+        d = e + (n - 1)
+        lo = 1 / d
+        hi = (e + (k - 1)) / (d * k)
+        topset = set(top)
+        vals = tuple(hi if i in topset else lo for i in range(n))
+        if backend.name == "ball":
+            rad = max(float(lo.rad()), float(hi.rad()))
+            rel = max(float(lo.rad()) / float(lo.mid()), float(hi.rad()) / float(hi.mid()))
+            return Pmf(vals, str(backend), "closed-form", rel, rad, "rigorous", details={"true_items": top})
+        est = 10.0 ** (-backend.dps + 2)
+        return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"true_items": top})
+
+    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        # brr eq. (6) literally: keep the true item with prob e^ε/(e^ε+n-1), otherwise report one
+        # of the n-1 other items uniformly at random.
+        n = q.size
+        top = np.asarray(maximisers(q, self.tie_break))
+        x = top[rng.integers(0, top.size, size)]
+        eps = self.epsilon.to_float()
+        keep_prob = 1.0 / (1.0 + (n - 1) * math.exp(-eps))
+        keep = rng.random(size) < keep_prob
+        other = rng.integers(0, max(n - 1, 1), size)
+        other = other + (other >= x)  # uniform over the n-1 items different from x
+        return np.where(keep | (n == 1), x, other).astype(np.int64)

@@ -1,0 +1,337 @@
+"""Report noisy max (RNM) with exponential, Gumbel or Laplace noise (pf Appendix F).
+
+Definition (executed literally by :meth:`ReportNoisyMax.rvs`): add independent noise
+``z_r = b_r Z_r`` to every score and return ``argmax_r (q_r + z_r)`` (ties have probability 0).
+Noise scale: ``b = 2Δ/ε`` (pf Appendix F: ``Lap(2Δ/ε)``; hetsel eq. (3): ``Exp(ε/2Δ)``, i.e.
+mean ``2Δ/ε``), ``b = Δ/ε`` with ``monotone=True`` (pf Remark 1), or an explicit per-candidate
+vector ``scales`` (RNMH, hetsel eq. (4): ``b_a = 2Δ_a/ε``; *not* ε-DP in general, hetsel §IV-A).
+
+pmf (pf Appendix F, written per candidate so that heterogeneous scales are covered):
+
+    Pr[M(q) = r] = ∫ f_r(x) ∏_{s≠r} F_s(q_r - q_s + x) dx,
+
+``f_r(x) = f(x/b_r)/b_r``, ``F_s(x) = F(x/b_s)``, with ``f, F`` the standard density and cdf
+(:mod:`dpexact.mechanisms.noise`). Known identities, used only as *tests*: exponential noise
+gives permute-and-flip (Ding et al. 2021, cited in hetsel), Gumbel noise gives the exponential
+mechanism (Gumbel-max trick), both with ``c = 1/b``.
+
+Backends (method ``"quadrature"``; cost O(n²) integrand terms per candidate, hence the limits
+``FLOAT_LIMIT``, ``MP_LIMIT`` and ``SCALAR_LIMIT`` (ball) on ``len(scores)``):
+
+* ``float`` — :func:`scipy.integrate.quad_vec` on the noisy value ``y`` for all candidates at
+  once, integrand ``(f_r/F_r)(y - q_r) · ∏_s F_s(y - q_s)`` in logs (stable), split at the
+  kinks ``y = q_s``. ``abs_error`` = quad_vec's error estimate + a rounding estimate:
+  ``error_kind="estimate"``.
+* ``mp`` — :func:`mpmath.quad` per candidate on ``[x_lo, x_hi]`` (tails of mass ~10^-(dps+5)
+  cut off, half of them added back), split at the kinks ``x = q_s - q_r``;
+  ``error_kind="estimate"`` (mpmath's estimate + tails + 10^(3-dps)).
+* ``ball`` — rigorous: python-flint ``acb.integral`` on ``[x_lo, x_hi]`` cut at the kinks, each
+  piece integrating the *entire* branch of every factor; the tails outside ``[x_lo, x_hi]`` are
+  bounded by ``1 - F_r(x_hi/b_r)`` and ``min_s F_s((x_lo - d_s)/b_s)`` (``d_s = q_s - q_r``; the
+  integrand is ``<= f_r`` and ``<= f_r·F_s(..)``) and added as ``[0, T]``; when a kink ``d_s``
+  is not exactly representable the piece boundary sits at its midpoint and the sliver of width
+  ``ρ_s = rad(d_s)`` where the wrong branch is used is bounded by ``6 ρ_s sup f / b_r``
+  (both branches of each factor lie in [-1, 1] and ``f`` within ``2 sup f`` there, for
+  ``ρ_s <= b_s/2``). Absolute accuracy ≈ 2^-prec.
+* ``exact`` — no closed form is known (pf Appendix F); raises ``ValueError`` (use ``ball``).
+
+Citations: pf Appendix F (definition, integral, (c, c, 0) example, Figure 4);
+hetsel eq. (3)-(4) (exponential noise, RNMH); pf Remark 1 (monotone).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..numbers.backends import Backend
+from ..numbers.pmf import Pmf
+from ..numbers.real import Real
+from .base import SelectionMechanism, _check_method
+from .noise import NoiseFamily, noise_family
+from .validation import check_size, positive_real
+
+__all__ = ["ReportNoisyMax", "RNMExponential", "RNMGumbel", "RNMLaplace", "FLOAT_LIMIT", "SCALAR_LIMIT", "MP_LIMIT"]
+
+#: largest ``len(scores)`` for the float quadrature (O(n) per node, ~n pieces)
+FLOAT_LIMIT = 2000
+#: largest ``len(scores)`` for ball (n integrals of ~n pieces, O(n) per evaluation; n=64 takes ~5-15 s)
+SCALAR_LIMIT = 64
+#: largest ``len(scores)`` for mp (tanh-sinh at high precision is slower: n=16 takes ~15-45 s)
+MP_LIMIT = 32
+U = 2.0**-53
+
+
+@dataclass(frozen=True)
+class ReportNoisyMax(SelectionMechanism):
+    """Report noisy max: ``argmax_r (q_r + b_r Z_r)`` (pf Appendix F).
+
+    Args:
+        epsilon, sensitivity, monotone: as in :class:`SelectionMechanism`; they fix the common
+            scale ``b = 2Δ/ε`` (``Δ/ε`` if ``monotone``).
+        noise: ``"laplace"`` (pf Appendix F, default), ``"exponential"`` or ``"gumbel"``.
+        scales: optional per-candidate noise scales ``b_r`` (exact, > 0) that replace the
+            common scale (RNMH, hetsel eq. 4); their length must match the scores.
+    """
+
+    noise: str = "laplace"
+    scales: Any = None
+
+    short_name: ClassVar[str] = "rnm"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        noise_family(self.noise)
+        if self.scales is not None:
+            if isinstance(self.scales, (str, bytes)) or not hasattr(self.scales, "__iter__"):
+                raise TypeError(f"scales must be a sequence of positive numbers, got {type(self.scales).__name__}")
+            sc = tuple(positive_real(v, f"scales[{i}]") for i, v in enumerate(self.scales))
+            if not sc:
+                raise ValueError("scales must not be empty")
+            object.__setattr__(self, "scales", sc)
+
+    # -- parameters -----------------------------------------------------------------------------
+    @property
+    def family(self) -> NoiseFamily:
+        return noise_family(self.noise)
+
+    @property
+    def noise_scale(self) -> Real:
+        """The common scale ``b = 2Δ/ε`` (``Δ/ε`` when monotone), i.e. ``1 / exponent_scale``."""
+        return (self.sensitivity if self.monotone else self.sensitivity * 2) / self.epsilon
+
+    def candidate_scales(self, n: int) -> list[Real]:
+        """``[b_0, ..., b_{n-1}]`` for ``n`` candidates (``ValueError`` naming ``scales`` on a mismatch)."""
+        if self.scales is None:
+            return [self.noise_scale] * n
+        if len(self.scales) != n:
+            raise ValueError(f"scales has {len(self.scales)} entries but scores has {n}")
+        return list(self.scales)
+
+    # -- pmf --------------------------------------------------------------------------------------
+    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        m = _check_method(method, ("quadrature",), "quadrature")
+        check_size(q.size, FLOAT_LIMIT, "the float RNM quadrature (O(n^2))")
+        b = np.array([x.to_float() for x in self.candidate_scales(q.size)])
+        if q.size == 1:
+            return Pmf(np.ones(1), "float", m, 0.0, 0.0, "exact")
+        return _pmf_float(self.family, q, b)
+
+    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        if backend.name == "exact":
+            raise ValueError(
+                "report noisy max has no known closed-form pmf (pf Appendix F); "
+                "use backend='ball' for rigorous enclosures"
+            )
+        m = _check_method(method, ("quadrature",), "quadrature")
+        limit = SCALAR_LIMIT if backend.name == "ball" else MP_LIMIT
+        check_size(len(q), limit, f"the {backend.name} RNM quadrature (O(n^2) integrals)")
+        scales = self.candidate_scales(len(q))
+        if backend.name == "ball":
+            vals, info = _pmf_ball(self.family, q, scales, backend.prec)
+            rads = [float(v.rad()) for v in vals]
+            mids = [abs(float(v.mid())) for v in vals]
+            rel = max((r / x for r, x in zip(rads, mids) if x > 0), default=math.inf)
+            return Pmf(tuple(vals), str(backend), m, rel_error=rel, abs_error=max(rads),
+                       error_kind="rigorous", details=info)
+        vals, err = _pmf_mp(self.family, q, scales, backend.dps)
+        est = err + 10.0 ** (3 - backend.dps)
+        return Pmf(tuple(vals), str(backend), m, rel_error=None, abs_error=est, error_kind="estimate",
+                   details={"quad_error": err})
+
+    # -- sampling ---------------------------------------------------------------------------------
+    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        b = np.array([x.to_float() for x in self.candidate_scales(q.size)])
+        qc = q - q.max()
+        n = q.size
+        out = np.empty(size, dtype=np.int64)
+        batch = max(1, min(size, 2_000_000 // n))
+        for start in range(0, size, batch):
+            k = min(batch, size - start)
+            noisy = qc + b * self.family.sample(rng, (k, n))
+            out[start : start + k] = noisy.argmax(axis=1)
+        return out
+
+
+@dataclass(frozen=True)
+class RNMExponential(ReportNoisyMax):
+    """Report noisy max with exponential noise of mean 2Δ/ε (hetsel eq. 3; equals PF in law)."""
+
+    noise: str = field(default="exponential", init=False)
+    short_name: ClassVar[str] = "rnm-exp"
+
+
+@dataclass(frozen=True)
+class RNMGumbel(ReportNoisyMax):
+    """Report noisy max with Gumbel noise of scale 2Δ/ε (equals the exponential mechanism in law)."""
+
+    noise: str = field(default="gumbel", init=False)
+    short_name: ClassVar[str] = "rnm-gumbel"
+
+
+@dataclass(frozen=True)
+class RNMLaplace(ReportNoisyMax):
+    """Report noisy max with Laplace noise of scale 2Δ/ε (pf Appendix F)."""
+
+    noise: str = field(default="laplace", init=False)
+    short_name: ClassVar[str] = "rnm-laplace"
+
+
+# ---------------------------------------------------------------------------------------------
+# float: all candidates at once in the noisy value y (shifted so that max q = 0)
+# ---------------------------------------------------------------------------------------------
+def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
+    from scipy.integrate import quad_vec
+
+    n = q.size
+    qc = q - q.max()
+    logb = np.log(b)
+
+    def integrand(y: float) -> np.ndarray:
+        t = (y - qc) / b
+        total = float(np.sum(fam.logcdf(t)))  # log ∏_s F_s(y - q_s)
+        with np.errstate(invalid="ignore", over="ignore"):
+            e = fam.log_reverse_hazard(t) - logb + total
+        return np.exp(np.where(np.isnan(e), -np.inf, e))
+
+    lo = 0.0 if fam.name == "exponential" else -math.inf  # exponential: F_s = 0 below q*
+    kinks = np.unique(qc)
+    pts = [float(k) for k in kinks if k > lo]
+    res, err, info = quad_vec(integrand, lo, math.inf, epsabs=1e-300, epsrel=1e-12, norm="max",
+                              points=pts or None, limit=20_000, full_output=True)
+    vals = np.asarray(res, dtype=np.float64)
+    # rounding estimate: O(n + 50) ulps per integrand value, and the shift q - q* moves the
+    # kinks by u·|q|, changing each probability by at most ~ n u |q| sup f / b_min
+    rounding = U * (4 * n + 100) * float(vals.max()) + U * n * float(np.max(np.abs(q))) / float(b.min())
+    # quad_vec's estimate is reported even when its own target was not met (status 2 =
+    # "rounding error": the estimate is then at the rounding level); status 1 (subinterval
+    # limit) leaves the estimate unreliable, so it is reported as infinite.
+    details = {"quad_error": float(err), "intervals": int(info.intervals.shape[0]), "status": int(info.status),
+               "message": str(info.message)}
+    if info.status == 1:
+        err = math.inf
+    return Pmf(vals, "float", "quadrature", rel_error=None, abs_error=float(err) + rounding,
+               error_kind="estimate", details=details)
+
+
+# ---------------------------------------------------------------------------------------------
+# mp: one mpmath.quad per candidate, split at the kinks
+# ---------------------------------------------------------------------------------------------
+def _pmf_mp(fam: NoiseFamily, q: list[Real], scales: list[Real], dps: int) -> tuple[list[Any], float]:
+    """Per candidate: mpmath.quad on [x_lo, kinks..., x_hi]; returns the values and the largest
+    (quadrature estimate + tail mass outside the cut) over candidates."""
+    import mpmath
+
+    n = len(q)
+    b = [s.to_mpf() for s in scales]
+    log_inv_tau = (dps + 5) * math.log(10)
+    t_hi, t_lo = fam.t_high(log_inv_tau), fam.t_low(log_inv_tau)
+    vals: list[Any] = []
+    err_total = 0.0
+    for r in range(n):
+        d = [(q[s] - q[r]).to_mpf() for s in range(n)]  # kinks x = q_s - q_r (d_r = 0)
+
+        def g(x: Any, r: int = r, d: list[Any] = d) -> Any:
+            out = fam.pdf_mp(x / b[r]) / b[r]
+            for s in range(n):
+                if s != r:
+                    out *= fam.cdf_mp((x - d[s]) / b[s])
+            return out
+
+        x_hi = b[r] * t_hi
+        x_lo = max(d[s] + b[s] * t_lo for s in range(n))
+        if x_lo >= x_hi:
+            v, e = mpmath.mpf(0), mpmath.mpf(0)
+        else:
+            pts = [x_lo] + sorted({x for x in d if x_lo < x < x_hi}) + [x_hi]
+            v, e = mpmath.quad(g, pts, error=True)
+        tail = (1 - fam.cdf_mp(x_hi / b[r])) + min(fam.cdf_mp((x_lo - d[s]) / b[s]) for s in range(n))
+        vals.append(v + tail / 2)
+        err_total = max(err_total, float(e) + float(tail) / 2)
+    return vals, err_total
+
+
+# ---------------------------------------------------------------------------------------------
+# ball: rigorous acb.integral on analytic pieces + analytic tail bounds
+# ---------------------------------------------------------------------------------------------
+def _dyadic(x: Any) -> Fraction:
+    """The exact midpoint of an arb ball as a Fraction."""
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) -> tuple[list[Any], dict]:
+    from flint import acb, arb, fmpq
+
+    n = len(q)
+    log_inv_tau = (prec + 8) * math.log(2)
+    t_hi, t_lo = fam.t_high(log_inv_tau), fam.t_low(log_inv_tau)
+    b = [s.to_arb(prec) for s in scales]
+    bf = [float(x.mid()) for x in b]
+    pdf_sup = fam.pdf_max()
+
+    def exact_arb(x: Fraction) -> Any:
+        return arb(fmpq(x.numerator, x.denominator))
+
+    vals = []
+    pieces_used = 0
+    tail_max = 0.0
+    sliver_max = 0.0
+    for r in range(n):
+        d = [(q[s] - q[r]).to_arb(prec) for s in range(n)]
+        mids = [_dyadic(x) for x in d]
+        # sliver correction for kinks that are not exact dyadics
+        sliver = arb(0)
+        if fam.has_kink:
+            for s in range(n):
+                if not d[s].is_exact():
+                    if not (d[s].rad() * 2 <= b[s]):
+                        raise ValueError("scores: a kink q_s - q_r is not resolved at this precision; raise the ball precision")
+                    sliver += 6 * arb(d[s].rad()) * pdf_sup / b[r]
+        # truncation (exact dyadic cut points)
+        x_hi = Fraction(bf[r] * t_hi)
+        x_lo = max(Fraction(float(mids[s]) + bf[s] * t_lo) for s in range(n))
+        if fam.name == "exponential":
+            x_lo = max(mids)  # F_s vanishes below d_s: no lower tail (slivers aside)
+        integral = arb(0)
+        if x_lo < x_hi:
+            cuts = {x_lo, x_hi}
+            if fam.has_kink:
+                cuts |= {m for m in mids if x_lo < m < x_hi}
+            cuts_sorted = sorted(cuts)
+            for a, c in zip(cuts_sorted[:-1], cuts_sorted[1:]):
+                right = [a >= m for m in mids]  # branch of each factor on [a, c]
+                if fam.name == "exponential" and not all(right):
+                    continue  # some F_s (or f_r) is identically 0 on this piece
+                integral += _piece(fam, r, d, b, right, exact_arb(a), exact_arb(c))
+                pieces_used += 1
+        tail = fam.sf_upper(exact_arb(x_hi) / b[r])
+        tail += min((fam.cdf_upper((exact_arb(x_lo) - d[s]) / b[s]) for s in range(n)), key=lambda t: float(t.upper()))
+        half = tail.upper() / 2
+        val = integral + half + arb(0, 1) * (half + sliver.upper())
+        vals.append(val)
+        tail_max = max(tail_max, float(tail.upper()))
+        sliver_max = max(sliver_max, float(sliver.upper()))
+    return vals, {"pieces": pieces_used, "tail_bound": tail_max, "sliver_bound": sliver_max}
+
+
+def _piece(fam: NoiseFamily, r: int, d: list[Any], b: list[Any], right: list[bool], a: Any, c: Any) -> Any:
+    """Rigorous ``∫_a^c f_r(x) ∏_{s≠r} F_s(x - d_s) dx`` with fixed analytic branches."""
+    from flint import acb
+
+    n = len(d)
+    kink = fam.has_kink
+
+    def g(x: Any, analytic: bool) -> Any:  # entire in x: the analytic flag needs no check
+        out = fam.pdf_branch(x / b[r], right[r] or not kink) / b[r]
+        for s in range(n):
+            if s != r:
+                out *= fam.cdf_branch((x - d[s]) / b[s], right[s] or not kink)
+        return out
+
+    return acb.integral(g, a, c).real

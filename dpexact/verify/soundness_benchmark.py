@@ -1,0 +1,212 @@
+"""Soundness benchmark: the verifier on mechanism variants whose privacy is known.
+
+Every entry names a mechanism variant, the neighbouring relation its *claim* refers to, the
+ground truth (``private`` / ``not-private``) and the citation that establishes it. Non-private
+variants are built from registered mechanisms by changing one parameter (the wrong exponent,
+an understated Δ, heterogeneous noise scales), or with :class:`Misclaimed`, which runs a
+mechanism at one ε but *claims* another: the verifier always checks the claimed ε.
+
+Soundness means: no ``private`` entry is ever reported ``violated`` (a violation carries a
+re-checked counterexample, so this would be a bug in a mechanism or in the arithmetic), and
+every ``not-private`` entry should be ``violated`` with a certified counterexample.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Literal
+
+import numpy as np
+
+from ..numbers.real import Real
+from .neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
+
+__all__ = ["Misclaimed", "BenchmarkEntry", "catalogue", "run_benchmark", "BenchmarkRow"]
+
+Truth = Literal["private", "not-private"]
+
+
+@dataclass(frozen=True)
+class Misclaimed:
+    """``inner`` run as is, but advertised as ``claimed_epsilon``-DP (the verifier checks the claim)."""
+
+    inner: Any
+    claimed_epsilon: Any
+
+    def __post_init__(self) -> None:
+        from ..mechanisms.validation import positive_real
+
+        object.__setattr__(self, "claimed_epsilon", positive_real(self.claimed_epsilon, "claimed_epsilon"))
+
+    @property
+    def epsilon(self) -> Real:
+        return self.claimed_epsilon
+
+    @property
+    def sensitivity(self) -> Real:
+        return self.inner.sensitivity
+
+    @property
+    def monotone(self) -> bool:
+        return self.inner.monotone
+
+    @property
+    def short_name(self) -> str:
+        return f"{self.inner.short_name}-misclaimed"
+
+    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
+        return self.inner.pmf(scores, backend=backend, method=method)
+
+    def logpmf(self, scores: Any) -> np.ndarray:
+        return self.inner.logpmf(scores)
+
+    def rvs(self, scores: Any, size: Any = None, random_state: Any = None) -> Any:
+        return self.inner.rvs(scores, size=size, random_state=random_state)
+
+    def params(self) -> dict[str, Any]:
+        return {**self.inner.params(), "epsilon": str(self.claimed_epsilon), "actual_epsilon": str(self.inner.epsilon)}
+
+
+@dataclass(frozen=True)
+class BenchmarkEntry:
+    """One catalogue row: how to build the variant, its relation, the truth and its source."""
+
+    label: str
+    build: Callable[[], Any]
+    neighbourhood: Callable[[Any], Neighbourhood]
+    truth: Truth
+    citation: str
+    scope: dict = field(default_factory=dict)
+    requires: tuple[str, ...] = ()
+
+
+def _m(name: str, **kw: Any) -> Callable[[], Any]:
+    def build() -> Any:
+        from .. import mechanism
+
+        return mechanism(name, **kw)
+
+    return build
+
+
+def _box(delta: Any = 1) -> Callable[[Any], Neighbourhood]:
+    return lambda m: LInfBox(delta)
+
+
+def _mono(delta: Any = 1) -> Callable[[Any], Neighbourhood]:
+    return lambda m: MonotoneBox(delta)
+
+
+def _hetbox(sens: tuple) -> Callable[[Any], Neighbourhood]:
+    return lambda m: LInfBox(1, sens)
+
+
+def _misclaimed(name: str, actual: Any, claimed: Any, **kw: Any) -> Callable[[], Any]:
+    return lambda: Misclaimed(_m(name, epsilon=actual, **kw)(), claimed)
+
+
+# scopes: cheap mechanisms get the default plan; RNM (float quadrature, ~50 ms/pmf) a small grid
+_RNM_SCOPE = {"searches": ("grid",), "n": 2, "values": [0, 1, 2, 3]}
+_HET_SCOPE = {"searches": ("grid",), "values": [0, "1/2", 1]}
+
+
+def catalogue() -> list[BenchmarkEntry]:
+    """The benchmark catalogue (entries whose mechanism is not registered are skipped by the runner)."""
+    L3 = "2*log(3)"
+    return [
+        # ---- private -------------------------------------------------------------------------
+        BenchmarkEntry("em ε=1", _m("em", epsilon=1), _box(), "private", "pf Def. 4, §2.3 (McSherry & Talwar 2007)"),
+        BenchmarkEntry("em ε=2log3", _m("em", epsilon=L3), _box(), "private", "pf Def. 4"),
+        BenchmarkEntry("em Δ=2 ε=1/2", _m("em", epsilon="1/2", sensitivity=2), _box(2), "private", "pf Def. 4"),
+        BenchmarkEntry("em monotone ε=1 (monotone nbhd)", _m("em", epsilon=1, monotone=True), _mono(), "private",
+                       "err §III-C; McSherry & Talwar 2007 (monotone: ε/Δ)"),
+        BenchmarkEntry("em ε=1/2 claimed 1", _misclaimed("em", "1/2", 1), _box(), "private", "pf Def. 4 (ε/2-DP ⇒ ε-DP)"),
+        BenchmarkEntry("pf ε=2log3", _m("pf", epsilon=L3), _box(), "private", "pf Theorem 1"),
+        BenchmarkEntry("pf ε=2log2", _m("pf", epsilon="2*log(2)"), _box(), "private", "pf Theorem 1"),
+        BenchmarkEntry("pf Δ=1/2 ε=2log3", _m("pf", epsilon=L3, sensitivity="1/2"), _box("1/2"), "private", "pf Theorem 1"),
+        BenchmarkEntry("pf monotone ε=2log3 (monotone nbhd)", _m("pf", epsilon=L3, monotone=True), _mono(), "private", "pf Remark 1"),
+        BenchmarkEntry("rnm-gumbel ε=1", _m("rnm-gumbel", epsilon=1), _box(), "private", "pf §2 / Gumbel-max trick (= EM)",
+                       _RNM_SCOPE, ("rnm-gumbel",)),
+        BenchmarkEntry("rnm-laplace ε=1", _m("rnm-laplace", epsilon=1), _box(), "private", "pf Appendix F (Lap(2Δ/ε))",
+                       _RNM_SCOPE, ("rnm-laplace",)),
+        BenchmarkEntry("rnm-exp ε=1", _m("rnm-exp", epsilon=1), _box(), "private", "hetsel eq. (3); = PF (Ding et al. 2021)",
+                       _RNM_SCOPE, ("rnm-exp",)),
+        BenchmarkEntry("grr ε=1", _m("grr", epsilon=1), _box(), "private", "brr §2.4 eq. (6); hetsel §III-B",
+                       {"searches": ("grid", "structured")}, ("grr",)),
+        BenchmarkEntry("rs-gamma γ=1/2, Δ=(1/2, 1)", _m("rs-gamma", epsilon=1, sensitivities=["1/2", 1], gamma="1/2"),
+                       _hetbox(("1/2", 1)), "private", "hetsel §IV-B Algorithm 1 (Liu & Talwar 2019)", _HET_SCOPE,
+                       ("rs-gamma",)),
+        # ---- not private ---------------------------------------------------------------------
+        BenchmarkEntry("em monotone exponent on non-monotone q", _m("em", epsilon=1, monotone=True), _box(), "not-private",
+                       "pf Remark 1 / Def. 4: ε/Δ needs monotone q (2ε-DP otherwise)"),
+        BenchmarkEntry("pf monotone exponent on non-monotone q", _m("pf", epsilon=L3, monotone=True), _box(), "not-private",
+                       "pf Remark 1, Prop. 2 (condition tight at q_r <= q*-2Δ)"),
+        BenchmarkEntry("em ε=2 claimed 1", _misclaimed("em", 2, 1), _box(), "not-private", "pf Def. 4 (sup ratio e^{2})"),
+        BenchmarkEntry("pf ε=4log3 claimed 2log3", _misclaimed("pf", "4*log(3)", L3), _box(), "not-private",
+                       "pf Theorem 1 proof (ratio exactly e^ε' for q_r <= q*-2Δ)"),
+        BenchmarkEntry("em Δ understated (1/2 vs 1)", _m("em", epsilon=1, sensitivity="1/2"), _box(1), "not-private",
+                       "pf Def. 4 (Δ must bound the sensitivity)"),
+        BenchmarkEntry("pf Δ understated (1/2 vs 1)", _m("pf", epsilon=L3, sensitivity="1/2"), _box(1), "not-private",
+                       "pf Theorem 1 / Prop. 2"),
+        BenchmarkEntry("RNMH exponential, Δ=(1/10, 1)", _m("rnm-exp", epsilon=1, scales=["1/5", 2]), _hetbox(("1/10", 1)),
+                       "not-private", "hetsel §IV-A (Δ_1 → 0: not ε'-DP for any ε')", _HET_SCOPE, ("rnm-exp",)),
+        BenchmarkEntry("RNMH Laplace Lap(Δ_a/ε), Δ=(1/10, 1, 1)", _m("rnm-laplace", epsilon=1, scales=["1/10", 1, 1]),
+                       _hetbox(("1/10", 1, 1)), "not-private", "hetsel Appendix A (ratio → e^{(k-1)ε})", _HET_SCOPE,
+                       ("rnm-laplace",)),
+        BenchmarkEntry("rnmh (registry), Δ=(1/10, 1)", _m("rnmh", epsilon=1, sensitivities=["1/10", 1]), _hetbox(("1/10", 1)),
+                       "not-private", "hetsel §IV-A, eq. (4)", _HET_SCOPE, ("rnmh",)),
+        BenchmarkEntry("rnmh-laplace (registry), Δ=(1/10, 1, 1)", _m("rnmh-laplace", epsilon=1, sensitivities=["1/10", 1, 1]),
+                       _hetbox(("1/10", 1, 1)), "not-private", "hetsel Appendix A", _HET_SCOPE, ("rnmh-laplace",)),
+        BenchmarkEntry("rnm-gumbel monotone scale on non-monotone q", _m("rnm-gumbel", epsilon=1, monotone=True), _box(),
+                       "not-private", "pf Remark 1 + Gumbel-max trick (= EM with ε/Δ)", _RNM_SCOPE, ("rnm-gumbel",)),
+    ]
+
+
+@dataclass(frozen=True)
+class BenchmarkRow:
+    label: str
+    truth: Truth
+    verdict: str
+    certified: bool
+    worst_log_ratio: float
+    epsilon: float
+    seconds: float
+    citation: str
+    counterexample: dict | None
+
+    @property
+    def sound(self) -> bool:
+        return not (self.truth == "private" and self.verdict == "violated")
+
+
+def run_benchmark(entries: list[BenchmarkEntry] | None = None, progress: Callable[[BenchmarkRow], None] | None = None) -> list[BenchmarkRow]:
+    """Run :func:`~.search.verify` on every catalogue entry whose mechanisms are registered."""
+    from ..mechanisms.registry import available
+    from .search import verify
+
+    have = set(available())
+    rows = []
+    for e in entries if entries is not None else catalogue():
+        if any(r not in have for r in e.requires) or not _buildable(e):
+            continue
+        mech = e.build()
+        t0 = time.perf_counter()
+        v = verify(mech, e.neighbourhood(mech), name=e.label, **e.scope)
+        row = BenchmarkRow(e.label, e.truth, v.verdict, v.certified, v.worst_log_ratio, float(Real.of(mech.epsilon)),
+                           time.perf_counter() - t0, e.citation,
+                           v.counterexample.as_dict() if v.counterexample else None)
+        rows.append(row)
+        if progress is not None:
+            progress(row)
+    return rows
+
+
+def _buildable(e: BenchmarkEntry) -> bool:
+    try:
+        e.build()
+        return True
+    except ValueError as exc:
+        if "unknown mechanism" in str(exc):
+            return False
+        raise

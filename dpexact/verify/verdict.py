@@ -1,0 +1,93 @@
+"""The verifier's answer: a verdict, the scope it covers and the evidence.
+
+=========================  ==================================================================
+verdict                    meaning
+=========================  ==================================================================
+``violated``               a counterexample re-checked in exact or ball arithmetic proves
+                           ``Pr[M(q)=r] > e^ε Pr[M(q')=r]`` for neighbours ``q ~ q'``
+``private-within-scope``   every (q, q', r) triple of the scope was *proved* (ball upper
+                           bound or exact comparison) to satisfy ``<= e^ε``; nothing is
+                           claimed outside the scope
+``inconclusive``           neither: some triples could not be decided (e.g. ratio equal to
+                           e^ε within the ball radius and no exact backend)
+=========================  ==================================================================
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .counterexample import Counterexample, Recheck
+
+__all__ = ["Verdict", "Scope", "VerdictKind"]
+
+VerdictKind = Literal["private-within-scope", "violated", "inconclusive"]
+
+
+@dataclass
+class Scope:
+    """What was searched: families, vectors, neighbour pairs and triples, and how they were decided."""
+
+    neighbourhood: str
+    families: dict[str, int] = field(default_factory=dict)
+    vectors: int = 0
+    pairs: int = 0
+    triples: int = 0
+    decided_ball: int = 0
+    decided_exact: int = 0
+    undecided: int = 0
+    local_search_starts: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Verdict:
+    """Verdict with evidence (see the module docstring).
+
+    ``worst_log_ratio`` is the largest certified lower bound of a log-ratio found (for
+    ``violated``) or the largest certified upper bound over the scope (for
+    ``private-within-scope``); ``worst_float_log_ratio`` is the float screening maximum.
+    """
+
+    mechanism: str
+    params: dict
+    epsilon: str
+    verdict: VerdictKind
+    scope: Scope
+    worst_log_ratio: float
+    worst_float_log_ratio: float
+    worst_pair: dict | None
+    counterexample: Counterexample | None
+    recheck: Recheck | None
+    seconds: float
+
+    @property
+    def certified(self) -> bool:
+        if self.verdict == "violated":
+            return self.recheck is not None and self.recheck.proved
+        return self.verdict == "private-within-scope"
+
+    def as_dict(self) -> dict[str, Any]:
+        def fin(x: float) -> float | str:
+            return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+        return {
+            "mechanism": self.mechanism,
+            "params": self.params,
+            "epsilon": self.epsilon,
+            "neighbourhood": self.scope.neighbourhood,
+            "verdict": self.verdict,
+            "worst_log_ratio": fin(self.worst_log_ratio),
+            "worst_float_log_ratio": fin(self.worst_float_log_ratio),
+            "worst_pair": self.worst_pair,
+            "certified": self.certified,
+            "recheck": None if self.recheck is None else {"arithmetic": self.recheck.arithmetic, "proved": self.recheck.proved},
+            "scope": self.scope.as_dict(),
+            "counterexample": None if self.counterexample is None else self.counterexample.as_dict(),
+            "seconds": self.seconds,
+        }

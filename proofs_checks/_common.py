@@ -1,0 +1,49 @@
+"""Shared helpers of the paper modules: mechanisms, ball numbers, random score vectors, data."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+#: ε with e^{ε/2} = 2: on integer scores every PF/EM coin p_r = 2^(q_r - q*) is rational,
+#: so the exact backend works in fmpq.
+EPS_RATIONAL_COINS = "2*log(2)"
+
+
+def mech(name: str, epsilon: Any, sensitivity: Any = 1, monotone: bool = False) -> Any:
+    import dpexact
+
+    return dpexact.mechanism(name, epsilon=epsilon, sensitivity=sensitivity, monotone=monotone)
+
+
+def arb_of(x: Any, prec: int = 128) -> Any:
+    """A rigorous ball for an exact number (str / int / Fraction / sympy) at ``prec`` bits."""
+    from dpexact.numbers import Real
+
+    return Real.of(x).to_arb(prec)
+
+
+def random_scores(rng: np.random.Generator, n: int, spread: float = 6.0, denominator: int = 8) -> list[str]:
+    """``n`` exact rational scores ``-k/denominator`` (strings) with maximum 0 at a random place."""
+    ks = rng.integers(0, int(spread * denominator) + 1, size=n)
+    ks[rng.integers(0, n)] = 0
+    return [f"-{int(k)}/{denominator}" if k else "0" for k in ks]
+
+
+def dpbench_directory() -> Path | None:
+    """``$DPEXACT_DPBENCH``, else ``../shared/data/dpbench`` next to the repository, else ``None``."""
+    env = os.environ.get("DPEXACT_DPBENCH")
+    candidates = [Path(env)] if env else []
+    candidates.append(Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dpbench")
+    for c in candidates:
+        if (c / "HEPTH.n4096.npy").exists():
+            return c
+    return None
+
+
+def rounds_to(value: float, stated: float, decimals: int) -> bool:
+    """Whether ``value`` agrees with a number the paper states to ``decimals`` decimals."""
+    return abs(value - stated) <= 0.5 * 10.0 ** (-decimals) + 1e-12

@@ -1,0 +1,96 @@
+"""The reduced LP: same optimum as the unreduced LP (cvxpy) and across solver routes."""
+
+import math
+
+import numpy as np
+import pytest
+
+from dpexact.lp import build_regular_lp, solve_regular_lp, solve_unreduced_lp
+
+
+@pytest.mark.parametrize("boundary", ["clip", "drop"])
+@pytest.mark.parametrize(
+    "n,k,eps",
+    [(2, 1, "0.3"), (2, 4, "0.2"), (3, 2, "1"), (3, 3, "0.3"), (3, 4, "log(3/2)"), (4, 2, "1.5"), (4, 3, "0.1"), (4, 3, "log(2)"), (5, 2, "0.5")],
+)
+def test_reduced_equals_unreduced(n, k, eps, boundary):
+    red = solve_regular_lp(build_regular_lp(n, k, eps, boundary=boundary))
+    full = solve_unreduced_lp(n, k, eps, boundary=boundary)
+    assert red.optimal_total_error == pytest.approx(full.optimal_total_error, rel=1e-8, abs=1e-10)
+    # the unreduced LP really has one variable per (q, r)
+    assert full.variables == n * (k + 1) ** n - n * k**n
+
+
+@pytest.mark.parametrize("n,k,eps", [(4, 4, "0.05"), (5, 4, "0.5"), (6, 3, "2"), (5, 5, "log(3/2)")])
+def test_generation_equals_direct_simplex_and_ipm(n, k, eps):
+    lp = build_regular_lp(n, k, eps)
+    gen = solve_regular_lp(lp)
+    sim = solve_regular_lp(lp, method="simplex", scaled=False)
+    ipm = solve_regular_lp(lp, method="ipm")
+    assert gen.optimal_total_error == pytest.approx(sim.optimal_total_error, rel=1e-9)
+    assert gen.optimal_total_error == pytest.approx(ipm.optimal_total_error, rel=1e-8)
+    assert gen.optimal_total_error == pytest.approx(gen.dual_total_error, rel=1e-9)
+    assert gen.primal_infeasibility < 1e-9
+
+
+def test_sizes_and_structure():
+    lp = build_regular_lp(4, 4, "0.5")
+    # one variable per (class, level present), one sum-to-one row per class
+    assert lp.num_vars == sum(len(c.levels_present) for c in lp.classes)
+    assert len(lp.classes) == math.comb(3 + 4, 4)
+    # every variable has exactly one privacy row of its own, except dropped/trivial ones
+    assert lp.num_privacy_rows + lp.dropped == lp.num_vars
+    drop = build_regular_lp(4, 4, "0.5", boundary="drop")
+    assert drop.dropped > lp.dropped  # classes with a score at level k lose their level-0 row
+
+
+def test_drop_is_a_relaxation_of_clip():
+    for eps in ("0.1", "0.7"):
+        clip = solve_regular_lp(build_regular_lp(4, 3, eps, boundary="clip")).optimal_total_error
+        drop = solve_regular_lp(build_regular_lp(4, 3, eps, boundary="drop")).optimal_total_error
+        assert drop <= clip * (1 + 1e-9)
+
+
+def test_objective_scales_with_sensitivity():
+    a = solve_regular_lp(build_regular_lp(3, 3, "0.4")).optimal_total_error
+    b = solve_regular_lp(build_regular_lp(3, 3, "0.4", sensitivity="5/2")).optimal_total_error
+    assert b == pytest.approx(2.5 * a, rel=1e-12)
+
+
+def test_warm_start_sweep_gives_cold_optimum():
+    prev = None
+    for eps in ("1", "0.7", "0.4"):
+        lp = build_regular_lp(5, 4, eps)
+        warm = solve_regular_lp(lp, warm_start=prev)
+        cold = solve_regular_lp(lp)
+        assert warm.optimal_total_error == pytest.approx(cold.optimal_total_error, rel=1e-9)
+        prev = warm
+
+
+@pytest.mark.parametrize(
+    "kwargs,exc,name",
+    [
+        (dict(n=3, k=2, epsilon=0), ValueError, "epsilon"),
+        (dict(n=3, k=2, epsilon=float("nan")), ValueError, "epsilon"),
+        (dict(n=3, k=2, epsilon=float("inf")), ValueError, "epsilon"),
+        (dict(n=3, k=2, epsilon="-1"), ValueError, "epsilon"),
+        (dict(n=0, k=2, epsilon=1), ValueError, "n"),
+        (dict(n=3, k=-1, epsilon=1), ValueError, "k"),
+        (dict(n=3, k=2, epsilon=1, sensitivity=0), ValueError, "sensitivity"),
+        (dict(n=3, k=2, epsilon=1, boundary="wrap"), ValueError, "boundary"),
+        (dict(n=40, k=40, epsilon=1), ValueError, "classes"),
+    ],
+)
+def test_bad_input(kwargs, exc, name):
+    with pytest.raises(exc, match=name):
+        build_regular_lp(**kwargs)
+
+
+def test_bad_solver_arguments():
+    lp = build_regular_lp(3, 2, 1)
+    with pytest.raises(ValueError, match="method"):
+        solve_regular_lp(lp, method="barrier")
+    with pytest.raises(ValueError, match="warm_start"):
+        solve_regular_lp(lp, warm_start=solve_regular_lp(build_regular_lp(3, 3, 1)))
+    with pytest.raises(ValueError, match="n, k"):
+        solve_unreduced_lp(6, 6, 1)

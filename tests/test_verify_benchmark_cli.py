@@ -1,0 +1,59 @@
+"""Soundness benchmark and the verify CLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from dpexact.cli.main import app
+from dpexact.verify.soundness_benchmark import catalogue, run_benchmark
+
+CHEAP = ("em", "pf")
+
+
+def _cheap(e):
+    return not e.requires and "rnm" not in e.label and "RNMH" not in e.label
+
+
+def test_catalogue_size_and_citations():
+    cat = catalogue()
+    assert len(cat) >= 15
+    assert {e.truth for e in cat} == {"private", "not-private"}
+    assert all(e.citation for e in cat)
+
+
+def test_cheap_catalogue_entries_are_sound_and_flagged():
+    rows = run_benchmark([e for e in catalogue() if _cheap(e)])
+    assert len(rows) >= 14
+    for r in rows:
+        assert r.sound, r
+        if r.truth == "not-private":
+            assert r.verdict == "violated" and r.certified, r
+            assert r.worst_log_ratio > r.epsilon
+        else:
+            assert r.verdict == "private-within-scope" and r.worst_log_ratio <= r.epsilon + 1e-15, r
+
+
+@pytest.mark.slow
+def test_full_benchmark_sound():
+    rows = run_benchmark()
+    assert all(r.sound for r in rows)
+    assert all(r.verdict == "violated" and r.certified for r in rows if r.truth == "not-private")
+
+
+def test_cli_verify_json():
+    res = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--monotone", "--neighbourhood", "box", "--json"])
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.output)
+    assert d["verdict"] == "violated" and d["certified"] is True
+    assert set(d["counterexample"]) >= {"scores", "neighbour_scores", "output", "ratio"}
+    res2 = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--search", "grid", "--n", "2", "--values", "0,1", "--json"])
+    d2 = json.loads(res2.output)
+    assert d2["verdict"] == "private-within-scope" and d2["counterexample"] is None
+
+
+def test_cli_verify_bad_input():
+    res = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "-1"])
+    assert res.exit_code != 0 and "epsilon" in res.output
