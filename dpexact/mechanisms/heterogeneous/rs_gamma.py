@@ -253,13 +253,11 @@ class _RandomStopping(HeterogeneousSelection):
             total = int(K.sum())
             cand = rng.integers(0, n, total)
             noisy = q[cand] + rng.laplace(0.0, b[cand])
-            starts = np.concatenate(([0], np.cumsum(K)[:-1]))
             seg = np.repeat(np.arange(m), K)
             # index of the max within each segment: sort by (segment, value) and take the last
             key = np.lexsort((noisy, seg))
             last = np.cumsum(K) - 1
             out[done : done + m] = cand[key[last]]
-            del starts
             done += m
         return out
 
