@@ -266,7 +266,7 @@ def _dyadic(x: Any) -> Fraction:
 
 
 def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) -> tuple[list[Any], dict]:
-    from flint import acb, arb, fmpq
+    from flint import arb, fmpq
 
     n = len(q)
     log_inv_tau = (prec + 8) * math.log(2)
