@@ -64,15 +64,6 @@ class ExactCertificate:
     failure: str = ""
 
 
-def _rows(lp: RegularLP) -> tuple[list[list[tuple[int, Any]]], int]:
-    """Row lists of the z-form (exact coefficients are filled by the caller's ρ)."""
-    nc = len(lp.classes)
-    rows: list[list[tuple[int, Any]]] = [[] for _ in range(nc)]
-    for i in range(lp.num_vars):
-        rows[int(lp.var_class[i])].append((i, int(lp.var_count[i])))
-    return rows, nc
-
-
 def _basis_system(lp: RegularLP, sol: LPSolution) -> tuple[np.ndarray, np.ndarray]:
     if sol.col_basic is None or sol.row_basic is None:
         raise ValueError("solution: no basis available (use method='generation' or 'simplex', or ipm with crossover)")

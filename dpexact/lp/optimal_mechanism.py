@@ -16,7 +16,6 @@ Requires n >= 2 and k >= 1 (otherwise every error is 0).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
