@@ -30,7 +30,6 @@ from fractions import Fraction
 from typing import Any
 
 from ..mechanisms.validation import positive_real
-from ..numbers.real import Real
 from .losses import LossMatrix, check_domain
 
 __all__ = ["ClosedFormM", "closed_form_m", "exact_floor", "is_equidistant_abs"]

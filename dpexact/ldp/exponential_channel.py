@@ -19,7 +19,6 @@ into the entry bound.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar, Sequence
 
 import numpy as np

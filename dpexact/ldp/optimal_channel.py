@@ -38,7 +38,6 @@ from typing import Any, Literal, Sequence
 import numpy as np
 
 from ..mechanisms.validation import positive_real
-from ..numbers.real import Real
 from .channel import Channel, _check_prior
 from .generalized_rr import exp_epsilon
 from .losses import LossMatrix
