@@ -22,7 +22,7 @@ import numpy as np
 from ..numbers.real import Real
 from .neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
 
-__all__ = ["Misclaimed", "BenchmarkEntry", "catalogue", "run_benchmark", "BenchmarkRow"]
+__all__ = ["Misclaimed", "BenchmarkEntry", "ChannelEntry", "catalogue", "run_benchmark", "BenchmarkRow"]
 
 Truth = Literal["private", "not-private"]
 
@@ -78,7 +78,35 @@ class BenchmarkEntry:
     truth: Truth
     citation: str
     scope: dict = field(default_factory=dict)
-    requires: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChannelEntry:
+    """An LDP catalogue row: ``build() -> (exact Channel, claimed ε)``; decided by the exact
+    maximum column ratio (brr eq. 2: Pr[y|x] <= e^ε Pr[y|x'] for all x, x', y)."""
+
+    label: str
+    build: Callable[[], tuple[Any, Any]]
+    truth: Truth
+    citation: str
+
+
+def _grr_channel(n: int, actual: Any, claimed: Any = None) -> Callable[[], tuple[Any, Any]]:
+    def build() -> tuple[Any, Any]:
+        from ..ldp import GeneralizedRR
+
+        return GeneralizedRR(n, actual).channel("exact"), actual if claimed is None else claimed
+
+    return build
+
+
+def _brr_channel(n: int, epsilon: Any, claimed: Any = None) -> Callable[[], tuple[Any, Any]]:
+    def build() -> tuple[Any, Any]:
+        from ..ldp import BipartiteRR, absolute_loss
+
+        return BipartiteRR(absolute_loss(n), epsilon).channel("exact"), epsilon if claimed is None else claimed
+
+    return build
 
 
 def _m(name: str, **kw: Any) -> Callable[[], Any]:
@@ -111,8 +139,8 @@ _RNM_SCOPE = {"searches": ("grid",), "n": 2, "values": [0, 1, 2, 3]}
 _HET_SCOPE = {"searches": ("grid",), "values": [0, "1/2", 1]}
 
 
-def catalogue() -> list[BenchmarkEntry]:
-    """The benchmark catalogue (entries whose mechanism is not registered are skipped by the runner)."""
+def catalogue() -> list[BenchmarkEntry | ChannelEntry]:
+    """The benchmark catalogue."""
     L3 = "2*log(3)"
     return [
         # ---- private -------------------------------------------------------------------------
@@ -127,17 +155,31 @@ def catalogue() -> list[BenchmarkEntry]:
         BenchmarkEntry("pf Δ=1/2 ε=2log3", _m("pf", epsilon=L3, sensitivity="1/2"), _box("1/2"), "private", "pf Theorem 1"),
         BenchmarkEntry("pf monotone ε=2log3 (monotone nbhd)", _m("pf", epsilon=L3, monotone=True), _mono(), "private", "pf Remark 1"),
         BenchmarkEntry("rnm-gumbel ε=1", _m("rnm-gumbel", epsilon=1), _box(), "private", "pf §2 / Gumbel-max trick (= EM)",
-                       _RNM_SCOPE, ("rnm-gumbel",)),
+                       _RNM_SCOPE),
         BenchmarkEntry("rnm-laplace ε=1", _m("rnm-laplace", epsilon=1), _box(), "private", "pf Appendix F (Lap(2Δ/ε))",
-                       _RNM_SCOPE, ("rnm-laplace",)),
+                       _RNM_SCOPE),
         BenchmarkEntry("rnm-exp ε=1", _m("rnm-exp", epsilon=1), _box(), "private", "hetsel eq. (3); = PF (Ding et al. 2021)",
-                       _RNM_SCOPE, ("rnm-exp",)),
+                       _RNM_SCOPE),
         BenchmarkEntry("grr ε=1", _m("grr", epsilon=1), _box(), "private", "brr §2.4 eq. (6); hetsel §III-B",
-                       {"searches": ("grid", "structured")}, ("grr",)),
+                       {"searches": ("grid", "structured")}),
         BenchmarkEntry("rs-gamma γ=1/2, Δ=(1/2, 1)", _m("rs-gamma", epsilon=1, sensitivities=["1/2", 1], gamma="1/2"),
-                       _hetbox(("1/2", 1)), "private", "hetsel §IV-B Algorithm 1 (Liu & Talwar 2019)", _HET_SCOPE,
-                       ("rs-gamma",)),
+                       _hetbox(("1/2", 1)), "private", "hetsel §IV-B Algorithm 1 (Liu & Talwar 2019)", _HET_SCOPE),
+        BenchmarkEntry("gem (PF/RNM-exp selector), Δ=(1/2, 1)", _m("gem", epsilon=1, sensitivities=["1/2", 1]),
+                       _hetbox(("1/2", 1)), "private",
+                       "Raskhodnikova & Smith 2015 (q' has sensitivity <= 1) + pf Theorem 1", _HET_SCOPE),
+        BenchmarkEntry("gem (EM selector), Δ=(1/2, 1)", _m("gem", epsilon=1, sensitivities=["1/2", 1], selector="em"),
+                       _hetbox(("1/2", 1)), "private", "Raskhodnikova & Smith 2015 (GEM = EM on q')", _HET_SCOPE),
+        ChannelEntry("grr LDP N=5 ε=log3", _grr_channel(5, "log(3)"), "private",
+                     "Kairouz et al. 2016 (k-RR); brr §2.4 eq. (6): levels e^ε/(e^ε+N-1), 1/(e^ε+N-1)"),
+        ChannelEntry("brr LDP N=8 ε=log3 (searched m)", _brr_channel(8, "log(3)"), "private",
+                     "brr §3: two probability levels in ratio e^ε (by construction, for every m)"),
+        ChannelEntry("brr LDP N=12 ε=1 (searched m)", _brr_channel(12, 1), "private",
+                     "brr §3: two probability levels in ratio e^ε (by construction, for every m)"),
         # ---- not private ---------------------------------------------------------------------
+        ChannelEntry("grr LDP N=5 ε=log9 claimed log3", _grr_channel(5, "log(9)", "log(3)"), "not-private",
+                     "brr eq. (6): max column ratio is e^{actual ε} = 9 > 3"),
+        ChannelEntry("brr LDP N=8 ε=log9 claimed log3", _brr_channel(8, "log(9)", "log(3)"), "not-private",
+                     "brr §3: column ratio e^{actual ε} = 9 > 3"),
         BenchmarkEntry("em monotone exponent on non-monotone q", _m("em", epsilon=1, monotone=True), _box(), "not-private",
                        "pf Remark 1 / Def. 4: ε/Δ needs monotone q (2ε-DP otherwise)"),
         BenchmarkEntry("pf monotone exponent on non-monotone q", _m("pf", epsilon=L3, monotone=True), _box(), "not-private",
@@ -150,16 +192,15 @@ def catalogue() -> list[BenchmarkEntry]:
         BenchmarkEntry("pf Δ understated (1/2 vs 1)", _m("pf", epsilon=L3, sensitivity="1/2"), _box(1), "not-private",
                        "pf Theorem 1 / Prop. 2"),
         BenchmarkEntry("RNMH exponential, Δ=(1/10, 1)", _m("rnm-exp", epsilon=1, scales=["1/5", 2]), _hetbox(("1/10", 1)),
-                       "not-private", "hetsel §IV-A (Δ_1 → 0: not ε'-DP for any ε')", _HET_SCOPE, ("rnm-exp",)),
+                       "not-private", "hetsel §IV-A (Δ_1 → 0: not ε'-DP for any ε')", _HET_SCOPE),
         BenchmarkEntry("RNMH Laplace Lap(Δ_a/ε), Δ=(1/10, 1, 1)", _m("rnm-laplace", epsilon=1, scales=["1/10", 1, 1]),
-                       _hetbox(("1/10", 1, 1)), "not-private", "hetsel Appendix A (ratio → e^{(k-1)ε})", _HET_SCOPE,
-                       ("rnm-laplace",)),
+                       _hetbox(("1/10", 1, 1)), "not-private", "hetsel Appendix A (ratio → e^{(k-1)ε})", _HET_SCOPE),
         BenchmarkEntry("rnmh (registry), Δ=(1/10, 1)", _m("rnmh", epsilon=1, sensitivities=["1/10", 1]), _hetbox(("1/10", 1)),
-                       "not-private", "hetsel §IV-A, eq. (4)", _HET_SCOPE, ("rnmh",)),
+                       "not-private", "hetsel §IV-A, eq. (4)", _HET_SCOPE),
         BenchmarkEntry("rnmh-laplace (registry), Δ=(1/10, 1, 1)", _m("rnmh-laplace", epsilon=1, sensitivities=["1/10", 1, 1]),
-                       _hetbox(("1/10", 1, 1)), "not-private", "hetsel Appendix A", _HET_SCOPE, ("rnmh-laplace",)),
+                       _hetbox(("1/10", 1, 1)), "not-private", "hetsel Appendix A", _HET_SCOPE),
         BenchmarkEntry("rnm-gumbel monotone scale on non-monotone q", _m("rnm-gumbel", epsilon=1, monotone=True), _box(),
-                       "not-private", "pf Remark 1 + Gumbel-max trick (= EM with ε/Δ)", _RNM_SCOPE, ("rnm-gumbel",)),
+                       "not-private", "pf Remark 1 + Gumbel-max trick (= EM with ε/Δ)", _RNM_SCOPE),
     ]
 
 
@@ -180,15 +221,17 @@ class BenchmarkRow:
         return not (self.truth == "private" and self.verdict == "violated")
 
 
-def run_benchmark(entries: list[BenchmarkEntry] | None = None, progress: Callable[[BenchmarkRow], None] | None = None) -> list[BenchmarkRow]:
-    """Run :func:`~.search.verify` on every catalogue entry whose mechanisms are registered."""
-    from ..mechanisms.registry import available
+def run_benchmark(entries: list[BenchmarkEntry | ChannelEntry] | None = None, progress: Callable[[BenchmarkRow], None] | None = None) -> list[BenchmarkRow]:
+    """Run :func:`~.search.verify` on every catalogue entry (an entry that cannot be built is an error)."""
     from .search import verify
 
-    have = set(available())
     rows = []
     for e in entries if entries is not None else catalogue():
-        if any(r not in have for r in e.requires) or not _buildable(e):
+        if isinstance(e, ChannelEntry):
+            row = _run_channel_entry(e)
+            rows.append(row)
+            if progress is not None:
+                progress(row)
             continue
         mech = e.build()
         t0 = time.perf_counter()
@@ -202,11 +245,21 @@ def run_benchmark(entries: list[BenchmarkEntry] | None = None, progress: Callabl
     return rows
 
 
-def _buildable(e: BenchmarkEntry) -> bool:
-    try:
-        e.build()
-        return True
-    except ValueError as exc:
-        if "unknown mechanism" in str(exc):
-            return False
-        raise
+def _run_channel_entry(e: ChannelEntry) -> BenchmarkRow:
+    """Exact LDP verdict of a channel: the maximum column ratio against e^ε (fmpq/sympy)."""
+    import math
+
+    import sympy
+
+    t0 = time.perf_counter()
+    channel, claimed = e.build()
+    eps = Real.of(claimed)
+    r = channel.max_column_ratio()
+    private = channel.satisfies_ldp(eps)
+    ratio = Real.of(r.ratio) if r.ratio != math.inf else None
+    cex = None if private else {"inputs": list(r.rows), "output": r.column, "ratio": str(r.ratio),
+                                "bound e^eps": str(sympy.exp(eps.to_sympy())),
+                                "recheck": "exact"}
+    return BenchmarkRow(e.label, e.truth, "private-within-scope" if private else "violated", True,
+                        math.log(ratio.to_float()) if ratio is not None else math.inf, eps.to_float(),
+                        time.perf_counter() - t0, e.citation, cex)
