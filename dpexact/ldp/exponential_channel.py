@@ -65,10 +65,11 @@ class ExponentialChannel:
         be = get_backend(backend)
         c = self.epsilon / (self.sensitivity * 2)
         lam = self.loss.as_loss()
-        # shift by the row minimum so the largest weight is exp(0) = 1 (no overflow)
+        # shift by the row minimum so the largest weight is exp(0) = 1 (no overflow); exact shift
+        lows = [min(r) for r in lam]
         if be.name == "float":
             cf = c.to_float()
-            lf = np.array([[float(v - min(r)) for v in r] for r in lam])
+            lf = np.array([[float(v - lo) for v in r] for r, lo in zip(lam, lows)])
             x = -cf * lf
             w = np.exp(x)
             p = w / w.sum(axis=1, keepdims=True)
@@ -78,8 +79,8 @@ class ExponentialChannel:
         import sympy
 
         cs = c.to_sympy()
-        weights = [[Real.of(sympy.exp(-cs * sympy.Rational((v - min(r)).numerator, (v - min(r)).denominator)))
-                    for v in r] for r in lam]
+        weights = [[Real.of(sympy.exp(-cs * sympy.Rational((v - lo).numerator, (v - lo).denominator)))
+                    for v in r] for r, lo in zip(lam, lows)]
         rows, be_name, err = normalise_rows(weights, be)
         return Channel.from_rows(rows, self.loss, prior, name="em", entry_abs_error=err, backend=be_name)
 
