@@ -232,7 +232,7 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
     check_nk(n, k)
     if count_classes(n, k) > max_classes:
         raise ValueError(f"n, k: {count_classes(n, k)} classes exceed max_classes={max_classes}")
-    from flint import arb, ctx, fmpq_poly
+    from flint import arb, ctx, fmpq_poly, fmpz_poly
 
     rho = fmpq_poly([0, 1])
     y0 = dual_recurrence(n, k, rho)
@@ -249,6 +249,12 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
     try:
         for p, counts, level in polys.values():
             num = p.numer()
+            # exact roots at ρ = 0 or ρ = 1 lie outside (0, 1) but cannot be separated from the
+            # ends by balls: divide them out exactly first (e.g. n >= 5, k = 1 has a root at 1)
+            while num.degree() > 0 and num(1) == 0:
+                num = num // fmpz_poly([-1, 1])
+            while num.degree() > 0 and num(0) == 0:
+                num = num // fmpz_poly([0, 1])
             if num.degree() <= 0:
                 continue
             for root, mult in num.complex_roots():

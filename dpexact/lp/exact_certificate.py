@@ -242,7 +242,10 @@ def enclose_optimum(sol: LPSolution, prec: int = 128) -> OptimumEnclosure:
         if worst == 0:
             lam = Fraction(0)
         else:
-            lam_ball = worst / (worst + margin.lower())
+            # a row that is exactly tight gives a ball straddling 0 whose radius (~2^-prec) is all
+            # of `worst`; mixing just enough to cover it leaves a slack of the same size as the
+            # radii of the final check, which then cannot decide. Floor λ·margin at 2^(32-prec).
+            lam_ball = (worst / (worst + margin.lower())).max(arb(2) ** (32 - prec) / margin.lower())
             lam = Fraction(str(float(lam_ball.upper()))) * 2  # a rational above it
             lam = min(lam, Fraction(1))
         lq = fmpq(lam.numerator, lam.denominator)
