@@ -62,7 +62,8 @@ def test_a_crashing_check_is_reported_and_the_run_continues():
 
 
 def test_cli_check_writes_json_and_report(tmp_path):
-    js, rep = tmp_path / "out.json", tmp_path / "rep"
+    rep = tmp_path / "rep"
+    js = rep / "claims.json"  # the README's form: the JSON goes into the report folder, not yet created
     r = CliRunner().invoke(app, ["check", "--claim", "pf.lemma.7", "--claim", "adp.text.voting-example-46",
                                  "--claim", "pf.figure.1", "--quick", "--json", str(js), "--report", str(rep)])
     assert r.exit_code == 0, r.output

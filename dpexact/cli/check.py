@@ -75,6 +75,7 @@ def register(app: typer.Typer) -> None:
                           short_evidence(o, 70), f"{o.seconds:.2f}")
         Console().print(table)
         if json_out is not None:
+            json_out.parent.mkdir(parents=True, exist_ok=True)  # e.g. --report report --json report/claims.json
             json_out.write_text(json.dumps(cat.to_json(outcomes, __version__), indent=1, ensure_ascii=False), encoding="utf-8")
         if report is not None:
             write_report(outcomes, report, __version__, quick)
