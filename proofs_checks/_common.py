@@ -34,16 +34,23 @@ def random_scores(rng: np.random.Generator, n: int, spread: float = 6.0, denomin
 
 
 def dpbench_directory() -> Path | None:
-    """``$DPEXACT_DPBENCH``, else ``../shared/data/dpbench`` next to the repository, else ``None``."""
+    """``$DPEXACT_DPBENCH``, else ``../shared/data/dpbench`` next to the repository, else the same
+    place next to the repository this checkout was cloned from (a fresh CI clone), else ``None``."""
+    import subprocess
+
     env = os.environ.get("DPEXACT_DPBENCH")
+    repo = Path(__file__).resolve().parents[1]
+    relative = Path("shared") / "data" / "dpbench"
     candidates = [Path(env)] if env else []
-    candidates.append(Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dpbench")
+    candidates.append(repo.parent / relative)
+    try:
+        origin = subprocess.run(["git", "-C", str(repo), "config", "--get", "remote.origin.url"],
+                                capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        origin = ""
+    if origin and "://" not in origin:
+        candidates.append(Path(origin).resolve().parent / relative)
     for c in candidates:
         if (c / "HEPTH.n4096.npy").exists():
             return c
     return None
-
-
-def rounds_to(value: float, stated: float, decimals: int) -> bool:
-    """Whether ``value`` agrees with a number the paper states to ``decimals`` decimals."""
-    return abs(value - stated) <= 0.5 * 10.0 ** (-decimals) + 1e-12

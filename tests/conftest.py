@@ -38,6 +38,14 @@ def find_dpbench() -> Path:
     )
 
 
+# the claim checks (proofs_checks) and the notebooks read $DPEXACT_DPBENCH: point it at the data found
+# here, so that a fresh clone next to (or cloned from) the shared folder sees the same data everywhere
+try:
+    os.environ.setdefault("DPEXACT_DPBENCH", str(find_dpbench()))
+except FileNotFoundError:  # tests that need the data fail loudly through the fixture below
+    pass
+
+
 @pytest.fixture(scope="session")
 def dpbench_path() -> Path:
     return find_dpbench()
