@@ -54,3 +54,8 @@ def dpbench_directory() -> Path | None:
         if (c / "HEPTH.n4096.npy").exists():
             return c
     return None
+
+
+def rounds_to(value: float, stated: float, decimals: int) -> bool:
+    """Whether ``value`` agrees with a number the paper states to ``decimals`` decimals."""
+    return abs(value - stated) <= 0.5 * 10.0 ** (-decimals) + 1e-12
