@@ -33,24 +33,31 @@ def random_scores(rng: np.random.Generator, n: int, spread: float = 6.0, denomin
     return [f"-{int(k)}/{denominator}" if k else "0" for k in ks]
 
 
-def dpbench_directory() -> Path | None:
-    """``$DPEXACT_DPBENCH``, else ``../shared/data/dpbench`` next to the repository, else the same
-    place next to the repository this checkout was cloned from (a fresh CI clone), else ``None``."""
+def dpbench_candidates() -> list[Path]:
+    """Where the DPBench folder may be: ``$DPEXACT_DPBENCH`` alone if set; else
+    ``../shared/data/dpbench`` next to the repository, then the same place next to the repository
+    this checkout was cloned from (a fresh CI clone)."""
     import subprocess
 
     env = os.environ.get("DPEXACT_DPBENCH")
+    if env:
+        return [Path(env)]
     repo = Path(__file__).resolve().parents[1]
     relative = Path("shared") / "data" / "dpbench"
-    candidates = [Path(env)] if env else []
-    candidates.append(repo.parent / relative)
+    out = [repo.parent / relative]
     try:
         origin = subprocess.run(["git", "-C", str(repo), "config", "--get", "remote.origin.url"],
                                 capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         origin = ""
     if origin and "://" not in origin:
-        candidates.append(Path(origin).resolve().parent / relative)
-    for c in candidates:
+        out.append(Path(origin).resolve().parent / relative)
+    return out
+
+
+def dpbench_directory() -> Path | None:
+    """The first of :func:`dpbench_candidates` holding the DPBench files, else ``None``."""
+    for c in dpbench_candidates():
         if (c / "HEPTH.n4096.npy").exists():
             return c
     return None

@@ -3,39 +3,26 @@
 same place next to the repository this one was cloned from (CI runs in a fresh clone)."""
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from dpexact.cli.check import import_catalogue
+
 REPO = Path(__file__).resolve().parents[1]
-RELATIVE = Path("shared") / "data" / "dpbench"
-
-
-def _candidates() -> list[Path]:
-    env = os.environ.get("DPEXACT_DPBENCH")
-    if env:
-        return [Path(env)]
-    out = [REPO.parent / RELATIVE]
-    try:
-        origin = subprocess.run(["git", "-C", str(REPO), "config", "--get", "remote.origin.url"],
-                                capture_output=True, text=True, timeout=10).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        origin = ""
-    if origin and "://" not in origin:
-        out.append(Path(origin).resolve().parent / RELATIVE)
-    return out
+import_catalogue()  # puts the repository root on sys.path for proofs_checks
+from proofs_checks._common import dpbench_candidates, dpbench_directory  # noqa: E402
 
 
 def find_dpbench() -> Path:
     """The DPBench directory, or a loud FileNotFoundError (never a silent skip)."""
-    for path in _candidates():
-        if (path / "HEPTH.n4096.npy").exists():
-            return path
-    raise FileNotFoundError(
-        f"DPBench data not found in {[str(p) for p in _candidates()]}; set DPEXACT_DPBENCH to the "
-        "directory holding <NAME>.n4096.npy"
-    )
+    path = dpbench_directory()
+    if path is None:
+        raise FileNotFoundError(
+            f"DPBench data not found in {[str(p) for p in dpbench_candidates()]}; set DPEXACT_DPBENCH to the "
+            "directory holding <NAME>.n4096.npy"
+        )
+    return path
 
 
 # the claim checks (proofs_checks) and the notebooks read $DPEXACT_DPBENCH: point it at the data found
