@@ -1,7 +1,7 @@
 """Benchmark (not a test): size and solve time of the optimal-regular-mechanism LP (pf App. D).
 
 Usage:
-    .venv/bin/python benchmarks/lp_scale.py scale   [--n 8 --k 8 --eps 0.05,0.25,0.5,1,2]
+    .venv/bin/python benchmarks/lp_scale.py scale   [--n 8 --k 8 --eps 0.05,0.25,0.5,1,2] [--method hipo]
     .venv/bin/python benchmarks/lp_scale.py sweep   [--n 8 --k 8 --eps 2,1,0.5,0.25,0.1,0.05]
     .venv/bin/python benchmarks/lp_scale.py figure2
 

@@ -94,3 +94,35 @@ def test_bad_solver_arguments():
         solve_regular_lp(lp, warm_start=solve_regular_lp(build_regular_lp(3, 3, 1)))
     with pytest.raises(ValueError, match="n, k"):
         solve_unreduced_lp(6, 6, 1)
+
+
+@pytest.mark.parametrize("n,k,eps", [(4, 4, "0.05"), (5, 5, "log(3/2)"), (6, 4, "0.25")])
+def test_hipo_route_matches_generation_and_certifies(n, k, eps):
+    # HiPO (direct-factorisation IPM + crossover) is an optional extra; CI installs it
+    # (.ci/run: pip install -e ".[test,hipo]"), so this test runs there and never skips.
+    from dpexact.lp import certify_exact
+
+    lp = build_regular_lp(n, k, eps)
+    gen = solve_regular_lp(lp)
+    hipo = solve_regular_lp(lp, method="hipo")
+    assert hipo.method == "hipo" and hipo.iterations > 0
+    assert hipo.optimal_total_error == pytest.approx(gen.optimal_total_error, rel=1e-9)
+    assert hipo.primal_infeasibility < 1e-9
+    if lp.rho.is_rational:  # the crossover basis is an exactly optimal basis
+        assert certify_exact(hipo).certified
+
+
+def test_hipo_missing_extension_is_a_clear_error(monkeypatch):
+    from importlib import metadata
+
+    real = metadata.version
+
+    def fake(name):
+        if name == "highspy-extras":
+            raise metadata.PackageNotFoundError(name)
+        return real(name)
+
+    monkeypatch.setattr(metadata, "version", fake)
+    lp = build_regular_lp(3, 3, "0.5")
+    with pytest.raises(RuntimeError, match=r"highspy-extras.*dpexact\[hipo\]"):
+        solve_regular_lp(lp, method="hipo")

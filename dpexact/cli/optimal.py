@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
         mechanisms: str = typer.Option("pf,em", "--mechanisms", help="comma-separated registry names for ratios"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
-        method: str = typer.Option("generation", "--method", help="generation | simplex | ipm | pdlp"),
+        method: str = typer.Option("generation", "--method", help="generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:

@@ -14,7 +14,7 @@ from .exact_certificate import ExactCertificate, OptimumEnclosure, certify_exact
 from .lattice import LatticeClass, class_members, count_classes, count_vectors, lattice_classes, lattice_vectors
 from .optimal_mechanism import OptimalityRatio, OptimalRegularMechanism, optimal_mechanism, optimality_ratio, total_expected_error
 from .regular_lp import RegularLP, build_regular_lp
-from .solver import LPSolution, solve_regular_lp
+from .solver import LPSolution, hipo_available, solve_regular_lp
 from .unreduced_lp import solve_unreduced_lp
 
 __all__ = [
@@ -22,5 +22,5 @@ __all__ = [
     "ExactCertificate", "OptimumEnclosure", "certify_exact", "enclose_optimum",
     "LatticeClass", "class_members", "count_classes", "count_vectors", "lattice_classes", "lattice_vectors",
     "OptimalityRatio", "OptimalRegularMechanism", "optimal_mechanism", "optimality_ratio", "total_expected_error",
-    "RegularLP", "build_regular_lp", "LPSolution", "solve_regular_lp", "solve_unreduced_lp",
+    "RegularLP", "build_regular_lp", "LPSolution", "hipo_available", "solve_regular_lp", "solve_unreduced_lp",
 ]

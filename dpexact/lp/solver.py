@@ -18,9 +18,15 @@ Two routes, same LP, same optimum:
     them, re-solve from the previous basis (HiGHS keeps it across ``addCols``/``addRows``),
     and stop when nothing is missing: then the restricted solution, with the missing ``t`` at
     0 and the missing rows basic, is primal and dual feasible for the *full* LP, i.e. optimal.
-``method="simplex" | "ipm" | "pdlp"``
-    The full LP in one HiGHS call (dual simplex / interior point + crossover / PDLP), on
-    the z- or w-variables. Slow beyond n = k = 7 (the LP is highly degenerate).
+``method="simplex" | "ipm" | "hipo" | "pdlp"``
+    The full LP in one HiGHS call (dual simplex / IPX interior point + crossover / HiPO
+    interior point + crossover / PDLP), on the z- or w-variables. The simplex routes are slow
+    beyond n = k = 7 at small ε: the LP is nearly dual degenerate (many tiny reduced costs), so
+    even a warm start from the optimal basis at a nearby ε needs thousands of pivots.
+    ``"hipo"`` (HiGHS's direct-factorisation IPM, optional extra ``dpexact[hipo]``: it needs
+    the ``highspy-extras`` binary of the same version as ``highspy``) is the fastest route
+    for small ε at n = k = 8 (benchmarks/README.md); its Cholesky factor is close to dense on
+    the class rows, so it does not scale to n = k = 10.
 
 Accuracy: HiGHS's tolerances (feasibility 1e-7 by default); :class:`LPSolution` reports
 the primal and dual objective values and max infeasibilities measured on the *full* LP.
@@ -39,9 +45,10 @@ import numpy as np
 
 from .regular_lp import RegularLP
 
-__all__ = ["LPSolution", "solve_regular_lp", "chain_form"]
+__all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
-Method = Literal["generation", "simplex", "ipm", "pdlp"]
+Method = Literal["generation", "simplex", "ipm", "hipo", "pdlp"]
+_METHODS = ("generation", "simplex", "ipm", "hipo", "pdlp")
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,32 @@ def _pass_model(h: Any, cost: np.ndarray, a_csc: Any, row_lo: np.ndarray, row_hi
     h.passModel(model)
 
 
+def hipo_available() -> bool:
+    """Whether HiGHS's HiPO interior-point solver can run (``highspy-extras`` matching ``highspy``)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("highspy-extras") == metadata.version("highspy")
+    except metadata.PackageNotFoundError:
+        return False
+
+
+def require_hipo() -> None:
+    """Raise ``RuntimeError`` unless HiPO is available (HiGHS would silently fall back to simplex)."""
+    if not hipo_available():
+        from importlib import metadata
+
+        try:
+            extras = metadata.version("highspy-extras")
+        except metadata.PackageNotFoundError:
+            extras = "not installed"
+        raise RuntimeError(
+            f"method='hipo' needs highspy-extras of the same version as highspy "
+            f"(highspy {metadata.version('highspy')}, highspy-extras {extras}); "
+            f"install it with: pip install 'dpexact[hipo]'"
+        )
+
+
 def _run(h: Any) -> tuple[str, float]:
     t0 = time.perf_counter()
     h.run()
@@ -157,7 +190,8 @@ def solve_regular_lp(
 
     Args:
         lp: the reduced LP.
-        method: ``"generation"`` (default), ``"simplex"``, ``"ipm"`` or ``"pdlp"`` (module docstring).
+        method: ``"generation"`` (default), ``"simplex"``, ``"ipm"``, ``"hipo"`` or ``"pdlp"``
+            (module docstring).
         scaled: direct routes only: solve in ``w = e^{εℓ} z`` (recommended).
         warm_start: a previous solution of an LP with the same (n, k, boundary), e.g. the
             previous ε of a sweep. Generation: its active columns and rows start the
@@ -166,8 +200,10 @@ def solve_regular_lp(
         tol: generation pricing / row-violation tolerance.
         options: further HiGHS options (name -> value).
     """
-    if method not in ("generation", "simplex", "ipm", "pdlp"):
-        raise ValueError(f"method must be 'generation', 'simplex', 'ipm' or 'pdlp', got {method!r}")
+    if method not in _METHODS:
+        raise ValueError(f"method must be one of {', '.join(map(repr, _METHODS))}, got {method!r}")
+    if method == "hipo":
+        require_hipo()
     if not (isinstance(tol, float) and 0 < tol < 1e-3):
         raise ValueError(f"tol must be a float in (0, 1e-3), got {tol!r}")
     if warm_start is not None and (warm_start.lp.n, warm_start.lp.k, warm_start.lp.boundary) != (lp.n, lp.k, lp.boundary):
@@ -193,6 +229,8 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options) 
         h.setBasis(warm_start.basis)
     status, seconds = _run(h)
     info = h.getInfo()
+    if method == "hipo" and int(info.ipm_iteration_count) == 0:
+        raise RuntimeError("method='hipo': HiGHS did not run HiPO (it fell back to another solver)")
     sol = h.getSolution()
     z = np.asarray(sol.col_value) * d["colscale"]
     scale = lp.objective_scale().to_float()
