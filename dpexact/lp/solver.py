@@ -28,7 +28,8 @@ Two routes, same LP, same optimum:
     for small ε at n = k = 8 (benchmarks/README.md); its Cholesky factor is close to dense on
     the class rows, so it does not scale to n = k = 10.
 
-Accuracy: HiGHS's tolerances (feasibility 1e-7 by default); :class:`LPSolution` reports
+Accuracy: HiGHS's feasibility tolerances (1e-10 here; the default 1e-7 for ``"hipo"``);
+:class:`LPSolution` reports
 the primal and dual objective values and max infeasibilities measured on the *full* LP.
 Rigorous statements come from :mod:`.exact_certificate`. The returned basis is always a
 basis of the z-form LP (columns ``z``, rows sum-to-one + privacy) so that it can be
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import numpy as np
 
@@ -48,7 +49,7 @@ from .regular_lp import RegularLP
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
 Method = Literal["generation", "simplex", "ipm", "hipo", "pdlp"]
-_METHODS = ("generation", "simplex", "ipm", "hipo", "pdlp")
+_METHODS = get_args(Method)
 
 
 @dataclass(frozen=True)
