@@ -29,8 +29,8 @@ Two routes, same LP, same optimum:
     the class rows, so it does not scale to n = k = 10.
 
 Accuracy: HiGHS's feasibility tolerances (1e-10 here; the default 1e-7 for ``"hipo"``);
-:class:`LPSolution` reports
-the primal and dual objective values and max infeasibilities measured on the *full* LP.
+:class:`LPSolution` reports the primal and dual objective values and max infeasibilities
+measured on the *full* LP.
 Rigorous statements come from :mod:`.exact_certificate`. The returned basis is always a
 basis of the z-form LP (columns ``z``, rows sum-to-one + privacy) so that it can be
 certified exactly.
