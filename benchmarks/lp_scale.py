@@ -1,7 +1,7 @@
 """Benchmark (not a test): size and solve time of the optimal-regular-mechanism LP (pf App. D).
 
 Usage:
-    .venv/bin/python benchmarks/lp_scale.py scale   [--n 8 --k 8 --eps 0.05,0.25,0.5,1,2] [--method hipo]
+    .venv/bin/python benchmarks/lp_scale.py scale   [--n 8 --k 8 --eps 0.05,0.25,0.5,1,2] [--method hipo] [--no-crossover]
     .venv/bin/python benchmarks/lp_scale.py sweep   [--n 8 --k 8 --eps 2,1,0.5,0.25,0.1,0.05]
     .venv/bin/python benchmarks/lp_scale.py figure2
 
@@ -26,19 +26,22 @@ from dpexact.lp import (
 )
 
 
-def run(n: int, k: int, eps_list: list[str], warm: bool, method: str) -> None:
+def run(n: int, k: int, eps_list: list[str], warm: bool, method: str, crossover: bool) -> None:
     prev = None
-    print(f"# Q({n},{k}) method={method} warm={warm}")
-    print("eps\tvars\tconstraints\tbuild_s\thighs_s\ttotal_s\trounds\titers\tactive_cols\toptimum\tprimal_viol")
+    print(f"# Q({n},{k}) method={method} warm={warm} crossover={crossover}")
+    print("eps\tvars\tconstraints\tbuild_s\tsolve_s\ttotal_s\trounds\titers\tvertex\t"
+          "proven_lower\tproven_upper\trel_width\tprimal_viol")
     for eps in eps_list:
         t0 = time.perf_counter()
         lp = build_regular_lp(n, k, eps)
         tb = time.perf_counter() - t0
-        opts = {"run_crossover": "off"} if method == "ipm" else None
-        sol = solve_regular_lp(lp, method=method, warm_start=prev if warm else None, options=opts)  # type: ignore[arg-type]
+        sol = solve_regular_lp(lp, method=method, warm_start=prev if warm else None,  # type: ignore[arg-type]
+                               crossover=crossover)
         tt = time.perf_counter() - t0
+        b = sol.bounds
         print(f"{eps}\t{lp.num_vars}\t{lp.num_constraints}\t{tb:.2f}\t{sol.seconds:.2f}\t{tt:.2f}\t{sol.rounds}\t"
-              f"{sol.iterations}\t{sol.active_columns}\t{sol.optimal_total_error:.12g}\t{sol.primal_infeasibility:.1e}", flush=True)
+              f"{sol.iterations}\t{sol.is_vertex}\t{b.lower:.12g}\t{b.upper:.12g}\t{b.relative_width:.1e}\t"
+              f"{sol.primal_infeasibility:.1e}", flush=True)
         prev = sol
 
 
@@ -64,12 +67,13 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=8)
     ap.add_argument("--eps", default=None)
     ap.add_argument("--method", default="generation")
+    ap.add_argument("--no-crossover", action="store_true", help="interior-point routes: stop at the interior solution")
     a = ap.parse_args()
     if a.mode == "figure2":
         figure2()
         return
     default = "0.05,0.25,0.5,1,2" if a.mode == "scale" else "2,1,0.5,0.25,0.1,0.05"
-    run(a.n, a.k, (a.eps or default).split(","), a.mode == "sweep", a.method)
+    run(a.n, a.k, (a.eps or default).split(","), a.mode == "sweep", a.method, not a.no_crossover)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ def register(app: typer.Typer) -> None:
         mechanisms: str = typer.Option("pf,em", "--mechanisms", help="comma-separated registry names for ratios"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
         method: str = typer.Option("generation", "--method", help="generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
+        crossover: bool = typer.Option(True, "--crossover/--no-crossover",
+                                       help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     ) -> None:
@@ -30,7 +32,7 @@ def register(app: typer.Typer) -> None:
             t0 = time.perf_counter()
             lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)  # type: ignore[arg-type]
             build_s = time.perf_counter() - t0
-            sol = solve_regular_lp(lp, method=method)  # type: ignore[arg-type]
+            sol = solve_regular_lp(lp, method=method, crossover=crossover)  # type: ignore[arg-type]
             names = [s.strip() for s in mechanisms.split(",") if s.strip()]
             cert = None
             certified: Any = False
@@ -39,9 +41,12 @@ def register(app: typer.Typer) -> None:
                 if lp.rho.is_rational:
                     cert = certify_exact(sol)
                     certified = "exact" if cert.certified else False
-                else:
+                elif sol.is_vertex:
                     enc = enclose_optimum(sol)
                     enclosure = [float(enc.lower.lower()), float(enc.upper.upper())]
+                    certified = "enclosure"
+                else:  # no basis to enclose from: the solution's proven float64 interval
+                    enclosure = [sol.bounds.lower, sol.bounds.upper]
                     certified = "enclosure"
             ratios: dict[str, Any] = {}
             ratio_bounds: dict[str, float] = {}
@@ -75,6 +80,8 @@ def register(app: typer.Typer) -> None:
             "build_seconds": build_s,
             "seconds": sol.seconds,
             "optimal_total_error": sol.optimal_total_error,
+            "optimal_total_error_bounds": [sol.bounds.lower, sol.bounds.upper],
+            "vertex": sol.is_vertex,
             "ratios": ratios,
             "ratio_error_bounds": ratio_bounds,
             "certified": certified,
@@ -96,7 +103,9 @@ def register(app: typer.Typer) -> None:
         c = Console(markup=False, highlight=False)
         c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}: "
                 f"{lp.num_vars} variables, {lp.num_constraints} constraints ({len(lp.classes)} classes, {lp.num_vectors} vectors)")
-        c.print(f"solved by HiGHS ({sol.method}) in {sol.seconds:.3f} s; optimum Σ_q E[err(M*, q)] = {sol.optimal_total_error:.15g}")
+        c.print(f"solved by HiGHS ({sol.method}{'' if sol.is_vertex else ', interior point'}) in {sol.seconds:.3f} s; "
+                f"optimum Σ_q E[err(M*, q)] = {sol.optimal_total_error:.15g}, "
+                f"proven in [{sol.bounds.lower:.15g}, {sol.bounds.upper:.15g}]")
         if cert is not None:
             c.print(f"exact certificate: {'OK, optimum = ' + str(cert.optimum) if cert.certified else cert.failure}")
         if enclosure is not None:

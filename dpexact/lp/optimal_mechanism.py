@@ -194,8 +194,9 @@ class OptimalityRatio:
     """``Σ_q E[err(M, q)] / Σ_q E[err(M*, q)]`` on Q(n, k) (>= 1; 1 = optimal).
 
     ``value`` float (or exact ``fmpq`` when both sums are exact); ``error_bound`` absolute
-    bound on ``|value − true ratio|`` from the numerator's bound and the optimum's
-    (``lp_error``: |primal − dual| + violation × Σ, an estimate, or 0 when certified).
+    bound on ``|value − true ratio|`` from the numerator's bound and the optimum's: 0 when
+    certified exactly, else the solution's proven interval (:mod:`.tree_bounds`), else (a
+    solution built by hand without bounds) the estimate |primal − dual| + violation × Σ.
     """
 
     value: Any
@@ -224,6 +225,16 @@ def optimality_ratio(mechanism: Any, solution: LPSolution, backend: "str | Backe
             val = num.value / certificate.optimum
             return OptimalityRatio(val, int(val.p) / int(val.q), 0.0, num, opt_f, True)
         lp_err = 0.0
+    elif solution.bounds is not None:  # proven interval [L, U] around the optimum
+        opt_f = solution.optimal_total_error
+        lo, hi = solution.bounds.lower, solution.bounds.upper
+        if lo <= 0:
+            raise ArithmeticError("solution: the proven lower bound on the optimum is not positive")
+        r = num.as_float / opt_f
+        r_lo = (num.as_float - num.error_bound) / hi
+        r_hi = (num.as_float + num.error_bound) / lo
+        bound = max(r - r_lo, r_hi - r, 0.0) * (1 + 2**-50) + abs(r) * 2**-50
+        return OptimalityRatio(r, r, bound, num, opt_f, False)
     else:
         opt_f = solution.optimal_total_error
         lp_err = abs(solution.optimal_total_error - solution.dual_total_error) + \

@@ -45,6 +45,7 @@ from typing import Any, Literal, get_args
 import numpy as np
 
 from .regular_lp import RegularLP
+from .tree_bounds import OptimumBounds, optimum_bounds
 
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
@@ -70,6 +71,8 @@ class LPSolution:
         col_basic, row_basic: a basis of the z-form LP (rows: sum-to-one, then privacy).
         rounds: generation rounds (1 for the direct routes).
         active_columns, active_rows: size of the final restricted LP (generation).
+        bounds: proven float64 interval around the optimum (:mod:`.tree_bounds`); when the
+            solution is not a vertex (``col_basic is None``), ``z`` is its feasible point.
     """
 
     lp: RegularLP
@@ -88,6 +91,11 @@ class LPSolution:
     active_columns: int = 0
     active_rows: int = 0
     basis: Any = field(default=None, repr=False, compare=False)
+    bounds: "OptimumBounds | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def is_vertex(self) -> bool:
+        return self.col_basic is not None
 
 
 def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None) -> Any:
@@ -102,6 +110,9 @@ def _new_highs(method: str, time_limit: float | None, threads: int | None, optio
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     if threads is not None:
+        # HiGHS keeps one global thread pool, sized by the first solve in the process; a
+        # different size is refused ("Not Set") unless the pool is reset first
+        highspy.Highs.resetGlobalScheduler(True)
         h.setOptionValue("threads", int(threads))
     for name, value in (options or {}).items():
         h.setOptionValue(name, value)
@@ -155,11 +166,16 @@ def require_hipo() -> None:
         )
 
 
-def _run(h: Any) -> tuple[str, float]:
+def _run(h: Any, accept_limits: bool = False) -> tuple[str, float]:
+    """Run HiGHS; raise unless it reports an optimum (or, if accepted, an iterate cut by a limit)."""
     t0 = time.perf_counter()
     h.run()
     seconds = time.perf_counter() - t0
     status = h.modelStatusToString(h.getModelStatus())
+    if status in ("Time limit reached", "Iteration limit reached") and accept_limits:
+        sol = h.getSolution()
+        if sol.value_valid and sol.dual_valid:
+            return status, seconds
     if status != "Optimal":
         raise RuntimeError(f"HiGHS did not find an optimum: {status} after {seconds:.1f} s")
     return status, seconds
@@ -186,6 +202,8 @@ def solve_regular_lp(
     time_limit: float | None = None,
     threads: int | None = None,
     tol: float = 1e-9,
+    crossover: bool = True,
+    crossover_time_limit: float | None = None,
     options: dict[str, Any] | None = None,
 ) -> LPSolution:
     """Solve ``lp`` with HiGHS; raise ``RuntimeError`` unless HiGHS reports an optimum.
@@ -198,9 +216,21 @@ def solve_regular_lp(
         warm_start: a previous solution of an LP with the same (n, k, boundary), e.g. the
             previous ε of a sweep. Generation: its active columns and rows start the
             restricted LP; direct simplex: its HiGHS basis.
-        time_limit: seconds per HiGHS call.
+        time_limit: seconds per HiGHS call. Interior routes with ``crossover=False`` return
+            the iterate reached at a time or iteration limit (``status`` says which) with
+            its proven ``bounds``; every other route raises ``RuntimeError`` unless optimal.
+        threads: HiGHS threads (``"hipo"``: default all cores, else HiGHS's default).
         tol: generation pricing / row-violation tolerance.
+        crossover: interior-point routes: turn the interior solution into a vertex
+            (``"ipm"``: HiGHS's crossover; ``"hipo"``, ``"pdlp"``: :mod:`.tree_crossover`).
+            Without a vertex, ``z`` is the proven-feasible point of ``bounds`` and exact
+            certification is not available.
+        crossover_time_limit: seconds for the tree crossover; when exceeded, the interior
+            solution is returned (``is_vertex`` False) instead of an error.
         options: further HiGHS options (name -> value).
+
+    Every solution carries ``bounds`` (:func:`.tree_bounds.optimum_bounds`), a proven float64
+    interval around the optimum computed from the returned primal and class duals.
     """
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(map(repr, _METHODS))}, got {method!r}")
@@ -210,15 +240,31 @@ def solve_regular_lp(
         raise ValueError(f"tol must be a float in (0, 1e-3), got {tol!r}")
     if warm_start is not None and (warm_start.lp.n, warm_start.lp.k, warm_start.lp.boundary) != (lp.n, lp.k, lp.boundary):
         raise ValueError("warm_start: must come from an LP with the same n, k and boundary")
+    if not isinstance(crossover, bool):
+        raise TypeError(f"crossover must be a bool, got {crossover!r}")
+    if crossover_time_limit is not None and not (isinstance(crossover_time_limit, (int, float)) and crossover_time_limit > 0):
+        raise ValueError(f"crossover_time_limit must be a positive number of seconds, got {crossover_time_limit!r}")
     if method == "generation":
         return _solve_generation(lp, warm_start, time_limit, threads, tol, options)
-    return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options)
+    return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit)
 
 
-def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options) -> LPSolution:
+def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit) -> LPSolution:
+    import os
+
     import highspy
     import scipy.sparse as sp
 
+    from .tree_crossover import tree_crossover
+
+    if method == "hipo" and threads is None:
+        threads = os.cpu_count() or 1
+    if method == "ipm":
+        options = {"run_crossover": "on" if crossover else "off", **(options or {})}
+    elif method == "hipo":
+        options = {"run_crossover": "off", **(options or {})}
+    elif method == "pdlp" and not crossover:  # HiGHS has no iterate to return from a presolved model
+        options = {"presolve": "off", **(options or {})}
     d = lp.float_arrays(scaled)
     a = sp.vstack([d["A_eq"], d["A_ub"]]).tocsc()
     n_eq = d["A_eq"].shape[0]
@@ -229,34 +275,56 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options) 
     _pass_model(h, d["cost"], a, row_lo, row_hi)
     if warm_start is not None and warm_start.basis is not None and warm_start.method == method:
         h.setBasis(warm_start.basis)
-    status, seconds = _run(h)
+    # an interior-point or first-order iterate cut by the time limit is still useful without
+    # crossover: its proven bounds say how far from the optimum it is
+    status, seconds = _run(h, accept_limits=not crossover and method in ("hipo", "pdlp", "ipm"))
     info = h.getInfo()
+    iterations = int(info.simplex_iteration_count) + int(info.ipm_iteration_count) + int(info.pdlp_iteration_count)
     if method == "hipo" and int(info.ipm_iteration_count) == 0:
         raise RuntimeError("method='hipo': HiGHS did not run HiPO (it fell back to another solver)")
     sol = h.getSolution()
     z = np.asarray(sol.col_value) * d["colscale"]
-    scale = lp.objective_scale().to_float()
+    u = np.asarray(sol.row_dual)[:n_eq]
+    dual_infeasibility = float(info.max_dual_infeasibility)
+    vertex = method == "simplex" or (crossover and method == "ipm")
+    if crossover and method in ("hipo", "pdlp"):
+        t0 = time.perf_counter()
+        ok, pivots = tree_crossover(h, lp, d["colscale"], crossover_time_limit)
+        seconds += time.perf_counter() - t0
+        iterations += pivots
+        vertex = ok
+        if ok:
+            sol = h.getSolution()
+            z = np.asarray(sol.col_value) * d["colscale"]
+            u = np.asarray(sol.row_dual)[:n_eq]
+            dual_infeasibility = float(h.getInfo().max_dual_infeasibility)
     basis = h.getBasis()
     col_basic = row_basic = None
-    if basis.valid:
+    if vertex and basis.valid:
         col_basic = np.array([s == highspy.HighsBasisStatus.kBasic for s in basis.col_status])
         row_basic = np.array([s == highspy.HighsBasisStatus.kBasic for s in basis.row_status])
+    else:
+        basis = None
+    bounds = optimum_bounds(lp, z, u)
+    if col_basic is None:
+        z = bounds.z  # an interior point: report the proven-feasible mixture instead
     return LPSolution(
         lp=lp,
         z=z,
         optimal_total_error=_total_error(lp, z),
-        dual_total_error=float(np.sum(np.asarray(sol.row_dual)[:n_eq])) * scale,
+        dual_total_error=bounds.lower if col_basic is None else float(np.sum(u)) * lp.objective_scale().to_float(),
         seconds=seconds,
         status=status,
         method=method,
         primal_infeasibility=_primal_violation(lp, z),
-        dual_infeasibility=float(info.max_dual_infeasibility),
+        dual_infeasibility=dual_infeasibility,
         col_basic=col_basic,
         row_basic=row_basic,
-        iterations=int(info.simplex_iteration_count) + int(info.ipm_iteration_count),
+        iterations=iterations,
         active_columns=lp.num_vars,
         active_rows=n_rows,
-        basis=basis if basis.valid else None,
+        basis=basis,
+        bounds=bounds,
     )
 
 
@@ -421,6 +489,7 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
         active_columns=len(col_list),
         active_rows=nc + len(row_list),
         active_mask=(col_on.copy(), row_on.copy()),
+        bounds=optimum_bounds(lp, z, u),
     )
 
 
