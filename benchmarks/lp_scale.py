@@ -4,6 +4,7 @@ Usage:
     .venv/bin/python benchmarks/lp_scale.py scale   [--n 8 --k 8 --eps 0.05,0.25,0.5,1,2] [--method hipo] [--no-crossover]
     .venv/bin/python benchmarks/lp_scale.py sweep   [--n 8 --k 8 --eps 2,1,0.5,0.25,0.1,0.05]
     .venv/bin/python benchmarks/lp_scale.py figure2
+    .venv/bin/python benchmarks/lp_scale.py targets [--eps 0.05,0.25,...] [--eps10 2,1,0.25] [--pdlp-seconds 540]
 
 ``scale``: one cold solve per ε (build + HiGHS via row/column generation), printing LP sizes,
 times and the optimum. ``sweep``: the same ε list solved in order, each warm-started from
@@ -24,6 +25,7 @@ from dpexact.lp import (
     optimality_ratio,
     solve_regular_lp,
 )
+from dpexact.lp.solver import AUTO_GENERATION_EPSILON
 
 
 def run(n: int, k: int, eps_list: list[str], warm: bool, method: str, crossover: bool) -> None:
@@ -45,6 +47,30 @@ def run(n: int, k: int, eps_list: list[str], warm: bool, method: str, crossover:
         prev = sol
 
 
+def targets(eps8: list[str], eps10: list[str], pdlp_seconds: float) -> None:
+    """Issue 5's scale targets: Q(8, 8) at any ε in <= 30 s, Q(10, 10) within 10 minutes.
+
+    ``method="auto"`` without crossover (a vertex where generation runs, else HiPO's interior
+    point); every line carries the proven interval around the optimum. For Q(10, 10) below
+    auto's generation range, PDLP under a time limit (HiPO's factor would not fit in memory).
+    """
+    print("n\tk\teps\tvars\trows\troute\tstatus\ttotal_s\ttarget_s\tmet\tvertex\tproven_lower\tproven_upper\trel_width")
+    for n, eps_list, target in ((8, eps8, 30.0), (10, eps10, 600.0)):
+        for eps in eps_list:
+            t0 = time.perf_counter()
+            lp = build_regular_lp(n, n, eps)
+            big_small_eps = n == 10 and float(eps) < AUTO_GENERATION_EPSILON
+            if big_small_eps:
+                sol = solve_regular_lp(lp, method="pdlp", crossover=False, time_limit=pdlp_seconds)
+            else:
+                sol = solve_regular_lp(lp, method="auto", crossover=False)
+            tt = time.perf_counter() - t0
+            b = sol.bounds
+            print(f"{n}\t{n}\t{eps}\t{lp.num_vars}\t{lp.num_constraints}\t{sol.method}\t{sol.status}\t{tt:.1f}\t"
+                  f"{target:.0f}\t{tt <= target}\t{sol.is_vertex}\t{b.lower:.12g}\t{b.upper:.12g}\t{b.relative_width:.1e}",
+                  flush=True)
+
+
 def figure2() -> None:
     eps_grid = ["0.05", "0.1", "0.25", "0.5", "0.75", "0.9", "0.95", "1", "1.5", "2", "3", "5"]
     print(f"Lemma 7 threshold log((3+sqrt5)/2) = {LEMMA7_THRESHOLD.to_float():.6f}")
@@ -62,15 +88,20 @@ def figure2() -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("mode", choices=["scale", "sweep", "figure2"])
+    ap.add_argument("mode", choices=["scale", "sweep", "figure2", "targets"])
     ap.add_argument("--n", type=int, default=8)
     ap.add_argument("--k", type=int, default=8)
     ap.add_argument("--eps", default=None)
     ap.add_argument("--method", default="generation")
     ap.add_argument("--no-crossover", action="store_true", help="interior-point routes: stop at the interior solution")
+    ap.add_argument("--eps10", default="2,1,0.75,0.25", help="targets: ε list for Q(10, 10)")
+    ap.add_argument("--pdlp-seconds", type=float, default=540.0, help="targets: PDLP time limit for Q(10, 10)")
     a = ap.parse_args()
     if a.mode == "figure2":
         figure2()
+        return
+    if a.mode == "targets":
+        targets((a.eps or "0.05,0.1,0.25,0.4,0.5,0.6,0.75,1,2").split(","), a.eps10.split(","), a.pdlp_seconds)
         return
     default = "0.05,0.25,0.5,1,2" if a.mode == "scale" else "2,1,0.5,0.25,0.1,0.05"
     run(a.n, a.k, (a.eps or default).split(","), a.mode == "sweep", a.method, not a.no_crossover)

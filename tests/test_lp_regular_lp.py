@@ -126,3 +126,16 @@ def test_hipo_missing_extension_is_a_clear_error(monkeypatch):
     lp = build_regular_lp(3, 3, "0.5")
     with pytest.raises(RuntimeError, match=r"highspy-extras.*dpexact\[hipo\]"):
         solve_regular_lp(lp, method="hipo")
+
+
+def test_auto_route_choice(monkeypatch):
+    import dpexact.lp.solver as solver
+
+    small = build_regular_lp(4, 4, "0.25")
+    assert solve_regular_lp(small).method == "generation"
+    monkeypatch.setattr(solver, "AUTO_SMALL_VARS", 0)  # pretend the LP is large
+    low = solve_regular_lp(build_regular_lp(5, 5, "0.25"))
+    high = solve_regular_lp(build_regular_lp(5, 5, "1"))
+    assert low.method == "hipo" and high.method == "generation"
+    ref = solve_regular_lp(build_regular_lp(5, 5, "0.25"), method="generation")
+    assert low.optimal_total_error == pytest.approx(ref.optimal_total_error, rel=1e-9)

@@ -18,7 +18,7 @@ def register(app: typer.Typer) -> None:
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
         mechanisms: str = typer.Option("pf,em", "--mechanisms", help="comma-separated registry names for ratios"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
-        method: str = typer.Option("generation", "--method", help="generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
+        method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
         crossover: bool = typer.Option(True, "--crossover/--no-crossover",
                                        help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),

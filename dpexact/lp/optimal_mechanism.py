@@ -123,7 +123,7 @@ def optimal_mechanism(
     sensitivity: Any = 1,
     boundary: Boundary = "clip",
     certify: bool = False,
-    method: str = "generation",
+    method: str = "auto",
 ) -> OptimalRegularMechanism:
     """Solve the LP on Q(n, k) and return the optimal mechanism (see the module docstring).
 

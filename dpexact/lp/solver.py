@@ -1,8 +1,14 @@
 """Solve the reduced LP (:mod:`.regular_lp`) with HiGHS (highspy), from scipy.sparse matrices.
 
-Two routes, same LP, same optimum:
+Several routes, same LP, same optimum:
 
-``method="generation"`` (default; the one that scales)
+``method="auto"`` (default)
+    ``"generation"`` for small LPs (<= ``AUTO_SMALL_VARS`` variables) and for ε >=
+    ``AUTO_GENERATION_EPSILON`` (there the optimum is PF or a few exchanges away from it and
+    generation needs a handful of pivots, 2 s at n = k = 10); otherwise ``"hipo"`` when the
+    optional HiPO extra is installed (else ``"generation"``). The solution's ``method`` names
+    the route taken.
+``method="generation"`` (the one that scales with n and k for large ε)
     *Chain form.* Write every privacy row with ℓ >= 1 as ``w(c, ℓ) = w(c′, ℓ−1) + t(c, ℓ)``
     with a slack ``t >= 0`` (scaled variables ``w = e^{εℓ} z``). Unrolling the chain
     ``c → c − e_ℓ + e_{ℓ−1} → … → c − e_ℓ + e_0`` expresses each ``w(c, ℓ)`` as
@@ -19,21 +25,26 @@ Two routes, same LP, same optimum:
     and stop when nothing is missing: then the restricted solution, with the missing ``t`` at
     0 and the missing rows basic, is primal and dual feasible for the *full* LP, i.e. optimal.
 ``method="simplex" | "ipm" | "hipo" | "pdlp"``
-    The full LP in one HiGHS call (dual simplex / IPX interior point + crossover / HiPO
-    interior point + crossover / PDLP), on the z- or w-variables. The simplex routes are slow
-    beyond n = k = 7 at small ε: the LP is nearly dual degenerate (many tiny reduced costs), so
-    even a warm start from the optimal basis at a nearby ε needs thousands of pivots.
+    The full LP in one HiGHS call (dual simplex / IPX interior point / HiPO interior point /
+    PDLP first-order), on the z- or w-variables. The simplex routes are slow beyond n = k = 7
+    at small ε: the LP is nearly dual degenerate (many tiny reduced costs), so even a warm
+    start from the optimal basis at a nearby ε needs thousands of pivots.
     ``"hipo"`` (HiGHS's direct-factorisation IPM, optional extra ``dpexact[hipo]``: it needs
-    the ``highspy-extras`` binary of the same version as ``highspy``) is the fastest route
-    for small ε at n = k = 8 (benchmarks/README.md); its Cholesky factor is close to dense on
-    the class rows, so it does not scale to n = k = 10.
+    the ``highspy-extras`` binary of the same version as ``highspy``; all cores by default)
+    is the fastest route for small ε at n = k = 8 (benchmarks/README.md); its Cholesky factor
+    is close to dense on the class rows (C² entries for C classes), so it does not scale to
+    n = k = 10 (C = 92 378: ~34 GB). ``"pdlp"`` needs only matrix products and runs at any
+    size, to moderate accuracy.
+    *Crossover* (``crossover=True``): ``"ipm"`` uses HiGHS's; ``"hipo"`` and ``"pdlp"`` use
+    :mod:`.tree_crossover` (basis identified from the interior point, repaired by HiGHS's
+    primal simplex). With ``crossover=False`` the interior solution is returned as it is.
 
 Accuracy: HiGHS's feasibility tolerances (1e-10 here; the default 1e-7 for ``"hipo"``);
 :class:`LPSolution` reports the primal and dual objective values and max infeasibilities
-measured on the *full* LP.
-Rigorous statements come from :mod:`.exact_certificate`. The returned basis is always a
-basis of the z-form LP (columns ``z``, rows sum-to-one + privacy) so that it can be
-certified exactly.
+measured on the *full* LP, and **proven bounds** on the optimum (:mod:`.tree_bounds`, float64
+with rounding-error analysis) for every route, vertex or not. Exact statements come from
+:mod:`.exact_certificate`. A returned basis is always a basis of the z-form LP (columns ``z``,
+rows sum-to-one + privacy) so that it can be certified exactly.
 """
 
 from __future__ import annotations
@@ -49,8 +60,13 @@ from .tree_bounds import OptimumBounds, optimum_bounds
 
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
-Method = Literal["generation", "simplex", "ipm", "hipo", "pdlp"]
+Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp"]
 _METHODS = get_args(Method)
+
+#: ``method="auto"``: LPs up to this many variables go to generation (below a second)
+AUTO_SMALL_VARS = 10_000
+#: ``method="auto"``: from this ε up, generation (benchmarks/README.md: 0.2–6 s at n = k = 8)
+AUTO_GENERATION_EPSILON = 0.6
 
 
 @dataclass(frozen=True)
@@ -196,7 +212,7 @@ def _total_error(lp: RegularLP, z: np.ndarray) -> float:
 def solve_regular_lp(
     lp: RegularLP,
     *,
-    method: Method = "generation",
+    method: Method = "auto",
     scaled: bool = True,
     warm_start: "LPSolution | None" = None,
     time_limit: float | None = None,
@@ -210,8 +226,8 @@ def solve_regular_lp(
 
     Args:
         lp: the reduced LP.
-        method: ``"generation"`` (default), ``"simplex"``, ``"ipm"``, ``"hipo"`` or ``"pdlp"``
-            (module docstring).
+        method: ``"auto"`` (default), ``"generation"``, ``"simplex"``, ``"ipm"``, ``"hipo"``
+            or ``"pdlp"`` (module docstring).
         scaled: direct routes only: solve in ``w = e^{εℓ} z`` (recommended).
         warm_start: a previous solution of an LP with the same (n, k, boundary), e.g. the
             previous ε of a sweep. Generation: its active columns and rows start the
@@ -234,6 +250,8 @@ def solve_regular_lp(
     """
     if method not in _METHODS:
         raise ValueError(f"method must be one of {', '.join(map(repr, _METHODS))}, got {method!r}")
+    if method == "auto":
+        method = _auto_method(lp)
     if method == "hipo":
         require_hipo()
     if not (isinstance(tol, float) and 0 < tol < 1e-3):
@@ -247,6 +265,12 @@ def solve_regular_lp(
     if method == "generation":
         return _solve_generation(lp, warm_start, time_limit, threads, tol, options)
     return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit)
+
+
+def _auto_method(lp: RegularLP) -> str:
+    if lp.num_vars <= AUTO_SMALL_VARS or lp.epsilon.to_float() >= AUTO_GENERATION_EPSILON or not hipo_available():
+        return "generation"
+    return "hipo"
 
 
 def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit) -> LPSolution:
