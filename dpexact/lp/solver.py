@@ -135,7 +135,9 @@ def _new_highs(method: str, time_limit: float | None, threads: int | None, optio
     return h
 
 
-def _pass_model(h: Any, cost: np.ndarray, a_csc: Any, row_lo: np.ndarray, row_hi: np.ndarray) -> None:
+def _pass_model(h: Any, cost: np.ndarray, a_csc: Any, row_lo: np.ndarray, row_hi: np.ndarray,
+                col_lo: np.ndarray | None = None, col_hi: np.ndarray | None = None) -> None:
+    """Pass ``min cost·x  s.t.  row_lo <= A x <= row_hi,  col_lo <= x <= col_hi`` (default x >= 0)."""
     import highspy
 
     n_rows, n_cols = a_csc.shape
@@ -143,8 +145,8 @@ def _pass_model(h: Any, cost: np.ndarray, a_csc: Any, row_lo: np.ndarray, row_hi
     model.num_col_ = n_cols
     model.num_row_ = n_rows
     model.col_cost_ = np.asarray(cost, dtype=np.float64)
-    model.col_lower_ = np.zeros(n_cols)
-    model.col_upper_ = np.full(n_cols, highspy.kHighsInf)
+    model.col_lower_ = np.zeros(n_cols) if col_lo is None else col_lo
+    model.col_upper_ = np.full(n_cols, highspy.kHighsInf) if col_hi is None else col_hi
     model.row_lower_ = row_lo
     model.row_upper_ = row_hi
     model.a_matrix_.format_ = highspy.MatrixFormat.kColwise
@@ -154,6 +156,23 @@ def _pass_model(h: Any, cost: np.ndarray, a_csc: Any, row_lo: np.ndarray, row_hi
     model.a_matrix_.num_col_ = n_cols
     model.a_matrix_.num_row_ = n_rows
     h.passModel(model)
+
+
+def _pass_dual_model(h: Any, d: dict[str, Any]) -> None:
+    """The dual of ``min c·w  s.t.  A_eq w = 1, A_ub w >= 0, w >= 0`` as a HiGHS model.
+
+    ``max Σ u  s.t.  A_eqᵀ u + A_ubᵀ y <= c,  u free, y >= 0`` (passed as a minimisation);
+    the primal ``w`` is minus the row duals of its solution.
+    """
+    import highspy
+    import scipy.sparse as sp
+
+    n_eq, n_ub = d["A_eq"].shape[0], d["A_ub"].shape[0]
+    at = sp.hstack([d["A_eq"].T, d["A_ub"].T]).tocsc()  # rows = primal variables
+    inf = highspy.kHighsInf
+    _pass_model(h, np.concatenate([-np.ones(n_eq), np.zeros(n_ub)]), at,
+                np.full(at.shape[0], -inf), np.asarray(d["cost"], dtype=np.float64),
+                col_lo=np.concatenate([np.full(n_eq, -inf), np.zeros(n_ub)]), col_hi=np.full(n_eq + n_ub, inf))
 
 
 def hipo_available() -> bool:
@@ -295,25 +314,48 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
     n_rows = a.shape[0]
     row_lo = np.concatenate([np.ones(n_eq), np.zeros(n_rows - n_eq)])
     row_hi = np.concatenate([np.ones(n_eq), np.full(n_rows - n_eq, highspy.kHighsInf)])
-    h = _new_highs(method, time_limit, threads, options)
-    _pass_model(h, d["cost"], a, row_lo, row_hi)
-    if warm_start is not None and warm_start.basis is not None and warm_start.method == method:
-        h.setBasis(warm_start.basis)
-    # an interior-point or first-order iterate cut by the time limit is still useful without
+    # an interior-point or first-order iterate cut by a limit is still useful without
     # crossover: its proven bounds say how far from the optimum it is
-    status, seconds = _run(h, accept_limits=not crossover and method in ("hipo", "pdlp", "ipm"))
-    info = h.getInfo()
-    iterations = int(info.simplex_iteration_count) + int(info.ipm_iteration_count) + int(info.pdlp_iteration_count)
-    if method == "hipo" and int(info.ipm_iteration_count) == 0:
-        raise RuntimeError("method='hipo': HiGHS did not run HiPO (it fell back to another solver)")
-    sol = h.getSolution()
-    z = np.asarray(sol.col_value) * d["colscale"]
-    u = np.asarray(sol.row_dual)[:n_eq]
-    dual_infeasibility = float(info.max_dual_infeasibility)
-    vertex = method == "simplex" or (crossover and method == "ipm")
+    accept = not crossover and method in ("hipo", "pdlp", "ipm")
+    if method == "hipo":
+        # HiPO on the dual LP: its normal equations factor faster than the primal's here
+        # (n = k = 8: 18–20 s against 25–33 s, benchmarks/README.md)
+        hd = _new_highs(method, time_limit, threads, options)
+        _pass_dual_model(hd, d)
+        status, seconds = _run(hd, accept_limits=accept)
+        info = hd.getInfo()
+        if int(info.ipm_iteration_count) == 0:
+            raise RuntimeError("method='hipo': HiGHS did not run HiPO (it fell back to another solver)")
+        iterations = int(info.ipm_iteration_count)
+        dsol = hd.getSolution()
+        w = -np.asarray(dsol.row_dual)  # the dual LP's row duals are −(primal variables)
+        cv = np.asarray(dsol.col_value)
+        u, priv_dual = cv[:n_eq], cv[n_eq:]
+        priv_slack = d["A_ub"] @ w
+        z = w * d["colscale"]
+        dual_infeasibility = float(info.max_primal_infeasibility)
+        vertex = False
+        h = None
+        if crossover:
+            h = _new_highs("simplex", time_limit, threads, None)
+            _pass_model(h, d["cost"], a, row_lo, row_hi)
+    else:
+        h = _new_highs(method, time_limit, threads, options)
+        _pass_model(h, d["cost"], a, row_lo, row_hi)
+        if warm_start is not None and warm_start.basis is not None and warm_start.method == method:
+            h.setBasis(warm_start.basis)
+        status, seconds = _run(h, accept_limits=accept)
+        info = h.getInfo()
+        iterations = int(info.simplex_iteration_count) + int(info.ipm_iteration_count) + int(info.pdlp_iteration_count)
+        sol = h.getSolution()
+        z = np.asarray(sol.col_value) * d["colscale"]
+        u = np.asarray(sol.row_dual)[:n_eq]
+        priv_slack, priv_dual = np.asarray(sol.row_value)[n_eq:], np.asarray(sol.row_dual)[n_eq:]
+        dual_infeasibility = float(info.max_dual_infeasibility)
+        vertex = method == "simplex" or (crossover and method == "ipm")
     if crossover and method in ("hipo", "pdlp"):
         t0 = time.perf_counter()
-        ok, pivots = tree_crossover(h, lp, d["colscale"], crossover_time_limit)
+        ok, pivots = tree_crossover(h, lp, priv_slack, priv_dual, d["colscale"], crossover_time_limit)
         seconds += time.perf_counter() - t0
         iterations += pivots
         vertex = ok
@@ -322,9 +364,9 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
             z = np.asarray(sol.col_value) * d["colscale"]
             u = np.asarray(sol.row_dual)[:n_eq]
             dual_infeasibility = float(h.getInfo().max_dual_infeasibility)
-    basis = h.getBasis()
+    basis = h.getBasis() if h is not None else None
     col_basic = row_basic = None
-    if vertex and basis.valid:
+    if vertex and basis is not None and basis.valid:
         col_basic = np.array([s == highspy.HighsBasisStatus.kBasic for s in basis.col_status])
         row_basic = np.array([s == highspy.HighsBasisStatus.kBasic for s in basis.row_status])
     else:

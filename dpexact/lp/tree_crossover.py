@@ -61,20 +61,18 @@ def cut_basis(lp: RegularLP, cut: np.ndarray) -> Any:
     return basis
 
 
-def tree_crossover(h: Any, lp: RegularLP, colscale: np.ndarray, time_limit: float | None) -> tuple[bool, int]:
-    """Turn the interior solution held by the HiGHS instance ``h`` into a vertex, in place.
+def tree_crossover(h: Any, lp: RegularLP, slack: np.ndarray, dual: np.ndarray, colscale: np.ndarray,
+                   time_limit: float | None) -> tuple[bool, int]:
+    """Find a vertex of the model held by the HiGHS instance ``h`` from an interior point.
 
-    ``h`` holds the model of :func:`.solver._solve_direct` (sum-to-one rows, then privacy
-    rows, columns ``w = z / colscale``) and an interior solution. Returns ``(vertex found,
-    simplex pivots)``; on ``False`` (time limit) ``h``'s solution is not to be used.
+    ``h`` holds the model of :func:`.solver._solve_direct` (sum-to-one rows, then privacy rows,
+    columns ``w = z / colscale``); ``slack`` and ``dual`` are the interior point's privacy-row
+    slacks and duals in that model's scaling. Returns ``(vertex found, simplex pivots)``; on
+    ``False`` (time limit) ``h``'s solution is not to be used.
     """
-    nc = len(lp.classes)
-    sol = h.getSolution()
     # a privacy row of the w-form is the z-form row times α = 1 / colscale(row's own variable)
     alpha = 1.0 / colscale[lp.row_var]
-    slack = np.asarray(sol.row_value)[nc:] / alpha
-    dual = np.asarray(sol.row_dual)[nc:] * alpha
-    cut = identify_cut_rows(lp, slack, dual)
+    cut = identify_cut_rows(lp, np.asarray(slack) / alpha, np.asarray(dual) * alpha)
     for name, value in (("solver", "simplex"), ("simplex_strategy", 4), ("presolve", "off"),
                         ("primal_feasibility_tolerance", 1e-10), ("dual_feasibility_tolerance", 1e-10),
                         ("time_limit", float(time_limit) if time_limit is not None else float("inf"))):
