@@ -139,3 +139,25 @@ def test_auto_route_choice(monkeypatch):
     assert low.method == "hipo" and high.method == "generation"
     ref = solve_regular_lp(build_regular_lp(5, 5, "0.25"), method="generation")
     assert low.optimal_total_error == pytest.approx(ref.optimal_total_error, rel=1e-9)
+
+
+def test_generation_retries_a_round_that_highs_loses(monkeypatch):
+    """A round HiGHS fails (numerical trouble, status "Not Set") is solved again from scratch."""
+    import dpexact.lp.solver as solver
+
+    lp = build_regular_lp(5, 5, "0.3")
+    ref = solve_regular_lp(lp, method="generation")
+    real_run = solver._run
+    calls = {"n": 0}
+
+    def flaky(h, accept_limits=False):
+        calls["n"] += 1
+        if calls["n"] == 2:  # the second round
+            raise RuntimeError("HiGHS did not find an optimum: Not Set after 0.0 s")
+        return real_run(h, accept_limits)
+
+    monkeypatch.setattr(solver, "_run", flaky)
+    sol = solve_regular_lp(lp, method="generation")
+    assert calls["n"] >= 3 and ref.rounds >= 2
+    assert sol.optimal_total_error == pytest.approx(ref.optimal_total_error, rel=1e-12)
+    assert sol.bounds.lower <= ref.optimal_total_error * (1 + 1e-12) <= sol.bounds.upper * (1 + 2e-12)

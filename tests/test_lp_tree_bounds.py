@@ -93,7 +93,7 @@ def test_limited_interior_iterate_is_returned_with_valid_bounds():
     assert sol.bounds.lower <= opt * (1 + 1e-12) and opt <= sol.bounds.upper * (1 + 1e-12)
     assert sol.bounds.relative_width > 1e-6  # a rough iterate, and the bounds say so
     with pytest.raises(RuntimeError, match="Iteration limit"):
-        solve_regular_lp(lp, method="pdlp", options=cut)
+        solve_regular_lp(lp, method="simplex", options={"simplex_iteration_limit": 10})
 
 
 def test_ratio_error_bound_comes_from_the_proven_interval():
@@ -144,3 +144,12 @@ def test_privacy_forest_and_subtree_sums(n, k, boundary):
 def test_forest_depths_rejects_a_cycle():
     with pytest.raises(ValueError, match="cycle"):
         forest_depths(np.array([1, 2, 0]))
+
+
+def test_tree_crossover_out_of_time_returns_the_interior_solution():
+    lp = build_regular_lp(6, 6, "0.05")
+    ref = solve_regular_lp(lp, method="generation").optimal_total_error
+    sol = solve_regular_lp(lp, method="pdlp", options={"pdlp_iteration_limit": 400},
+                           crossover_time_limit=1e-9)
+    assert not sol.is_vertex and sol.basis is None
+    assert sol.bounds.lower <= ref * (1 + 1e-12) and ref <= sol.bounds.upper * (1 + 1e-12)

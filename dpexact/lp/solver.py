@@ -251,17 +251,19 @@ def solve_regular_lp(
         warm_start: a previous solution of an LP with the same (n, k, boundary), e.g. the
             previous ε of a sweep. Generation: its active columns and rows start the
             restricted LP; direct simplex: its HiGHS basis.
-        time_limit: seconds per HiGHS call. Interior routes with ``crossover=False`` return
-            the iterate reached at a time or iteration limit (``status`` says which) with
-            its proven ``bounds``; every other route raises ``RuntimeError`` unless optimal.
+        time_limit: seconds per HiGHS call. The interior routes return the iterate reached
+            at a time or iteration limit (``status`` says which; ``"hipo"``/``"pdlp"`` then
+            still try the tree crossover) with its proven ``bounds``; the simplex and
+            generation routes raise ``RuntimeError`` unless optimal.
         threads: HiGHS threads (``"hipo"``: default all cores, else HiGHS's default).
         tol: generation pricing / row-violation tolerance.
         crossover: interior-point routes: turn the interior solution into a vertex
             (``"ipm"``: HiGHS's crossover; ``"hipo"``, ``"pdlp"``: :mod:`.tree_crossover`).
             Without a vertex, ``z`` is the proven-feasible point of ``bounds`` and exact
             certification is not available.
-        crossover_time_limit: seconds for the tree crossover; when exceeded, the interior
-            solution is returned (``is_vertex`` False) instead of an error.
+        crossover_time_limit: seconds for the tree crossover (default: twice the interior
+            solve plus 10 s); when exceeded, the interior solution is returned (``is_vertex``
+            False, still with proven ``bounds``) instead of an error.
         options: further HiGHS options (name -> value).
 
     Every solution carries ``bounds`` (:func:`.tree_bounds.optimum_bounds`), a proven float64
@@ -306,7 +308,7 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
         options = {"run_crossover": "on" if crossover else "off", **(options or {})}
     elif method == "hipo":
         options = {"run_crossover": "off", **(options or {})}
-    elif method == "pdlp" and not crossover:  # HiGHS has no iterate to return from a presolved model
+    elif method == "pdlp":  # HiGHS has no iterate to return from a presolved model at a limit
         options = {"presolve": "off", **(options or {})}
     d = lp.float_arrays(scaled)
     a = sp.vstack([d["A_eq"], d["A_ub"]]).tocsc()
@@ -316,7 +318,7 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
     row_hi = np.concatenate([np.ones(n_eq), np.full(n_rows - n_eq, highspy.kHighsInf)])
     # an interior-point or first-order iterate cut by a limit is still useful without
     # crossover: its proven bounds say how far from the optimum it is
-    accept = not crossover and method in ("hipo", "pdlp", "ipm")
+    accept = method in ("hipo", "pdlp", "ipm")
     if method == "hipo":
         # HiPO on the dual LP: its normal equations factor faster than the primal's here
         # (n = k = 8: 18–20 s against 25–33 s, benchmarks/README.md)
@@ -355,7 +357,8 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
         vertex = method == "simplex" or (crossover and method == "ipm")
     if crossover and method in ("hipo", "pdlp"):
         t0 = time.perf_counter()
-        ok, pivots = tree_crossover(h, lp, priv_slack, priv_dual, d["colscale"], crossover_time_limit)
+        limit = crossover_time_limit if crossover_time_limit is not None else 2 * seconds + 10
+        ok, pivots = tree_crossover(h, lp, priv_slack, priv_dual, d["colscale"], limit)
         seconds += time.perf_counter() - t0
         iterations += pivots
         vertex = ok
@@ -477,7 +480,11 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
         hi = np.concatenate([np.ones(nc), np.full(rows0.size, highspy.kHighsInf)])
     else:
         a_all, lo, hi = a0.tocsc(), np.ones(nc), np.ones(nc)
-    _pass_model(h, cf.cost[cols], a_all, lo, hi)
+    # HiGHS sees costs scaled to max 1: the per-vector costs (≈ mult/|Q|) go down to 1e-9 at
+    # n = k = 10, which HiGHS flags as "excessively small" and on which its dual simplex lost
+    # feasibility (status "Not Set", ε = 0.65) before this scaling
+    cost_scale = 1.0 / float(np.max(cf.cost))
+    _pass_model(h, cf.cost[cols] * cost_scale, a_all, lo, hi)
     col_list = list(cols)  # HiGHS column j <-> chain column col_list[j]
     row_list = list(rows0)  # HiGHS row nc + j <-> ℓ=0 row row_list[j]
     seconds = 0.0
@@ -486,7 +493,16 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
     a_eq_csr = cf.a_eq.tocsr()
     while True:
         rounds += 1
-        status, sec = _run(h)
+        try:
+            status, sec = _run(h)
+        except RuntimeError:
+            # the warm-started dual simplex can lose numerical control on large restricted LPs
+            # (n = k = 10, ε = 0.65: "Increasing Markowitz threshold", then status "Not Set");
+            # solve that round again from scratch with the primal simplex
+            h.clearSolver()
+            h.setOptionValue("simplex_strategy", 4)
+            status, sec = _run(h)
+            h.setOptionValue("simplex_strategy", 1)
         seconds += sec
         info = h.getInfo()
         iters += int(info.simplex_iteration_count)
@@ -498,13 +514,13 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
         viol = -(w[cf.r0_var] - rho * w[cf.r0_other])
         new_rows = np.flatnonzero((viol > tol * np.maximum(1.0, w[cf.r0_var])) & ~row_on)
         # missing columns with negative reduced cost?
-        dual = np.asarray(sol.row_dual)
+        dual = np.asarray(sol.row_dual) / cost_scale
         u = dual[:nc]
         v = np.zeros(n0)
         if row_list:
             v[row_list] = dual[nc:]
         red = cf.cost - a_eq_csr.T @ u - _r0_transpose_times(cf, v, nv, rho)
-        new_cols = np.flatnonzero((red < -tol) & ~col_on)
+        new_cols = np.flatnonzero((red * cost_scale < -tol) & ~col_on)  # relative to the largest cost
         if new_rows.size == 0 and new_cols.size == 0:
             break
         if new_cols.size:
@@ -513,7 +529,7 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
                 sub = sp.vstack([sub, _r0_matrix(cf, np.array(row_list), nv, rho)[:, new_cols]]).tocsc()
             else:
                 sub = sub.tocsc()
-            h.addCols(int(new_cols.size), cf.cost[new_cols], np.zeros(new_cols.size),
+            h.addCols(int(new_cols.size), cf.cost[new_cols] * cost_scale, np.zeros(new_cols.size),
                       np.full(new_cols.size, highspy.kHighsInf), int(sub.nnz),
                       sub.indptr[:-1].astype(np.int32), sub.indices.astype(np.int32), sub.data)
             col_on[new_cols] = True
