@@ -483,7 +483,7 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
     # HiGHS sees costs scaled to max 1: the per-vector costs (≈ mult/|Q|) go down to 1e-9 at
     # n = k = 10, which HiGHS flags as "excessively small" and on which its dual simplex lost
     # feasibility (status "Not Set", ε = 0.65) before this scaling
-    cost_scale = 1.0 / float(np.max(cf.cost))
+    cost_scale = 1.0 / float(np.max(cf.cost, initial=0.0)) if np.any(cf.cost > 0) else 1.0
     _pass_model(h, cf.cost[cols] * cost_scale, a_all, lo, hi)
     col_list = list(cols)  # HiGHS column j <-> chain column col_list[j]
     row_list = list(rows0)  # HiGHS row nc + j <-> ℓ=0 row row_list[j]
