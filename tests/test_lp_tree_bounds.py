@@ -153,3 +153,17 @@ def test_tree_crossover_out_of_time_returns_the_interior_solution():
                            crossover_time_limit=1e-9)
     assert not sol.is_vertex and sol.basis is None
     assert sol.bounds.lower <= ref * (1 + 1e-12) and ref <= sol.bounds.upper * (1 + 1e-12)
+
+
+def test_identify_cut_rows_picks_a_basis_sized_set_by_slack_over_dual():
+    from dpexact.lp.tree_crossover import identify_cut_rows
+
+    lp = build_regular_lp(4, 4, "0.5")
+    npr = lp.num_privacy_rows
+    ncut = npr - lp.num_vars + len(lp.classes)
+    slack = np.linspace(0.0, 1.0, npr)
+    dual = np.ones(npr)
+    cut = identify_cut_rows(lp, slack, dual)
+    assert cut.sum() == ncut and cut[-ncut:].all()  # the largest slacks
+    with pytest.raises(ValueError, match="slack, dual"):
+        identify_cut_rows(lp, slack[:-1], dual)

@@ -11,10 +11,10 @@ Identification (:func:`identify_cut_rows`): from an interior point with privacy-
 the ``P − N + C`` largest ``s/y`` (Tapia's indicator: on the central path ``s·y = μ``, so it
 ranks by slack). :func:`tree_crossover` hands that basis to HiGHS's primal simplex, which
 repairs what the identification got wrong (rank deficiency included; HiGHS swaps in
-logicals). Measured: 43–1 200 pivots at n = k = 7, 8 and ε = 0.25 (HiGHS's own crossover
-after HiPO: 15–60 s at n = k = 8); at ε = 0.05, where the LP is nearly degenerate, the
-identification is poor and the repair can take longer than the interior-point solve
-(benchmarks/README.md), hence the time limit.
+logicals). Measured at n = k = 8 from HiPO's interior point (benchmarks/README.md): 1 012
+pivots at ε = 0.25, 6 558 at ε = 0.5 (HiGHS's own crossover after HiPO: 15–60 s); at
+ε = 0.05, where the LP is nearly degenerate, the identification is poor and the repair can
+take longer than the interior-point solve, hence the time limit.
 """
 
 from __future__ import annotations
