@@ -32,8 +32,8 @@ Several routes, same LP, same optimum:
     ``"hipo"`` (HiGHS's direct-factorisation IPM, optional extra ``dpexact[hipo]``: it needs
     the ``highspy-extras`` binary of the same version as ``highspy``; all cores by default)
     is the fastest route for small ε at n = k = 8 (benchmarks/README.md); its Cholesky factor
-    is close to dense on the class rows (C² entries for C classes), so it does not scale to
-    n = k = 10 (C = 92 378: ~34 GB). ``"pdlp"`` needs only matrix products and runs at any
+    grows ×10–13 per step of n = k (2.3 GB at n = k = 9, ~21 s per iteration), so it does
+    not reach n = k = 10 (extrapolated ~2e9 entries, ~16 GB, ~3e13 flops per iteration). ``"pdlp"`` needs only matrix products and runs at any
     size, to moderate accuracy.
     *Crossover* (``crossover=True``): ``"ipm"`` uses HiGHS's; ``"hipo"`` and ``"pdlp"`` use
     :mod:`.tree_crossover` (basis identified from the interior point, repaired by HiGHS's
@@ -65,7 +65,7 @@ _METHODS = get_args(Method)
 
 #: ``method="auto"``: LPs up to this many variables go to generation (below a second)
 AUTO_SMALL_VARS = 10_000
-#: ``method="auto"``: from this ε up, generation (benchmarks/README.md: 0.2–6 s at n = k = 8)
+#: ``method="auto"``: from this ε up, generation (benchmarks/README.md: <= 1.5 s at n = k = 8)
 AUTO_GENERATION_EPSILON = 0.6
 
 
