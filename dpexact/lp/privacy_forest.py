@@ -26,14 +26,12 @@ class PrivacyForest:
 
     Attributes:
         parent: ``parent[v]`` = the other variable of ``v``'s privacy row, ``-1`` for a root.
-        row_of: ``row_of[v]`` = index of ``v``'s privacy row, ``-1`` for a root.
         depth: distance to the root of ``v``'s tree.
         levels: ``levels[d]`` = the variables at depth ``d`` (``levels[0]``: the roots).
         max_children: largest number of children of one variable.
     """
 
     parent: np.ndarray
-    row_of: np.ndarray
     depth: np.ndarray
     levels: list[np.ndarray]
     max_children: int
@@ -77,16 +75,14 @@ def privacy_forest(lp: RegularLP) -> PrivacyForest:
         return lp._cache["forest"]
     nv = lp.num_vars
     parent = np.full(nv, -1, dtype=np.int64)
-    row_of = np.full(nv, -1, dtype=np.int64)
     if np.unique(lp.row_var).size != lp.row_var.size:
         raise ValueError("lp: a variable has two privacy rows; the rows do not form a forest")
     parent[lp.row_var] = lp.row_other
-    row_of[lp.row_var] = np.arange(lp.num_privacy_rows)
     _, depth = forest_depths(parent)
     order = np.argsort(depth, kind="stable")
     bounds = np.flatnonzero(np.diff(depth[order])) + 1
     levels = np.split(order, bounds)
     children = np.bincount(parent[parent >= 0], minlength=nv)
-    forest = PrivacyForest(parent, row_of, depth, levels, int(children.max(initial=0)))
+    forest = PrivacyForest(parent, depth, levels, int(children.max(initial=0)))
     lp._cache["forest"] = forest
     return forest

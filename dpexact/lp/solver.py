@@ -316,12 +316,12 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
     n_rows = a.shape[0]
     row_lo = np.concatenate([np.ones(n_eq), np.zeros(n_rows - n_eq)])
     row_hi = np.concatenate([np.ones(n_eq), np.full(n_rows - n_eq, highspy.kHighsInf)])
-    # an interior-point or first-order iterate cut by a limit is still useful without
-    # crossover: its proven bounds say how far from the optimum it is
+    # an interior-point or first-order iterate cut by a limit is still useful: its proven
+    # bounds say how far from the optimum it is (and the tree crossover may still finish it)
     accept = method in ("hipo", "pdlp", "ipm")
     if method == "hipo":
         # HiPO on the dual LP: its normal equations factor faster than the primal's here
-        # (n = k = 8: 18–20 s against 25–33 s, benchmarks/README.md)
+        # (n = k = 8, ε < 0.6: 14–23 s against 19–33 s, benchmarks/README.md)
         hd = _new_highs(method, time_limit, threads, options)
         _pass_dual_model(hd, d)
         status, seconds = _run(hd, accept_limits=accept)
@@ -335,7 +335,7 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
         u, priv_dual = cv[:n_eq], cv[n_eq:]
         priv_slack = d["A_ub"] @ w
         z = w * d["colscale"]
-        dual_infeasibility = float(info.max_primal_infeasibility)
+        dual_infeasibility = float(info.max_primal_infeasibility)  # the dual LP's primal side
         vertex = False
         h = None
         if crossover:
@@ -480,10 +480,10 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
         hi = np.concatenate([np.ones(nc), np.full(rows0.size, highspy.kHighsInf)])
     else:
         a_all, lo, hi = a0.tocsc(), np.ones(nc), np.ones(nc)
-    # HiGHS sees costs scaled to max 1: the per-vector costs (≈ mult/|Q|) go down to 1e-9 at
-    # n = k = 10, which HiGHS flags as "excessively small" and on which its dual simplex lost
-    # feasibility (status "Not Set", ε = 0.65) before this scaling
-    cost_scale = 1.0 / float(np.max(cf.cost, initial=0.0)) if np.any(cf.cost > 0) else 1.0
+    # HiGHS sees costs scaled to max 1 (the per-vector costs ≈ mult/|Q| go down to 1e-9 at
+    # n = k = 10, which HiGHS flags as "excessively small"); pricing is relative to it too
+    cmax = float(cf.cost.max(initial=0.0))
+    cost_scale = 1.0 / cmax if cmax > 0 else 1.0
     _pass_model(h, cf.cost[cols] * cost_scale, a_all, lo, hi)
     col_list = list(cols)  # HiGHS column j <-> chain column col_list[j]
     row_list = list(rows0)  # HiGHS row nc + j <-> ℓ=0 row row_list[j]

@@ -78,9 +78,6 @@ class OptimumBounds:
     def relative_width(self) -> float:
         return self.width / self.upper if self.upper > 0 else 0.0
 
-    def __contains__(self, value: float) -> bool:
-        return self.lower <= value <= self.upper
-
 
 def _rho_ball(lp: RegularLP) -> tuple[float, float]:
     """Float ``ρ̂`` and a bound ``r >= |e^{−ε} − ρ̂|``."""
