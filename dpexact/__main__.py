@@ -1,0 +1,5 @@
+"""``python -m dpexact`` runs the command line."""
+
+from .cli.main import app
+
+app(prog_name="dpexact")
