@@ -10,10 +10,50 @@ import sys
 from typing import Any, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from .. import __version__
+from ..numbers.parse import excerpt
+
+#: exceptions that mean "bad input" when they reach the command line: exit status 2
+USER_ERRORS = (ValueError, TypeError, OverflowError, ZeroDivisionError)
+
+
+def one_line(message: object, limit: int = 400) -> str:
+    """A message on one line, at most ``limit`` characters (errors never dump long text)."""
+    s = " ".join(str(message).split())
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def _is_cli_control(exc: BaseException) -> bool:
+    """typer/click's own exits, aborts and usage errors: they print their own message."""
+    if isinstance(exc, (typer.Exit, typer.Abort)):
+        return True
+    return any(c.__name__ == "ClickException" for c in type(exc).__mro__)
+
+
+class _Group(TyperGroup):
+    """Every subcommand runs under one handler: no Python traceback ever reaches the user.
+
+    Bad input (``USER_ERRORS``) prints ``error: <message>`` and exits with status 2; any other
+    exception is a defect, reported on one line *with its type* and exit status 1.
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except Exception as exc:
+            if _is_cli_control(exc):
+                raise
+            if isinstance(exc, USER_ERRORS):
+                typer.echo(f"error: {one_line(exc)}", err=True)
+                raise typer.Exit(code=2) from None
+            typer.echo(f"error: internal error ({type(exc).__name__}): {one_line(exc)}", err=True)
+            raise typer.Exit(code=1) from None
+
 
 app = typer.Typer(
+    cls=_Group,
     help="dpexact: exact analysis of differentially private selection mechanisms.",
     no_args_is_help=True,
     add_completion=False,
@@ -33,33 +73,62 @@ SUBCOMMAND_MODULES: list[str] = [
 def parse_params(items: list[str] | None) -> dict[str, Any]:
     """``--param name=value``: ``a,b,c`` -> list of strings; ``true``/``false`` -> bool; else string.
 
-    Values stay strings so that mechanisms parse numbers exactly (``0.1`` means 1/10).
+    Values stay strings so that mechanisms parse numbers exactly (``0.1`` means 1/10) with the
+    safe grammar of :mod:`dpexact.numbers.parse`. A name given twice is an error.
     """
     out: dict[str, Any] = {}
     for item in items or []:
         name, sep, value = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or not name:
-            raise typer.BadParameter(f"--param expects name=value, got {item!r}")
+            raise typer.BadParameter(f"--param expects name=value, got {excerpt(item)}")
+        if not name.isidentifier():
+            raise typer.BadParameter(f"--param: {excerpt(name)} is not a parameter name")
+        if name in out:
+            raise typer.BadParameter(f"--param {name} is given twice")
         value = value.strip()
         if value.lower() in ("true", "false"):
             out[name] = value.lower() == "true"
         elif "," in value:
-            out[name] = [v.strip() for v in value.split(",")]
+            items_ = [v.strip() for v in value.split(",")]
+            if any(not v for v in items_):
+                raise typer.BadParameter(f"--param {name}: empty entry in the list {excerpt(value)}")
+            out[name] = items_
         else:
             out[name] = value
     return out
 
 
-def parse_scores(text: str) -> list[str]:
+def merge_params(options: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """The dedicated options (``-e``, ``--sensitivity``, ``--monotone``) plus ``--param`` values;
+    a parameter given both ways is an error, never a silent override."""
+    clash = sorted(set(options) & set(extra))
+    if clash:
+        flag = {"epsilon": "--epsilon", "sensitivity": "--sensitivity", "monotone": "--monotone"}
+        raise typer.BadParameter(f"--param {clash[0]} conflicts with {flag.get(clash[0], clash[0])}: give it once")
+    return {**options, **extra}
+
+
+def parse_scores(text: str, option: str = "--scores") -> list[str]:
+    """Comma-separated numbers kept as strings (parsed exactly later); empty entries are refused."""
     items = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in items):
-        raise typer.BadParameter(f"--scores must be a comma-separated list of numbers, got {text!r}")
+        raise typer.BadParameter(f"{option} must be a comma-separated list of numbers, got {excerpt(text)}")
     return items
 
 
+def dedicated_params(epsilon: str, sensitivity: str | None, monotone: bool) -> dict[str, Any]:
+    """``-e``, ``--sensitivity`` (when given; default Δ = 1) and ``--monotone`` (when set)."""
+    out: dict[str, Any] = {"epsilon": epsilon}
+    if sensitivity is not None:
+        out["sensitivity"] = sensitivity
+    if monotone:
+        out["monotone"] = True
+    return out
+
+
 def fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {one_line(message)}", err=True)
     raise typer.Exit(code=2)
 
 
@@ -68,7 +137,7 @@ def pmf(
     mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name, e.g. pf, em, rnm-exp"),
     epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
     scores: str = typer.Option(..., "--scores", "-q", help="comma-separated scores, e.g. 3,2,0"),
-    sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
+    sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
     monotone: bool = typer.Option(False, "--monotone", help="monotone quality (ε/Δ exponent, pf Remark 1)"),
     backend: str = typer.Option("float", "--backend", "-b", help="float | mp[:digits] | ball[:bits] | exact"),
     method: Optional[str] = typer.Option(None, "--method", help="algorithm (mechanism-specific)"),
@@ -80,10 +149,7 @@ def pmf(
     from ..utility import expected_error
 
     q = parse_scores(scores)
-    params: dict[str, Any] = {"epsilon": epsilon, "sensitivity": sensitivity}
-    if monotone:
-        params["monotone"] = True
-    params.update(parse_params(param))
+    params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
     try:
         mech = build(mechanism, **params)
         ee = expected_error(mech, q, backend=backend, method=method)

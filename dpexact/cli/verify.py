@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
     def verify_cmd(
         mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name, e.g. pf, em, rnm-exp"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="claimed ε, exact: 1, 1/3, 2*log(3)"),
-        sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
+        sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
         monotone: bool = typer.Option(False, "--monotone", help="monotone quality (ε/Δ exponent, pf Remark 1)"),
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
         neighbourhood: str = typer.Option("default", "--neighbourhood", help="default | box[:Δ] | box:Δ1,Δ2,.. | monotone[:Δ] | add-remove | replace"),
@@ -30,16 +30,13 @@ def register(app: typer.Typer) -> None:
         from .. import mechanism as build
         from ..verify.neighbourhoods import parse_neighbourhood
         from ..verify.search import verify
-        from .main import fail, parse_params
+        from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
-        params: dict[str, Any] = {"epsilon": epsilon, "sensitivity": sensitivity}
-        if monotone:
-            params["monotone"] = True
-        params.update(parse_params(param))
+        params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
+        vals = parse_scores(values, "--values") if values is not None else None
         try:
             mech = build(mechanism, **params)
             nb = parse_neighbourhood(neighbourhood, mech)
-            vals = [v.strip() for v in values.split(",")] if values else None
             v = verify(mech, nb, tuple(search) if search else ("grid", "structured", "local"), n=n, values=vals,
                        steps=steps, name=mechanism)
         except (ValueError, TypeError) as exc:

@@ -54,7 +54,7 @@ def float_scores(scores: Any, name: str = "scores") -> np.ndarray:
         if isinstance(scores, np.ndarray):
             arr = scores
         else:
-            arr = np.asarray([float(Real.of(s, name)) if isinstance(s, str) else s for s in scores])
+            arr = np.asarray([_float_of_text(s, f"{name}[{i}]") if isinstance(s, str) else s for i, s in enumerate(scores)])
     except TypeError as exc:
         raise TypeError(f"{name} must be a sequence of real numbers") from exc
     if arr.dtype == object or arr.dtype.kind not in "biuf":
@@ -69,6 +69,14 @@ def float_scores(scores: Any, name: str = "scores") -> np.ndarray:
         bad = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"{name} must be finite; entry {bad} is {arr[bad]}")
     return arr
+
+
+def _float_of_text(text: str, name: str) -> float:
+    """A score given as text: parsed exactly (safe grammar), then rounded to float64."""
+    try:
+        return float(Real.of(text, name))
+    except OverflowError:
+        raise ValueError(f"{name} is outside the float64 range (|x| < 1.8e308); use an exact backend") from None
 
 
 def exact_scores(scores: Any, name: str = "scores", limit: int = 1_000_000) -> list[Real]:

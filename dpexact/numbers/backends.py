@@ -24,9 +24,19 @@ from typing import Any, ClassVar, Iterator
 
 from .real import Real
 
-__all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES"]
+__all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES",
+           "MAX_MP_DPS", "MAX_BALL_PREC"]
 
 BACKEND_NAMES = ("float", "mp", "ball", "exact")
+
+#: Precision caps. One ``exp`` + ``log`` of 1/3 on this machine (2 cores, mpmath with gmpy,
+#: python-flint): mp 1,000 digits 0.002 s, 10,000 digits 0.16 s, 30,000 digits 1.2 s,
+#: 100,000 digits 11 s; ball 10,000 bits 0.002 s, 100,000 bits 0.08 s, 300,000 bits 0.37 s,
+#: 1,000,000 bits 1.8 s. A pmf needs from n to a few thousand such operations (quadrature),
+#: so the caps keep one operation near 0.1 s: mp <= 10,000 digits (≈ 33,000 bits) and
+#: ball <= 100,000 bits.
+MAX_MP_DPS = 10_000
+MAX_BALL_PREC = 100_000
 
 
 @dataclass(frozen=True)
@@ -78,8 +88,8 @@ class MpBackend(Backend):
     name: ClassVar[str] = "mp"
 
     def __post_init__(self) -> None:
-        if not isinstance(self.dps, int) or self.dps < 15:
-            raise ValueError(f"mp backend: dps must be an integer >= 15, got {self.dps!r}")
+        if not isinstance(self.dps, int) or isinstance(self.dps, bool) or not 15 <= self.dps <= MAX_MP_DPS:
+            raise ValueError(f"mp backend: dps must be an integer in [15, {MAX_MP_DPS}], got {self.dps!r}")
 
     @contextlib.contextmanager
     def context(self) -> Iterator[None]:
@@ -127,8 +137,8 @@ class BallBackend(Backend):
     rigorous: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.prec, int) or self.prec < 53:
-            raise ValueError(f"ball backend: prec must be an integer >= 53 bits, got {self.prec!r}")
+        if not isinstance(self.prec, int) or isinstance(self.prec, bool) or not 53 <= self.prec <= MAX_BALL_PREC:
+            raise ValueError(f"ball backend: prec must be an integer in [53, {MAX_BALL_PREC}] bits, got {self.prec!r}")
 
     @contextlib.contextmanager
     def context(self) -> Iterator[None]:
@@ -200,29 +210,50 @@ class ExactBackend(Backend):
 
         out = []
         for v in values:
-            v = sympy.sympify(v)
+            v = _exact_sympy(v)
             if not v.is_Rational:
-                return "sympy", [sympy.sympify(w) for w in values]
+                return "sympy", [_exact_sympy(w) for w in values]
             out.append(fmpq(int(v.p), int(v.q)))
         return "fmpq", out
 
 
+def _exact_sympy(v: Any) -> Any:
+    """An exact backend value (sympy, fmpq, Fraction, int) as sympy; never parses text."""
+    import sympy
+
+    if isinstance(v, (str, bytes)):
+        raise TypeError("exact backend values must be numbers, not strings (parse them with Real.of)")
+    if type(v).__name__ == "fmpq":
+        return sympy.Rational(int(v.p), int(v.q))
+    return sympy.sympify(v, strict=True)
+
+
 def get_backend(spec: "str | Backend") -> Backend:
-    """Parse a backend name: ``float``, ``mp``, ``mp:<digits>``, ``ball``, ``ball:<bits>``, ``exact``."""
+    """Parse a backend name: ``float``, ``mp``, ``mp:<digits>``, ``ball``, ``ball:<bits>``, ``exact``.
+
+    Precisions are plain decimal integers within ``MAX_MP_DPS`` digits / ``MAX_BALL_PREC`` bits
+    (see their comment for the measured cost); anything else is a one-line ``ValueError``.
+    """
     if isinstance(spec, Backend):
         return spec
     if not isinstance(spec, str):
         raise TypeError(f"backend must be a name or a Backend, got {type(spec).__name__}")
     name, _, arg = spec.strip().lower().partition(":")
-    try:
-        if name == "float" and not arg:
-            return FloatBackend()
-        if name == "mp":
-            return MpBackend(int(arg)) if arg else MpBackend()
-        if name == "ball":
-            return BallBackend(int(arg)) if arg else BallBackend()
-        if name == "exact" and not arg:
-            return ExactBackend()
-    except ValueError as exc:
-        raise ValueError(f"backend {spec!r}: {exc}") from exc
-    raise ValueError(f"unknown backend {spec!r}; choose one of float, mp[:digits], ball[:bits], exact")
+    arg = arg.strip()
+    if name in ("mp", "ball") and arg:
+        if not arg.isascii() or not arg.isdigit() or len(arg) > 9:
+            raise ValueError(f"backend {spec[:40]!r}: the precision must be a decimal integer "
+                             f"(mp: digits <= {MAX_MP_DPS}, ball: bits <= {MAX_BALL_PREC})")
+        try:
+            return MpBackend(int(arg)) if name == "mp" else BallBackend(int(arg))
+        except ValueError as exc:
+            raise ValueError(f"backend {spec[:40]!r}: {exc}") from None
+    if name == "mp" and not arg:
+        return MpBackend()
+    if name == "ball" and not arg:
+        return BallBackend()
+    if name == "float" and not arg:
+        return FloatBackend()
+    if name == "exact" and not arg:
+        return ExactBackend()
+    raise ValueError(f"unknown backend {spec[:40]!r}; choose one of float, mp[:digits], ball[:bits], exact")

@@ -5,8 +5,9 @@ A parameter keeps its *exact* meaning and is rounded only when a backend asks fo
 * ``int``, :class:`fractions.Fraction`, ``flint.fmpq`` -> the rational itself;
 * a Python ``float`` -> the exact binary64 value it holds (``0.1`` is
   3602879701896397/2**55, not 1/10); pass the string ``"0.1"`` for one tenth;
-* ``str`` -> parsed exactly: ``"0.1"`` is 1/10, ``"1/3"`` is one third, and
-  expressions such as ``"2*log(3)"`` or ``"log((3+sqrt(5))/2)"`` are kept symbolic;
+* ``str`` -> parsed exactly by :func:`dpexact.numbers.parse.parse_real` (a whitelisted
+  grammar with cost limits that never evaluates code): ``"0.1"`` is 1/10, ``"1/3"`` is one
+  third, and expressions such as ``"2*log(3)"`` or ``"log((3+sqrt(5))/2)"`` are kept symbolic;
 * a ``sympy`` expression -> itself (symbols allowed for symbolic computations).
 
 Conversions: :meth:`Real.to_float` (correctly rounded for rationals, via a ball otherwise),
@@ -18,16 +19,14 @@ from __future__ import annotations
 
 import math
 import numbers
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
-__all__ = ["Real", "as_real"]
+from .parse import parse_real
 
-_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
-_RATIO = re.compile(r"^[+-]?\d+\s*/\s*[+-]?\d+$")
+__all__ = ["Real", "as_real"]
 
 
 def _parse_exact(value: Any, name: str) -> Fraction | Any:
@@ -48,20 +47,7 @@ def _parse_exact(value: Any, name: str) -> Fraction | Any:
     if type(value).__name__ == "fmpq":
         return Fraction(int(value.p), int(value.q))
     if isinstance(value, str):
-        s = value.strip()
-        if not s:
-            raise ValueError(f"{name} is an empty string")
-        if _DECIMAL.match(s) or _RATIO.match(s):
-            return Fraction(s.replace(" ", ""))
-        import sympy
-
-        try:
-            expr = sympy.sympify(s, rational=True)
-        except (sympy.SympifyError, SyntaxError, TypeError) as exc:
-            raise ValueError(f"{name}: cannot parse {value!r} as a real number") from exc
-        if getattr(expr, "free_symbols", None):
-            raise ValueError(f"{name}: {value!r} is not a numerical constant (unknown names {sorted(map(str, expr.free_symbols))})")
-        return _from_sympy(expr, name)
+        return parse_real(value, name)  # safe grammar with cost limits; never evaluates code
     mod = type(value).__module__ or ""
     if mod.startswith("sympy"):
         return _from_sympy(value, name)
@@ -73,7 +59,7 @@ def _parse_exact(value: Any, name: str) -> Fraction | Any:
 def _from_sympy(expr: Any, name: str) -> Fraction | Any:
     import sympy
 
-    expr = sympy.sympify(expr)
+    expr = sympy.sympify(expr, strict=True)  # a sympy object already: never parses text
     if expr.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
         raise ValueError(f"{name} must be finite, got {expr}")
     if expr.is_Rational:
@@ -133,11 +119,16 @@ class Real:
     # -- conversions -----------------------------------------------------------------------
     @cached_property
     def _float(self) -> float:
-        if self.is_rational:
-            return float(self.value)  # correctly rounded
         if self.is_symbolic:
             raise TypeError(f"symbolic value {self.value} has no float value")
-        return float(self.to_arb(128).mid())
+        try:
+            f = float(self.value) if self.is_rational else float(self.to_arb(128).mid())  # rationals correctly rounded
+        except OverflowError:
+            f = math.inf
+        if not math.isfinite(f):  # never a silent inf
+            text = str(self.value)
+            raise OverflowError(f"{text if len(text) <= 40 else text[:40] + '...'} is outside the float64 range (|x| < 1.8e308)")
+        return f
 
     def to_float(self) -> float:
         return self._float

@@ -31,6 +31,7 @@ from fractions import Fraction
 from typing import Any, Iterable, Protocol, Sequence, runtime_checkable
 
 from ..mechanisms.validation import positive_real
+from ..numbers.parse import excerpt
 from ..numbers.real import Real
 
 __all__ = [
@@ -303,7 +304,11 @@ def parse_neighbourhood(spec: str, mechanism: Any | None = None, inputs: Iterabl
     """``default`` | ``box[:Δ]`` | ``box:Δ1,Δ2,...`` | ``monotone[:Δ]`` | ``add-remove`` | ``replace`` | ``any-pair``."""
     if not isinstance(spec, str):
         raise TypeError(f"neighbourhood must be a string, got {type(spec).__name__}")
-    name, _, arg = spec.strip().lower().partition(":")
+    name, sep, arg = spec.strip().lower().partition(":")
+    if sep and not arg.strip():
+        raise ValueError(f"neighbourhood {excerpt(spec)}: empty value after ':'")
+    if arg and name not in ("box", "monotone"):
+        raise ValueError(f"neighbourhood {excerpt(spec)}: {name!r} takes no ':' value")
     delta: Any = arg if arg else (mechanism.sensitivity if mechanism is not None else 1)
     if name == "default":
         if mechanism is None:
@@ -323,4 +328,5 @@ def parse_neighbourhood(spec: str, mechanism: Any | None = None, inputs: Iterabl
         if inputs is None:
             raise ValueError("neighbourhood 'any-pair' needs the set of inputs")
         return AnyPair(tuple(inputs))
-    raise ValueError(f"unknown neighbourhood {spec!r}; choose default, box[:Δ], monotone[:Δ], add-remove, replace, any-pair")
+    raise ValueError(f"unknown neighbourhood {excerpt(spec)}; choose default, box[:Δ], monotone[:Δ], add-remove, replace, any-pair")
+

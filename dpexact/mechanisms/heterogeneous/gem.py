@@ -113,6 +113,9 @@ class _GEMBase(HeterogeneousSelection):
         object.__setattr__(self, "beta", b)
         if self.selector not in SELECTORS:
             raise ValueError(f"selector must be one of {SELECTORS}, got {self.selector!r}")
+        if self.sensitivities is None:  # eq. (6) needs the candidate-wise Δ_a
+            raise ValueError(f"sensitivities is required for {type(self).__name__} (hetsel eq. 6 uses the "
+                             "candidate-wise Δ_a), e.g. sensitivities=[1, 2, 1]")
 
     def t(self, n: int) -> Real:
         """The shift t of eqs. (6)-(7) for n candidates."""
