@@ -81,18 +81,18 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
         name, sep, value = item.partition("=")
         name = name.strip().replace("-", "_")
         if not sep or not name:
-            raise typer.BadParameter(f"--param expects name=value, got {excerpt(item)}")
+            raise ValueError(f"--param expects name=value, got {excerpt(item)}")
         if not name.isidentifier():
-            raise typer.BadParameter(f"--param: {excerpt(name)} is not a parameter name")
+            raise ValueError(f"--param: {excerpt(name)} is not a parameter name")
         if name in out:
-            raise typer.BadParameter(f"--param {name} is given twice")
+            raise ValueError(f"--param {name} is given twice")
         value = value.strip()
         if value.lower() in ("true", "false"):
             out[name] = value.lower() == "true"
         elif "," in value:
             items_ = [v.strip() for v in value.split(",")]
             if any(not v for v in items_):
-                raise typer.BadParameter(f"--param {name}: empty entry in the list {excerpt(value)}")
+                raise ValueError(f"--param {name}: empty entry in the list {excerpt(value)}")
             out[name] = items_
         else:
             out[name] = value
@@ -105,7 +105,7 @@ def merge_params(options: dict[str, Any], extra: dict[str, Any]) -> dict[str, An
     clash = sorted(set(options) & set(extra))
     if clash:
         flag = {"epsilon": "--epsilon", "sensitivity": "--sensitivity", "monotone": "--monotone"}
-        raise typer.BadParameter(f"--param {clash[0]} conflicts with {flag.get(clash[0], clash[0])}: give it once")
+        raise ValueError(f"--param {clash[0]} conflicts with {flag.get(clash[0], clash[0])}: give it once")
     return {**options, **extra}
 
 
@@ -113,7 +113,7 @@ def parse_scores(text: str, option: str = "--scores") -> list[str]:
     """Comma-separated numbers kept as strings (parsed exactly later); empty entries are refused."""
     items = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in items):
-        raise typer.BadParameter(f"{option} must be a comma-separated list of numbers, got {excerpt(text)}")
+        raise ValueError(f"{option} must be a comma-separated list of numbers, got {excerpt(text)}")
     return items
 
 

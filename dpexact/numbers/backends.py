@@ -238,9 +238,9 @@ def get_backend(spec: "str | Backend") -> Backend:
         return spec
     if not isinstance(spec, str):
         raise TypeError(f"backend must be a name or a Backend, got {type(spec).__name__}")
-    name, _, arg = spec.strip().lower().partition(":")
+    name, sep, arg = spec.strip().lower().partition(":")
     arg = arg.strip()
-    if name in ("mp", "ball") and arg:
+    if name in ("mp", "ball") and sep:
         if not arg.isascii() or not arg.isdigit() or len(arg) > 9:
             raise ValueError(f"backend {spec[:40]!r}: the precision must be a decimal integer "
                              f"(mp: digits <= {MAX_MP_DPS}, ball: bits <= {MAX_BALL_PREC})")

@@ -126,8 +126,8 @@ class Real:
         except OverflowError:
             f = math.inf
         if not math.isfinite(f):  # never a silent inf
-            text = str(self.value)
-            raise OverflowError(f"{text if len(text) <= 40 else text[:40] + '...'} is outside the float64 range (|x| < 1.8e308)")
+            approx = self.to_arb(64).str(6, radius=False)
+            raise OverflowError(f"a value ≈ {approx} is outside the float64 range (|x| < 1.8e308)")
         return f
 
     def to_float(self) -> float:
