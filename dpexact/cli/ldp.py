@@ -14,12 +14,19 @@ from typing import Any, Optional
 
 import typer
 
+from ..numbers.parse import excerpt
+
 __all__ = ["register"]
 
 
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code=2)
+
+
+def _choice(option: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        _fail(f"{option} must be one of {', '.join(allowed)}, got {excerpt(value)}")
 
 
 def _value_json(v: Any) -> dict[str, Any]:
@@ -44,6 +51,8 @@ def ldp(
     from ..ldp import BipartiteRR, ExponentialChannel, GeneralizedRR, closed_form_m, global_search, loss_by_name
 
     out: dict[str, Any] = {"mechanism": mechanism, "domain": domain, "epsilon": epsilon, "loss": loss}
+    _choice("--m-rule", m_rule, ("search", "closed-form"))  # refused even where unused (grr, em)
+    _choice("--reading", reading, ("pseudocode", "text"))
     try:
         lm = loss_by_name(loss, domain)
         if mechanism == "grr":
