@@ -103,8 +103,8 @@ def exact_scores(scores: Any, name: str = "scores", limit: int = 1_000_000) -> l
         raise ValueError(f"{name} must not be empty")
     check_size(len(seq), limit, "this backend", name)
     out = []
-    for s in seq:
+    for i, s in enumerate(seq):
         if isinstance(s, (list, tuple, np.ndarray)):
             raise ValueError(f"{name} must be one-dimensional")
-        out.append(Real.of(s, name))
+        out.append(Real.of(s, f"{name}[{i}]"))
     return out
