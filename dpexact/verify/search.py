@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -85,6 +86,30 @@ def random_family(n: int, count: int, low: Any, high: Any, seed: int = 0) -> lis
 def fixed_size(mechanism: Any) -> int | None:
     """Number of candidates a mechanism is tied to (its protocol ``size``), else None."""
     return mechanism_size(mechanism)
+
+
+def _is_integer(v: Vector) -> bool:
+    return all(x.denominator == 1 for x in v)
+
+
+@dataclass(frozen=True)
+class _IntegerPoints:
+    """The integer score vectors of a relation (for mechanisms declaring ``integer_scores``)."""
+
+    inner: Neighbourhood
+    name: str = "integer-points"
+
+    def contains(self, q: Sequence[Any], q2: Sequence[Any]) -> bool:
+        return self.inner.contains(q, q2)
+
+    def candidates(self, q: Sequence[Any], steps: int = 1) -> list[Vector]:
+        return [v for v in self.inner.candidates(q, steps) if _is_integer(v)]
+
+    def bounds(self, q: Sequence[Any]) -> None:
+        return None
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()}, integer score vectors"
 
 
 def _box_for_pair(nb: Neighbourhood, q: Vector, q2: Vector) -> tuple[list[Fraction], list[Fraction]] | None:
@@ -213,6 +238,17 @@ def verify(
     if "random" in searches:
         nn = n_use if n_use is not None else 3
         plan.append(("random", random_family(nn, random_count, 0, 3 * delta, seed)))
+    props = mechanism_properties(mechanism)
+    if props.integer_scores:  # the mechanism is defined on integer scores only
+        nb = _IntegerPoints(nb)
+        plan = [(fam, [v for v in vecs if _is_integer(v)]) for fam, vecs in plan]
+        searches = tuple(s for s in searches if s != "local")
+        scope.neighbourhood = nb.describe()
+    if not props.certified:  # a sampler-only black box: statistical screen, never certified
+        from .statistical_screen import statistical_screen
+
+        vecs = sorted({v for _, vs in plan for v in vs})
+        return statistical_screen(mechanism, nb, vecs, steps=steps, seed=seed, name=name)
     cache = PmfCache(mechanism, prec)
     res = ScopeResult()
     all_vecs: list[Vector] = []
