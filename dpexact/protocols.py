@@ -73,7 +73,7 @@ class MechanismProperties:
 
     The three regularity properties are pf Definition 3; they are checked with certified
     counterexamples by :func:`dpexact.verify.regularity.check_regularity` and by
-    :func:`dpexact.conformance.conform`.
+    :func:`dpexact.verify.conformance.conform`.
     """
 
     symmetric: bool = False

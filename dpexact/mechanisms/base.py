@@ -63,7 +63,7 @@ class SelectionMechanism:
     short_name: ClassVar[str] = "abstract"
     #: largest n accepted by the exact backend (polynomial-size exact arithmetic)
     exact_limit: ClassVar[int] = 400
-    #: what every instance of the class declares (checked by dpexact.conformance)
+    #: what every instance of the class declares (checked by dpexact.verify.conformance)
     declared_properties: ClassVar[MechanismProperties] = MechanismProperties()
     output_kind: ClassVar[str] = "selection"
 
