@@ -170,3 +170,14 @@ def test_optimality_ratio_refuses_a_size_mismatch(opt44):
     m = dpexact.mechanism("em", epsilon="log(3/2)", measure=[1, 2, 3])
     with pytest.raises(ValueError, match="tied to 3 candidates"):
         optimality_ratio(m, opt44.solution)
+
+
+def test_a_false_symmetry_declaration_is_refused_by_the_ratio(opt44):
+    @dataclass(frozen=True)
+    class Liar(ExponentialMechanism):
+        @property
+        def properties(self):
+            return MechanismProperties(symmetric=True)
+
+    with pytest.raises(ValueError, match="declares symmetry .* differ beyond their bounds"):
+        optimality_ratio(Liar("log(3/2)", measure=(1, 2, 3, 4)), opt44.solution)

@@ -180,6 +180,7 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
     if size is not None and size != n:
         raise ValueError(f"mechanism: it is tied to {size} candidates, but Q(n, k) has n = {n}")
     if mechanism_properties(mechanism).symmetric:
+        _spot_check_symmetry(mechanism, n, k)
         members: Any = ((cls.levels(), cls.multiplicity) for cls in lattice_classes(n, k))
     else:
         if count_vectors(n, k) > MAX_VECTORS:
@@ -211,6 +212,28 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
         return TotalError(total, be.to_float(total), 0.0, "exact")
     f = float(total)
     return TotalError(total, f, bound, str(be))
+
+
+def _spot_check_symmetry(mechanism: Any, n: int, k: int, classes: int = 3) -> None:
+    """Refuse a false symmetry declaration before relying on it: on a few classes, the pmf of the
+    reversed vector must be the reversed pmf within both float bounds (conformance checks more)."""
+    two_delta = (mechanism.sensitivity * 2).to_float()
+    done = 0
+    for cls in lattice_classes(n, k):
+        lv = cls.levels()
+        if len(set(lv)) < 2 or lv == lv[::-1]:
+            continue
+        a = mechanism.pmf([-two_delta * l for l in lv])
+        b = mechanism.pmf([-two_delta * l for l in lv[::-1]])
+        pa, pb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)[::-1]
+        tol = a.abs_error + b.abs_error
+        if np.any(np.abs(pa - pb) > tol):
+            r = int(np.argmax(np.abs(pa - pb) - tol))
+            raise ValueError(f"mechanism: it declares symmetry (pf eq. 1) but Pr[M(q) = {r}] = {pa[r]:.17g} and the mirrored "
+                             f"probability {pb[r]:.17g} differ beyond their bounds at levels {lv}; fix its properties")
+        done += 1
+        if done >= classes:
+            return
 
 
 @dataclass(frozen=True)
