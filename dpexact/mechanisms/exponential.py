@@ -75,6 +75,12 @@ class ExponentialMechanism(SelectionMechanism):
         uniform = self.measure is None or all((v - self.measure[0]).sign() == 0 for v in self.measure)
         return MechanismProperties(symmetric=uniform, shift_invariant=True, monotone=True)
 
+    def params(self) -> dict:
+        out = super().params()
+        if self.measure is None:
+            del out["measure"]  # uniform: the parameters read as before the base measure existed
+        return out
+
     def _mu(self, n: int) -> tuple[Real, ...]:
         assert self.measure is not None
         if len(self.measure) != n:
