@@ -202,7 +202,8 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
             fsum += m * ee.as_float
             bound += m * ee.error_bound
         else:
-            total = ee.value * m if total is None else total + ee.value * m
+            with be.context():  # the sum at the backend's precision (flint's default is 53 bits)
+                total = ee.value * m if total is None else total + ee.value * m
     if be.name == "float":
         gamma = (count * 2**-53) / (1 - count * 2**-53)
         return TotalError(fsum, fsum, bound * (1 + gamma) + gamma * fsum, "float")

@@ -276,6 +276,9 @@ def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[Conforman
     if not certified:
         return [ConformanceCheck(k, None, "declared, but a sampler-only mechanism cannot be checked exactly" if v else "not declared")
                 for k, v in declared.items()]
+    if m.output_kind != "selection":  # pf Definition 3 permutes outputs with candidates: selection only
+        return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
+                                 f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
     shifts = (1, -2) if props.integer_scores else (1, "-5/2")
     rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
     for k, v in declared.items():
