@@ -181,3 +181,55 @@ def test_a_false_symmetry_declaration_is_refused_by_the_ratio(opt44):
 
     with pytest.raises(ValueError, match="declares symmetry .* differ beyond their bounds"):
         optimality_ratio(Liar("log(3/2)", measure=(1, 2, 3, 4)), opt44.solution)
+
+
+@dataclass(frozen=True)
+class _NoisyThresholdBit(SelectionMechanism):
+    """A non-selection mechanism: outputs ⊥/⊤ for query 0, Pr[⊤] = e^{c q_0} / (1 + e^{c q_0}), c = ε/Δ·scale."""
+
+    scale: Any = 1
+    short_name: ClassVar[str] = "threshold-bit"
+    output_kind: ClassVar[str] = "finite"
+
+    def outputs(self, n):
+        return ("⊥", "⊤")
+
+    def pmf_backend(self, q, backend, method):
+        from dpexact.numbers import Pmf, Real
+
+        c = self.epsilon / self.sensitivity * Real.of(self.scale)
+        w = backend.exp(backend.from_real(c * q[0]))
+        one = backend.from_int(1)
+        vals = (one / (one + w), w / (one + w))
+        if backend.name == "exact":
+            from dpexact.numbers import ExactBackend
+
+            kind, vals = ExactBackend.field(list(vals))
+            return Pmf(tuple(vals), "exact", "logistic", 0.0, 0.0, "exact")
+        if backend.name == "mp":
+            return Pmf(vals, str(backend), "logistic", 1e-40, 1e-40, "estimate")
+        return Pmf(vals, str(backend), "logistic", 0.0, max(float(v.rad()) for v in vals), "rigorous")
+
+    def pmf_float(self, q, method):
+        from dpexact.numbers import Pmf
+
+        x = float(self.epsilon / self.sensitivity * self.scale) * q[0]
+        top = 1 / (1 + np.exp(-x))
+        return Pmf(np.array([1 - top, top]), "float", "logistic", 1e-15, 1e-15, "a-priori")
+
+    def sample(self, q, rng, size):
+        return (rng.random(size) < self.pmf_float(q, None).values[1]).astype(np.int64)
+
+
+def test_a_finite_output_space_flows_through_verify_and_conformance():
+    ok = _NoisyThresholdBit(epsilon=1)
+    assert list(ok.outputs(3)) == ["⊥", "⊤"] and ok.pmf([0, 5, 7]).values.size == 2
+    v = verify(ok, searches=("grid", "structured"))
+    assert v.verdict == "private-within-scope" and v.certified and v.worst_log_ratio <= 1
+    bad = verify(_NoisyThresholdBit(epsilon=1, scale=2), searches=("grid",))
+    assert bad.verdict == "violated" and bad.certified
+    assert dpexact.conform(ok).passed
+    from dpexact.utility import expected_error
+
+    with pytest.raises(TypeError, match="needs a selection mechanism"):
+        expected_error(ok, [1, 0])
