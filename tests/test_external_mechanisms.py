@@ -167,3 +167,11 @@ def test_mechanisms_command_lists_parameters_and_citations():
     assert rows["pf"]["properties"]["symmetric"] is True
     res = runner.invoke(app, ["mechanisms"])
     assert res.exit_code == 0 and "rnm-exp" in res.output
+
+
+def test_module_object_names_a_class_in_an_importable_module():
+    a = runner.invoke(app, ["pmf", "-m", "dpexact.mechanisms.exponential:ExponentialMechanism", "-e", "1", "-q", "1,0",
+                            "-b", "exact", "--json"])
+    b = runner.invoke(app, ["pmf", "-m", "em", "-e", "1", "-q", "1,0", "-b", "exact", "--json"])
+    assert a.exit_code == 0 and b.exit_code == 0, a.output
+    assert json.loads(a.output)["exact"] == json.loads(b.output)["exact"]
