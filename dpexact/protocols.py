@@ -296,12 +296,17 @@ def is_mechanism(obj: Any) -> bool:
     return isinstance(obj, Mechanism) or isinstance(obj, ContinuousMechanism)
 
 
-def check_mechanism(obj: Any, name: str = "mechanism") -> Any:
-    """Return ``obj`` if it satisfies :class:`Mechanism`, else raise a one-line ``TypeError`` naming what is missing."""
+def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False) -> Any:
+    """Return ``obj`` if it satisfies :class:`Mechanism` (or, with ``continuous=True``,
+    :class:`ContinuousMechanism`), else raise a one-line ``TypeError`` naming what is missing."""
     if isinstance(obj, type):
         raise TypeError(f"{name}: {obj.__name__} is a class, not a mechanism instance (call it with its parameters)")
-    if is_mechanism(obj):
+    if isinstance(obj, Mechanism) and getattr(obj, "output_kind", None) != "continuous":
         return obj
+    if isinstance(obj, ContinuousMechanism):
+        if continuous:
+            return obj
+        raise TypeError(f"{name}: {type(obj).__name__} has a continuous output (a density); this needs a finite output space")
     missing = [a for a in ("short_name", "epsilon", "sensitivity", "size", "properties", "output_kind") + _REQUIRED
                if not hasattr(obj, a)]
     raise TypeError(f"{name}: {type(obj).__name__} does not satisfy the dpexact Mechanism protocol "

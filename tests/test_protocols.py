@@ -233,3 +233,31 @@ def test_a_finite_output_space_flows_through_verify_and_conformance():
 
     with pytest.raises(TypeError, match="needs a selection mechanism"):
         expected_error(ok, [1, 0])
+
+
+def test_a_continuous_mechanism_is_refused_where_a_finite_output_space_is_needed():
+    class NoisyValue:  # the extension point: a density instead of a pmf
+        short_name, epsilon, sensitivity, size, output_kind = "noisy-value", 1, 1, None, "continuous"
+        properties = MechanismProperties()
+
+        def neighbourhood(self):
+            return LInfBox(1)
+
+        def pdf(self, scores, x, backend="float"):
+            return 0.5
+
+        def logpdf(self, scores, x):
+            return -0.69
+
+        def rvs(self, scores, size=None, random_state=None):
+            return 0.0
+
+        def params(self):
+            return {}
+
+    m = NoisyValue()
+    assert check_mechanism(m, continuous=True) is m
+    with pytest.raises(TypeError, match="continuous output"):
+        verify(m)
+    with pytest.raises(TypeError, match="continuous output"):
+        total_expected_error(m, 3, 2)
