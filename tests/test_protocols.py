@@ -233,6 +233,10 @@ def test_a_finite_output_space_flows_through_verify_and_conformance():
 
     with pytest.raises(TypeError, match="needs a selection mechanism"):
         expected_error(ok, [1, 0])
+    from dpexact.utility import error_tail
+
+    with pytest.raises(TypeError, match="needs a selection mechanism"):
+        error_tail(ok, [1, 0])
 
 
 def test_a_continuous_mechanism_is_refused_where_a_finite_output_space_is_needed():
