@@ -6,4 +6,16 @@ Import is light; heavy libraries (sympy, flint, cvxpy) load when first used.
 from .mechanisms.registry import available, mechanism
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "available", "mechanism"]
+__all__ = ["__version__", "available", "mechanism", "define_mechanism", "conform"]
+
+
+def __getattr__(name: str):  # light import: these pull in numpy/flint when first used
+    if name == "define_mechanism":
+        from .mechanisms.defined import define_mechanism
+
+        return define_mechanism
+    if name == "conform":
+        from .verify.conformance import conform
+
+        return conform
+    raise AttributeError(f"module 'dpexact' has no attribute {name!r}")

@@ -67,6 +67,8 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.check",
     "dpexact.cli.verify",
     "dpexact.cli.optimal",
+    "dpexact.cli.mechanisms",
+    "dpexact.cli.conform",
 ]
 
 
@@ -134,7 +136,7 @@ def fail(message: str) -> None:
 
 @app.command()
 def pmf(
-    mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name, e.g. pf, em, rnm-exp"),
+    mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT"),
     epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
     scores: str = typer.Option(..., "--scores", "-q", help="comma-separated scores, e.g. 3,2,0"),
     sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),

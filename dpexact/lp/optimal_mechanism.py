@@ -10,7 +10,9 @@ not be unique; the object is the vertex the solver returned (exactly certified w
 Optimality ratio (pf §5, Figure 2; the paper's displayed fraction has ``M_*`` in both
 places, a typo): ``Σ_{q∈Q} E[err(M, q)] / Σ_{q∈Q} E[err(M*, q)]``. Convention: ``>= 1`` for
 every regular ε-DP mechanism (the LP is a relaxation of that class), ``1`` means optimal on
-Q(n, k). Symmetric mechanisms are evaluated once per class and weighted by its multiplicity.
+Q(n, k). A mechanism that declares symmetry (``properties.symmetric``, pf eq. 1; checked by
+:mod:`dpexact.verify.conformance`) is evaluated once per class and weighted by its multiplicity;
+any other mechanism is evaluated on every vector of Q(n, k) (at most :data:`MAX_VECTORS`).
 Requires n >= 2 and k >= 1 (otherwise every error is 0).
 """
 
@@ -26,12 +28,17 @@ from ..mechanisms.base import SelectionMechanism
 from ..numbers.backends import Backend, get_backend
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
+from ..protocols import MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
 from .exact_certificate import ExactCertificate, certify_exact
-from .lattice import LatticeClass, check_nk, lattice_classes
+from .lattice import LatticeClass, check_nk, count_vectors, lattice_classes, lattice_vectors
 from .regular_lp import Boundary, build_regular_lp
 from .solver import LPSolution, solve_regular_lp
 
-__all__ = ["OptimalRegularMechanism", "optimal_mechanism", "TotalError", "total_expected_error", "OptimalityRatio", "optimality_ratio"]
+__all__ = ["OptimalRegularMechanism", "optimal_mechanism", "TotalError", "total_expected_error", "OptimalityRatio", "optimality_ratio",
+           "MAX_VECTORS"]
+
+#: largest |Q(n, k)| summed vector by vector for a mechanism that does not declare symmetry
+MAX_VECTORS = 200_000
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,8 @@ class OptimalRegularMechanism(SelectionMechanism):
     certificate: Any = field(default=None, compare=False, repr=False)
 
     short_name: ClassVar[str] = "lp-opt"
+    #: the reduced LP has one variable per (class, level): symmetric and shift-invariant by construction
+    declared_properties: ClassVar[MechanismProperties] = MechanismProperties(symmetric=True, shift_invariant=True)
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -49,6 +58,10 @@ class OptimalRegularMechanism(SelectionMechanism):
             raise TypeError("solution must be an LPSolution (use optimal_mechanism())")
         if self.monotone:
             raise ValueError("monotone: the LP is for general qualities (ε/(2Δ)); monotone=True is not supported")
+
+    @property
+    def size(self) -> int:
+        return self.solution.lp.n
 
     @property
     def n(self) -> int:
@@ -151,7 +164,8 @@ class TotalError:
 
 
 def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float") -> TotalError:
-    """Sum of ``E[err(M, q)]`` over Q(n, k) for a *symmetric* mechanism (one pmf per class).
+    """Sum of ``E[err(M, q)]`` over Q(n, k): one pmf per class when the mechanism declares
+    symmetry, else one pmf per vector (``ValueError`` beyond :data:`MAX_VECTORS` vectors).
 
     Scores are ``q_r = −2Δℓ_r`` with Δ the mechanism's sensitivity. Float: the per-class
     bounds of :func:`dpexact.utility.expected_error`, weighted, plus the summation's rounding
@@ -161,23 +175,35 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
 
     check_nk(n, k)
     be = get_backend(backend)
+    check_mechanism(mechanism)
+    size = mechanism_size(mechanism)
+    if size is not None and size != n:
+        raise ValueError(f"mechanism: it is tied to {size} candidates, but Q(n, k) has n = {n}")
+    if mechanism_properties(mechanism).symmetric:
+        _spot_check_symmetry(mechanism, n, k)
+        members: Any = ((cls.levels(), cls.multiplicity) for cls in lattice_classes(n, k))
+    else:
+        if count_vectors(n, k) > MAX_VECTORS:
+            raise ValueError(f"n, k: the mechanism does not declare symmetry, so every vector of Q({n}, {k}) is summed; "
+                             f"{count_vectors(n, k)} vectors exceed the limit {MAX_VECTORS}")
+        members = ((v, 1) for v in lattice_vectors(n, k))
     delta = mechanism.sensitivity
     two_delta = delta * 2
     total: Any = None
     bound = 0.0
     count = 0
     fsum = 0.0
-    for cls in lattice_classes(n, k):
-        scores = [-(two_delta * l) if l else Real.of(0) for l in cls.levels()]
+    for levels, m in members:
+        scores = [-(two_delta * l) if l else Real.of(0) for l in levels]
         ee = expected_error(mechanism, [s.value if s.is_rational else s.to_sympy() for s in scores] if be.name != "float"
                             else [s.to_float() for s in scores], backend=be)
-        m = cls.multiplicity
         count += 1
         if be.name == "float":
             fsum += m * ee.as_float
             bound += m * ee.error_bound
         else:
-            total = ee.value * m if total is None else total + ee.value * m
+            with be.context():  # the sum at the backend's precision (flint's default is 53 bits)
+                total = ee.value * m if total is None else total + ee.value * m
     if be.name == "float":
         gamma = (count * 2**-53) / (1 - count * 2**-53)
         return TotalError(fsum, fsum, bound * (1 + gamma) + gamma * fsum, "float")
@@ -187,6 +213,28 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
         return TotalError(total, be.to_float(total), 0.0, "exact")
     f = float(total)
     return TotalError(total, f, bound, str(be))
+
+
+def _spot_check_symmetry(mechanism: Any, n: int, k: int, classes: int = 3) -> None:
+    """Refuse a false symmetry declaration before relying on it: on a few classes, the pmf of the
+    reversed vector must be the reversed pmf within both float bounds (conformance checks more)."""
+    two_delta = (mechanism.sensitivity * 2).to_float()
+    done = 0
+    for cls in lattice_classes(n, k):
+        lv = cls.levels()
+        if len(set(lv)) < 2 or lv == lv[::-1]:
+            continue
+        a = mechanism.pmf([-two_delta * l for l in lv])
+        b = mechanism.pmf([-two_delta * l for l in lv[::-1]])
+        pa, pb = np.asarray(a.values, dtype=float), np.asarray(b.values, dtype=float)[::-1]
+        tol = a.abs_error + b.abs_error
+        if np.any(np.abs(pa - pb) > tol):
+            r = int(np.argmax(np.abs(pa - pb) - tol))
+            raise ValueError(f"mechanism: it declares symmetry (pf eq. 1) but Pr[M(q) = {r}] = {pa[r]:.17g} and the mirrored "
+                             f"probability {pb[r]:.17g} differ beyond their bounds at levels {lv}; fix its properties")
+        done += 1
+        if done >= classes:
+            return
 
 
 @dataclass(frozen=True)

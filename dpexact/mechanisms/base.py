@@ -3,12 +3,23 @@
 A mechanism is a small frozen dataclass that *describes* a randomized selection rule
 ``M : R^n -> {0, ..., n-1}`` (its parameters are exact :class:`~dpexact.numbers.Real`
 numbers) and computes, on request, its probability mass function on any number backend.
-Verifiers, the LP and the utility metrics only use this public surface:
+Verifiers, the LP and the utility metrics only use the public surface written down in
+:class:`dpexact.protocols.Mechanism`:
 
 * ``pmf(scores, backend="float", method=None) -> Pmf``
 * ``logpmf(scores) -> ndarray`` (float64, accurate where the pmf underflows)
 * ``rvs(scores, size=None, random_state=None) -> ndarray`` of output indices
-* ``params() -> dict`` (JSON-friendly), ``short_name``, ``epsilon``
+* ``params() -> dict`` (JSON-friendly), ``short_name``, ``epsilon``, ``sensitivity``
+* ``size`` (None: any n), ``neighbourhood()``, ``properties``, ``output_kind``, ``outputs(n)``
+
+A subclass implements three public hooks: ``pmf_float(q, method)`` (float64 scores in, a
+float :class:`Pmf` with its bound out), ``pmf_backend(q, backend, method)`` (exact
+:class:`Real` scores; runs inside the backend's precision context for mp / ball / exact) and
+``sample(q, rng, size)`` (the algorithm's own randomness). The underscored names
+``_pmf_float`` / ``_pmf_scalar`` / ``_sample`` are the same hooks under their older names.
+It declares its properties in ``declared_properties`` (or overrides ``properties`` when they
+depend on the parameters), and overrides ``size`` / ``neighbourhood()`` when it is tied to a
+number of candidates or to a candidate-wise relation.
 
 Conventions (all mechanisms): candidates are indexed ``0..n-1``; a *score* (quality) vector
 ``q`` has sensitivity ``Δ`` per coordinate (``|q_r(D) - q_r(D')| <= Δ`` for neighbours);
@@ -28,6 +39,7 @@ import numpy as np
 from ..numbers.backends import Backend, get_backend
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
+from ..protocols import MechanismProperties, Neighbourhood
 from .validation import exact_scores, float_scores, positive_real
 
 __all__ = ["SelectionMechanism"]
@@ -51,6 +63,9 @@ class SelectionMechanism:
     short_name: ClassVar[str] = "abstract"
     #: largest n accepted by the exact backend (polynomial-size exact arithmetic)
     exact_limit: ClassVar[int] = 400
+    #: what every instance of the class declares (checked by dpexact.verify.conformance)
+    declared_properties: ClassVar[MechanismProperties] = MechanismProperties()
+    output_kind: ClassVar[str] = "selection"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
@@ -64,6 +79,28 @@ class SelectionMechanism:
     def exponent_scale(self) -> Real:
         """The factor c in exp(c·q): ε/(2Δ), or ε/Δ for monotone qualities."""
         return self.epsilon / (self.sensitivity if self.monotone else self.sensitivity * 2)
+
+    @property
+    def size(self) -> int | None:
+        """Number of candidates the mechanism is tied to; ``None``: any n."""
+        return None
+
+    @property
+    def properties(self) -> MechanismProperties:
+        """Declared symmetry / shift invariance / monotonicity (pf Definition 3)."""
+        return self.declared_properties
+
+    def outputs(self, n: int) -> range:
+        """The output space for ``n`` scores: candidate indices ``0..n-1``."""
+        return range(n)
+
+    def neighbourhood(self) -> Neighbourhood:
+        """The relation the ε-DP claim refers to: the monotone box (pf Remark 1) when
+        ``monotone``, else the ℓ∞ box ``|q'_r - q_r| <= Δ`` (pf §2.2)."""
+        from .neighbourhoods import LInfBox, MonotoneBox
+
+        delta = self.sensitivity.to_fraction() if self.sensitivity.is_rational else self.sensitivity
+        return MonotoneBox(delta) if self.monotone else LInfBox(delta)
 
     def params(self) -> dict[str, Any]:
         """JSON-friendly parameters (exact values as strings)."""
@@ -89,10 +126,10 @@ class SelectionMechanism:
         """
         be = get_backend(backend)
         if be.name == "float":
-            return self._pmf_float(float_scores(scores), method)
+            return self.pmf_float(float_scores(scores), method)
         q = exact_scores(scores, limit=self.exact_limit if be.name == "exact" else 10_000_000)
         with be.context():
-            return self._pmf_scalar(q, be, method)
+            return self.pmf_backend(q, be, method)
 
     def logpmf(self, scores: Any) -> np.ndarray:
         """Float64 natural log of the pmf (``-inf`` only for true zeros)."""
@@ -113,22 +150,34 @@ class SelectionMechanism:
         q = float_scores(scores)
         rng = np.random.default_rng(random_state)
         if size is None:
-            return int(self._sample(q, rng, 1)[0])
+            return int(self.sample(q, rng, 1)[0])
         shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
         if any(int(s) < 0 for s in shape):
             raise ValueError(f"size must be non-negative, got {size}")
         total = int(np.prod(shape))
-        return self._sample(q, rng, total).reshape(shape)
+        return self.sample(q, rng, total).reshape(shape)
 
-    # -- to implement ---------------------------------------------------------------------------
+    # -- to implement (public hooks; the underscored names are accepted too) ----------------------
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        """Float64 pmf of the validated scores ``q`` with its error bound."""
+        return self._pmf_float(q, method)
+
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        """The pmf on mp / ball / exact from exact scores, inside ``backend.context()``."""
+        return self._pmf_scalar(q, backend, method)
+
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        """``size`` independent draws (int64 output indices) by the mechanism's own algorithm."""
+        return self._sample(q, rng, size)
+
     def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}: implement pmf_float(q, method)")
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        raise NotImplementedError
+        raise ValueError(f"backend {backend}: {type(self).__name__} implements no pmf_backend(q, backend, method)")
 
     def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
-        raise NotImplementedError
+        raise NotImplementedError(f"{type(self).__name__}: implement sample(q, rng, size)")
 
     # -- helpers for subclasses ------------------------------------------------------------------
     def _float_exponents(self, q: np.ndarray) -> np.ndarray:

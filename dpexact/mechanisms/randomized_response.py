@@ -35,6 +35,7 @@ import numpy as np
 from ..numbers.backends import Backend, ExactBackend
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
+from ..protocols import MechanismProperties
 from .base import SelectionMechanism, _check_method
 
 __all__ = ["GeneralizedRandomizedResponse", "maximisers"]
@@ -73,6 +74,13 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         super().__post_init__()
         if self.tie_break not in TIE_BREAKS:
             raise ValueError(f"tie_break must be one of {TIE_BREAKS}, got {self.tie_break!r}")
+
+    @property
+    def properties(self) -> MechanismProperties:
+        """Uniform tie-breaking is regular (pf Definition 3); ``first`` favours low indices (not symmetric)."""
+        if self.tie_break == "uniform":
+            return MechanismProperties(symmetric=True, shift_invariant=True, monotone=True)
+        return MechanismProperties(shift_invariant=True)
 
     def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")

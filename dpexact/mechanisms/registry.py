@@ -3,15 +3,22 @@
 ``dpexact.mechanism("pf", epsilon=1)`` returns a mechanism object. Each entry maps a short
 name to a factory taking keyword parameters (``epsilon``, ``sensitivity``, ``monotone`` and
 mechanism-specific ones such as ``p``, ``sensitivities``, ``gamma``, ``beta``, ``epsilon_c``).
-Later modules add themselves with :func:`register`.
+Later modules add themselves with :func:`register`. A name containing ``:`` —
+``PATH.py:OBJECT`` or ``module:OBJECT`` — loads a mechanism defined outside the package
+(:mod:`.loader`). :func:`info` describes an entry: parameters (dataclass fields or the
+factory's signature) with defaults, and the citations of its docstrings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import inspect
+import re
+import sys
 from typing import Any, Callable
 
-__all__ = ["mechanism", "register", "available", "describe"]
+__all__ = ["mechanism", "register", "available", "describe", "info"]
 
 # short name -> "module:attribute" (imported lazily so that `import dpexact` stays light)
 _ENTRIES: dict[str, str] = {
@@ -63,8 +70,58 @@ def describe(name: str) -> str:
     return doc.strip().split("\n\n")[0]
 
 
+#: paper short names (../shared/papers/README.md) followed by a location in the paper
+_CITATION = re.compile(r"\b(?:pf|err|brr|hetsel|adp)\s+(?:Definition|Def\.|Lemma|Theorem|Thm\.?|Proposition|Prop\.|"
+                       r"Remark|Corollary|Appendix|App\.|Algorithm|Alg\.|Section|eqs?\.|§)\s*[A-Za-z0-9.§()\-–]*[A-Za-z0-9)]")
+
+
+def _parameters(factory: Callable[..., Any]) -> list[dict[str, Any]]:
+    def show(v: Any) -> Any:
+        if v is inspect.Parameter.empty or v is dataclasses.MISSING:
+            return None
+        return v if isinstance(v, (bool, int, float, str)) or v is None else str(v)
+
+    if dataclasses.is_dataclass(factory):
+        return [{"name": f.name, "default": show(f.default), "required": f.default is dataclasses.MISSING
+                 and f.default_factory is dataclasses.MISSING} for f in dataclasses.fields(factory) if f.init]
+    out = []
+    for p in inspect.signature(factory).parameters.values():
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        out.append({"name": p.name, "default": show(p.default), "required": p.default is inspect.Parameter.empty})
+    return out
+
+
+def info(name: str) -> dict[str, Any]:
+    """Registry entry ``name``: summary, class, parameters (name, default, required) and citations."""
+    factory = _factory(name)
+    module = sys.modules.get(getattr(factory, "__module__", ""), None)
+    docs = [(factory.__doc__ or ""), (getattr(module, "__doc__", None) or "")]
+    cites: list[str] = []
+    for d in docs:
+        for m in _CITATION.finditer(" ".join(d.split())):
+            c = m.group(0).rstrip(".,;")
+            while c.endswith(")") and c.count(")") > c.count("("):
+                c = c[:-1]
+            if c not in cites:
+                cites.append(c)
+    target = _ENTRIES.get(name) or f"{getattr(factory, '__module__', '?')}:{getattr(factory, '__qualname__', '?')}"
+    return {"name": name, "object": target, "summary": describe(name), "parameters": _parameters(factory),
+            "citations": cites}
+
+
 def mechanism(name: str, **params: Any) -> Any:
-    """Build the mechanism registered as ``name`` with ``params`` (errors name the bad parameter)."""
+    """Build the mechanism registered as ``name`` with ``params`` (errors name the bad parameter).
+
+    ``name`` may also be ``PATH.py:OBJECT`` or ``module:OBJECT`` (a mechanism defined
+    outside the package, see :mod:`.loader`).
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"mechanism must be a name, got {type(name).__name__}")
+    if ":" in name and name not in _FACTORIES and name not in _ENTRIES:
+        from .loader import load_mechanism
+
+        return load_mechanism(name, **params)
     factory = _factory(name)
     try:
         return factory(**params)

@@ -51,6 +51,7 @@ import numpy as np
 from ..numbers.backends import Backend
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
+from ..protocols import MechanismProperties
 from .base import SelectionMechanism, _check_method
 from .noise import NoiseFamily, noise_family
 from .validation import check_size, positive_real
@@ -103,6 +104,18 @@ class ReportNoisyMax(SelectionMechanism):
     def noise_scale(self) -> Real:
         """The common scale ``b = 2Δ/ε`` (``Δ/ε`` when monotone), i.e. ``1 / exponent_scale``."""
         return (self.sensitivity if self.monotone else self.sensitivity * 2) / self.epsilon
+
+    @property
+    def size(self) -> int | None:
+        """Tied to ``len(scales)`` candidates when per-candidate scales are given."""
+        return None if self.scales is None else len(self.scales)
+
+    @property
+    def properties(self) -> MechanismProperties:
+        """i.i.d. noise with a common scale is regular (pf Definition 3); per-candidate scales are not symmetric."""
+        if self.scales is None:
+            return MechanismProperties(symmetric=True, shift_invariant=True, monotone=True)
+        return MechanismProperties(shift_invariant=True)
 
     def candidate_scales(self, n: int) -> list[Real]:
         """``[b_0, ..., b_{n-1}]`` for ``n`` candidates (``ValueError`` naming ``scales`` on a mismatch)."""

@@ -70,6 +70,8 @@ def error_tail(mechanism: Any, scores: Any, backend: "str | Backend" = "float", 
     Uses only ``mechanism.pmf(scores, backend, method)``. See the module docstring for the
     formula and the accuracy statement.
     """
+    if mechanism.output_kind != "selection":
+        raise TypeError(f"mechanism: the error tail needs a selection mechanism (outputs 0..n-1), got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)
     pmf = mechanism.pmf(scores, backend=be, method=method)
     if be.name == "float":

@@ -42,6 +42,8 @@ class ExpectedError:
 
 def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> ExpectedError:
     """Expected error ``Σ_r Pr[M(q)=r] (q* - q_r)`` of ``mechanism`` on ``scores``."""
+    if mechanism.output_kind != "selection":
+        raise TypeError(f"mechanism: the expected error needs a selection mechanism (outputs 0..n-1), got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)
     pmf = mechanism.pmf(scores, backend=be, method=method)
     if be.name == "float":

@@ -231,15 +231,15 @@ def check_pure_dp(
 def prop2_check(mechanism: Any, scores: Sequence[Sequence[Any]], prec: int = 128) -> ScopeResult:
     """pf Proposition 2 (regular mechanisms): ``Pr[M(q)=r] >= e^{-ε} Pr[M(q + 2Δ e_r)=r]`` for all r.
 
-    Uses ``q + Δ e_r`` when ``mechanism.monotone`` (pf Remark 1). Sufficient for ε-DP on the
+    Uses ``q + Δ e_r`` when the mechanism's neighbourhood is the monotone box (pf Remark 1). Sufficient for ε-DP on the
     ℓ∞ box *only if the mechanism is regular* (pf Definition 3), which is assumed here.
     The triples are (q + sΔ e_r, q, r), so a "violation" is a refutation of Proposition 2's
     condition (and, for a regular mechanism, of ε-DP, since ``q + 2Δe_r`` is shift-equivalent
     to the box vertex ``q + Δ(2e_r - 1)``).
     """
-    from .neighbourhoods import LInfBox
+    from .neighbourhoods import LInfBox, MonotoneBox
 
-    s = 1 if getattr(mechanism, "monotone", False) else 2
+    s = 1 if isinstance(default_neighbourhood(mechanism), MonotoneBox) else 2
     delta = Real.of(mechanism.sensitivity).to_fraction()
     pairs = []
     for v in scores:

@@ -20,12 +20,14 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..numbers.real import Real
+from ..protocols import check_mechanism, mechanism_properties, mechanism_size
 from .certified_ratio import PmfCache
 from .neighbourhoods import LInfBox, MonotoneBox, Neighbourhood, as_vector, default_neighbourhood
 from .pure_dp import ScopeResult, check_pairs, neighbour_pairs
@@ -82,12 +84,32 @@ def random_family(n: int, count: int, low: Any, high: Any, seed: int = 0) -> lis
 
 
 def fixed_size(mechanism: Any) -> int | None:
-    """Number of candidates a mechanism is tied to (candidate-wise sensitivities/scales), else None."""
-    for attr in ("sensitivities", "scales"):
-        v = getattr(mechanism, attr, None)
-        if v is not None:
-            return len(v)
-    return None
+    """Number of candidates a mechanism is tied to (its protocol ``size``), else None."""
+    return mechanism_size(mechanism)
+
+
+def _is_integer(v: Vector) -> bool:
+    return all(x.denominator == 1 for x in v)
+
+
+@dataclass(frozen=True)
+class _IntegerPoints:
+    """The integer score vectors of a relation (for mechanisms declaring ``integer_scores``)."""
+
+    inner: Neighbourhood
+    name: str = "integer-points"
+
+    def contains(self, q: Sequence[Any], q2: Sequence[Any]) -> bool:
+        return self.inner.contains(q, q2)
+
+    def candidates(self, q: Sequence[Any], steps: int = 1) -> list[Vector]:
+        return [v for v in self.inner.candidates(q, steps) if _is_integer(v)]
+
+    def bounds(self, q: Sequence[Any]) -> None:
+        return None
+
+    def describe(self) -> str:
+        return f"{self.inner.describe()}, integer score vectors"
 
 
 def _box_for_pair(nb: Neighbourhood, q: Vector, q2: Vector) -> tuple[list[Fraction], list[Fraction]] | None:
@@ -151,7 +173,7 @@ def local_search(
 
 
 def _default_plan(mechanism: Any, delta: Fraction) -> list[tuple[str, list[Vector]]]:
-    n_fixed = fixed_size(mechanism)
+    n_fixed = mechanism_size(mechanism)
     vals2 = [k * delta for k in range(4)]
     vals3 = [k * delta for k in range(3)]
     if n_fixed is not None:
@@ -180,8 +202,10 @@ def verify(
     """Verify pure ε-DP (ε = the mechanism's *claimed* epsilon) over a finite scope.
 
     Args:
-        mechanism: a mechanism (``pmf``, ``logpmf``, ``epsilon``, ``sensitivity``, ``monotone``).
-        neighbourhood: the relation (default :func:`default_neighbourhood`).
+        mechanism: any :class:`dpexact.protocols.Mechanism`; its ``size`` fixes n, its
+            ``neighbourhood()`` is the default relation, and a mechanism that does not declare
+            ``properties.certified`` (a sampler-only black box) gets an uncertified verdict.
+        neighbourhood: the relation (default ``mechanism.neighbourhood()``).
         searches: any of ``grid``, ``structured``, ``random``, ``local``.
         n, values: grid size and score values (default: n=2 on {0..3}Δ and n=3 on {0..2}Δ).
         random_count, seed: size and seed of the random family.
@@ -194,10 +218,14 @@ def verify(
     bad = [s for s in searches if s not in SEARCHES]
     if bad or not searches:
         raise ValueError(f"searches must be a non-empty subset of {SEARCHES}, got {list(searches)}")
+    check_mechanism(mechanism)
     nb = neighbourhood if neighbourhood is not None else default_neighbourhood(mechanism)
     delta = Real.of(mechanism.sensitivity).to_fraction()
     scope = Scope(neighbourhood=nb.describe())
-    n_use = n if n is not None else fixed_size(mechanism)
+    n_fixed = mechanism_size(mechanism)
+    if n is not None and n_fixed is not None and n != n_fixed:
+        raise ValueError(f"n: the mechanism is tied to {n_fixed} candidates, got n = {n}")
+    n_use = n if n is not None else n_fixed
     plan: list[tuple[str, list[Vector]]] = []
     if n is None and values is None:
         plan = [p for p in _default_plan(mechanism, delta) if p[0] in searches]
@@ -210,6 +238,17 @@ def verify(
     if "random" in searches:
         nn = n_use if n_use is not None else 3
         plan.append(("random", random_family(nn, random_count, 0, 3 * delta, seed)))
+    props = mechanism_properties(mechanism)
+    if props.integer_scores:  # the mechanism is defined on integer scores only
+        nb = _IntegerPoints(nb)
+        plan = [(fam, [v for v in vecs if _is_integer(v)]) for fam, vecs in plan]
+        searches = tuple(s for s in searches if s != "local")
+        scope.neighbourhood = nb.describe()
+    if not props.certified:  # a sampler-only black box: statistical screen, never certified
+        from .statistical_screen import statistical_screen
+
+        vecs = sorted({v for _, vs in plan for v in vs})
+        return statistical_screen(mechanism, nb, vecs, steps=steps, seed=seed, name=name)
     cache = PmfCache(mechanism, prec)
     res = ScopeResult()
     all_vecs: list[Vector] = []
@@ -262,7 +301,7 @@ def verify(
         worst = max(res.worst_certified_hi, max((u[4] for u in res.undecided_triples), default=-math.inf))
         wp = _triple_dict(res.worst_float_triple)
     return Verdict(
-        mechanism=name or getattr(mechanism, "short_name", type(mechanism).__name__),
+        mechanism=name or mechanism.short_name,
         params=mechanism.params(),
         epsilon=str(Real.of(mechanism.epsilon)),
         verdict=kind,

@@ -55,6 +55,25 @@ class Misclaimed:
     def short_name(self) -> str:
         return f"{self.inner.short_name}-misclaimed"
 
+    # the rest of the protocol (dpexact.protocols.Mechanism) is the inner mechanism's
+    @property
+    def size(self) -> int | None:
+        return self.inner.size
+
+    @property
+    def properties(self) -> Any:
+        return self.inner.properties
+
+    @property
+    def output_kind(self) -> str:
+        return self.inner.output_kind
+
+    def outputs(self, n: int) -> Any:
+        return self.inner.outputs(n)
+
+    def neighbourhood(self) -> Any:
+        return self.inner.neighbourhood()
+
     def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
         return self.inner.pmf(scores, backend=backend, method=method)
 

@@ -74,6 +74,19 @@ class HeterogeneousSelection(SelectionMechanism):
             raise ValueError(f"monotone=True is not defined for {type(self).__name__} (hetsel mechanisms)")
         object.__setattr__(self, "sensitivities", parse_sensitivities(self.sensitivities))
 
+    @property
+    def size(self) -> int | None:
+        """Tied to ``len(sensitivities)`` candidates when candidate-wise sensitivities are given."""
+        return None if self.sensitivities is None else len(self.sensitivities)
+
+    def neighbourhood(self) -> Any:
+        """hetsel eq. 1: the candidate-wise box ``|q'_a - q_a| <= Δ_a`` (the ℓ∞ box without ``sensitivities``)."""
+        from ..neighbourhoods import LInfBox
+
+        if self.sensitivities is None:
+            return super().neighbourhood()
+        return LInfBox(self.sensitivity, tuple(self.candidate_sensitivities(len(self.sensitivities))))
+
     def candidate_sensitivities(self, n: int) -> tuple[Real, ...]:
         """Exact ``(Δ_a)`` for ``n`` candidates; ValueError on a length mismatch."""
         if self.sensitivities is None:

@@ -31,6 +31,7 @@ import numpy as np
 from ...numbers.backends import Backend, ExactBackend
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
+from ...protocols import MechanismProperties
 from ..base import SelectionMechanism, _check_method
 from ..validation import check_size
 from .polynomial import pf_pmf_polynomial_fmpq, pf_pmf_polynomial_sympy
@@ -47,6 +48,7 @@ class PermuteAndFlip(SelectionMechanism):
     """Permute-and-flip mechanism (pf Algorithm 1). See the module docstring for the formulas."""
 
     short_name: ClassVar[str] = "pf"
+    declared_properties: ClassVar[MechanismProperties] = MechanismProperties(symmetric=True, shift_invariant=True, monotone=True)
 
     def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         m = _check_method(method, ("quadrature", "recurrence"), "quadrature")

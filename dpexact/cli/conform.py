@@ -1,0 +1,51 @@
+"""``dpexact conform MECHANISM``: does a mechanism do what it declares? (dpexact.verify.conformance)"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+import typer
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("conform")
+    def conform_cmd(
+        mechanism: str = typer.Argument(..., help="registry name or PATH.py:OBJECT or module:OBJECT"),
+        epsilon: str = typer.Option("1", "--epsilon", "-e", help="ε, exact"),
+        sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
+        param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
+        draws: int = typer.Option(20_000, "--draws", help="seeded sampler draws per vector"),
+        seed: int = typer.Option(0, "--seed", help="seed of the sampler check"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Conformance checks: pmf sums to one, ball encloses exact, float within bound, sampler fits the pmf,
+        declared symmetry / shift invariance / monotonicity, clear errors on bad input. Exit 1 if one fails."""
+        from .. import mechanism as build
+        from ..verify.conformance import conform
+        from .main import fail, parse_params
+
+        params: dict[str, Any] = {"epsilon": epsilon, "sensitivity": sensitivity}
+        params.update(parse_params(param))
+        try:
+            mech = build(mechanism, **params)
+            rep = conform(mech, draws=draws, seed=seed)
+        except (ValueError, TypeError) as exc:
+            fail(str(exc))
+            return
+        if as_json:
+            typer.echo(json.dumps(rep.as_dict(), default=str))
+        else:
+            from rich.console import Console
+            from rich.markup import escape
+
+            c = Console()
+            c.print(f"[bold]{escape(mechanism)}[/bold] {escape(str(rep.params))}")
+            for ch in rep.checks:
+                mark = {True: "[green]pass[/green]", False: "[red]FAIL[/red]", None: "[dim]n/a[/dim]"}[ch.passed]
+                c.print(f"  {mark}  {ch.name:<20} {escape(ch.message)}")
+            c.print("conforms" if rep.passed else f"does not conform: {', '.join(f.name for f in rep.failures)}")
+        if not rep.passed:
+            raise typer.Exit(code=1)

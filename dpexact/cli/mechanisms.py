@@ -1,0 +1,47 @@
+"""``dpexact mechanisms``: the registered mechanisms, their parameters, defaults, citations and declared properties."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+__all__ = ["register", "catalogue"]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    """One row per registered mechanism (:func:`dpexact.mechanisms.registry.info`) plus the
+    properties it declares when built with ``epsilon=1`` and its other defaults (``None`` if
+    it needs more parameters)."""
+    from ..mechanisms.registry import available, info, mechanism
+
+    rows = []
+    for name in available():
+        row = info(name)
+        try:
+            row["properties"] = mechanism(name, epsilon=1).properties.as_dict()
+        except (ValueError, TypeError):
+            row["properties"] = None
+        rows.append(row)
+    return rows
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("mechanisms")
+    def mechanisms_cmd(as_json: bool = typer.Option(False, "--json", help="print a JSON list")) -> None:
+        """List the registered mechanisms: parameters (default), citations, declared properties."""
+        rows = catalogue()
+        if as_json:
+            typer.echo(json.dumps(rows, default=str))
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title="registered mechanisms (any command also takes PATH.py:OBJECT or module:OBJECT)")
+        for col in ("name", "parameters", "citations", "summary"):
+            t.add_column(col, overflow="fold")
+        for r in rows:
+            params = ", ".join(p["name"] + ("" if p["required"] else f"={p['default']}") for p in r["parameters"])
+            t.add_row(r["name"], params, "; ".join(r["citations"][:4]), r["summary"])
+        Console(width=200).print(t)

@@ -1,0 +1,316 @@
+"""Mechanisms defined by functions: :func:`define_mechanism` (a pmf in backend operations)
+and its sampler-only variant (a black box for statistical screening only).
+
+Three ways to bring a mechanism to dpexact (all satisfy :class:`dpexact.protocols.Mechanism`):
+
+1. **Subclass** :class:`~dpexact.mechanisms.SelectionMechanism` (a frozen dataclass) and
+   implement the public hooks ``pmf_float`` / ``pmf_backend`` / ``sample``; see
+   ``examples/geometric_noisy_max.py``.
+2. **A pmf function**, written once in backend operations::
+
+       def pmf(q, p, ops):                  # q: scores as backend numbers, p.epsilon, p.sensitivity, ...
+           w = [ops.exp(p.epsilon * x / (2 * p.sensitivity)) for x in q]
+           s = ops.sum(w)
+           return [v / s for v in w]
+
+       em = dpexact.define_mechanism("my-em", pmf, epsilon=1, properties=dict(symmetric=True))
+
+   It runs on ``exact`` (sympy / rationals), ``ball`` (rigorous because every operation is)
+   and ``mp``; the ``float`` result is the ball result at 128 bits (512 if wide) rounded
+   once, so its stated bound is proven. Returning Python floats on ``exact`` or ``ball``
+   raises ``ValueError`` (it would fake exactness).
+3. **A sampler only**: ``define_mechanism("bb", sampler=fn, epsilon=1)`` where
+   ``fn(q, p, rng, size)`` returns ``size`` output indices. Its ``pmf`` exists on the float
+   backend only, as empirical frequencies of a seeded run with a Hoeffding bound
+   (``error_kind="estimate"``), and ``properties.certified`` is ``False``: verifiers run a
+   statistical screen and never report a certified verdict.
+
+``ops`` offers ``exp``, ``log``, ``log1p``, ``expm1``, ``sqrt``, ``sum``, ``from_int``,
+``num`` (an exact number such as ``"1/3"`` into the backend) and ``name``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+from ..numbers.backends import Backend, BallBackend, ExactBackend, get_backend
+from ..numbers.pmf import Pmf
+from ..numbers.real import Real
+from ..protocols import MechanismProperties, Neighbourhood
+from .base import SelectionMechanism
+from .validation import exact_scores, float_scores
+
+__all__ = ["FunctionMechanism", "define_mechanism", "BackendOperations"]
+
+#: draws behind a sampler-only mechanism's empirical pmf
+SAMPLER_PMF_DRAWS = 200_000
+#: confidence of the Hoeffding bound reported with that empirical pmf
+SAMPLER_PMF_DELTA = 1e-9
+
+
+class BackendOperations:
+    """The operations a function-defined pmf may use on one scalar backend (mp, ball, exact)."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend = backend
+        self.name = backend.name
+
+    def num(self, x: Any) -> Any:
+        """An exact number (int, Fraction, ``"1/3"``, ``"log(2)"``) as a backend number."""
+        return self.backend.from_real(Real.of(x, "number"))
+
+    def from_int(self, k: int) -> Any:
+        return self.backend.from_int(k)
+
+    def exp(self, x: Any) -> Any:
+        return self.backend.exp(self._lift(x))
+
+    def log(self, x: Any) -> Any:
+        return self.backend.log(self._lift(x))
+
+    def log1p(self, x: Any) -> Any:
+        if hasattr(self.backend, "log1p"):
+            return self.backend.log1p(self._lift(x))
+        return self.backend.log(1 + self._lift(x))  # exact backend: exact either way
+
+    def expm1(self, x: Any) -> Any:
+        if hasattr(self.backend, "expm1"):
+            return self.backend.expm1(self._lift(x))
+        return self.backend.exp(self._lift(x)) - 1
+
+    def sqrt(self, x: Any) -> Any:
+        x = self._lift(x)
+        if hasattr(self.backend, "sqrt"):
+            return self.backend.sqrt(x)
+        if self.name == "ball":
+            return x.sqrt()
+        if self.name == "mp":
+            import mpmath
+
+            return mpmath.sqrt(x)
+        import sympy
+
+        return sympy.sqrt(x)
+
+    def sum(self, xs: Any) -> Any:
+        items = list(xs)
+        if not items:
+            return self.from_int(0)
+        total = items[0]
+        for v in items[1:]:
+            total = total + v
+        return total
+
+    def _lift(self, x: Any) -> Any:
+        if isinstance(x, float):
+            raise ValueError(f"pmf: a Python float reached the {self.name} backend; build constants with ops.num(...)")
+        if isinstance(x, int):
+            return self.from_int(x)
+        return x
+
+
+@dataclass(frozen=True)
+class FunctionMechanism(SelectionMechanism):
+    """A selection mechanism given by a pmf function and/or a sampler (see the module docstring)."""
+
+    label: str = "custom"
+    pmf_function: Any = field(default=None, compare=False, repr=False)
+    sampler: Any = field(default=None, compare=False, repr=False)
+    relation: Any = None
+    declared: Any = None
+    fixed_size: Any = None
+    extra: Any = None
+
+    exact_limit: ClassVar[int] = 200
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.label, str) or not self.label:
+            raise TypeError("name must be a non-empty string")
+        if self.pmf_function is None and self.sampler is None:
+            raise ValueError("define_mechanism: give pmf= (a pmf in backend operations) or sampler= (black box)")
+        for what in ("pmf_function", "sampler"):
+            v = getattr(self, what)
+            if v is not None and not callable(v):
+                raise TypeError(f"{'pmf' if what == 'pmf_function' else what} must be callable, got {type(v).__name__}")
+        if self.relation is not None and not isinstance(self.relation, Neighbourhood):
+            raise TypeError(f"neighbourhood must be a Neighbourhood (dpexact.mechanisms.neighbourhoods), got {type(self.relation).__name__}")
+        props = self.declared
+        if props is None:
+            props = MechanismProperties()
+        elif isinstance(props, dict):
+            try:
+                props = MechanismProperties(**props)
+            except TypeError as exc:
+                raise TypeError(f"properties: {exc}") from exc
+        elif not isinstance(props, MechanismProperties):
+            raise TypeError(f"properties must be a dict or MechanismProperties, got {type(props).__name__}")
+        if self.pmf_function is None and props.certified:
+            props = MechanismProperties(**{**props.as_dict(), "certified": False})  # a black box is never certified
+        object.__setattr__(self, "declared", props)
+        if self.fixed_size is not None and (isinstance(self.fixed_size, bool) or not isinstance(self.fixed_size, int)
+                                            or self.fixed_size < 1):
+            raise ValueError(f"size must be a positive int or None, got {self.fixed_size!r}")
+        extra = dict(self.extra or {})
+        for k in extra:
+            if not isinstance(k, str) or not k.isidentifier() or k in ("epsilon", "sensitivity"):
+                raise ValueError(f"params: {k!r} is not a usable parameter name")
+        object.__setattr__(self, "extra", tuple(sorted((k, Real.of(v, k)) for k, v in extra.items())))
+
+    # -- protocol ---------------------------------------------------------------------------------
+    @property
+    def short_name(self) -> str:  # type: ignore[override]
+        return self.label
+
+    @property
+    def size(self) -> int | None:
+        return self.fixed_size
+
+    @property
+    def properties(self) -> MechanismProperties:
+        return self.declared
+
+    def neighbourhood(self) -> Neighbourhood:
+        return self.relation if self.relation is not None else super().neighbourhood()
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"epsilon": str(self.epsilon), "sensitivity": str(self.sensitivity)}
+        if self.monotone:
+            out["monotone"] = True
+        out.update({k: str(v) for k, v in self.extra})
+        return out
+
+    # -- hooks ------------------------------------------------------------------------------------
+    def _check_n(self, n: int) -> None:
+        if self.fixed_size is not None and n != self.fixed_size:
+            raise ValueError(f"scores: {self.label} is defined for {self.fixed_size} scores, got {n}")
+
+    def _namespace(self, convert: Callable[[Real], Any]) -> SimpleNamespace:
+        return SimpleNamespace(epsilon=convert(self.epsilon), sensitivity=convert(self.sensitivity),
+                               monotone=self.monotone, **{k: convert(v) for k, v in self.extra})
+
+    def pmf(self, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Pmf:
+        if self.pmf_function is None:
+            be = get_backend(backend)
+            if be.name != "float":
+                raise ValueError(f"backend {be}: {self.label} is a sampler-only mechanism (statistical screening only); "
+                                 "its pmf is an empirical estimate on the float backend")
+        return super().pmf(scores, backend, method)
+
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        self._check_n(q.size)
+        if self.pmf_function is None:
+            return self._empirical(q)
+        exact = [Real.of(float(v)) for v in q]  # a float score means its exact binary value
+        for prec in (128, 512):
+            be = BallBackend(prec)
+            with be.context():
+                ball = self.pmf_backend(exact, be, method)
+            rad = ball.radii()
+            if rad is not None and float(rad.max()) <= 2.0**-70:
+                break
+        mids = np.array([float(v.mid()) for v in ball.values])
+        with np.errstate(divide="ignore"):
+            logv = np.array([float(v.log().mid()) if v > 0 else (-np.inf if v.is_zero() else math.log(m) if m > 0 else -np.inf)
+                             for v, m in zip(ball.values, mids)])
+        rads = ball.radii()
+        abs_err = float(rads.max()) + 2.0**-53 * float(np.abs(mids).max()) + 2.0**-1074
+        rel = max((float(r) / abs(m) for r, m in zip(rads, mids) if m != 0), default=0.0) + 2.0**-53
+        return Pmf(mids, "float", f"{ball.method} (ball:{prec}, rounded)", rel_error=rel, abs_error=abs_err,
+                   error_kind="rigorous", logvalues=logv)
+
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        self._check_n(len(q))
+        if method not in (None, "function"):
+            raise ValueError(f"method must be 'function' (or None), got {method!r}")
+        ops = BackendOperations(backend)
+        xs = [backend.from_real(v) for v in q]
+        vals = self.pmf_function(xs, self._namespace(backend.from_real), ops)
+        try:
+            vals = list(vals)
+        except TypeError as exc:
+            raise TypeError(f"pmf of {self.label} must return a sequence of probabilities") from exc
+        if len(vals) != len(q):
+            raise ValueError(f"pmf of {self.label} returned {len(vals)} probabilities for {len(q)} scores")
+        if backend.name == "exact":
+            import sympy
+
+            vals = [sympy.sympify(v) if not type(v).__name__ == "fmpq" else v for v in vals]
+            if any(isinstance(v, float) or (hasattr(v, "has") and v.has(sympy.Float)) for v in vals):
+                raise ValueError(f"pmf of {self.label}: a floating-point number reached the exact backend; use ops.num(...)")
+            kind, vals = ExactBackend.field(vals)
+            return Pmf(tuple(vals), "exact", "function", 0.0, 0.0, "exact", details={"field": kind})
+        if backend.name == "ball":
+            from flint import arb
+
+            bad = [type(v).__name__ for v in vals if not isinstance(v, (arb, int))]
+            if bad:
+                raise ValueError(f"pmf of {self.label}: returned {bad[0]} on the ball backend; compute with ops")
+            vals = [arb(v) if isinstance(v, int) else v for v in vals]
+            rads = [float(v.rad()) for v in vals]
+            rel = max((r / abs(float(v.mid())) for r, v in zip(rads, vals) if float(v.mid()) != 0), default=0.0)
+            return Pmf(tuple(vals), str(backend), "function", rel, max(rads), "rigorous")
+        import mpmath
+
+        vals = [mpmath.mpf(v) for v in vals]
+        est = 10.0 ** (-backend.dps + 3) * (len(q) + 1)  # type: ignore[attr-defined]
+        return Pmf(tuple(vals), str(backend), "function", est, est, "estimate")
+
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        self._check_n(q.size)
+        if self.sampler is not None:
+            out = np.asarray(self.sampler(q, self._namespace(lambda r: r.to_float()), rng, size))
+            if out.shape != (size,) or out.dtype.kind not in "iu":
+                raise ValueError(f"sampler of {self.label} must return {size} integer outputs, got shape {out.shape} dtype {out.dtype}")
+            if size and (out.min() < 0 or out.max() >= q.size):
+                raise ValueError(f"sampler of {self.label} returned an output outside 0..{q.size - 1}")
+            return out.astype(np.int64)
+        p = np.maximum(self.pmf_float(q, None).values, 0.0)  # no sampler: draw from the pmf itself
+        return rng.choice(q.size, size=size, p=p / p.sum())
+
+    def _empirical(self, q: np.ndarray) -> Pmf:
+        rng = np.random.default_rng(0)
+        draws = self.sample(q, rng, SAMPLER_PMF_DRAWS)
+        freq = np.bincount(draws, minlength=q.size) / SAMPLER_PMF_DRAWS
+        # Hoeffding with a union bound over the n outputs: |freq_r - p_r| <= t for all r w.p. >= 1 - δ
+        t = math.sqrt(math.log(2 * q.size / SAMPLER_PMF_DELTA) / (2 * SAMPLER_PMF_DRAWS))
+        return Pmf(freq, "float", "empirical", rel_error=None, abs_error=t, error_kind="estimate",
+                   details={"draws": SAMPLER_PMF_DRAWS, "seed": 0, "confidence": 1 - SAMPLER_PMF_DELTA})
+
+
+def define_mechanism(
+    name: str,
+    pmf: Callable[..., Any] | None = None,
+    *,
+    epsilon: Any,
+    sampler: Callable[..., Any] | None = None,
+    sensitivity: Any = 1,
+    monotone: bool = False,
+    neighbourhood: Neighbourhood | None = None,
+    properties: "MechanismProperties | dict | None" = None,
+    size: int | None = None,
+    params: dict[str, Any] | None = None,
+) -> FunctionMechanism:
+    """A mechanism from a pmf function in backend operations and/or a sampler (module docstring).
+
+    Args:
+        name: the short name used in reports.
+        pmf: ``pmf(q, p, ops) -> probabilities``: ``q`` the scores as backend numbers, ``p``
+            the parameters (``p.epsilon``, ``p.sensitivity``, and ``params``) as backend
+            numbers, ``ops`` a :class:`BackendOperations`. ``None`` for a sampler-only black box.
+        epsilon, sensitivity, monotone: as for the built-in mechanisms (exact).
+        sampler: ``sampler(q, p, rng, size) -> int array`` (float scores and parameters); if
+            omitted, ``rvs`` draws from the pmf.
+        neighbourhood: the relation of the privacy claim (default: ℓ∞ box with Δ, monotone box
+            when ``monotone``).
+        properties: declared :class:`MechanismProperties` (or a dict of them); conformance checks them.
+        size: the number of candidates it is tied to (``None``: any).
+        params: further exact parameters, passed in ``p``.
+    """
+    return FunctionMechanism(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, label=name, pmf_function=pmf,
+                             sampler=sampler, relation=neighbourhood, declared=properties, fixed_size=size, extra=params)

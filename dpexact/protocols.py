@@ -1,0 +1,329 @@
+"""The contracts of dpexact in one place: mechanism, neighbourhood, backend.
+
+Every verifier, utility metric and the LP talks to a mechanism only through
+:class:`Mechanism`; they never probe attribute names. Anything that satisfies these
+protocols — a subclass of :class:`dpexact.mechanisms.SelectionMechanism`, an object built by
+:func:`dpexact.define_mechanism`, or a class in a file of your own loaded with
+``-m PATH.py:OBJECT`` — is accepted by every command.
+
+This module sits just above :mod:`dpexact.numbers` and imports nothing else from dpexact, so
+any layer may depend on it.
+
+Layout of a result. ``mechanism.pmf(q)`` returns a :class:`~dpexact.numbers.Pmf` whose
+``values[i]`` is ``Pr[M(q) = mechanism.outputs(len(q))[i]]``. For a *selection* mechanism
+(``output_kind == "selection"``) the outputs are the candidate indices ``0..n-1``; for a
+mechanism with another *finite* output set (``output_kind == "finite"``: a sparse-vector
+⊤/⊥ pattern, a discretised noisy value, a histogram) ``outputs(n)`` enumerates that set in a
+fixed order. Mechanisms whose output is a real number (``output_kind == "continuous"``,
+e.g. report-noisy-max returning the noisy value) satisfy :class:`ContinuousMechanism`
+instead of ``pmf``: that is the extension point for densities.
+
+Conventions shared by all: scores ``q`` are 1-D, finite, non-empty; ``epsilon`` is the
+*claimed* privacy parameter (an exact :class:`~dpexact.numbers.Real`); ``sensitivity`` Δ is
+the scale on which verifiers build their score families; neighbours are given by
+``neighbourhood()``, never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Callable, ContextManager, Hashable, Literal, Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from .numbers.pmf import Pmf
+
+__all__ = [
+    "OutputKind",
+    "MechanismProperties",
+    "Neighbourhood",
+    "Mechanism",
+    "ContinuousMechanism",
+    "Backend",
+    "BackendOps",
+    "mechanism_size",
+    "mechanism_properties",
+    "is_mechanism",
+    "check_mechanism",
+]
+
+#: what a mechanism outputs: a candidate index 0..n-1, an element of a finite set
+#: enumerated by ``outputs(n)``, or a real number (density; see :class:`ContinuousMechanism`)
+OutputKind = Literal["selection", "finite", "continuous"]
+
+
+@dataclass(frozen=True)
+class MechanismProperties:
+    """Properties a mechanism *declares*; code may rely on them only because conformance checks them.
+
+    Attributes:
+        symmetric: pf eq. 1 — ``Pr[M(Πq) = π(r)] = Pr[M(q) = r]`` for every permutation π.
+            Enables one pmf per lattice class (the optimality ratio, class-based sums);
+            without it those sums run over every vector.
+        shift_invariant: pf eq. 2 — ``Pr[M(q + c·1) = r] = Pr[M(q) = r]`` for every real c.
+        monotone: pf eq. 3 — raising ``q_r`` and lowering the others never lowers
+            ``Pr[M(q) = r]``. (Not the ``monotone=`` *parameter* of the built-in mechanisms,
+            which declares a monotone *quality function*, pf Remark 1.)
+        certified: the pmf is the mechanism's exact law, computed with a stated error
+            bound (exact / rigorous ball / a-priori float). ``False`` for a sampler-only black
+            box: anything built from it is a statistical screen and never "certified".
+        integer_scores: the mechanism is defined on integer scores only (a non-integer
+            score raises ``ValueError``); conformance and the verifiers then use integer
+            score families.
+
+    The three regularity properties are pf Definition 3; they are checked with certified
+    counterexamples by :func:`dpexact.verify.regularity.check_regularity` and by
+    :func:`dpexact.verify.conformance.conform`.
+    """
+
+    symmetric: bool = False
+    shift_invariant: bool = False
+    monotone: bool = False
+    certified: bool = True
+    integer_scores: bool = False
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if not isinstance(v, (bool, np.bool_)):
+                raise TypeError(f"MechanismProperties.{f.name} must be a bool, got {type(v).__name__}")
+            object.__setattr__(self, f.name, bool(v))
+
+    @property
+    def regular(self) -> bool:
+        """pf Definition 3: symmetric, shift-invariant and monotone."""
+        return self.symmetric and self.shift_invariant and self.monotone
+
+    def as_dict(self) -> dict[str, bool]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@runtime_checkable
+class Neighbourhood(Protocol):
+    """A neighbouring relation ``q ~ q'`` on score vectors (pf §2.1–2.2).
+
+    Implementations: :mod:`dpexact.mechanisms.neighbourhoods` (ℓ∞ box, candidate-wise box,
+    monotone box, histogram add/remove and replace, any-pair).
+
+    Contract:
+        ``name``: a short identifier (``"linf-box"``).
+        ``contains(q, q2)``: whether ``q2`` is a neighbour of ``q``, decided *exactly*
+            (rationals; floats at their binary value). Symmetric in its arguments.
+        ``candidates(q, steps=1)``: a finite list of neighbours of ``q`` (exact Fraction
+            tuples, ``q`` itself excluded) that the searches try; ``steps`` refines a
+            continuous relation's lattice. Raises ``ValueError`` if the list would exceed a
+            stated limit.
+        ``bounds(q)``: the box ``(lower, upper)`` of neighbours for continuous local
+            optimisation, or ``None`` when the relation is not a box.
+        ``describe()``: one line for reports.
+    """
+
+    name: str
+
+    def contains(self, q: Sequence[Any], q2: Sequence[Any]) -> bool: ...
+
+    def candidates(self, q: Sequence[Any], steps: int = 1) -> list: ...
+
+    def bounds(self, q: Sequence[Any]) -> Any: ...
+
+    def describe(self) -> str: ...
+
+
+@runtime_checkable
+class Mechanism(Protocol):
+    """A randomized algorithm ``M`` on score vectors, described by its parameters.
+
+    Contract:
+        ``short_name``: registry name (``"pf"``) or the class name for your own mechanism.
+        ``epsilon``: the claimed ε (an exact Real); verifiers check ε-DP against it.
+        ``sensitivity``: Δ, the score scale on which verifiers build their families.
+        ``size``: the number of candidates/queries the mechanism is tied to (e.g. by
+            candidate-wise sensitivities), or ``None`` if it accepts any ``n``.
+        ``neighbourhood()``: the relation its privacy claim refers to (a :class:`Neighbourhood`).
+        ``properties``: the :class:`MechanismProperties` it declares.
+        ``output_kind`` and ``outputs(n)``: the output space (module docstring); a selection
+            mechanism returns ``range(n)``.
+        ``pmf(scores, backend="float", method=None)``: a :class:`~dpexact.numbers.Pmf` over
+            ``outputs(len(scores))`` on backend ``float | mp[:digits] | ball[:bits] | exact``:
+            exact values on ``exact``, rigorous balls on ``ball``, float64 with a stated
+            ``rel_error``/``abs_error`` on ``float``. A backend the mechanism cannot serve
+            raises ``ValueError`` naming it; bad scores raise ``ValueError``/``TypeError``
+            naming ``scores``.
+        ``logpmf(scores)``: float64 natural logs (``-inf`` only for true zeros), accurate
+            where the pmf underflows.
+        ``rvs(scores, size=None, random_state=None)``: draws from the mechanism's *own*
+            sampling algorithm (output positions as in ``pmf``); one int when ``size`` is None.
+        ``params()``: JSON-friendly parameters (exact numbers as strings).
+    """
+
+    short_name: str
+
+    @property
+    def epsilon(self) -> Any: ...
+
+    @property
+    def sensitivity(self) -> Any: ...
+
+    @property
+    def size(self) -> int | None: ...
+
+    @property
+    def properties(self) -> MechanismProperties: ...
+
+    @property
+    def output_kind(self) -> str: ...
+
+    def outputs(self, n: int) -> Sequence[Hashable]: ...
+
+    def neighbourhood(self) -> Neighbourhood: ...
+
+    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Pmf: ...
+
+    def logpmf(self, scores: Any) -> np.ndarray: ...
+
+    def rvs(self, scores: Any, size: Any = None, random_state: Any = None) -> Any: ...
+
+    def params(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class ContinuousMechanism(Protocol):
+    """Extension point: a mechanism whose output is a real number (``output_kind == "continuous"``).
+
+    Same contract as :class:`Mechanism` except that the law is a density:
+    ``pdf(scores, x, backend)`` / ``logpdf(scores, x)`` at output ``x``, and ``rvs`` returns
+    floats. Verifiers that need a finite output space refuse such mechanisms with a
+    ``TypeError`` rather than discretising silently.
+    """
+
+    short_name: str
+
+    @property
+    def epsilon(self) -> Any: ...
+
+    @property
+    def size(self) -> int | None: ...
+
+    @property
+    def properties(self) -> MechanismProperties: ...
+
+    @property
+    def output_kind(self) -> str: ...
+
+    def neighbourhood(self) -> Neighbourhood: ...
+
+    def pdf(self, scores: Any, x: Any, backend: Any = "float") -> Any: ...
+
+    def logpdf(self, scores: Any, x: Any) -> Any: ...
+
+    def rvs(self, scores: Any, size: Any = None, random_state: Any = None) -> Any: ...
+
+    def params(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Backend(Protocol):
+    """A number backend as it exists in :mod:`dpexact.numbers.backends` (float, mp, ball, exact).
+
+    Contract:
+        ``name``: ``"float" | "mp" | "ball" | "exact"``; ``str(backend)`` adds the precision
+            (``"ball:128"``), and is what a :class:`Pmf` records.
+        ``rigorous``: results are exact or enclosures of the truth (ball, exact).
+        ``context()``: a context manager that sets the working precision of the underlying
+            library for its duration and restores it afterwards.
+        ``from_real(x)`` / ``from_int(k)``: an exact :class:`~dpexact.numbers.Real` or int
+            as a backend number (ball: a rigorous enclosure).
+        ``exp(x)``, ``log(x)``: elementary functions in the backend's arithmetic.
+        ``to_float(x)``: a float64 value (ball: the midpoint).
+    """
+
+    name: str
+    rigorous: bool
+
+    def context(self) -> ContextManager[None]: ...
+
+    def from_real(self, x: Any) -> Any: ...
+
+    def from_int(self, k: int) -> Any: ...
+
+    def exp(self, x: Any) -> Any: ...
+
+    def log(self, x: Any) -> Any: ...
+
+    def to_float(self, x: Any) -> float: ...
+
+
+@runtime_checkable
+class BackendOps(Backend, Protocol):
+    """The operations a pmf written once for every backend needs (extends :class:`Backend`).
+
+    Each operation is exact on ``exact`` (or raises ``ValueError`` if the result is not
+    representable exactly), a rigorous enclosure on ``ball``, correctly rounded or within a
+    stated bound on ``float`` and ``mp``:
+
+        ``log1p(x)``, ``expm1(x)``, ``sqrt(x)``: elementary functions, accurate near 0.
+        ``sum(xs)``: an accurate sum of a sequence (float: compensated, e.g. ``math.fsum``).
+        ``sign(x)``: ``-1 | 0 | 1``, certified; raises ``ArithmeticError`` when a ball
+            contains 0 but the value cannot be proved zero. ``compare(a, b) = sign(a - b)``.
+        ``integrate(f, a, b)``: ``∫_a^b f`` with a proven error bound on float / mp / ball
+            (``f`` written in these operations), exact where the integrand allows.
+    """
+
+    def log1p(self, x: Any) -> Any: ...
+
+    def expm1(self, x: Any) -> Any: ...
+
+    def sqrt(self, x: Any) -> Any: ...
+
+    def sum(self, xs: Sequence[Any]) -> Any: ...
+
+    def sign(self, x: Any) -> int: ...
+
+    def compare(self, a: Any, b: Any) -> int: ...
+
+    def integrate(self, f: Callable[[Any], Any], a: Any, b: Any) -> Any: ...
+
+
+# -- asking the protocol ------------------------------------------------------------------------
+
+_REQUIRED = ("pmf", "rvs", "params", "neighbourhood", "outputs")
+
+
+def is_mechanism(obj: Any) -> bool:
+    """Whether ``obj`` is a mechanism *instance* satisfying :class:`Mechanism` or :class:`ContinuousMechanism`."""
+    if isinstance(obj, type):
+        return False
+    return isinstance(obj, Mechanism) or isinstance(obj, ContinuousMechanism)
+
+
+def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False) -> Any:
+    """Return ``obj`` if it satisfies :class:`Mechanism` (or, with ``continuous=True``,
+    :class:`ContinuousMechanism`), else raise a one-line ``TypeError`` naming what is missing."""
+    if isinstance(obj, type):
+        raise TypeError(f"{name}: {obj.__name__} is a class, not a mechanism instance (call it with its parameters)")
+    if isinstance(obj, Mechanism) and getattr(obj, "output_kind", None) != "continuous":
+        return obj
+    if isinstance(obj, ContinuousMechanism):
+        if continuous:
+            return obj
+        raise TypeError(f"{name}: {type(obj).__name__} has a continuous output (a density); this needs a finite output space")
+    missing = [a for a in ("short_name", "epsilon", "sensitivity", "size", "properties", "output_kind") + _REQUIRED
+               if not hasattr(obj, a)]
+    raise TypeError(f"{name}: {type(obj).__name__} does not satisfy the dpexact Mechanism protocol "
+                    f"(missing: {', '.join(missing) or 'logpmf'}); see dpexact.protocols")
+
+
+def mechanism_size(mechanism: Any) -> int | None:
+    """The number of candidates ``mechanism`` is tied to (``None``: any n), asked through the protocol."""
+    v = check_mechanism(mechanism).size
+    if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
+        raise TypeError(f"mechanism: size must be a positive int or None, got {v!r}")
+    return None if v is None else int(v)
+
+
+def mechanism_properties(mechanism: Any) -> MechanismProperties:
+    """The properties ``mechanism`` declares (a :class:`MechanismProperties`)."""
+    p = check_mechanism(mechanism).properties
+    if not isinstance(p, MechanismProperties):
+        raise TypeError(f"mechanism: properties must be a MechanismProperties, got {type(p).__name__}")
+    return p
