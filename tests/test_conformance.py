@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 import dpexact
+from registered_mechanisms import NEEDS_SENSITIVITIES, build
 from dpexact.cli.main import app
 from dpexact.mechanisms.exponential import ExponentialMechanism
 from dpexact.mechanisms.permute_and_flip import PermuteAndFlip
@@ -22,16 +23,11 @@ from conftest import REPO
 SLOW = {"rs-gamma", "rs-gamma-tnb", "rnm-gumbel", "combined-gem"}
 
 
-def _build(name: str) -> Any:
-    kw: dict[str, Any] = {"epsilon": 1}
-    if name.startswith("err"):
-        kw["p"] = "1/2"
-    return dpexact.mechanism(name, **kw)
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW else n for n in dpexact.available()])
 def test_every_registered_mechanism_conforms(name):
-    rep = conform(_build(name))
+    rep = conform(build(name))
     assert rep.passed, [f"{c.name}: {c.message}" for c in rep.failures]
     assert rep.check("sums-to-one").passed and rep.check("sampler-agrees").passed and rep.check("bad-input").passed
     assert rep.check("float-within-bound").passed

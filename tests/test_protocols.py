@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import dpexact
+from registered_mechanisms import NEEDS_SENSITIVITIES, build
 from dpexact.lp import optimal_mechanism, optimality_ratio, total_expected_error
 from dpexact.mechanisms.base import SelectionMechanism
 from dpexact.mechanisms.exponential import ExponentialMechanism
@@ -21,18 +22,14 @@ from dpexact.protocols import MechanismProperties, Mechanism, check_mechanism, i
 from dpexact.verify.search import verify
 
 
-def _build(name: str) -> Any:
-    kw: dict[str, Any] = {"epsilon": 1}
-    if name.startswith("err"):
-        kw["p"] = "1/2"
-    return dpexact.mechanism(name, **kw)
+
 
 
 @pytest.mark.parametrize("name", dpexact.available())
 def test_every_registered_mechanism_satisfies_the_protocol(name):
-    m = _build(name)
+    m = build(name)
     assert isinstance(m, Mechanism) and is_mechanism(m)
-    assert m.size is None
+    assert m.size == (3 if name in NEEDS_SENSITIVITIES else None)
     assert isinstance(m.properties, MechanismProperties)
     assert list(m.outputs(3)) == [0, 1, 2] and m.output_kind == "selection"
     assert m.neighbourhood().contains([0, 0, 0], [1, -1, 1])
