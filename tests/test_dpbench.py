@@ -14,7 +14,7 @@ import pytest
 
 import dpexact
 from dpexact.data import (DPBENCH_DATASETS, DPBENCH_OTHER_DATASETS, DatasetIntegrityError, DatasetMissingError,
-                          load_dpbench, verify_dpbench_file)
+                          dpbench_directory, load_dpbench, verify_dpbench_file)
 from dpexact.quality import median_quality, mode_quality
 from dpexact.utility import expected_error, stochastic_dominance
 
@@ -88,6 +88,16 @@ def test_missing_directory_and_files(monkeypatch: pytest.MonkeyPatch, tmp_path: 
     with pytest.raises(DatasetMissingError, match="ADULTFRANK.n4096.npy"):
         load_dpbench("ADULTFRANK", tmp_path)
     assert issubclass(DatasetMissingError, FileNotFoundError)
+
+
+def test_dpbench_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("DPEXACT_DPBENCH", raising=False)
+    assert dpbench_directory([tmp_path / "nowhere", tmp_path, DATA]) == DATA
+    with pytest.raises(DatasetMissingError, match="nowhere"):
+        dpbench_directory([tmp_path / "nowhere", tmp_path])
+    monkeypatch.setenv("DPEXACT_DPBENCH", str(tmp_path))  # the variable alone decides when set
+    with pytest.raises(DatasetMissingError, match=str(tmp_path)):
+        dpbench_directory([DATA])
 
 
 def _copy_with(tmp_path: Path, name: str, x: np.ndarray) -> Path:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -34,6 +35,7 @@ __all__ = [
     "SHA256SUMS",
     "DatasetIntegrityError",
     "DatasetMissingError",
+    "dpbench_directory",
     "dpbench_path",
     "load_dpbench",
     "verify_dpbench_file",
@@ -84,7 +86,11 @@ def _file_sha256(path: Path) -> str:
 
 def _read_sums(sums: Path) -> dict[str, str]:
     out: dict[str, str] = {}
-    for lineno, line in enumerate(sums.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+    try:
+        text = sums.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise DatasetIntegrityError(f"{sums}: cannot read the checksums ({exc.strerror or exc})", sums, None, None) from None
+    for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         digest, _, name = line.strip().partition(" ")
@@ -118,6 +124,24 @@ def verify_dpbench_file(path: "str | os.PathLike[str]") -> bool:
             f"DPBench file {p} fails its {SHA256SUMS} check (sha256 {actual[:16]}…, expected {expected[:16]}…): "
             "the file was modified or corrupted", p, expected, actual)
     return True
+
+
+def dpbench_directory(candidates: "Sequence[str | os.PathLike[str]]" = ()) -> Path:
+    """The DPBench folder: ``$DPEXACT_DPBENCH`` if set (alone), else the first of ``candidates``
+    that is a directory holding at least one ``<NAME>.n4096.npy``.
+
+    Raises:
+        DatasetMissingError: nothing found; the message lists every place looked at.
+    """
+    env = os.environ.get(DPBENCH_ENV)
+    places = [Path(env).expanduser()] if env else [Path(c).expanduser() for c in candidates]
+    names = [f"{n}.n{DPBENCH_DOMAIN}.npy" for n in DPBENCH_DATASETS + DPBENCH_OTHER_DATASETS]
+    for folder in places:
+        if folder.is_dir() and any((folder / n).is_file() for n in names):
+            return folder
+    where = ", ".join(repr(str(p)) for p in places) or "nowhere (no candidates)"
+    raise DatasetMissingError(f"DPBench data not found: looked in {where}"
+                              + ("" if env else f"; set {DPBENCH_ENV} to the folder holding <NAME>.n{DPBENCH_DOMAIN}.npy"))
 
 
 def dpbench_path(name: str, directory: "str | os.PathLike[str] | None" = None) -> Path:

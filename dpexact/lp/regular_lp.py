@@ -55,8 +55,8 @@ import numpy as np
 
 from ..cost_limits import check_cost
 from ..mechanisms.validation import positive_real
-from .cost_model import estimate_build_cost
 from ..numbers.real import Real
+from .cost_model import estimate_build_cost
 from .lattice import MAX_CLASSES, LatticeClass, check_nk, count_classes, count_vectors, lattice_classes
 
 __all__ = ["Boundary", "RegularLP", "build_regular_lp", "exp_minus_epsilon"]
