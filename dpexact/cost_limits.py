@@ -22,8 +22,9 @@ __all__ = [
     "physical_memory",
 ]
 
-#: the CLI's default time budget per command (seconds); ``--max-seconds`` raises it
-DEFAULT_CLI_MAX_SECONDS = 120.0
+#: the CLI's default time budget per command (estimated CPU seconds): an interactive command
+#: that would run longer than a minute must be asked for with ``--max-seconds``
+DEFAULT_CLI_MAX_SECONDS = 60.0
 #: share of physical RAM one computation may plan to use (others share the machine)
 MEMORY_SHARE = 0.5
 

@@ -93,7 +93,7 @@ def test_cli_refuses_with_the_estimate(args, words):
 
 
 def test_cli_max_seconds_raises_the_budget():
-    res = runner.invoke(app, ["ldp", "-m", "em", "-N", "40", "-e", "1", "-b", "exact", "--max-seconds", "0.5"])
+    res = runner.invoke(app, ["ldp", "-m", "em", "-N", "25", "-e", "1", "-b", "exact", "--max-seconds", "0.5"])
     assert res.exit_code == 2 and "0.5 s" in res.output
     res = runner.invoke(app, ["ldp", "-m", "grr", "-N", "12", "-e", "1", "--max-seconds", "30", "--json"])
     assert res.exit_code == 0, res.output

@@ -5,22 +5,23 @@
 the backend's arithmetic; the exact EM channel is the exception, its entries are sympy sums of
 N exponentials, so time and memory grow like N³.
 
-Measured on the 2-core, 23 GiB development machine (2026-11-25, wall clock of the whole
-computation (loss, channel, Q_g, QLoss, ratio) while other jobs shared the cores; ε = 1, absolute loss):
+Measured on the 2-core, 23 GiB development machine (2026-11-25): CPU seconds
+(``time.process_time``, single-threaded, i.e. wall time on an idle machine) of the whole
+computation (loss matrix, channel, Q_g, QLoss, largest column ratio), ε = 1, absolute loss:
 
-==========  =====================================  =====================================
-backend     measured                               model
-==========  =====================================  =====================================
-float       EM 10.7 s, GRR 6.4 s, BRR 13.7 s       2.5e-5·N² s, 150 B per entry
-            at N = 800
-ball        EM 3.0 / 11.9 s at N = 400 / 800;      4e-5·N²·max(1, bits/128) s,
-            GRR 25.8 s at N = 800; RSS 243 MB      270 B per entry
-            (EM, N = 800)
-exact       GRR 3.7 / 10.1 / 30.3 s, BRR 5.1 /     GRR, BRR: 2.5 + 3e-3·N² s, 1 kB per entry;
-            11.5 / 28.2 s at N = 25 / 50 / 100;    EM: 6e-3·N^3.2 s, 64 kB·N³
-            EM 2.2 / 5.8 s at N = 5 / 10, > 100 s
-            and 1 GB at N = 25
-==========  =====================================  =====================================
+==========  ==========================================  =====================================
+backend     measured (CPU s, peak RSS)                  model
+==========  ==========================================  =====================================
+float       N = 800: EM 2.6, GRR 1.5, BRR 2.6 + 0.75    6e-6·N² s, 150 B per entry
+            (search); 106–152 MB
+ball        EM 3.2 / 12.1 at N = 400 / 800 (242 MB);    EM 2e-5·N², GRR and BRR 1e-5·N² s
+            GRR 3.7, BRR 4.9 + 0.76 at N = 800          (× bits/128 above 128 bits),
+                                                        270 B per entry
+exact       GRR 1.4 / 4.7 at N = 50 / 100; BRR 4.8 +    GRR, BRR: 0.5 + 5e-4·N² s, 1 kB/entry;
+            0.35 at N = 100; EM 2.0 / 4.7 / 9.7 at      EM: 2·(N/10)^2.3 s up to N = 20, then
+            N = 10 / 15 / 20 (84 MB), and at N = 25     ×(N/20)^12 (sympy sums of N
+            > 104 s and ~790 MB                         exponentials stop simplifying)
+==========  ==========================================  =====================================
 
 ``optimal-ldp`` (an LP with N²·M rows, HiGHS, then an exact certificate): 0.8 / 1.0 / 2.4 s
 CPU and 113 / 132 / 199 MB at N = 10 / 20 / 30 -> ``0.7 + 1.65·(N/30)^4.2`` s,
@@ -37,10 +38,10 @@ from .losses import check_domain
 __all__ = ["estimate_channel_cost", "estimate_optimal_ldp_cost"]
 
 _BASE_BYTES = 80e6
-_FLOAT = (2.5e-5, 150.0)
-_BALL = (4e-5, 270.0)
-_EXACT_RR = (2.5, 3e-3, 1000.0)
-_EXACT_EM = (6e-3, 3.2, 64e3)
+_FLOAT = (6e-6, 150.0)
+_BALL = {"em": 2e-5, "grr": 1e-5, "brr": 1e-5}
+_BALL_BYTES = 270.0
+_EXACT_RR = (0.5, 5e-4, 1000.0)
 
 
 def _backend_name(backend: Any) -> tuple[str, int]:
@@ -65,16 +66,17 @@ def estimate_channel_cost(mechanism: str, domain: int, backend: Any = "ball") ->
     name, bits = _backend_name(backend)
     entries = float(n) * n
     if name == "float":
-        secs, mem, model = _FLOAT[0] * entries, _FLOAT[1] * entries, "float: 2.5e-5 s per entry"
+        secs, mem, model = _FLOAT[0] * entries, _FLOAT[1] * entries, "float: 6e-6 s per entry"
     elif name == "ball":
-        secs = _BALL[0] * entries * max(1.0, bits / 128)
-        mem, model = _BALL[1] * entries, "ball: 4e-5 s per entry at 128 bits"
+        secs = _BALL[mechanism] * entries * max(1.0, bits / 128)
+        mem, model = _BALL_BYTES * entries, f"ball: {_BALL[mechanism]:g} s per entry at 128 bits"
     elif name == "exact" and mechanism == "em":
-        c, p, b = _EXACT_EM
-        secs, mem, model = c * n**p, b * float(n) ** 3, "exact EM: 6e-3·N^3.2 s, 64 kB·N³"
+        secs = 2.0 * (n / 10) ** 2.3 * (max(1.0, n / 20) ** 12)
+        mem = 5e3 * entries + (0.0 if n <= 20 else 0.8e9 * (n / 25) ** 6)
+        model = "exact EM: 2·(N/10)^2.3 s, ×(N/20)^12 beyond N = 20"
     elif name == "exact":
         secs = _EXACT_RR[0] + _EXACT_RR[1] * entries
-        mem, model = _EXACT_RR[2] * entries, "exact: 2.5 + 3e-3·N² s"
+        mem, model = _EXACT_RR[2] * entries, "exact: 0.5 + 5e-4·N² s"
     else:
         raise ValueError(f"backend must be float, ball[:bits] or exact for channels, got {backend!r}")
     return CostEstimate(f"ldp {mechanism} N = {n}, backend {name}", _BASE_BYTES + mem, secs, model)

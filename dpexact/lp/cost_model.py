@@ -8,29 +8,31 @@ The size of the reduced LP is known in closed form before anything is built
 since level ℓ >= 1 is present in the classes counted by compositions of n − 2 into k + 1
 parts. Everything below is a function of V.
 
-Measured on the 2-core, 23 GiB development machine (2026-11-25, wall clock while other jobs
-shared the cores, so upper estimates of one core's time; ``benchmarks/README.md`` "Cost
-model" lists the runs):
+Measured on the 2-core, 23 GiB development machine (2026-11-25). Times are CPU seconds
+(``time.process_time``) of single-threaded code, i.e. the wall time on an otherwise idle machine
+(the machine was shared: wall clock then was 3–8× longer); HiPO runs on both cores and its
+figures are wall clock from ``benchmarks/README.md``. The runs are listed there ("Cost model").
 
-* build (:func:`.regular_lp.build_regular_lp`): 0.06 / 0.33 / 3.5 / 21 s at V = 3.0e4 /
-  1.3e5 / 5.3e5 / 2.2e6 (Q(8,8) … Q(11,11)) -> ``1.0e-5·V`` s;
-* peak memory, build + generation solve: 129 / 213 / 556 / 1983 MB at the same sizes ->
-  ``80 MB + 900 B·V`` (the build alone: 340 B per variable);
-* generation at ε >= 0.7 (PF optimal or a few exchanges away): 0.26 / 0.47 / 4.4 / 19 s ->
-  ``0.2 + 9e-6·V`` s;
-* generation below ε = 0.7: at Q(7, 7) 41 / 13.3 / 1.27 s at ε = 0.05 / 0.25 / 0.5 and 0.21 s at
-  ε = 1; Q(6, 6) -> Q(7, 7) (V × 4.2) costs × 17–32, Q(7, 7) -> Q(8, 8) at ε = 0.5 × 20
-  -> ``A(ε)·(V/7260)^2.5`` with A interpolated log-linearly between those ε;
-* HiPO (dual LP): 14–23 s at Q(8, 8), 829 s at Q(9, 9) (benchmarks/README.md); flops per
-  factorisation ∝ V^2.9, factor entries 1.24e7 at Q(8, 8) ∝ V^1.93 at 12 bytes each
+* build (:func:`.regular_lp.build_regular_lp`): 0.08 / 0.37 / 1.61 s at V = 3.0e4 / 1.3e5 /
+  5.3e5 (Q(8,8), Q(9,9), Q(10,10)) -> ``3e-6·V`` s;
+* peak memory, build + generation solve: 129 / 213 / 556 / 1983 MB at Q(8,8) … Q(11,11)
+  (V = 2.2e6) -> ``80 MB + 900 B·V`` (the build alone: 340 B per variable);
+* generation at ε >= 0.7 (PF optimal or a few exchanges away): 0.29 / 0.50 / 1.97 s ->
+  ``0.2 + 3.5e-6·V`` s;
+* generation below ε = 0.7: at Q(7, 7) 11.4 / 4.46 / 0.36 s at ε = 0.05 / 0.25 / 0.5; Q(6, 6) ->
+  Q(7, 7) (V × 4.2) at ε = 0.05 costs × 25, Q(7, 7) -> Q(8, 8) at ε = 0.5 × 20 (7.3 s), and
+  Q(8, 8) at ε = 0.25 took > 300 s -> ``A(ε)·(V/7260)^2.5`` with A interpolated
+  log-linearly between those ε;
+* HiPO (dual LP, 2 threads): 14–23 s at Q(8, 8), 829 s at Q(9, 9); flops per factorisation
+  ∝ V^2.9, factor entries 1.24e7 at Q(8, 8) ∝ V^1.93 at 12 bytes each
   -> ``20·(V/30459)^2.9`` s and ``80 MB + 900 B·V + 12·1.24e7·(V/30459)^1.93`` bytes;
 * simplex / IPX: 105–150 s at Q(8, 8), ε = 0.25 -> ``150·(V/30459)^2.9`` s;
   PDLP: 30 s at Q(8, 8), no convergence in 554 s at Q(10, 10) -> ``30·(V/30459)^2.9`` s;
-* optimality ratios (one pmf per class and mechanism, float): 46 s for PF + EM at Q(10, 10)
-  (92 378 classes) -> ``2.5e-4`` s per class and mechanism.
+* optimality ratios (one float pmf per class and mechanism): PF 2.92 / 10.4 / 42.4 s at
+  6 435 / 24 310 / 92 378 classes -> ``4.5e-4`` s per class and mechanism.
 
-The small-ε generation model over-estimates near ε = 0.6 (Q(8, 8): 1.5 s measured, 19 s
-estimated); the others are within a factor of about 2 of the runs above.
+The small-ε generation model is coarse (within a factor of 2–3 of the runs above); whatever
+it says, the CLI also hands its budget to HiGHS as a time limit.
 """
 
 from __future__ import annotations
@@ -46,16 +48,16 @@ __all__ = ["regular_lp_size", "estimate_build_cost", "estimate_regular_lp_cost",
 _BASE_BYTES = 80e6
 _BYTES_PER_VAR = 900.0
 _BUILD_BYTES_PER_VAR = 340.0
-_BUILD_S_PER_VAR = 1.0e-5
-_GEN_FAST_S = (0.2, 9e-6)
+_BUILD_S_PER_VAR = 3.0e-6
+_GEN_FAST_S = (0.2, 3.5e-6)
 _GEN_FAST_EPSILON = 0.7
 #: (ε, seconds at Q(7, 7)) for the generation route below ε = 0.7
-_GEN_SLOW_ANCHORS = ((0.05, 41.0), (0.25, 13.3), (0.5, 1.27), (0.7, 0.21))
+_GEN_SLOW_ANCHORS = ((0.05, 11.4), (0.25, 4.46), (0.5, 0.36), (0.7, 0.23))
 _GEN_SLOW_V, _GEN_SLOW_POWER = 7260, 2.5
 _IPM_V, _IPM_POWER = 30459, 2.9
 _IPM_SECONDS = {"hipo": 20.0, "ipm": 150.0, "simplex": 150.0, "pdlp": 30.0}
 _HIPO_FACTOR_ENTRIES, _HIPO_FACTOR_POWER, _HIPO_BYTES_PER_ENTRY = 1.24e7, 1.93, 12.0
-_RATIO_S_PER_CLASS = 2.5e-4
+_RATIO_S_PER_CLASS = 4.5e-4
 
 
 def regular_lp_size(n: int, k: int) -> tuple[int, int]:
@@ -71,7 +73,7 @@ def estimate_build_cost(n: int, k: int) -> CostEstimate:
     """Memory and time of :func:`.regular_lp.build_regular_lp` alone."""
     _, v = regular_lp_size(n, k)
     return CostEstimate(f"LP Q({n}, {k}) build, {v} variables", _BASE_BYTES + _BUILD_BYTES_PER_VAR * v,
-                        _BUILD_S_PER_VAR * v, "measured fit: 340 B and 1e-5 s per variable", {"build": _BUILD_S_PER_VAR * v})
+                        _BUILD_S_PER_VAR * v, "measured fit: 340 B and 3e-6 s per variable", {"build": _BUILD_S_PER_VAR * v})
 
 
 def resolve_method(method: str, variables: int, epsilon: float) -> str:
@@ -88,7 +90,7 @@ def resolve_method(method: str, variables: int, epsilon: float) -> str:
 def _generation_seconds(v: int, eps: float) -> tuple[float, str]:
     fast = _GEN_FAST_S[0] + _GEN_FAST_S[1] * v
     if eps >= _GEN_FAST_EPSILON:
-        return fast, "generation, ε >= 0.7: 0.2 s + 9e-6 s per variable"
+        return fast, "generation, ε >= 0.7: 0.2 s + 3.5e-6 s per variable"
     anchors = _GEN_SLOW_ANCHORS
     if eps <= anchors[0][0]:
         a = anchors[0][1]

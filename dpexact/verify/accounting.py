@@ -52,6 +52,11 @@ __all__ = [
 
 #: distinct likelihood ratios a composed PLD may hold (memory and time guard)
 MAX_PLD_SIZE = 200_000
+#: estimated seconds a composed PLD may take to build
+MAX_PLD_SECONDS = 60.0
+#: seconds per fmpq product of the convolution: a + b·(operand bits); measured 2.2e-5 s at
+#: ~7 000 bits and ~1 µs for small operands (python-flint, this machine)
+_PRODUCT_COST = (1e-6, 3e-9)
 #: entries of one pmf given to :class:`PmfPair`
 MAX_PMF_SIZE = 100_000
 #: compositions accepted
@@ -171,48 +176,79 @@ def _compositions(k: Any) -> int:
 
 
 def privacy_loss_distribution(p: Sequence[Fraction], q: Sequence[Fraction], compositions: int = 1,
-                              max_size: int = MAX_PLD_SIZE) -> tuple[dict[Fraction, tuple[Fraction, Fraction]], Fraction]:
+                              max_size: int = MAX_PLD_SIZE, max_seconds: float = MAX_PLD_SECONDS
+                              ) -> tuple[dict[Fraction, tuple[Fraction, Fraction]], Fraction]:
     """PLD of (P^⊗k, Q^⊗k) from P to Q, exact: ``({ratio: (P-mass, Q-mass)}, P-mass where Q = 0)``.
 
-    Outputs with P = 0 are left out (they never add to H(P || Q)).
+    Outputs with P = 0 are left out (they never add to H(P || Q)). Arithmetic in flint
+    ``fmpq``; the k − 1 convolution steps are priced before each one is done (products ×
+    operand bits, :data:`_PRODUCT_COST`), so the work spent stays within ``max_seconds``.
 
     Raises:
-        CostLimitError: the table would exceed ``max_size`` distinct ratios.
+        CostLimitError: the table would exceed ``max_size`` distinct ratios, or the next step
+            would take the estimated time past ``max_seconds``.
     """
-    k = _compositions(compositions)
-    base: dict[Fraction, list[Fraction]] = {}
-    inf1 = Fraction(0)
+    table, inf_mass = _pld_fmpq(p, q, _compositions(compositions), max_size, max_seconds)
+    return ({_frac(r): (_frac(a), _frac(b)) for r, (a, b) in table.items()}, _frac(inf_mass))
+
+
+def _pld_fmpq(p: Sequence[Fraction], q: Sequence[Fraction], k: int, max_size: int, max_seconds: float) -> tuple[dict, Any]:
+    from flint import fmpq
+
+    base: dict[Any, list[Any]] = {}
+    inf1 = fmpq(0)
     for a, b in zip(p, q):
         if a == 0:
             continue
+        fa = fmpq(a.numerator, a.denominator)
         if b == 0:
-            inf1 += a
+            inf1 += fa
             continue
-        e = base.setdefault(a / b, [Fraction(0), Fraction(0)])
-        e[0] += a
-        e[1] += b
+        fb = fmpq(b.numerator, b.denominator)
+        e = base.setdefault(fa / fb, [fmpq(0), fmpq(0)])
+        e[0] += fa
+        e[1] += fb
+    bits = max((_bits(r) + _bits(m[0]) + _bits(m[1]) for r, m in base.items()), default=1)
     table = {r: (m[0], m[1]) for r, m in base.items()}
+    # before any work: a j-fold product set of m distinct ratios has at least (j − 1)(m − 1) + 1
+    # elements (|A + B| >= |A| + |B| − 1 for sets of reals, on the logs), so this is a lower bound
+    m = len(base)
+    floor = sum(((j - 2) * (m - 1) + 1) * m * (_PRODUCT_COST[0] + _PRODUCT_COST[1] * bits * j) for j in range(2, k + 1))
+    if floor > max_seconds:
+        _too_costly(f"the {k}-fold convolution of {m} ratios needs at least about {floor:.3g} s, above {max_seconds:g} s",
+                    floor, (k - 1) * (m - 1) + 1)
+    spent = 0.0
     for step in range(2, k + 1):
-        # k-fold: product ratios; the bound on distinct multisets decides before the work
-        if len(table) * len(base) > 50 * max_size:
-            _too_big(len(table) * len(base), max_size, step, k)
-        new: dict[Fraction, list[Fraction]] = {}
+        cost = len(table) * len(base) * (_PRODUCT_COST[0] + _PRODUCT_COST[1] * bits * step)
+        if spent + cost > max_seconds:
+            _too_costly(f"the convolution would take about {spent + cost:.3g} s by step {step} of {k} "
+                        f"({len(table)} ratios, ~{bits * step} bits), above {max_seconds:g} s", spent + cost, len(table))
+        spent += cost
+        new: dict[Any, list[Any]] = {}
         for r1, (a1, b1) in table.items():
             for r2, (a2, b2) in base.items():
-                e = new.setdefault(r1 * r2, [Fraction(0), Fraction(0)])
+                e = new.setdefault(r1 * r2, [fmpq(0), fmpq(0)])
                 e[0] += a1 * a2
                 e[1] += b1 * b2
         if len(new) > max_size:
-            _too_big(len(new), max_size, step, k)
+            _too_costly(f"the composed privacy-loss distribution reaches {len(new)} distinct ratios at step {step} "
+                        f"of {k}, above max_size = {max_size}", spent, len(new))
         table = {r: (m[0], m[1]) for r, m in new.items()}
     inf_mass = 1 - (1 - inf1) ** k  # P-mass of the outputs with some coordinate where Q = 0
     return table, inf_mass
 
 
-def _too_big(size: int, max_size: int, step: int, k: int) -> None:
-    est = CostEstimate(f"PLD of {k}-fold composition", 200.0 * size, 0.0, f"{size} ratios at step {step}")
-    raise CostLimitError(f"compositions: the composed privacy-loss distribution reaches {size} distinct ratios at "
-                         f"step {step} of {k}, above max_size = {max_size}", est)
+def _bits(x: Any) -> int:
+    return int(x.p).bit_length() + int(x.q).bit_length()
+
+
+def _frac(x: Any) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+def _too_costly(message: str, seconds: float, size: int) -> None:
+    est = CostEstimate("privacy-loss distribution convolution", 300.0 * size, seconds, "products × operand bits")
+    raise CostLimitError(f"compositions: {message}", est)
 
 
 def _exp_real(eps: Real) -> Real:
@@ -223,22 +259,44 @@ def _exp_real(eps: Real) -> Real:
     return Real.of(sympy.exp(eps.to_sympy()), "exp(epsilon)")
 
 
-def _hockey_from_pld(table: dict, inf_mass: Fraction, eps: Real) -> tuple[Fraction, Fraction]:
+def _greater_than_exp(r: Any, eps: Real, E: Real) -> bool:
+    """Exactly decide ``r > e^ε`` for a rational r (fmpq)."""
+    from flint import arb, ctx, fmpq
+
+    if E.is_rational:
+        return r > fmpq(E.value.numerator, E.value.denominator)
+    old = ctx.prec
+    try:
+        for prec in (128, 1024, 8192):  # e^ε irrational: never equal to r, a ball decides
+            ctx.prec = prec
+            d = arb(r) - eps.to_arb(prec).exp()
+            if d > 0:
+                return True
+            if d < 0:
+                return False
+    finally:
+        ctx.prec = old
+    return (Real.of(_frac(r)) - E).sign() > 0
+
+
+def _hockey_from_pld(table: dict, inf_mass: Any, eps: Real) -> tuple[Fraction, Fraction]:
     """(A, B) with H_{e^ε} = A − e^ε·B exactly: A = m_∞ + Σ_{r > e^ε} P_r, B = Σ_{r > e^ε} Q_r."""
+    from flint import fmpq
+
     E = _exp_real(eps)
     ratios = sorted(table)
     lo, hi = 0, len(ratios)  # first index with r > e^ε (binary search, exact comparisons)
     while lo < hi:
         mid = (lo + hi) // 2
-        if (Real.of(ratios[mid]) - E).sign() > 0:
+        if _greater_than_exp(ratios[mid], eps, E):
             hi = mid
         else:
             lo = mid + 1
-    a, b = inf_mass, Fraction(0)
+    a, b = inf_mass, fmpq(0)
     for r in ratios[lo:]:
         a += table[r][0]
         b += table[r][1]
-    return a, b
+    return _frac(a), _frac(b)
 
 
 def _outward(x: Any) -> tuple[float, float]:
@@ -290,7 +348,7 @@ def delta_for_epsilon(mechanism: Any, epsilon: Any, compositions: int = 1, prec:
     if isinstance(mechanism, PmfPair):
         sides = {}
         for label, (p, q) in (("P||Q", (mechanism.p, mechanism.q)), ("Q||P", (mechanism.q, mechanism.p))):
-            table, inf_mass = privacy_loss_distribution(p, q, k)
+            table, inf_mass = _pld_fmpq(p, q, k, MAX_PLD_SIZE, MAX_PLD_SECONDS)
             a, b = _hockey_from_pld(table, inf_mass, eps)
             lo, hi = _clip01(*_outward(_ball_of(a, b, eps, prec)))
             sides[label] = (a, b, lo, hi, len(table))
@@ -343,20 +401,23 @@ def _target(delta: Any) -> Real:
     return t
 
 
-def _epsilon_one_way(table: dict, inf_mass: Fraction, t: Fraction) -> Fraction | None:
+def _epsilon_one_way(table: dict, inf_mass: Any, target: Fraction) -> Fraction | None:
     """x with ε = log x the smallest ε >= 0 with H(ε) <= t (x = 1: ε = 0); ``None``: ε = ∞."""
+    from flint import fmpq
+
+    t = fmpq(target.numerator, target.denominator)
     if t < inf_mass:
         return None
-    a, b = inf_mass, Fraction(0)
+    a, b = inf_mass, fmpq(0)
     for r in sorted(table, reverse=True):
         if r <= 1:
             break
         if a - r * b > t:  # H(log r) > t: the answer lies in (log r, previous ratio]
-            return (a - t) / b
+            return _frac((a - t) / b)
         a += table[r][0]
         b += table[r][1]
     if a - b > t:  # H(0) > t
-        return (a - t) / b
+        return _frac((a - t) / b)
     return Fraction(1)
 
 
@@ -369,7 +430,7 @@ def epsilon_for_delta(mechanism: Any, delta: Any, compositions: int = 1, prec: i
             raise ValueError(f"delta must be rational for a pmf pair, got {t}")
         xs, detail = [], {}
         for label, (p, q) in (("P||Q", (mechanism.p, mechanism.q)), ("Q||P", (mechanism.q, mechanism.p))):
-            table, inf_mass = privacy_loss_distribution(p, q, k)
+            table, inf_mass = _pld_fmpq(p, q, k, MAX_PLD_SIZE, MAX_PLD_SECONDS)
             x = _epsilon_one_way(table, inf_mass, t.value)
             xs.append(x)
             detail[label] = {"exact": "inf" if x is None else _log_str(x), "pld_size": len(table)}
