@@ -4,6 +4,7 @@ discretisations are upper and lower bounds on the true value."""
 
 import itertools
 import math
+import time
 from fractions import Fraction as F
 
 import pytest
@@ -125,6 +126,20 @@ def test_errors():
         delta_for_epsilon(GaussianMechanism(1), 1, compositions=0)
     with pytest.raises(CostLimitError, match="distinct ratios"):
         privacy_loss_distribution([F(1, 64)] * 64, [F(i + 1, 2080) for i in range(64)], compositions=6, max_size=1000)
+    # refused before any convolution: the lower bound on the table sizes already exceeds the budget
+    t0 = time.perf_counter()
+    with pytest.raises(CostLimitError, match="at least"):
+        delta_for_epsilon(PmfPair(["3/4", "1/4"], ["1/4", "3/4"]), 1, compositions=5000)
+    assert time.perf_counter() - t0 < 2
+
+
+def test_pld_table_is_the_exact_composition():
+    p, q = (F(1, 2), F(1, 3), F(1, 6)), (F(1, 6), F(1, 3), F(1, 2))
+    table, inf_mass = privacy_loss_distribution(p, q, compositions=3)
+    assert inf_mass == 0 and sum(a for a, _ in table.values()) == 1 and sum(b for _, b in table.values()) == 1
+    for r, (a, b) in table.items():
+        assert a == r * b  # every output grouped under its own likelihood ratio
+    assert sorted(table) == sorted({F(3) ** i for i in range(-3, 4)})
 
 
 def test_cli_json_and_errors():
