@@ -15,11 +15,12 @@ and ε(δ) = inf{ε >= 0 : δ(ε) <= δ} (``inf`` when no finite ε reaches δ).
   exact too: on the segment where S is fixed, ε = log((m_∞ + A_S − δ)/B_S).
   *k-fold composition* of identical mechanisms: the pair (P^⊗k, Q^⊗k) has the PLD whose ratios
   are products, i.e. the k-fold convolution of the PLD in the multiplicative group, computed
-  exactly in rationals (Dwork & Rothblum 2016; Koskela et al. 2020 for the PLD view; here
-  without discretisation). The number of distinct ratios is bounded by :data:`MAX_PLD_SIZE`.
+  exactly in rationals (the privacy-loss distribution of Sommer, Meiser & Mohammadi 2019;
+  dp_accounting's ``pld`` discretises it, here nothing is rounded). The number of distinct ratios is bounded by :data:`MAX_PLD_SIZE`.
 * **Gaussian** N(0, σ²), sensitivity Δ: the analytic profile of Balle & Wang (2018, Thm 8),
   :func:`.privacy_profiles.gaussian_profile_ball` (rigorous arb). k-fold composition is the
-  Gaussian mechanism with sensitivity Δ√k (closed form). The inverse is a certified bisection.
+  Gaussian mechanism with sensitivity Δ√k (its privacy loss is N(μ²/2, μ²) with μ = Δ/σ, and k
+  independent copies add up to μ√k; Dong, Roth & Su 2019, Gaussian DP). The inverse is a certified bisection.
 * **Laplace** with scale b: ``δ(ε) = max(0, 1 − exp((ε − Δ/b)/2))`` (:mod:`.privacy_profiles`),
   here exact / ball; inverse ``ε = max(0, Δ/b + 2 log(1 − δ))``. Composition has no closed form
   here: give the mechanism as a pmf pair (discretised) instead.
