@@ -20,7 +20,7 @@ ball        EM 3.2 / 12.1 at N = 400 / 800 (242 MB);    EM 2e-5·N², GRR and BR
 exact       GRR 1.4 / 4.7 at N = 50 / 100; BRR 4.8 +    GRR, BRR: 0.5 + 5e-4·N² s, 1 kB/entry;
             0.35 at N = 100; EM 2.0 / 4.7 / 9.7 at      EM: 2·(N/10)^2.3 s up to N = 20, then
             N = 10 / 15 / 20 (84 MB), and at N = 25     ×(N/20)^12 (sympy sums of N
-            > 104 s and ~790 MB                         exponentials stop simplifying)
+            > 203 s and ~950 MB (killed)                exponentials stop simplifying)
 ==========  ==========================================  =====================================
 
 ``optimal-ldp`` (an LP with N²·M rows, HiGHS, then an exact certificate): 0.8 / 1.0 / 2.4 s
