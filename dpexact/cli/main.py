@@ -69,6 +69,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.optimal",
     "dpexact.cli.mechanisms",
     "dpexact.cli.conform",
+    "dpexact.cli.delta",
 ]
 
 
