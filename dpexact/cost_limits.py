@@ -84,8 +84,8 @@ def _positive_or_none(value: Any, name: str) -> float | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError(f"{name} must be a number or None, got {type(value).__name__}")
-    if not value > 0 or value != value:
-        raise ValueError(f"{name} must be > 0, got {value!r}")
+    if not 0 < value < float("inf"):  # NaN fails too; an infinite budget would switch the guard off
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}")
     return float(value)
 
 
