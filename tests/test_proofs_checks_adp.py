@@ -9,9 +9,8 @@ import pytest
 from scipy.stats import norm
 
 from test_proofs_checks_reference import em_pmf
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 
-cat = import_catalogue()
 _CACHE: dict = {}
 
 

@@ -11,9 +11,8 @@ import pytest
 import sympy
 from scipy.optimize import linprog
 
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 
-cat = import_catalogue()
 _CACHE: dict = {}
 
 

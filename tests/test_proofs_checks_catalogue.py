@@ -6,10 +6,9 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 from dpexact.cli.main import app
 
-cat = import_catalogue()
 
 
 def test_every_paper_module_loads_and_ids_are_well_formed():

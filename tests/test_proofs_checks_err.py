@@ -10,10 +10,9 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize_scalar
 
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 from test_proofs_checks_reference import em_pmf, eq7, eq8, pf_pmf_sequential
 
-cat = import_catalogue()
 _CACHE: dict = {}
 LOG4 = 2 * math.log(2)  # ε = 2 log 2: EM weights 2^(q_r − q*)
 

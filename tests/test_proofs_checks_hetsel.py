@@ -11,9 +11,8 @@ import pytest
 from scipy import integrate, stats
 
 import dpexact
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 
-cat = import_catalogue()
 _CACHE: dict = {}
 L40 = math.log(40)  # log(|A|/β) for two candidates, β = 1/20
 

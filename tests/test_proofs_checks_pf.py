@@ -10,9 +10,8 @@ from scipy import integrate
 
 from test_proofs_checks_reference import coins, em_pmf, em_probs, eq7, eq8, pf_pmf_sequential, pf_probs, total_error
 from test_proofs_checks_reference import solve_regular_lp as solve_regular_lp_ref
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 
-cat = import_catalogue()
 _CACHE: dict = {}
 
 

@@ -1,33 +1,17 @@
-"""``dpexact check``: run the claim catalogue of the source papers (``proofs_checks/``, issue 6).
+"""``dpexact check``: run the claim catalogue of the source papers (``proofs_checks/``).
 
-The catalogue lives in the top-level folder ``proofs_checks/`` of the repository (next to
-``dpexact/``, not part of the installed package); :func:`import_catalogue` puts the repository
-root on ``sys.path`` (the package is installed editable, so the root is ``dpexact/..``).
-Exit status 0 when every check ran, whatever the verdicts; 1 when a check crashed (the crash is
+The catalogue is the top-level package ``proofs_checks`` (installed next to ``dpexact``; it
+imports ``dpexact``, so it is imported here lazily, inside the command, to keep the layers
+one-way). Exit status 0 when every check ran, whatever the verdicts; 1 when a check crashed (the crash is
 reported and the run continues).
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Optional
 
 import typer
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
-
-
-def import_catalogue() -> ModuleType:
-    """Import ``proofs_checks.catalogue`` from the repository root (``FileNotFoundError`` if absent)."""
-    if not (REPO_ROOT / "proofs_checks" / "catalogue.py").exists():
-        raise FileNotFoundError(f"proofs_checks/ not found next to the dpexact package ({REPO_ROOT}); run from a source checkout")
-    if str(REPO_ROOT) not in sys.path:
-        sys.path.insert(0, str(REPO_ROOT))
-    import proofs_checks.catalogue as catalogue
-
-    return catalogue
 
 
 def register(app: typer.Typer) -> None:
@@ -48,7 +32,7 @@ def register(app: typer.Typer) -> None:
 
         from .. import __version__
 
-        cat = import_catalogue()
+        import proofs_checks.catalogue as cat
         try:
             claims = cat.select(paper or None, claim or None)
         except ValueError as exc:
