@@ -9,6 +9,8 @@ from typer.testing import CliRunner
 import proofs_checks.catalogue as cat
 from dpexact.cli.main import app
 
+CLAIM_KEYS = {"id", "paper", "location", "statement", "verdict", "expected", "severity", "explanation", "certified", "crashed",
+              "scope", "evidence", "seconds"}
 
 
 def test_every_paper_module_loads_and_ids_are_well_formed():
@@ -55,8 +57,8 @@ def test_a_crashing_check_is_reported_and_the_run_continues():
     assert [o.crashed for o in out] == [True, False]
     assert out[0].verdict.verdict == "inconclusive" and "boom" in out[0].verdict.evidence["crash"]
     doc = cat.to_json(out, "0")
-    assert set(doc) == {"claims", "dpexact_version"}
-    assert set(doc["claims"][0]) == {"id", "paper", "statement", "verdict", "certified", "scope", "evidence", "seconds"}
+    assert set(doc) == {"claims", "dpexact_version", "complete", "quick", "claims_total", "claims_done"}
+    assert set(doc["claims"][0]) == CLAIM_KEYS
     assert doc["claims"][1]["evidence"] == {"x": 1.5}
 
 
@@ -69,7 +71,7 @@ def test_cli_check_writes_json_and_report(tmp_path):
     doc = json.loads(js.read_text())
     assert [c["id"] for c in doc["claims"]] == ["pf.figure.1", "pf.lemma.7", "adp.text.voting-example-46"]
     for c in doc["claims"]:
-        assert set(c) == {"id", "paper", "statement", "verdict", "certified", "scope", "evidence", "seconds"}
+        assert set(c) == CLAIM_KEYS
         assert c["verdict"] in ("holds", "refuted", "inconclusive") and isinstance(c["certified"], bool) and isinstance(c["seconds"], float)
     md = (rep / "report.md").read_text()
     assert "pf.lemma.7" in md and (rep / "pf_figure_1.png").stat().st_size > 1000

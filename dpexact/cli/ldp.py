@@ -40,7 +40,7 @@ def ldp(
     backend: str = typer.Option("ball", "--backend", "-b", help="exact | ball[:bits] | float"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
-    """Q_g (brr eq. 11) and QLoss (eq. 12) of GRR, BRR or EM as an LDP channel."""
+    """Q_g and QLoss of GRR, BRR or EM as an LDP channel (brr equations 11 and 12)."""
     from ..ldp import BipartiteRR, ExponentialChannel, GeneralizedRR, closed_form_m, global_search, loss_by_name
 
     out: dict[str, Any] = {"mechanism": mechanism, "domain": domain, "epsilon": epsilon, "loss": loss}
