@@ -66,7 +66,10 @@ _DELTAS = [Fraction(1, 10**j) for j in (1, 2, 3, 5, 8, 12, 20)] + [Fraction(1, 2
 
 
 @claim("adp.theorem.2", "For any ε ≤ 1 and δ > 0, the Gaussian mechanism with σ = √(2 log(1.25/δ)) Δ₂/ε is (ε, δ)-DP.",
-       "adp §3, Definition 5 and Theorem 2")
+       "adp §3, Definition 5 and Theorem 2",
+       expected="holds",
+       scope_quick="arb (200 bits) exact privacy profile (Balle–Wang) on ε ∈ {1/100, 1/10, 1/2, 1, 1/10000, …} (|ε| = 5), δ ∈ {0.99, 0.9, 0.5, 1e-1 … 1e-20}; δ ≥ 1 is trivially DP",
+       scope_full="arb (200 bits) exact privacy profile (Balle–Wang) on ε ∈ {1/20, 1/10, 3/20, 1/5, 1/4, 3/10, …} (|ε| = 21), δ ∈ {0.99, 0.9, 0.5, 1e-1 … 1e-20}; δ ≥ 1 is trivially DP")
 def theorem_2(quick: bool) -> Verdict:
     eps = [Fraction(j, 20) for j in range(1, 21)] if not quick else [Fraction(1, 100), Fraction(1, 10), Fraction(1, 2), Fraction(1)]
     eps += [Fraction(1, 10**4)]
@@ -80,7 +83,12 @@ def theorem_2(quick: bool) -> Verdict:
 
 
 @claim("adp.text.gaussian-eps-above-one", "Footnote to Theorem 2: the theorem can also be proved for ε > 1 'with slightly different types of bounds' — "
-       "checked here: whether the same calibration σ = √(2 log(1.25/δ))Δ₂/ε still gives (ε, δ)-DP for ε > 1.", "adp §3, footnote a of Theorem 2")
+       "checked here: whether the same calibration σ = √(2 log(1.25/δ))Δ₂/ε still gives (ε, δ)-DP for ε > 1.", "adp §3, footnote a of Theorem 2",
+       expected="refuted",
+       severity="false-statement",
+       explanation="the classical calibration σ = √(2 log(1.25/δ))Δ₂/ε fails for large ε and δ; Theorem 2 itself is stated for ε < 1 only",
+       scope_quick="arb exact privacy profile on ε ∈ (1, 5.0] step 1/4, δ ∈ {0.99, 0.9, 0.5, 1e-1 … 1e-20}",
+       scope_full="arb exact privacy profile on ε ∈ (1, 10.0] step 1/4, δ ∈ {0.99, 0.9, 0.5, 1e-1 … 1e-20}")
 def gaussian_eps_above_one(quick: bool) -> Verdict:
     eps = [Fraction(k, 4) for k in range(5, 41 if not quick else 21)]
     rows, bad, undecided = _gaussian_grid(eps, _DELTAS)
@@ -98,7 +106,11 @@ def gaussian_eps_above_one(quick: bool) -> Verdict:
 
 
 @claim("adp.text.gaussian-delta-of-epsilon", "Adding N(0, σ²) noise to a Δ₂-sensitive f is (ε, δ(ε))-DP for every ε > 0 with δ(ε) = 1.25 exp(−ε²σ²/(2Δ₂²)).",
-       "adp §3, paragraph after the proof of Theorem 2")
+       "adp §3, paragraph after the proof of Theorem 2",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="arb: σ ∈ {1/4, 1, 5}, Δ = 1, ε = k/8 up to 5",
+       scope_full="arb: σ ∈ {1/4, 1/2, 1, 2, 5, 10}, Δ = 1, ε = k/8 up to 15")
 def gaussian_delta_of_eps(quick: bool) -> Verdict:
     from flint import arb, ctx
 
@@ -136,7 +148,10 @@ def gaussian_delta_of_eps(quick: bool) -> Verdict:
 
 
 @claim("adp.text.gaussian-plrv", "For y ~ N(0,σ²) vs N(Δ₂,σ²) the privacy loss L(y) = (Δ₂² − 2yΔ₂)/(2σ²) is Gaussian with mean Δ₂²/(2σ²) and variance Δ₂²/σ².",
-       "adp §3, proof of Theorem 2")
+       "adp §3, proof of Theorem 2",
+       expected="holds",
+       scope_quick="sympy (symbolic σ, Δ₂)",
+       scope_full="sympy (symbolic σ, Δ₂)")
 def gaussian_plrv(quick: bool) -> Verdict:
     import sympy as sp
     from sympy.stats import E, Normal, variance
@@ -153,7 +168,10 @@ def gaussian_plrv(quick: bool) -> Verdict:
 
 
 @claim("adp.text.gaussian-tail-bound", "If Z ~ N(0,σ²) then Pr(|Z| > tσ) ≤ 2 exp(−t²/2) for every t > 0; with σ = √(2 log(2/δ))Δ₂/ε this gives "
-       "Pr[|N(0,1)| > √(2 log(2/δ))] ≤ δ.", "adp §3, proof of Theorem 2")
+       "Pr[|N(0,1)| > √(2 log(2/δ))] ≤ δ.", "adp §3, proof of Theorem 2",
+       expected="holds",
+       scope_quick="sympy proof sketch of the sharper e^{−t²/2} bound + arb at t = k/40 ≤ 10",
+       scope_full="sympy proof sketch of the sharper e^{−t²/2} bound + arb at t = k/40 ≤ 10")
 def gaussian_tail(quick: bool) -> Verdict:
     import sympy as sp
     from flint import arb, ctx
@@ -180,7 +198,12 @@ def gaussian_tail(quick: bool) -> Verdict:
 
 
 @claim("adp.text.gaussian-vs-laplace-variance", "In the univariate case (Δ₂ = Δ₁) the Gaussian mechanism always adds noise of higher variance than the Laplace mechanism.",
-       "adp §3, after Definition 5")
+       "adp §3, after Definition 5",
+       expected="refuted",
+       severity="false-statement",
+       explanation="holds for δ < 5/(4e) ≈ 0.46, i.e. every practically used δ",
+       scope_quick="sympy: exact solution set in δ ∈ (0,1) of Var_Gauss > Var_Laplace (Laplace scale Δ₁/ε)",
+       scope_full="sympy: exact solution set in δ ∈ (0,1) of Var_Gauss > Var_Laplace (Laplace scale Δ₁/ε)")
 def gaussian_vs_laplace(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -248,7 +271,10 @@ def rr_hockey_stick_basic(eps_list: list[Fraction], delta_list: list[Fraction]) 
 
 
 @claim("adp.theorem.1", "Basic composition: if M_i is (ε_i, δ_i)-DP (chosen adaptively), then (M_1, …, M_k) is (Σ ε_i, Σ δ_i)-DP.",
-       "adp §1, Theorem 1")
+       "adp §1, Theorem 1",
+       expected="holds",
+       scope_quick="exact: compositions of (ε_i, δ_i)-RR with random rational ε_i ∈ (0, 3], δ_i ∈ [0, 0.06), k ≤ 10 — the worst case of (ε,δ)-DP composition by the optimal composition theorem (Kairouz–Oh–Viswanath, adaptive); every outcome sequence enumerated",
+       scope_full="exact: compositions of (ε_i, δ_i)-RR with random rational ε_i ∈ (0, 3], δ_i ∈ [0, 0.06), k ≤ 10 — the worst case of (ε,δ)-DP composition by the optimal composition theorem (Kairouz–Oh–Viswanath, adaptive); every outcome sequence enumerated")
 def basic_composition(quick: bool) -> Verdict:
     rng = np.random.default_rng(13)
     rows, bad = [], []
@@ -273,7 +299,10 @@ def advanced_epsilon(eps: Any, k: int, delta_prime: Any) -> Any:
 
 
 @claim("adp.theorem.3", "Advanced composition: k adaptively chosen (ε, δ)-DP algorithms compose to (ε̃, kδ + δ')-DP with "
-       "ε̃ = ε √(2k log(1/δ')) + k ε (e^ε − 1)/(e^ε + 1), for all ε, δ, δ' > 0.", "adp §4, Theorem 3")
+       "ε̃ = ε √(2k log(1/δ')) + k ε (e^ε − 1)/(e^ε + 1), for all ε, δ, δ' > 0.", "adp §4, Theorem 3",
+       expected="holds",
+       scope_quick="arb: k-fold (ε,δ)-RR (worst case by Kairouz–Oh–Viswanath) at e^{ε̃}; ε ∈ {0.01,0.1,0.5,1,2,5}, δ' ∈ {1e-3,1e-6,1e-9}, δ ∈ {0, 1e-6}, k ≤ 1000",
+       scope_full="arb: k-fold (ε,δ)-RR (worst case by Kairouz–Oh–Viswanath) at e^{ε̃}; ε ∈ {0.01,0.1,0.5,1,2,5}, δ' ∈ {1e-3,1e-6,1e-9}, δ ∈ {0, 1e-6}, k ≤ 3000")
 def advanced_composition(quick: bool) -> Verdict:
     from flint import ctx
 
@@ -310,7 +339,10 @@ def advanced_composition(quick: bool) -> Verdict:
     return Verdict("inconclusive" if undec else "holds", not undec, scope, ev, fig)
 
 
-@claim("adp.text.tanh-approximation", "For small ε, (e^ε − 1)/(e^ε + 1) ≈ ε/2, so ε̃ = Θ(ε√(2k log(1/δ')) + kε²).", "adp §4, after Theorem 3")
+@claim("adp.text.tanh-approximation", "For small ε, (e^ε − 1)/(e^ε + 1) ≈ ε/2, so ε̃ = Θ(ε√(2k log(1/δ')) + kε²).", "adp §4, after Theorem 3",
+       expected="holds",
+       scope_quick="sympy limit and series at ε → 0",
+       scope_full="sympy limit and series at ε → 0")
 def tanh_approx(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -326,7 +358,10 @@ def tanh_approx(quick: bool) -> Verdict:
 # -- exponential mechanism -------------------------------------------------------------------------
 
 
-@claim("adp.theorem.4", "The exponential mechanism (Pr[y] ∝ exp(εq(y;D)/(2Δ))) is ε-DP.", "adp §6.1, Definition 7 and Theorem 4")
+@claim("adp.theorem.4", "The exponential mechanism (Pr[y] ∝ exp(εq(y;D)/(2Δ))) is ε-DP.", "adp §6.1, Definition 7 and Theorem 4",
+       expected="holds",
+       scope_quick="arb: 36 neighbour pairs (random rational q, n ≤ 7, offsets in [−Δ,Δ]^n incl. the worst corner), ε ∈ {1/3, 1, 3}, all outputs, both directions",
+       scope_full="arb: 150 neighbour pairs (random rational q, n ≤ 7, offsets in [−Δ,Δ]^n incl. the worst corner), ε ∈ {1/3, 1, 3}, all outputs, both directions")
 def em_privacy(quick: bool) -> Verdict:
     from flint import ctx
 
@@ -365,7 +400,10 @@ def em_privacy(quick: bool) -> Verdict:
 
 
 @claim("adp.theorem.5", "For |Y| = k, every Δ-sensitive q, every D and δ > 0: Pr[q(y;D) ≤ OPT(D) − 2Δ(log k + log(1/δ))/ε] ≤ δ for y ~ EM.",
-       "adp §6.1, Theorem 5")
+       "adp §6.1, Theorem 5",
+       expected="holds",
+       scope_quick="arb: 25 (q, δ) cases, random rational q, k ≤ 9, ε ∈ {0.1, 1, 3}, δ ∈ {1/2, 1/10, 1/1000}",
+       scope_full="arb: 97 (q, δ) cases, random rational q, k ≤ 9, ε ∈ {0.1, 1, 3}, δ ∈ {1/2, 1/10, 1/1000}")
 def em_utility(quick: bool) -> Verdict:
     from flint import arb, ctx
 
@@ -409,7 +447,12 @@ def em_utility(quick: bool) -> Verdict:
 
 
 @claim("adp.text.voting-bound-without-factor-two", "Voting example (Δ = 1): with probability 1 − δ the score of the class selected by EM is at least "
-       "OPT − (log k + log(1/δ))/ε.", "adp §6.1, sentence after Theorem 5")
+       "OPT − (log k + log(1/δ))/ε.", "adp §6.1, sentence after Theorem 5",
+       expected="refuted",
+       severity="erratum",
+       explanation="Theorem 5 with Δ = 1 gives 2(log k + log(1/δ))/ε: the sentence drops the factor 2; the worked example (OPT − 46) keeps it",
+       scope_quick="arb: closed-form tail of EM on the worst-case vector (0, −T, …, −T); registry EM for k = 10",
+       scope_full="arb: closed-form tail of EM on the worst-case vector (0, −T, …, −T); registry EM for k = 10")
 def voting_without_two(quick: bool) -> Verdict:
     # worst-case vector (0, −T, …, −T) with T = (log k + log(1/δ))/ε: Pr[E ≥ T] = (k−1)x/(1+(k−1)x), x = e^{−εT/2} = √(δ/k)
     from flint import arb, ctx
@@ -439,7 +482,10 @@ def voting_without_two(quick: bool) -> Verdict:
 
 
 @claim("adp.text.voting-example-46", "k = 1000 classes, ε = 0.5, probability 99%: EM selects a class with at least OPT − (2/0.5)(log 1000 + log 100) ≈ OPT − 46 votes; "
-       "Gaussian noise would need standard deviation over √1000/0.5 ≈ 63.", "adp §6.1, end")
+       "Gaussian noise would need standard deviation over √1000/0.5 ≈ 63.", "adp §6.1, end",
+       expected="holds",
+       scope_quick="exact arithmetic (sympy), rounded to integers as in the text",
+       scope_full="exact arithmetic (sympy), rounded to integers as in the text")
 def voting_46(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -451,7 +497,10 @@ def voting_46(quick: bool) -> Verdict:
                    {"em_margin": vf, "paper_em": 46, "gauss_sd": gf, "paper_gauss": 63})
 
 
-@claim("adp.equation.2", "A mechanism is (ε, δ)-DP if Pr[|L_{M(D)‖M(D')}| > ε] ≤ δ for all neighbours (sufficient, not necessary).", "adp §2, eq. (2)")
+@claim("adp.equation.2", "A mechanism is (ε, δ)-DP if Pr[|L_{M(D)‖M(D')}| > ε] ≤ δ for all neighbours (sufficient, not necessary).", "adp §2, eq. (2)",
+       expected="holds",
+       scope_quick="arb: Gaussian mechanism, σ ∈ {1/2, 1, 3}, Δ = 1, ε = k/8 ≤ 3",
+       scope_full="arb: Gaussian mechanism, σ ∈ {1/2, 1, 3}, Δ = 1, ε = k/8 ≤ 3")
 def plrv_condition(quick: bool) -> Verdict:
     from flint import arb, ctx
 

@@ -367,7 +367,10 @@ def _asymptotics() -> dict[str, Any]:
 
 
 @claim("brr.equation.6", "GRR: Pr[y|x] = e^ε/(e^ε+N−1) if y = x and 1/(e^ε+N−1) otherwise (p for the true item, (1−p)/(N−1) "
-       "for each other one); it is ε-LDP, and for N = 2 it is Warner's randomized response.", "brr §2.4, eq. (6); §1")
+       "for each other one); it is ε-LDP, and for N = 2 it is Warner's randomized response.", "brr §2.4, eq. (6); §1",
+       expected="holds",
+       scope_quick="exact (fmpq) channels of dpexact.ldp.GeneralizedRR, N = 2..6, e^ε ∈ {3, 3/2, 10}: entries vs eq. (6), max column ratio = e^ε",
+       scope_full="exact (fmpq) channels of dpexact.ldp.GeneralizedRR, N = 2..15, e^ε ∈ {3, 3/2, 10}: entries vs eq. (6), max column ratio = e^ε")
 def equation_6(quick: bool) -> Verdict:
     from dpexact.ldp import GeneralizedRR
 
@@ -390,7 +393,10 @@ def equation_6(quick: bool) -> Verdict:
 
 
 @claim("brr.equation.7", "BRR: Pr[y|x] = e^ε/(m e^ε + N − m) if y ∈ Y_m (the m candidates closest to x) and 1/(m e^ε + N − m) "
-       "otherwise; when m = 1 BRR becomes GRR.", "brr §3.1, eq. (7)")
+       "otherwise; when m = 1 BRR becomes GRR.", "brr §3.1, eq. (7)",
+       expected="holds",
+       scope_quick="exact channels (dpexact.ldp.brr_channel), |x − y| on N = 2..7, every m, e^ε ∈ {3, 3/2}",
+       scope_full="exact channels (dpexact.ldp.brr_channel), |x − y| on N = 2..11, every m, e^ε ∈ {3, 3/2}")
 def equation_7(quick: bool) -> Verdict:
     from dpexact.ldp import GeneralizedRR, absolute_loss, brr_channel
 
@@ -419,7 +425,10 @@ def equation_7(quick: bool) -> Verdict:
 
 
 @claim("brr.equation.9", "∂Q/∂s_i = Σ_j (λ_i − λ_j) s_j / (Σ_j s_j)² for Q = Σ λ_i s_i / Σ s_j (eq. 8), and the monotonicity of Q "
-       "in s_i does not depend on the value of s_i.", "brr §3.2, eqs. (8)–(9)")
+       "in s_i does not depend on the value of s_i.", "brr §3.2, eqs. (8)–(9)",
+       expected="holds",
+       scope_quick="sympy, symbolic λ and s > 0, n = 2..3: the derivative, and ∂(numerator)/∂s_i = 0 (the sign is free of s_i)",
+       scope_full="sympy, symbolic λ and s > 0, n = 2..6: the derivative, and ∂(numerator)/∂s_i = 0 (the sign is free of s_i)")
 def equation_9(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -451,7 +460,10 @@ def _rows_for_local_tests(quick: bool) -> list[tuple[str, tuple[Fraction, ...]]]
 
 @claim("brr.algorithm.1", "Algorithm 1 (local search) gives the locally optimal bipartite classification: it minimises the local "
        "expected error Q over the weights e^ε = s_1 ≥ s_i ≥ 1, and the optimal weights are bipartite (only 1 and e^ε).",
-       "brr §3.2 (Alg. 1), §2.5 (first challenge), §3.4 (first bullet), Abstract")
+       "brr §3.2 (Alg. 1), §2.5 (first challenge), §3.4 (first bullet), Abstract",
+       expected="holds",
+       scope_quick="30 loss rows (|x−y|, Jaccard as −λ, random integer rows with ties), e^ε ∈ {3/2, 3, 10}: Q at Algorithm 1's m (dpexact.ldp.local_search) vs the minimum of Q over all {1, e^ε}-vertices of the box [1, e^ε]^n, exact; Q is linear-fractional, so its minimum over the box (every ε-LDP row) is attained at a vertex",
+       scope_full="40 loss rows (|x−y|, Jaccard as −λ, random integer rows with ties), e^ε ∈ {3/2, 3, 10}: Q at Algorithm 1's m (dpexact.ldp.local_search) vs the minimum of Q over all {1, e^ε}-vertices of the box [1, e^ε]^n, exact; Q is linear-fractional, so its minimum over the box (every ε-LDP row) is attained at a vertex")
 def algorithm_1(quick: bool) -> Verdict:
     from dpexact.ldp import local_search
 
@@ -478,7 +490,12 @@ def algorithm_1(quick: bool) -> Verdict:
 
 
 @claim("brr.text.local-search-step-2", "§3.2 Step 2 (the prose of Algorithm 1): increase s_2, s_3, … until some s_i satisfies "
-       "∂Q/∂s_i ≥ 0, then stop, fix m = i and Y_m = {y_1, …, y_m}.", "brr §3.2, Steps 1–3")
+       "∂Q/∂s_i ≥ 0, then stop, fix m = i and Y_m = {y_1, …, y_m}.", "brr §3.2, Steps 1–3",
+       expected="refuted",
+       severity="erratum",
+       explanation="the prose stops at ∂Q/∂s_i ≥ 0 and sets m = i; Algorithm 1 (and the authors' code) sets m = i only when ∂Q/∂s_i < 0",
+       scope_quick="exact: the example, and Algorithm 2 in both readings on |x − y|, N = 2..25, ε ∈ {log 3/2, log 3}",
+       scope_full="exact: the example, and Algorithm 2 in both readings on |x − y|, N = 2..40, ε ∈ {log 3/2, log 3}")
 def local_search_step_2(quick: bool) -> Verdict:
     from dpexact.ldp import GeneralizedRR, absolute_loss, brr_channel, global_search, local_search
 
@@ -511,7 +528,11 @@ def local_search_step_2(quick: bool) -> Verdict:
 
 @claim("brr.algorithm.2", "The global search (Algorithm 2: m = min_k m^(k)) minimises the global expected error Q_g over the uniform "
        "number m of e^ε-weighted candidates (the 'optimal number m').", "brr §3.3 ('we perform the global search to minimize the "
-       "quality loss Q_g'), Alg. 2, §7 ('optimal number m')")
+       "quality loss Q_g'), Alg. 2, §7 ('optimal number m')",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact Q_g (Fractions) of BRR for every m vs Algorithm 2's m, |x − y|, N = 2..60, e^ε ∈ {11/10, 3/2, 2, 5/2, 3, 4, 10}",
+       scope_full="exact Q_g (Fractions) of BRR for every m vs Algorithm 2's m, |x − y|, N = 2..120, e^ε ∈ {21/20, 11/10, 5/4, 3/2, 7/4, 2, 5/2, 3, 4, 6, 10, 20}")
 def algorithm_2(quick: bool) -> Verdict:
     nmax = 60 if quick else 120
     worse, total, excess, first, rows = 0, 0, Fraction(1), None, []
@@ -536,7 +557,12 @@ def algorithm_2(quick: bool) -> Verdict:
 
 
 @claim("brr.text.min-m-dominance", "Taking m as the smallest m^(k) ensures that BRR has higher utility than GRR at each occurrence k; "
-       "if m increases, the local utility of some occurrences would certainly decrease.", "brr §3.3, first bullet after Algorithm 2's steps")
+       "if m increases, the local utility of some occurrences would certainly decrease.", "brr §3.3, first bullet after Algorithm 2's steps",
+       expected="refuted",
+       severity="false-statement",
+       explanation="fails only when a derivative of Algorithm 1 vanishes exactly (rational e^ε)",
+       scope_quick="exact local errors for every larger m, |x − y|, N = 2..40, rational e^ε grid; exact derivative signs for ε ∈ {1}",
+       scope_full="exact local errors for every larger m, |x − y|, N = 2..80, rational e^ε grid; exact derivative signs for ε ∈ {1/4, 1/2, 1, 2, 3}")
 def min_m_dominance(quick: bool) -> Verdict:
     nmax = 40 if quick else 80
     fails, total, example = [], 0, None
@@ -583,7 +609,10 @@ def min_m_dominance(quick: bool) -> Verdict:
 
 @claim("brr.figure.3", "Sorted distance rows of adjacent priori points k − 1 and k coincide up to a single column j0 and differ by +1 "
        "after it; with s_1..s_{i−1} = e^ε the derivative numerator of row k − 1 is smaller than row k's for i ≤ j0 and larger for "
-       "i > j0 (the ≺ marks); rows k and N + 1 − k coincide (symmetry).", "brr §3.4, Figure 3; App. A.1 (first two displays)")
+       "i > j0 (the ≺ marks); rows k and N + 1 − k coincide (symmetry).", "brr §3.4, Figure 3; App. A.1 (first two displays)",
+       expected="holds",
+       scope_quick="exact integer arithmetic (numerator = e^ε·A + B, compared coefficientwise), N = 2..30, all adjacent rows up to the middle, all i",
+       scope_full="exact integer arithmetic (numerator = e^ε·A + B, compared coefficientwise), N = 2..60, all adjacent rows up to the middle, all i")
 def figure_3(quick: bool) -> Verdict:
     nmax = 30 if quick else 60
     checked, bad, j0s = 0, [], {}
@@ -613,7 +642,10 @@ def figure_3(quick: bool) -> Verdict:
 
 
 @claim("brr.text.min-m-at-extreme-or-middle", "The global minimal m = min_k m^(k) can occur only in the row of an extreme (1, N) or "
-       "middle priori point.", "brr §3.4 (paragraph before Algorithm 3); App. A.1")
+       "middle priori point.", "brr §3.4 (paragraph before Algorithm 3); App. A.1",
+       expected="holds",
+       scope_quick="exact derivative signs on every row, |x − y|, N = 2..300, ε ∈ {log(11/10), log(3/2), log(2), log(5/2), log(3), log(4), log(10), 1}",
+       scope_full="exact derivative signs on every row, |x − y|, N = 2..300, ε ∈ {log(21/20), log(11/10), log(5/4), log(3/2), log(7/4), log(2), log(5/2), log(3), log(4), log(6), log(10), log(20), 1/4, 1/2, 1, 2, 3}")
 def min_at_extreme_or_middle(quick: bool) -> Verdict:
     grid = _grid(quick)
     bad = [{"N": g["N"], "eps": g["eps"], "m": g["m"]} for g in grid if not g["min_at_ext_or_mid"]]
@@ -636,7 +668,12 @@ def _mid_example(n: int, e: str) -> dict[str, Any]:
 
 
 @claim("brr.text.eps-ge-1-extreme-row", "When ε ≥ 1 the extreme points 1 and N give the global m (m1 ≤ m2: 'the minimum m is "
-       "obtained at the extreme point').", "brr §3.4 (before Algorithm 3); App. A.1 after eq. (17)")
+       "obtained at the extreme point').", "brr §3.4 (before Algorithm 3); App. A.1 after eq. (17)",
+       expected="refuted",
+       severity="false-statement",
+       explanation="rests on the reversed inequality of eq. (17)",
+       scope_quick="exact local searches, |x − y|, N = 2..300, ε ≥ 1 from the grid {log(11/10), log(3/2), log(2), log(5/2), log(3), log(4), log(10), 1}",
+       scope_full="exact local searches, |x − y|, N = 2..300, ε ≥ 1 from the grid {log(21/20), log(11/10), log(5/4), log(3/2), log(7/4), log(2), log(5/2), log(3), log(4), log(6), log(10), log(20), 1/4, 1/2, 1, 2, 3}")
 def eps_ge_1_extreme(quick: bool) -> Verdict:
     rows = [g for g in _grid(quick) if g["ge1"]]
     bad = [g for g in rows if g["ext"] > g["m"]]
@@ -650,7 +687,12 @@ def eps_ge_1_extreme(quick: bool) -> Verdict:
 
 
 @claim("brr.appendix.a1-extreme-m", "At the extreme priori point the local m is m1 = ⌊(√(N²e^ε + (1−e^ε)²/4) − (N − e^ε/2 + 1/2))/(e^ε − 1)⌋.",
-       "brr App. A.1, after eq. (14)")
+       "brr App. A.1, after eq. (14)",
+       expected="refuted",
+       severity="erratum",
+       explanation="off by one only when the root is an integer (never for irrational e^ε)",
+       scope_quick="exact: Algorithm 1 on the row of x = 1 vs the floor formula, N = 2..300, ε grid {log(11/10), log(3/2), log(2), log(5/2), log(3), log(4), log(10), 1}",
+       scope_full="exact: Algorithm 1 on the row of x = 1 vs the floor formula, N = 2..300, ε grid {log(21/20), log(11/10), log(5/4), log(3/2), log(7/4), log(2), log(5/2), log(3), log(4), log(6), log(10), log(20), 1/4, 1/2, 1, 2, 3}")
 def a1_extreme_m(quick: bool) -> Verdict:
     grid = _grid(quick)
     bad = [g for g in grid if g["cf_m1"] != g["ext"]]
@@ -669,7 +711,12 @@ def a1_extreme_m(quick: bool) -> Verdict:
 
 @claim("brr.appendix.a1-middle-m", "At the middle priori point the local m is m2: i = ⌊N/(e^{ε/2}+1) + 1⌋ (N even) or "
        "⌊(√(e^ε(N²−1)+1) − N)/(e^ε − 1) + 1⌋ (N odd), and m2 = i if i is odd, m2 = i + 1 otherwise.",
-       "brr App. A.1 after eqs. (15)–(16); Algorithm 3, lines 4–5")
+       "brr App. A.1 after eqs. (15)–(16); Algorithm 3, lines 4–5",
+       expected="refuted",
+       severity="false-statement",
+       explanation="the correct rule is i − 1, not i + 1, when i is even",
+       scope_quick="exact: Algorithm 1 on the middle row vs lines 4–5, N = 2..300, ε grid {log(11/10), log(3/2), log(2), log(5/2), log(3), log(4), log(10), 1}",
+       scope_full="exact: Algorithm 1 on the middle row vs lines 4–5, N = 2..300, ε grid {log(21/20), log(11/10), log(5/4), log(3/2), log(7/4), log(2), log(5/2), log(3), log(4), log(6), log(10), log(20), 1/4, 1/2, 1, 2, 3}")
 def a1_middle_m(quick: bool) -> Verdict:
     grid = _grid(quick)
     bad = [g for g in grid if g["cf_m2"] != g["mid"]]
@@ -711,7 +758,11 @@ def _alg3_summary(quick: bool) -> dict[str, Any]:
 
 
 @claim("brr.algorithm.3", "Algorithm 3 gives BRR's uniform m explicitly on the equidistant domain: m = m1 if ε ≥ 1, else "
-       "min(m1, m2) — the m of the search (Algorithms 1–2).", "brr §3.4, Algorithm 3; Abstract ('explicit formulas on the uniform number')")
+       "min(m1, m2) — the m of the search (Algorithms 1–2).", "brr §3.4, Algorithm 3; Abstract ('explicit formulas on the uniform number')",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact: dpexact.ldp closed_form_m / an exact integer transcription vs the exact search, N = 2..300, ε ∈ {log(11/10), log(3/2), log(2), log(5/2), log(3), log(4), log(10), 1}",
+       scope_full="exact: dpexact.ldp closed_form_m / an exact integer transcription vs the exact search, N = 2..300, ε ∈ {log(21/20), log(11/10), log(5/4), log(3/2), log(7/4), log(2), log(5/2), log(3), log(4), log(6), log(10), log(20), 1/4, 1/2, 1, 2, 3}")
 def algorithm_3(quick: bool) -> Verdict:
     s = _alg3_summary(quick)
     lib = _crosscheck_library(quick)
@@ -738,7 +789,10 @@ def algorithm_3(quick: bool) -> Verdict:
 
 
 @claim("brr.theorem.1.1", "For the m of BRR (eq. 7), whatever the selections of m1 and m2: m ≥ 1 and lim_{N→∞} m/N = 1/(e^{ε/2} + 1).",
-       "brr §3.4, Theorem 1 part 1) (proof App. A.1); §5.1 ('m increases with an asymptotic proportion to N')")
+       "brr §3.4, Theorem 1 part 1) (proof App. A.1); §5.1 ('m increases with an asymptotic proportion to N')",
+       expected="holds",
+       scope_quick="sympy limits of m1, and of i (both parities) over N; z1(1) = −N(N−1)/2 ≤ 0 ⇒ root ≥ 1 ⇒ m1 ≥ 1; min over the grid (N ≤ 300) of the closed-form and searched m; exact search at large N",
+       scope_full="sympy limits of m1, and of i (both parities) over N; z1(1) = −N(N−1)/2 ≤ 0 ⇒ root ≥ 1 ⇒ m1 ≥ 1; min over the grid (N ≤ 300) of the closed-form and searched m; exact search at large N")
 def theorem_1_1(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -769,7 +823,11 @@ def theorem_1_1(quick: bool) -> Verdict:
 
 
 @claim("brr.theorem.1.2", "If ε ≥ 1, BRR's m is m = ⌊(√(N²e^ε + (1−e^ε)²/4) − (N − e^ε/2 + 1/2))/(e^ε − 1)⌋.",
-       "brr §3.4, Theorem 1 part 2) (proof App. A.1)")
+       "brr §3.4, Theorem 1 part 2) (proof App. A.1)",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact search vs exact floor, |x − y|, N = 2..300, ε ≥ 1 from the grid",
+       scope_full="exact search vs exact floor, |x − y|, N = 2..300, ε ≥ 1 from the grid")
 def theorem_1_2(quick: bool) -> Verdict:
     rows = [g for g in _grid(quick) if g["ge1"]]
     bad = [g for g in rows if g["cf_m1"] != g["m"]]
@@ -791,7 +849,10 @@ def theorem_1_2(quick: bool) -> Verdict:
 
 
 @claim("brr.theorem.1.3", "BRR satisfies ε-(local) differential privacy: Pr[y|x1]/Pr[y|x2] ≤ e^ε for all x1, x2, y.",
-       "brr §3.4, Theorem 1 part 3) (proof App. A.1); §3.1")
+       "brr §3.4, Theorem 1 part 3) (proof App. A.1); §3.1",
+       expected="holds",
+       scope_quick="exact max column ratio (dpexact.verify.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}",
+       scope_full="exact max column ratio (dpexact.verify.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}")
 def theorem_1_3(quick: bool) -> Verdict:
     from dpexact.ldp import BipartiteRR, absolute_loss, brr_channel, jaccard_similarity
     from dpexact.verify.ldp_channel import ldp_level
@@ -821,7 +882,10 @@ def theorem_1_3(quick: bool) -> Verdict:
 
 
 @claim("brr.equation.14", "Extreme point: Σ_{j<i}(λ_i−λ_j)e^ε + Σ_{j>i}(λ_i−λ_j) = (e^ε−1)i²/2 + (N − e^ε/2 + 1/2)i − N²/2 − N/2, a "
-       "quadratic with Δ = N²e^ε + (1−e^ε)²/4 whose positive root is the expression inside m1's floor.", "brr App. A.1, eq. (14)")
+       "quadratic with Δ = N²e^ε + (1−e^ε)²/4 whose positive root is the expression inside m1's floor.", "brr App. A.1, eq. (14)",
+       expected="holds",
+       scope_quick="exact integer coefficients of e^ε and 1 for N = 2..40, every i; sympy for Δ and the root",
+       scope_full="exact integer coefficients of e^ε and 1 for N = 2..80, every i; sympy for Δ and the root")
 def equation_14(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -873,7 +937,10 @@ def _middle_check(parity: int, quick: bool) -> tuple[int, list, int]:
 
 
 @claim("brr.equation.15", "Middle point, N even, odd i: the derivative numerator equals (e^ε−1)i²/4 + (N−(e^ε−1))i/2 + ((e^ε−1) − N² − 2N)/4, "
-       "with Δ = e^ε N²/4 and positive root N/(e^{ε/2}+1) + 1.", "brr App. A.1, eq. (15)")
+       "with Δ = e^ε N²/4 and positive root N/(e^{ε/2}+1) + 1.", "brr App. A.1, eq. (15)",
+       expected="holds",
+       scope_quick="exact coefficients for even N ≤ 80 (40 quick), odd i; sympy for Δ and the root",
+       scope_full="exact coefficients for even N ≤ 80 (40 quick), odd i; sympy for Δ and the root")
 def equation_15(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -891,7 +958,10 @@ def equation_15(quick: bool) -> Verdict:
 
 @claim("brr.equation.16", "Middle point, N odd, odd i: the numerator equals (i−1)/2·e^ε + 2e^ε(1+…+((i−1)/2−1)) − 2(1+…+((N−1)/2−(i−1)/2)) "
        "= (e^ε−1)i²/4 + (N−(e^ε−1))i/2 + ((e^ε−1) − 2N − N² + 1)/4, with Δ = e^ε(N²−1)/4 + 1/4 and root (√(e^ε(N²−1)+1) − N)/(e^ε−1) + 1.",
-       "brr App. A.1, eq. (16)")
+       "brr App. A.1, eq. (16)",
+       expected="holds",
+       scope_quick="exact coefficients for odd N ≤ 80 (40 quick), odd i; sympy for Δ and the root",
+       scope_full="exact coefficients for odd N ≤ 80 (40 quick), odd i; sympy for Δ and the root")
 def equation_16(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -908,7 +978,11 @@ def equation_16(quick: bool) -> Verdict:
 
 @claim("brr.equation.17", "i1r < (N e^{ε/2} + (1−e^ε)/2 − (N − e^ε/2 + 1/2))/(e^ε − 1) = N(e^{ε/2} − 1)/(e^ε − 1) and "
        "i3r > (e^{ε/2}(N−1) − (N − e^ε + 1))/(e^ε − 1); with b − a = e^ε − e^{ε/2} − 1 > 0 iff ε > 2 ln((√5+1)/2) ≈ 0.9624, "
-       "so i3r > i1r and m1 ≤ m2 when ε ≥ 1.", "brr App. A.1, eq. (17) and the text after it")
+       "so i3r > i1r and m1 ≤ m2 when ε ≥ 1.", "brr App. A.1, eq. (17) and the text after it",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="sympy (symbolic in N, u = e^{ε/2} > 1), one exact instance, arb for the threshold and for i3r − i1r",
+       scope_full="sympy (symbolic in N, u = e^{ε/2} > 1), one exact instance, arb for the threshold and for i3r − i1r")
 def equation_17(quick: bool) -> Verdict:
     import sympy as sp
     from flint import arb, ctx
@@ -953,7 +1027,10 @@ def equation_17(quick: bool) -> Verdict:
 
 @claim("brr.theorem.2", "For any priori point k, Q^(k)(BRR) ≤ Q^(k)(GRR); lim_N sup_k Q^(k)(BRR)/Q^(k)(GRR) = 2/(e^{ε/2}+1), "
        "lim_N inf_k … = e^{ε/2} − (e^{ε/2}−1)/(e^{ε/2}+1)(√(e^ε+2e^{ε/2}+2)+1), and sup − inf = (e^{ε/2}−1)/(e^{ε/2}+1)·"
-       "(√(e^ε+2e^{ε/2}+2)+e^{ε/2}+1)^{−1} < (e^{ε/2}+1)^{−1}/2.", "brr §3.4, Theorem 2 (proof App. A.2)")
+       "(√(e^ε+2e^{ε/2}+2)+e^{ε/2}+1)^{−1} < (e^{ε/2}+1)^{−1}/2.", "brr §3.4, Theorem 2 (proof App. A.2)",
+       expected="holds",
+       scope_quick="exact local errors with the searched m (|x − y|, N = 2..40, rational e^ε grid); sympy limits with n = dN, m = cN, c → 1/(e^{ε/2}+1) (Theorem 1), sup/inf over d ∈ [0, 1/2]; exact finite-N ratios",
+       scope_full="exact local errors with the searched m (|x − y|, N = 2..80, rational e^ε grid); sympy limits with n = dN, m = cN, c → 1/(e^{ε/2}+1) (Theorem 1), sup/inf over d ∈ [0, 1/2]; exact finite-N ratios")
 def theorem_2(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -1006,7 +1083,10 @@ def theorem_2(quick: bool) -> Verdict:
 
 @claim("brr.appendix.a2", "Q^(k)(GRR) = [(N−n)(N−n−1)/2 + n(n+1)/2]/(e^ε+N−1); Q^(k)(BRR) is given by cases (1) m−1 ≤ 2n ≤ N−1, "
        "(2) 2n < m and (3) n = 0 (k = n+1 or N−n; N, m odd), with the asymptotic forms Q^(k)(BRR)/N = [c²(e^ε−1) + 2(1−2d+2d²)]/"
-       "(4(1+(e^ε−1)c)) (case 1) and ½[(1−2d+2d²)e^ε + (c−1)(c+1−2d)(e^ε−1)]/((e^ε−1)c+1) (case 2).", "brr App. A.2")
+       "(4(1+(e^ε−1)c)) (case 1) and ½[(1−2d+2d²)e^ε + (c−1)(c+1−2d)(e^ε−1)]/((e^ε−1)c+1) (case 2).", "brr App. A.2",
+       expected="holds",
+       scope_quick="exact: the case formulas vs Q^(k) from sorted rows (checked against dpexact.ldp channels), odd N ≤ 21, odd m, every k, e^ε ∈ {3, 3/2}; sympy limits for the asymptotic forms",
+       scope_full="exact: the case formulas vs Q^(k) from sorted rows (checked against dpexact.ldp channels), odd N ≤ 41, odd m, every k, e^ε ∈ {3, 3/2}; sympy limits for the asymptotic forms")
 def appendix_a2(quick: bool) -> Verdict:
     from dpexact.ldp import GeneralizedRR, absolute_loss, brr_channel
 
@@ -1048,7 +1128,12 @@ def appendix_a2(quick: bool) -> Verdict:
 
 
 @claim("brr.theorem.3", "For N → ∞ on the equidistant domain, Q_g(BRR, N)/Q_g(GRR, N) → (7e^{ε/2} + 1)/(4e^{ε/2}(e^{ε/2} + 1)).",
-       "brr §3.4, Theorem 3 (proof App. A.3); Abstract, §1 ('asymptotically exact ratio')")
+       "brr §3.4, Theorem 3 (proof App. A.3); Abstract, §1 ('asymptotically exact ratio')",
+       expected="refuted",
+       severity="false-statement",
+       explanation="eq. (18)'s N² coefficient drops the cubic terms of the n² sums; the true limit is (7u+9)/(4(u+1)²), u = e^{ε/2}",
+       scope_quick="sympy: Σ_k S_m(k) summed exactly for N = 2P+1, m = 2r+1 (and N = 2P, m = 2r+2), checked against direct sums; limit P → ∞ with r/P → 1/(e^{ε/2}+1) (Theorem 1); exact finite-N ratios with the searched m",
+       scope_full="sympy: Σ_k S_m(k) summed exactly for N = 2P+1, m = 2r+1 (and N = 2P, m = 2r+2), checked against direct sums; limit P → ∞ with r/P → 1/(e^{ε/2}+1) (Theorem 1); exact finite-N ratios with the searched m")
 def theorem_3(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -1077,7 +1162,12 @@ def theorem_3(quick: bool) -> Verdict:
 
 
 @claim("brr.equation.18", "In N·Q_g(BRR) (eq. 18) the coefficient of N² is (1−c)(c²(e^ε−1)+2)+c²)/(4D) − 1/(6D) + c(e^ε+(e^ε−1)(c²−1))/(2D) "
-       "− c²(e^ε+(c−1)(e^ε−1))/(4D), D = 1+(e^ε−1)c, which tends to (7e^{ε/2}+1)/(12e^{ε/2}(e^{ε/2}+1)).", "brr App. A.3, eq. (18) and below")
+       "− c²(e^ε+(c−1)(e^ε−1))/(4D), D = 1+(e^ε−1)c, which tends to (7e^{ε/2}+1)/(12e^{ε/2}(e^{ε/2}+1)).", "brr App. A.3, eq. (18) and below",
+       expected="refuted",
+       severity="false-statement",
+       explanation="the a·2n²/N and 4n²/N² sums contribute c³ terms that are dropped",
+       scope_quick="sympy summation of the sums displayed in (18) with symbolic N, c, e^ε; limit of /N²",
+       scope_full="sympy summation of the sums displayed in (18) with symbolic N, c, e^ε; limit of /N²")
 def equation_18(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -1107,7 +1197,10 @@ def _manhattan_grid(w: int, h: int) -> Any:
 
 @claim("brr.theorem.4", "For a general discrete domain and utility function, BRR at least equals GRR on the local utility at every "
        "priori point, and outperforms GRR on global utility if m > 1 (in particular Q_g(BRR) ≤ Q_g(GRR) always).",
-       "brr §4.2, Theorem 4; §3.3; Abstract, §1 ('never higher in any privacy region')")
+       "brr §4.2, Theorem 4; §3.3; Abstract, §1 ('never higher in any privacy region')",
+       expected="holds",
+       scope_quick="exact channels (dpexact.ldp), m by Algorithm 2: Jaccard utility, Manhattan distance on 2-D grids, random integer loss and utility matrices (ties, arbitrary diagonal); e^ε ∈ {3/2, 3, 10}",
+       scope_full="exact channels (dpexact.ldp), m by Algorithm 2: Jaccard utility, Manhattan distance on 2-D grids, random integer loss and utility matrices (ties, arbitrary diagonal); e^ε ∈ {3/2, 3, 10}")
 def theorem_4(quick: bool) -> Verdict:
     from dpexact.ldp import GeneralizedRR, LossMatrix, brr_channel, global_search, jaccard_similarity
 
@@ -1148,7 +1241,11 @@ def theorem_4(quick: bool) -> Verdict:
 
 
 @claim("brr.text.globally-optimal", "In reasonable settings no better mechanism exists: BRR is optimal in a reasonable 'global' sense, "
-       "independent of the prior distribution.", "brr §1 (paragraph before the contributions)")
+       "independent of the prior distribution.", "brr §1 (paragraph before the contributions)",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="optimal ε-LDP channel LP (dpexact.ldp.optimal_ldp_channel, HiGHS basis re-solved in fmpq: exact certificate), uniform-prior and worst-case objectives, vs BRR's exact Q_g and max_k Q^(k); |x − y|, e^ε ∈ {3/2, 3, 10}",
+       scope_full="optimal ε-LDP channel LP (dpexact.ldp.optimal_ldp_channel, HiGHS basis re-solved in fmpq: exact certificate), uniform-prior and worst-case objectives, vs BRR's exact Q_g and max_k Q^(k); |x − y|, e^ε ∈ {3/2, 3, 10}")
 def globally_optimal(quick: bool) -> Verdict:
     from dpexact.ldp import BipartiteRR, absolute_loss, optimal_ldp_channel
 
@@ -1185,7 +1282,10 @@ def globally_optimal(quick: bool) -> Verdict:
 
 
 @claim("brr.text.exponential-improvement", "BRR's expected errors can be exponentially (in ε) lower than GRR's as long as N is "
-       "sufficiently large.", "brr §1 (paragraph before the contributions)")
+       "sufficiently large.", "brr §1 (paragraph before the contributions)",
+       expected="holds",
+       scope_quick="sympy: the N → ∞ ratio L(u) = (7u+9)/(4(u+1)²) (brr.theorem.3) satisfies e^{ε/2}·L ≤ 7/4; exact finite-N ratios",
+       scope_full="sympy: the N → ∞ ratio L(u) = (7u+9)/(4(u+1)²) (brr.theorem.3) satisfies e^{ε/2}·L ≤ 7/4; exact finite-N ratios")
 def exponential_improvement(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -1208,7 +1308,12 @@ def exponential_improvement(quick: bool) -> Verdict:
 
 @claim("brr.text.grr-qloss-explodes", "With an increasing number N of candidates in the equidistant point domain the quality loss of "
        "GRR grows explosively (Fig. 1(a)); as N increases the gap in utility loss under GRR grows significantly.",
-       "brr §1 (first limitation bullet), §5.1")
+       "brr §1 (first limitation bullet), §5.1",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="QLoss(GRR) = (N+1)/(3(N+e^ε−1)) tends to 1/3: it increases for e^ε > 2 and decreases for e^ε < 2",
+       scope_quick="closed form QLoss(GRR) = (N+1)/(3(e^ε+N−1)) checked exactly against dpexact.ldp (eq. 12) and analysed in sympy",
+       scope_full="closed form QLoss(GRR) = (N+1)/(3(e^ε+N−1)) checked exactly against dpexact.ldp (eq. 12) and analysed in sympy")
 def grr_qloss_explodes(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -1245,7 +1350,12 @@ def _ratio_curves(us: tuple[str, ...], ns: tuple[int, ...]) -> dict[str, list[fl
 
 @claim("brr.figure.1", "Fig. 1: (a) BRR has a significantly lower QLoss than GRR for varying N; (b) the global expected-error ratio "
        "BRR/GRR approaches, as N grows, the plotted asymptotically exact ratios of Theorem 3 ('verified in Fig. 1(b)').",
-       "brr Figure 1 and its caption; §1; §5.1")
+       "brr Figure 1 and its caption; §1; §5.1",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="the plotted asymptote is the wrong limit of brr.theorem.3",
+       scope_quick="exact finite-N ratios (searched m) for e^{ε/2} ∈ {3/2, 2, 4}; the limit is the symbolic one of brr.theorem.3",
+       scope_full="exact finite-N ratios (searched m) for e^{ε/2} ∈ {3/2, 2, 4}; the limit is the symbolic one of brr.theorem.3")
 def figure_1(quick: bool) -> Verdict:
     us = ("3/2", "2", "4")
     ns = (5, 10, 20, 50, 100, 200, 500, 1001) + (() if quick else (2001, 3001))
@@ -1270,7 +1380,10 @@ def figure_1(quick: bool) -> Verdict:
 
 
 @claim("brr.text.ratio-half-at-eps-2", "The asymptotically exact ratio of BRR to GRR decreases quickly as the privacy budget grows, e.g. "
-       "approximately 0.5 for ε = 2.", "brr §5.1, paragraph on Fig. 1(b)")
+       "approximately 0.5 for ε = 2.", "brr §5.1, paragraph on Fig. 1(b)",
+       expected="holds",
+       scope_quick="arb (128 bits) at ε = 2; exact-sign search and arb ratio at N = 1001; sympy derivatives in u = e^{ε/2}",
+       scope_full="arb (128 bits) at ε = 2; exact-sign search and arb ratio at N = 3001; sympy derivatives in u = e^{ε/2}")
 def ratio_half_at_eps_2(quick: bool) -> Verdict:
     import sympy as sp
     from flint import arb, ctx
@@ -1405,7 +1518,12 @@ def _exact_m_one(loss_name: str, n: int, a: Fraction) -> tuple[int, bool]:
 
 
 @claim("brr.figure.4", "Fig. 4 (Euclidean distance, N = 20, 40, 60, 80, 100, varying ε): under the same privacy budget the quality loss of "
-       "BRR is consistently lower than that of GRR and the exponential mechanism.", "brr §5.1, Figure 4 and text")
+       "BRR is consistently lower than that of GRR and the exponential mechanism.", "brr §5.1, Figure 4 and text",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="where m = 1, BRR is GRR",
+       scope_quick="arb (128 bits) Q_g of BRR (exact-sign search), GRR and EM, N ∈ (20, 60), ε ∈ ('1/2', '2', '5'); exact channels at the counterexample",
+       scope_full="arb (128 bits) Q_g of BRR (exact-sign search), GRR and EM, N ∈ (20, 40, 60, 80, 100), ε ∈ ('1/4', '1/2', '1', '2', '3', '4', '5'); exact channels at the counterexample")
 def figure_4(quick: bool) -> Verdict:
     r = _fig_compare("abs", quick)
     m, same = _exact_m_one("abs", 20, Fraction(100))
@@ -1426,7 +1544,12 @@ def figure_4(quick: bool) -> Verdict:
 
 
 @claim("brr.figure.5", "Fig. 5 (Jaccard-similarity utility, N = 20..100, varying ε): the utility of BRR is much better than GRR's and "
-       "EM's (its global expected error is much lower) and remains relatively stable across N.", "brr §5.2, Figure 5 and text")
+       "EM's (its global expected error is much lower) and remains relatively stable across N.", "brr §5.2, Figure 5 and text",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="where m = 1, BRR is GRR",
+       scope_quick="arb (128 bits) Q_g (expected similarity) of BRR (exact search), GRR and EM, N ∈ (20, 60), ε ∈ ('1/2', '2', '5')",
+       scope_full="arb (128 bits) Q_g (expected similarity) of BRR (exact search), GRR and EM, N ∈ (20, 40, 60, 80, 100), ε ∈ ('1/4', '1/2', '1', '2', '3', '4', '5')")
 def figure_5(quick: bool) -> Verdict:
     r = _fig_compare("jaccard", quick)
     m, same = _exact_m_one("jaccard", 20, Fraction(60))
@@ -1463,7 +1586,11 @@ def _e2e_error(n: int, a: Fraction, m: int) -> Fraction:
 
 
 @claim("brr.text.discretisation-n", "Increasing the number N of discrete points improves the mapping accuracy but may destroy data utility; "
-       "this violation really takes place for GRR but not for BRR, due to its dynamic number selection.", "brr §4.1")
+       "this violation really takes place for GRR but not for BRR, due to its dynamic number selection.", "brr §4.1",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact end-to-end error (Fractions), N = 2..40, e^ε ∈ {2, 4, 20, 100}, searched m",
+       scope_full="exact end-to-end error (Fractions), N = 2..80, e^ε ∈ {2, 4, 20, 100}, searched m")
 def discretisation_n(quick: bool) -> Verdict:
     nmax = 40 if quick else 80
     rows, rises = [], []
@@ -1530,4 +1657,4 @@ for _id, _stmt, _loc, _what in (
                              "first pair quoted for 'Bias'; the first two pairs may be swapped")
         return inconclusive(_NO_DATA.format(what=_what), **extra)
 
-    claim(_id, _stmt, _loc)(_data_claim)
+    claim(_id, _stmt, _loc, expected="inconclusive", scope_quick="not run", scope_full="not run")(_data_claim)

@@ -174,7 +174,12 @@ def _mid(x: Any) -> float:
 
 
 @claim("err.text.scores-bounded-by-sensitivity", "A quality score function q(·) assigns to each candidate r a score q_r, "
-       "'which is bounded above by the sensitivity Δ of q(·)'.", "err §II-C, first paragraph")
+       "'which is bounded above by the sensitivity Δ of q(·)'.", "err §II-C, first paragraph",
+       expected="refuted",
+       severity="erratum",
+       explanation="Δ bounds the change of a score between neighbours (Definition 2), not the score itself",
+       scope_quick="integer mode scores (Δ = 1): the paper's example (5,3,1) and DPBench mode histograms",
+       scope_full="integer mode scores (Δ = 1): the paper's example (5,3,1) and DPBench mode histograms")
 def scores_bounded(quick: bool) -> Verdict:
     rows = {}
     d = dpbench_directory()
@@ -193,7 +198,10 @@ def scores_bounded(quick: bool) -> Verdict:
 
 
 @claim("err.algorithm.1", "Algorithm 1 (repeat r ~ Uniform[R] until Bernoulli(exp(ε(q_r − q*)/(2Δ)))) samples M_EM "
-       "(Definition 3: p_r ∝ exp(ε q_r/(2Δ))).", "err §II-C, Algorithm 1")
+       "(Definition 3: p_r ∝ exp(ε q_r/(2Δ))).", "err §II-C, Algorithm 1",
+       expected="holds",
+       scope_quick="exact (fmpq): 35 integer vectors, n ≤ 4, ε = 2 log 2; law of the rejection loop (geometric series) vs the exponential mechanism",
+       scope_full="exact (fmpq): 126 integer vectors, n ≤ 6, ε = 2 log 2; law of the rejection loop (geometric series) vs the exponential mechanism")
 def algorithm_1(quick: bool) -> Verdict:
     checked, bad = 0, []
     for n in range(1, (4 if quick else 6) + 1):
@@ -230,7 +238,10 @@ def _pf_sequential(a: list[Fraction]) -> list[Fraction]:
 
 
 @claim("err.text.pf-is-alg1-without-replacement", "M_PF's rejection sampler is Algorithm 1 with 'R = R∖r' added after "
-       "line 4 (sampling without replacement).", "err §II-C, Permute-and-Flip paragraph")
+       "line 4 (sampling without replacement).", "err §II-C, Permute-and-Flip paragraph",
+       expected="holds",
+       scope_quick="exact (fmpq): 34 integer vectors, n ≤ 4, ε = 2 log 2; the without-replacement loop's law (recursion on the remaining set) vs dpexact's PF",
+       scope_full="exact (fmpq): 69 integer vectors, n ≤ 5, ε = 2 log 2; the without-replacement loop's law (recursion on the remaining set) vs dpexact's PF")
 def pf_without_replacement(quick: bool) -> Verdict:
     checked, bad = 0, []
     for n in range(2, (4 if quick else 5) + 1):
@@ -250,7 +261,10 @@ def pf_without_replacement(quick: bool) -> Verdict:
 
 
 @claim("err.algorithm.2", "Algorithm 2 (naive M_ERR) implements Fig. 1: with probability p return argmax q_r, otherwise "
-       "M_EM (rejection loop with acceptance (1−p) exp(ε(q_r − q*)/(2Δ))).", "err §III-A, Fig. 1 and Algorithm 2")
+       "M_EM (rejection loop with acceptance (1−p) exp(ε(q_r − q*)/(2Δ))).", "err §III-A, Fig. 1 and Algorithm 2",
+       expected="holds",
+       scope_quick="exact (fmpq): 68 (q, p), integer q, n ≤ 4, ε = 2 log 2, p ∈ {1/4, 3/4}",
+       scope_full="exact (fmpq): 138 (q, p), integer q, n ≤ 5, ε = 2 log 2, p ∈ {1/4, 3/4}")
 def algorithm_2(quick: bool) -> Verdict:
     checked, bad, ties = 0, [], 0
     for n in range(2, (4 if quick else 5) + 1):
@@ -289,7 +303,10 @@ def _ratio_all(name: str, q: tuple, q2: tuple, p: str, eps: str = EPS, kw: tuple
 
 
 @claim("err.text.naive-dp-with-gap", "If q* is more than Δ apart from every other score (e.g. (5,3,1): the mode of q and of any "
-       "neighbour such as (4,3,1) or (5,4,1) is still r1), naive M_ERR fulfils ε-differential privacy.", "err §III-A")
+       "neighbour such as (4,3,1) or (5,4,1) is still r1), naive M_ERR fulfils ε-differential privacy.", "err §III-A",
+       expected="holds",
+       scope_quick="exact (fmpq): 372 (q, q', p) with integer q, q1 − q2 ≥ 2, n ≤ 3, all add/remove neighbours, p ∈ {1/4, 9/10}, ε = 2 log 2; arb: 6 random rational q (gap > Δ) with ℓ1-neighbours, p = 0.9",
+       scope_full="exact (fmpq): 2100 (q, q', p) with integer q, q1 − q2 ≥ 2, n ≤ 4, all add/remove neighbours, p ∈ {1/4, 9/10}, ε = 2 log 2; arb: 25 random rational q (gap > Δ) with ℓ1-neighbours, p = 0.9")
 def naive_dp_with_gap(quick: bool) -> Verdict:
     # exact: every integer q with q1 − q2 ≥ 2 > Δ and every add/remove neighbour (ℓ1 = Δ = 1)
     n_max, k = (3, 4) if quick else (4, 4)
@@ -345,7 +362,10 @@ def naive_dp_with_gap(quick: bool) -> Verdict:
 
 
 @claim("err.text.naive-not-dp", "Without the gap assumption naive M_ERR is not differentially private: for (5,4,1) the neighbours "
-       "(4,4,1) and (5,5,1) have maximisers r1 or r2.", "err §III-A")
+       "(4,4,1) and (5,5,1) have maximisers r1 or r2.", "err §III-A",
+       expected="holds",
+       scope_quick="add/remove-one neighbours, ε = 2 log 2; exact (fmpq) re-check for n ≤ 60, arb (256 bits) beyond",
+       scope_full="add/remove-one neighbours, ε = 2 log 2; exact (fmpq) re-check for n ≤ 60, arb (256 bits) beyond")
 def naive_not_dp(quick: bool) -> Verdict:
     from dpexact.verify.counterexample import Counterexample
     from dpexact.verify.neighbourhoods import HistogramAddRemove
@@ -380,7 +400,10 @@ def naive_not_dp(quick: bool) -> Verdict:
 
 
 @claim("err.text.naive-improvement-factor", "In the naive setting (q* more than Δ above every other score) M_ERR is never worse than "
-       "M_EM and improves the expected error by a factor of 1/(1−p), 0 ≤ p < 1.", "err §III-A (pointing to Theorem 3)")
+       "M_EM and improves the expected error by a factor of 1/(1−p), 0 ≤ p < 1.", "err §III-A (pointing to Theorem 3)",
+       expected="holds",
+       scope_quick="exact (fmpq): 152 (q, p, mechanism), sorted integer q with q1 − q2 ≥ 2, n ≤ 4, ε = 2 log 2",
+       scope_full="exact (fmpq): 1000 (q, p, mechanism), sorted integer q with q1 − q2 ≥ 2, n ≤ 6, ε = 2 log 2")
 def naive_improvement(quick: bool) -> Verdict:
     checked, bad = 0, []
     for n in range(2, (4 if quick else 6) + 1):
@@ -422,7 +445,11 @@ def _alg3_law(q: tuple, p: Fraction, T: frozenset) -> list[Fraction]:
 
 
 @claim("err.algorithm.3", "Algorithm 3 is the rejection-sampling algorithm of complete M_ERR, i.e. it samples the pmf of Lemma 1.",
-       "err §III-B, Algorithm 3")
+       "err §III-B, Algorithm 3",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact (fmpq): enumeration of all visiting orders and coins of lines 6-12, ε = 2 log 2, Δ = 1, T by lines 1-4",
+       scope_full="exact (fmpq): enumeration of all visiting orders and coins of lines 6-12, ε = 2 log 2, Δ = 1, T by lines 1-4")
 def algorithm_3(quick: bool) -> Verdict:
     rows, checked, diff, same_t1 = [], 0, 0, 0
     for q in ((5, 4, 1), (3, 3, 2, 1, -3), (2, 0, -5), (0, -1, -1, -3)):
@@ -454,7 +481,12 @@ def algorithm_3(quick: bool) -> Verdict:
 
 
 @claim("err.text.alg3-description", "Algorithm 3 checks whether q1 is at least Δ apart from q2: 'If it is not, then Algorithm 3 behaves "
-       "equivalently to Algorithm 2. If it is, then q2 is added to the set T', and so on down the sorted scores.", "err §III-B, first paragraph")
+       "equivalently to Algorithm 2. If it is, then q2 is added to the set T', and so on down the sorted scores.", "err §III-B, first paragraph",
+       expected="refuted",
+       severity="erratum",
+       explanation="the prose describes the reverse of the pseudocode's line 2",
+       scope_quick="exact (fmpq) laws of err-alg3 / err-naive and T of lines 1-4",
+       scope_full="exact (fmpq) laws of err-alg3 / err-naive and T of lines 1-4")
 def alg3_description(quick: bool) -> Verdict:
     # (a) gap < Δ: Algorithm 3 is not Algorithm 2.  Δ = 2, ε = 4 log 2 keeps w_r = 2^(q_r − q*) rational.
     q, p = (2, 1, -3), "1/2"
@@ -472,7 +504,12 @@ def alg3_description(quick: bool) -> Verdict:
 
 @claim("err.text.chain-is-interval", "The search of Algorithm 3 for T can be seen as finding the bounds of the interval "
        "I = [q* − cΔ, q* + Δ], c ∈ N+, of Lemma 1 (T = {r : q_r ∈ I}, with c such that widening I to [q* − (c+1)Δ, q* + Δ] "
-       "adds nothing).", "err §III-B and Lemma 1 (definition of T)")
+       "adds nothing).", "err §III-B and Lemma 1 (definition of T)",
+       expected="refuted",
+       severity="false-statement",
+       explanation="Algorithm 3's T and Lemma 1's interval T differ, and Lemma 1's c is not unique",
+       scope_quick="exact (rational) T on all sorted integer q ∈ {0,…,−4}^n, n ≤ 4, Δ = 1",
+       scope_full="exact (rational) T on all sorted integer q ∈ {0,…,−5}^n, n ≤ 5, Δ = 1")
 def chain_is_interval(quick: bool) -> Verdict:
     ex = (5, 3, 1)
     cs = _valid_cs(ex)
@@ -498,7 +535,11 @@ def chain_is_interval(quick: bool) -> Verdict:
 
 
 @claim("err.text.example-541-neighbours", "For q = (5,4,1) the optimal candidates T = {r1, r2} ('because they are Δ apart') are "
-       "preserved across any neighbouring dataset, e.g. (4,4,1), (5,5,1) or (6,4,1).", "err §III-B, second paragraph")
+       "preserved across any neighbouring dataset, e.g. (4,4,1), (5,5,1) or (6,4,1).", "err §III-B, second paragraph",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact T of (5,4,1) and all its add/remove neighbours, Δ = 1",
+       scope_full="exact T of (5,4,1) and all its add/remove neighbours, Δ = 1")
 def example_541(quick: bool) -> Verdict:
     vecs = [(5, 4, 1), (4, 4, 1), (5, 5, 1), (6, 4, 1)] + [v for v in _hist_neighbours((5, 4, 1)) if v not in ((4, 4, 1), (5, 5, 1), (6, 4, 1))]
     rows = {str(v): {"chain (Alg. 3)": sorted(_chain(v)), "interval (Lemma 1, smallest c)": sorted(_interval(v))} for v in vecs}
@@ -511,7 +552,12 @@ def example_541(quick: bool) -> Verdict:
 
 
 @claim("err.text.t-preserved-across-neighbours", "T is the same across all neighbouring datasets (the same candidates fall within the "
-       "bounding interval I), so the case p_{r,T}/p'_{r,F} never occurs.", "err §III-B and proof of Theorem 1 (Fig. 4)")
+       "bounding interval I), so the case p_{r,T}/p'_{r,F} never occurs.", "err §III-B and proof of Theorem 1 (Fig. 4)",
+       expected="refuted",
+       severity="false-statement",
+       explanation="the step the privacy proof of Theorem 1 rests on",
+       scope_quick="exact T on every sorted integer q ∈ {0,…,−4}^n, n ≤ 3, and every add/remove-one neighbour (Δ = 1)",
+       scope_full="exact T on every sorted integer q ∈ {0,…,−5}^n, n ≤ 4, and every add/remove-one neighbour (Δ = 1)")
 def t_preserved(quick: bool) -> Verdict:
     n_max, k = (3, 4) if quick else (4, 5)
     out = {}
@@ -533,7 +579,10 @@ def t_preserved(quick: bool) -> Verdict:
 
 
 @claim("err.lemma.1", "The pmf of M_ERR is p_{r,T} = p/m + (1−p) EM_r for r ∈ T and p_{r,F} = (1−p) EM_r otherwise (m = |T|): "
-       "with probability p a uniform member of T, otherwise M_EM.", "err §III-C, Lemma 1 (Fig. 3)")
+       "with probability p a uniform member of T, otherwise M_EM.", "err §III-C, Lemma 1 (Fig. 3)",
+       expected="holds",
+       scope_quick="exact (fmpq): 210 (q, p, reading), integer q ∈ {0,…,−3}^n, n ≤ 4, p ∈ {0, 1/3, 1}, ε = 2 log 2, both readings of T",
+       scope_full="exact (fmpq): 756 (q, p, reading), integer q ∈ {0,…,−4}^n, n ≤ 5, p ∈ {0, 1/3, 1}, ε = 2 log 2, both readings of T")
 def lemma_1(quick: bool) -> Verdict:
     n_max, k = (4, 3) if quick else (5, 4)
     checked, bad = 0, []
@@ -641,7 +690,11 @@ def _theorem1_evidence(quick: bool) -> tuple[dict, bool]:
     return ev, bool(proved)
 
 
-@claim("err.theorem.1", "M_ERR is ε-differentially private (for any p ∈ [0, 1], any quality vector).", "err §III-C, Theorem 1 (proof in Fig. 4)")
+@claim("err.theorem.1", "M_ERR is ε-differentially private (for any p ∈ [0, 1], any quality vector).", "err §III-C, Theorem 1 (proof in Fig. 4)",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="add/remove-one neighbours (ℓ1 = Δ = 1, err Definition 2); both readings of T; exact (fmpq, ε = 2 log 2) and arb (ε = 1/10) re-checks; dpexact.verify.check_pure_dp scan; sympy limit",
+       scope_full="add/remove-one neighbours (ℓ1 = Δ = 1, err Definition 2); both readings of T; exact (fmpq, ε = 2 log 2) and arb (ε = 1/10) re-checks; dpexact.verify.check_pure_dp scan; sympy limit")
 def theorem_1(quick: bool) -> Verdict:
     ev, proved = _theorem1_evidence(quick)
     return Verdict("refuted" if proved else "inconclusive", proved,
@@ -650,7 +703,11 @@ def theorem_1(quick: bool) -> Verdict:
 
 
 @claim("err.text.monotone-variant-dp", "For monotonic quality functions (e.g. the mode) M_ERR may use exp(ε q_r/Δ) instead of "
-       "exp(ε q_r/(2Δ)); 'such approach also satisfies differential privacy'.", "err §III-C, paragraph before Lemma 1")
+       "exp(ε q_r/(2Δ)); 'such approach also satisfies differential privacy'.", "err §III-C, paragraph before Lemma 1",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="monotone neighbours q' = q + e_2 (one record added), exponent ε/Δ, ε = log 2 (e^ε = 2), exact (fmpq), both readings",
+       scope_full="monotone neighbours q' = q + e_2 (one record added), exponent ε/Δ, ε = log 2 (e^ε = 2), exact (fmpq), both readings")
 def monotone_variant(quick: bool) -> Verdict:
     rows, proved = {}, True
     for reading in READINGS:
@@ -665,7 +722,12 @@ def monotone_variant(quick: bool) -> Verdict:
                                                           "so it holds only when T cannot change between neighbours (e.g. p = 0)"})
 
 
-@claim("err.lemma.2", "M_ERR is regular: symmetric, shift-invariant and monotone (Definitions 6-8).", "err App. A, Lemma 2")
+@claim("err.lemma.2", "M_ERR is regular: symmetric, shift-invariant and monotone (Definitions 6-8).", "err App. A, Lemma 2",
+       expected="refuted",
+       severity="false-statement",
+       explanation="monotonicity fails: lowering a candidate can cut r out of T",
+       scope_quick="exact (fmpq): all integer q ∈ {0,…,−3}^n, n ≤ 3, p = 1/2, ε = 2 log 2; every permutation, shifts −3 and 5, monotone moves q'_r = q_r + d_r, q'_s = q_s − d_s, d ∈ {0,…,1}^n ({0,1}^n for n = 4); both readings of T",
+       scope_full="exact (fmpq): all integer q ∈ {0,…,−3}^n, n ≤ 4, p = 1/2, ε = 2 log 2; every permutation, shifts −3 and 5, monotone moves q'_r = q_r + d_r, q'_s = q_s − d_s, d ∈ {0,…,2}^n ({0,1}^n for n = 4); both readings of T")
 def lemma_2(quick: bool) -> Verdict:
     n_max, k = (3, 3) if quick else (4, 3)
     sym = shift = mono = 0
@@ -758,7 +820,11 @@ def _paper_setting_risk(p: str = "1/2") -> dict:
 
 
 @claim("err.theorem.2", "The disclosure risk of M_ERR satisfies 1/|Ω| ≤ ϱ ≤ 1/(1 + (|Ω|−1) exp(−ε)) (independently of p).",
-       "err §IV-A eq. (3); App. B, Theorem 2, eq. (4)")
+       "err §IV-A eq. (3); App. B, Theorem 2, eq. (4)",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact (fmpq) two-world posterior; arb posterior in the paper's setting |Ω| = 2|R|+1 = 201, ε = ln 50, p = 1/2",
+       scope_full="exact (fmpq) two-world posterior; arb posterior in the paper's setting |Ω| = 2|R|+1 = 201, ε = ln 50, p = 1/2")
 def theorem_2(quick: bool) -> Verdict:
     # (a) two neighbouring worlds, exact
     P, Q = _xpmf("err", (4, 3, 1), "9/10"), _xpmf("err", (5, 3, 1), "9/10")
@@ -781,7 +847,11 @@ def theorem_2(quick: bool) -> Verdict:
 
 
 @claim("err.lemma.3", "M_ERR is never worse than M_EM with respect to disclosure risk (the lower and upper bounds are equal).",
-       "err §IV-A and App. B, Lemma 3")
+       "err §IV-A and App. B, Lemma 3",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact (fmpq) two-world posteriors; arb posteriors in the setting of §IV-B",
+       scope_full="exact (fmpq) two-world posteriors; arb posteriors in the setting of §IV-B")
 def lemma_3(quick: bool) -> Verdict:
     s = _paper_setting_risk()
     # exact two-world comparison: Ω = {(5,3,1), (4,3,1)}, output r2
@@ -796,7 +866,10 @@ def lemma_3(quick: bool) -> Verdict:
     return Verdict("refuted" if ok else "inconclusive", ok, "exact (fmpq) two-world posteriors; arb posteriors in the setting of §IV-B", ev)
 
 
-@claim("err.text.epsilon-bound", "Re-arranging eq. (4): 0 ≤ ε ≤ ln((|Ω|−1)ϱ/(1−ϱ)) for a tolerated disclosure risk ϱ.", "err §IV-B")
+@claim("err.text.epsilon-bound", "Re-arranging eq. (4): 0 ≤ ε ≤ ln((|Ω|−1)ϱ/(1−ϱ)) for a tolerated disclosure risk ϱ.", "err §IV-B",
+       expected="holds",
+       scope_quick="sympy: solve 1/(1+(N−1)e^{−ε}) = ϱ for ε; the bound is increasing in ε",
+       scope_full="sympy: solve 1/(1+(N−1)e^{−ε}) = ϱ for ε; the bound is increasing in ε")
 def epsilon_bound(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -816,7 +889,12 @@ def epsilon_bound(quick: bool) -> Verdict:
 
 
 @claim("err.text.epsilon-example", "With |Ω| = 2|R|+1 and 100 candidates, allowing a disclosure risk of 20% grants queries with a "
-       "maximum privacy budget of ε ≈ 4 (for M_ERR, Fig. 5).", "err §IV-B, last paragraph and Fig. 5")
+       "maximum privacy budget of ε ≈ 4 (for M_ERR, Fig. 5).", "err §IV-B, last paragraph and Fig. 5",
+       expected="refuted",
+       severity="false-statement",
+       explanation="the arithmetic (ε = ln 50 ≈ 4) is right, but the 20% disclosure bound holds for EM, not for M_ERR",
+       scope_quick="exact arithmetic of the bound; arb disclosure risk of M_ERR with 100 candidates, Ω = {q} ∪ {q ± e_a}, ε = ln 50, p = 1/2",
+       scope_full="exact arithmetic of the bound; arb disclosure risk of M_ERR with 100 candidates, Ω = {q} ∪ {q ± e_a}, ε = ln 50, p = 1/2")
 def epsilon_example(quick: bool) -> Verdict:
     eps = math.log(200 * 0.2 / 0.8)
     s = _paper_setting_risk()
@@ -854,7 +932,11 @@ def _box_sup_m3(p: float, eps: float, boxes: int) -> Any:
 
 @claim("err.proposition.1", "Given q ∈ R^n and M_ERR, the optimal expected error occurs in scenarios where only one v_i is in T, while the "
        "worst-case expected error occurs in scenarios where all v_i are in T (eq. 8: m = 1 gives a smaller error than m > 1, "
-       "m = |R| the largest).", "err App. C-A, Proposition 1 (used in §V-A/§V-B)")
+       "m = |R| the largest).", "err App. C-A, Proposition 1 (used in §V-A/§V-B)",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="exact (fmpq) errors at ε = 2 log 2; arb enclosure of the sup over the m = 3 region (Algorithm 3's T) at ε = 1; exact fixed-q monotonicity on q ∈ {0,…,−3}^n, n ≤ 4",
+       scope_full="exact (fmpq) errors at ε = 2 log 2; arb enclosure of the sup over the m = 3 region (Algorithm 3's T) at ε = 1; exact fixed-q monotonicity on q ∈ {0,…,−4}^n, n ≤ 5")
 def proposition_1(quick: bool) -> Verdict:
     from flint import arb
 
@@ -888,7 +970,10 @@ def proposition_1(quick: bool) -> Verdict:
                    f"exact fixed-q monotonicity on q ∈ {{0,…,−{k}}}^n, n ≤ {n_max}", ev)
 
 
-@claim("err.equation.8", "E[E(M_ERR, q)] = q* − Σ_r q_r (1−p) p_r/Σ p_r' − Σ_{r∈T} (p/m) q_r.", "err App. C-A, eq. (8)")
+@claim("err.equation.8", "E[E(M_ERR, q)] = q* − Σ_r q_r (1−p) p_r/Σ p_r' − Σ_{r∈T} (p/m) q_r.", "err App. C-A, eq. (8)",
+       expected="holds",
+       scope_quick="exact (fmpq): 136 (q, p, reading), q ∈ {0,…,−3}^n, n ≤ 4, ε = 2 log 2",
+       scope_full="exact (fmpq): 500 (q, p, reading), q ∈ {0,…,−4}^n, n ≤ 5, ε = 2 log 2")
 def equation_8(quick: bool) -> Verdict:
     n_max, k = (4, 3) if quick else (5, 4)
     checked, bad = 0, []
@@ -909,7 +994,10 @@ def equation_8(quick: bool) -> Verdict:
 
 
 @claim("err.lemma.4", "If f_1 ≤ … ≤ f_n and Σ_r f_r = 0, every partial sum Σ_{r≤s} f_r ≤ 0 (printed with hypothesis "
-       "'Σ_{r=1}^s f_r = 0', included 'verbatim from [pf]').", "err App. C-B, Lemma 4")
+       "'Σ_{r=1}^s f_r = 0', included 'verbatim from [pf]').", "err App. C-B, Lemma 4",
+       expected="holds",
+       scope_quick="exact rationals: 1224 partial sums of random sorted zero-sum vectors, n ≤ 11",
+       scope_full="exact rationals: 12124 partial sums of random sorted zero-sum vectors, n ≤ 11")
 def lemma_4(quick: bool) -> Verdict:
     rng = np.random.default_rng(7)
     checked, bad = 0, []
@@ -932,7 +1020,10 @@ def lemma_4(quick: bool) -> Verdict:
 
 
 @claim("err.theorem.3", "For datasets with |T| = 1, M_ERR is never worse than M_EM: E[E(M_ERR,q)] ≤ E[E(M_EM,q)] and "
-       "Pr[E(M_ERR,q) ≥ t] ≤ Pr[E(M_EM,q) ≥ t] (eqs. 7, 9, 10: f_r = −p p_r/Σp_r' ≤ 0 for r ∉ T).", "err App. C-B, Theorem 3 (Fig. 12)")
+       "Pr[E(M_ERR,q) ≥ t] ≤ Pr[E(M_EM,q) ≥ t] (eqs. 7, 9, 10: f_r = −p p_r/Σp_r' ≤ 0 for r ∉ T).", "err App. C-B, Theorem 3 (Fig. 12)",
+       expected="holds",
+       scope_quick="exact (fmpq): 56 (q, p, reading) with |T| = 1, q ∈ {0,…,−4}^n, n ≤ 4, ε = 2 log 2 — tails at every level; arb: 4 random rational q with a top gap > Δ",
+       scope_full="exact (fmpq): 206 (q, p, reading) with |T| = 1, q ∈ {0,…,−5}^n, n ≤ 5, ε = 2 log 2 — tails at every level; arb: 15 random rational q with a top gap > Δ")
 def theorem_3(quick: bool) -> Verdict:
     from dpexact.utility import error_tail, stochastic_dominance
 
@@ -973,7 +1064,10 @@ def theorem_3(quick: bool) -> Verdict:
 
 
 @claim("err.lemma.5", "There is always a range of p in [0, 1] where the expected error of M_ERR is never worse than M_PF for datasets "
-       "with |T| = 1 (eq. 11).", "err App. C-B, Lemma 5")
+       "with |T| = 1 (eq. 11).", "err App. C-B, Lemma 5",
+       expected="holds",
+       scope_quick="exact (fmpq): every sorted integer q ∈ {0,…,−4}^n with |T| = 1, n ≤ 4, ε = 2 log 2; E_ERR vs E_PF at p0 = 1 − E_PF/E_EM, (1+p0)/2, 1 and p0/2",
+       scope_full="exact (fmpq): every sorted integer q ∈ {0,…,−5}^n with |T| = 1, n ≤ 5, ε = 2 log 2; E_ERR vs E_PF at p0 = 1 − E_PF/E_EM, (1+p0)/2, 1 and p0/2")
 def lemma_5(quick: bool) -> Verdict:
     n_max, k = (4, 4) if quick else (5, 5)
     rows, bad, p0max, checked = [], [], Fraction(0), 0
@@ -1000,7 +1094,10 @@ def lemma_5(quick: bool) -> Verdict:
 
 
 @claim("err.lemma.6", "The expected error of M_ERR can be worse than M_EM for datasets with |T| > 1 (better iff 1/m ≤ p_r/Σ p_r' for "
-       "the non-optimal members of T).", "err App. C-C, Lemma 6")
+       "the non-optimal members of T).", "err App. C-C, Lemma 6",
+       expected="holds",
+       scope_quick="exact (fmpq), ε = 2 log 2, Δ = 1",
+       scope_full="exact (fmpq), ε = 2 log 2, Δ = 1")
 def lemma_6(quick: bool) -> Verdict:
     rows = []
     for q in ((0, -1), (0, -1, -2, -3)):
@@ -1049,7 +1146,10 @@ def _eps_k(k: int) -> str:
 
 
 @claim("err.equation.12", "For q = (v,…,v,0), v ≤ 0: E[E(M_EM,q)] = (2Δ/ε) log(1/p') [1 − 1/(1+(n−1)p')], p' = exp(εv/(2Δ)).",
-       "err App. C-D, eq. (12) (from pf eq. 7)")
+       "err App. C-D, eq. (12) (from pf eq. 7)",
+       expected="holds",
+       scope_quick="exact (fmpq): 36 (n, v), n ≤ 5, integer v at ε = 2 log 2 and half-integer v at ε = 4 log 2 (p' rational)",
+       scope_full="exact (fmpq): 84 (n, v), n ≤ 8, integer v at ε = 2 log 2 and half-integer v at ε = 4 log 2 (p' rational)")
 def equation_12(quick: bool) -> Verdict:
     bad, pts = [], _family_points(quick)
     for n, v, k in pts:
@@ -1061,7 +1161,10 @@ def equation_12(quick: bool) -> Verdict:
 
 
 @claim("err.equation.13", "For q = (v,…,v,0), v ≤ 0: E[E(M_PF,q)] = (2Δ/ε) log(1/p') [1 − (1 − (1−p')^n)/(n p')].",
-       "err App. C-D, eq. (13) (from pf eq. 8)")
+       "err App. C-D, eq. (13) (from pf eq. 8)",
+       expected="holds",
+       scope_quick="exact (fmpq): 36 (n, v) as for eq. (12) (v = 0: both sides 0)",
+       scope_full="exact (fmpq): 84 (n, v) as for eq. (12) (v = 0: both sides 0)")
 def equation_13(quick: bool) -> Verdict:
     bad, pts = [], _family_points(quick)
     for n, v, k in pts:
@@ -1077,7 +1180,10 @@ def _m_of(q: tuple, reading: str) -> int:
 
 
 @claim("err.proposition.2", "For q = (v,…,v,0), v ≤ 0: E[E(M_ERR,q)] = (1−p)(2Δ/ε) log(1/p')[1 − 1/(1+(n−1)p')] + "
-       "(2Δ/ε)(p/m)(m−1) log(1/p'), m = |T| (eq. 14).", "err App. C-D, Proposition 2, eq. (14) (Fig. 13)")
+       "(2Δ/ε)(p/m)(m−1) log(1/p'), m = |T| (eq. 14).", "err App. C-D, Proposition 2, eq. (14) (Fig. 13)",
+       expected="holds",
+       scope_quick="exact (fmpq): 144 (n, v, p, reading) as for eq. (12), p ∈ {1/4, 3/4}",
+       scope_full="exact (fmpq): 336 (n, v, p, reading) as for eq. (12), p ∈ {1/4, 3/4}")
 def proposition_2(quick: bool) -> Verdict:
     from dpexact.mechanisms.exponential_rr import candidate_set
 
@@ -1100,7 +1206,10 @@ def proposition_2(quick: bool) -> Verdict:
 
 
 @claim("err.equation.15", "Case 1: for v < −cΔ, m = |T| = 1 and E[E(M_ERR,q)] = (1−p)(2Δ/ε) log(1/p')[1 − 1/(1+(n−1)p')] "
-       "(§V-C: this applies for v < −Δ).", "err App. C-D, eq. (15); §V-C")
+       "(§V-C: this applies for v < −Δ).", "err App. C-D, eq. (15); §V-C",
+       expected="holds",
+       scope_quick="exact (fmpq): 80 (n, v, p, reading) with m = 1",
+       scope_full="exact (fmpq): 224 (n, v, p, reading) with m = 1")
 def equation_15(quick: bool) -> Verdict:
     bad, checked, switch = [], 0, {}
     for n, v, k in _family_points(quick):
@@ -1126,7 +1235,10 @@ def equation_15(quick: bool) -> Verdict:
 
 @claim("err.equation.16", "Case 2: for −cΔ ≤ v ≤ 0, T = R, m = n and E[E(M_ERR,q)] = (2Δ/ε) log(1/p')[(1−p)(n−1)p'/(1+(n−1)p') + (n−1)p/n] "
        "= (2Δ/ε) log(1/p')[((1−p)n(n−1)p' + (k−1)p + (n−1)^2 pp')/(n + n(n−1)p')] = (2Δ/ε) log(1/p') (n−1)(np' + p − pp')/(n(np' − p' + 1)).",
-       "err App. C-D, eq. (16)")
+       "err App. C-D, eq. (16)",
+       expected="holds",
+       scope_quick="sympy: the three expressions; exact (fmpq): 64 (n, v, p, reading) with T = R",
+       scope_full="sympy: the three expressions; exact (fmpq): 112 (n, v, p, reading) with T = R")
 def equation_16(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -1170,7 +1282,10 @@ def _closed_arb(n: int, v: Any, eps: Any, p: Any = None, m: int | None = None) -
 
 
 @claim("err.figure.13", "Fig. 13: the expected errors of M_EM (eq. 12), M_PF (eq. 13) and the two expressions of M_ERR (eqs. 15, 16) "
-       "under the worst-case scenario of M_EM, q = (v,…,v,0).", "err App. C-D, Fig. 13")
+       "under the worst-case scenario of M_EM, q = (v,…,v,0).", "err App. C-D, Fig. 13",
+       expected="holds",
+       scope_quick="arb (128 bits): closed forms vs dpexact's ball pmfs at v = −j/4, j ≤ 40, n = 10, ε = 1/10, p = 3/4, T by Algorithm 3",
+       scope_full="arb (128 bits): closed forms vs dpexact's ball pmfs at v = −j/4, j ≤ 160, n = 10, ε = 1/10, p = 3/4, T by Algorithm 3")
 def figure_13(quick: bool) -> Verdict:
     n, eps, p = 10, "1/10", "3/4"
     js = range(0, 41 if quick else 161)
@@ -1204,7 +1319,10 @@ def figure_13(quick: bool) -> Verdict:
 
 
 @claim("err.text.em-improvement-up-to", "M_ERR provides utility improvements over M_EM of up to 1/(1−p) (0 ≤ p < 1) — 'factors "
-       "significantly larger than two' for reasonably common scenarios.", "err abstract, §I, §VI, §VIII")
+       "significantly larger than two' for reasonably common scenarios.", "err abstract, §I, §VI, §VIII",
+       expected="holds",
+       scope_quick="sympy identity (n = 3); exact (fmpq) ratios on q ∈ {0,…,−3}^n, n ≤ 4, ε = 2 log 2, p ∈ {1/4, 3/4}",
+       scope_full="sympy identity (n = 3); exact (fmpq) ratios on q ∈ {0,…,−4}^n, n ≤ 5, ε = 2 log 2, p ∈ {1/4, 3/4}")
 def em_improvement(quick: bool) -> Verdict:
     import sympy as sp
 
@@ -1241,7 +1359,10 @@ def em_improvement(quick: bool) -> Verdict:
 
 
 @claim("err.text.pf-improvement-at-least", "In the optimal setting (|T| = 1), M_ERR is more accurate than M_PF by a factor of at least "
-       "1/(2(1−p)), 0.5 ≤ p < 1 ('up to at least' in §I/§VIII).", "err §I, §VI, §VIII")
+       "1/(2(1−p)), 0.5 ≤ p < 1 ('up to at least' in §I/§VIII).", "err §I, §VI, §VIII",
+       expected="holds",
+       scope_quick="exact on 19 lattice vectors with |T| = 1; arb on the (v,…,v,0) family — no proof over all of R^n",
+       scope_full="exact on 125 lattice vectors with |T| = 1; arb on the (v,…,v,0) family; float global search (differential evolution, n ≤ 5, ε = 1) — no proof over all of R^n")
 def pf_improvement(quick: bool) -> Verdict:
     from flint import arb
 
@@ -1322,7 +1443,10 @@ def _fig6_errors(kind: str, n: int, seed: int = 0) -> dict:
 
 @claim("err.figure.6a", "Fig. 6(a) (q: v1 = n, v1 − v2 = 2Δ, then steps of Δ; ε = 0.1): the expected errors are approximately parallel lines "
        "and plateau at n ≈ 100; 'the expected error of M_EM [sic: M_ERR is meant] is always lower for at least p ≥ 0.25'; the improvements "
-       "of M_PF over M_EM are low for ε = 0.1.", "err §V-A (i), Fig. 6(a)")
+       "of M_PF over M_EM are low for ε = 0.1.", "err §V-A (i), Fig. 6(a)",
+       expected="holds",
+       scope_quick="arb (128 bits) expected errors via dpexact's ball pmfs, n ∈ [2, 5, 10, 50, 100, 200]; plateau from the closed-form series in arb",
+       scope_full="arb (128 bits) expected errors via dpexact's ball pmfs, n ∈ [2, 3, 5, 10, 20, 30, 50, 100, 200, 500]; plateau from the closed-form series in arb")
 def figure_6a(quick: bool) -> Verdict:
     from flint import arb
 
@@ -1366,7 +1490,12 @@ def figure_6a(quick: bool) -> Verdict:
 
 @claim("err.figure.6b", "Fig. 6(b) (v1 = n, other v_i uniform on the discrete [0, v1 − 2Δ]; ε = 0.1): M_ERR outperforms M_EM in all the "
        "domain for p ≥ 0.25, 'however, the improvements are not as large as in (i)'; M_PF performs similar to M_ERR for p = 0.25, but M_ERR "
-       "provides more utility for larger p.", "err §V-A (ii), Fig. 6(b)")
+       "provides more utility for larger p.", "err §V-A (ii), Fig. 6(b)",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="the improvement over EM is exactly 1/(1−p) whenever |T| = 1, the same in (i) and (ii)",
+       scope_quick="arb expected errors on one random vector per n ∈ [5, 50, 200], ε = 1/10",
+       scope_full="arb expected errors on one random vector per n ∈ [5, 10, 20, 50, 100, 200, 500], ε = 1/10")
 def figure_6b(quick: bool) -> Verdict:
     ns = [5, 50, 200] if quick else [5, 10, 20, 50, 100, 200, 500]
     better_em, better_pf, same_em_factor, rows = True, True, True, []
@@ -1394,7 +1523,10 @@ def figure_6b(quick: bool) -> Verdict:
 
 @claim("err.figure.6c", "Fig. 6(c) (staircase: every consecutive score Δ apart; all candidates in T): as n increases the error of M_ERR keeps "
        "increasing above the errors of M_EM and M_PF, because with probability p M_ERR picks uniformly at random any candidate in R.",
-       "err §V-B, Fig. 6(c)")
+       "err §V-B, Fig. 6(c)",
+       expected="holds",
+       scope_quick="arb expected errors, n ∈ [2, 3, 5, 10, 50, 100], ε = 1/10, p ∈ {1/4,1/2,3/4}",
+       scope_full="arb expected errors, n ∈ [2, 3, 5, 10, 20, 50, 100, 200, 500], ε = 1/10, p ∈ {1/4,1/2,3/4}")
 def figure_6c(quick: bool) -> Verdict:
     ns = [2, 3, 5, 10, 50, 100] if quick else [2, 3, 5, 10, 20, 50, 100, 200, 500]
     above, incr, ident, allT = True, True, True, True
@@ -1425,7 +1557,10 @@ def _fam_arb(n: int, v: Any, eps: Any, p: Any) -> dict:
 
 
 @claim("err.text.family-beyond-delta", "Fig. 7 / §V-A (iii): on q = (v,…,v,0) with v < −Δ, M_ERR performs better than M_EM and M_PF for "
-       "any number of candidates n with p ≥ 0.25 and p ≥ 0.5 respectively.", "err §V-A (iii)")
+       "any number of candidates n with p ≥ 0.25 and p ≥ 0.5 respectively.", "err §V-A (iii)",
+       expected="holds",
+       scope_quick="arb (1024 bits) on eqs. (12), (13), (15): ε ∈ {1/10, 1}, n ∈ [2, 3, 10, 100, 10000], v ∈ [-1.5, -1.03125, -1.0000009536743164, -2, -5, -20, -80, -200]",
+       scope_full="arb (1024 bits) on eqs. (12), (13), (15): ε ∈ {1/10, 1}, n ∈ [2, 3, 5, 10, 100, 1000, 10000, 1000000], v ∈ [-1.5, -1.03125, -1.0000009536743164, -2, -5, -20, -80, -200]")
 def family_beyond_delta(quick: bool) -> Verdict:
     from flint import arb
 
@@ -1471,7 +1606,11 @@ def _fig7_series(n: int = 10, eps: str = "1/10", js: range = range(0, 81)) -> tu
 
 
 @claim("err.text.fig7-always-better", "Fig. 7 (q = (v,…,v,0), n = 10, ε = 0.1): 'overall, Fig. 7 shows that M_ERR is always better than "
-       "M_EM for at least p ≥ 0.25 and M_PF for at least p ≥ 0.5'.", "err §V-C, second paragraph")
+       "M_EM for at least p ≥ 0.25 and M_PF for at least p ≥ 0.5'.", "err §V-C, second paragraph",
+       expected="refuted",
+       severity="wrong-number",
+       scope_quick="arb expected errors via dpexact's ball pmfs, n = 10, ε = 1/10",
+       scope_full="arb expected errors via dpexact's ball pmfs, n = 10, ε = 1/10")
 def fig7_always_better(quick: bool) -> Verdict:
     n, eps = 10, "1/10"
     rows = []
@@ -1494,7 +1633,10 @@ def fig7_always_better(quick: bool) -> Verdict:
 
 
 @claim("err.text.fig7-ratios", "Fig. 7 (bottom, p = 0.75): the multiplicative improvements of M_ERR over M_EM and M_PF are up to "
-       "1/(1−0.75) = 4, and as the number of candidates n increases the ratios also increase in favour of M_ERR.", "err §V-C, second paragraph")
+       "1/(1−0.75) = 4, and as the number of candidates n increases the ratios also increase in favour of M_ERR.", "err §V-C, second paragraph",
+       expected="holds",
+       scope_quick="arb (256 bits) on eqs. (12), (13), (15), (16): p = 3/4, ε = 1/10, n ∈ [3, 10, 100], 45 values of v ∈ [−80, 0)",
+       scope_full="arb (256 bits) on eqs. (12), (13), (15), (16): p = 3/4, ε = 1/10, n ∈ [3, 10, 100, 1000, 10000], 45 values of v ∈ [−80, 0)")
 def fig7_ratios(quick: bool) -> Verdict:
     from flint import arb
 
@@ -1530,7 +1672,10 @@ def fig7_ratios(quick: bool) -> Verdict:
 
 
 @claim("err.text.fig7-step-and-hover", "Fig. 7 (bottom): M_ERR loses accuracy when −Δ ≤ v ≤ 0 (T = R), seen as an abrupt step at v = −1 where "
-       "E[E(M_ERR)] switches from eq. 15 to eq. 16; there the ratios hover around 1.", "err §V-C, third paragraph")
+       "E[E(M_ERR)] switches from eq. 15 to eq. 16; there the ratios hover around 1.", "err §V-C, third paragraph",
+       expected="holds",
+       scope_quick="exact T; arb ratios (eqs. 12, 13, 16) at v ∈ [−1, 0), n = 10, p = 3/4, ε = 1/10",
+       scope_full="exact T; arb ratios (eqs. 12, 13, 16) at v ∈ [−1, 0), n = 10, p = 3/4, ε = 1/10")
 def fig7_step(quick: bool) -> Verdict:
     from flint import arb
 
@@ -1601,7 +1746,10 @@ def _err_mp(p: float) -> Any:
 
 @claim("err.figure.8", "Fig. 8 (ε = 0.1): worst-case expected error over v (q = (v,…,v,0)) as a function of n: M_ERR outperforms the lower bound "
        "(Δ/(2ε)) log n of [pf] for some p; the improvement of M_PF over M_EM decreases as n increases, while the improvement of M_ERR "
-       "does not decay.", "err §V-C, last paragraph, Fig. 8")
+       "does not decay.", "err §V-C, last paragraph, Fig. 8",
+       expected="holds",
+       scope_quick="mpmath evaluation of eqs. (12), (13), (15), (16) maximised over v (grid + bounded scalar search), n ∈ [2, 3, 10, 100, 1000, 10000], p ∈ (0.25, 0.5, 0.75, 0.9)",
+       scope_full="mpmath evaluation of eqs. (12), (13), (15), (16) maximised over v (grid + bounded scalar search), n ∈ [2, 3, 5, 10, 30, 100, 300, 1000, 10000, 100000, 1000000], p ∈ (0.25, 0.5, 0.75, 0.9)")
 def figure_8(quick: bool) -> Verdict:
     ns = [2, 3, 10, 100, 1000, 10**4] if quick else [2, 3, 5, 10, 30, 100, 300, 1000, 10**4, 10**5, 10**6]
     ps = (0.25, 0.5, 0.75, 0.9)
@@ -1751,19 +1899,28 @@ def _real_claim(quick: bool, task: str, fig: str) -> Verdict:
 
 
 @claim("err.figure.9", "Fig. 9: on the five DPBench datasets (mode, 1024 bins), M_ERR's expected error is below M_EM's for every ε and below "
-       "M_PF's for p ≥ 0.5; the curves are approximately parallel lines.", "err §VI, Fig. 9")
+       "M_PF's for p ≥ 0.5; the curves are approximately parallel lines.", "err §VI, Fig. 9",
+       expected="holds",
+       scope_quick="DPBench 5 datasets, mode (counts (text)), 1024 bins, Δ = 1, ε ∈ ['1/200'] (points with E_EM < 0.001 skipped); EM/PF in arb, |T| exact, E_ERR = (1−p)E_EM by Lemma 1 since |T| = 1",
+       scope_full="DPBench 5 datasets, mode (counts (text)), 1024 bins, Δ = 1, ε ∈ ['1/1000', '1/500', '1/200', '1/100', '1/50', '1/20', '1/10', '1/5', '1/2', '1'] (points with E_EM < 0.001 skipped); EM/PF in arb, |T| exact, E_ERR = (1−p)E_EM by Lemma 1 since |T| = 1")
 def figure_9(quick: bool) -> Verdict:
     return _real_claim(quick, "mode", "err Fig. 9: mode (counts), ε/2 exponent")
 
 
 @claim("err.figure.10", "Fig. 10: on the five DPBench datasets (median, 1024 bins), M_ERR's expected error is below M_EM's for every ε and below "
-       "M_PF's for p ≥ 0.5; the curves are approximately parallel lines.", "err §VI, Fig. 10")
+       "M_PF's for p ≥ 0.5; the curves are approximately parallel lines.", "err §VI, Fig. 10",
+       expected="holds",
+       scope_quick="DPBench 5 datasets, median (lower median (text)), 1024 bins, Δ = 1, ε ∈ ['1/200'] (points with E_EM < 0.001 skipped); EM/PF in arb, |T| exact, E_ERR = (1−p)E_EM by Lemma 1 since |T| = 1",
+       scope_full="DPBench 5 datasets, median (lower median (text)), 1024 bins, Δ = 1, ε ∈ ['1/1000', '1/500', '1/200', '1/100', '1/50', '1/20', '1/10', '1/5', '1/2', '1'] (points with E_EM < 0.001 skipped); EM/PF in arb, |T| exact, E_ERR = (1−p)E_EM by Lemma 1 since |T| = 1")
 def figure_10(quick: bool) -> Verdict:
     return _real_claim(quick, "median", "err Fig. 10: median (lower)")
 
 
 @claim("err.text.realdata-em-improvement", "Across Figs. 9-11 the expected errors behave as approximately parallel lines and M_ERR provides "
-       "asymptotically constant multiplicative improvements in accuracy over M_EM of up to 1/(1−p)×, 0 ≤ p < 1.", "err §VI, second paragraph")
+       "asymptotically constant multiplicative improvements in accuracy over M_EM of up to 1/(1−p)×, 0 ≤ p < 1.", "err §VI, second paragraph",
+       expected="holds",
+       scope_quick="DPBench 5 datasets, mode (3 conventions) and median (lower, upper): |T| by Algorithm 3 in exact integer arithmetic",
+       scope_full="DPBench 5 datasets, mode (3 conventions) and median (lower, upper): |T| by Algorithm 3 in exact integer arithmetic")
 def realdata_em(quick: bool) -> Verdict:
     if dpbench_directory() is None:
         return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
@@ -1788,7 +1945,10 @@ def realdata_em(quick: bool) -> Verdict:
 
 
 @claim("err.text.realdata-pf-factor", "M_ERR is also more accurate than M_PF by a factor of at least 1/(2(1−p))×, where 0.5 ≤ p < 1 "
-       "(clearly shown in Fig. 11 for the mode and the median).", "err §VI, second paragraph")
+       "(clearly shown in Fig. 11 for the mode and the median).", "err §VI, second paragraph",
+       expected="holds",
+       scope_quick="grid of err.figure.9/10 (arb)",
+       scope_full="grid of err.figure.9/10 (arb)")
 def realdata_pf(quick: bool) -> Verdict:
     if dpbench_directory() is None:
         return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
@@ -1803,7 +1963,10 @@ def realdata_pf(quick: bool) -> Verdict:
 
 
 @claim("err.text.realdata-dominates", "For the five selected real-world datasets M_ERR dominates M_EM and can outperform M_PF; M_ERR provides across "
-       "all datasets the same significant utility improvements as in §V-A for both mode and median.", "err §VI last sentence; §VIII")
+       "all datasets the same significant utility improvements as in §V-A for both mode and median.", "err §VI last sentence; §VIII",
+       expected="holds",
+       scope_quick="grid of err.figure.9/10 (arb) + tail dominance (arb) at ε = 1/10, p = 1/4",
+       scope_full="grid of err.figure.9/10 (arb) + tail dominance (arb) at ε = 1/10, p = 1/4")
 def realdata_dominates(quick: bool) -> Verdict:
     if dpbench_directory() is None:
         return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
@@ -1823,7 +1986,10 @@ def realdata_dominates(quick: bool) -> Verdict:
 
 
 @claim("err.figure.11", "Fig. 11: at the ε where E[E(M_EM)] = 100, M_ERR is more accurate than M_PF on the five datasets, by a factor of at least "
-       "1/(2(1−p)) for 0.5 ≤ p < 1 (mode and median).", "err §VI, Fig. 11")
+       "1/(2(1−p)) for 0.5 ≤ p < 1 (mode and median).", "err §VI, Fig. 11",
+       expected="holds",
+       scope_quick="ε* by dpexact.utility.epsilon_for_error (float root, then used exactly); EM/PF expected errors in arb at ε*",
+       scope_full="ε* by dpexact.utility.epsilon_for_error (float root, then used exactly); EM/PF expected errors in arb at ε*")
 def figure_11(quick: bool) -> Verdict:
     if dpbench_directory() is None:
         return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")

@@ -259,7 +259,10 @@ def _group_high_ball(m: int, d1: Any, d2: Any, eps: Any, gap: Any, prec: int = 1
        "RNMH (eq. 4: argmax q_a + z_a, z_a ~ Exp(ε/2Δ_a)) is not differentially private: there are sensitivities "
        "Δ_1, Δ_2 for which it is not ε'-DP for any ε' > 0 even with two candidates. Example: Δ_1 = 0, q_1 = q'_1 = 0; "
        "Δ_2 = 1, q_2 = 1/2 in D and q'_2 = −1/2 in D'; Pr[M(D) = 1] = 0 while Pr[M(D') = 1] = 1 − e^{−ε/4}.",
-       "hetsel §I footnote 1, §IV-A")
+       "hetsel §I footnote 1, §IV-A",
+       expected="holds",
+       scope_quick="sympy: the paper's Δ_1 = 0 example; arb (256 bits): RNMH with Δ = (δ, 1), ε = 1, q = (0, −1/2) vs (0, 1/2), output 1, δ ∈ {1/4, 1/16}",
+       scope_full="sympy: the paper's Δ_1 = 0 example; arb (256 bits): RNMH with Δ = (δ, 1), ε = 1, q = (0, −1/2) vs (0, 1/2), output 1, δ ∈ {1/4, 1/16, 1/64}")
 def rnmh_not_dp(quick: bool) -> Verdict:
     import sympy
 
@@ -295,7 +298,10 @@ def rnmh_not_dp(quick: bool) -> Verdict:
 @claim("hetsel.equation.5",
        "With k/2 candidates of score q_1 and sensitivity Δ_1 and k/2 of score q_2 > q_1 and sensitivity Δ_2, RNMH "
        "outputs one of the higher-scoring candidates whenever max_{i≤k/2} z_{a_i} − max_{i>k/2} z_{a_i} ≤ q_2 − q_1 (eq. 5).",
-       "hetsel §I, eq. (5)")
+       "hetsel §I, eq. (5)",
+       expected="holds",
+       scope_quick="3 configurations, k ≤ 4; arb: the mechanism's pmf vs the law of the two noise maxima",
+       scope_full="5 configurations, k ≤ 6; arb: the mechanism's pmf vs the law of the two noise maxima")
 def equation_5(quick: bool) -> Verdict:
     rows, bad = [], []
     cases = [(1, "2", "1", "1", "1/2"), (2, "1", "3", "1/2", "1"), (2, "9/5", "1", "2", "2")]
@@ -316,7 +322,12 @@ def equation_5(quick: bool) -> Verdict:
 
 @claim("hetsel.text.footnote-2",
        "In the setting of eq. (5), the expectation of the left-hand side max_{i≤k/2} z_{a_i} − max_{i>k/2} z_{a_i} is "
-       "H_{k/2}(Δ_1 − Δ_2), H_{k/2} the (k/2)-th harmonic number.", "hetsel §I, footnote 2")
+       "H_{k/2}(Δ_1 − Δ_2), H_{k/2} the (k/2)-th harmonic number.", "hetsel §I, footnote 2",
+       expected="refuted",
+       severity="erratum",
+       explanation="E[LHS] = (2/ε)·H_{k/2}(Δ_1 − Δ_2): the footnote drops the mean 2/ε of Exp(ε/2)",
+       scope_quick="sympy: E[max of m Exp(rate λ)] = H_m/λ for m ≤ 5, rate λ = ε/(2Δ) (mean 2Δ/ε, hetsel §I)",
+       scope_full="sympy: E[max of m Exp(rate λ)] = H_m/λ for m ≤ 5, rate λ = ε/(2Δ) (mean 2Δ/ε, hetsel §I)")
 def footnote_2(quick: bool) -> Verdict:
     import sympy
 
@@ -340,7 +351,10 @@ def footnote_2(quick: bool) -> Verdict:
 @claim("hetsel.text.eq5-lhs-growth",
        "In the setting of eq. (5) with Δ_1 > Δ_2, max_{i≤k/2} z_{a_i} stochastically dominates max_{i>k/2} z_{a_i}, so the "
        "expectation of the left-hand side of eq. (5) is positive, grows linearly with Δ_1 − Δ_2 and roughly "
-       "logarithmically with k.", "hetsel §I")
+       "logarithmically with k.", "hetsel §I",
+       expected="holds",
+       scope_quick="sympy: E[LHS] = (2/ε) H_{k/2} (Δ_1 − Δ_2), H_m = log m + γ_E + o(1)",
+       scope_full="sympy: E[LHS] = (2/ε) H_{k/2} (Δ_1 − Δ_2), H_m = log m + γ_E + o(1)")
 def eq5_lhs_growth(quick: bool) -> Verdict:
     import sympy
 
@@ -362,7 +376,10 @@ def eq5_lhs_growth(quick: bool) -> Verdict:
 
 @claim("hetsel.text.rnmh-below-half",
        "In the setting of eq. (5): if k or Δ_1 − Δ_2 is large, the probability that RNMH outputs a higher-scoring "
-       "candidate may be less than 50%; this is never the case for RNM.", "hetsel §I")
+       "candidate may be less than 50%; this is never the case for RNM.", "hetsel §I",
+       expected="holds",
+       scope_quick="arb: law of the noise maxima; RNMH Δ=(10,1) k=2 and Δ=(5/4,1) k up to 64, ε=1, q2−q1=1; RNM on 27 configurations",
+       scope_full="arb: law of the noise maxima; RNMH Δ=(10,1) k=2 and Δ=(5/4,1) k up to 64, ε=1, q2−q1=1; RNM on 27 configurations")
 def rnmh_below_half(quick: bool) -> Verdict:
     # (a) large Δ1 − Δ2 (k = 2) and large k (Δ1 − Δ2 = 1/4), ε = 1, q2 − q1 = 1
     big_gap = _group_high_ball(1, 10, 1, 1, 1)
@@ -390,7 +407,10 @@ def rnmh_below_half(quick: bool) -> Verdict:
 
 @claim("hetsel.text.rnmh-beats-rnm-when-high-more-sensitive",
        "In the setting of eq. (5), when Δ_1 < Δ_2 (the higher-scoring half is more sensitive) RNMH selects a "
-       "high-scoring candidate more frequently than RNM.", "hetsel §I")
+       "high-scoring candidate more frequently than RNM.", "hetsel §I",
+       expected="holds",
+       scope_quick="arb on 18 configurations (k, Δ_1 < Δ_2, ε, q2 − q1)",
+       scope_full="arb on 27 configurations (k, Δ_1 < Δ_2, ε, q2 − q1)")
 def rnmh_beats_rnm(quick: bool) -> Verdict:
     rows, bad = [], []
     for m in (1, 2, 5) if not quick else (1, 3):
@@ -409,7 +429,10 @@ def rnmh_beats_rnm(quick: bool) -> Verdict:
 
 
 @claim("hetsel.text.rnmh-laplace-k-eps",
-       "RNMH with Laplace noise (z_a ~ Lap(Δ_a/ε)) is kε-DP, k the number of candidates.", "hetsel §IV-A")
+       "RNMH with Laplace noise (z_a ~ Lap(Δ_a/ε)) is kε-DP, k the number of candidates.", "hetsel §IV-A",
+       expected="holds",
+       scope_quick="ε = 1, Lap(Δ_a/ε); box-neighbour vertices of the listed vectors, both orders, all outputs; arb (pure_dp verifier)",
+       scope_full="ε = 1, Lap(Δ_a/ε); box-neighbour vertices of the listed vectors, both orders, all outputs; arb (pure_dp verifier)")
 def rnmh_laplace_k_eps(quick: bool) -> Verdict:
     configs = [(["1", "1"], [[0, 0], [0, 3]]), (["1/10", "1", "1"], [[0, 1, 1]])]
     if not quick:
@@ -430,7 +453,11 @@ def rnmh_laplace_k_eps(quick: bool) -> Verdict:
 
 @claim("hetsel.text.rnmh-laplace-k-minus-1-eps",
        "RNMH with Laplace noise Lap(Δ_a/ε) is in fact (k−1)ε-DP (k candidates), and this analysis is tight.",
-       "hetsel §IV-A")
+       "hetsel §IV-A",
+       expected="refuted",
+       severity="false-statement",
+       scope_quick="k = 2, Δ = (1, 1), ε = 1: q = (0, T) vs q' = (−1, T + 1), output 1; arb (256 bits) and sympy closed form; k = 3, Δ = (1/10, 1, 1), claimed 2ε",
+       scope_full="k = 2, Δ = (1, 1), ε = 1: q = (0, T) vs q' = (−1, T + 1), output 1; arb (256 bits) and sympy closed form; k = 3, Δ = (1/10, 1, 1), claimed 2ε")
 def rnmh_laplace_k_minus_1(quick: bool) -> Verdict:
     m = _mech("rnmh-laplace", 1, [1, 1])
     cx = _certify(m, [0, 0], [-1, 1], 0, 1, [1, 1])
@@ -460,7 +487,10 @@ def rnmh_laplace_k_minus_1(quick: bool) -> Verdict:
 @claim("hetsel.appendix.a",
        "RNMH with Laplace noise Lap(Δ_i/ε) is not ε'-DP for any ε' < (k−1)ε: with Δ_1 = 0, Δ_i = 1 (i ≥ 2), "
        "D_1: q_i = 0 for all i, D_2: q_1 = 0, q_i = 1 (i ≥ 2), Pr[M(D_1)=1] = (1/2)^{k−1}, "
-       "Pr[M(D_2)=1] = (e^{−ε}/2)^{k−1} and the ratio is exp((k−1)ε) (eqs. 8–15).", "hetsel Appendix A, eqs. (8)-(15)")
+       "Pr[M(D_2)=1] = (e^{−ε}/2)^{k−1} and the ratio is exp((k−1)ε) (eqs. 8–15).", "hetsel Appendix A, eqs. (8)-(15)",
+       expected="holds",
+       scope_quick="sympy for k ≤ 6 (Δ_1 = 0 as in the paper); arb: library RNMH-Laplace with Δ = (δ, 1, 1), ε = 1",
+       scope_full="sympy for k ≤ 6 (Δ_1 = 0 as in the paper); arb: library RNMH-Laplace with Δ = (δ, 1, 1), ε = 1")
 def appendix_a(quick: bool) -> Verdict:
     import sympy
 
@@ -491,7 +521,10 @@ def appendix_a(quick: bool) -> Verdict:
 
 
 @claim("hetsel.text.rnm-dp",
-       "Report noisy max (eq. 3: z_a ~ Exp(ε/2Δ), Δ = max_a Δ_a) is ε-DP for every ε > 0.", "hetsel §III-B, eq. (3)")
+       "Report noisy max (eq. 3: z_a ~ Exp(ε/2Δ), Δ = max_a Δ_a) is ε-DP for every ε > 0.", "hetsel §III-B, eq. (3)",
+       expected="holds",
+       scope_quick="rnm-global (PF law at the global Δ); candidate-wise box neighbours (vertices) of the listed vectors; exact/arb",
+       scope_full="rnm-global (PF law at the global Δ); candidate-wise box neighbours (vertices) of the listed vectors; exact/arb")
 def rnm_dp(quick: bool) -> Verdict:
     configs = [(["1/2", "1"], "2*log(2)", [[0, 0], [0, "1/2"], [0, 2]]), (["1", "1", "2"], "1", [[0, 0, 0], [0, -1, 1]])]
     if not quick:
@@ -507,7 +540,10 @@ def rnm_dp(quick: bool) -> Verdict:
 
 @claim("hetsel.text.rnm-exp-dominates",
        "RNM with exponential noise has expected utility dominating RNM with Laplace or Gumbel noise "
-       "(cited from McKenna & Sheldon 2020; Ding et al. 2021).", "hetsel §III-B, footnote 3")
+       "(cited from McKenna & Sheldon 2020; Ding et al. 2021).", "hetsel §III-B, footnote 3",
+       expected="holds",
+       scope_quick="8 comparisons on random rational score vectors, n ≤ 4, ε ∈ {0.1, 1, 3}, Δ = 1; scales: Exp mean 2Δ/ε (= PF), Gumbel 2Δ/ε (= EM), Lap(2Δ/ε) (pf App. F); arb expected errors",
+       scope_full="24 comparisons on random rational score vectors, n ≤ 4, ε ∈ {0.1, 1, 3}, Δ = 1; scales: Exp mean 2Δ/ε (= PF), Gumbel 2Δ/ε (= EM), Lap(2Δ/ε) (pf App. F); arb expected errors")
 def rnm_exp_dominates(quick: bool) -> Verdict:
     from dpexact.utility import expected_error
 
@@ -546,7 +582,10 @@ def _mech_plain(name: str, epsilon: Any) -> Any:
 @claim("hetsel.algorithm.1",
        "RS_γ (Algorithm 1: draw a uniformly, record q_a + Lap(3Δ_a/ε), halt with probability γ and output the best "
        "recorded candidate) is ε-DP for any choice of γ (Liu & Talwar 2019: an (ε/3)-DP base run a Geometric(γ) number "
-       "of times is ε-DP).", "hetsel §IV-B, Algorithm 1; §II")
+       "of times is ε-DP).", "hetsel §IV-B, Algorithm 1; §II",
+       expected="holds",
+       scope_quick="ε = 1, box-neighbour vertices of the listed vectors, γ ∈ {1/2}; arb quadrature",
+       scope_full="ε = 1, box-neighbour vertices of the listed vectors, γ ∈ {1/2, 1/20, 1, 1/5}; arb quadrature")
 def algorithm_1(quick: bool) -> Verdict:
     configs = [(["1/2", "1"], "1/2", [[0, 1]])]
     if not quick:
@@ -569,7 +608,10 @@ def algorithm_1(quick: bool) -> Verdict:
 @claim("hetsel.text.rs-gamma-tnb-privacy",
        "Sampling the number of trials from the truncated negative binomial D_{η,γ} (γ ∈ (0,1), η ∈ (−1,∞)) instead of "
        "the geometric law gives a (2+η)ε-DP mechanism for an ε-DP base mechanism (Papernot & Steinke 2022, Cor. 3); "
-       "η = 0 is 'improved RS_γ' (2ε-DP) and η = 1 recovers the 3ε of Liu & Talwar.", "hetsel §IV-B, §II, Appendix C")
+       "η = 0 is 'improved RS_γ' (2ε-DP) and η = 1 recovers the 3ε of Liu & Talwar.", "hetsel §IV-B, §II, Appendix C",
+       expected="holds",
+       scope_quick="ε = 1, base Lap((2+η)Δ_a/ε) (an ε/(2+η)-DP base; the paper does not print its scale), box-neighbour vertices; arb",
+       scope_full="ε = 1, base Lap((2+η)Δ_a/ε) (an ε/(2+η)-DP base; the paper does not print its scale), box-neighbour vertices; arb")
 def rs_tnb_privacy(quick: bool) -> Verdict:
     # base: Lap(kΔ_a/ε) is (ε/k)-DP; with k = 2 + η the whole mechanism should be ε-DP
     configs = [("0", ["1/2", "1"], "1/2", [[0, 0], [0, 1]])]
@@ -593,7 +635,10 @@ def rs_tnb_privacy(quick: bool) -> Verdict:
 @claim("hetsel.appendix.c",
        "Definition .1: for η ≠ 0, P[K=k] = (1−γ)^k/(γ^{−η} − 1) ∏_{l<k} (l+η)/(l+1) with E[K] = η(1−γ)/(γ(1−γ^η)); "
        "for η = 0, P[K=k] = (1−γ)^k/(k log(1/γ)) with E[K] = (1/γ − 1)/log(1/γ); η = 1 gives the geometric law of RS_γ.",
-       "hetsel Appendix C, Definition .1")
+       "hetsel Appendix C, Definition .1",
+       expected="holds",
+       scope_quick="sympy (η = 1 = geometric); arb series with geometric tail bounds on 4 (γ, η) incl. η = 0",
+       scope_full="sympy (η = 1 = geometric); arb series with geometric tail bounds on 8 (γ, η) incl. η = 0")
 def appendix_c(quick: bool) -> Verdict:
     import sympy
     from flint import arb
@@ -667,7 +712,12 @@ def app_b_correct(k: Any, gamma: Any, p: Any) -> tuple[Any, Any, Any]:
        "RS_γ with exponential noise Z ~ Exp(ε/6) instead of Laplace noise is not ε-DP: with Δ_1 = 0, Δ_i = 1 (i ≥ 2), "
        "D_1: q_i = 1 for all i and D_2: q_1 = 1, q_i = 0 (i ≥ 2), Pr[M(D_1)=1] = (1−γ)(1/k)/(1 − (1−γ)/k), "
        "Pr[M(D_2)=1] = (1−γ)A/k/(1 − (1−γ)A/k) with A = 1 + (k−1)(1 − e^{−ε/6}), and the ratio "
-       "Pr[M(D_2)=1]/Pr[M(D_1)=1] tends to infinity as k → ∞ for any fixed ε > 0.", "hetsel Appendix B")
+       "Pr[M(D_2)=1]/Pr[M(D_1)=1] tends to infinity as k → ∞ for any fixed ε > 0.", "hetsel Appendix B",
+       expected="refuted",
+       severity="false-statement",
+       explanation="P[K = t] and Pr[M(D_2) = 1] are mis-derived; the corrected ratio stays below e^{ε/3}, so the example does not show a privacy violation",
+       scope_quick="sympy: exact algebra of the correct formulas and the k = 2, γ = 1/4, ε = 1 instance; arb on k up to 1e+08, γ ∈ {0.01, 0.05, 0.5}, ε ∈ {0.1, 1, 5}",
+       scope_full="sympy: exact algebra of the correct formulas and the k = 2, γ = 1/4, ε = 1 instance; arb on k up to 1e+12, γ ∈ {0.01, 0.05, 0.5}, ε ∈ {0.1, 1, 5}")
 def appendix_b(quick: bool) -> Verdict:
     import sympy
 
@@ -726,7 +776,10 @@ def _gem_prime(q: Sequence[Fraction], d: Sequence[Fraction], t: Fraction) -> lis
 @claim("hetsel.equation.6",
        "The GEM transform q'(a,D) = min_{a'} ((q(a,D) − tΔ_a) − (q(a',D) − tΔ_{a'}))/(Δ_a + Δ_{a'}) (eq. 6), "
        "equal to min_{a'} ((q(a,D) − q(a',D)) − t(Δ_a − Δ_{a'}))/(Δ_a + Δ_{a'}) (eq. 7), has overall sensitivity at most 1; "
-       "the optimal candidate (according to q') has q' = 0.", "hetsel §IV-C, eqs. (6)-(7); §IV-D")
+       "the optimal candidate (according to q') has q' = 0.", "hetsel §IV-C, eqs. (6)-(7); §IV-D",
+       expected="holds",
+       scope_quick="sympy identity (6) = (7); exact rationals: 603 neighbour pairs (all box vertices) of random q, Δ, rational t; library transform of gem/mgem vs eq. (6) on 14 entries (exact)",
+       scope_full="sympy identity (6) = (7); exact rationals: 2088 neighbour pairs (all box vertices) of random q, Δ, rational t; library transform of gem/mgem vs eq. (6) on 14 entries (exact)")
 def equation_6(quick: bool) -> Verdict:
     import sympy
 
@@ -779,7 +832,10 @@ def equation_6(quick: bool) -> Verdict:
 
 @claim("hetsel.text.gem-privacy",
        "GEM and mGEM (eq. 6 with t = ±2 log(|A|/β)/ε, then RNM with Exp(ε/2) noise) are ε-DP: q' has sensitivity 1.",
-       "hetsel §IV-C, §IV-D, footnote 3")
+       "hetsel §IV-C, §IV-D, footnote 3",
+       expected="holds",
+       scope_quick="ε = 1, β = 1/20, box-neighbour vertices of the listed vectors; exact/arb (pure_dp verifier)",
+       scope_full="ε = 1, β = 1/20, box-neighbour vertices of the listed vectors; exact/arb (pure_dp verifier)")
 def gem_privacy(quick: bool) -> Verdict:
     configs = [("gem", ["1/2", "1"], [[0, 0], [0, 1]]), ("mgem", ["1/2", "1"], [[0, 0], [0, 1]])]
     if not quick:
@@ -827,7 +883,10 @@ def _utility_failure(name: str, q: list[str], d: list[str], eps: str, beta: str,
 @claim("hetsel.text.gem-utility",
        "With probability at least 1 − β the RNM step gives q'_out ≥ max q' − 2 log(|A|/β)/ε; hence for all j "
        "q_out ≥ q_j − Δ_out(2 log(|A|/β)/ε − t) − Δ_j(2 log(|A|/β)/ε + t), and with t = 2 log(|A|/β)/ε GEM achieves "
-       "q_out ≥ max_j {q_j − 4Δ_j log(|A|/β)/ε}.", "hetsel §IV-D")
+       "q_out ≥ max_j {q_j − 4Δ_j log(|A|/β)/ε}.", "hetsel §IV-D",
+       expected="holds",
+       scope_quick="18 (mechanism, inequality, q, Δ, ε, β) with n ≤ 5; arb pmf; failure probability compared with β",
+       scope_full="60 (mechanism, inequality, q, Δ, ε, β) with n ≤ 5; arb pmf; failure probability compared with β")
 def gem_utility(quick: bool) -> Verdict:
     rng = np.random.default_rng(7)
     rows, bad, und, worst = [], [], 0, 0.0
@@ -867,7 +926,10 @@ def _two_candidate_symbolic() -> dict:
 
 @claim("hetsel.text.rnm-two-candidate",
        "Two candidates, q_1 < q_2: RNM (Exp(ε/2Δ), Δ = max(Δ_1, Δ_2)) outputs the lower-scoring one with probability "
-       "(1/2) exp(−ε(q_2 − q_1)/(2Δ)).", "hetsel §V-A")
+       "(1/2) exp(−ε(q_2 − q_1)/(2Δ)).", "hetsel §V-A",
+       expected="holds",
+       scope_quick="sympy integral; library rnm-global (arb) on 3 cases",
+       scope_full="sympy integral; library rnm-global (arb) on 3 cases")
 def rnm_two_candidate(quick: bool) -> Verdict:
     import sympy
 
@@ -887,7 +949,10 @@ def rnm_two_candidate(quick: bool) -> Verdict:
 
 @claim("hetsel.text.rnmh-two-candidate",
        "Two candidates, q_1 < q_2: RNMH (z_a ~ Exp(ε/2Δ_a)) outputs the lower-scoring one with probability "
-       "exp(−ε(q_2 − q_1)/(2Δ_1))/(1 + Δ_2/Δ_1).", "hetsel §V-A")
+       "exp(−ε(q_2 − q_1)/(2Δ_1))/(1 + Δ_2/Δ_1).", "hetsel §V-A",
+       expected="holds",
+       scope_quick="sympy integral; library rnmh (arb) on 3 cases",
+       scope_full="sympy integral; library rnmh (arb) on 3 cases")
 def rnmh_two_candidate(quick: bool) -> Verdict:
     import sympy
 
@@ -908,7 +973,10 @@ def rnmh_two_candidate(quick: bool) -> Verdict:
 @claim("hetsel.text.hg-rnm-rnmh-sign",
        "HG(RNM, RNMH) = Pr[RNM ≠ a*] − Pr[RNMH ≠ a*] > 0 for Δ_1 < Δ_2 and < 0 for Δ_1 > Δ_2 (two candidates, "
        "q_1 < q_2): RNMH outperforms RNM exactly when the higher-scoring candidate has the larger sensitivity "
-       "(Figure 16 plots it over Δ_1, Δ_2 for q_2 − q_1 ∈ {0.1, 1, 2, 5}, ε ∈ {0.1, 1, 3}).", "hetsel §V-A; Figure 16")
+       "(Figure 16 plots it over Δ_1, Δ_2 for q_2 − q_1 ∈ {0.1, 1, 2, 5}, ε ∈ {0.1, 1, 3}).", "hetsel §V-A; Figure 16",
+       expected="holds",
+       scope_quick="closed forms of hetsel.text.rnm/rnmh-two-candidate in arb on Figure 16's ε × (q_2−q_1) grid, 5² Δ pairs each (240 cells)",
+       scope_full="closed forms of hetsel.text.rnm/rnmh-two-candidate in arb on Figure 16's ε × (q_2−q_1) grid, 9² Δ pairs each (864 cells)")
 def hg_rnm_rnmh_sign(quick: bool) -> Verdict:
     grid = ("1/10", "1/2", "1", "2", "5") if quick else ("1/10", "1/4", "1/2", "3/4", "1", "3/2", "2", "3", "5")
     bad, n, und = [], 0, 0
@@ -944,7 +1012,10 @@ def _gem_two(name: str, d1: str, d2: str, eps: str, gap: str = "1", beta: str = 
 @claim("hetsel.text.gem-two-candidate-scores",
        "Two candidates, q_1 < q_2, t = 2 log(|A|/β)/ε: if Δ_1 > Δ_2 then q_1 − tΔ_1 < q_2 − tΔ_2, so q'_1 < 0 and "
        "q'_2 = 0 (candidate 2 stays favoured); if Δ_1 < Δ_2 it is possible that q_1 − tΔ_1 > q_2 − tΔ_2, and then "
-       "q'_1 = 0 and q'_2 < 0 (candidate 1 favoured).", "hetsel §V-A")
+       "q'_1 = 0 and q'_2 < 0 (candidate 1 favoured).", "hetsel §V-A",
+       expected="holds",
+       scope_quick="exact (sympy sign) on 5 two-candidate instances, β = 1/20",
+       scope_full="exact (sympy sign) on 5 two-candidate instances, β = 1/20")
 def gem_two_candidate_scores(quick: bool) -> Verdict:
     rows, bad = [], []
     for d1, d2, eps, gap in (("1", "1/2", "1", "1"), ("3", "1/10", "1/10", "5"), ("1/10", "1", "1/10", "1"),
@@ -969,7 +1040,12 @@ def gem_two_candidate_scores(quick: bool) -> Verdict:
 
 @claim("hetsel.text.gem-favours-best-more-than-rnm",
        "Two candidates, q_1 < q_2, Δ_1 > Δ_2: GEM favours candidate 2 more heavily than RNM (candidate 1 is penalised "
-       "for its larger sensitivity).", "hetsel §V-A")
+       "for its larger sensitivity).", "hetsel §V-A",
+       expected="refuted",
+       severity="false-statement",
+       explanation="holds iff tΔ_1(Δ_1 − Δ_2) > (q_2 − q_1)Δ_2, t = 2 log(|A|/β)/ε",
+       scope_quick="q = (0, 1), Δ = (1, 9/10), ε = 1, β = 1/20 (arb pmfs of gem and rnm-global); condition checked on 36 cases",
+       scope_full="q = (0, 1), Δ = (1, 9/10), ε = 1, β = 1/20 (arb pmfs of gem and rnm-global); condition checked on 36 cases")
 def gem_favours_best(quick: bool) -> Verdict:
     a = _gem_two("gem", "1", "9/10", "1")
     b = _gem_two("rnm-global", "1", "9/10", "1")
@@ -994,7 +1070,10 @@ def gem_favours_best(quick: bool) -> Verdict:
 
 @claim("hetsel.text.gem-worse-than-random",
        "Two candidates, q_1 < q_2, Δ_1 < Δ_2: GEM can favour candidate 1 and then performs worse than random "
-       "selection; this occurs when the sensitivity gap is large and when ε is small (t large).", "hetsel §V-A")
+       "selection; this occurs when the sensitivity gap is large and when ε is small (t large).", "hetsel §V-A",
+       expected="holds",
+       scope_quick="q = (0, 1), β = 1/20, arb pmfs",
+       scope_full="q = (0, 1), β = 1/20, arb pmfs")
 def gem_worse_than_random(quick: bool) -> Verdict:
     rows = []
     for d1, d2, eps in (("1/10", "1", "1/10"), ("1/10", "1", "1"), ("1/2", "1", "1/10"), ("1/10", "2", "1/10")):
@@ -1008,7 +1087,12 @@ def gem_worse_than_random(quick: bool) -> Verdict:
 
 
 @claim("hetsel.text.mgem-favours-best-more-than-rnm",
-       "Two candidates, q_1 < q_2, Δ_1 < Δ_2: mGEM favours candidate 2 more heavily than RNM.", "hetsel §V-A")
+       "Two candidates, q_1 < q_2, Δ_1 < Δ_2: mGEM favours candidate 2 more heavily than RNM.", "hetsel §V-A",
+       expected="refuted",
+       severity="false-statement",
+       explanation="holds iff TΔ_2(Δ_2 − Δ_1) > (q_2 − q_1)Δ_1, T = 2 log(|A|/β)/ε",
+       scope_quick="q = (0, 1), Δ = (9/10, 1), ε = 1, β = 1/20 (arb pmfs of mgem and rnm-global)",
+       scope_full="q = (0, 1), Δ = (9/10, 1), ε = 1, β = 1/20 (arb pmfs of mgem and rnm-global)")
 def mgem_favours_best(quick: bool) -> Verdict:
     a = _gem_two("mgem", "9/10", "1", "1")
     b = _gem_two("rnm-global", "9/10", "1", "1")
@@ -1021,7 +1105,10 @@ def mgem_favours_best(quick: bool) -> Verdict:
 
 @claim("hetsel.text.mgem-worse-than-random",
        "Two candidates, q_1 < q_2, Δ_1 > Δ_2: mGEM can perform worse than random selection since it can favour "
-       "candidate 1.", "hetsel §V-A")
+       "candidate 1.", "hetsel §V-A",
+       expected="holds",
+       scope_quick="q = (0, 1), Δ = (1, 1/10), ε = 1/10, β = 1/20, arb",
+       scope_full="q = (0, 1), Δ = (1, 1/10), ε = 1/10, β = 1/20, arb")
 def mgem_worse_than_random(quick: bool) -> Verdict:
     p = _gem_two("mgem", "1", "1/10", "1/10")
     return Verdict("holds" if p > _half() else "refuted", True, "q = (0, 1), Δ = (1, 1/10), ε = 1/10, β = 1/20, arb",
@@ -1030,7 +1117,10 @@ def mgem_worse_than_random(quick: bool) -> Verdict:
 
 @claim("hetsel.text.gem-reorders",
        "Ignoring the normalisation, GEM reorders the candidates according to q(a,D) − tΔ_a and mGEM according to "
-       "q(a,D) + tΔ_a (t = 2 log(|A|/β)/ε).", "hetsel §V-B")
+       "q(a,D) + tΔ_a (t = 2 log(|A|/β)/ε).", "hetsel §V-B",
+       expected="holds",
+       scope_quick="exact rationals, 80 random instances (k ≤ 5, rational t of either sign)",
+       scope_full="exact rationals, 400 random instances (k ≤ 5, rational t of either sign)")
 def gem_reorders(quick: bool) -> Verdict:
     rng = np.random.default_rng(9)
     bad, n, order_breaks = [], 0, None
@@ -1069,7 +1159,12 @@ def _hg_rs(d1: str, d2: str, gamma: str, eps: str = "1/10", gap: str = "1") -> A
 
 @claim("hetsel.figure.3",
        "HG(RNM, RS_γ), computed for γ = 0.01, ε = 0.1, q_1 = 0, q_2 = 1 over (Δ_1, Δ_2), follows the pattern predicted "
-       "by RNMH: positive (RS_γ better) for Δ_1 < Δ_2 and negative for Δ_1 > Δ_2.", "hetsel §V-A, Figure 3")
+       "by RNMH: positive (RS_γ better) for Δ_1 < Δ_2 and negative for Δ_1 > Δ_2.", "hetsel §V-A, Figure 3",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="a thin band next to the diagonal has the opposite sign",
+       scope_quick="arb pmfs of rnm-global and rs-gamma (γ = 1/100, ε = 1/10, q = (0, 1)); 20 off-diagonal grid cells and a band Δ_2/Δ_1 ∈ (1, 1.1]",
+       scope_full="arb pmfs of rnm-global and rs-gamma (γ = 1/100, ε = 1/10, q = (0, 1)); 72 off-diagonal grid cells and a band Δ_2/Δ_1 ∈ (1, 1.1]")
 def figure_3(quick: bool) -> Verdict:
     grid = ("1/10", "1/2", "1", "2", "5") if quick else ("1/10", "1/4", "1/2", "3/4", "1", "3/2", "2", "3", "5")
     cells, wrong = 0, []
@@ -1108,7 +1203,10 @@ def _max_abs_hg(gamma: str, grid: Sequence[str]) -> tuple[float, list]:
 @claim("hetsel.figure.15",
        "As γ decreases and candidates are sampled several times, a stronger effect of heterogeneity (and of the "
        "correlation between scores and sensitivities) on HG(RNM, RS_γ) is observed (ε = 0.1, q_1 = 0, q_2 = 1).",
-       "hetsel Appendix D, Figure 15 caption")
+       "hetsel Appendix D, Figure 15 caption",
+       expected="holds",
+       scope_quick="arb pmfs, γ ∈ {1/2, 1/10, 1/100}, 3² grid of (Δ_1, Δ_2), ε = 1/10, q = (0, 1)",
+       scope_full="arb pmfs, γ ∈ {1/2, 1/10, 1/100}, 5² grid of (Δ_1, Δ_2), ε = 1/10, q = (0, 1)")
 def figure_15(quick: bool) -> Verdict:
     grid = ("1/10", "1", "5") if quick else ("1/10", "1/2", "1", "2", "5")
     gammas = ("1/2", "1/10", "1/100")
@@ -1126,7 +1224,12 @@ def figure_15(quick: bool) -> Verdict:
 
 @claim("hetsel.text.gamma-ablation",
        "For large γ, as the expected number of samples is 2, there are only small performance differences between RNM and "
-       "RS_γ; as γ increases, the differences between the two mechanisms become more visible.", "hetsel Appendix D")
+       "RS_γ; as γ increases, the differences between the two mechanisms become more visible.", "hetsel Appendix D",
+       expected="refuted",
+       severity="erratum",
+       explanation="the differences grow as γ decreases, as the Figure 15 caption says",
+       scope_quick="arb pmfs of rnm-global and rs-gamma, ε = 1/10, q = (0, 1), 3² grid",
+       scope_full="arb pmfs of rnm-global and rs-gamma, ε = 1/10, q = (0, 1), 5² grid")
 def gamma_ablation(quick: bool) -> Verdict:
     grid = ("1/10", "1", "5") if quick else ("1/10", "1/2", "1", "2", "5")
     mx = {g: _max_abs_hg(g, grid)[0] for g in ("1/2", "1/10", "1/100")}
@@ -1142,7 +1245,10 @@ def gamma_ablation(quick: bool) -> Verdict:
 @claim("hetsel.text.no-uniform-winner",
        "No single mechanism uniformly outperforms RNM: for each mechanism that utilises heterogeneous sensitivities "
        "(GEM, mGEM, RS_γ, RNMH) there is a setting where it performs worse than RNM and even worse than random selection.",
-       "hetsel Abstract, §I")
+       "hetsel Abstract, §I",
+       expected="holds",
+       scope_quick="two candidates q = (0, 1), β = γ = 1/20, arb pmfs",
+       scope_full="two candidates q = (0, 1), β = γ = 1/20, arb pmfs")
 def no_uniform_winner(quick: bool) -> Verdict:
     cases = [("gem", ["1/10", "1"], "1/10", {}), ("mgem", ["1", "1/10"], "1/10", {}),
              ("rs-gamma", ["1", "1/10"], "1/10", {"gamma": GAMMA}), ("rs-gamma-tnb", ["2", "1/10"], "1/10", {"gamma": GAMMA}),
@@ -1282,7 +1388,12 @@ def _table_json(tab: dict) -> dict:
        "Scenarios 1-2 (100 candidates, half with score 1, half with −1; sensitivities 1.8/1): in Scenario 1 (positive "
        "correlation) RS_γ and mGEM perform best, followed by RNM, followed by GEM; the ordering is flipped in Scenario 2 "
        "(negative correlation); the deviation between mechanisms is most dramatic for small ε.",
-       "hetsel §VI 'Scenarios 1, 2, 3', Figure 2")
+       "hetsel §VI 'Scenarios 1, 2, 3', Figure 2",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="holds for ε ≤ 2; at large ε RS_γ's error floor 4γ/(1+γ) exceeds RNM's",
+       scope_quick="exact group laws in arb, β = γ = 1/20, ε ∈ {1/100, 1, 5, 16} (Figure 2's ε range is not printed; §VIII uses 0.01-16)",
+       scope_full="exact group laws in arb, β = γ = 1/20, ε ∈ {1/100, 1/10, 1/2, 1, 2, 5, 10, 16} (Figure 2's ε range is not printed; §VIII uses 0.01-16)")
 def figure_2(quick: bool) -> Verdict:
     eps_list = EPS_FIG2_QUICK if quick else EPS_FIG2
     names = ("rnm-global", "gem", "mgem", "rs-gamma")
@@ -1319,7 +1430,10 @@ def figure_2(quick: bool) -> Verdict:
 
 @claim("hetsel.text.scenario-3",
        "Scenario 3 (no correlation: each score group has an equal share of sensitivities 1.8 and 1): RS_γ, GEM and mGEM "
-       "all perform slightly worse than RNM, and GEM outperforms RS_γ and mGEM.", "hetsel §VI 'Scenarios 1, 2, 3', Figure 2(c)")
+       "all perform slightly worse than RNM, and GEM outperforms RS_γ and mGEM.", "hetsel §VI 'Scenarios 1, 2, 3', Figure 2(c)",
+       expected="holds",
+       scope_quick="exact group laws in arb, ε ∈ {1/100, 1, 5, 16}",
+       scope_full="exact group laws in arb, ε ∈ {1/100, 1/10, 1/2, 1, 2, 5, 10, 16}")
 def scenario_3(quick: bool) -> Verdict:
     eps_list = EPS_FIG2_QUICK if quick else EPS_FIG2
     tab = _mse_table(3, 50, ("rnm-global", "gem", "mgem", "rs-gamma"), eps_list)
@@ -1341,7 +1455,10 @@ def scenario_3(quick: bool) -> Verdict:
 @claim("hetsel.text.wrong-mechanism-worse-than-random",
        "In Scenarios 1 and 2, when ε is small, selecting the wrong heterogeneous-noise mechanism (GEM under positive, "
        "mGEM and RS_γ under negative correlation) chooses lower-scoring candidates most of the time and performs worse "
-       "than random selection.", "hetsel §VI, Figures 2(a)-(b)")
+       "than random selection.", "hetsel §VI, Figures 2(a)-(b)",
+       expected="holds",
+       scope_quick="exact group laws in arb (random selection: MSE 2)",
+       scope_full="exact group laws in arb (random selection: MSE 2)")
 def wrong_mechanism(quick: bool) -> Verdict:
     rows, bad = [], []
     for e in ("1/100", "1/10") if quick else ("1/100", "1/20", "1/10", "1/2"):
@@ -1357,7 +1474,11 @@ def wrong_mechanism(quick: bool) -> Verdict:
 
 @claim("hetsel.text.mgem-outperforms-rs-gamma",
        "mGEM has the same general behaviour as RS_γ (good under positive, poor under negative correlation) but "
-       "typically outperforms it.", "hetsel §I")
+       "typically outperforms it.", "hetsel §I",
+       expected="refuted",
+       severity="wrong-number",
+       scope_quick="the paper's Scenarios 1-3 (§VI), ε ∈ {1/100, 1, 5, 16}; exact group laws in arb",
+       scope_full="the paper's Scenarios 1-3 (§VI), ε ∈ {1/100, 1/10, 1/2, 1, 2, 5, 10, 16}; exact group laws in arb")
 def mgem_outperforms_rs(quick: bool) -> Verdict:
     eps_list = EPS_FIG2_QUICK if quick else EPS_FIG2
     table, better, cx = {}, 0, None
@@ -1382,7 +1503,12 @@ def mgem_outperforms_rs(quick: bool) -> Verdict:
 
 @claim("hetsel.text.abstract-heterogeneous-beats-rnm",
        "In all settings studied, there exists a (differentially private) mechanism that utilises heterogeneity in the "
-       "candidate sensitivities and outperforms standard mechanisms like RNM.", "hetsel Abstract; §I contributions")
+       "candidate sensitivities and outperforms standard mechanisms like RNM.", "hetsel Abstract; §I contributions",
+       expected="refuted",
+       severity="false-statement",
+       explanation="§VI itself reports RS_γ, GEM and mGEM slightly worse than RNM in Scenario 3",
+       scope_quick="the paper's Scenario 3 (§VI, Figure 2(c)); DP heterogeneous mechanisms GEM, mGEM, RS_γ, improved RS_γ (η = 0), combined GEM (ε_c = 0.6ε); MSE in arb at ε ∈ {1/10, 1, 5}",
+       scope_full="the paper's Scenario 3 (§VI, Figure 2(c)); DP heterogeneous mechanisms GEM, mGEM, RS_γ, improved RS_γ (η = 0), combined GEM (ε_c = 0.6ε); MSE in arb at ε ∈ {1/100, 1/10, 1/2, 1, 2, 5, 10, 16}")
 def abstract_beats_rnm(quick: bool) -> Verdict:
     eps_list = ("1/10", "1", "5") if quick else EPS_FIG2
     rows, all_worse = [], []
@@ -1416,7 +1542,10 @@ HOMOGENEOUS = ("rnm-global", "krr", "random")
 @claim("hetsel.figure.18",
        "Varying the proportion of high scores (ε = 2): positive correlation between scores and sensitivities is "
        "beneficial to mGEM, negative correlation to GEM; the gap in performance is largest when there are a few high scores.",
-       "hetsel Appendix E, Figure 18 caption")
+       "hetsel Appendix E, Figure 18 caption",
+       expected="holds",
+       scope_quick="exact group laws in arb, ε = 2, number of high scores ∈ {1, 10, 50, 90, 99} of 100",
+       scope_full="exact group laws in arb, ε = 2, number of high scores ∈ {1, 2, 5, 10, 20, 30, 50, 70, 80, 90, 95, 98, 99} of 100")
 def figure_18(quick: bool) -> Verdict:
     splits = SPLITS_QUICK if quick else SPLITS
     bad: list = []
@@ -1438,7 +1567,10 @@ def figure_18(quick: bool) -> Verdict:
 @claim("hetsel.text.appendix-e-positive",
        "Scenario 1 with varying proportions (ε = 2): RNMH, mGEM and RS_γ perform better than the homogeneous "
        "alternatives (RNM, kRR, random) or standard GEM for most proportions of high scores; the gap is smallest at the extremes.",
-       "hetsel Appendix E")
+       "hetsel Appendix E",
+       expected="holds",
+       scope_quick="exact group laws in arb, ε = 2, #high ∈ {1, 10, 50, 90, 99}",
+       scope_full="exact group laws in arb, ε = 2, #high ∈ {1, 2, 5, 10, 20, 30, 50, 70, 80, 90, 95, 98, 99}")
 def appendix_e_positive(quick: bool) -> Verdict:
     splits = SPLITS_QUICK if quick else SPLITS
     counts, gaps, rows = {"rnmh": 0, "mgem": 0, "rs-gamma": 0}, {}, []
@@ -1465,7 +1597,11 @@ def appendix_e_positive(quick: bool) -> Verdict:
 @claim("hetsel.text.appendix-e-negative",
        "Scenario 2 with varying proportions (ε = 2): using heterogeneous noise is only beneficial in GEM; the other "
        "heterogeneous algorithms (RNMH, mGEM, RS_γ) perform worse than random across all non-trivial splits between high "
-       "and low scores at this ε.", "hetsel Appendix E")
+       "and low scores at this ε.", "hetsel Appendix E",
+       expected="refuted",
+       severity="wrong-number",
+       scope_quick="exact group laws in arb, ε = 2, #high ∈ {1, 10, 50, 90, 99} of 100",
+       scope_full="exact group laws in arb, ε = 2, #high ∈ {1, 2, 5, 10, 20, 30, 50, 70, 80, 90, 95, 98, 99} of 100")
 def appendix_e_negative(quick: bool) -> Verdict:
     splits = SPLITS_QUICK if quick else SPLITS
     rows, cx = [], []
@@ -1488,7 +1624,10 @@ def appendix_e_negative(quick: bool) -> Verdict:
 
 @claim("hetsel.text.appendix-e-none",
        "Scenario 3 with varying proportions (ε = 2): when there is no correlation it is not beneficial to use "
-       "heterogeneity, and RNM suffices at all splits.", "hetsel Appendix E")
+       "heterogeneity, and RNM suffices at all splits.", "hetsel Appendix E",
+       expected="holds",
+       scope_quick="exact group laws in arb, ε = 2, even #high ∈ {2, 20, 50, 96} (equal share of 1.8 and 1 in each group)",
+       scope_full="exact group laws in arb, ε = 2, even #high ∈ {2, 4, 10, 20, 30, 50, 70, 80, 90, 96, 98} (equal share of 1.8 and 1 in each group)")
 def appendix_e_none(quick: bool) -> Verdict:
     splits = SPLITS_EVEN_QUICK if quick else SPLITS_EVEN
     rows, cx = [], []
@@ -1567,7 +1706,10 @@ def _mc_456(quick: bool) -> dict:
        "Scenarios 4 (P_a = N(log a, σ_a²), σ_a sorted draws of N_[0.01,0.7](0.5; 1): positive correlation), 5 "
        "(P_a = N(0.1a; 2.3 − 0.02a): negative) and 6 (μ_a ~ U[0,1], σ_a ~ N_[0.01,0.7](0.5; 1): none): GEM does not "
        "perform well under positive correlation but does under negative or absent correlation, and vice versa for mGEM "
-       "and RS_γ.", "hetsel §VI 'Scenarios 4, 5, 6', Figure 8")
+       "and RS_γ.", "hetsel §VI 'Scenarios 4, 5, 6', Figure 8",
+       expected="inconclusive",
+       scope_quick="Monte Carlo (float pmfs, seeded draws): Δ_a = the 10%-90% range of P_a (the N → ∞ reading of §VI), scores clipped to it; 1 trial, ε ∈ {1, 10}; 'performs well' read as MSE ≤ RNM's",
+       scope_full="Monte Carlo (float pmfs, seeded draws): Δ_a = the 10%-90% range of P_a (the N → ∞ reading of §VI), scores clipped to it; 5 trials, ε ∈ {0.01, 1, 10}; 'performs well' read as MSE ≤ RNM's")
 def figure_8(quick: bool) -> Verdict:
     res = _mc_456(quick)
     checks = []
@@ -1630,7 +1772,10 @@ def _mc_78(sd: float, users: int, eps_list: Sequence[float], seed: int) -> dict:
        "With ε_c = 0.6ε, in Scenario 7 (maximally polarised: half the users with strong positive, half with strong "
        "negative correlation; σ = 0.5) choosing the mechanism adaptively (combined GEM) leads to significant performance "
        "improvements over GEM and mGEM; in the less polarised, noisier Scenario 8 (σ = 3) spending budget on the choice "
-       "may be less productive.", "hetsel §VII, Figure 12; Appendix F")
+       "may be less productive.", "hetsel §VII, Figure 12; Appendix F",
+       expected="holds",
+       scope_quick="Monte Carlo (float pmfs), 2 users per group, ε ∈ {2.0}; Δ_a = 10%-90% range of candidate a's score over all users (the population reading of §VI's rule), scores clipped",
+       scope_full="Monte Carlo (float pmfs), 5 users per group, ε ∈ {0.5, 2.0, 5.0}; Δ_a = 10%-90% range of candidate a's score over all users (the population reading of §VI's rule), scores clipped")
 def figure_12(quick: bool) -> Verdict:
     users, eps_list = (2, (2.0,)) if quick else (5, (0.5, 2.0, 5.0))
     s7, s8 = _mc_78(0.5, users, eps_list, 7), _mc_78(3.0, users, eps_list, 8)
@@ -1657,7 +1802,10 @@ def figure_12(quick: bool) -> Verdict:
 @claim("hetsel.algorithm.2",
        "Combined GEM (Algorithm 2: report 1[spearman(q, Δ) ≥ 0] by 2-randomised response with ε_c, then run mGEM (report 1) "
        "or GEM (report 0) with ε_g = ε − ε_c) is differentially private with total budget ε = ε_c + ε_g.",
-       "hetsel §VII, Algorithm 2")
+       "hetsel §VII, Algorithm 2",
+       expected="holds",
+       scope_quick="ε = 1, ε_c = 0.6 (default), β = 1/20; box-neighbour vertices of the listed vectors (including pairs whose Spearman bit differs); exact/arb",
+       scope_full="ε = 1, ε_c = 0.6 (default), β = 1/20; box-neighbour vertices of the listed vectors (including pairs whose Spearman bit differs); exact/arb")
 def algorithm_2(quick: bool) -> Verdict:
     configs = [(["1/2", "1", "2"], [[0, 0, 0], [0, 1, "1/2"]])]
     if not quick:
@@ -1689,7 +1837,10 @@ def algorithm_2(quick: bool) -> Verdict:
 
 @claim("hetsel.equation.16",
        "For independent z_a ~ Laplace(b_a), the CDF of M = max_a z_a is ∏_a Pr(z_a ≤ x), which for x > 0 equals "
-       "∏_a (1 − e^{−x/b_a}/2); Pr(M ≤ 0) = 2^{−A} for A candidates.", "hetsel Appendix I, eq. (16)")
+       "∏_a (1 − e^{−x/b_a}/2); Pr(M ≤ 0) = 2^{−A} for A candidates.", "hetsel Appendix I, eq. (16)",
+       expected="holds",
+       scope_quick="sympy: Laplace(b) cdf for x > 0 and at 0; product by independence",
+       scope_full="sympy: Laplace(b) cdf for x > 0 and at 0; product by independence")
 def equation_16(quick: bool) -> Verdict:
     import sympy
 
@@ -1726,7 +1877,12 @@ def _bounds(q: Sequence[str], d: Sequence[str], eps: str, beta: str) -> dict:
 
 @claim("hetsel.equation.18",
        "GEM has a utility bound worse than RNM's when the sensitivity of the best candidate exceeds half the maximum "
-       "sensitivity: Δ_* > max_i Δ_i / 2 (eq. 18).", "hetsel Appendix J, eq. (18)")
+       "sensitivity: Δ_* > max_i Δ_i / 2 (eq. 18).", "hetsel Appendix J, eq. (18)",
+       expected="refuted",
+       severity="erratum",
+       explanation="holds for GEM's bound evaluated at j = a* only; the §IV-D bound is a maximum over j",
+       scope_quick="one certified instance (arb); the equivalence at j = a* is algebra",
+       scope_full="one certified instance (arb); the equivalence at j = a* is algebra")
 def equation_18(quick: bool) -> Verdict:
     q, d, eps, beta = ["0", "-1/100"], ["1", "1/100"], "1", BETA
     b = _bounds(q, d, eps, beta)
@@ -1743,7 +1899,12 @@ def equation_18(quick: bool) -> Verdict:
 
 @claim("hetsel.equation.19",
        "GEM has a utility bound worse than selecting a candidate uniformly at random when "
-       "Δ_* > (q_* − q_−)/(4 log(|A|/β)/ε) (eq. 19; q_*, q_− the best and worst scores).", "hetsel Appendix J, eq. (19)")
+       "Δ_* > (q_* − q_−)/(4 log(|A|/β)/ε) (eq. 19; q_*, q_− the best and worst scores).", "hetsel Appendix J, eq. (19)",
+       expected="refuted",
+       severity="erratum",
+       explanation="holds for GEM's bound evaluated at j = a* only",
+       scope_quick="one certified instance (arb)",
+       scope_full="one certified instance (arb)")
 def equation_19(quick: bool) -> Verdict:
     q, d, eps, beta = ["0", "-1/100", "-1"], ["1", "1/100", "1"], "1", BETA
     b = _bounds(q, d, eps, beta)
@@ -1760,7 +1921,10 @@ def equation_19(quick: bool) -> Verdict:
 
 @claim("hetsel.text.gem-bound-monotone",
        "Lower values of ε and β, and higher values of Δ_* and |A|, decrease the lower bound q_* − 4Δ_* log(|A|/β)/ε of "
-       "GEM's utility.", "hetsel Appendix J")
+       "GEM's utility.", "hetsel Appendix J",
+       expected="holds",
+       scope_quick="sympy derivatives, for |A|/β > 1",
+       scope_full="sympy derivatives, for |A|/β > 1")
 def gem_bound_monotone(quick: bool) -> Verdict:
     import sympy
 
@@ -1786,7 +1950,7 @@ def _register_inconclusive(cid: str, statement: str, location: str, reason: str)
     def check(quick: bool, _r: str = reason) -> Verdict:
         return inconclusive(_r)
 
-    claim(cid, statement, location)(check)
+    claim(cid, statement, location, expected="inconclusive", scope_quick="not run", scope_full="not run")(check)
 
 
 _register_inconclusive(
@@ -1832,7 +1996,12 @@ _register_inconclusive(
 
 @claim("hetsel.text.bandit-shift-time",
        "Heterogeneous noise also appears to speed up the adaptation to the shift in distribution at t = 500.",
-       "hetsel §IX 'Results' (vs Figure 14 caption and Appendix H)")
+       "hetsel §IX 'Results' (vs Figure 14 caption and Appendix H)",
+       expected="refuted",
+       severity="erratum",
+       explanation="§IX says t = 500, the Figure 14 caption t_shift = 30,000",
+       scope_quick="exact comparison of the stated shift times",
+       scope_full="exact comparison of the stated shift times")
 def bandit_shift_time(quick: bool) -> Verdict:
     stated, caption, horizon = 500, 30_000, 50_000
     ev = {"§IX Results": f"shift at t = {stated}", "Figure 14 caption": f"t_shift = {caption:,}, horizon T = {horizon:,}",
@@ -1844,7 +2013,12 @@ def bandit_shift_time(quick: bool) -> Verdict:
 @claim("hetsel.text.bandit-krr-budget",
        "In the bandit experiments ε_M = ε_S = 1 and ε_p = 1 (paid twice, once per action) for the heterogeneous "
        "mechanisms, while kRR gets ε_S = 4 'since it does not need this additional information' (the sensitivity "
-       "quantiles), i.e. kRR's selection budget absorbs what it saves.", "hetsel Appendix H")
+       "quantiles), i.e. kRR's selection budget absorbs what it saves.", "hetsel Appendix H",
+       expected="refuted",
+       severity="wrong-number",
+       explanation="totals: 4 for the heterogeneous mechanisms, 5 for kRR",
+       scope_quick="exact arithmetic on the budgets printed in Appendix H",
+       scope_full="exact arithmetic on the budgets printed in Appendix H")
 def bandit_krr_budget(quick: bool) -> Verdict:
     eps_m, eps_s, eps_p, eps_s_krr = F(1), F(1), F(1), F(4)
     others = eps_m + eps_s + 2 * eps_p
@@ -1859,7 +2033,10 @@ def bandit_krr_budget(quick: bool) -> Verdict:
 @claim("hetsel.text.bandit-positive-correlation",
        "Both before and after the distribution shift, the arms' scores and sensitivities are positively correlated "
        "(before: means 0.2, 0.8 with σ 0.1, 0.3; after: means 0.8, 0.2 with σ 0.3, 0.1; sensitivities are 10%-90% "
-       "quantile ranges).", "hetsel §IX 'Results', Appendix H")
+       "quantile ranges).", "hetsel §IX 'Results', Appendix H",
+       expected="holds",
+       scope_quick="exact: Δ_a = 2 Φ^{-1}(0.9) σ_a is increasing in σ_a",
+       scope_full="exact: Δ_a = 2 Φ^{-1}(0.9) σ_a is increasing in σ_a")
 def bandit_positive_correlation(quick: bool) -> Verdict:
     rows, ok = [], True
     for label, means, sds in (("before", (F(1, 5), F(4, 5)), (F(1, 10), F(3, 10))), ("after", (F(4, 5), F(1, 5)), (F(3, 10), F(1, 10)))):
