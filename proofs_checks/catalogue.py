@@ -2,7 +2,7 @@
 registry of checks and the runner behind ``dpexact check``.
 
 A claim id is ``<paper>.<kind>.<number-or-slug>`` (e.g. ``pf.theorem.3``,
-``pf.text.hepth-mode-ratio``). Each paper module (``proofs_checks/pf.py``, ...) registers its
+``pf.text.hepth-mode-ratio``). Each section module of a paper (``proofs_checks/pf/fig1.py``, ...) registers its
 claims with the :func:`claim` decorator; the decorated function takes ``quick: bool`` (reduced
 scope, same id) and returns a :class:`Verdict`.
 
@@ -186,13 +186,16 @@ def claim(id: str, statement: str, location: str, *, expected: str | None = None
 
 
 def catalogue(papers: Iterable[str] | None = None) -> list[Claim]:
-    """All claims of the built-in papers (importing their subpackages), in paper then registration order."""
+    """All claims of the built-in papers (importing their subpackages), in paper, section
+    (``SECTIONS`` of the paper's package) and registration order."""
     wanted = list(PAPERS if papers is None else papers)
+    out: list[Claim] = []
     for p in wanted:
         if p not in PAPERS:
             raise ValueError(f"paper must be one of {PAPERS}, got {p!r}")
-        importlib.import_module(f"proofs_checks.{p}")
-    return [c for p in wanted for c in _REGISTRY.values() if c.paper == p and c.module.startswith(f"proofs_checks.{p}")]
+        sections = [f"proofs_checks.{p}.{m}" for m in importlib.import_module(f"proofs_checks.{p}").SECTIONS]
+        out += sorted((c for c in _REGISTRY.values() if c.module in sections), key=lambda c: sections.index(c.module))
+    return out
 
 
 def load_catalogue(source: str) -> list[Claim]:

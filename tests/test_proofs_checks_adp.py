@@ -1,4 +1,4 @@
-"""adp claims (proofs_checks/adp.py): verdicts, each with an independent recomputation
+"""adp claims (proofs_checks/adp/): independent recomputations
 (scipy.stats normal cdf, numpy softmax, dp_accounting PLD composition)."""
 
 import math
@@ -86,7 +86,7 @@ def test_basic_composition():
     acc.compose(dp_event.LaplaceDpEvent(noise_multiplier=2.0), 10)  # ε = 1/2 each
     assert acc.get_delta(5.0) < 1e-9
     row = v.evidence["sample"][0]
-    from proofs_checks.adp import rr_hockey_stick_basic
+    from proofs_checks.adp.composition import rr_hockey_stick_basic
 
     H, pos = rr_hockey_stick_basic([Fraction(e) for e in row["eps"]], [Fraction(0)] * len(row["eps"]))
     assert H == 0 and pos == 0

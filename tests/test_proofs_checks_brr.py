@@ -1,4 +1,4 @@
-"""brr claims (proofs_checks/brr.py): each test asserts the verdict and recomputes a key number
+"""brr claims (proofs_checks/brr/): each test recomputes a key number
 independently — channels and local errors built by hand with fractions / numpy, the local search
 by direct comparison of Q (not the derivative of eq. 9), limits in floats at large N, the LP with
 scipy's linprog."""

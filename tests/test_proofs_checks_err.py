@@ -1,4 +1,4 @@
-"""err claims (proofs_checks/err.py): each test asserts the verdict and recomputes a key number
+"""err claims (proofs_checks/err/): each test recomputes a key number
 independently — hand-derived fractions, numpy formulas, closed forms (sympy / mpmath), scipy
 optimisation, the sampler's randomness enumerated — never through the check's own helpers."""
 

@@ -1,4 +1,4 @@
-"""hetsel claims (proofs_checks/hetsel.py): each test asserts the verdict and recomputes a key
+"""hetsel claims (proofs_checks/hetsel/): each test recomputes a key
 number independently — closed forms, scipy quadrature of the noise laws, sums over the number of
 random-stopping draws K, seeded simulation, or the library's float pmfs on the expanded
 100-candidate vectors (a different code path from the checks' grouped ball integrals)."""
@@ -494,7 +494,7 @@ def test_figure_8_and_12():
     w = run("hetsel.figure.12")
     assert not w.certified
     # the 10%/90% quantiles of the Appendix F mixture, by sampling
-    from proofs_checks.hetsel import _mixture_quantile
+    from proofs_checks.hetsel.monte_carlo import _mixture_quantile
 
     rng = np.random.default_rng(1)
     x = np.concatenate([rng.normal(-8, 0.5, 400_000), rng.normal(8, 0.5, 400_000)])

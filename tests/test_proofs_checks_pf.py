@@ -1,4 +1,4 @@
-"""pf claims (proofs_checks/pf.py): each test asserts the verdict and recomputes a key number
+"""pf claims (proofs_checks/pf/): each test recomputes a key number
 independently (sequential PF recursion, numpy softmax EM, closed forms, scipy quadrature)."""
 
 import math
