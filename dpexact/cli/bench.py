@@ -1,8 +1,17 @@
-"""``dpexact bench``: runs the benchmarks in ``benchmarks/`` logic shipped with the package."""
+"""``dpexact bench``: runs the benchmarks in ``benchmarks/`` logic shipped with the package.
+
+The output path is checked before the benchmark starts and written atomically at the end, so
+an unwritable path costs nothing and a failed write never leaves a truncated file.
+"""
 
 from __future__ import annotations
 
 import typer
+
+
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=code)
 
 
 def register(app: typer.Typer) -> None:
@@ -14,16 +23,27 @@ def register(app: typer.Typer) -> None:
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
     ) -> None:
         """Time PF (float, ball, recurrence) against EM in one run; or --accuracy tables."""
-        if accuracy:
-            import json
+        from ..io import atomic_write_json, check_writable
 
-            from ..benchmarks import run_pf_accuracy
+        target = None
+        if json_out:
+            try:
+                target = check_writable(json_out, "--json")
+            except ValueError as exc:
+                _fail(str(exc))
+        try:
+            if accuracy:
+                from ..benchmarks import run_pf_accuracy
 
-            rows = run_pf_accuracy(data or None)
-            if json_out:
-                with open(json_out, "w") as fh:
-                    json.dump(rows, fh, indent=1)
-            return
-        from ..benchmarks import run_pmf_benchmark
+                result: object = run_pf_accuracy(data or None)
+            else:
+                from ..benchmarks import run_pmf_benchmark
 
-        run_pmf_benchmark(quick=quick, json_path=json_out or None)
+                result = run_pmf_benchmark(quick=quick)
+        except (ValueError, TypeError, OSError) as exc:
+            _fail(str(exc), code=1)
+        if target is not None:
+            try:
+                atomic_write_json(target, result, indent=1)
+            except OSError as exc:
+                _fail(f"--json: cannot write {target} ({exc.strerror or exc}); the results were not saved", code=1)

@@ -8,6 +8,8 @@ from typing import Any
 
 import typer
 
+from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -23,16 +25,23 @@ def register(app: typer.Typer) -> None:
                                        help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds",
+                                          help="refuse problems estimated to take longer; HiGHS's time limit"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
         from .. import mechanism as build
         from ..lp import build_regular_lp, certify_exact, enclose_optimum, optimality_ratio, solve_regular_lp
 
+        from ..cost_limits import check_cost
+        from ..lp.cost_model import estimate_regular_lp_cost
+
         try:
+            n_mech = len([s for s in mechanisms.split(",") if s.strip()])
+            check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, mechanisms=n_mech), max_seconds=max_seconds)
             t0 = time.perf_counter()
             lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)  # type: ignore[arg-type]
             build_s = time.perf_counter() - t0
-            sol = solve_regular_lp(lp, method=method, crossover=crossover)  # type: ignore[arg-type]
+            sol = solve_regular_lp(lp, method=method, crossover=crossover, max_seconds=max_seconds)  # type: ignore[arg-type]
             names = [s.strip() for s in mechanisms.split(",") if s.strip()]
             cert = None
             certified: Any = False
