@@ -268,12 +268,19 @@ class Outcome:
 
 
 def run_claim(c: Claim, quick: bool = False) -> Outcome:
-    """Run one check; a crash becomes an ``inconclusive`` outcome with ``crashed=True``."""
+    """Run one check; a crash becomes an ``inconclusive`` outcome with ``crashed=True``, and
+    missing DPBench data or data that fail their ``SHA256SUMS`` check an uncertified
+    ``inconclusive`` naming the file (never a number from untrusted data)."""
+    from dpexact.data import DatasetIntegrityError, DatasetMissingError
+
     t0 = time.perf_counter()
     try:
         v = c.check(quick)
         if not isinstance(v, Verdict):
             raise TypeError(f"check of {c.id} returned {type(v).__name__}, not Verdict")
+        crashed = False
+    except (DatasetMissingError, DatasetIntegrityError) as exc:  # data we cannot trust decide nothing
+        v = inconclusive(f"DPBench data: {exc}", "not run: data missing or failing its SHA256SUMS check")
         crashed = False
     except Exception as exc:  # a crashing check is reported, the run continues
         v = Verdict("inconclusive", False, "check crashed", {"crash": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})

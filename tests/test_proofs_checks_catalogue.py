@@ -167,3 +167,27 @@ def test_readme_quickstart_matches_ci():
     assert len(ci) == 1
     command = ci[0].split(" > ")[0]
     assert f"&& {command}\n" in readme and "--output" in command
+
+
+def test_tampered_or_missing_dpbench_data_make_claims_inconclusive(tmp_path, monkeypatch, dpbench_path):
+    import shutil
+
+    import numpy as np
+
+    for f in dpbench_path.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    hepth = tmp_path / "HEPTH.n4096.npy"
+    x = np.load(hepth)
+    x[0] += 5000  # changes the reported ratio from 1.5656 to 2.0 when trusted
+    hepth.chmod(0o644)
+    np.save(hepth, x)
+    (tmp_path / "ADULTFRANK.n4096.npy").unlink()
+    monkeypatch.setenv("DPEXACT_DPBENCH", str(tmp_path))
+    tampered = cat.run_claim(cat.select(None, ["pf.text.hepth-mode-ratio"])[0], quick=True)
+    assert not tampered.crashed and tampered.verdict.verdict == "inconclusive" and not tampered.verdict.certified
+    assert "HEPTH.n4096.npy" in tampered.verdict.evidence["reason"]
+    hepth.unlink()
+    shutil.copy(dpbench_path / hepth.name, hepth)
+    missing = cat.run_claim(cat.select(None, ["err.figure.11"])[0], quick=True)
+    assert not missing.crashed and missing.verdict.verdict == "inconclusive" and not missing.verdict.certified
+    assert "ADULTFRANK" in missing.verdict.evidence["reason"]
