@@ -182,25 +182,26 @@ def lemma_7(quick: bool) -> Verdict:
 @claim("pf.remark.1", "With a monotonic quality function (adding an individual can only increase scores), M_PF (exponent ε/(2Δ)) is ε/2-DP; "
        "the worst-case neighbour is q + Δe_r.", "pf App. B, Remark 1",
        expected="holds",
-       scope_quick="exact (fmpq): 1984 comparisons, integer q ∈ [−2,0]^n, n ≤ 3, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 1984 more for monotone=True (exponent ε/Δ) against e^ε; arb: 54 + 8 random rational monotone pairs (24 ratios equal to the bound within the ball radius)",
-       scope_full="exact (fmpq): 48576 comparisons, integer q ∈ [−3,0]^n, n ≤ 4, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 48576 more for monotone=True (exponent ε/Δ) against e^ε; arb: 192 + 24 random rational monotone pairs (76 ratios equal to the bound within the ball radius)")
+       scope_quick="exact (fmpq): 1984 comparisons, integer q ∈ [−2,0]^n, n ≤ 3, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 1984 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on 54 random rational monotone pairs (17 ratios equal to the bound, decided exactly); arb: 8 more for monotone=True (7 ratios equal to the bound within the ball radius)",
+       scope_full="exact (fmpq): 48576 comparisons, integer q ∈ [−3,0]^n, n ≤ 4, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 48576 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on 192 random rational monotone pairs (62 ratios equal to the bound, decided exactly); arb: 24 more for monotone=True (14 ratios equal to the bound within the ball radius)")
 def remark_1(quick: bool) -> Verdict:
     nm, k = (3, 2) if quick else (4, 3)
     # exact: monotone neighbours q' = q + d, d ∈ {0,1}^n (Δ = 1), exponent ε/(2Δ), bound e^{ε/2}
     ex_pairs, ex_max, ex_bad = _exact_dp_ratio(nm, k, offsets=(0, 1), factor=2)
     # exact: dpexact's monotone=True option (exponent ε/Δ) against e^ε
     op_pairs, op_max, op_bad = _exact_dp_ratio(nm, k, offsets=(0, 1), factor=1, monotone=True)
-    worst, at_eq, bad, pairs = _dp_ratio_search("pf", quick, monotone_neighbours=True, target_eps_factor="1/2")
+    worst, at_eq, bad, pairs, undecided = _dp_ratio_search("pf", quick, monotone_neighbours=True, target_eps_factor="1/2")
     worst2, at_eq2, bad2, pairs2 = _monotone_option_check(quick)
     scope = (f"exact (fmpq): {ex_pairs} comparisons, integer q ∈ [−{k},0]^n, n ≤ {nm}, monotone offsets d ∈ {{0,1}}^n, ε ∈ {{2 log 2, 2 log(3/2)}}, "
-             f"bound e^{{ε/2}}; {op_pairs} more for monotone=True (exponent ε/Δ) against e^ε; arb: {pairs} + {pairs2} random rational monotone pairs "
-             f"({at_eq + at_eq2} ratios equal to the bound within the ball radius)")
+             f"bound e^{{ε/2}}; {op_pairs} more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on {pairs} random "
+             f"rational monotone pairs ({at_eq} ratios equal to the bound, decided exactly); arb: {pairs2} more for monotone=True "
+             f"({at_eq2} ratios equal to the bound within the ball radius)")
     ev = {"exact_max_ratio/e^{eps/2}": str(ex_max), "exact_monotone_option_max_ratio/e^eps": str(op_max),
-          "ball_max_ratio/e^{eps/2}": worst, "ball_max_ratio_monotone_option/e^eps": worst2, "ball_at_equality": at_eq + at_eq2,
-          "violations": (ex_bad + op_bad + bad + bad2)[:5]}
+          "verifier_max_log_ratio-eps/2": worst, "ball_max_ratio_monotone_option/e^eps": worst2, "ball_at_equality": at_eq + at_eq2,
+          "violations": (ex_bad + op_bad + bad + bad2)[:5], "verifier_undecided": undecided}
     if ex_bad or op_bad or bad or bad2:
         return Verdict("refuted", True, scope, ev)
-    return Verdict("holds", True, scope, ev)
+    return Verdict("inconclusive" if undecided else "holds", not undecided, scope, ev)
 
 
 def _monotone_option_check(quick: bool) -> tuple[float, int, list, int]:

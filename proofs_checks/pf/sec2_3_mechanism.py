@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -90,8 +91,8 @@ def corollary_1(quick: bool) -> Verdict:
 @claim("pf.theorem.1", "The permute-and-flip mechanism M_PF is regular and ε-differentially private.",
        "pf §3, Theorem 1 (proof App. B)",
        expected="holds",
-       scope_quick="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 125 (q, r) with q ∈ {0,…,−3}^n, n ≤ 3, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 6516 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) the same in arb over 54 random rational neighbour pairs (13 ratios equal e^ε to within the ball radius, not decidable in balls); regularity: see pf.lemma.3",
-       scope_full="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 1677 (q, r) with q ∈ {0,…,−4}^n, n ≤ 4, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 239292 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) the same in arb over 192 random rational neighbour pairs (37 ratios equal e^ε to within the ball radius, not decidable in balls); regularity: see pf.lemma.3")
+       scope_quick="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 125 (q, r) with q ∈ {0,…,−3}^n, n ≤ 3, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 6516 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) dpexact.verify.check_pairs (float screen, balls, exact on ties) over 54 random rational neighbour pairs (13 ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3",
+       scope_full="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 1677 (q, r) with q ∈ {0,…,−4}^n, n ≤ 4, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 239292 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) dpexact.verify.check_pairs (float screen, balls, exact on ties) over 192 random rational neighbour pairs (37 ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3")
 def theorem_1(quick: bool) -> Verdict:
     # (a) Proposition 2's condition exactly on integer vectors (ε = 2 log 2, e^{-ε} = 1/4)
     n_max, k = (3, 3) if quick else (4, 4)
@@ -114,17 +115,17 @@ def theorem_1(quick: bool) -> Verdict:
     # (b) the DP inequality itself, exactly, for every integer neighbour offset d ∈ {−1,0,1}^n
     exact_pairs, exact_max, exact_bad = _exact_dp_ratio(n_max=3 if quick else 4, k=2 if quick else 3, offsets=(-1, 0, 1), factor=1)
     # (c) direct DP ratio on random rational vectors and their neighbours, in balls
-    worst, at_equality, bad, pairs = _dp_ratio_search("pf", quick, monotone_neighbours=False)
+    worst, at_equality, bad, pairs, undecided = _dp_ratio_search("pf", quick, monotone_neighbours=False)
     scope = (f"(a) Prop. 2 condition Pr[q]_r ≥ e^{{-ε}} Pr[q+2Δe_r]_r exactly (fmpq) on all {checked} (q, r) with q ∈ {{0,…,−{k}}}^n, "
              f"n ≤ {n_max}, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for {exact_pairs} (q, d, s), d ∈ {{−1,0,1}}^n, "
-             f"ε ∈ {{2 log 2, 2 log(3/2)}}; (c) the same in arb over {pairs} random rational neighbour pairs "
-             f"({at_equality} ratios equal e^ε to within the ball radius, not decidable in balls); regularity: see pf.lemma.3")
+             f"ε ∈ {{2 log 2, 2 log(3/2)}}; (c) dpexact.verify.check_pairs (float screen, balls, exact on ties) over {pairs} random "
+             f"rational neighbour pairs ({at_equality} ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3")
     ev = {"prop2_pairs_checked": checked, "prop2_violations": viol[:5], "prop2_min_slack": str(min_slack),
           "equality_when_q_r<=q*-2Δ": f"{tight_far}/{far}", "exact_max_ratio/e^eps": str(exact_max), "exact_violations": exact_bad[:5],
-          "ball_max_ratio/e^eps": worst, "ball_at_equality": at_equality, "ball_violations": bad[:5]}
+          "verifier_max_log_ratio-eps": worst, "verifier_ties_decided_exactly": at_equality, "verifier_violations": bad[:5], "verifier_undecided": undecided}
     if viol or bad or exact_bad:
         return Verdict("refuted", True, scope, ev)
-    return Verdict("holds", True, scope, ev)
+    return Verdict("inconclusive" if undecided else "holds", not undecided, scope, ev)
 
 
 def _exact_dp_ratio(n_max: int, k: int, offsets: tuple[int, ...], factor: int, monotone: bool = False) -> tuple[int, Fraction, list]:
@@ -151,51 +152,47 @@ def _exact_dp_ratio(n_max: int, k: int, offsets: tuple[int, ...], factor: int, m
     return pairs, worst, bad
 
 
-def _dp_ratio_search(name: str, quick: bool, monotone_neighbours: bool, target_eps_factor: Any = 1) -> tuple[float, int, list, int]:
-    """max over pairs and outputs of Pr[M(q)=s] / (e^{ε·factor} Pr[M(q')=s]) in arb.
+def _dp_ratio_search(name: str, quick: bool, monotone_neighbours: bool, target_eps_factor: Any = 1) -> tuple[float, int, list, int, list]:
+    """Random rational vectors and neighbours, decided by :func:`dpexact.verify.pure_dp.check_pairs`
+    (float screen, then ball arithmetic, exact arithmetic on ties) against the claimed ε·factor.
 
-    Returns (max ratio/bound, number of comparisons whose ball straddles 0 — equality cases —,
-    violations, number of pairs).
+    Returns (largest certified upper bound of log-ratio − claimed ε, number of triples decided
+    only in exact arithmetic — ratios equal to the bound —, violations, number of pairs,
+    undecided triples).
 
     Neighbours q' = q + d with d ∈ [−Δ, Δ]^n (or [0, Δ]^n when ``monotone_neighbours``),
     including the worst-case corner d = Δ(e_r − (1 − e_r)) of pf Prop. 2 (or Δe_r).
     """
-    from flint import ctx
+    from dpexact.numbers import Real
+    from dpexact.verify.neighbourhoods import LInfBox, MonotoneBox
+    from dpexact.verify.pure_dp import check_pairs
+    from dpexact.verify.soundness_benchmark import Misclaimed
 
     rng = np.random.default_rng(2)
-    worst, undecided, bad, pairs = 0.0, 0, [], 0
-    old = ctx.prec
-    ctx.prec = 128
-    try:
-        for eps in ("1/2", "1", "7/3"):
-            m = mech(name, eps)
-            bound = (arb_of(eps) * arb_of(target_eps_factor)).exp()
-            for n in (2, 3, 5) if quick else (2, 3, 4, 6):
-                for _ in range(3 if quick else 8):
-                    q = [Fraction(s) for s in random_scores(rng, n, spread=3.0)]
-                    nbrs = []
-                    r = int(rng.integers(0, n))
-                    if monotone_neighbours:
-                        nbrs.append([x + (1 if i == r else 0) for i, x in enumerate(q)])
-                        nbrs.append([x + Fraction(int(rng.integers(0, 9)), 8) for x in q])
-                    else:
-                        nbrs.append([x + (1 if i == r else -1) for i, x in enumerate(q)])
-                        nbrs.append([x + Fraction(int(rng.integers(-8, 9)), 8) for x in q])
-                    pq = mech(name, eps).pmf([str(x) for x in q], backend="ball").values
-                    for q2 in nbrs:
-                        pq2 = m.pmf([str(x) for x in q2], backend="ball").values
-                        pairs += 1
-                        for a, b in ((pq, pq2), (pq2, pq)):
-                            for s in range(n):
-                                d = a[s] - bound * b[s]
-                                worst = max(worst, float((a[s] / (bound * b[s])).mid()))
-                                if d > 0:
-                                    bad.append({"epsilon": eps, "q": [str(x) for x in q], "q_prime": [str(x) for x in q2], "s": s})
-                                elif not d <= 0:
-                                    undecided += 1
-    finally:
-        ctx.prec = old
-    return worst, undecided, bad, pairs
+    nb = MonotoneBox(1) if monotone_neighbours else LInfBox(1)
+    worst, at_bound, bad, n_pairs, undecided = -math.inf, 0, [], 0, []
+    for eps in ("1/2", "1", "7/3"):
+        m = mech(name, eps)
+        claimed = m if target_eps_factor == 1 else Misclaimed(m, str(Real.of(eps) * Real.of(target_eps_factor)))
+        pairs = []
+        for n in (2, 3, 5) if quick else (2, 3, 4, 6):
+            for _ in range(3 if quick else 8):
+                q = [Fraction(s) for s in random_scores(rng, n, spread=3.0)]
+                r = int(rng.integers(0, n))
+                if monotone_neighbours:
+                    nbrs = [[x + (1 if i == r else 0) for i, x in enumerate(q)], [x + Fraction(int(rng.integers(0, 9)), 8) for x in q]]
+                else:
+                    nbrs = [[x + (1 if i == r else -1) for i, x in enumerate(q)], [x + Fraction(int(rng.integers(-8, 9)), 8) for x in q]]
+                pairs += [(tuple(q), tuple(q2)) for q2 in nbrs]
+        res = check_pairs(claimed, pairs, nb)
+        n_pairs += res.pairs
+        at_bound += res.decided_exact
+        worst = max(worst, res.worst_certified_hi - Real.of(claimed.epsilon).to_float())
+        if res.counterexample is not None:
+            bad.append({"epsilon": eps, **res.counterexample.as_dict()})
+        elif not res.certified_all:
+            undecided += [{"epsilon": eps, "triple": str(t)} for t in res.undecided_triples[:3]]
+    return worst, at_bound, bad, n_pairs, undecided
 
 
 @claim("pf.proposition.2", "A regular mechanism is ε-DP if Pr[M(q)=r] ≥ exp(−ε) Pr[M(q+2Δe_r)=r] for all (q, r); "
