@@ -9,8 +9,14 @@ from typing import Any
 
 import numpy as np
 
-
-_U = 2.0**-53
+# the vectorised search lives in the library; the claim modules use it under these names
+from dpexact.ldp.brr_equidistant import ExpSign as _Budget
+from dpexact.ldp.brr_equidistant import derivative_parts as _parts
+from dpexact.ldp.brr_equidistant import exp_sign as _budget
+from dpexact.ldp.brr_equidistant import global_m_equidistant as _global_m_large
+from dpexact.ldp.brr_equidistant import local_ms as _local_ms
+from dpexact.ldp.brr_equidistant import sorted_distance_row as _sorted_row
+from dpexact.ldp.brr_equidistant import sorted_distance_rows as _sorted_rows
 
 _A_FULL = ("21/20", "11/10", "5/4", "3/2", "7/4", "2", "5/2", "3", "4", "6", "10", "20")
 
@@ -24,83 +30,6 @@ _N_MAX_GRID = 300
 
 def _eps_grid(quick: bool) -> list[str]:
     return [f"log({a})" for a in (_A_QUICK if quick else _A_FULL)] + list(_IRR_QUICK if quick else _IRR_FULL)
-
-
-class _Budget:
-    """ε and a = e^ε (exact), with an exact sign oracle for ``a·A + B`` on integer arrays."""
-
-    def __init__(self, eps: str) -> None:
-        from dpexact.ldp.generalized_rr import exp_epsilon
-        from dpexact.mechanisms.validation import positive_real
-
-        self.label = str(eps)
-        self.eps = positive_real(eps, "epsilon")
-        self.a = exp_epsilon(self.eps)
-        self.frac: Fraction | None = self.a.value if self.a.is_rational else None
-        ball = self.a.to_arb(256)
-        self.f = float(ball.mid())
-        self.delta = float(ball.rad()) + abs(self.f) * _U  # |f − a|
-        self.ge1 = bool(self.eps >= 1)
-
-    def arb(self, prec: int = 128) -> Any:
-        return self.a.to_arb(prec)
-
-    def sign(self, A: np.ndarray, B: np.ndarray) -> np.ndarray:
-        """Exact sign of a·A + B elementwise (int64 arrays with |A|, |B| < 2^50)."""
-        if self.frac is not None:
-            return np.sign(self.frac.numerator * A + self.frac.denominator * B).astype(np.int8)
-        v = self.f * A + B
-        err = np.abs(A) * self.delta + 2.02 * _U * (np.abs(self.f * A) + np.abs(B))
-        s = np.where(v > err, 1, np.where(v < -err, -1, 0)).astype(np.int8)
-        for idx in zip(*np.nonzero(s == 0)):
-            s[idx] = self.exact_sign(int(A[idx]), int(B[idx]))
-        return s
-
-    def exact_sign(self, A: int, B: int) -> int:
-        from dpexact.numbers import Real
-
-        if A == 0:
-            return (B > 0) - (B < 0)
-        return (self.a * Real(Fraction(A)) + Real(Fraction(B))).sign()
-
-
-@functools.lru_cache(maxsize=64)
-def _budget(eps: str) -> _Budget:
-    return _Budget(eps)
-
-
-def _sorted_rows(n: int) -> np.ndarray:
-    """Row k: the distances |k − y|, y = 1..N, in ascending order (the rows of brr Fig. 3)."""
-    k = np.arange(n)
-    return np.sort(np.abs(k[:, None] - k[None, :]), axis=1).astype(np.int64)
-
-
-def _sorted_row(n: int, k: int) -> np.ndarray:
-    return np.sort(np.abs(np.arange(n) - k)).astype(np.int64)
-
-
-def _parts(lam: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Numerator of ∂Q/∂s_i (brr eq. 9) with s_1..s_{i−1} = a, s_{i+1}.. = 1 written a·A_i + B_i:
-    A_i = Σ_{j<i} (λ_i − λ_j), B_i = Σ_{j>i} (λ_i − λ_j)  (i = 1..N along the last axis)."""
-    C = np.cumsum(lam, axis=-1)
-    n = lam.shape[-1]
-    i = np.arange(1, n + 1)
-    return (i - 1) * lam - (C - lam), (n - i) * lam - (C[..., -1:] - C)
-
-
-def _local_ms(b: _Budget, lam: np.ndarray, reading: str = "pseudocode", parts: Any = None) -> np.ndarray:
-    """brr Algorithm 1 on every sorted row of ``lam`` (pseudocode: last i with a negative derivative)."""
-    A, B = _parts(lam) if parts is None else parts
-    s = b.sign(A[..., 1:], B[..., 1:])  # i = 2..N
-    nonneg = s >= 0
-    n = lam.shape[-1]
-    first = np.where(nonneg.any(axis=-1), nonneg.argmax(axis=-1) + 2, n + 1)
-    return first - 1 if reading == "pseudocode" else np.minimum(first, n)
-
-
-def _global_m_large(b: _Budget, n: int) -> int:
-    """Algorithm 2's m for a large N, one row at a time (rows k and N+1−k coincide)."""
-    return min(int(_local_ms(b, _sorted_row(n, k))) for k in range((n + 1) // 2))
 
 
 def _isqrt_floor_div(Y: int, c: int, d: int) -> int:
