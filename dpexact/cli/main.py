@@ -136,7 +136,7 @@ def pmf(
     t.add_column("Pr[M(q)=r]")
     for i, (s, v) in enumerate(zip(q, p.values)):
         t.add_row(str(i), s, _format_value(v))
-    c = Console()
+    c = Console(markup=False, highlight=False)  # scores and names are printed literally
     c.print(t)
     c.print(f"expected error {ee.as_float:.17g} (± {ee.error_bound:.3g}, {p.error_kind})")
 
