@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._common import sorted_zero_sum_partial_sums
 from ..catalogue import Verdict, claim
 from ._helpers import EPS, _arb, _ball, _bee, _chain, _em, _fr, _interval, _lattice, _mech, _xerr, _xpmf
 
@@ -99,21 +100,8 @@ def equation_8(quick: bool) -> Verdict:
        scope_quick="exact rationals: 1224 partial sums of random sorted zero-sum vectors, n ≤ 11",
        scope_full="exact rationals: 12124 partial sums of random sorted zero-sum vectors, n ≤ 11")
 def lemma_4(quick: bool) -> Verdict:
-    rng = np.random.default_rng(7)
-    checked, bad = 0, []
-    for _ in range(200 if quick else 2000):
-        n = int(rng.integers(1, 12))
-        f = sorted(Fraction(int(v), 7) for v in rng.integers(-50, 51, size=n))
-        mean = sum(f, Fraction(0)) / n
-        f = [x - mean for x in f]
-        s = Fraction(0)
-        for x in f:
-            s += x
-            checked += 1
-            if s > 0:
-                bad.append([str(v) for v in f])
-                break
-    return Verdict("refuted" if bad else "holds", True, f"exact rationals: {checked} partial sums of random sorted zero-sum vectors, n ≤ 11",
+    checked, bad, scope = sorted_zero_sum_partial_sums(quick)
+    return Verdict("refuted" if bad else "holds", True, scope,
                    {"partial_sums": checked, "counterexamples": bad[:3],
                     "typos": ["hypothesis 2 prints Σ_{r=1}^{s} f_r = 0 (Σ_{r=1}^{n} is meant; as printed the lemma is a tautology)",
                               "the proof says 'the partial sum is non-negative' where non-positive is meant"]})

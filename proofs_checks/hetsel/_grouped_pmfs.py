@@ -6,8 +6,6 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from dpexact.mechanisms.heterogeneous.grouped import rnm_exp_groups_ball, rs_groups_ball
-
 from ._helpers import _arb, _prec
 
 

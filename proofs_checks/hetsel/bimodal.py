@@ -6,9 +6,11 @@ import functools
 from fractions import Fraction
 from typing import Any, Sequence
 
+from dpexact.mechanisms.heterogeneous.grouped import rnm_exp_groups_ball, rs_groups_ball
+
 from ..catalogue import Figure, Verdict, claim
 from ._helpers import BETA, F, GAMMA, N_CAND, _ball_str, _f, _prec
-from ._grouped_pmfs import _sum, rnm_exp_groups_ball, rs_groups_ball
+from ._grouped_pmfs import _sum
 
 
 HETERO_DP = ("gem", "mgem", "rs-gamma", "rs-gamma-tnb", "combined-gem")

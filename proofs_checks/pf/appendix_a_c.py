@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .._common import arb_of, mech, random_scores, rounds_to
+from .._common import arb_of, mech, random_scores, rounds_to, sorted_zero_sum_partial_sums
 from ..catalogue import Verdict, claim
 from ._helpers import _all_orders, _coins, _exact_pmf, _lattice_vectors
 from .sec2_3_mechanism import _dp_ratio_search, _exact_dp_ratio
@@ -130,22 +130,8 @@ def lemma_4(quick: bool) -> Verdict:
        scope_quick="exact rationals: 1224 partial sums of random sorted zero-sum vectors, n ≤ 11",
        scope_full="exact rationals: 12124 partial sums of random sorted zero-sum vectors, n ≤ 11")
 def lemma_5(quick: bool) -> Verdict:
-    rng = np.random.default_rng(7)
-    checked, bad = 0, []
-    for _ in range(200 if quick else 2000):
-        n = int(rng.integers(1, 12))
-        f = sorted(Fraction(int(v), 7) for v in rng.integers(-50, 51, size=n))
-        mean = sum(f, Fraction(0)) / n
-        f = [x - mean for x in f]  # still sorted, sums to 0
-        s = Fraction(0)
-        for x in f:
-            s += x
-            checked += 1
-            if s > 0:
-                bad.append([str(v) for v in f])
-                break
-    # the statement follows from convexity: partial averages of a sorted sequence are ≤ the overall average (0)
-    return Verdict("refuted" if bad else "holds", True, f"exact rationals: {checked} partial sums of random sorted zero-sum vectors, n ≤ 11",
+    checked, bad, scope = sorted_zero_sum_partial_sums(quick)
+    return Verdict("refuted" if bad else "holds", True, scope,
                    {"partial_sums": checked, "counterexamples": bad[:3], "note": "the proof names the index t where s is meant"})
 
 
