@@ -140,6 +140,8 @@ def silent_highs() -> Any:
 
 
 def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None) -> Any:
+    import highspy
+
     h = silent_highs()
     h.setOptionValue("solver", method)
     if method != "hipo":  # HiPO's crossover stalls at 1e-10 (> 5 min at n = k = 8, ε = 0.05)
