@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from .catalogue import SEVERITIES, VERDICTS, Figure, Outcome
 
-__all__ = ["short_evidence", "smallest_input", "summary_lines", "findings", "filter_outcomes", "full_table_rows", "write_report",
+__all__ = ["one_line", "short_evidence", "smallest_input", "summary_lines", "findings", "filter_outcomes", "full_table_rows", "write_report",
            "draw_figure"]
 
 #: short column heads of the severities (80-column terminal)
@@ -33,10 +33,10 @@ def short_evidence(o: Outcome, width: int = 90) -> str:
         text = "; ".join(f"{k}={_compact(ev[k])}" for k in keys[:3])
     else:
         text = _compact(ev)
-    return _cut(text, width)
+    return one_line(text, width)
 
 
-def _cut(text: str, width: int) -> str:
+def one_line(text: str, width: int) -> str:
     """``text`` on one line (inner whitespace collapsed, leading indentation kept), at most ``width`` characters."""
     text = str(text)
     indent = text[: len(text) - len(text.lstrip(" "))]
@@ -66,21 +66,21 @@ def smallest_input(o: Outcome, width: int = 200) -> str:
     to the computed one; else the evidence digest."""
     ev = o.verdict.evidence
     if not isinstance(ev, dict):
-        return _cut(_compact(ev, width), width)
+        return one_line(_compact(ev, width), width)
     for test in (lambda k: k.startswith("smallest"), lambda k: k.startswith("counterexample"), lambda k: k.endswith("example"),
                  lambda k: k in ("first", "violations")):
         for k, v in ev.items():
             if test(k.lower()):
                 if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
                     first = next(iter(v))
-                    return _cut(f"{first}: {_inline(v[first])}", width)
-                return _cut(_inline(v), width)
+                    return one_line(f"{first}: {_inline(v[first])}", width)
+                return one_line(_inline(v), width)
     if "paper" in ev and "computed" in ev:
         comp = ev["computed"]
         if isinstance(comp, dict) and comp:
             first = next(iter(comp))
             comp = f"{_compact(comp[first], 20)} ({first})"
-        return _cut(f"paper {_compact(ev['paper'], 30)}, computed {comp}", width)
+        return one_line(f"paper {_compact(ev['paper'], 30)}, computed {comp}", width)
     return short_evidence(o, width)
 
 
@@ -145,14 +145,14 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
     lines of the last claims are dropped so that the summary fits (every claim keeps its line).
     """
     w = max(40, width)
-    lines = [_cut(title, w)] if title else []
+    lines = [one_line(title, w)] if title else []
     lines += _table_lines(*_counts(outcomes))
     diff = changed(outcomes, quick)
     if diff:
         lines += ["", f"{len(diff)} verdict(s) differ from the catalogue's record:"]
         for o in diff:
             got = "crashed" if o.crashed else o.verdict.verdict
-            lines.append(_cut(f"  {o.claim.id}: expected {o.claim.expected_verdict(quick)}, got {got}", w))
+            lines.append(one_line(f"  {o.claim.id}: expected {o.claim.expected_verdict(quick)}, got {got}", w))
     listed = findings(outcomes) if shown is None else (findings(shown) + [o for v in ("inconclusive", "holds") for o in shown
                                                                             if o.verdict.verdict == v])
     groups: list[tuple[str, list[Outcome]]] = []
@@ -161,7 +161,7 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
         if not groups or groups[-1][0] != key:
             groups.append((key, []))
         groups[-1][1].append(o)
-    footer = ["", _cut("more: --severity S or --verdict V for one group, --all for every claim", w)]
+    footer = ["", one_line("more: --severity S or --verdict V for one group, --all for every claim", w)]
     detailed = len(listed)
     if max_lines is not None:
         room = max_lines - len(lines) - 2 * len(groups) - len(listed) - len(footer)
@@ -170,10 +170,10 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
     for key, members in groups:
         lines += ["", f"{key} ({len(members)}):"]
         for o in members:
-            lines.append(_cut(f"  {o.claim.id}: {o.claim.statement}", w))
+            lines.append(one_line(f"  {o.claim.id}: {o.claim.statement}", w))
             if k < detailed:
                 label, text = ("input", smallest_input(o)) if o.verdict.verdict == "refuted" else ("evidence", short_evidence(o, w))
-                lines.append(_cut(f"      {label}: {text}", w))
+                lines.append(one_line(f"      {label}: {text}", w))
             k += 1
     return lines + footer
 

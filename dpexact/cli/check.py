@@ -137,12 +137,8 @@ SUMMARY_LINES = 120
 
 def _print_summary(outcomes: list, quick: bool, verdict: Optional[list[str]], severity: Optional[list[str]], show_all: bool,
                    width: int) -> None:
-    """The findings first (plain text, literal); the full table of the selected claims with --all."""
-    from rich.console import Console
-    from rich.markup import escape
-    from rich.table import Table
-
-    from proofs_checks.report import filter_outcomes, full_table_rows, summary_lines
+    """The findings first, then with --all every selected claim (plain text: user text printed literally)."""
+    from proofs_checks.report import SEVERITY_HEADS, filter_outcomes, full_table_rows, one_line, summary_lines
 
     filtered = bool(verdict or severity)
     shown = filter_outcomes(outcomes, verdict, severity) if filtered else None
@@ -150,11 +146,13 @@ def _print_summary(outcomes: list, quick: bool, verdict: Optional[list[str]], se
     for line in summary_lines(outcomes, quick, width, shown, title, None if filtered or show_all else SUMMARY_LINES):
         typer.echo(line)
     if show_all:
-        rows = full_table_rows(shown if filtered else outcomes)
-        table = Table(title=escape(f"{title}: every claim"))
-        for col, kw in (("id", {}), ("verdict", {}), ("severity", {}), ("certified", {}), ("evidence", {"overflow": "fold"}),
-                        ("seconds", {"justify": "right"})):
-            table.add_column(col, **kw)
-        for row in rows:
-            table.add_row(*(escape(c) for c in row))
-        Console(width=width).print(table)
+        typer.echo("")
+        typer.echo(one_line(f"every claim: id, verdict, severity, certified, seconds; evidence below", width))
+        for cid, v, sev, cert, ev, sec in full_table_rows(shown if filtered else outcomes, width):
+            head = f"{v}{' ' + SEVERITY_HEADS.get(sev, sev) if sev else ''}  certified {cert}  {sec} s"
+            if len(cid) + len(head) + 2 <= width:
+                typer.echo(f"{cid}  {head}")
+            else:
+                typer.echo(one_line(cid, width))
+                typer.echo(f"  {head}")
+            typer.echo(one_line(f"    {ev}", width))
