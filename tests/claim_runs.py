@@ -17,3 +17,15 @@ def run(cid: str) -> cat.Verdict:
     o = quick_outcome(cid)
     assert not o.crashed, o.verdict.evidence
     return o.verdict
+
+
+def clear_catalogue_caches() -> None:
+    """Forget what the claim modules memoised (DPBench arrays and values computed from them are
+    cached per process by dataset name, not by folder)."""
+    import sys
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("proofs_checks.") and module is not None:
+            for obj in vars(module).values():
+                if callable(getattr(obj, "cache_clear", None)):
+                    obj.cache_clear()

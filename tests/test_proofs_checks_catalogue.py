@@ -182,12 +182,18 @@ def test_tampered_or_missing_dpbench_data_make_claims_inconclusive(tmp_path, mon
     hepth.chmod(0o644)
     np.save(hepth, x)
     (tmp_path / "ADULTFRANK.n4096.npy").unlink()
+    from claim_runs import clear_catalogue_caches
+
     monkeypatch.setenv("DPEXACT_DPBENCH", str(tmp_path))
+    clear_catalogue_caches()
     tampered = cat.run_claim(cat.select(None, ["pf.text.hepth-mode-ratio"])[0], quick=True)
     assert not tampered.crashed and tampered.verdict.verdict == "inconclusive" and not tampered.verdict.certified
     assert "HEPTH.n4096.npy" in tampered.verdict.evidence["reason"]
     hepth.unlink()
     shutil.copy(dpbench_path / hepth.name, hepth)
+    clear_catalogue_caches()
     missing = cat.run_claim(cat.select(None, ["err.figure.11"])[0], quick=True)
     assert not missing.crashed and missing.verdict.verdict == "inconclusive" and not missing.verdict.certified
     assert "ADULTFRANK" in missing.verdict.evidence["reason"]
+    monkeypatch.undo()
+    clear_catalogue_caches()  # later tests see the real data again
