@@ -223,8 +223,9 @@ def _exact_lp_min(cost: list[Any], eq_rows: list[tuple[dict[int, Any], Any]], ge
             ci.append(j)
             val.append(float(x))
     A = sp.csc_matrix((val, (ri, ci)), shape=(m, nvars))
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    from dpexact.lp.solver import silent_highs
+
+    h = silent_highs()
     h.setOptionValue("solver", "simplex")
     model = highspy.HighsLp()
     model.num_col_, model.num_row_ = nvars, m
