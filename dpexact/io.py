@@ -32,6 +32,8 @@ def atomic_write_text(path: "str | os.PathLike[str]", text: str, encoding: str =
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp creates mode 0600; a result file gets the mode an ordinary open() would give
+        os.chmod(tmp, _existing_mode(target) or (0o666 & ~_umask()))
         os.replace(tmp, target)
     except BaseException:
         try:
@@ -47,6 +49,19 @@ def atomic_write_json(path: "str | os.PathLike[str]", obj: Any, **dump_kwargs: A
     dump_kwargs.setdefault("ensure_ascii", False)
     text = json.dumps(obj, **dump_kwargs)
     return atomic_write_text(path, text + "\n")
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _existing_mode(target: Path) -> int | None:
+    try:
+        return target.stat().st_mode & 0o777
+    except OSError:
+        return None
 
 
 def check_writable(path: "str | os.PathLike[str]", name: str = "output") -> Path:
@@ -67,6 +82,9 @@ def check_writable(path: "str | os.PathLike[str]", name: str = "output") -> Path
 def check_writable_dir(path: "str | os.PathLike[str]", name: str = "output directory") -> Path:
     """Create ``path`` if needed and check that a file can be written inside it."""
     directory = Path(path)
+    blocking = next((p for p in (directory, *directory.parents) if p.exists()), None)
+    if blocking is not None and not blocking.is_dir():
+        raise ValueError(f"{name}: cannot write in {directory} ({blocking} is a file, not a directory)")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".dpexact-probe.", dir=directory)

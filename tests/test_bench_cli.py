@@ -35,20 +35,25 @@ def test_unwritable_path_fails_before_the_benchmark(tmp_path, calls, accuracy):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
     for bad in (blocker / "out.json", tmp_path):  # parent is a file; target is a directory
-        res = runner.invoke(app, ["bench", "--json", str(bad)] + (["--accuracy"] if accuracy else []))
-        assert res.exit_code == 2 and "error: --json" in res.output and "Traceback" not in res.output
+        res = runner.invoke(app, ["bench", "--output", str(bad)] + (["--accuracy"] if accuracy else []))
+        assert res.exit_code == 2 and "error: --output" in res.output and "Traceback" not in res.output
         assert res.exception is None or isinstance(res.exception, SystemExit)
     assert calls == []
 
 
 def test_result_written_atomically(tmp_path, calls):
     out = tmp_path / "sub" / "bench.json"
-    res = runner.invoke(app, ["bench", "--json", str(out)])
+    res = runner.invoke(app, ["bench", "--output", str(out)])
     assert res.exit_code == 0, res.output
     assert json.loads(out.read_text()) == {"rows": [{"what": "x", "ratio": 1.5}]}
-    res = runner.invoke(app, ["bench", "--accuracy", "--json", str(out)])
+    res = runner.invoke(app, ["bench", "--accuracy", "--output", str(out)])
     assert res.exit_code == 0 and json.loads(out.read_text())[0]["input"] == "HEPTH/mode"
     assert sorted(p.name for p in out.parent.iterdir()) == ["bench.json"]  # no temporary left over
+
+
+def test_json_goes_to_stdout(calls):
+    res = runner.invoke(app, ["bench", "--quick", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout) == {"rows": [{"what": "x", "ratio": 1.5}]}
 
 
 def test_failed_write_keeps_the_previous_file(tmp_path, calls, monkeypatch):
@@ -62,7 +67,7 @@ def test_failed_write_keeps_the_previous_file(tmp_path, calls, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(io.os, "fsync", full_disk)
-    res = runner.invoke(app, ["bench", "--json", str(out)])
+    res = runner.invoke(app, ["bench", "--output", str(out)])
     monkeypatch.setattr(io.os, "fsync", real)
     assert res.exit_code == 1 and "No space left" in res.output and "Traceback" not in res.output
     assert json.loads(out.read_text()) == {"previous": True}

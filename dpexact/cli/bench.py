@@ -18,32 +18,40 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def bench(
         quick: bool = typer.Option(False, "--quick", help="smaller sizes"),
-        json_out: str = typer.Option("", "--json", help="write results to this JSON file"),
+        as_json: bool = typer.Option(False, "--json", help="print the results as JSON to stdout (progress goes to stderr)"),
+        output: str = typer.Option("", "--output", "-o", help="write the results as JSON to this file"),
         accuracy: bool = typer.Option(False, "--accuracy", help="PF float/recurrence vs ball on DPBench instead of timings"),
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
     ) -> None:
         """Time PF (float, ball, recurrence) against EM in one run; or --accuracy tables."""
         from ..io import atomic_write_json, check_writable
 
+        def echo(line: str) -> None:  # with --json, stdout carries the JSON only
+            typer.echo(line, err=as_json)
+
         target = None
-        if json_out:
+        if output:
             try:
-                target = check_writable(json_out, "--json")
+                target = check_writable(output, "--output")
             except ValueError as exc:
                 _fail(str(exc))
         try:
             if accuracy:
                 from ..benchmarks import run_pf_accuracy
 
-                result: object = run_pf_accuracy(data or None)
+                result: object = run_pf_accuracy(data or None, echo=echo)
             else:
                 from ..benchmarks import run_pmf_benchmark
 
-                result = run_pmf_benchmark(quick=quick)
+                result = run_pmf_benchmark(quick=quick, echo=echo)
         except (ValueError, TypeError, OSError) as exc:
             _fail(str(exc), code=1)
         if target is not None:
             try:
                 atomic_write_json(target, result, indent=1)
             except OSError as exc:
-                _fail(f"--json: cannot write {target} ({exc.strerror or exc}); the results were not saved", code=1)
+                _fail(f"--output: cannot write {target} ({exc.strerror or exc}); the results were not saved", code=1)
+        if as_json:
+            import json
+
+            typer.echo(json.dumps(result, indent=1))

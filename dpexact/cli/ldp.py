@@ -49,7 +49,7 @@ def ldp(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
     max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds", help="refuse problems estimated to take longer"),
 ) -> None:
-    """Q_g (brr eq. 11) and QLoss (eq. 12) of GRR, BRR or EM as an LDP channel."""
+    """Q_g and QLoss of GRR, BRR or EM as an LDP channel (brr equations 11 and 12)."""
     from ..cost_limits import check_cost
     from ..ldp import BipartiteRR, ExponentialChannel, GeneralizedRR, closed_form_m, global_search, loss_by_name
     from ..ldp.cost_model import estimate_channel_cost

@@ -49,6 +49,8 @@ rows sum-to-one + privacy) so that it can be certified exactly.
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
@@ -116,11 +118,31 @@ class LPSolution:
         return self.col_basic is not None
 
 
+def silent_highs() -> Any:
+    """A ``highspy.Highs`` with its output off.
+
+    highspy >= 1.16 prints a version banner to the C-level stdout when the first instance of a
+    process is built, before any option can be set; it is sent to stderr so that stdout carries
+    only the command's own output (``--json``).
+    """
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None) -> Any:
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = silent_highs()
     h.setOptionValue("solver", method)
     if method != "hipo":  # HiPO's crossover stalls at 1e-10 (> 5 min at n = k = 8, ε = 0.05)
         h.setOptionValue("primal_feasibility_tolerance", 1e-10)
