@@ -32,6 +32,17 @@ _ENTRIES: dict[str, str] = {
     "rs-gamma": "dpexact.mechanisms.heterogeneous.rs_gamma:RandomStoppingGeometric",
     "rs-gamma-tnb": "dpexact.mechanisms.heterogeneous.rs_gamma:RandomStoppingTNB",
     "combined-gem": "dpexact.mechanisms.heterogeneous.combined_gem:CombinedGEM",
+    # sparse vector (Lyu, Su & Li 2017, Figure 1) and the peers' names for the same algorithms
+    "svt1": "dpexact.mechanisms.sparse_vector:SVT1",
+    "svt2": "dpexact.mechanisms.sparse_vector:SVT2",
+    "svt3": "dpexact.mechanisms.sparse_vector:SVT3",
+    "svt4": "dpexact.mechanisms.sparse_vector:SVT4",
+    "svt5": "dpexact.mechanisms.sparse_vector:SVT5",
+    "svt6": "dpexact.mechanisms.sparse_vector:SVT6",
+    "isvt1": "dpexact.mechanisms.sparse_vector:SVT5",
+    "isvt2": "dpexact.mechanisms.sparse_vector:SVT6",
+    "isvt3": "dpexact.mechanisms.sparse_vector:SVT4",
+    "isvt4": "dpexact.mechanisms.sparse_vector:SVT3",
 }
 _FACTORIES: dict[str, Callable[..., Any]] = {}
 
