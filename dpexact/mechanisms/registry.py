@@ -43,6 +43,10 @@ _ENTRIES: dict[str, str] = {
     "isvt2": "dpexact.mechanisms.sparse_vector:SVT6",
     "isvt3": "dpexact.mechanisms.sparse_vector:SVT4",
     "isvt4": "dpexact.mechanisms.sparse_vector:SVT3",
+    "laplace": "dpexact.mechanisms.additive_noise:LaplaceMechanism",
+    "noisy-hist": "dpexact.mechanisms.additive_noise:NoisyHistogram",
+    "noisy-hist-bad": "dpexact.mechanisms.additive_noise:NoisyHistogramBad",
+    "prefix-sum": "dpexact.mechanisms.additive_noise:PrefixSum",
 }
 _FACTORIES: dict[str, Callable[..., Any]] = {}
 
