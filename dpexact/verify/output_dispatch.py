@@ -6,6 +6,7 @@
 ``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
 ``finite``          :func:`.pattern_search.verify_patterns`    every output of every pair
 ``mixed``           :func:`.box_search.verify_boxes`           refutation only (boxes)
+``interval``        :func:`.box_search.verify_intervals`       refutation only (intervals)
 ``continuous``      ``mechanism.verify_closed_form`` if any    every pair and every output set
 ==================  =========================================  ===============================
 """
@@ -34,6 +35,10 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         from .box_search import verify_boxes
 
         return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+    if kind == "interval":
+        from .box_search import verify_intervals
+
+        return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
     if hasattr(mechanism, "verify_closed_form"):
         return mechanism.verify_closed_form(n, relation, name=name, **kwargs)
     if kind in ("selection", "finite"):
