@@ -96,3 +96,30 @@ def test_bad_inputs():
         dpexact.mechanism("laplace", epsilon=1).box_probability([0, 1], [(0, 1)])
     with pytest.raises(ValueError, match="copies"):
         dpexact.mechanism("laplace", epsilon=1, copies=0)
+
+
+@pytest.mark.parametrize("c", [0, 2, 5])
+def test_truncated_geometric_is_the_truncated_two_sided_geometric(c):
+    """GeoSample's integer cdf gives Ghosh et al.'s truncated geometric with α = 2^k/(2^k+1), exactly."""
+    m = dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), n=5)
+    a = Fraction(2**m.k, 2**m.k + 1)
+    ref = [(1 - a) / (1 + a) * a ** abs(z - c) for z in range(6)]
+    ref[0] = a**c / (1 + a)
+    ref[5] = a ** (5 - c) / (1 + a)
+    assert m.exact_pmf([c]) == ref
+    draws = m.rvs([c], size=20000, random_state=11)
+    counts = np.bincount(draws, minlength=6)
+    from scipy.stats import chisquare
+
+    assert chisquare(counts, np.array([float(x) for x in ref]) * 20000).pvalue > 1e-3
+
+
+def test_truncated_geometric_level_as_coded_by_dpsniper():
+    import math
+
+    v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10)))
+    assert v.verdict == "violated" and abs(v.worst_log_ratio - math.log(9 / 8)) < 1e-12
+    v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), log_base=2))
+    assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
+    with pytest.raises(ValueError, match="count"):
+        dpexact.mechanism("truncated-geometric", epsilon=1).pmf([7])

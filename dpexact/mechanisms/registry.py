@@ -48,6 +48,7 @@ _ENTRIES: dict[str, str] = {
     "noisy-hist-bad": "dpexact.mechanisms.additive_noise:NoisyHistogramBad",
     "prefix-sum": "dpexact.mechanisms.additive_noise:PrefixSum",
     "noisy-max-value": "dpexact.mechanisms.noisy_max_value:NoisyMaxValue",
+    "truncated-geometric": "dpexact.mechanisms.truncated_geometric:TruncatedGeometric",
 }
 _FACTORIES: dict[str, Callable[..., Any]] = {}
 
