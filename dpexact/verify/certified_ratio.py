@@ -59,10 +59,11 @@ class PmfCache:
         return self._float[q]
 
     def ball(self, q: Vector) -> tuple:
-        if q not in self._ball:
-            self._ball[q] = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
+        v = self._ball.get(q)  # one lookup: hashing Fraction tuples dominates large scopes
+        if v is None:
+            v = self._ball[q] = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
             self.evaluations["ball"] += 1
-        return self._ball[q]
+        return v
 
     def exact(self, q: Vector) -> tuple | None:
         """Exact pmf, or ``None`` when the mechanism has no exact backend."""

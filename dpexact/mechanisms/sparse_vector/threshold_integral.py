@@ -106,63 +106,70 @@ def laurent_segment(
         raise ValueError(f"k must be a positive Fraction, got {k!r}")
     deltas = [_plain(d) for d, _ in factors]
     up = None if upper is None else _plain(upper)
-    pts: list = []
-    for x in deltas + [Fraction(0)]:
-        if up is not None and x >= up:
-            continue
-        if not any(x == p for p in pts):
-            pts.append(x)
-    pts.sort()
+    pts: list = sorted({x for x in deltas + [Fraction(0)] if up is None or x < up})
     if up is not None:
         pts.append(up)
-    # pieces (a, b): a = None means -inf, b = None means +inf
-    pieces: list[tuple[Any, Any]] = []
-    prev: Any = None
-    for p in pts:
-        pieces.append((prev, p))
-        prev = p
-    if upper is None:
-        pieces.append((prev, None))
-    # factor forms e^{±δ}: computed once
+    # factor i is "right" (u >= δ_i) on piece p iff p > position of δ_i (integer comparisons)
+    pos = {x: i for i, x in enumerate(pts)}
+    where = [pos.get(d, len(pts)) for d in deltas]  # δ_i >= upper: left on every piece
+    # pieces p = 0..P-1 between pts[p-1] and pts[p] (p = 0: -inf; p = len(pts): +inf if no upper)
+    n_pieces = len(pts) + (1 if up is None else 0)
+    zero_at = pos.get(Fraction(0), None)
     e_pos = [ops.exp(d) for d in deltas]
     e_neg = [ops.exp(-d) for d in deltas]
     half = ops.const(Fraction(1, 2))
     one = ops.const(1)
+    top_right = [half * e for e in e_pos]
+    top_left1 = [-(half * e) for e in e_neg]
+    bot_right1 = [-(half * e) for e in e_pos]
+    bot_left = [half * e for e in e_neg]
     total = None
     exp_cache: dict = {}
+    inv_cache: dict = {}
 
-    def e_at(kappa: Fraction, x: Real) -> Any:
-        key = (kappa, x)
-        if key not in exp_cache:
-            exp_cache[key] = ops.exp(kappa * x)
-        return exp_cache[key]
+    def e_at(j: int, s: int, p: int, kappa: Fraction) -> Any:
+        key = (j, s, p)
+        v = exp_cache.get(key)
+        if v is None:
+            v = exp_cache[key] = ops.exp(kappa * pts[p])
+        return v
 
-    for a, b in pieces:
+    def inv(j: int, s: int, kappa: Fraction) -> Any:
+        key = (j, s)
+        v = inv_cache.get(key)
+        if v is None:
+            v = inv_cache[key] = ops.const(1 / kappa)
+        return v
+
+    for p in range(n_pieces):
+        a_idx = p - 1 if p > 0 else None  # index in pts of the left end
+        b_idx = p if p < len(pts) else None
         poly: dict[int, Any] = {0: one}
         for i, (_, top) in enumerate(factors):
-            right = a is not None and a >= deltas[i]  # u >= δ_i on the whole piece
+            right = a_idx is not None and a_idx >= where[i]
             if top:
-                lin = {-1: half * e_pos[i]} if right else {0: one, 1: -(half * e_neg[i])}
+                lin = {-1: top_right[i]} if right else {0: one, 1: top_left1[i]}
             else:
-                lin = {0: one, -1: -(half * e_pos[i])} if right else {1: half * e_neg[i]}
+                lin = {0: one, -1: bot_right1[i]} if right else {1: bot_left[i]}
             poly = _mul_linear(poly, lin)
-        s = 1 if (b is not None and b <= 0) else -1  # e^{+ku} left of 0, e^{-ku} right of 0
+        # e^{+ku} left of 0, e^{-ku} right of 0 (0 is a breakpoint unless cut off by upper)
+        s = 1 if (b_idx is not None and (zero_at is None or b_idx <= zero_at)) else -1
         for j, c in poly.items():
-            kappa = Fraction(j) + s * k
+            kappa = j + s * k
             if kappa == 0:
-                if a is None or b is None:
+                if a_idx is None or b_idx is None:
                     raise ArithmeticError("divergent piece: the integrand is not integrable (internal error)")
-                term = c * ops.const(b - a)
-            elif a is None:
+                term = c * ops.const(pts[b_idx] - pts[a_idx])
+            elif a_idx is None:
                 if kappa < 0:
                     raise ArithmeticError("divergent left tail (internal error)")
-                term = c * e_at(kappa, b) * ops.const(1 / kappa)
-            elif b is None:
+                term = c * e_at(j, s, b_idx, kappa) * inv(j, s, kappa)
+            elif b_idx is None:
                 if kappa > 0:
                     raise ArithmeticError("divergent right tail (internal error)")
-                term = c * e_at(kappa, a) * ops.const(-1 / kappa)
+                term = -(c * e_at(j, s, a_idx, kappa) * inv(j, s, kappa))
             else:
-                term = c * (e_at(kappa, b) - e_at(kappa, a)) * ops.const(1 / kappa)
+                term = c * (e_at(j, s, b_idx, kappa) - e_at(j, s, a_idx, kappa)) * inv(j, s, kappa)
             total = term if total is None else total + term
     if total is None:
         return ops.const(0)
