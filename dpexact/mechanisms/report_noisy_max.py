@@ -198,7 +198,7 @@ class RNMLaplace(ReportNoisyMax):
         from .rnm_laplace_closed_form import rnm_laplace_ball
 
         check_size(q.size, SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
-        vals = rnm_laplace_ball([Real.of(float(x)) for x in q], self.noise_scale, 96)
+        vals = rnm_laplace_ball([Real.of(float(x)) for x in q], self.noise_scale, 128)
         mids = np.array([float(v.mid()) for v in vals])
         rads = np.array([float(v.rad()) for v in vals])
         rel = float(np.max((rads + mids * U) / mids)) if np.all(mids > 0) else math.inf

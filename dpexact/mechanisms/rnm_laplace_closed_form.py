@@ -14,6 +14,7 @@ scores are rational, a rigorous ball otherwise. Cost O(n³) arithmetic operation
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..numbers.real import Real
@@ -32,7 +33,21 @@ def rnm_laplace_values(q: list[Real], b: Real, ops: Ops) -> list[Any]:
 
 
 def rnm_laplace_ball(q: list[Real], b: Real, prec: int, target_bits: int = 60, max_prec: int = 4096) -> list[Any]:
-    """Rigorous balls; precision doubled until every relative radius is below ``2^-target_bits``."""
+    """Rigorous balls; precision doubled until every relative radius is below ``2^-target_bits``.
+
+    Rational inputs are memoised (the float and ball pmfs of one vector share one computation).
+    """
+    if b.is_rational and all(x.is_rational for x in q):
+        return list(_ball_cached(tuple(x.value for x in q), b.value, prec, target_bits, max_prec))
+    return _ball(q, b, prec, target_bits, max_prec)
+
+
+@lru_cache(maxsize=1 << 16)
+def _ball_cached(q: tuple, b: Fraction, prec: int, target_bits: int, max_prec: int) -> tuple:
+    return tuple(_ball([Real.of(x) for x in q], Real.of(b), prec, target_bits, max_prec))
+
+
+def _ball(q: list[Real], b: Real, prec: int, target_bits: int, max_prec: int) -> list[Any]:
     from flint import ctx
 
     old = ctx.prec
