@@ -27,6 +27,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.check",
     "dpexact.cli.verify",
     "dpexact.cli.optimal",
+    "dpexact.cli.peers",
 ]
 
 
