@@ -123,3 +123,15 @@ def test_truncated_geometric_level_as_coded_by_dpsniper():
     assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
     with pytest.raises(ValueError, match="count"):
         dpexact.mechanism("truncated-geometric", epsilon=1).pmf([7])
+
+
+def test_partial_sum_law_and_levels():
+    m = dpexact.mechanism("partial-sum", epsilon=Fraction(1, 2))
+    q = [Fraction(1), Fraction(2), Fraction(-1)]
+    p = m.box_probability(q, [(Fraction(0), Fraction(3))])
+    y = m.rvs([1.0, 2.0, -1.0], size=40000, random_state=9)[:, 0]
+    frac = np.mean((y >= 0) & (y <= 3))
+    pm = float(p.mid())
+    assert abs(frac - pm) < 5 * np.sqrt(pm * (1 - pm) / 40000)
+    bad = verify_mechanism(dpexact.mechanism("partial-sum", epsilon=Fraction(1, 10), noise_factor=Fraction(1, 2)), 5)
+    assert bad.verdict == "violated" and abs(bad.worst_log_ratio - 0.2) < 1e-9

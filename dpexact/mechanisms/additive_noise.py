@@ -17,9 +17,11 @@ privacy level is ``sup_{q~q'} ‖q̃ - q̃'‖₁ / b``: ``copies·k·Δ/b`` for
 coordinates) and ``copies·Δ/b`` for ONE_DIFFER, for *every* pair and every output set.
 :meth:`verify_closed_form` reports it with a witness box computed from the law itself.
 
+``total=True`` releases ``Σ_i q_i + Lap(b)`` (CheckDP's PartialSum).
+
 Peers: DP-Sniper ``LaplaceMechanism``, ``NoisyHist1`` (b = 1/ε), ``NoisyHist2`` (b = ε, the bug),
 ``LaplaceParallel``, ``PrefixSum``; StatDP ``histogram`` / ``histogram_eps`` (Ding et al. CCS
-2018, Algs. 9–10).
+2018, Algs. 9–10); CheckDP ``partialsum`` / ``badpartialsum``.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .validation import float_scores, positive_real
 
-__all__ = ["AdditiveLaplace", "LaplaceMechanism", "NoisyHistogram", "NoisyHistogramBad", "PrefixSum"]
+__all__ = ["AdditiveLaplace", "LaplaceMechanism", "NoisyHistogram", "NoisyHistogramBad", "PrefixSum", "PartialSum"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +59,8 @@ class AdditiveLaplace:
     copies: int = 1
     coordinates: Any = None
     prefix: bool = False
+    total: bool = False
+    noise_factor: Any = 1
 
     short_name: ClassVar[str] = "additive-laplace"
     output_kind: ClassVar[str] = "continuous"
@@ -72,6 +76,12 @@ class AdditiveLaplace:
         if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 1 <= c <= 1000:
             raise ValueError(f"copies must be an integer in 1..1000, got {self.copies!r}")
         object.__setattr__(self, "copies", int(c))
+        nf = Real.of(self.noise_factor, "noise_factor")
+        if not nf.is_rational or nf.value <= 0:
+            raise ValueError(f"noise_factor must be a positive rational, got {self.noise_factor!r}")
+        object.__setattr__(self, "noise_factor", nf)
+        if isinstance(self.total, str):
+            object.__setattr__(self, "total", self.total.lower() == "true")
         if self.coordinates is not None:
             coords = tuple(int(i) for i in (self.coordinates.split(",") if isinstance(self.coordinates, str) else self.coordinates))
             if not coords or any(i < 0 for i in coords):
@@ -79,8 +89,9 @@ class AdditiveLaplace:
             object.__setattr__(self, "coordinates", coords)
 
     def noise_scale(self) -> Real:
-        """b = copies·Δ/ε: the Laplace mechanism's scale, the budget split evenly over the copies."""
-        return self.sensitivity * self.copies / self.epsilon
+        """b = f·copies·Δ/ε: the Laplace mechanism's scale, the budget split evenly over the copies
+        (f = ``noise_factor``, 1 unless a variant under-scales its noise)."""
+        return self.sensitivity * self.copies * self.noise_factor / self.epsilon
 
     @property
     def size(self) -> int | None:
@@ -99,9 +110,15 @@ class AdditiveLaplace:
     def params(self) -> dict[str, Any]:
         return {"epsilon": str(self.epsilon), "sensitivity": str(self.sensitivity), "relation": self.relation,
                 "copies": self.copies, "coordinates": None if self.coordinates is None else list(self.coordinates),
-                "prefix": self.prefix, "noise_scale": str(self.noise_scale())}
+                "prefix": self.prefix, "total": self.total, "noise_factor": str(self.noise_factor),
+                "noise_scale": str(self.noise_scale())}
 
     def _released(self, q: Sequence[Any]) -> list:
+        if self.total:
+            s = q[0]
+            for x in q[1:]:
+                s = s + x
+            return [s] * self.copies
         idx = range(len(q)) if self.coordinates is None else self.coordinates
         if any(i >= len(q) for i in idx):
             raise ValueError(f"coordinates {self.coordinates} out of range for {len(q)} queries")
@@ -159,8 +176,8 @@ class AdditiveLaplace:
 
     def privacy_level(self, n: int) -> Real:
         """Exact ``sup_{q~q'} sup_S log(Pr[M(q)∈S]/Pr[M(q')∈S])`` for n queries (module docstring)."""
-        k = n if self.coordinates is None else len(self.coordinates)
-        moved = k if self.relation == "all-differ" else 1
+        k = n if self.coordinates is None or self.total else len(self.coordinates)
+        moved = k if self.relation == "all-differ" else 1  # the sum moves by at most kΔ or Δ
         return self.sensitivity * (moved * self.copies) / self.noise_scale()
 
     def verify_closed_form(self, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
@@ -260,3 +277,13 @@ class PrefixSum(AdditiveLaplace):
     relation: str = "one-differ"
     prefix: bool = True
     short_name: ClassVar[str] = "prefix-sum"
+
+
+@dataclass(frozen=True)
+class PartialSum(AdditiveLaplace):
+    """Sum of all queries + Lap(Δ/ε), one query differs (CheckDP ``partialsum``); ε-DP.
+    ``noise_factor=1/2`` is CheckDP's ``badpartialsum`` (Lap(1/(2ε)): 2ε-DP)."""
+
+    relation: str = "one-differ"
+    total: bool = True
+    short_name: ClassVar[str] = "partial-sum"

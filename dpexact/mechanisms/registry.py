@@ -47,6 +47,7 @@ _ENTRIES: dict[str, str] = {
     "noisy-hist": "dpexact.mechanisms.additive_noise:NoisyHistogram",
     "noisy-hist-bad": "dpexact.mechanisms.additive_noise:NoisyHistogramBad",
     "prefix-sum": "dpexact.mechanisms.additive_noise:PrefixSum",
+    "partial-sum": "dpexact.mechanisms.additive_noise:PartialSum",
     "noisy-max-value": "dpexact.mechanisms.noisy_max_value:NoisyMaxValue",
     "truncated-geometric": "dpexact.mechanisms.truncated_geometric:TruncatedGeometric",
 }

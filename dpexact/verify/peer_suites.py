@@ -143,10 +143,14 @@ def _entries() -> list[PeerEntry]:
         _svt(ck, "badsparsevector1", "svt5", "not-private", 70.0, _CHECKDP, level="inf"),
         _svt(ck, "badsparsevector2", "svt6", "not-private", 70.0, _CHECKDP),
         _svt(ck, "badsparsevector3", "svt4", "not-private", 70.0, _CHECKDP, level="7/40"),
+        PeerEntry(ck, "partialsum", "partial-sum", {"epsilon": "1/10"}, 5, None, "1/10", "private",
+                  "Laplace mechanism on a sensitivity-Δ sum", 70.0, _CHECKDP, "1/10", "ONE_DIFFER"),
+        PeerEntry(ck, "badpartialsum", "partial-sum", {"epsilon": "1/10", "noise_factor": "1/2"}, 5, None, "1/10",
+                  "not-private", "Lap(1/(2ε)): 2ε", 70.0, _CHECKDP, "1/5", "ONE_DIFFER"),
     ]
     for nm, truth in (("numsparsevector", "private"), ("gapsparsevector", "private"), ("badgapsparsevector", "not-private"),
                       ("adaptivesparsevector", "private"), ("badadaptivesparsevector", "not-private"),
-                      ("partialsum", "private"), ("badpartialsum", "not-private"), ("smartsum", "private"),
+                      ("smartsum", "private"),
                       ("badsmartsum", "not-private"), ("svt_increasing", "private"), ("svt_decreasing", "private")):
         E.append(PeerEntry(ck, nm, None, {}, None, None, "1/10", truth, "Wang et al. CCS 2020", 70.0, _CHECKDP))
     da = "DP-Auditorium"
