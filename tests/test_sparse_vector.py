@@ -13,6 +13,7 @@ from scipy.stats import chisquare
 
 import dpexact
 from dpexact.mechanisms.sparse_vector import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6, count_patterns, enumerate_patterns
+from dpexact.mechanisms.sparse_vector.numerical import NumericalSVT
 
 QUERIES = [Fraction(0), Fraction(3, 2), Fraction(-1), Fraction(2)]
 CASES = [
@@ -23,6 +24,7 @@ CASES = [
     (SVT4, dict(cutoff=2)),
     (SVT5, dict()),
     (SVT6, dict()),
+    (NumericalSVT, dict(cutoff=2)),
 ]
 
 
@@ -180,3 +182,16 @@ def test_bad_patterns_and_queries():
         SVT3(epsilon=1).box_probability([0, 1], "T", [(1, 0)])
     with pytest.raises(ValueError):
         m.pmf([0, float("inf")])
+
+
+def test_numerical_svt_value_loss_is_the_tail_ratio():
+    """The released values' sup log-ratio Σ|q_i - q'_i|/b3 equals the ratio on a tail box (mpmath.quad)."""
+    m = NumericalSVT(epsilon=Fraction(1, 2), threshold=0, cutoff=1)
+    q, q2 = [Fraction(0), Fraction(2)], [Fraction(1), Fraction(1)]
+    loss = float(m.value_loss(q, q2, "FT").to_float())
+    b3 = float(m.release_scale().to_float())
+    f = lambda v, c: mpmath.exp(-abs(v - c) / b3) / (2 * b3)
+    with mpmath.workdps(30):
+        num = mpmath.quad(lambda v: f(v, 2), [5, 6])  # v >= max(q_1, q'_1): tail box
+        den = mpmath.quad(lambda v: f(v, 1), [5, 6])
+    assert abs(float(mpmath.log(num / den)) - loss) < 1e-12

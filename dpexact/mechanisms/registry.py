@@ -43,6 +43,7 @@ _ENTRIES: dict[str, str] = {
     "isvt2": "dpexact.mechanisms.sparse_vector:SVT6",
     "isvt3": "dpexact.mechanisms.sparse_vector:SVT4",
     "isvt4": "dpexact.mechanisms.sparse_vector:SVT3",
+    "numerical-svt": "dpexact.mechanisms.sparse_vector.numerical:NumericalSVT",
     "laplace": "dpexact.mechanisms.additive_noise:LaplaceMechanism",
     "noisy-hist": "dpexact.mechanisms.additive_noise:NoisyHistogram",
     "noisy-hist-bad": "dpexact.mechanisms.additive_noise:NoisyHistogramBad",

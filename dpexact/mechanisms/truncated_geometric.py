@@ -178,7 +178,7 @@ class TruncatedGeometric:
         scope = Scope(neighbourhood="counts differing by one", families={"all counts": self.n + 1}, pairs=2 * self.n,
                       triples=triples, decided_exact=triples)
         scope.notes.append(f"exhaustive: every pair of neighbouring counts in 0..{self.n} and every output (exact); "
-                           f"closed-form level ln(1+2^-k) = {float(self.privacy_level().to_float()):.6g}")
+                           f"closed-form level ln(1+2^-k) = {math.log1p(2.0 ** -self.k):.6g}")
         kind = "violated" if cx is not None else "private-within-scope"
         return Verdict(mechanism=name or self.short_name, params=self.params(), epsilon=str(eps), verdict=kind, scope=scope,
                        worst_log_ratio=worst, worst_float_log_ratio=worst, worst_pair=wp, counterexample=cx, recheck=rc,

@@ -72,7 +72,8 @@ class PatternCounterexample:
         try:
             p1 = m.pattern_probability(list(self.scores), self.output, f"ball:{prec}")
             p2 = m.pattern_probability(list(self.neighbour_scores), self.output, f"ball:{prec}")
-            D = p1 - eps.to_arb(prec).exp() * p2
+            E, _ = _bound(m, self.scores, self.neighbour_scores, self.output, eps.to_arb(prec).exp(), prec)
+            D = p1 - E * p2
             lo, hi = _log_enclosure(p1, p2)
             proved = bool(D.lower() > 0)
         finally:
@@ -97,6 +98,8 @@ def _exact_difference_sign(m: Any, q: Vector, q2: Vector, output: Any) -> int | 
     from ..numbers.exp_sum import ExpSum
 
     eps = Real.of(m.epsilon)
+    if hasattr(m, "value_loss"):
+        eps = eps - m.value_loss(q, q2, output)
     if not eps.is_rational or not hasattr(m, "exact_pattern_value"):
         return None
     try:
@@ -107,8 +110,29 @@ def _exact_difference_sign(m: Any, q: Vector, q2: Vector, output: Any) -> int | 
     return (a - ExpSum.exp(eps.value) * b).sign()
 
 
-def decide_output(m: Any, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector, output: Any) -> tuple[str, float, float, str]:
-    """``("le" | "gt" | "undecided", log-ratio lo, hi, arithmetic)`` for one triple from two balls."""
+def _bound(m: Any, q: Vector, q2: Vector, output: Any, E: Any, prec: int) -> tuple[Any, Any]:
+    """``(e^{ε - loss} ball, ε - loss exact)`` with ``loss = m.value_loss(q, q', a)`` (0 if the mechanism releases no values)."""
+    eps = Real.of(m.epsilon)
+    if not hasattr(m, "value_loss"):
+        return E, eps
+    budget = eps - m.value_loss(q, q2, output)
+    from flint import ctx
+
+    old = ctx.prec
+    ctx.prec = prec
+    try:
+        return budget.to_arb(prec).exp(), budget
+    finally:
+        ctx.prec = old
+
+
+def decide_output(m: Any, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector, output: Any, prec: int = 128) -> tuple[str, float, float, str]:
+    """``("le" | "gt" | "undecided", log-ratio lo, hi, arithmetic)`` for one triple from two balls.
+
+    The bound is ``e^ε``, or ``e^{ε - loss}`` for a mechanism that also releases values
+    (``value_loss``, e.g. :mod:`dpexact.mechanisms.sparse_vector.numerical`).
+    """
+    E, _ = _bound(m, q, q2, output, E, prec)
     D = p1 - E * p2
     lo, hi = _log_enclosure(p1, p2)
     if D.upper() <= 0:
@@ -171,6 +195,8 @@ def verify_patterns(
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pair_list)})
     scope.notes.append(family)
     scope.notes.append(f"every one of the {len(outs)} outputs enumerated for every pair, both orders")
+    if hasattr(mechanism, "value_loss"):
+        scope.notes.append("released values: exact sup of their log density ratio added per pattern (every output set)")
     eps = Real.of(mechanism.epsilon)
     eps_f = eps.to_float()
     screen = getattr(mechanism, "screen_logpmf", mechanism.logpmf)
@@ -213,7 +239,7 @@ def verify_patterns(
             if lr <= eps_f - 1e-6 * max(1.0, eps_f) or tried >= top:
                 break
             tried += 1
-            st, lo, hi, _ = decide_output(mechanism, ball_of(a, outs[j]), ball_of(b, outs[j]), E, a, b, outs[j])
+            st, lo, hi, _ = decide_output(mechanism, ball_of(a, outs[j]), ball_of(b, outs[j]), E, a, b, outs[j], prec)
             if st == "gt":
                 cx = PatternCounterexample(mechanism, nb, a, b, outs[j], lo, hi)
                 rc = cx.recheck("exact", 256)
@@ -238,7 +264,10 @@ def verify_patterns(
                 px, py = balls(x), balls(y)
                 for j, out in enumerate(outs):
                     n_triples += 1
-                    st, lo, hi, how = decide_output(mechanism, px[j], py[j], E, x, y, out)
+                    st, lo, hi, how = decide_output(mechanism, px[j], py[j], E, x, y, out, prec)
+                    if hasattr(mechanism, "value_loss"):  # report the full loss: pattern ratio + values' sup
+                        extra = float(mechanism.value_loss(x, y, out).to_float())
+                        lo, hi = lo + extra, hi + extra
                     if how == "exact":
                         decided_exact += 1
                     elif st != "undecided":

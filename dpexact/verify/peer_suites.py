@@ -129,8 +129,9 @@ def _entries() -> list[PeerEntry]:
                   _SNIPER_LOG, note="needs the mmh3 Bloom filter"),
         PeerEntry(sn, "SVT34Parallel", None, {}, None, None, "1/10", "not-private", _LYU, 363.92, _SNIPER_LOG,
                   note="parallel composition of svt3 and svt4 outputs"),
-        PeerEntry(sn, "NumericalSVT", None, {}, None, None, "1/10", "private", "Wang et al. PLDI 2019", 151.69,
-                  _SNIPER_LOG, note="fresh-noise released values: product of svt pattern law and Laplace densities"),
+        PeerEntry(sn, "NumericalSVT", "numerical-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 2}, 10,
+                  "all-differ", "1/10", "private", "Wang et al. PLDI 2019", 151.69, _SNIPER_LOG,
+                  note="DP-Sniper's default c = 2"),
     ]
     ck = "CheckDP"
     E += [
@@ -148,7 +149,9 @@ def _entries() -> list[PeerEntry]:
         PeerEntry(ck, "badpartialsum", "partial-sum", {"epsilon": "1/10", "noise_factor": "1/2"}, 5, None, "1/10",
                   "not-private", "Lap(1/(2ε)): 2ε", 70.0, _CHECKDP, "1/5", "ONE_DIFFER"),
     ]
-    for nm, truth in (("numsparsevector", "private"), ("gapsparsevector", "private"), ("badgapsparsevector", "not-private"),
+    E.append(PeerEntry(ck, "numsparsevector", "numerical-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 1}, 10,
+                       "all-differ", "1/10", "private", "Wang et al. PLDI 2019", 70.0, _CHECKDP))
+    for nm, truth in (("gapsparsevector", "private"), ("badgapsparsevector", "not-private"),
                       ("adaptivesparsevector", "private"), ("badadaptivesparsevector", "not-private"),
                       ("smartsum", "private"),
                       ("badsmartsum", "not-private"), ("svt_increasing", "private"), ("svt_decreasing", "private")):

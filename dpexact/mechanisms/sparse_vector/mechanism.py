@@ -442,4 +442,5 @@ class SVT6(SparseVector):
         return b1, self.sensitivity / (self.epsilon - e1), b1
 
 
+from .numerical import NumericalSVT  # noqa: E402  (builds on SparseVector)
 from .released import SVT3  # noqa: E402  (Algorithm 3 builds on SparseVector)
