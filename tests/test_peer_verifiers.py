@@ -65,7 +65,7 @@ def test_query_neighbourhoods():
 
 
 def test_bench_peers_json_rows():
-    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "Rappor"])
+    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "SVT34Parallel"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     keys = {"suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
@@ -74,7 +74,7 @@ def test_bench_peers_json_rows():
     by = {d["name"]: d for d in rows}
     assert by["iSVT3"]["verdict"] == "violated" and by["iSVT3"]["certified"]
     assert by["histogram_eps"]["verdict"] == "violated"
-    assert by["Rappor"]["verdict"] == "not-implemented" and by["Rappor"]["certified"] is False
+    assert by["SVT34Parallel"]["verdict"] == "not-implemented" and by["SVT34Parallel"]["certified"] is False
 
 
 def test_cli_errors_are_one_line():

@@ -44,6 +44,8 @@ _ENTRIES: dict[str, str] = {
     "isvt3": "dpexact.mechanisms.sparse_vector:SVT4",
     "isvt4": "dpexact.mechanisms.sparse_vector:SVT3",
     "numerical-svt": "dpexact.mechanisms.sparse_vector.numerical:NumericalSVT",
+    "rappor": "dpexact.ldp.rappor:Rappor",
+    "one-time-rappor": "dpexact.ldp.rappor:OneTimeRappor",
     "laplace": "dpexact.mechanisms.additive_noise:LaplaceMechanism",
     "noisy-hist": "dpexact.mechanisms.additive_noise:NoisyHistogram",
     "noisy-hist-bad": "dpexact.mechanisms.additive_noise:NoisyHistogramBad",
