@@ -195,3 +195,17 @@ def test_numerical_svt_value_loss_is_the_tail_ratio():
         num = mpmath.quad(lambda v: f(v, 2), [5, 6])  # v >= max(q_1, q'_1): tail box
         den = mpmath.quad(lambda v: f(v, 1), [5, 6])
     assert abs(float(mpmath.log(num / den)) - loss) < 1e-12
+
+
+def test_trie_pass_equals_one_integral_per_pattern_exactly():
+    from dpexact.mechanisms.sparse_vector.threshold_integral import exact_ops, laurent_patterns, laurent_segment
+
+    m = SVT1(epsilon=Fraction(3, 2), threshold=Fraction(1, 2), cutoff=2)
+    b1, b2, _ = m.scales()
+    k = (b2 / b1).value
+    deltas = [(x - m.threshold) / b2 for x in [Fraction(q) for q in QUERIES]]
+    pats = m.outputs(len(QUERIES))
+    ops = exact_ops()
+    shared = laurent_patterns(ops, k, deltas, pats)
+    for a, v in zip(pats, shared):
+        assert v == laurent_segment(ops, k, [(deltas[i], a[i] == "T") for i in range(len(a))])

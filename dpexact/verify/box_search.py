@@ -148,9 +148,9 @@ def verify_boxes(
     for p, q2 in pairs:
         low = min(min(p), min(q2))
         corners = sorted(low + j * half for j in positions)
-        for x, y in ((p, q2), (q2, p)):
-            for a in outs:
-                for c in corners:
+        for a in outs:
+            for c in corners:
+                for x, y in ((p, q2), (q2, p)):  # both orders of each candidate before the next one
                     if evaluated >= budget:
                         break
                     box = tuple((c, c + w) for _ in range(a.count("T")))

@@ -51,7 +51,7 @@ from ...numbers.real import Real
 from ...protocols import MechanismProperties
 from ..validation import exact_scores, float_scores, positive_real
 from .patterns import check_pattern, enumerate_patterns
-from .threshold_integral import Ops, ball_ops, exact_ops, laurent_segment, noiseless_segment
+from .threshold_integral import Ops, ball_ops, exact_ops, laurent_patterns, laurent_segment, noiseless_segment
 
 __all__ = ["SparseVector", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "finite_real"]
 
@@ -230,7 +230,12 @@ class SparseVector:
         p = prec
         old = ctx.prec
         try:
-            while todo:
+            shared = self._shared_values(q, patterns, p)
+            if shared is not None:  # all patterns at once; only inaccurate ones go up the ladder
+                out = shared
+                todo = [i for i, v in enumerate(out) if not _accurate(v)]
+                p *= 2
+            while todo and p <= MAX_PREC:
                 ctx.prec = p
                 ops = ball_ops(p)
                 nxt = []
@@ -244,11 +249,31 @@ class SparseVector:
             ctx.prec = old
         return out
 
+    def _shared_values(self, q: list[Real], patterns: list[str], prec: int | None) -> list[Any] | None:
+        """All pattern values in one trie pass (:func:`.threshold_integral.laurent_patterns`), or None
+        for the variants it does not cover (no query noise, threshold redraws)."""
+        b1, b2, _ = self.scales()
+        if b2 is None or self.resample:
+            return None
+        k = b2 / b1
+        if not k.is_rational:
+            raise ValueError("the ratio of the noise scales must be rational (it is for every SVT variant)")
+        from flint import ctx
+
+        ops = exact_ops() if prec is None else ball_ops(prec)
+        if prec is not None:
+            ctx.prec = prec
+        return laurent_patterns(ops, k.value, [(x - self.threshold) / b2 for x in q], patterns)
+
     def exact_values(self, queries: Any) -> list[Any]:
         """Exact pattern probabilities as :class:`~dpexact.numbers.exp_sum.ExpSum` (order of :meth:`outputs`)."""
         q = self._queries(queries, exact=True)
+        pats = self.outputs(len(q))
+        shared = self._shared_values(q, pats, None)
+        if shared is not None:
+            return shared
         ops = exact_ops()
-        return [self._pattern_value(q, a, ops) for a in self.outputs(len(q))]
+        return [self._pattern_value(q, a, ops) for a in pats]
 
     def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
         """``Pr[pattern]`` for every pattern of :meth:`outputs` (``len(queries)``)."""

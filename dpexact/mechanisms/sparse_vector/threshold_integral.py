@@ -203,3 +203,89 @@ def noiseless_segment(ops: Ops, b1: Real, factors: Sequence[tuple[Real, bool]]) 
     F_hi = ops.const(1) if hi is None else laplace_cdf(ops, hi, b1)
     F_lo = ops.const(0) if lo is None else laplace_cdf(ops, lo, b1)
     return F_hi - F_lo
+
+
+def laurent_patterns(ops: Ops, k: Fraction, deltas: Sequence[Any], patterns: Sequence[str]) -> list[Any]:
+    """:func:`laurent_segment` for many ⊤/⊥ patterns over the same ``δ_i`` at once.
+
+    Pattern ``a`` uses the factors ``(δ_i, a_i == "T")`` for ``i < len(a)``. The pieces are cut at
+    every ``δ_i`` and 0 (extra cuts do not change an integral), and on each piece the Laurent
+    products are built along the trie of the patterns, so a shared prefix is multiplied once.
+    """
+    if not isinstance(k, Fraction) or k <= 0:
+        raise ValueError(f"k must be a positive Fraction, got {k!r}")
+    ds = [_plain(d) for d in deltas]
+    pts: list = sorted(set(ds) | {Fraction(0)})
+    pos = {x: i for i, x in enumerate(pts)}
+    where = [pos[d] for d in ds]
+    zero_at = pos[Fraction(0)]
+    half = ops.const(Fraction(1, 2))
+    one = ops.const(1)
+    e_pos = [ops.exp(d) for d in ds]
+    e_neg = [ops.exp(-d) for d in ds]
+    top_right = [{-1: half * e} for e in e_pos]
+    top_left = [{0: one, 1: -(half * e)} for e in e_neg]
+    bot_right = [{0: one, -1: -(half * e)} for e in e_pos]
+    bot_left = [{1: half * e} for e in e_neg]
+    totals: list[Any] = [None] * len(patterns)
+    exp_cache: dict = {}
+    inv_cache: dict = {}
+
+    def e_at(j: int, s: int, p: int, kappa: Fraction) -> Any:
+        v = exp_cache.get((j, s, p))
+        if v is None:
+            v = exp_cache[(j, s, p)] = ops.exp(kappa * pts[p])
+        return v
+
+    def inv(j: int, s: int, kappa: Fraction) -> Any:
+        v = inv_cache.get((j, s))
+        if v is None:
+            v = inv_cache[(j, s)] = ops.const(1 / kappa)
+        return v
+
+    for p in range(len(pts) + 1):
+        a_idx = p - 1 if p > 0 else None
+        b_idx = p if p < len(pts) else None
+        s = 1 if (b_idx is not None and b_idx <= zero_at) else -1
+        term_cache: dict = {}
+
+        def integral(j: int) -> Any:  # ∫_piece e^{(j + s k) u} du
+            v = term_cache.get(j)
+            if v is None:
+                kappa = j + s * k
+                if kappa == 0:
+                    if a_idx is None or b_idx is None:
+                        raise ArithmeticError("divergent piece (internal error)")
+                    v = ops.const(pts[b_idx] - pts[a_idx])
+                elif a_idx is None:
+                    v = e_at(j, s, b_idx, kappa) * inv(j, s, kappa)
+                elif b_idx is None:
+                    v = -(e_at(j, s, a_idx, kappa) * inv(j, s, kappa))
+                else:
+                    v = (e_at(j, s, b_idx, kappa) - e_at(j, s, a_idx, kappa)) * inv(j, s, kappa)
+                term_cache[j] = v
+            return v
+
+        def walk(i: int, poly: dict, group: list[int]) -> None:
+            tops, bots = [], []
+            for g in group:
+                a = patterns[g]
+                if len(a) == i:
+                    val = None
+                    for j, c in poly.items():
+                        t = c * integral(j)
+                        val = t if val is None else val + t
+                    totals[g] = val if totals[g] is None else totals[g] + val
+                elif a[i] == "T":
+                    tops.append(g)
+                else:
+                    bots.append(g)
+            right = a_idx is not None and a_idx >= where[i] if (tops or bots) else False
+            if tops:
+                walk(i + 1, _mul_linear(poly, top_right[i] if right else top_left[i]), tops)
+            if bots:
+                walk(i + 1, _mul_linear(poly, bot_right[i] if right else bot_left[i]), bots)
+
+        walk(0, {0: one}, list(range(len(patterns))))
+    scale = ops.const(k / 2)
+    return [t * scale for t in totals]
