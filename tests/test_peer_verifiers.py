@@ -65,7 +65,7 @@ def test_query_neighbourhoods():
 
 
 def test_bench_peers_json_rows():
-    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "SVT34Parallel"])
+    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "smartsum"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     keys = {"suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
@@ -74,7 +74,7 @@ def test_bench_peers_json_rows():
     by = {d["name"]: d for d in rows}
     assert by["iSVT3"]["verdict"] == "violated" and by["iSVT3"]["certified"]
     assert by["histogram_eps"]["verdict"] == "violated"
-    assert by["SVT34Parallel"]["verdict"] == "not-implemented" and by["SVT34Parallel"]["certified"] is False
+    assert by["smartsum"]["verdict"] == "not-implemented" and by["smartsum"]["certified"] is False
 
 
 def test_cli_errors_are_one_line():
@@ -82,3 +82,10 @@ def test_cli_errors_are_one_line():
     assert r.exit_code == 2 and "cutoff" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(app, ["bench-peers", "--suite", "Nope"])
     assert r.exit_code == 2 and "--suite" in r.output
+
+
+def test_svt34_parallel_refuted_through_a_component():
+    from dpexact.verify.output_dispatch import verify_mechanism
+
+    v = verify_mechanism(dpexact.mechanism("svt34-parallel", epsilon=EPS), 10)
+    assert v.verdict == "violated" and v.certified and v.worst_log_ratio > 0.1

@@ -177,7 +177,8 @@ def test_bad_patterns_and_queries():
     with pytest.raises(ValueError, match="pattern"):
         m.pattern_probability([0, 1, 2], "FXF")
     with pytest.raises(ValueError, match="cutoff"):
-        SVT6(epsilon=1, cutoff=2)
+        SVT6(epsilon=1, cutoff=0)
+    assert len(SVT6(epsilon=1, cutoff=1).outputs(3)) == 4  # DP-Auditorium's variant aborts after one ⊤
     with pytest.raises(ValueError, match="box"):
         SVT3(epsilon=1).box_probability([0, 1], "T", [(1, 0)])
     with pytest.raises(ValueError):

@@ -44,6 +44,7 @@ _ENTRIES: dict[str, str] = {
     "isvt3": "dpexact.mechanisms.sparse_vector:SVT4",
     "isvt4": "dpexact.mechanisms.sparse_vector:SVT3",
     "numerical-svt": "dpexact.mechanisms.sparse_vector.numerical:NumericalSVT",
+    "svt34-parallel": "dpexact.mechanisms.sparse_vector.parallel:SVT34Parallel",
     "rappor": "dpexact.ldp.rappor:Rappor",
     "one-time-rappor": "dpexact.ldp.rappor:OneTimeRappor",
     "laplace": "dpexact.mechanisms.additive_noise:LaplaceMechanism",

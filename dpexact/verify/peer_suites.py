@@ -65,7 +65,7 @@ class PeerEntry:
 def _svt(suite: str, name: str, mech: str, truth: str, peer: float | None, src: str, threshold: str = "1",
          level: str | None = None, note: str = "") -> PeerEntry:
     params = {"epsilon": "1/10", "threshold": threshold}
-    if mech in ("svt1", "svt2", "svt3", "svt4"):
+    if mech in ("svt1", "svt2", "svt3", "svt4") or suite == "DP-Auditorium":
         params["cutoff"] = 1
     return PeerEntry(suite, name, mech, params, 10, "all-differ", "1/10", truth, _LYU, peer, src, level, note)
 
@@ -129,8 +129,9 @@ def _entries() -> list[PeerEntry]:
         PeerEntry(sn, "OneTimeRappor", "one-time-rappor", {}, None, None, "4*log(441/361)", "private",
                   "Erlingsson et al. CCS 2014 (ε∞ = 2h·ln((1-f/2)/(f/2)))", 89.11, _SNIPER_LOG, "4*log(441/361)",
                   "LDP over the values -10..10, DP-Sniper's mmh3 Bloom filter"),
-        PeerEntry(sn, "SVT34Parallel", None, {}, None, None, "1/10", "not-private", _LYU, 363.92, _SNIPER_LOG,
-                  note="parallel composition of svt3 and svt4 outputs"),
+        PeerEntry(sn, "SVT34Parallel", "svt34-parallel", {"epsilon": "1/10", "threshold": "1", "cutoff": 2}, 10,
+                  "all-differ", "1/10", "not-private", _LYU, 363.92, _SNIPER_LOG,
+                  note="svt3 and svt4 side by side (c = 2, DP-Sniper's default)"),
         PeerEntry(sn, "NumericalSVT", "numerical-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 2}, 10,
                   "all-differ", "1/10", "private", "Wang et al. PLDI 2019", 151.69, _SNIPER_LOG,
                   note="DP-Sniper's default c = 2"),
@@ -166,6 +167,8 @@ def _entries() -> list[PeerEntry]:
              note="threshold noise 2cΔ/ε without redraw: the svt1 law at c = 1"),
         _svt(da, "SVT3", "svt3", "not-private", None, src),
         _svt(da, "SVT4", "svt4", "not-private", None, src, level="7/40"),
+        _svt(da, "SVT5", "svt5", "not-private", None, src, note="aborts after c ⊤ (DP-Auditorium's base class)"),
+        _svt(da, "SVT6", "svt6", "not-private", None, src, note="aborts after c ⊤ (DP-Auditorium's base class)"),
         PeerEntry(da, "NoisyMaxMechanism", "rnm-gumbel", {"epsilon": "1/10"}, 5, "all-differ", "1/10", "private",
                   "Gumbel-max trick = exponential mechanism", None, src),
     ]

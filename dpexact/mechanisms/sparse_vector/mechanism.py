@@ -33,7 +33,8 @@ noise) it is the event ``ρ = q_i - T`` of probability 0 as well, so both readin
 same law.
 
 Readings chosen: the cutoff counts ⊤ answers and aborts *after* the c-th ⊤ (Lyu et al.'s
-"if count >= c then Abort"), svt5/svt6 have no cutoff (Figure 1 prints none), Algorithm 2's
+"if count >= c then Abort"), svt5/svt6 have no cutoff by default (Figure 1 prints none;
+``cutoff=c`` gives DP-Auditorium's versions, which abort after c ⊤ like the others), Algorithm 2's
 redrawn threshold noise uses ``cΔ/ε2`` as printed (equal to ``cΔ/ε1`` since ε1 = ε2).
 """
 
@@ -130,8 +131,7 @@ class SparseVector:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
         object.__setattr__(self, "sensitivity", positive_real(self.sensitivity, "sensitivity"))
         object.__setattr__(self, "threshold", finite_real(self.threshold, "threshold"))
-        if not self.has_cutoff and self.cutoff is not None:
-            raise ValueError(f"cutoff: {self.short_name} has no cutoff (Lyu et al. Figure 1); pass cutoff=None")
+        # svt5/svt6 print no cutoff (Figure 1); DP-Auditorium's versions abort after c ⊤: optional
         object.__setattr__(self, "cutoff", _cutoff(self.cutoff, not self.has_cutoff))
 
     # -- scales (overridden per algorithm) -------------------------------------------------
