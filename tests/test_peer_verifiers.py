@@ -44,8 +44,9 @@ def test_svt1_private_within_scope():
     assert v.worst_log_ratio <= 0.1 and v.scope.triples == 2 * v.scope.pairs * len(m.outputs(4))
 
 
-def test_svt3_refuted_on_a_box():
-    m = dpexact.mechanism("svt3", epsilon=EPS, threshold=1, cutoff=1)
+@pytest.mark.parametrize("name", ["svt3", "bad-gap-svt"])
+def test_released_values_refuted_on_a_box(name):
+    m = dpexact.mechanism(name, epsilon=EPS, threshold=1, cutoff=1)
     v = verify_boxes(m, 10)
     assert v.verdict == "violated" and v.certified
     cx = v.counterexample

@@ -14,6 +14,7 @@ from scipy.stats import chisquare
 import dpexact
 from dpexact.mechanisms.sparse_vector import SVT1, SVT2, SVT3, SVT4, SVT5, SVT6, count_patterns, enumerate_patterns
 from dpexact.mechanisms.sparse_vector.numerical import NumericalSVT
+from dpexact.mechanisms.sparse_vector.released import BadGapSVT
 
 QUERIES = [Fraction(0), Fraction(3, 2), Fraction(-1), Fraction(2)]
 CASES = [
@@ -25,6 +26,7 @@ CASES = [
     (SVT5, dict()),
     (SVT6, dict()),
     (NumericalSVT, dict(cutoff=2)),
+    (BadGapSVT, dict(cutoff=1)),
 ]
 
 

@@ -45,6 +45,7 @@ _ENTRIES: dict[str, str] = {
     "isvt4": "dpexact.mechanisms.sparse_vector:SVT3",
     "numerical-svt": "dpexact.mechanisms.sparse_vector.numerical:NumericalSVT",
     "svt34-parallel": "dpexact.mechanisms.sparse_vector.parallel:SVT34Parallel",
+    "bad-gap-svt": "dpexact.mechanisms.sparse_vector.released:BadGapSVT",
     "rappor": "dpexact.ldp.rappor:Rappor",
     "one-time-rappor": "dpexact.ldp.rappor:OneTimeRappor",
     "laplace": "dpexact.mechanisms.additive_noise:LaplaceMechanism",

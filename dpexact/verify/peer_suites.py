@@ -65,7 +65,7 @@ class PeerEntry:
 def _svt(suite: str, name: str, mech: str, truth: str, peer: float | None, src: str, threshold: str = "1",
          level: str | None = None, note: str = "") -> PeerEntry:
     params = {"epsilon": "1/10", "threshold": threshold}
-    if mech in ("svt1", "svt2", "svt3", "svt4") or suite == "DP-Auditorium":
+    if mech in ("svt1", "svt2", "svt3", "svt4", "bad-gap-svt") or suite == "DP-Auditorium":
         params["cutoff"] = 1
     return PeerEntry(suite, name, mech, params, 10, "all-differ", "1/10", truth, _LYU, peer, src, level, note)
 
@@ -154,7 +154,8 @@ def _entries() -> list[PeerEntry]:
     ]
     E.append(PeerEntry(ck, "numsparsevector", "numerical-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 1}, 10,
                        "all-differ", "1/10", "private", "Wang et al. PLDI 2019", 70.0, _CHECKDP))
-    for nm, truth in (("gapsparsevector", "private"), ("badgapsparsevector", "not-private"),
+    E.append(_svt(ck, "badgapsparsevector", "bad-gap-svt", "not-private", 70.0, _CHECKDP))
+    for nm, truth in (("gapsparsevector", "private"),
                       ("adaptivesparsevector", "private"), ("badadaptivesparsevector", "not-private"),
                       ("smartsum", "private"),
                       ("badsmartsum", "not-private"), ("svt_increasing", "private"), ("svt_decreasing", "private")):

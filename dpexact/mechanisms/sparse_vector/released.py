@@ -35,7 +35,7 @@ from .mechanism import SparseVector, finite_real
 from .patterns import check_pattern
 from .threshold_integral import Ops, ball_ops, exact_ops, laplace_cdf
 
-__all__ = ["SVT3"]
+__all__ = ["SVT3", "BadGapSVT"]
 
 
 @dataclass(frozen=True)
@@ -143,3 +143,18 @@ class SVT3(SparseVector):
 
 def abs_real(x: Real) -> Real:
     return -x if x < 0 else x
+
+
+@dataclass(frozen=True)
+class BadGapSVT(SVT3):
+    """Algorithm 1's noise (ρ ~ Lap(Δ/ε1), ν_i ~ Lap(2cΔ/ε2)) but releasing the noisy answers q_i + ν_i of ⊤ queries; ∞-DP.
+
+    Peers: CheckDP ``badgapsparsevector`` (its private counterpart releases the gap ``q_i + ν_i - T - ρ``).
+    """
+
+    short_name: ClassVar[str] = "bad-gap-svt"
+
+    def scales(self) -> tuple[Real, Real | None, Real]:
+        e1 = self.epsilon / 2
+        b1 = self.sensitivity / e1
+        return b1, self.sensitivity * (2 * self.cutoff) / (self.epsilon - e1), b1
