@@ -66,7 +66,7 @@ def test_query_neighbourhoods():
 
 
 def test_bench_peers_json_rows():
-    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "smartsum"])
+    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "svt_increasing"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     keys = {"suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
@@ -75,7 +75,7 @@ def test_bench_peers_json_rows():
     by = {d["name"]: d for d in rows}
     assert by["iSVT3"]["verdict"] == "violated" and by["iSVT3"]["certified"]
     assert by["histogram_eps"]["verdict"] == "violated"
-    assert by["smartsum"]["verdict"] == "not-implemented" and by["smartsum"]["certified"] is False
+    assert by["svt_increasing"]["verdict"] == "not-implemented" and by["svt_increasing"]["certified"] is False
 
 
 def test_cli_errors_are_one_line():

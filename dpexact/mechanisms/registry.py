@@ -53,6 +53,7 @@ _ENTRIES: dict[str, str] = {
     "noisy-hist-bad": "dpexact.mechanisms.additive_noise:NoisyHistogramBad",
     "prefix-sum": "dpexact.mechanisms.additive_noise:PrefixSum",
     "partial-sum": "dpexact.mechanisms.additive_noise:PartialSum",
+    "smart-sum": "dpexact.mechanisms.smart_sum:SmartSum",
     "noisy-max-value": "dpexact.mechanisms.noisy_max_value:NoisyMaxValue",
     "truncated-geometric": "dpexact.mechanisms.truncated_geometric:TruncatedGeometric",
 }

@@ -149,6 +149,10 @@ def _entries() -> list[PeerEntry]:
         _svt(ck, "badsparsevector3", "svt4", "not-private", 70.0, _CHECKDP, level="7/40"),
         PeerEntry(ck, "partialsum", "partial-sum", {"epsilon": "1/10"}, 5, None, "1/10", "private",
                   "Laplace mechanism on a sensitivity-Δ sum", 70.0, _CHECKDP, "1/10", "ONE_DIFFER"),
+        PeerEntry(ck, "smartsum", "smart-sum", {"epsilon": "1/10", "block": 2}, 10, None, "1/5", "private",
+                  "Chan, Shi & Song 2011; CheckDP CHECK: 2·ε", 70.0, _CHECKDP, "1/5", "ONE_DIFFER, M = 2"),
+        PeerEntry(ck, "badsmartsum", "smart-sum", {"epsilon": "1/10", "block": 2, "bad": True}, 10, None, "1/5",
+                  "not-private", "block-end output without noise", 70.0, _CHECKDP, "inf", "ONE_DIFFER, M = 2"),
         PeerEntry(ck, "badpartialsum", "partial-sum", {"epsilon": "1/10", "noise_factor": "1/2"}, 5, None, "1/10",
                   "not-private", "Lap(1/(2ε)): 2ε", 70.0, _CHECKDP, "1/5", "ONE_DIFFER"),
     ]
@@ -157,8 +161,8 @@ def _entries() -> list[PeerEntry]:
     E.append(_svt(ck, "badgapsparsevector", "bad-gap-svt", "not-private", 70.0, _CHECKDP))
     for nm, truth in (("gapsparsevector", "private"),
                       ("adaptivesparsevector", "private"), ("badadaptivesparsevector", "not-private"),
-                      ("smartsum", "private"),
-                      ("badsmartsum", "not-private"), ("svt_increasing", "private"), ("svt_decreasing", "private")):
+
+                      ("svt_increasing", "private"), ("svt_decreasing", "private")):
         E.append(PeerEntry(ck, nm, None, {}, None, None, "1/10", truth, "Wang et al. CCS 2020", 70.0, _CHECKDP))
     da = "DP-Auditorium"
     src = "no published per-mechanism time"
