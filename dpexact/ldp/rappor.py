@@ -13,7 +13,7 @@ The output space has ``2^k`` elements, but the privacy loss factorises bit by bi
 v, v' the largest ``log(Pr[o|v]/Pr[o|v'])`` over outputs is exactly
 ``a·log max(q*/p*, (1-q*)/(1-p*)) + b·log max(p*/q*, (1-p*)/(1-q*))`` with a (b) the bits where
 ``B(v) = 1, B(v') = 0`` (resp. 0, 1), attained at the output that sets those bits to the more
-likely value. :meth:`Rappor.verify_closed_form` evaluates it for every pair of the input domain
+likely value. :func:`dpexact.verify.closed_forms.verify_rappor` evaluates it for every pair of the input domain
 (LDP: any two inputs are neighbours), exactly, with a witness output re-checked in ball
 arithmetic from the product law.
 
@@ -23,7 +23,6 @@ for one-time RAPPOR, ε1 = h·log(q*(1-p*)/(p*(1-q*))) for RAPPOR.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -147,57 +146,7 @@ class Rappor:
             out = np.where(perm == 1, r < float(self.q), r < float(self.p)).astype(int)
         return out[0] if size is None else out
 
-    def verify_closed_form(self, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
-        """Exact largest loss over every pair of inputs lo..hi (module docstring), with a ball-checked witness."""
-        import sympy
-        from flint import ctx
 
-        from ..verify.counterexample import Recheck
-        from ..verify.verdict import Scope, Verdict
-
-        t0 = time.perf_counter()
-        qs, ps = self.bit_probabilities()
-        up = max(qs / ps, (1 - qs) / (1 - ps))  # a bit with B(v)=1, B(v')=0: report 1 (or 0)
-        down = max(ps / qs, (1 - ps) / (1 - qs))  # B(v)=0, B(v')=1: report 0 (or 1)
-        o_up = 1 if qs / ps >= (1 - qs) / (1 - ps) else 0
-        o_down = 0 if (1 - ps) / (1 - qs) >= ps / qs else 1
-        filters = {v: self.bloom(v) for v in range(self.lo, self.hi + 1)}
-        counts: dict[tuple[int, int], tuple[int, int]] = {}
-        for v, bv in filters.items():
-            for w, bw in filters.items():
-                if v != w:
-                    counts[(v, w)] = (sum(1 for x, y in zip(bv, bw) if x > y), sum(1 for x, y in zip(bv, bw) if x < y))
-        (v, w), (a, b) = max(counts.items(), key=lambda kv: kv[1][0] * float(up) + kv[1][1] * float(down))
-        level = Real.of(a * sympy.log(sympy.Rational(up)) + b * sympy.log(sympy.Rational(down)))
-        o = tuple(o_up if x > y else o_down if x < y else x for x, y in zip(filters[v], filters[w]))
-        p1, p2 = self.output_probability(v, o, 256), self.output_probability(w, o, 256)
-        old = ctx.prec
-        ctx.prec = 256
-        try:
-            lr = p1.log() - p2.log()
-            violated = bool(lr.lower() > self.epsilon.to_arb(256).upper())
-            lo_, hi_ = float(lr.lower()), float(lr.upper())
-        finally:
-            ctx.prec = old
-        private = (level - self.epsilon).sign() <= 0
-        scope = Scope(neighbourhood=f"any two values in {self.lo}..{self.hi} (LDP)", families={"value pairs": len(counts)},
-                      pairs=len(counts))
-        scope.notes.append(f"exact: the loss factorises over the {self.filter_size} bits; every pair of inputs and every "
-                           f"one of the 2^{self.filter_size} outputs; worst pair differs in {a}+{b} bits")
-        from ..verify.pattern_search import PatternCounterexample
-
-        cx = PatternCounterexample(self, _AnyPair(), (Fraction(v),), (Fraction(w),), "".join(map(str, o)), lo_, hi_) if violated else None
-        rc = Recheck(True, "ball:256", lo_, hi_, float(self.epsilon.to_float()), True) if violated else None
-        kind = "violated" if violated else "private-within-scope" if private else "inconclusive"
-        return Verdict(mechanism=name or self.short_name, params=self.params(), epsilon=str(self.epsilon), verdict=kind,
-                       scope=scope, worst_log_ratio=float(level.to_float()), worst_float_log_ratio=float(level.to_float()),
-                       worst_pair={"scores": [str(v)], "neighbour_scores": [str(w)], "output": "".join(map(str, o))},
-                       counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
-
-
-class _AnyPair:
-    def contains(self, a: Any, b: Any) -> bool:
-        return True
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ Privacy (a density-ratio theorem, not a search): the density ratio of neighbours
 orthant ``x_i >= max(q̃_i, q̃'_i)`` (tails of the Laplace law are exponential). Hence the exact
 privacy level is ``sup_{q~q'} ‖q̃ - q̃'‖₁ / b``: ``copies·k·Δ/b`` for ALL_DIFFER (k released
 coordinates) and ``copies·Δ/b`` for ONE_DIFFER, for *every* pair and every output set.
-:meth:`verify_closed_form` reports it with a witness box computed from the law itself.
+:func:`dpexact.verify.closed_forms.verify_additive` reports it with a witness box computed from the law itself.
 
 ``total=True`` releases ``Σ_i q_i + Lap(b)`` (CheckDP's PartialSum).
 
@@ -26,9 +26,7 @@ Peers: DP-Sniper ``LaplaceMechanism``, ``NoisyHist1`` (b = 1/ε), ``NoisyHist2``
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
@@ -180,68 +178,7 @@ class AdditiveLaplace:
         moved = k if self.relation == "all-differ" else 1  # the sum moves by at most kΔ or Δ
         return self.sensitivity * (moved * self.copies) / self.noise_scale()
 
-    def verify_closed_form(self, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
-        """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check)."""
-        from flint import ctx
 
-        from ..verify.counterexample import Recheck
-        from ..verify.verdict import Scope, Verdict
-
-        t0 = time.perf_counter()
-        if relation is not None and relation != self.relation:
-            raise ValueError(f"relation: this mechanism's claim is stated for {self.relation!r}, got {relation!r}")
-        n = n if n is not None else (1 + max(self.coordinates) if self.coordinates else 1)
-        level = self.privacy_level(n)
-        d = self.sensitivity.to_fraction()
-        if self.relation == "all-differ":
-            q1 = [d] * n
-        else:
-            first = 0 if self.coordinates is None else self.coordinates[0]
-            q1 = [d if i == first else Fraction(0) for i in range(n)]
-        q0 = [Fraction(0)] * n
-        m = len(self._released(q0))
-        box = [(2 * d, 3 * d)] * m  # x_i >= max(q_i, q'_i): the ratio equals the sup there
-        p1 = self.box_probability(q1, box, "ball", 256)
-        p0 = self.box_probability(q0, box, "ball", 256)
-        old = ctx.prec
-        ctx.prec = 256
-        try:
-            lr = p1.log() - p0.log()
-            eps_b = self.epsilon.to_arb(256)
-            violated = bool(lr.lower() > eps_b.upper())
-            lo, hi = float(lr.lower()), float(lr.upper())
-        finally:
-            ctx.prec = old
-        private = (level - self.epsilon).sign() <= 0
-        scope = Scope(neighbourhood=self.neighbourhood().describe(), families={"closed-form": 1})
-        scope.notes.append(f"exact privacy level sup ‖q̃-q̃'‖₁/b = {level} for n = {n}: every pair and every output set "
-                           "(Laplace density-ratio theorem); witness box attains it")
-        cx = rc = None
-        if violated:
-            cx = _Witness(self, q1, q0, box, lo, hi)
-            rc = Recheck(True, "ball:256", lo, hi, float(self.epsilon), True)
-        kind = "violated" if violated else ("private-within-scope" if private else "inconclusive")
-        return Verdict(mechanism=name or self.short_name, params=self.params(), epsilon=str(self.epsilon), verdict=kind,
-                       scope=scope, worst_log_ratio=lo if violated else float(level.to_float()),
-                       worst_float_log_ratio=float(level.to_float()),
-                       worst_pair={"scores": [str(x) for x in q1], "neighbour_scores": [str(x) for x in q0],
-                                   "box": [[str(a), str(b)] for a, b in box]},
-                       counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
-
-
-@dataclass(frozen=True)
-class _Witness:
-    mechanism: Any
-    scores: list
-    neighbour_scores: list
-    box: list
-    log_ratio_lo: float
-    log_ratio_hi: float
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
-                "output": "box", "box": [[str(a), str(b)] for a, b in self.box],
-                "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(self.mechanism.epsilon)}
 
 
 @dataclass(frozen=True)

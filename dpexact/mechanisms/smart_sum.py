@@ -19,9 +19,7 @@ Without block-end noise (bad version) the block-end output is the exact block su
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar
 
 import numpy as np
@@ -114,75 +112,3 @@ class SmartSum:
                     nxt, s = nxt + q[i] + rng.laplace(scale=b), s + q[i]
                 out[r, i] = nxt
         return out[0] if size is None else out
-
-    def verify_closed_form(self, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
-        """Exact level ``max_j ‖D e_j‖₁ Δ/b`` (bad: an output event of probability 1 vs 0) against the claim 2ε."""
-        from flint import arb, ctx
-
-        from ..verify.counterexample import Recheck
-        from ..verify.verdict import Scope, Verdict
-        from .sparse_vector.threshold_integral import ball_ops, laplace_cdf
-
-        t0 = time.perf_counter()
-        if relation not in (None, "one-differ"):
-            raise ValueError(f"relation: SmartSum's claim is stated for 'one-differ', got {relation!r}")
-        n = n if n is not None else 10
-        L = self._steps(n)
-        d = self.sensitivity.to_fraction()
-        claim = self.claimed_epsilon
-        scope = Scope(neighbourhood=f"one query differs by at most {d} (ONE_DIFFER)", families={"closed-form": 1})
-        ends = [i for i in range(L) if self._is_end(i)]
-        if self.bad and ends and ends[0] >= 1:
-            i = ends[0]
-            q = [Fraction(0)] * n
-            q2 = list(q)
-            q2[i - 1] = d  # same block, earlier step: the exact block sum moves by Δ
-            s_q = sum(q[i - self.block + 1 : i + 1])
-            scope.notes.append(f"event {{y_{i} = {s_q}}}: probability 1 under q (the block-end output is the exact "
-                               f"block sum), 0 under q' whose block sum is {s_q + d}")
-            from ..verify.pattern_search import PatternCounterexample
-
-            cx = PatternCounterexample(self, _OneDiffer(d), tuple(q), tuple(q2), f"y_{i} = {s_q}", float("inf"), float("inf"))
-            rc = Recheck(True, "exact", float("inf"), float("inf"), float(claim.to_float()), True)
-            return Verdict(mechanism=name or self.short_name, params=self.params(), epsilon=str(claim), verdict="violated",
-                           scope=scope, worst_log_ratio=float("inf"), worst_float_log_ratio=float("inf"),
-                           worst_pair=cx.as_dict(), counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
-        b = self.noise_scale()
-        cols = [self.D_column(n, j) for j in range(n)]
-        j = max(range(n), key=lambda t: sum(cols[t]))
-        level = Real.of(d * sum(cols[j])) / b
-        # witness: q' = q + Δe_j; η-boxes [c, c+1] in the right tail on the affected steps, the bulk elsewhere
-        shifts = [c * d for c in cols[j]]  # D(q' - q)
-        ops = ball_ops(256)
-        old = ctx.prec
-        ctx.prec = 256
-        try:
-            lr = arb(0)
-            for s in shifts:
-                if s:
-                    # output set {y : η(y; q) ∈ [c, c+1]}; under q', η(y; q') = η(y; q) - s ∈ [c-s, c+1-s]
-                    c = Real.of(3 * d)
-                    p_q = laplace_cdf(ops, c + 1, b) - laplace_cdf(ops, c, b)
-                    p_q2 = laplace_cdf(ops, c + 1 - s, b) - laplace_cdf(ops, c - s, b)
-                    lr += p_q2.log() - p_q.log()  # the pair ordered (q', q): η nearer 0 under q'
-
-            violated = bool(lr.lower() > claim.to_arb(256).upper())
-            lo, hi = float(lr.lower()), float(lr.upper())
-        finally:
-            ctx.prec = old
-        scope.notes.append(f"exact level ‖D e_j‖₁·Δ/b = {level} (every pair, every output set; density-ratio theorem), "
-                           f"witness η-box ratio {lo:.6g}")
-        private = (level - claim).sign() <= 0
-        kind = "violated" if violated else "private-within-scope" if private else "inconclusive"
-        return Verdict(mechanism=name or self.short_name, params=self.params(), epsilon=str(claim), verdict=kind,
-                       scope=scope, worst_log_ratio=float(level.to_float()), worst_float_log_ratio=lo, worst_pair=None,
-                       counterexample=None, recheck=None, seconds=time.perf_counter() - t0)
-
-
-@dataclass(frozen=True)
-class _OneDiffer:
-    d: Fraction
-
-    def contains(self, a: Any, b: Any) -> bool:
-        diff = [abs(x - y) for x, y in zip(a, b) if x != y]
-        return len(diff) <= 1 and all(t <= self.d for t in diff)

@@ -12,14 +12,13 @@ Vadhan Thm. 4.7); ``log_base=2`` gives ``k = ⌈log₂(2/ε)⌉``. At ε = 0.1 t
 gives k = 3 and the level ``ln(9/8) ≈ 0.1178 > ε``; ``log_base=2`` gives k = 5, ``ln(33/32)``.
 
 Neighbours: counts differing by one. The whole input domain is finite, so
-:meth:`verify_closed_form` decides ε-DP over *every* pair of neighbouring counts and every output,
+:func:`dpexact.verify.closed_forms.verify_truncated_geometric` decides ε-DP over *every* pair of neighbouring counts and every output,
 exactly (rational probabilities against ``e^ε`` in ``Q[exp(Q)]``).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -145,41 +144,3 @@ class TruncatedGeometric:
         u = rng.integers(1, d + 1, size=k)
         z = np.searchsorted(F, u, side="left")
         return int(z[0]) if size is None else z
-
-    def verify_closed_form(self, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
-        """Exhaustive exact check over every neighbouring pair of counts and every output."""
-        from ..numbers.exp_sum import ExpSum
-        from ..verify.counterexample import Recheck
-        from ..verify.pattern_search import PatternCounterexample
-        from ..verify.verdict import Scope, Verdict
-
-        t0 = time.perf_counter()
-        eps = self.epsilon
-        if not eps.is_rational:
-            raise ValueError("epsilon: the exhaustive check needs a rational epsilon")
-        E = ExpSum.exp(eps.value)
-        worst, wp, cx, rc = -math.inf, None, None, None
-        triples = 0
-        for c in range(self.n + 1):
-            for c2 in (c - 1, c + 1):
-                if not 0 <= c2 <= self.n:
-                    continue
-                p, p2 = self.exact_pmf([c]), self.exact_pmf([c2])
-                for z in range(self.n + 1):
-                    triples += 1
-                    if p[z] == 0:
-                        continue
-                    lr = math.inf if p2[z] == 0 else math.log(p[z] / p2[z])
-                    if lr > worst:
-                        worst, wp = lr, {"scores": [str(c)], "neighbour_scores": [str(c2)], "output": z}
-                    if cx is None and (ExpSum.const(p[z]) - E * ExpSum.const(p2[z])).sign() > 0:
-                        cx = PatternCounterexample(self, self.neighbourhood(), (Fraction(c),), (Fraction(c2),), z, lr, lr)
-                        rc = Recheck(True, "exact", lr, lr, float(eps.to_float()), True)
-        scope = Scope(neighbourhood="counts differing by one", families={"all counts": self.n + 1}, pairs=2 * self.n,
-                      triples=triples, decided_exact=triples)
-        scope.notes.append(f"exhaustive: every pair of neighbouring counts in 0..{self.n} and every output (exact); "
-                           f"closed-form level ln(1+2^-k) = {math.log1p(2.0 ** -self.k):.6g}")
-        kind = "violated" if cx is not None else "private-within-scope"
-        return Verdict(mechanism=name or self.short_name, params=self.params(), epsilon=str(eps), verdict=kind, scope=scope,
-                       worst_log_ratio=worst, worst_float_log_ratio=worst, worst_pair=wp, counterexample=cx, recheck=rc,
-                       seconds=time.perf_counter() - t0)

@@ -9,7 +9,7 @@
 ``finite``          :func:`.pattern_search.verify_patterns`    every output of every pair
 ``mixed``           :func:`.box_search.verify_boxes`           refutation only (boxes)
 ``interval``        :func:`.box_search.verify_intervals`       refutation only (intervals)
-``continuous``      ``mechanism.verify_closed_form`` if any    every pair and every output set
+``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
 ==================  =========================================  ===============================
 """
 
@@ -80,8 +80,11 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         from .box_search import verify_intervals
 
         return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
-    if hasattr(mechanism, "verify_closed_form"):
-        return mechanism.verify_closed_form(n, relation, name=name, **kwargs)
+    from .closed_forms import closed_form_for
+
+    closed = closed_form_for(mechanism)
+    if closed is not None:
+        return closed(mechanism, n, relation, name=name, **kwargs)
     if kind in ("selection", "finite"):
         if relation is not None:  # the peers' query-pair families
             from .pattern_search import verify_patterns
