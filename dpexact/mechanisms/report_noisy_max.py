@@ -188,10 +188,52 @@ class RNMGumbel(ReportNoisyMax):
 
 @dataclass(frozen=True)
 class RNMLaplace(ReportNoisyMax):
-    """Report noisy max with Laplace noise of scale 2Δ/ε (pf Appendix F)."""
+    """Report noisy max with Laplace noise of scale 2Δ/ε (pf Appendix F).
+
+    With a common scale the pmf has a closed form (:mod:`.rnm_laplace_closed_form`, method
+    ``"closed-form"``, the default then): exact on ``exact`` for rational ε/Δ and scores, fast
+    rigorous balls on ``ball``, and ball midpoints with the ball radius as the bound on ``float``.
+    ``method="quadrature"`` keeps the integration of :class:`ReportNoisyMax`.
+    """
 
     noise: str = field(default="laplace", init=False)
     short_name: ClassVar[str] = "rnm-laplace"
+
+    def _closed_form(self, method: str | None) -> bool:
+        m = _check_method(method, ("closed-form", "quadrature"), "closed-form" if self.scales is None else "quadrature")
+        if m == "closed-form" and self.scales is not None:
+            raise ValueError("method 'closed-form' needs a common noise scale (no per-candidate scales)")
+        return m == "closed-form"
+
+    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        if not self._closed_form(method):
+            return super()._pmf_float(q, "quadrature")
+        from .rnm_laplace_closed_form import rnm_laplace_ball
+
+        check_size(q.size, SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
+        vals = rnm_laplace_ball([Real.of(float(x)) for x in q], self.noise_scale, 128)
+        mids = np.array([float(v.mid()) for v in vals])
+        rads = np.array([float(v.rad()) for v in vals])
+        rel = float(np.max((rads + mids * U) / mids)) if np.all(mids > 0) else math.inf
+        return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U, "rigorous")
+
+    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        if backend.name == "mp" or not self._closed_form(method):
+            return super()._pmf_scalar(q, backend, None if method == "closed-form" else method)
+        from .rnm_laplace_closed_form import rnm_laplace_ball, rnm_laplace_exact
+
+        check_size(len(q), SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
+        b = self.noise_scale
+        if backend.name == "exact":
+            if not (b.is_rational and all(x.is_rational for x in q)):
+                raise ValueError("exact backend: the closed form needs rational epsilon, sensitivity and scores")
+            vals = tuple(v.to_sympy() for v in rnm_laplace_exact(q, b))
+            return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact")
+        vals = rnm_laplace_ball(q, b, backend.prec)
+        rads = [float(v.rad()) for v in vals]
+        mids = [abs(float(v.mid())) for v in vals]
+        rel = max((r / x for r, x in zip(rads, mids) if x > 0), default=math.inf)
+        return Pmf(tuple(vals), str(backend), "closed-form", rel_error=rel, abs_error=max(rads), error_kind="rigorous")
 
 
 # ---------------------------------------------------------------------------------------------
