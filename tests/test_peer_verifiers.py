@@ -13,7 +13,7 @@ from dpexact.cli.main import app
 from dpexact.numbers.exp_sum import ExpSum
 from dpexact.verify.box_search import verify_boxes
 from dpexact.verify.pattern_search import verify_patterns
-from dpexact.verify.query_neighbourhoods import OneDiffer, all_differ, query_pairs
+from dpexact.mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
 
 EPS = Fraction(1, 10)
 

@@ -100,7 +100,7 @@ class AdditiveLaplace:
         return MechanismProperties(certified=True)
 
     def neighbourhood(self) -> Any:
-        from ..verify.query_neighbourhoods import OneDiffer, all_differ
+        from .query_neighbourhoods import OneDiffer, all_differ
 
         d = self.sensitivity.to_fraction()
         return all_differ(d) if self.relation == "all-differ" else OneDiffer(d)

@@ -65,7 +65,7 @@ class NoisyMaxValue:
         return MechanismProperties(certified=True)
 
     def neighbourhood(self) -> Any:
-        from ..verify.query_neighbourhoods import all_differ
+        from .query_neighbourhoods import all_differ
 
         return all_differ(self.sensitivity.to_fraction())
 

@@ -84,7 +84,7 @@ class TruncatedGeometric:
         return MechanismProperties(certified=True, integer_scores=True)
 
     def neighbourhood(self) -> Any:
-        from ..verify.neighbourhoods import LInfBox
+        from .neighbourhoods import LInfBox
 
         return LInfBox(1)
 

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..numbers.real import Real
 from .counterexample import Recheck
-from .query_neighbourhoods import OneDiffer, all_differ, query_pairs
+from ..mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
 from .verdict import Scope, Verdict
 
 __all__ = ["BoxCounterexample", "verify_boxes"]

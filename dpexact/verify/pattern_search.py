@@ -29,7 +29,7 @@ import numpy as np
 
 from ..numbers.real import Real
 from .counterexample import Recheck
-from .query_neighbourhoods import OneDiffer, all_differ, query_pairs
+from ..mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
 from .verdict import Scope, Verdict
 
 __all__ = ["PatternCounterexample", "verify_patterns", "decide_output"]

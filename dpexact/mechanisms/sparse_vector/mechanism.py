@@ -153,7 +153,7 @@ class SparseVector:
 
     def neighbourhood(self) -> Any:
         """StatDP's ALL_DIFFER: every query moves by at most Δ (ℓ∞ box)."""
-        from ...verify.neighbourhoods import LInfBox
+        from ..neighbourhoods import LInfBox
 
         return LInfBox(self.sensitivity.to_fraction() if self.sensitivity.is_rational else self.sensitivity)
 
