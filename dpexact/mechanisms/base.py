@@ -19,6 +19,7 @@ instead of ``ε/(2Δ)`` in its exponent.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -132,9 +133,15 @@ class SelectionMechanism:
 
     # -- helpers for subclasses ------------------------------------------------------------------
     def _float_exponents(self, q: np.ndarray) -> np.ndarray:
-        """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale."""
-        c = self.exponent_scale.to_float()
-        return c * (q - q.max())
+        """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale.
+
+        Relative error <= 2u per entry (one rounding of the difference, one of the product;
+        ``c`` itself correctly rounded). ``c`` outside float64's normal range (ε = e^1000,
+        ε = 1e-320) or a difference that overflows (scores ±1.7e308) is handled by scaling
+        both factors into [1/2, 1) first, so the product is formed without overflow: an entry
+        is ``-inf`` only when its true value is below -1.8e308 (then ``exp`` is 0 exactly).
+        """
+        return float_exponents(self.exponent_scale, q)
 
     def _backend_exponents(self, q: list[Real], backend: Backend) -> list[Any]:
         """``c·(q_r - q*)`` as backend numbers; the maximum is exactly 0.
@@ -160,6 +167,44 @@ class SelectionMechanism:
         top = max(q)
         c = self.exponent_scale
         return [c * (x - top) for x in q]
+
+
+def scaled_float(x: Real) -> tuple[float, int]:
+    """``x = m · 2^e`` with ``m`` in [1/2, 1) correctly rounded (x > 0; any magnitude)."""
+    if x.is_rational:
+        f = x.value
+        k = f.numerator.bit_length() - f.denominator.bit_length()
+        m = float(f / Fraction(2) ** k)  # in [1/2, 2): exact Fraction arithmetic, one rounding
+    else:
+        man, exp = x.to_arb(128).mid().man_exp()
+        man, exp = int(man), int(exp)
+        k = man.bit_length() + exp
+        m = float(Fraction(man, 2 ** man.bit_length()))
+    mm, ee = math.frexp(m)
+    return mm, k + ee
+
+
+def float_exponents(c: Real, q: np.ndarray) -> np.ndarray:
+    """``c·(q_r - q*)`` in float64 without spurious overflow or NaN (see ``_float_exponents``)."""
+    top = q.max()
+    with np.errstate(over="ignore"):
+        d = q - top
+    try:
+        cf = c.to_float()
+    except OverflowError:
+        cf = math.inf
+    if 2.0**-1000 < cf < 2.0**1000 and np.all(np.isfinite(d)):
+        with np.errstate(over="ignore", under="ignore"):
+            return cf * d
+    cm, ce = scaled_float(c)
+    dm, de = np.frexp(d)
+    big = ~np.isfinite(d)
+    if big.any():
+        hm, he = np.frexp(q[big] / 2 - top / 2)  # halves of huge (normal) numbers are exact
+        dm[big], de[big] = hm, he + 1
+    e = np.clip(de.astype(np.int64) + ce, -100_000, 100_000).astype(np.int32)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(cm * dm, e)
 
 
 def _check_method(method: str | None, allowed: tuple[str, ...], default: str) -> str:

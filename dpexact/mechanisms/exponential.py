@@ -42,7 +42,8 @@ class ExponentialMechanism(SelectionMechanism):
         s = float(np.sum(w))
         pmf = w / s
         logpmf = x - math.log(s)
-        mean_abs_x = float(np.dot(pmf, -x))
+        pos = pmf > 0  # x = -inf has pmf 0: keep 0·inf out of the mean
+        mean_abs_x = float(np.dot(pmf[pos], -x[pos]))
         xr = min(float(-x.min()), 745.0)
         rel = U * (2.5 * xr + 2.5 * mean_abs_x + math.log2(max(q.size, 2)) + 6)
         return Pmf(pmf, "float", "closed-form", rel_error=rel, abs_error=rel * float(pmf.max()),

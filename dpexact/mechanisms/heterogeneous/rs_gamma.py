@@ -32,10 +32,15 @@ probability generating function ``P(x) = E[x^K]``,
 
 ``1 - (1-γ)G`` is evaluated as ``γ + (1-γ)Ḡ`` with ``Ḡ = 1 - G`` summed from positive terms.
 
-Integration: the real line is cut at the distinct ``q_a`` (on each piece every ``F_a`` and
-``f_r`` is a single exponential, so the integrand is analytic there) and truncated to
-``[L, R]``; the two tails contribute at most ``P'(1)/n · (F_r(L) + 1 - F_r(R))`` (P' is
-increasing), a bound added to every result.
+Integration: candidate ``r``'s density is negligible outside its window
+``[q_r - W b_r, q_r + W b_r]``; overlapping windows are merged into *clusters* (decided
+exactly on mp/ball, with a safety margin in float) and every cluster is integrated in a local
+coordinate ``t = y - c`` (``c`` one of its scores), so that noise scales far below the
+resolution of the scores (ε = 1e20 on scores of size 1) and spreads far above them
+(scores 0 and -1e7 with b = 3) are both resolved. Each cluster is cut at its distinct scores
+(on each piece every ``F_a`` and ``f_r`` is a single exponential, so the integrand is analytic
+there); candidate ``r`` is integrated over its own cluster only, so the neglected mass is at
+most ``P'(1)/n · e^{-W}`` (P' is increasing), a bound added to every result.
 
 * ball — ``acb.integral`` on every piece (rigorous; the branch of ``w^{-η-1}`` is checked
   through the ``analytic`` flag) plus the tail bound in the radius;
@@ -51,6 +56,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable, ClassVar
 
 import numpy as np
@@ -64,7 +70,8 @@ from .sensitivities import HeterogeneousSelection
 
 __all__ = ["RandomStoppingGeometric", "RandomStoppingTNB"]
 
-FLOAT_TAIL = 45.0  # float: tails beyond 45 Laplace scales (e^-45 ≈ 2.9e-20)
+FLOAT_TAIL = 45.0  # float: tails beyond 45 Laplace scales (e^-45 ≈ 2.9e-20), times P'(1)
+FLOAT_LIMIT = 20_000
 SCALAR_LIMIT = 200  # mp / ball: O(n²) one-dimensional integrals
 
 
@@ -102,40 +109,62 @@ class _RandomStopping(HeterogeneousSelection):
 
         _check_method(method, ("quadrature",), "quadrature")
         n = q.size
-        check_size(n, 20_000, "the O(n²) random-stopping quadrature")
+        check_size(n, FLOAT_LIMIT, "the O(n²) random-stopping quadrature")
         b = np.array([x.to_float() for x in self._scales(n)])
+        if not np.all((b > 0) & np.isfinite(b)):
+            raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
+                             "float64's range; use backend='ball'")
         g = self.gamma.to_float()
         dp = lambda w: self._dpgf(w, "float")  # noqa: E731
-        dp1 = dp(g)
-        bp = np.unique(q)
-        L = float(np.min(q - FLOAT_TAIL * b))
-        R = float(np.max(q + FLOAT_TAIL * b))
-        edges = [L, *bp.tolist(), R]
-
-        def integrand(y: float) -> np.ndarray:
-            d = (y - q) / b
-            e = 0.5 * np.exp(-np.abs(d))
-            gbar = float(np.sum(np.where(d < 0, 1 - e, e))) / n
-            return e / b * (dp(g + (1 - g) * gbar) / n)
-
+        dp1 = float(dp(g))
+        if not math.isfinite(dp1):
+            raise ValueError(f"{self.short_name}: P'(1) overflows float64 at gamma={self.gamma}; use backend='ball'")
+        W = FLOAT_TAIL + max(0.0, math.log(dp1))
+        clusters = _clusters(np.argsort(q, kind="stable").tolist(), _FloatReach(q, b, W))
         total = np.zeros(n)
         err = 0.0
+        shift = 0.0
         pieces = 0
         converged = True
-        for lo, hi in zip(edges[:-1], edges[1:]):
-            if hi <= lo:
-                continue
-            val, e, info = quad_vec(integrand, lo, hi, epsabs=1e-300, epsrel=1e-12, norm="max", limit=2000,
-                                    full_output=True)
-            total += val
-            err += float(e)
-            converged &= bool(info.success)
-            pieces += 1
-        tail = float(dp1) / n * math.exp(-FLOAT_TAIL)
-        abs_err = err + tail + 64 * 2.0**-53 * float(total.max())
+        for members in clusters:
+            mem = np.array(members)
+            c = q[mem[0]]
+            with np.errstate(over="ignore"):
+                o = q - c  # local kinks (±inf for scores beyond float range of c: F_a is then 0 or 1)
+            om, bm = o[mem], b[mem]
+            lo, hi = float(np.min(om - W * bm)), float(np.max(om + W * bm))
+            cuts = set(om.tolist())
+            if bm.max() > 4 * bm.min():  # narrow densities inside wide windows: help the adaptive rule
+                for k in (1.0, 8.0):
+                    cuts |= set((om - k * bm).tolist()) | set((om + k * bm).tolist())
+            edges = [lo, *sorted(x for x in cuts if lo < x < hi), hi]
+
+            def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = o, bm: np.ndarray = bm) -> np.ndarray:
+                with np.errstate(invalid="ignore"):
+                    d = (t - o) / b
+                e = 0.5 * np.exp(-np.abs(d))
+                gbar = float(np.sum(np.where(d < 0, 1 - e, e))) / n
+                return e[mem] / bm * (dp(g + (1 - g) * gbar) / n)
+
+            for a, z in zip(edges[:-1], edges[1:]):
+                if z <= a:
+                    continue
+                val, e, info = quad_vec(integrand, a, z, epsabs=1e-300, epsrel=1e-12, norm="max", limit=2000,
+                                        full_output=True)
+                total[mem] += val
+                err += float(e)
+                converged &= bool(info.success)
+                pieces += 1
+            # rounding of the local kinks o_a (<= u|o_a|) moves each by <= u|o_a|/b_a scales: it changes a
+            # probability by at most that times sup f_r P'/n <= P'(1)/(2n) per kink (estimate)
+            shift = max(shift, float(np.max(np.abs(om) / bm)) * 2.0**-53 * dp1 / 2 * mem.size / n)
+        tail = dp1 / n * math.exp(-W)
+        abs_err = err + tail + shift + 64 * 2.0**-53 * float(total.max())
+        if not converged:
+            abs_err = math.inf
         return Pmf(total, "float", "quadrature", rel_error=None, abs_error=abs_err, error_kind="estimate",
-                   details={"pieces": pieces, "quadrature_error_estimate": err, "tail_bound": tail,
-                            "converged": converged})
+                   details={"pieces": pieces, "clusters": len(clusters), "quadrature_error_estimate": err,
+                            "tail_bound": tail, "converged": converged})
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("quadrature",), "quadrature")
@@ -145,32 +174,44 @@ class _RandomStopping(HeterogeneousSelection):
         n = len(q)
         check_size(n, SCALAR_LIMIT, "the mp/ball random-stopping quadrature")
         scales = self._scales(n)
-        # distinct score values in increasing exact order
-        qf = [x.to_float() for x in q]
-        order = sorted(range(n), key=lambda i: qf[i])
-        bps: list[Real] = []
-        for i in order:
-            if not bps or (q[i] - bps[-1]).sign() != 0:
-                if bps and q[i] < bps[-1]:  # float order was wrong: fall back to exact sort
-                    bps = _exact_sorted_distinct(q)
-                    break
-                bps.append(q[i])
+        order = _exact_order(q)
+        rank = [0] * n  # dense rank of each score in increasing exact order
+        for k in range(1, n):
+            a, z = order[k - 1], order[k]
+            rank[z] = rank[a] + ((q[z] - q[a]).sign() != 0)
         if backend.name == "ball":
-            vals, info = self._ball(q, scales, bps, backend.prec)
+            vals, info = self._ball(q, scales, order, rank, backend.prec)
             rads = [float(v.rad()) for v in vals]
             mids = [abs(float(v.mid())) for v in vals]
             rel = max((r / m for r, m in zip(rads, mids) if m > 0), default=math.inf)
             return Pmf(tuple(vals), str(backend), "quadrature", rel, max(rads), "rigorous", details=info)
-        vals, info = self._mp(q, scales, bps, backend.dps)
+        vals, info = self._mp(q, scales, order, backend.dps)
         est = info["error_estimate"]
         return Pmf(tuple(vals), str(backend), "quadrature", None, est, "estimate", details=info)
 
+    @staticmethod
+    def _cluster_frame(q: list[Real], scales: list[Real], mem: list[int], W: Real, prec: int) -> tuple[list[Real], Fraction, Fraction]:
+        """Local offsets ``q_a - c`` (exact, every a) and dyadic ends of the cluster's union of windows."""
+        from flint import arb
+
+        c = q[mem[0]]
+        off = [x - c for x in q]
+        wa = W.to_arb(prec)
+        lo = arb(0)
+        hi = arb(0)
+        for k, a in enumerate(mem):
+            oa, ba = off[a].to_arb(prec), scales[a].to_arb(prec)
+            left, right = oa - wa * ba, oa + wa * ba
+            lo = left if k == 0 else lo.min(left)
+            hi = right if k == 0 else hi.max(right)
+        return off, _dyadic_fraction(lo.lower()), _dyadic_fraction(hi.upper())
+
     # -- ball (rigorous) ---------------------------------------------------------------------
-    def _ball(self, q: list[Real], scales: list[Real], bps: list[Real], prec: int) -> tuple[list[Any], dict]:
+    def _ball(self, q: list[Real], scales: list[Real], order: list[int], rank: list[int],
+              prec: int) -> tuple[list[Any], dict]:
         from flint import acb, arb
 
         n = len(q)
-        mu = [x.to_arb(prec) for x in q]
         b = [s.to_arb(prec) for s in scales]
         g = self.gamma.to_arb(prec)
         omg = 1 - g
@@ -179,64 +220,74 @@ class _RandomStopping(HeterogeneousSelection):
             return self._dpgf(w, "ball", analytic)
 
         dp1 = self._dpgf(g, "ball")
-        # truncation: (L - q_r)/b_r <= -S and (R - q_r)/b_r >= S for every r
-        S = arb((prec + 20) * math.log(2) + max(0.0, math.log(float(dp1.upper()))))
-        L = min((m - S * s for m, s in zip(mu, b)), key=lambda x: float(x.mid()))
-        R = max((m + S * s for m, s in zip(mu, b)), key=lambda x: float(x.mid()))
-        L = arb(math.floor(float(L.lower())))
-        R = arb(math.ceil(float(R.upper())))
-        edges = [L, *[x.to_arb(prec) for x in bps], R]
-        exact_edges: list[Real | None] = [None, *bps, None]
-        vals = []
-        for r in range(n):
-            total = acb(0)
-            for j in range(len(edges) - 1):
-                lo, hi = edges[j], edges[j + 1]
-                # side of every q_a on this piece: piece lies left (<= q_a) or right (>= q_a)
-                hi_exact = exact_edges[j + 1]
-                left = [hi_exact is not None and (hi_exact - qa).sign() <= 0 for qa in q]
-                f = _ball_integrand(r, mu, b, left, g, omg, n, dp_acb)
-                total += acb.integral(f, lo, hi)
-            tail = dp1 / n  # times (F_r(L) + 1 - F_r(R)) <= e^-S
-            tail_bound = float((tail * (-S).exp()).upper())
-            v = total.real + arb(0, tail_bound)
+        if not dp1.is_finite():
+            raise ValueError(f"{self.short_name}: P'(1) is not finite at this precision; raise the ball precision")
+        # window half-width S scales: the mass of f_r outside it is e^-S, times P'(1)/n
+        S = Real(Fraction(math.ceil((prec + 20) * math.log(2) + max(0.0, math.log(float(dp1.upper()))))))
+        clusters = _clusters(order, _ExactReach(q, scales, S))
+        vals: list[Any] = [None] * n
+        pieces = 0
+        for mem in clusters:
+            off, lo, hi = self._cluster_frame(q, scales, mem, S, prec)
+            mu = [x.to_arb(prec) for x in off]
+            kinks = [mem[0]] + [z for a, z in zip(mem, mem[1:]) if rank[z] != rank[a]]
+            edges = [Real(lo).to_arb(prec)] + [mu[a] for a in kinks] + [Real(hi).to_arb(prec)]
+            # branch of every factor on piece j (which ends at kink j or at hi): the left one
+            # (y <= q_a) for every score at or above the piece's upper end
+            last_left = [(Real(hi) - x).sign() <= 0 for x in off]
+            lefts = [[rank[a] >= rank[k] for a in range(n)] for k in kinks] + [last_left]
+            for r in mem:
+                total = acb(0)
+                for j in range(len(edges) - 1):
+                    f = _ball_integrand(r, mu, b, lefts[j], g, omg, n, dp_acb)
+                    total += acb.integral(f, edges[j], edges[j + 1])
+                v = total.real
+                vals[r] = v
+            pieces += len(edges) - 1
+        tail_bound = float((dp1 / n * (-S.to_arb(prec)).exp()).upper())
+        out = []
+        for v in vals:
+            v = v + arb(0, tail_bound)
             if not v.is_finite():
                 raise ArithmeticError("ball quadrature failed to converge; raise the precision")
-            vals.append(v)
-        return vals, {"pieces": len(edges) - 1, "tail_bound": tail_bound}
+            out.append(v)
+        return out, {"pieces": pieces, "clusters": len(clusters), "tail_bound": tail_bound}
 
     # -- mp (estimate) --------------------------------------------------------------------------
-    def _mp(self, q: list[Real], scales: list[Real], bps: list[Real], dps: int) -> tuple[list[Any], dict]:
+    def _mp(self, q: list[Real], scales: list[Real], order: list[int], dps: int) -> tuple[list[Any], dict]:
         import mpmath
 
         n = len(q)
-        mu = [x.to_mpf() for x in q]
         b = [s.to_mpf() for s in scales]
         g = self.gamma.to_mpf()
         dp = lambda w: self._dpgf(w, "mp")  # noqa: E731
-        S = (dps + 5) * math.log(10) + max(0.0, math.log(float(dp(g))))
-        L = min(m - S * s for m, s in zip(mu, b))
-        R = max(m + S * s for m, s in zip(mu, b))
-        edges = [L, *[x.to_mpf() for x in bps], R]
+        S = Real(Fraction(math.ceil((dps + 5) * math.log(10) + max(0.0, math.log(float(dp(g)))))))
+        clusters = _clusters(order, _ExactReach(q, scales, S))
+        vals: list[Any] = [None] * n
+        err = mpmath.mpf(0)
+        for mem in clusters:
+            off, lo, hi = self._cluster_frame(q, scales, mem, S, int(dps * 3.33) + 20)
+            mu = [x.to_mpf() for x in off]
+            kinks = sorted({mu[a] for a in mem})
+            edges = [mpmath.mpf(lo.numerator) / lo.denominator, *kinks, mpmath.mpf(hi.numerator) / hi.denominator]
 
-        def gbar(y: Any) -> Any:
-            s = mpmath.mpf(0)
-            for m, s_ in zip(mu, b):
-                d = (y - m) / s_
-                s += 1 - mpmath.exp(d) / 2 if d < 0 else mpmath.exp(-d) / 2
-            return s / n
+            def gbar(y: Any) -> Any:
+                s = mpmath.mpf(0)
+                for m, s_ in zip(mu, b):
+                    d = (y - m) / s_
+                    s += 1 - mpmath.exp(d) / 2 if d < 0 else mpmath.exp(-d) / 2
+                return s / n
 
-        vals, err = [], mpmath.mpf(0)
-        for r in range(n):
-            def f(y: Any, r: int = r) -> Any:
-                d = abs(y - mu[r]) / b[r]
-                return mpmath.exp(-d) / (2 * b[r]) * dp(g + (1 - g) * gbar(y)) / n
+            for r in mem:
+                def f(y: Any, r: int = r) -> Any:
+                    d = abs(y - mu[r]) / b[r]
+                    return mpmath.exp(-d) / (2 * b[r]) * dp(g + (1 - g) * gbar(y)) / n
 
-            v, e = mpmath.quad(f, edges, error=True)
-            vals.append(v)
-            err = max(err, e)
-        tail = float(dp(g)) / n * math.exp(-S)
-        return vals, {"pieces": len(edges) - 1, "error_estimate": float(err) + tail + 10.0 ** (-dps + 3)}
+                v, e = mpmath.quad(f, edges, error=True)
+                vals[r] = v
+                err = max(err, e)
+        tail = float(dp(g)) / n * math.exp(-float(S.value))
+        return vals, {"clusters": len(clusters), "error_estimate": float(err) + tail + 10.0 ** (-dps + 3)}
 
     # -- sampler: Algorithm 1 literally (K draws with replacement, Laplace noise, best one) ----
     def _draw_k(self, rng: np.random.Generator, size: int) -> np.ndarray:
@@ -262,6 +313,68 @@ class _RandomStopping(HeterogeneousSelection):
         return out
 
 
+
+# ---------------------------------------------------------------------------------------------
+# clusters of overlapping windows [q_a - W b_a, q_a + W b_a]
+# ---------------------------------------------------------------------------------------------
+class _FloatReach:
+    """Window comparisons in float64 with a margin: two windows are kept apart only when their
+    gap exceeds W(b_a + b_b) by a relative 1e-9 (far above the rounding of the differences)."""
+
+    def __init__(self, q: np.ndarray, b: np.ndarray, W: float):
+        self.q, self.b, self.W = q, b, W
+
+    def _diff(self, x: int, y: int) -> float:
+        with np.errstate(over="ignore"):
+            return float(self.q[x] - self.q[y])
+
+    def overlaps(self, right_of_left: int, left_of_right: int) -> bool:
+        """Whether q_l - W b_l <= q_r + W b_r (l = left_of_right, r = right_of_left)."""
+        return self._diff(left_of_right, right_of_left) <= self.W * (self.b[left_of_right] + self.b[right_of_left]) * (1 + 1e-9)
+
+    def reaches_further_right(self, x: int, y: int) -> bool:
+        return self._diff(x, y) > self.W * (self.b[y] - self.b[x])
+
+    def reaches_further_left(self, x: int, y: int) -> bool:
+        return self._diff(x, y) < self.W * (self.b[x] - self.b[y])
+
+
+class _ExactReach:
+    """The same comparisons decided exactly (scores and scales are exact Reals, W a dyadic)."""
+
+    def __init__(self, q: list[Real], b: list[Real], W: Real):
+        self.q, self.b, self.W = q, b, W
+
+    def overlaps(self, right_of_left: int, left_of_right: int) -> bool:
+        x, y = left_of_right, right_of_left
+        return ((self.q[x] - self.q[y]) - self.W * (self.b[x] + self.b[y])).sign() <= 0
+
+    def reaches_further_right(self, x: int, y: int) -> bool:
+        return ((self.q[x] - self.q[y]) - self.W * (self.b[y] - self.b[x])).sign() > 0
+
+    def reaches_further_left(self, x: int, y: int) -> bool:
+        return ((self.q[x] - self.q[y]) - self.W * (self.b[x] - self.b[y])).sign() < 0
+
+
+def _clusters(order: list[int], reach: Any) -> list[list[int]]:
+    """Merge the windows of candidates visited in increasing score order into disjoint clusters.
+
+    A cluster keeps the members whose window reaches furthest left and right; a new candidate
+    opens a cluster, which swallows the previous ones while their windows overlap (clusters
+    stay disjoint and ordered, so only the last one can overlap a newcomer).
+    """
+    out: list[tuple[list[int], int, int]] = []
+    for i in order:
+        mem, lft, rgt = [i], i, i
+        while out and reach.overlaps(out[-1][2], lft):
+            pm, pl, pr = out.pop()
+            mem = pm + mem
+            lft = pl if reach.reaches_further_left(pl, lft) else lft
+            rgt = rgt if reach.reaches_further_right(rgt, pr) else pr
+        out.append((mem, lft, rgt))
+    return [m for m, _, _ in out]
+
+
 def _ball_integrand(r: int, mu: list[Any], b: list[Any], left: list[bool], g: Any, omg: Any, n: int,
                     dp_acb: Callable[[Any, bool], Any]) -> Callable[[Any, bool], Any]:
     def f(z: Any, analytic: bool) -> Any:
@@ -283,17 +396,22 @@ def _mp_log(x: Any) -> Any:
     return mpmath.log(x)
 
 
-def _exact_sorted_distinct(q: list[Real]) -> list[Real]:
+def _exact_order(q: list[Real]) -> list[int]:
+    """Indices sorting ``q`` increasingly in exact arithmetic (float order, refined exactly)."""
     import functools
 
-    def cmp(a: Real, b: Real) -> int:
-        return (a - b).sign()
+    qf = [x.to_float() for x in q]
+    order = sorted(range(len(q)), key=lambda i: qf[i])
+    if all((q[z] - q[a]).sign() >= 0 for a, z in zip(order, order[1:])):
+        return order
+    return sorted(range(len(q)), key=functools.cmp_to_key(lambda i, j: (q[i] - q[j]).sign()))
 
-    out: list[Real] = []
-    for x in sorted(q, key=functools.cmp_to_key(cmp)):
-        if not out or (x - out[-1]).sign() != 0:
-            out.append(x)
-    return out
+
+def _dyadic_fraction(x: Any) -> Fraction:
+    """The exact value of an exact arb (e.g. ``ball.upper()``) as a Fraction."""
+    man, exp = x.mid().man_exp()
+    man, exp = int(man), int(exp)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
 
 
 @dataclass(frozen=True)
