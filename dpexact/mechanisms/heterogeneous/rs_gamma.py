@@ -66,6 +66,7 @@ from ...numbers.pmf import Pmf
 from ...numbers.real import Real
 from ..base import _check_method
 from ..validation import check_size, positive_real
+from ..windows import ExactReach, FloatReach, clusters as _clusters
 from .sensitivities import HeterogeneousSelection
 
 __all__ = ["RandomStoppingGeometric", "RandomStoppingTNB"]
@@ -120,7 +121,7 @@ class _RandomStopping(HeterogeneousSelection):
         if not math.isfinite(dp1):
             raise ValueError(f"{self.short_name}: P'(1) overflows float64 at gamma={self.gamma}; use backend='ball'")
         W = FLOAT_TAIL + max(0.0, math.log(dp1))
-        clusters = _clusters(np.argsort(q, kind="stable").tolist(), _FloatReach(q, b, W))
+        clusters = _clusters(np.argsort(q, kind="stable").tolist(), FloatReach(q, b, -W, W))
         total = np.zeros(n)
         err = 0.0
         shift = 0.0
@@ -224,7 +225,7 @@ class _RandomStopping(HeterogeneousSelection):
             raise ValueError(f"{self.short_name}: P'(1) is not finite at this precision; raise the ball precision")
         # window half-width S scales: the mass of f_r outside it is e^-S, times P'(1)/n
         S = Real(Fraction(math.ceil((prec + 20) * math.log(2) + max(0.0, math.log(float(dp1.upper()))))))
-        clusters = _clusters(order, _ExactReach(q, scales, S))
+        clusters = _clusters(order, ExactReach(q, scales, -S, S))
         vals: list[Any] = [None] * n
         pieces = 0
         for mem in clusters:
@@ -262,7 +263,7 @@ class _RandomStopping(HeterogeneousSelection):
         g = self.gamma.to_mpf()
         dp = lambda w: self._dpgf(w, "mp")  # noqa: E731
         S = Real(Fraction(math.ceil((dps + 5) * math.log(10) + max(0.0, math.log(float(dp(g)))))))
-        clusters = _clusters(order, _ExactReach(q, scales, S))
+        clusters = _clusters(order, ExactReach(q, scales, -S, S))
         vals: list[Any] = [None] * n
         err = mpmath.mpf(0)
         for mem in clusters:
@@ -312,67 +313,6 @@ class _RandomStopping(HeterogeneousSelection):
             done += m
         return out
 
-
-
-# ---------------------------------------------------------------------------------------------
-# clusters of overlapping windows [q_a - W b_a, q_a + W b_a]
-# ---------------------------------------------------------------------------------------------
-class _FloatReach:
-    """Window comparisons in float64 with a margin: two windows are kept apart only when their
-    gap exceeds W(b_a + b_b) by a relative 1e-9 (far above the rounding of the differences)."""
-
-    def __init__(self, q: np.ndarray, b: np.ndarray, W: float):
-        self.q, self.b, self.W = q, b, W
-
-    def _diff(self, x: int, y: int) -> float:
-        with np.errstate(over="ignore"):
-            return float(self.q[x] - self.q[y])
-
-    def overlaps(self, right_of_left: int, left_of_right: int) -> bool:
-        """Whether q_l - W b_l <= q_r + W b_r (l = left_of_right, r = right_of_left)."""
-        return self._diff(left_of_right, right_of_left) <= self.W * (self.b[left_of_right] + self.b[right_of_left]) * (1 + 1e-9)
-
-    def reaches_further_right(self, x: int, y: int) -> bool:
-        return self._diff(x, y) > self.W * (self.b[y] - self.b[x])
-
-    def reaches_further_left(self, x: int, y: int) -> bool:
-        return self._diff(x, y) < self.W * (self.b[x] - self.b[y])
-
-
-class _ExactReach:
-    """The same comparisons decided exactly (scores and scales are exact Reals, W a dyadic)."""
-
-    def __init__(self, q: list[Real], b: list[Real], W: Real):
-        self.q, self.b, self.W = q, b, W
-
-    def overlaps(self, right_of_left: int, left_of_right: int) -> bool:
-        x, y = left_of_right, right_of_left
-        return ((self.q[x] - self.q[y]) - self.W * (self.b[x] + self.b[y])).sign() <= 0
-
-    def reaches_further_right(self, x: int, y: int) -> bool:
-        return ((self.q[x] - self.q[y]) - self.W * (self.b[y] - self.b[x])).sign() > 0
-
-    def reaches_further_left(self, x: int, y: int) -> bool:
-        return ((self.q[x] - self.q[y]) - self.W * (self.b[x] - self.b[y])).sign() < 0
-
-
-def _clusters(order: list[int], reach: Any) -> list[list[int]]:
-    """Merge the windows of candidates visited in increasing score order into disjoint clusters.
-
-    A cluster keeps the members whose window reaches furthest left and right; a new candidate
-    opens a cluster, which swallows the previous ones while their windows overlap (clusters
-    stay disjoint and ordered, so only the last one can overlap a newcomer).
-    """
-    out: list[tuple[list[int], int, int]] = []
-    for i in order:
-        mem, lft, rgt = [i], i, i
-        while out and reach.overlaps(out[-1][2], lft):
-            pm, pl, pr = out.pop()
-            mem = pm + mem
-            lft = pl if reach.reaches_further_left(pl, lft) else lft
-            rgt = rgt if reach.reaches_further_right(rgt, pr) else pr
-        out.append((mem, lft, rgt))
-    return [m for m, _, _ in out]
 
 
 def _ball_integrand(r: int, mu: list[Any], b: list[Any], left: list[bool], g: Any, omg: Any, n: int,
