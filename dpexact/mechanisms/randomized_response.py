@@ -111,15 +111,17 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
                 lo, hi = sympy.simplify(lo), sympy.simplify(hi)
             vals = tuple(hi if i in top else lo for i in range(n))
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"field": kind, "true_items": top})
-        e = backend.exp(backend.from_real(self.epsilon))
-        d = e + (n - 1)
-        lo = 1 / d
-        hi = (e + (k - 1)) / (d * k)
+        # scaled by e^{-ε} (no overflow of e^ε at ε = 1e300 in mp or ball):
+        # lo = m/(1 + (n-1)m), hi = (1 + (k-1)m)/(k(1 + (n-1)m)), m = e^{-ε}
+        m = backend.exp(-backend.from_real(self.epsilon))
+        d = 1 + (n - 1) * m
+        lo = m / d
+        hi = (1 + (k - 1) * m) / (d * k)
         topset = set(top)
         vals = tuple(hi if i in topset else lo for i in range(n))
         if backend.name == "ball":
             rad = max(float(lo.rad()), float(hi.rad()))
-            rel = max(float(lo.rad()) / float(lo.mid()), float(hi.rad()) / float(hi.mid()))
+            rel = max((float(v.rad()) / float(v.mid()) for v in (lo, hi) if float(v.mid()) > 0), default=math.inf)
             return Pmf(vals, str(backend), "closed-form", rel, rad, "rigorous", details={"true_items": top})
         est = 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"true_items": top})

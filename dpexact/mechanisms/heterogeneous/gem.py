@@ -139,7 +139,7 @@ class _GEMBase(HeterogeneousSelection):
         d = self.float_sensitivities(q.size)
         qp, qerr = gem_scores_float(q, d, self.t(q.size).to_float())
         inner = self._inner().pmf(qp, method=method)
-        delta = self.epsilon.to_float() / 2 * qerr
+        delta = self.epsilon.to_float() / 2 * qerr if qerr > 0 else 0.0  # ε may round to inf
         extra = (q.size + 1) * delta
         rel = None if inner.rel_error is None else inner.rel_error + extra * (1 + 2 * extra)
         vals = inner.values
