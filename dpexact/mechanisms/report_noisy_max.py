@@ -195,7 +195,7 @@ def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
     from scipy.integrate import quad_vec
 
     n = q.size
-    if not np.all((b > 0) & np.isfinite(b)):
+    if not np.all((b >= 1e-290) & (b <= 1e290)):  # window ends t·b and 1/b must stay normal floats
         raise ValueError(f"the noise scales {b.min():.3g}..{b.max():.3g} are outside float64's range; use backend='ball'")
     W = FLOAT_TAIL
     t_lo, t_hi = fam.t_low(W), fam.t_high(W)
@@ -220,7 +220,7 @@ def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
         pts = sorted({float(x) for x in om if lo < x < hi})
 
         def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = o) -> np.ndarray:
-            with np.errstate(invalid="ignore"):
+            with np.errstate(invalid="ignore", over="ignore"):
                 u = (t - o) / b
             total = float(np.sum(fam.logcdf(u)))  # log ∏_s F_s(y - q_s)
             with np.errstate(invalid="ignore", over="ignore"):
@@ -304,6 +304,9 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
     t_hi, t_lo = fam.t_high(log_inv_tau), fam.t_low(log_inv_tau)
     b = [s.to_arb(prec) for s in scales]
     bf = [float(x.mid()) for x in b]
+    if not all(0 < x < math.inf for x in bf):
+        raise ValueError("epsilon: the noise scales 2Δ/ε lie outside float64's range, which the ball quadrature's "
+                         "cut points need")
     pdf_sup = fam.pdf_max()
 
     def exact_arb(x: Fraction) -> Any:

@@ -134,7 +134,10 @@ class Real:
     @cached_property
     def _float(self) -> float:
         if self.is_rational:
-            return float(self.value)  # correctly rounded
+            try:
+                return float(self.value)  # correctly rounded
+            except OverflowError:  # beyond float64's range, like a ball midpoint: ±inf
+                return math.inf if self.value > 0 else -math.inf
         if self.is_symbolic:
             raise TypeError(f"symbolic value {self.value} has no float value")
         return float(self.to_arb(128).mid())

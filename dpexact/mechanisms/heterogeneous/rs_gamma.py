@@ -112,7 +112,7 @@ class _RandomStopping(HeterogeneousSelection):
         n = q.size
         check_size(n, FLOAT_LIMIT, "the O(n²) random-stopping quadrature")
         b = np.array([x.to_float() for x in self._scales(n)])
-        if not np.all((b > 0) & np.isfinite(b)):
+        if not np.all((b >= 1e-290) & (b <= 1e290)):  # window ends W·b and 1/b must stay normal floats
             raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
                              "float64's range; use backend='ball'")
         g = self.gamma.to_float()
@@ -141,7 +141,7 @@ class _RandomStopping(HeterogeneousSelection):
             edges = [lo, *sorted(x for x in cuts if lo < x < hi), hi]
 
             def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = o, bm: np.ndarray = bm) -> np.ndarray:
-                with np.errstate(invalid="ignore"):
+                with np.errstate(invalid="ignore", over="ignore"):
                     d = (t - o) / b
                 e = 0.5 * np.exp(-np.abs(d))
                 gbar = float(np.sum(np.where(d < 0, 1 - e, e))) / n
