@@ -103,12 +103,19 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         k = len(top)
         if backend.name == "exact":
             kind, (e,) = ExactBackend.field([backend.exp(self.epsilon.to_sympy())])
-            lo = 1 / (e + n - 1)
-            hi = (e + k - 1) / (k * (e + n - 1))
+            if kind == "sympy" and self.epsilon > 700:
+                # the same numbers over e^{-ε}: their float/ball enclosures need no e^ε (overflow)
+                m = backend.exp(-self.epsilon.to_sympy())
+                lo = m / (1 + (n - 1) * m)
+                hi = (1 + (k - 1) * m) / (k * (1 + (n - 1) * m))
+            else:
+                lo = 1 / (e + n - 1)
+                hi = (e + k - 1) / (k * (e + n - 1))
             if kind == "sympy":
                 import sympy
 
-                lo, hi = sympy.simplify(lo), sympy.simplify(hi)
+                # algebraic normal form only: simplify() evaluates numerically and overflows at ε = 1e300
+                lo, hi = sympy.together(lo), sympy.together(hi)
             vals = tuple(hi if i in top else lo for i in range(n))
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"field": kind, "true_items": top})
         # scaled by e^{-ε} (no overflow of e^ε at ε = 1e300 in mp or ball):
