@@ -50,8 +50,15 @@ class SelectionMechanism:
     monotone: bool = False
 
     short_name: ClassVar[str] = "abstract"
-    #: largest n accepted by the exact backend (polynomial-size exact arithmetic)
+    #: largest n accepted by the exact backend when the weights are rational (flint ``fmpq``)
     exact_limit: ClassVar[int] = 400
+    #: largest n when they are irrational (sympy expressions: far slower)
+    exact_symbolic_limit: ClassVar[int] = 400
+    #: measured exact-backend cost, seconds ≈ a·n^k, as (a, k) for rational / irrational weights
+    #: (distinct integer scores, this project's 2-core machine, ``benchmarks/exact_cost.py``);
+    #: the limits above keep the estimate near 10 s and refusals quote it
+    exact_cost: ClassVar[tuple[float, float] | None] = None
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
@@ -91,6 +98,8 @@ class SelectionMechanism:
         be = get_backend(backend)
         if be.name == "float":
             return self._pmf_float(float_scores(scores), method)
+        if be.name == "exact" and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
+            self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
         q = exact_scores(scores, limit=self.exact_limit if be.name == "exact" else 10_000_000)
         with be.context():
             return self._pmf_scalar(q, be, method)
@@ -132,6 +141,28 @@ class SelectionMechanism:
         raise NotImplementedError
 
     # -- helpers for subclasses ------------------------------------------------------------------
+    def _check_exact_size(self, n: int, symbolic: bool) -> None:
+        """Refuse an exact-backend problem beyond the measured limit, quoting the cost estimate."""
+        limit = self.exact_symbolic_limit if symbolic else self.exact_limit
+        if n <= limit:
+            return
+        model = self.exact_symbolic_cost if symbolic else self.exact_cost
+        what = "irrational weights (sympy)" if symbolic else "rational weights (fmpq)"
+        est = ""
+        if model is not None:
+            a, k = model
+            est = f": estimated {a * float(n) ** k:.2g} s (measured cost ≈ {a:.2g}·n^{k:.2f} s)"
+        raise ValueError(f"scores: {n} entries exceed the limit of {limit} for {self.short_name} on the exact backend "
+                         f"with {what}{est}; use backend='ball' (rigorous) instead")
+
+    def _exact_weights_symbolic(self, q: list[Real]) -> bool:
+        """Whether the weights ``exp(c(q_r - q*))`` are irrational (the slow sympy field)."""
+        import sympy
+
+        from ..numbers.backends import ExactBackend
+
+        return ExactBackend.field([sympy.exp(x.to_sympy()) for x in self._exact_exponents(q)])[0] == "sympy"
+
     def _float_exponents(self, q: np.ndarray) -> np.ndarray:
         """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale.
 

@@ -67,7 +67,10 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
     tie_break: str = "uniform"
 
     short_name: ClassVar[str] = "grr"
-    exact_limit: ClassVar[int] = 100_000
+    exact_limit: ClassVar[int] = 30_000
+    exact_symbolic_limit: ClassVar[int] = 30_000
+    exact_cost: ClassVar[tuple[float, float] | None] = (8.1e-4, 0.91)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (7.7e-4, 0.79)
 
     def __post_init__(self) -> None:
         super().__post_init__()

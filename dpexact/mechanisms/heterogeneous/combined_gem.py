@@ -71,7 +71,11 @@ class CombinedGEM(HeterogeneousSelection):
     selector: str = "rnm"
 
     short_name: ClassVar[str] = "combined-gem"
-    exact_limit: ClassVar[int] = 60
+    # two GEM pmfs over sympy (see GEM)
+    exact_limit: ClassVar[int] = 8
+    exact_symbolic_limit: ClassVar[int] = 8
+    exact_cost: ClassVar[tuple[float, float] | None] = (3.0e-4, 4.49)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (3.0e-4, 4.49)
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -103,7 +103,11 @@ class _GEMBase(HeterogeneousSelection):
     selector: str = "rnm"
 
     sign: ClassVar[int] = 1
-    exact_limit: ClassVar[int] = 60
+    # t = ±2 log(n/β)/ε makes the weights irrational: the exact pmf is PF's over sympy
+    exact_limit: ClassVar[int] = 8
+    exact_symbolic_limit: ClassVar[int] = 8
+    exact_cost: ClassVar[tuple[float, float] | None] = (3.2e-3, 3.78)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (3.2e-3, 3.78)
 
     def __post_init__(self) -> None:
         super().__post_init__()

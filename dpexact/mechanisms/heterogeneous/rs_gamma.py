@@ -72,8 +72,10 @@ from .sensitivities import HeterogeneousSelection
 __all__ = ["RandomStoppingGeometric", "RandomStoppingTNB"]
 
 FLOAT_TAIL = 45.0  # float: tails beyond 45 Laplace scales (e^-45 ≈ 2.9e-20), times P'(1)
-FLOAT_LIMIT = 20_000
-SCALAR_LIMIT = 200  # mp / ball: O(n²) one-dimensional integrals
+# size limits from measured cost (this project's 2-core machine): seconds ≈ a·n^k, limit near 10 s
+FLOAT_LIMIT, FLOAT_COST = 1500, (1.0e-4, 1.4)  # n = 2000: 16 s
+BALL_LIMIT, BALL_COST = 40, (6.8e-3, 1.94)  # n = 32: 5.6 s (n² integrals of O(n) integrands)
+MP_LIMIT, MP_COST = 9, (7.1e-2, 2.22)  # n = 8: 7.2 s (mpmath.quad at 50 digits)
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ class _RandomStopping(HeterogeneousSelection):
 
         _check_method(method, ("quadrature",), "quadrature")
         n = q.size
-        check_size(n, FLOAT_LIMIT, "the O(n²) random-stopping quadrature")
+        check_size(n, FLOAT_LIMIT, _cost_note("float", n, FLOAT_COST))
         b = np.array([x.to_float() for x in self._scales(n)])
         if not np.all((b >= 1e-290) & (b <= 1e290)):  # window ends W·b and 1/b must stay normal floats
             raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
@@ -173,7 +175,8 @@ class _RandomStopping(HeterogeneousSelection):
             raise ValueError(f"{self.short_name}: no exact backend (the pmf is a non-elementary integral); "
                              "use ball for rigorous enclosures")
         n = len(q)
-        check_size(n, SCALAR_LIMIT, "the mp/ball random-stopping quadrature")
+        limit, cost = (BALL_LIMIT, BALL_COST) if backend.name == "ball" else (MP_LIMIT, MP_COST)
+        check_size(n, limit, _cost_note(backend.name, n, cost))
         scales = self._scales(n)
         order = _exact_order(q)
         rank = [0] * n  # dense rank of each score in increasing exact order
@@ -334,6 +337,11 @@ def _mp_log(x: Any) -> Any:
     import mpmath
 
     return mpmath.log(x)
+
+
+def _cost_note(backend: str, n: int, cost: tuple[float, float]) -> str:
+    a, k = cost
+    return f"the {backend} random-stopping quadrature (estimated {a * float(n) ** k:.2g} s at n = {n})"
 
 
 def _exact_order(q: list[Real]) -> list[int]:
