@@ -148,6 +148,8 @@ class SelectionMechanism:
             return
         model = self.exact_symbolic_cost if symbolic else self.exact_cost
         what = "irrational weights (sympy)" if symbolic else "rational weights (fmpq)"
+        if self.exact_limit == self.exact_symbolic_limit:
+            what = "exact arithmetic"
         est = ""
         if model is not None:
             a, k = model
