@@ -26,6 +26,7 @@ Citations: hetsel eqs. (6)-(7), §IV-C, §IV-D, footnote 3; Raskhodnikova & Smit
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -141,7 +142,11 @@ class _GEMBase(HeterogeneousSelection):
     def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         check_size(q.size, FLOAT_LIMIT, "the O(n²) GEM transform")
         d = self.float_sensitivities(q.size)
-        qp, qerr = gem_scores_float(q, d, self.t(q.size).to_float())
+        t = self.t(q.size).to_float()
+        if not math.isfinite(t):
+            raise ValueError("epsilon: the shift t = 2 log(n/β)/ε overflows float64; "
+                             "use backend='ball'")
+        qp, qerr = gem_scores_float(q, d, t)
         inner = self._inner().pmf(qp, method=method)
         delta = self.epsilon.to_float() / 2 * qerr if qerr > 0 else 0.0  # ε may round to inf
         extra = (q.size + 1) * delta
