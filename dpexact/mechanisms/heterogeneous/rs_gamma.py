@@ -159,8 +159,10 @@ class _RandomStopping(HeterogeneousSelection):
                 converged &= bool(info.success)
                 pieces += 1
             # rounding of the local kinks o_a (<= u|o_a|) moves each by <= u|o_a|/b_a scales: it changes a
-            # probability by at most that times sup f_r P'/n <= P'(1)/(2n) per kink (estimate)
-            shift = max(shift, float(np.max(np.abs(om) / bm)) * 2.0**-53 * dp1 / 2 * mem.size / n)
+            # probability by about that times b·sup(f_r P'(G))/n per kink; f_r P'(G) is largest where
+            # 1 - G ~ γ, far in f_r's tail, so b·sup ~ min(P'(1), n/(1-γ)) rather than P'(1) (estimate)
+            sup = min(dp1, n / max(1.0 - g, 2.0**-53))
+            shift = max(shift, float(np.max(np.abs(om) / bm)) * 2.0**-53 * sup * mem.size / n)
         tail = dp1 / n * math.exp(-W)
         abs_err = err + tail + shift + 64 * 2.0**-53 * float(total.max())
         if not converged:
@@ -381,7 +383,7 @@ class RandomStoppingGeometric(_RandomStopping):
         return Real.of(3)
 
     def _dpgf(self, w: Any, kind: str, analytic: bool = False) -> Any:
-        return self._const(self.gamma, kind) / (w * w)
+        return self._const(self.gamma, kind) / w / w  # γ/w <= 1 first: no overflow of 1/w² at γ = 1e-300
 
     def _draw_k(self, rng: np.random.Generator, size: int) -> np.ndarray:
         return rng.geometric(self.gamma.to_float(), size)
