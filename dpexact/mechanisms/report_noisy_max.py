@@ -321,6 +321,9 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
     for r in range(n):
         d = [(q[s] - q[r]).to_arb(prec) for s in range(n)]
         mids = [_dyadic(x) for x in d]
+        if not all(abs(m) < 2**1000 for m in mids):
+            raise ValueError("scores: score differences beyond float64's range (> 1e301) are not supported by the "
+                             "ball quadrature's cut points")
         # sliver correction for kinks that are not exact dyadics
         sliver = arb(0)
         if fam.has_kink:
@@ -331,7 +334,7 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
                     sliver += 6 * arb(d[s].rad()) * pdf_sup / b[r]
         # truncation (exact dyadic cut points)
         x_hi = Fraction(bf[r] * t_hi)
-        x_lo = max(Fraction(float(mids[s]) + bf[s] * t_lo) for s in range(n))
+        x_lo = max(mids[s] + Fraction(bf[s] * t_lo) for s in range(n))  # exact: no rounding of huge mids
         if fam.name == "exponential":
             x_lo = max(mids)  # F_s vanishes below d_s: no lower tail (slivers aside)
         integral = arb(0)
@@ -347,7 +350,8 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
                 integral += _piece(fam, r, d, b, right, exact_arb(a), exact_arb(c))
                 pieces_used += 1
         tail = fam.sf_upper(exact_arb(x_hi) / b[r])
-        tail += min((fam.cdf_upper((exact_arb(x_lo) - d[s]) / b[s]) for s in range(n)), key=lambda t: float(t.upper()))
+        # x_lo - d_s formed exactly around the dyadic midpoint of d_s (|d_s| may be ~1e300)
+        tail += min((fam.cdf_upper((exact_arb(x_lo - mids[s]) - (d[s] - exact_arb(mids[s]))) / b[s]) for s in range(n)), key=lambda t: float(t.upper()))
         half = tail.upper() / 2
         val = integral + half + arb(0, 1) * (half + sliver.upper())
         vals.append(val)
