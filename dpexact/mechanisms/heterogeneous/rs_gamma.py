@@ -72,6 +72,19 @@ from .sensitivities import HeterogeneousSelection
 __all__ = ["RandomStoppingGeometric", "RandomStoppingTNB"]
 
 FLOAT_TAIL = 45.0  # float: tails beyond 45 Laplace scales (e^-45 ≈ 2.9e-20), times P'(1)
+#: extra cut points k·b right of a cluster's top score: there P'(G) peaks where 1 - G ~ γ, about
+#: log(1/(2nγ)) scales out (690 at γ = 1e-300), which a quadrature over one long piece can miss
+TAIL_CUTS = (2, 8, 32, 128, 512)
+
+
+def _tail_cuts(gamma: float, n: int, reach: float) -> list[float]:
+    """Multiples k of the top score's scale to cut at: a geometric ladder and the peak of P'(G)
+    near ``log(1/(2nγ))`` scales (both below the window's reach)."""
+    ks = set(TAIL_CUTS)
+    peak = math.log(1 / (2 * n * gamma)) if 0 < gamma < 1 / (2 * n) else 0.0
+    if peak > 2:
+        ks |= {peak + d for d in (-8, -3, -1, 0, 1, 3, 8) if peak + d > 0}
+    return sorted(k for k in ks if k < reach)
 # size limits from measured cost (this project's 2-core machine): seconds ≈ a·n^k, limit near 10 s
 FLOAT_LIMIT, FLOAT_COST = 1500, (1.0e-4, 1.4)  # n = 2000: 16 s
 BALL_LIMIT, BALL_COST = 40, (6.8e-3, 1.94)  # n = 32: 5.6 s (n² integrals of O(n) integrands)
@@ -137,6 +150,9 @@ class _RandomStopping(HeterogeneousSelection):
             om, bm = o[mem], b[mem]
             lo, hi = float(np.min(om - W * bm)), float(np.max(om + W * bm))
             cuts = set(om.tolist())
+            # right of the top score P'(G) peaks where 1 - G ~ γ (far out in the tail when γ is tiny)
+            top = int(np.argmax(om))
+            cuts |= {float(om[top] + k * bm[top]) for k in _tail_cuts(g, n, W)}
             if bm.max() > 4 * bm.min():  # narrow densities inside wide windows: help the adaptive rule
                 for k in (1.0, 8.0):
                     cuts |= set((om - k * bm).tolist()) | set((om + k * bm).tolist())
@@ -237,11 +253,15 @@ class _RandomStopping(HeterogeneousSelection):
             off, lo, hi = self._cluster_frame(q, scales, mem, S, prec)
             mu = [x.to_arb(prec) for x in off]
             kinks = [mem[0]] + [z for a, z in zip(mem, mem[1:]) if rank[z] != rank[a]]
-            edges = [Real(lo).to_arb(prec)] + [mu[a] for a in kinks] + [Real(hi).to_arb(prec)]
-            # branch of every factor on piece j (which ends at kink j or at hi): the left one
-            # (y <= q_a) for every score at or above the piece's upper end
+            top = kinks[-1]
+            tail_cuts = [(off[top] + scales[top] * Real(Fraction(k))).to_arb(prec)
+                         for k in _tail_cuts(self.gamma.to_float(), n, float(S.value))]
+            edges = [Real(lo).to_arb(prec)] + [mu[a] for a in kinks] + tail_cuts + [Real(hi).to_arb(prec)]
+            # branch of every factor on piece j (which ends at kink j, at a tail cut or at hi): the
+            # left one (y <= q_a) for every score at or above the piece's upper end; no score lies
+            # between the cluster's top score and hi (clusters are disjoint)
             last_left = [(Real(hi) - x).sign() <= 0 for x in off]
-            lefts = [[rank[a] >= rank[k] for a in range(n)] for k in kinks] + [last_left]
+            lefts = [[rank[a] >= rank[k] for a in range(n)] for k in kinks] + [last_left] * (len(tail_cuts) + 1)
             for r in mem:
                 total = acb(0)
                 for j in range(len(edges) - 1):
@@ -275,7 +295,10 @@ class _RandomStopping(HeterogeneousSelection):
             off, lo, hi = self._cluster_frame(q, scales, mem, S, int(dps * 3.33) + 20)
             mu = [x.to_mpf() for x in off]
             kinks = sorted({mu[a] for a in mem})
-            edges = [mpmath.mpf(lo.numerator) / lo.denominator, *kinks, mpmath.mpf(hi.numerator) / hi.denominator]
+            top = mem[-1]
+            tail_cuts = [kinks[-1] + k * b[top] for k in _tail_cuts(self.gamma.to_float(), n, float(S.value))]
+            edges = [mpmath.mpf(lo.numerator) / lo.denominator, *kinks, *tail_cuts,
+                     mpmath.mpf(hi.numerator) / hi.denominator]
 
             def gbar(y: Any) -> Any:
                 s = mpmath.mpf(0)
