@@ -19,7 +19,7 @@ import dpexact
 from dpexact.verify.api_fuzz import REQUIRED, Case, epsilon_pools, random_case, run_case, score_pools
 
 NAMES = dpexact.available()
-PER_CASE_SECONDS = 10.0
+PER_CASE_SECONDS = 30.0  # a hang guard (this is not a timing test; the machine may be loaded)
 
 finite_or_not = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
 extreme_floats = st.sampled_from([0.0, -0.0, 1e-300, -1e-300, 5e-324, 1e300, -1e300, 1.7e308, -1.7e308, 1e-12, 1e7])
@@ -30,7 +30,7 @@ score_entries = st.one_of(
     st.fractions(max_denominator=10**6),
 )
 scores = st.one_of(
-    st.lists(score_entries, min_size=1, max_size=6),
+    st.lists(score_entries, min_size=1, max_size=4),
     st.lists(finite_or_not, max_size=4),
     st.sampled_from([v for k, vs in score_pools().items() if k != "strings" for v in vs]),
     st.lists(st.integers(-3, 3), min_size=1, max_size=6).map(np.array),
