@@ -205,9 +205,11 @@ class SelectionMechanism:
 def scaled_float(x: Real) -> tuple[float, int]:
     """``x = m · 2^e`` with ``m`` in [1/2, 1) correctly rounded (x > 0; any magnitude)."""
     if x.is_rational:
-        f = x.value
-        k = f.numerator.bit_length() - f.denominator.bit_length()
-        m = float(f / Fraction(2) ** k)  # in [1/2, 2): exact Fraction arithmetic, one rounding
+        num, den = x.value.numerator, x.value.denominator
+        s = 64 - (num.bit_length() - den.bit_length())  # quotient of ~64 bits: no gcd of huge integers
+        qt, rem = divmod(num << s, den) if s >= 0 else divmod(num, den << -s)
+        mm, ee = math.frexp(float((qt << 1) | (rem != 0)))  # sticky bit: one correct rounding
+        return mm, ee - s - 1
     else:
         man, exp = x.to_arb(128).mid().man_exp()
         man, exp = int(man), int(exp)
