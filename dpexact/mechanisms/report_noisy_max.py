@@ -197,7 +197,7 @@ def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
     from scipy.integrate import quad_vec
 
     n = q.size
-    if not np.all((b >= 1e-290) & (b <= 1e290)):  # window ends t·b and 1/b must stay normal floats
+    if not np.all((b >= 1e-305) & (b <= 1e305)):  # window ends t·b (|t| <= 45) and 1/b stay normal floats
         raise ValueError(f"the noise scales {b.min():.3g}..{b.max():.3g} are outside float64's range; use backend='ball'")
     W = FLOAT_TAIL
     t_lo, t_hi = fam.t_low(W), fam.t_high(W)

@@ -127,15 +127,15 @@ class _RandomStopping(HeterogeneousSelection):
         n = q.size
         check_size(n, FLOAT_LIMIT, _cost_note("float", n, FLOAT_COST))
         b = np.array([x.to_float() for x in self._scales(n)])
-        if not np.all((b >= 1e-290) & (b <= 1e290)):  # window ends W·b and 1/b must stay normal floats
-            raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
-                             "float64's range; use backend='ball'")
         g = self.gamma.to_float()
         dp = lambda w: self._dpgf(w, "float")  # noqa: E731
         dp1 = float(dp(g))
         if not math.isfinite(dp1):
             raise ValueError(f"{self.short_name}: P'(1) overflows float64 at gamma={self.gamma}; use backend='ball'")
         W = FLOAT_TAIL + max(0.0, math.log(dp1))
+        if not np.all((b >= 1e-305) & (b <= 1e306 / W)):  # W·b and 1/b must stay normal floats
+            raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
+                             "float64's range; use backend='ball'")
         clusters = _clusters(np.argsort(q, kind="stable").tolist(), FloatReach(q, b, -W, W))
         total = np.zeros(n)
         err = 0.0
