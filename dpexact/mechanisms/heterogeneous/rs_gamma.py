@@ -156,14 +156,21 @@ class _RandomStopping(HeterogeneousSelection):
             if bm.max() > 4 * bm.min():  # narrow densities inside wide windows: help the adaptive rule
                 for k in (1.0, 8.0):
                     cuts |= set((om - k * bm).tolist()) | set((om + k * bm).tolist())
-            edges = [lo, *sorted(x for x in cuts if lo < x < hi), hi]
+            # integrate in units of 2^k ≈ the smallest member scale (exact rescaling), so that the
+            # integrand is O(1/scale) ~ O(1) whatever the magnitude of the scales
+            k = -math.frexp(float(bm.min()))[1]
+            with np.errstate(over="ignore"):
+                os_, bs_ = np.ldexp(o, k), np.ldexp(b, k)
+            if not np.all(np.isfinite(bs_)):
+                raise ValueError(f"{self.short_name}: the noise scales differ by more than float64's range; use backend='ball'")
+            edges = [math.ldexp(x, k) for x in [lo, *sorted(x for x in cuts if lo < x < hi), hi]]
 
-            def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = o, bm: np.ndarray = bm) -> np.ndarray:
+            def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = os_, bs: np.ndarray = bs_) -> np.ndarray:
                 with np.errstate(invalid="ignore", over="ignore"):
-                    d = (t - o) / b
+                    d = (t - o) / bs
                 e = 0.5 * np.exp(-np.abs(d))
                 gbar = float(np.sum(np.where(d < 0, 1 - e, e))) / n
-                return e[mem] / bm * (dp(g + (1 - g) * gbar) / n)
+                return e[mem] / bs[mem] * (dp(g + (1 - g) * gbar) / n)
 
             for a, z in zip(edges[:-1], edges[1:]):
                 if z <= a:
