@@ -77,10 +77,10 @@ FLOAT_TAIL = 45.0  # float: tails beyond 45 Laplace scales (e^-45 ≈ 2.9e-20), 
 TAIL_CUTS = (2, 8, 32, 128, 512)
 
 
-def _tail_cuts(gamma: float, n: int, reach: float) -> list[float]:
-    """Multiples k of the top score's scale to cut at: a geometric ladder and the peak of P'(G)
-    near ``log(1/(2nγ))`` scales (both below the window's reach)."""
-    ks = set(TAIL_CUTS)
+def _tail_cuts(gamma: float, n: int, reach: float, ladder: bool = True) -> list[float]:
+    """Multiples k of the top score's scale to cut at: a geometric ladder (``ladder``) and the peak
+    of P'(G) near ``log(1/(2nγ))`` scales (both below the window's reach)."""
+    ks = set(TAIL_CUTS) if ladder else set()
     peak = math.log(1 / (2 * n * gamma)) if 0 < gamma < 1 / (2 * n) else 0.0
     if peak > 2:
         ks |= {peak + d for d in (-8, -3, -1, 0, 1, 3, 8) if peak + d > 0}
@@ -303,7 +303,8 @@ class _RandomStopping(HeterogeneousSelection):
             mu = [x.to_mpf() for x in off]
             kinks = sorted({mu[a] for a in mem})
             top = mem[-1]
-            tail_cuts = [kinks[-1] + k * b[top] for k in _tail_cuts(self.gamma.to_float(), n, float(S.value))]
+            # mp: the peak cuts only (every extra piece costs a full tanh-sinh rule at 50 digits)
+            tail_cuts = [kinks[-1] + k * b[top] for k in _tail_cuts(self.gamma.to_float(), n, float(S.value), False)]
             edges = [mpmath.mpf(lo.numerator) / lo.denominator, *kinks, *tail_cuts,
                      mpmath.mpf(hi.numerator) / hi.denominator]
 
