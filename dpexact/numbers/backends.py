@@ -11,20 +11,43 @@ name       numbers                                      accuracy statement
 
 Backends are small frozen descriptions; :func:`get_backend` parses ``"ball"``,
 ``"ball:256"`` (bits), ``"mp:60"`` (decimal digits) or returns a backend instance unchanged.
-The scalar backends (mp, ball, exact) share elementary operations (:meth:`exp`, :meth:`log`,
-...) so that one scalar implementation of an algorithm runs on all of them; the float
-backend is served by separate vectorised numpy code in each mechanism.
+
+Every backend offers the operations a pmf needs, so that one implementation written against
+them runs on all four (run it inside :meth:`Backend.context`, or through :meth:`Backend.run`):
+
+* numbers: :meth:`~Backend.num` (an exact number into the backend), :meth:`~Backend.to_float`;
+* elementary functions: :meth:`~Backend.exp`, :meth:`~Backend.log`, :meth:`~Backend.log1p`,
+  :meth:`~Backend.expm1`, :meth:`~Backend.sqrt`; :meth:`~Backend.fsum` (``math.fsum``,
+  ``mpmath.fsum``, arb sum, exact sum);
+* decisions: :meth:`~Backend.sign` / :meth:`~Backend.compare` — certified on ball (``None``
+  when the ball straddles 0) and exact (exact), certified on float only through the running
+  bound of :class:`~.bounded_float.BoundedFloat`;
+* :meth:`~Backend.integrate` (:mod:`.integration`): proven bound on float (Gauss–Legendre +
+  Bernstein ellipse, given the integrand's analyticity data), an *estimate* on mp, rigorous on
+  ball (``acb.integral``), closed form on exact (sympy);
+* :meth:`~Backend.certify`: a backend number as a :class:`~.certified.Certified` value.
+
+The float backend's scalar numbers are :class:`~.bounded_float.BoundedFloat` (value plus a
+running a-priori error bound); its operations also accept plain floats and numpy arrays, for
+vectorised code whose bound is derived by hand. ``is_float`` / ``is_ball`` / ``is_exact`` /
+``is_mp`` answer "which kind of arithmetic is this" without comparing names.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterable, Iterator
 
+import numpy as np
+
+from .bounded_float import BoundedFloat
+from .certified import Certified, ErrorKind
 from .real import Real
 
-__all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES"]
+__all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES",
+           "ball_context"]
 
 BACKEND_NAMES = ("float", "mp", "ball", "exact")
 
@@ -33,26 +56,87 @@ BACKEND_NAMES = ("float", "mp", "ball", "exact")
 class Backend:
     name: ClassVar[str] = "abstract"
     rigorous: ClassVar[bool] = False
+    #: the kind of error statement its results carry (as in :class:`~.pmf.Pmf`)
+    error_kind: ClassVar[ErrorKind] = "estimate"
+
+    @property
+    def is_float(self) -> bool:
+        return self.name == "float"
+
+    @property
+    def is_mp(self) -> bool:
+        return self.name == "mp"
+
+    @property
+    def is_ball(self) -> bool:
+        return self.name == "ball"
+
+    @property
+    def is_exact(self) -> bool:
+        return self.name == "exact"
 
     @contextlib.contextmanager
     def context(self) -> Iterator[None]:
         """Set the working precision of the underlying library for the duration."""
         yield
 
-    # scalar interface (mp, ball, exact) --------------------------------------------------
+    def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(self, *args, **kwargs)`` inside :meth:`context` (one implementation, any backend)."""
+        with self.context():
+            return fn(self, *args, **kwargs)
+
+    # numbers ------------------------------------------------------------------------------
     def from_real(self, x: Real) -> Any:
         raise NotImplementedError
 
     def from_int(self, k: int) -> Any:
         return self.from_real(Real.of(k))
 
+    def num(self, x: Any) -> Any:
+        """An exact number (Real, int, Fraction, numeric string, sympy) as a backend number."""
+        return self.from_real(Real.of(x))
+
+    def to_float(self, x: Any) -> float:
+        raise NotImplementedError
+
+    # operations ---------------------------------------------------------------------------
     def exp(self, x: Any) -> Any:
         raise NotImplementedError
 
     def log(self, x: Any) -> Any:
         raise NotImplementedError
 
-    def to_float(self, x: Any) -> float:
+    def log1p(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def expm1(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def sqrt(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def fsum(self, xs: Iterable[Any]) -> Any:
+        """Accurate sum of backend numbers."""
+        raise NotImplementedError
+
+    def sign(self, x: Any) -> int | None:
+        """Sign of ``x`` (-1, 0, 1), or ``None`` when this arithmetic cannot decide it."""
+        raise NotImplementedError
+
+    def compare(self, a: Any, b: Any) -> int | None:
+        """Sign of ``a - b`` (see :meth:`sign`)."""
+        return self.sign(a - b)
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """``∫_a^b f`` as a :class:`Certified` value (see :mod:`.integration` for each backend)."""
+        raise NotImplementedError
+
+    def certify(self, x: Any) -> Certified:
+        """A backend number with its error statement (``error_bound`` refers to ``as_float``)."""
+        raise NotImplementedError
+
+    def error_of(self, x: Any) -> float:
+        """Bound on ``|x - exact|`` for the backend number ``x`` itself (not its float view)."""
         raise NotImplementedError
 
     def __str__(self) -> str:
@@ -61,13 +145,76 @@ class Backend:
 
 @dataclass(frozen=True)
 class FloatBackend(Backend):
+    """float64. Scalars are :class:`BoundedFloat` (running a-priori bound); arrays go to numpy."""
+
     name: ClassVar[str] = "float"
+    error_kind: ClassVar[ErrorKind] = "a-priori"
 
     def from_real(self, x: Real) -> float:
         return x.to_float()
 
+    def num(self, x: Any) -> BoundedFloat:
+        return BoundedFloat.of(x)
+
     def to_float(self, x: Any) -> float:
         return float(x)
+
+    @staticmethod
+    def _apply(x: Any, method: str, fn: Callable[[Any], Any]) -> Any:
+        if isinstance(x, BoundedFloat):
+            return getattr(x, method)()
+        if isinstance(x, (int, float)):
+            return BoundedFloat.of(x).__getattribute__(method)()
+        return fn(x)
+
+    def exp(self, x: Any) -> Any:
+        return self._apply(x, "exp", np.exp)
+
+    def log(self, x: Any) -> Any:
+        return self._apply(x, "log", np.log)
+
+    def log1p(self, x: Any) -> Any:
+        return self._apply(x, "log1p", np.log1p)
+
+    def expm1(self, x: Any) -> Any:
+        return self._apply(x, "expm1", np.expm1)
+
+    def sqrt(self, x: Any) -> Any:
+        return self._apply(x, "sqrt", np.sqrt)
+
+    def fsum(self, xs: Iterable[Any]) -> Any:
+        items = list(xs)
+        if any(isinstance(v, BoundedFloat) for v in items):
+            bs = [BoundedFloat.of(v) for v in items]
+            v = math.fsum(b.v for b in bs)  # correctly rounded
+            e = math.fsum(b.e for b in bs)
+            return BoundedFloat(v, (e + 2.0**-53 * abs(v)) * (1 + 2.0**-50) + 5e-324)
+        return math.fsum(items)
+
+    def sign(self, x: Any, error: float = 0.0) -> int | None:
+        """BoundedFloat: decided by its interval; a plain float: decided if ``|x| > error``."""
+        if isinstance(x, BoundedFloat):
+            return x.sign()
+        v = float(x)
+        if abs(v) > error:
+            return 1 if v > 0 else -1
+        return 0 if v == 0 and error == 0 else None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """Gauss–Legendre with the Bernstein-ellipse bound; needs ``rho=`` and ``log_m=``
+        (see :func:`~.integration.integrate_float`). ``f`` receives a float64 array."""
+        from .integration import integrate_float
+
+        return integrate_float(f, float(Real.of(a).to_float()), float(Real.of(b).to_float()), **options)
+
+    def error_of(self, x: Any) -> float:
+        return x.e if isinstance(x, BoundedFloat) else math.inf
+
+    def certify(self, x: Any) -> Certified:
+        if isinstance(x, BoundedFloat):
+            return Certified(x, x.v, x.e, "exact" if x.e == 0 else "a-priori", "float")
+        v = float(x)
+        return Certified(v, v, 0.0, "estimate", "float", {"note": "plain float: no bound was tracked"})
 
 
 @dataclass(frozen=True)
@@ -111,6 +258,36 @@ class MpBackend(Backend):
 
         return mpmath.expm1(x)
 
+    def sqrt(self, x: Any) -> Any:
+        import mpmath
+
+        return mpmath.sqrt(x)
+
+    def fsum(self, xs: Iterable[Any]) -> Any:
+        import mpmath
+
+        return mpmath.fsum(xs)
+
+    def sign(self, x: Any, error: Any = 0) -> int | None:
+        """Sign of the computed value when ``|x| > error`` (an mp value carries no proof)."""
+        if abs(x) > error:
+            return 1 if x > 0 else -1
+        return 0 if x == 0 and error == 0 else None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """:func:`mpmath.quad` — the bound is mpmath's estimate (``error_kind="estimate"``)."""
+        from .integration import integrate_mp
+
+        return integrate_mp(f, a, b, self.dps, options.get("points"))
+
+    def error_of(self, x: Any) -> float:
+        """An estimate: ``10^(3 - dps)·|x|`` (a few hundred ulps of working precision)."""
+        return 10.0 ** (3 - self.dps) * abs(float(x))
+
+    def certify(self, x: Any) -> Certified:
+        v = float(x)
+        return Certified(x, v, self.error_of(x) + 2.0**-53 * abs(v), "estimate", str(self))
+
     def to_float(self, x: Any) -> float:
         return float(x)
 
@@ -125,6 +302,7 @@ class BallBackend(Backend):
     prec: int = 128
     name: ClassVar[str] = "ball"
     rigorous: ClassVar[bool] = True
+    error_kind: ClassVar[ErrorKind] = "rigorous"
 
     def __post_init__(self) -> None:
         if not isinstance(self.prec, int) or self.prec < 53:
@@ -156,6 +334,43 @@ class BallBackend(Backend):
     def expm1(self, x: Any) -> Any:
         return x.expm1()
 
+    def sqrt(self, x: Any) -> Any:
+        return x.sqrt()
+
+    def fsum(self, xs: Iterable[Any]) -> Any:
+        from flint import arb
+
+        out = arb(0)
+        for v in xs:
+            out = out + v
+        return out
+
+    def sign(self, x: Any) -> int | None:
+        """Certified: ±1 when the ball excludes 0, 0 for the exact ball 0, ``None`` otherwise."""
+        if x > 0:
+            return 1
+        if x < 0:
+            return -1
+        if x.is_zero():
+            return 0
+        return None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """Rigorous ``acb.integral``; ``f(z, analytic)`` receives ``acb`` values."""
+        from .integration import integrate_ball
+
+        return integrate_ball(f, a, b, self.prec)
+
+    def error_of(self, x: Any) -> float:
+        r = x.rad()
+        f = float(r)
+        return f if f >= r else math.nextafter(f, math.inf)
+
+    def certify(self, x: Any) -> Certified:
+        mid = float(x.mid())
+        err = self.error_of(x) + 2.0**-53 * abs(mid) + 5e-324
+        return Certified(x, mid, err, "rigorous", str(self))
+
     def to_float(self, x: Any) -> float:
         return float(x.mid())
 
@@ -173,6 +388,7 @@ class ExactBackend(Backend):
 
     name: ClassVar[str] = "exact"
     rigorous: ClassVar[bool] = True
+    error_kind: ClassVar[ErrorKind] = "exact"
 
     def from_real(self, x: Real) -> Any:
         return x.to_sympy()
@@ -186,6 +402,75 @@ class ExactBackend(Backend):
         import sympy
 
         return sympy.log(x)
+
+    def log1p(self, x: Any) -> Any:
+        import sympy
+
+        return sympy.log(1 + sympy.sympify(x))
+
+    def expm1(self, x: Any) -> Any:
+        import sympy
+
+        return sympy.exp(x) - 1
+
+    def sqrt(self, x: Any) -> Any:
+        import sympy
+
+        return sympy.sqrt(x)
+
+    def fsum(self, xs: Iterable[Any]) -> Any:
+        import sympy
+
+        items = list(xs)
+        if items and all(type(v).__name__ == "fmpq" for v in items):
+            out = items[0]
+            for v in items[1:]:
+                out = out + v
+            return out
+        return sympy.Add(*[sympy.sympify(_sympy_of(v)) for v in items])
+
+    def sign(self, x: Any) -> int | None:
+        """Exact sign: rationals directly; closed forms by arb at 128, 512, 2048 bits, then a
+        symbolic zero test (``None`` only when sympy cannot decide an exact tie)."""
+        if type(x).__name__ == "fmpq":
+            return (x > 0) - (x < 0)
+        import sympy
+
+        from .real import sympy_to_arb
+
+        e = sympy.sympify(_sympy_of(x))
+        if e.is_Rational:
+            return int(bool(e > 0)) - int(bool(e < 0))
+        from flint import ctx
+
+        old = ctx.prec
+        try:
+            for prec in (128, 512, 2048):
+                ctx.prec = prec
+                try:
+                    b = sympy_to_arb(e)
+                except TypeError:
+                    break
+                if b > 0:
+                    return 1
+                if b < 0:
+                    return -1
+        finally:
+            ctx.prec = old
+        z = e.equals(0)
+        return 0 if z is True else None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """Closed form by :func:`sympy.integrate` (``ValueError`` when there is none)."""
+        from .integration import integrate_exact
+
+        return integrate_exact(f, a, b)
+
+    def error_of(self, x: Any) -> float:
+        return 0.0
+
+    def certify(self, x: Any) -> Certified:
+        return Certified(x, self.to_float(x), 0.0, "exact", "exact")
 
     def to_float(self, x: Any) -> float:
         if type(x).__name__ == "fmpq":
@@ -205,6 +490,19 @@ class ExactBackend(Backend):
                 return "sympy", [sympy.sympify(w) for w in values]
             out.append(fmpq(int(v.p), int(v.q)))
         return "fmpq", out
+
+
+def _sympy_of(v: Any) -> Any:
+    if type(v).__name__ == "fmpq":
+        import sympy
+
+        return sympy.Rational(int(v.p), int(v.q))
+    return v
+
+
+def ball_context(prec: int) -> "contextlib.AbstractContextManager[None]":
+    """Run a block at ``prec`` bits of arb precision (restored afterwards, even on error)."""
+    return BallBackend(int(prec)).context()
 
 
 def get_backend(spec: "str | Backend") -> Backend:

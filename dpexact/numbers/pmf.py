@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["Pmf", "ErrorKind"]
+from .certified import ErrorKind
 
-ErrorKind = Literal["exact", "rigorous", "a-priori", "estimate"]
+__all__ = ["Pmf", "ErrorKind", "pmf_from_numbers"]
 
 
 @dataclass(frozen=True)
@@ -94,19 +94,16 @@ class Pmf:
 
         if self.radii() is None:
             raise TypeError("contains() needs a ball-backend Pmf")
-        from flint import ctx
+        from .backends import get_backend
 
-        prec = int(self.backend.partition(":")[2] or 128) + 128
-        old, ctx.prec = ctx.prec, prec
-        try:
+        prec = get_backend(self.backend).prec + 128
+        with get_backend(f"ball:{prec}").context():
             for b, e in zip(self.values, exact, strict=True):
                 # rationals and closed forms get a (prec+128)-bit enclosure; containment of
                 # that enclosure implies containment of the exact value
                 e_ball = arb(e) if type(e).__name__ == "fmpq" else Real.of(e).to_arb(prec)
                 if not b.contains(e_ball):
                     return False
-        finally:
-            ctx.prec = old
         return True
 
     def total(self) -> Any:
@@ -117,3 +114,41 @@ class Pmf:
         for v in self.values:
             s = s + v
         return s
+
+
+def pmf_from_numbers(values: Sequence[Any], backend: Any, method: str, details: dict | None = None) -> Pmf:
+    """A :class:`Pmf` from backend numbers, with the error statement the backend's operations carry.
+
+    ``values`` come from a pmf written against the backend operations (:mod:`.backends`):
+    ``BoundedFloat`` (float: the running a-priori bound), ``mpf`` (mp: estimate at its
+    precision), ``arb`` (ball: radii) or exact numbers. The bound of every entry comes from
+    :meth:`Backend.error_of`; ``abs_error`` is their maximum, ``rel_error`` the largest ratio
+    bound/value (``None`` when an entry's bound reaches its value).
+    """
+    from .backends import get_backend
+    from .certified import Certified
+
+    be = get_backend(backend)
+    certs = [be.certify(v) for v in values]
+    errs = [be.error_of(v) for v in values]
+    abs_err = max(errs, default=0.0)
+    kind = Certified.weakest(*[c.error_kind for c in certs]) if certs else "exact"
+    rels: list[float] | None = []
+    for c, e in zip(certs, errs):
+        if e == 0:
+            rels.append(0.0)
+        elif abs(c.as_float) * (1 - 2.0**-52) > e:
+            rels.append(e / (abs(c.as_float) * (1 - 2.0**-52) - e))
+        else:
+            rels = None
+            break
+    rel = max(rels, default=0.0) if rels is not None else None
+    if be.is_float:
+        vals: Any = np.array([c.as_float for c in certs], dtype=np.float64)
+    elif be.is_exact:
+        vals = tuple(values)
+        abs_err, rel, kind = 0.0, 0.0, "exact"
+    else:
+        vals = tuple(values)
+    return Pmf(vals, str(be), method, rel_error=rel, abs_error=abs_err, error_kind=kind, details=dict(details or {}))
+
