@@ -33,7 +33,9 @@ Backends (method ``"quadrature"``; cost O(n²) integrand terms per candidate, he
   ``ρ_s = rad(d_s)`` where the wrong branch is used is bounded by ``6 ρ_s sup f / b_r``
   (both branches of each factor lie in [-1, 1] and ``f`` within ``2 sup f`` there, for
   ``ρ_s <= b_s/2``). Absolute accuracy ≈ 2^-prec.
-* ``exact`` — no closed form is known (pf Appendix F); raises ``ValueError`` (use ``ball``).
+* ``exact`` — exponential noise only (method ``"integral"``): the integral above evaluated in
+  closed form, term by term (:mod:`.rnm_exponential_exact`); Gumbel and Laplace noise have no
+  known closed form (pf Appendix F) and raise ``ValueError`` (use ``ball``).
 
 Citations: pf Appendix F (definition, integral, (c, c, 0) example, Figure 4);
 hetsel eq. (3)-(4) (exponential noise, RNMH); pf Remark 1 (monotone).
@@ -53,6 +55,7 @@ from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from .base import SelectionMechanism, _check_method
 from .noise import NoiseFamily, noise_family
+from .rnm_exponential_exact import rnm_exponential_exact
 from .validation import check_size, positive_real
 
 __all__ = ["ReportNoisyMax", "RNMExponential", "RNMGumbel", "RNMLaplace", "FLOAT_LIMIT", "SCALAR_LIMIT", "MP_LIMIT"]
@@ -122,11 +125,15 @@ class ReportNoisyMax(SelectionMechanism):
         return _pmf_float(self.family, q, b)
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        if backend.name == "exact":
-            raise ValueError(
-                "report noisy max has no known closed-form pmf (pf Appendix F); "
-                "use backend='ball' for rigorous enclosures"
-            )
+        if backend.is_exact:
+            if self.family.name != "exponential":
+                raise ValueError(
+                    f"report noisy max with {self.noise} noise has no known closed-form pmf (pf Appendix F); "
+                    "use backend='ball' for rigorous enclosures"
+                )
+            _check_method(method, ("integral", "quadrature"), "integral")
+            vals, info = rnm_exponential_exact(q, self.candidate_scales(len(q)))
+            return Pmf(tuple(vals), "exact", "integral", rel_error=0.0, abs_error=0.0, error_kind="exact", details=info)
         m = _check_method(method, ("quadrature",), "quadrature")
         limit = SCALAR_LIMIT if backend.name == "ball" else MP_LIMIT
         check_size(len(q), limit, f"the {backend.name} RNM quadrature (O(n^2) integrals)")
