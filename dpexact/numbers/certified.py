@@ -5,9 +5,9 @@ a channel's value, an optimality ratio's numerator, an integral) is a :class:`Ce
 
 * ``value``: the number in the backend's own type (float, ``mpf``, ``arb``, ``fmpq`` / sympy);
 * ``as_float``: a float64 view (ball: midpoint; exact: correctly rounded);
-* ``error_bound``: bound on ``|as_float - exact|`` (for a ball, the radius plus the
-  midpoint's rounding); 0 when ``value`` itself is exact (``as_float`` is then correctly
-  rounded, within 2^-53 relative);
+* ``error_bound``: bound on ``|value - exact|`` (float / mp: the value itself; ball: its
+  midpoint, i.e. the radius; 0 for exact values). ``as_float`` adds at most one rounding,
+  ``2^-53 |as_float|``, on the mp, ball and exact backends;
 * ``error_kind``: ``"exact"``, ``"rigorous"`` (ball radii / proven bounds), ``"a-priori"``
   (proven truncation bounds plus a rounding-error analysis) or ``"estimate"`` (e.g. an
   adaptive quadrature's own error estimate — not a proof);
@@ -31,7 +31,7 @@ _STRENGTH = {"estimate": 0, "a-priori": 1, "rigorous": 2, "exact": 3}
 
 @dataclass(frozen=True)
 class Certified:
-    """A value, its float64 view, a bound on ``|as_float - exact|`` and the kind of that bound."""
+    """A value, its float64 view, a bound on ``|value - exact|`` and the kind of that bound."""
 
     value: Any
     as_float: float
@@ -54,9 +54,9 @@ class Certified:
         return self.error_kind != "estimate"
 
     def interval(self) -> tuple[float, float]:
-        """``(as_float - error_bound, as_float + error_bound)``, rounded outward."""
-        return (math.nextafter(self.as_float - self.error_bound, -math.inf),
-                math.nextafter(self.as_float + self.error_bound, math.inf))
+        """Floats enclosing the exact value: ``as_float ± (error_bound + one rounding)``, outward."""
+        e = self.error_bound + (0.0 if self.backend == "float" else 2.0**-53 * abs(self.as_float))
+        return (math.nextafter(self.as_float - e, -math.inf), math.nextafter(self.as_float + e, math.inf))
 
     def with_details(self, **kw: Any) -> "Certified":
         return replace(self, details={**self.details, **kw})
