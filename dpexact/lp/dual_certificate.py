@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..mechanisms.validation import positive_real
-from ..numbers.backends import Backend, get_backend
+from ..numbers.backends import Backend, ball_context, get_backend
 from ..numbers.real import Real
 from .lattice import LatticeClass, check_nk, count_classes, lattice_classes
 from .regular_lp import exp_minus_epsilon
@@ -232,7 +232,7 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
     check_nk(n, k)
     if count_classes(n, k) > max_classes:
         raise ValueError(f"n, k: {count_classes(n, k)} classes exceed max_classes={max_classes}")
-    from flint import arb, ctx, fmpq_poly, fmpz_poly
+    from flint import arb, fmpq_poly, fmpz_poly
 
     rho = fmpq_poly([0, 1])
     y0 = dual_recurrence(n, k, rho)
@@ -244,9 +244,7 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
                 p = level + m * y0[c.counts]
                 polys.setdefault(str(p), (p, c.counts, level))
     best = None
-    old = ctx.prec
-    ctx.prec = 200
-    try:
+    with ball_context(200):
         for p, counts, level in polys.values():
             num = p.numer()
             # exact roots at ρ = 0 or ρ = 1 lie outside (0, 1) but cannot be separated from the
@@ -270,5 +268,3 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
             return FeasibilityThreshold(n, k, None, None, None, None, len(polys))
         r, counts, level = best
         return FeasibilityThreshold(n, k, -r.log(), r, counts, level, len(polys))
-    finally:
-        ctx.prec = old

@@ -427,9 +427,10 @@ class ExactBackend(Backend):
             return out
         return sympy.Add(*[sympy.sympify(_sympy_of(v)) for v in items])
 
-    def sign(self, x: Any) -> int | None:
+    def sign(self, x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
         """Exact sign: rationals directly; closed forms by arb at 128, 512, 2048 bits, then a
-        symbolic zero test (``None`` only when sympy cannot decide an exact tie)."""
+        zero test: ``zero_test(expr)`` if given (True: zero, False: not zero, None: unknown),
+        then ``sympy.simplify``. ``None`` only when an exact tie cannot be decided."""
         if type(x).__name__ == "fmpq":
             return (x > 0) - (x < 0)
         import sympy
@@ -439,12 +440,8 @@ class ExactBackend(Backend):
         e = sympy.sympify(_sympy_of(x))
         if e.is_Rational:
             return int(bool(e > 0)) - int(bool(e < 0))
-        from flint import ctx
-
-        old = ctx.prec
-        try:
-            for prec in (128, 512, 2048):
-                ctx.prec = prec
+        for prec in (128, 512, 2048):
+            with ball_context(prec):
                 try:
                     b = sympy_to_arb(e)
                 except TypeError:
@@ -453,10 +450,12 @@ class ExactBackend(Backend):
                     return 1
                 if b < 0:
                     return -1
-        finally:
-            ctx.prec = old
-        z = e.equals(0)
-        return 0 if z is True else None
+        z = zero_test(e) if zero_test is not None else None
+        if z is True:
+            return 0
+        if z is None and sympy.simplify(e) == 0:
+            return 0
+        return None
 
     def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
         """Closed form by :func:`sympy.integrate` (``ValueError`` when there is none)."""
