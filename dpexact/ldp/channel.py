@@ -431,7 +431,7 @@ class Channel:
         from ..mechanisms.validation import positive_real
 
         eps = positive_real(epsilon, "epsilon")
-        if self.backend != "exact":
+        if not self.number_backend.is_exact:
             raise TypeError("satisfies_ldp needs an exact channel (build it with backend='exact')")
         r = self.max_column_ratio()
         if r.ratio == math.inf:

@@ -138,7 +138,7 @@ def dual_certificate(n: int, k: int, epsilon: Any, sensitivity: Any = 1, backend
     eps = positive_real(epsilon, "epsilon")
     delta = positive_real(sensitivity, "sensitivity")
     be = get_backend(backend)
-    if be.name == "exact":
+    if be.is_exact:
         rho_r = exp_minus_epsilon(eps)
         if not rho_r.is_rational:
             raise ValueError(f"epsilon: e^(-epsilon) = {rho_r} is not rational; use backend='ball'")
@@ -146,16 +146,16 @@ def dual_certificate(n: int, k: int, epsilon: Any, sensitivity: Any = 1, backend
 
         f = rho_r.to_fraction()
         rho: Any = fmpq(f.numerator, f.denominator)
-    elif be.name == "ball":
+    elif be.is_ball:
         rho = None
-    elif be.name == "float":
+    elif be.is_float:
         import math
 
         rho = math.exp(-eps.to_float())
     else:
         raise ValueError(f"backend must be exact, ball or float, got {be}")
     with be.context():
-        if be.name == "ball":
+        if be.is_ball:
             rho = (-eps.to_arb(be.prec + 20)).exp()
         y0 = dual_recurrence(n, k, rho)
         zero = rho * 0
@@ -180,12 +180,12 @@ def dual_certificate(n: int, k: int, epsilon: Any, sensitivity: Any = 1, backend
         feasible = worst is None or _ge(worst, 0)
         l7 = lemma7_sum(rho, k)
         scale = delta * 2
-        if be.name == "exact":
+        if be.is_exact:
             from flint import fmpq
 
             sf = scale.to_fraction() if scale.is_rational else None
             obj_out: Any = obj * fmpq(sf.numerator, sf.denominator) if sf is not None else obj
-        elif be.name == "ball":
+        elif be.is_ball:
             obj_out = obj * scale.to_arb(be.prec)
         else:
             obj_out = obj * scale.to_float()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..numbers.backends import ball_context
+from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
 from .certified_ratio import exact_sign, to_sympy
 
@@ -88,7 +88,7 @@ class Counterexample:
             else:
                 lo, hi = (float(D.lower()) > 0 and math.inf or -math.inf), math.inf
             ball_proved = bool(D.lower() > 0)
-        if backend == "ball":
+        if get_backend(backend).is_ball:
             return Recheck(ball_proved and nb, f"ball:{prec}", lo, hi, float(eps), nb,
                            "" if ball_proved else "ball cannot separate the ratio from e^ε")
         import sympy
