@@ -114,6 +114,13 @@ def test_certified_signs():
         assert ball.compare(third, ball.num(Fraction(1, 4))) == 1
     assert ex.sign(sympy.exp(sympy.Rational(1, 10)) ** 2 - sympy.exp(sympy.Rational(1, 5))) == 0
     assert ex.sign(sympy.log(3) - sympy.Rational(11, 10)) == -1
+    # sums of rational multiples of exp(rational): exact zero by grouping exponents, and a
+    # non-zero value of size ~1e-44 (a Taylor remainder) decided at higher precision
+    t = sympy.Rational(1, 10)
+    assert ex.sign(sympy.exp(t) * (sympy.exp(-t) + 1) - 1 - sympy.exp(t)) == 0
+    taylor = sum(t**k / sympy.factorial(k) for k in range(30))
+    assert ex.sign(sympy.exp(t) - taylor) == 1
+    assert ex.sign(taylor - sympy.exp(t)) == -1
 
 
 def test_integration_bounds_and_kinds():
