@@ -137,3 +137,49 @@ def test_integration_bounds_and_kinds():
     assert isinstance(c_float.value, BoundedFloat) and isinstance(c_ball, Certified)
     with pytest.raises(ValueError, match="closed-form"):
         get_backend("exact").integrate(lambda x: sympy.cos(x**3 + x) / (1 + x**2), 0, 1)
+
+
+def test_exact_integration_of_a_piecewise_exponential():
+    x_ = sympy.Symbol("x", real=True)
+    c = get_backend("exact").integrate(lambda x: sympy.exp(-x) * sympy.Piecewise((x, x < 1), (1, True)), 0, 3)
+    # ∫_0^1 x e^{-x} dx + ∫_1^3 e^{-x} dx = (1 - 2/e) + (1/e - e^{-3})
+    assert c.error_kind == "exact"
+    assert sympy.simplify(c.value - (1 - sympy.exp(-1) - sympy.exp(-3))) == 0
+    assert not c.value.has(x_)
+
+
+def _random_program(be, seed):
+    """A random straight-line program over the backend operations (written once)."""
+    rng = np.random.default_rng(seed)
+    vals = [be.num(Fraction(int(rng.integers(1, 50)), int(rng.integers(1, 50)))) for _ in range(4)]
+    for _ in range(12):
+        a, b = (vals[int(i)] for i in rng.integers(0, len(vals), 2))
+        op = int(rng.integers(0, 7))
+        if op == 0:
+            v = a + b
+        elif op == 1:
+            v = a * b
+        elif op == 2:
+            v = a / b
+        elif op == 3:
+            v = be.exp(a / (b + 1))
+        elif op == 4:
+            v = be.log1p(a)
+        elif op == 5:
+            v = be.sqrt(a * b)
+        else:
+            v = be.fsum([a, b, a])
+        vals.append(v)
+    return vals[4:]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bounded_float_bound_holds_on_random_programs(seed):
+    # every intermediate value of a random program on positive inputs, float vs 256-bit balls
+    fl = get_backend("float").run(_random_program, seed)
+    ball = get_backend("ball:256")
+    bl = ball.run(_random_program, seed)
+    with ball.context():
+        for f, b in zip(fl, bl):
+            d = abs(Real.of(Fraction(f.v)).to_arb(256) - b)
+            assert d.upper() <= f.e, (f, b)
