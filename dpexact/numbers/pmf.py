@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -123,7 +124,7 @@ def pmf_from_numbers(values: Sequence[Any], backend: Any, method: str, details: 
     ``BoundedFloat`` (float: the running a-priori bound), ``mpf`` (mp: estimate at its
     precision), ``arb`` (ball: radii) or exact numbers. The bound of every entry comes from
     :meth:`Backend.error_of`; ``abs_error`` is their maximum, ``rel_error`` the largest ratio
-    bound/value (``None`` when an entry's bound reaches its value).
+    bound/value (``inf`` when an entry's bound reaches its value).
     """
     from .backends import get_backend
     from .certified import Certified
@@ -142,7 +143,7 @@ def pmf_from_numbers(values: Sequence[Any], backend: Any, method: str, details: 
         else:
             rels = None
             break
-    rel = max(rels, default=0.0) if rels is not None else None
+    rel = max(rels, default=0.0) if rels is not None else math.inf
     if be.is_float:
         vals: Any = np.array([c.as_float for c in certs], dtype=np.float64)
     elif be.is_exact:
