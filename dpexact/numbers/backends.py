@@ -17,11 +17,12 @@ them runs on all four (run it inside :meth:`Backend.context`, or through :meth:`
 
 * numbers: :meth:`~Backend.num` (an exact number into the backend), :meth:`~Backend.to_float`;
 * elementary functions: :meth:`~Backend.exp`, :meth:`~Backend.log`, :meth:`~Backend.log1p`,
-  :meth:`~Backend.expm1`, :meth:`~Backend.sqrt`; :meth:`~Backend.fsum` (``math.fsum``,
+  :meth:`~Backend.expm1`, :meth:`~Backend.sqrt`; :meth:`~Backend.sum` (``math.fsum``,
   ``mpmath.fsum``, arb sum, exact sum);
-* decisions: :meth:`~Backend.sign` / :meth:`~Backend.compare` — certified on ball (``None``
-  when the ball straddles 0) and exact (exact), certified on float only through the running
-  bound of :class:`~.bounded_float.BoundedFloat`;
+* decisions: :meth:`~Backend.sign` / :meth:`~Backend.compare` raise ``ArithmeticError`` when
+  undecided, :meth:`~Backend.try_sign` / :meth:`~Backend.try_compare` return ``None`` —
+  certified on ball (undecided when the ball straddles 0) and exact (exact), on float only
+  through the running bound of :class:`~.bounded_float.BoundedFloat`, never on mp;
 * :meth:`~Backend.integrate` (:mod:`.integration`): proven bound on float (Gauss–Legendre +
   Bernstein ellipse, given the integrand's analyticity data), an *estimate* on mp, rigorous on
   ball (``acb.integral``), closed form on exact (sympy);
@@ -115,17 +116,28 @@ class Backend:
     def sqrt(self, x: Any) -> Any:
         raise NotImplementedError
 
-    def fsum(self, xs: Iterable[Any]) -> Any:
+    def sum(self, xs: Iterable[Any]) -> Any:
         """Accurate sum of backend numbers."""
         raise NotImplementedError
 
-    def sign(self, x: Any) -> int | None:
+    def try_sign(self, x: Any) -> int | None:
         """Sign of ``x`` (-1, 0, 1), or ``None`` when this arithmetic cannot decide it."""
         raise NotImplementedError
 
-    def compare(self, a: Any, b: Any) -> int | None:
-        """Sign of ``a - b`` (see :meth:`sign`)."""
+    def sign(self, x: Any) -> int:
+        """Certified sign of ``x``; ``ArithmeticError`` when it cannot be decided (see :meth:`try_sign`)."""
+        s = self.try_sign(x)
+        if s is None:
+            raise ArithmeticError(f"{self}: the sign of {x} cannot be decided in this arithmetic")
+        return s
+
+    def compare(self, a: Any, b: Any) -> int:
+        """Certified sign of ``a - b`` (``ArithmeticError`` when undecided)."""
         return self.sign(a - b)
+
+    def try_compare(self, a: Any, b: Any) -> int | None:
+        """Sign of ``a - b`` or ``None`` when undecided."""
+        return self.try_sign(a - b)
 
     def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
         """``∫_a^b f`` as a :class:`Certified` value (see :mod:`.integration` for each backend)."""
@@ -182,7 +194,7 @@ class FloatBackend(Backend):
     def sqrt(self, x: Any) -> Any:
         return self._apply(x, "sqrt", np.sqrt)
 
-    def fsum(self, xs: Iterable[Any]) -> Any:
+    def sum(self, xs: Iterable[Any]) -> Any:
         items = list(xs)
         if any(isinstance(v, BoundedFloat) for v in items):
             bs = [BoundedFloat.of(v) for v in items]
@@ -191,7 +203,7 @@ class FloatBackend(Backend):
             return BoundedFloat(v, (e + 2.0**-53 * abs(v)) * (1 + 2.0**-50) + 5e-324)
         return math.fsum(items)
 
-    def sign(self, x: Any, error: float = 0.0) -> int | None:
+    def try_sign(self, x: Any, error: float = 0.0) -> int | None:
         """BoundedFloat: decided by its interval; a plain float: decided if ``|x| > error``."""
         if isinstance(x, BoundedFloat):
             return x.sign()
@@ -263,12 +275,12 @@ class MpBackend(Backend):
 
         return mpmath.sqrt(x)
 
-    def fsum(self, xs: Iterable[Any]) -> Any:
+    def sum(self, xs: Iterable[Any]) -> Any:
         import mpmath
 
         return mpmath.fsum(xs)
 
-    def sign(self, x: Any, error: Any = 0) -> int | None:
+    def try_sign(self, x: Any, error: Any = 0) -> int | None:
         """Sign of the computed value when ``|x| > error`` (an mp value carries no proof)."""
         if abs(x) > error:
             return 1 if x > 0 else -1
@@ -337,7 +349,7 @@ class BallBackend(Backend):
     def sqrt(self, x: Any) -> Any:
         return x.sqrt()
 
-    def fsum(self, xs: Iterable[Any]) -> Any:
+    def sum(self, xs: Iterable[Any]) -> Any:
         from flint import arb
 
         out = arb(0)
@@ -345,7 +357,7 @@ class BallBackend(Backend):
             out = out + v
         return out
 
-    def sign(self, x: Any) -> int | None:
+    def try_sign(self, x: Any) -> int | None:
         """Certified: ±1 when the ball excludes 0, 0 for the exact ball 0, ``None`` otherwise."""
         if x > 0:
             return 1
@@ -416,7 +428,7 @@ class ExactBackend(Backend):
 
         return sympy.sqrt(x)
 
-    def fsum(self, xs: Iterable[Any]) -> Any:
+    def sum(self, xs: Iterable[Any]) -> Any:
         import sympy
 
         items = list(xs)
@@ -427,7 +439,7 @@ class ExactBackend(Backend):
             return out
         return sympy.Add(*[sympy.sympify(_sympy_of(v)) for v in items])
 
-    def sign(self, x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
+    def try_sign(self, x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
         """Exact sign: rationals directly; closed forms by arb at 128, 512, 2048 bits, then a
         zero test: ``zero_test(expr)`` if given (True: zero, False: not zero, None: unknown),
         then ``sympy.simplify``. ``None`` only when an exact tie cannot be decided."""

@@ -135,7 +135,7 @@ def exact_sign(expr: Any) -> int | None:
     """
     from .symbolic_lattice import is_identically_zero
 
-    return ExactBackend().sign(expr, zero_test=is_identically_zero)
+    return ExactBackend().try_sign(expr, zero_test=is_identically_zero)
 
 
 def _exp_eps(mechanism: Any) -> Any:
