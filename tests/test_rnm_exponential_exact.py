@@ -73,3 +73,19 @@ def test_expansion_cost_is_bounded(monkeypatch):
     q = list(rng.normal(size=12))  # no common lattice: 2^11 subset weights
     with pytest.raises(ValueError, match="terms"):
         dpexact.mechanism("rnm-exp", epsilon=1).pmf(q, backend="exact")
+
+
+def test_verifier_decides_a_tight_triple_exactly():
+    # Pr[M(q)=0] = e^ε Pr[M(q')=0] exactly for q' = q + Δ(-1, 1, 1): the ball enclosure
+    # straddles e^ε, and the exact backend decides the tie (ratio <= e^ε holds with equality)
+    from fractions import Fraction as F
+
+    from dpexact.verify.certified_ratio import PmfCache, decide_pair
+
+    m = dpexact.mechanism("rnm-exp", epsilon="1/10")
+    q, q2 = (F(0), F(0), F(1)), (F(-1), F(1), F(2))
+    ex = m.pmf(list(q), backend="exact").values[0], m.pmf(list(q2), backend="exact").values[0]
+    assert EXACT.sign(ex[0] - sympy.exp(sympy.Rational(1, 10)) * ex[1]) == 0
+    d = decide_pair(PmfCache(m, 128), q, q2, 0)
+    assert (d.status, d.arithmetic) == ("le", "exact")
+    assert d.log_ratio_lo <= 0.1 <= d.log_ratio_hi
