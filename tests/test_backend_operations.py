@@ -105,6 +105,8 @@ def test_bounded_float_bounds_hold_and_fail_loudly():
         be.exp(be.num(1000))
     with pytest.raises(ValueError, match="reaches 0"):
         be.log(x - x)
+    with pytest.raises(ValueError, match="float64 range"):
+        be.num(Fraction(10**400, 3))
 
 
 def test_certified_signs():

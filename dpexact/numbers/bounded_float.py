@@ -54,12 +54,15 @@ class BoundedFloat:
         """An exact number rounded to float64 (error 0 when it is a float already)."""
         if isinstance(x, BoundedFloat):
             return x
-        if isinstance(x, (int, float)) and not isinstance(x, bool):
-            v = float(x)
-            return cls(v, 0.0 if v == x else U * abs(v))
-        if isinstance(x, Fraction):
-            v = float(x)  # correctly rounded
-            return cls(v, 0.0 if Fraction(v) == x else U * abs(v))
+        try:
+            if isinstance(x, (int, float)) and not isinstance(x, bool):
+                v = float(x)
+                return cls(v, 0.0 if v == x else U * abs(v))
+            if isinstance(x, Fraction):
+                v = float(x)  # correctly rounded
+                return cls(v, 0.0 if Fraction(v) == x else U * abs(v))
+        except OverflowError:
+            raise ValueError(f"{x} is beyond the float64 range; use the mp or ball backend") from None
         from .real import Real
 
         r = Real.of(x)
