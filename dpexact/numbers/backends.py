@@ -22,7 +22,8 @@ them runs on all four (run it inside :meth:`Backend.context`, or through :meth:`
 * decisions: :meth:`~Backend.sign` / :meth:`~Backend.compare` raise ``ArithmeticError`` when
   undecided, :meth:`~Backend.try_sign` / :meth:`~Backend.try_compare` return ``None`` —
   certified on ball (undecided when the ball straddles 0) and exact (exact), on float only
-  through the running bound of :class:`~.bounded_float.BoundedFloat`, never on mp;
+  through the running bound of :class:`~.bounded_float.BoundedFloat`, on mp only as an
+  estimate (``|x|`` beyond ``error``, by default a few hundred ulps of the working precision);
 * :meth:`~Backend.integrate` (:mod:`.integration`): proven bound on float (Gauss–Legendre +
   Bernstein ellipse, given the integrand's analyticity data), an *estimate* on mp, rigorous on
   ball (``acb.integral``), closed form on exact (sympy);
@@ -280,11 +281,15 @@ class MpBackend(Backend):
 
         return mpmath.fsum(xs)
 
-    def try_sign(self, x: Any, error: Any = 0) -> int | None:
-        """Sign of the computed value when ``|x| > error`` (an mp value carries no proof)."""
-        if abs(x) > error:
+    def try_sign(self, x: Any, error: Any = None) -> int | None:
+        """Sign of the computed value when ``|x| > error`` (default ``10^(3 - dps)``): an
+        estimate, since an mp value carries no proof of its accuracy."""
+        import mpmath
+
+        tol = mpmath.mpf(10) ** (3 - self.dps) if error is None else error
+        if abs(x) > tol:
             return 1 if x > 0 else -1
-        return 0 if x == 0 and error == 0 else None
+        return None
 
     def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
         """:func:`mpmath.quad` — the bound is mpmath's estimate (``error_kind="estimate"``)."""
