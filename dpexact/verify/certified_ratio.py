@@ -66,15 +66,23 @@ class PmfCache:
         return self._ball[q]
 
     def exact(self, q: Vector) -> tuple | None:
-        """Exact pmf, or ``None`` when the mechanism has no exact backend."""
+        """Exact pmf, or ``None`` when the mechanism has no exact backend or refuses this input.
+
+        A refusal (``ValueError``: a size or cost limit on this vector, or no closed form) is
+        remembered for this vector only, so that one large input does not switch off exact
+        decisions for the others; ``NotImplementedError`` / ``TypeError`` mean no exact backend.
+        """
         if self.exact_available is False:
             return None
         if q not in self._exact:
             try:
                 self._exact[q] = tuple(self.mechanism.pmf(list(q), backend="exact").values)
                 self.exact_available = True
-            except (ValueError, NotImplementedError, TypeError):
+            except (NotImplementedError, TypeError):
                 self.exact_available = False
+                return None
+            except ValueError:
+                self._exact[q] = None
                 return None
             self.evaluations["exact"] += 1
         return self._exact[q]
