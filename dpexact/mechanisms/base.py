@@ -19,6 +19,7 @@ instead of ``ε/(2Δ)`` in its exponent.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -49,8 +50,15 @@ class SelectionMechanism:
     monotone: bool = False
 
     short_name: ClassVar[str] = "abstract"
-    #: largest n accepted by the exact backend (polynomial-size exact arithmetic)
+    #: largest n accepted by the exact backend when the weights are rational (flint ``fmpq``)
     exact_limit: ClassVar[int] = 400
+    #: largest n when they are irrational (sympy expressions: far slower)
+    exact_symbolic_limit: ClassVar[int] = 400
+    #: measured exact-backend cost, seconds ≈ a·n^k, as (a, k) for rational / irrational weights
+    #: (distinct integer scores, this project's 2-core machine, ``benchmarks/exact_cost.py``);
+    #: the limits above keep the estimate near 10 s and refusals quote it
+    exact_cost: ClassVar[tuple[float, float] | None] = None
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
@@ -90,6 +98,8 @@ class SelectionMechanism:
         be = get_backend(backend)
         if be.name == "float":
             return self._pmf_float(float_scores(scores), method)
+        if be.name == "exact" and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
+            self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
         q = exact_scores(scores, limit=self.exact_limit if be.name == "exact" else 10_000_000)
         with be.context():
             return self._pmf_scalar(q, be, method)
@@ -131,10 +141,40 @@ class SelectionMechanism:
         raise NotImplementedError
 
     # -- helpers for subclasses ------------------------------------------------------------------
+    def _check_exact_size(self, n: int, symbolic: bool) -> None:
+        """Refuse an exact-backend problem beyond the measured limit, quoting the cost estimate."""
+        limit = self.exact_symbolic_limit if symbolic else self.exact_limit
+        if n <= limit:
+            return
+        model = self.exact_symbolic_cost if symbolic else self.exact_cost
+        what = "irrational weights (sympy)" if symbolic else "rational weights (fmpq)"
+        if self.exact_limit == self.exact_symbolic_limit:
+            what = "exact arithmetic"
+        est = ""
+        if model is not None:
+            a, k = model
+            est = f": estimated {a * float(n) ** k:.2g} s (measured cost ≈ {a:.2g}·n^{k:.2f} s)"
+        raise ValueError(f"scores: {n} entries exceed the limit of {limit} for {self.short_name} on the exact backend "
+                         f"with {what}{est}; use backend='ball' (rigorous) instead")
+
+    def _exact_weights_symbolic(self, q: list[Real]) -> bool:
+        """Whether the weights ``exp(c(q_r - q*))`` are irrational (the slow sympy field)."""
+        import sympy
+
+        from ..numbers.backends import ExactBackend
+
+        return ExactBackend.field([sympy.exp(x.to_sympy()) for x in self._exact_exponents(q)])[0] == "sympy"
+
     def _float_exponents(self, q: np.ndarray) -> np.ndarray:
-        """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale."""
-        c = self.exponent_scale.to_float()
-        return c * (q - q.max())
+        """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale.
+
+        Relative error <= 2u per entry (one rounding of the difference, one of the product;
+        ``c`` itself correctly rounded). ``c`` outside float64's normal range (ε = e^1000,
+        ε = 1e-320) or a difference that overflows (scores ±1.7e308) is handled by scaling
+        both factors into [1/2, 1) first, so the product is formed without overflow: an entry
+        is ``-inf`` only when its true value is below -1.8e308 (then ``exp`` is 0 exactly).
+        """
+        return float_exponents(self.exponent_scale, q)
 
     def _backend_exponents(self, q: list[Real], backend: Backend) -> list[Any]:
         """``c·(q_r - q*)`` as backend numbers; the maximum is exactly 0.
@@ -160,6 +200,46 @@ class SelectionMechanism:
         top = max(q)
         c = self.exponent_scale
         return [c * (x - top) for x in q]
+
+
+def scaled_float(x: Real) -> tuple[float, int]:
+    """``x = m · 2^e`` with ``m`` in [1/2, 1) correctly rounded (x > 0; any magnitude)."""
+    if x.is_rational:
+        num, den = x.value.numerator, x.value.denominator
+        s = 64 - (num.bit_length() - den.bit_length())  # quotient of ~64 bits: no gcd of huge integers
+        qt, rem = divmod(num << s, den) if s >= 0 else divmod(num, den << -s)
+        mm, ee = math.frexp(float((qt << 1) | (rem != 0)))  # sticky bit: one correct rounding
+        return mm, ee - s - 1
+    else:
+        man, exp = x.to_arb(128).mid().man_exp()
+        man, exp = int(man), int(exp)
+        k = man.bit_length() + exp
+        m = float(Fraction(man, 2 ** man.bit_length()))
+    mm, ee = math.frexp(m)
+    return mm, k + ee
+
+
+def float_exponents(c: Real, q: np.ndarray) -> np.ndarray:
+    """``c·(q_r - q*)`` in float64 without spurious overflow or NaN (see ``_float_exponents``)."""
+    top = q.max()
+    with np.errstate(over="ignore"):
+        d = q - top
+    try:
+        cf = c.to_float()
+    except OverflowError:
+        cf = math.inf
+    if 2.0**-1000 < cf < 2.0**1000 and np.all(np.isfinite(d)):
+        with np.errstate(over="ignore", under="ignore"):
+            return cf * d
+    cm, ce = scaled_float(c)
+    dm, de = np.frexp(d)
+    big = ~np.isfinite(d)
+    if big.any():
+        hm, he = np.frexp(q[big] / 2 - top / 2)  # halves of huge (normal) numbers are exact
+        dm[big], de[big] = hm, he + 1
+    e = np.clip(de.astype(np.int64) + ce, -100_000, 100_000).astype(np.int32)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(cm * dm, e)
 
 
 def _check_method(method: str | None, allowed: tuple[str, ...], default: str) -> str:

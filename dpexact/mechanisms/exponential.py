@@ -34,6 +34,10 @@ class ExponentialMechanism(SelectionMechanism):
     """Exponential mechanism (pf Definition 4); ``monotone=True`` uses ε/Δ."""
 
     short_name: ClassVar[str] = "em"
+    exact_limit: ClassVar[int] = 2000
+    exact_symbolic_limit: ClassVar[int] = 600
+    exact_cost: ClassVar[tuple[float, float] | None] = (3.5e-5, 1.61)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (2.3e-6, 2.33)
 
     def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
@@ -42,7 +46,8 @@ class ExponentialMechanism(SelectionMechanism):
         s = float(np.sum(w))
         pmf = w / s
         logpmf = x - math.log(s)
-        mean_abs_x = float(np.dot(pmf, -x))
+        pos = pmf > 0  # x = -inf has pmf 0: keep 0·inf out of the mean
+        mean_abs_x = float(np.dot(pmf[pos], -x[pos]))
         xr = min(float(-x.min()), 745.0)
         rel = U * (2.5 * xr + 2.5 * mean_abs_x + math.log2(max(q.size, 2)) + 6)
         return Pmf(pmf, "float", "closed-form", rel_error=rel, abs_error=rel * float(pmf.max()),
@@ -52,6 +57,7 @@ class ExponentialMechanism(SelectionMechanism):
         _check_method(method, ("closed-form",), "closed-form")
         if backend.name == "exact":
             kind, w = ExactBackend.field([backend.exp(backend.from_real(x)) for x in self._exact_exponents(q)])
+            self._check_exact_size(len(q), symbolic=kind == "sympy")
             total = sum(w[1:], w[0])
             vals = tuple(v / total for v in w)
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"field": kind})

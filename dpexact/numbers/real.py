@@ -134,10 +134,21 @@ class Real:
     @cached_property
     def _float(self) -> float:
         if self.is_rational:
-            return float(self.value)  # correctly rounded
+            try:
+                return float(self.value)  # correctly rounded
+            except OverflowError:  # beyond float64's range, like a ball midpoint: ±inf
+                return math.inf if self.value > 0 else -math.inf
         if self.is_symbolic:
             raise TypeError(f"symbolic value {self.value} has no float value")
-        return float(self.to_arb(128).mid())
+        for prec in (128, 1024):  # a wide ball (cancellation) gets one retry at higher precision
+            b = self.to_arb(prec)
+            if b.is_finite() and (b.rad() <= abs(b.mid()) * 2.0**-60 or b.rad() < 2.0**-1100):
+                return float(b.mid())
+        if b.is_finite():
+            return float(b.mid())
+        text = str(self.value)
+        raise ValueError(f"{text if len(text) < 60 else text[:57] + '...'} has no finite enclosure at 1024 bits; "
+                         "cannot round it to float64")
 
     def to_float(self) -> float:
         return self._float
