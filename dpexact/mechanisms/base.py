@@ -96,11 +96,11 @@ class SelectionMechanism:
             method: algorithm name, mechanism-specific (``None`` = the default).
         """
         be = get_backend(backend)
-        if be.name == "float":
+        if be.is_float:
             return self._pmf_float(float_scores(scores), method)
-        if be.name == "exact" and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
+        if be.is_exact and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
             self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
-        q = exact_scores(scores, limit=self.exact_limit if be.name == "exact" else 10_000_000)
+        q = exact_scores(scores, limit=self.exact_limit if be.is_exact else 10_000_000)
         with be.context():
             return self._pmf_scalar(q, be, method)
 
@@ -190,7 +190,7 @@ class SelectionMechanism:
             top = max(qs)
             cf = fmpq(c.value.numerator, c.value.denominator)
             xs = [cf * (v - top) for v in qs]
-            if backend.name == "ball":
+            if backend.is_ball:
                 return [arb(x) for x in xs]
             return [backend.from_real(Real(Fraction(int(x.p), int(x.q)))) for x in xs]
         return [backend.from_real(x) for x in self._exact_exponents(q)]

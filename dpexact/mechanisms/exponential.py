@@ -20,7 +20,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend, ExactBackend
-from ..numbers.pmf import Pmf
+from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from .base import SelectionMechanism, _check_method
 
@@ -55,7 +55,7 @@ class ExponentialMechanism(SelectionMechanism):
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
-        if backend.name == "exact":
+        if backend.is_exact:
             kind, w = ExactBackend.field([backend.exp(backend.from_real(x)) for x in self._exact_exponents(q)])
             self._check_exact_size(len(q), symbolic=kind == "sympy")
             total = sum(w[1:], w[0])
@@ -66,10 +66,8 @@ class ExponentialMechanism(SelectionMechanism):
         for v in w[1:]:
             total = total + v
         vals = tuple(v / total for v in w)
-        if backend.name == "ball":
-            rads = [float(v.rad()) for v in vals]
-            rel = max(r / abs(float(v.mid())) for r, v in zip(rads, vals) if float(v.mid()) != 0)
-            return Pmf(vals, str(backend), "closed-form", rel, max(rads), "rigorous")
+        if backend.is_ball:
+            return pmf_from_numbers(vals, backend, "closed-form")
         est = 10.0 ** (-backend.dps + 2) * (len(q) + 1)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate")
 

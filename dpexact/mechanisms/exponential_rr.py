@@ -216,7 +216,7 @@ class _ERRBase(SelectionMechanism):
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
-        if backend.name == "exact":
+        if backend.is_exact:
             self._check_exact_size(len(q), symbolic=self._exact_weights_symbolic(q))
         S, a, b = self._mixture_exact(q)
         em = self._em().pmf(q, backend=backend)

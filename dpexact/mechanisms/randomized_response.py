@@ -33,7 +33,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend, ExactBackend
-from ..numbers.pmf import Pmf
+from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from .base import SelectionMechanism, _check_method
 
@@ -104,7 +104,7 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         n = len(q)
         top = maximisers(q, self.tie_break)
         k = len(top)
-        if backend.name == "exact":
+        if backend.is_exact:
             kind, (e,) = ExactBackend.field([backend.exp(self.epsilon.to_sympy())])
             if kind == "sympy" and self.epsilon > 700:
                 # the same numbers over e^{-ε}: their float/ball enclosures need no e^ε (overflow)
@@ -129,10 +129,8 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         hi = (1 + (k - 1) * m) / (d * k)
         topset = set(top)
         vals = tuple(hi if i in topset else lo for i in range(n))
-        if backend.name == "ball":
-            rad = max(float(lo.rad()), float(hi.rad()))
-            rel = max((float(v.rad()) / float(v.mid()) for v in (lo, hi) if float(v.mid()) > 0), default=math.inf)
-            return Pmf(vals, str(backend), "closed-form", rel, rad, "rigorous", details={"true_items": top})
+        if backend.is_ball:
+            return pmf_from_numbers(vals, backend, "closed-form", {"true_items": top})
         est = 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"true_items": top})
 

@@ -53,7 +53,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend
-from ..numbers.pmf import Pmf
+from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from .base import SelectionMechanism, _check_method
 from .noise import NoiseFamily, noise_family
@@ -140,17 +140,13 @@ class ReportNoisyMax(SelectionMechanism):
             vals, info = rnm_exponential_exact(q, self.candidate_scales(len(q)))
             return Pmf(tuple(vals), "exact", "integral", rel_error=0.0, abs_error=0.0, error_kind="exact", details=info)
         m = _check_method(method, ("quadrature",), "quadrature")
-        limit, (a, k) = (SCALAR_LIMIT, SCALAR_COST) if backend.name == "ball" else (MP_LIMIT, MP_COST)
+        limit, (a, k) = (SCALAR_LIMIT, SCALAR_COST) if backend.is_ball else (MP_LIMIT, MP_COST)
         check_size(len(q), limit, f"the {backend.name} RNM quadrature (O(n^2) integrals; estimated "
                                   f"{a * float(len(q)) ** k:.2g} s at n = {len(q)})")
         scales = self.candidate_scales(len(q))
-        if backend.name == "ball":
+        if backend.is_ball:
             vals, info = _pmf_ball(self.family, q, scales, backend.prec)
-            rads = [float(v.rad()) for v in vals]
-            mids = [abs(float(v.mid())) for v in vals]
-            rel = max((r / x for r, x in zip(rads, mids) if x > 0), default=math.inf)
-            return Pmf(tuple(vals), str(backend), m, rel_error=rel, abs_error=max(rads),
-                       error_kind="rigorous", details=info)
+            return pmf_from_numbers(vals, backend, m, info)
         vals, err = _pmf_mp(self.family, q, scales, backend.dps)
         est = err + 10.0 ** (3 - backend.dps)
         return Pmf(tuple(vals), str(backend), m, rel_error=None, abs_error=est, error_kind="estimate",

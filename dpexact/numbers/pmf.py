@@ -45,6 +45,13 @@ class Pmf:
     logvalues: np.ndarray | None = None
     details: dict = field(default_factory=dict, compare=False)
 
+    @property
+    def number_backend(self) -> Any:
+        """The :class:`~.backends.Backend` named by :attr:`backend`."""
+        from .backends import get_backend
+
+        return get_backend(self.backend)
+
     def __len__(self) -> int:
         return len(self.values)
 
@@ -79,7 +86,7 @@ class Pmf:
 
     def exact_strings(self) -> list[str] | None:
         """Exact values as strings (``"11/48"``) for the exact backend, else ``None``."""
-        if self.backend != "exact":
+        if not self.number_backend.is_exact:
             return None
         return [str(v) for v in self.values]
 
@@ -129,29 +136,26 @@ def pmf_from_numbers(values: Sequence[Any], backend: Any, method: str, details: 
     bound/value (``inf`` when an entry's bound reaches its value).
     """
     from .backends import get_backend
-    from .certified import Certified
 
     be = get_backend(backend)
-    certs = [be.certify(v) for v in values]
-    errs = [be.error_of(v) for v in values]
+    items = list(values)
+    if be.is_exact:
+        return Pmf(tuple(items), "exact", method, rel_error=0.0, abs_error=0.0, error_kind="exact",
+                   details=dict(details or {}))
+    errs = [be.error_of(v) for v in items]
+    mids = [be.to_float(v) for v in items]
     abs_err = max(errs, default=0.0)
-    kind = Certified.weakest(*[c.error_kind for c in certs]) if certs else "exact"
+    kind = "exact" if be.is_float and abs_err == 0 else be.error_kind
     rels: list[float] | None = []
-    for c, e in zip(certs, errs):
+    for m, e in zip(mids, errs):
         if e == 0:
             rels.append(0.0)
-        elif abs(c.as_float) * (1 - 2.0**-52) > e:
-            rels.append(e / (abs(c.as_float) * (1 - 2.0**-52) - e))
+        elif abs(m) * (1 - 2.0**-52) > e:
+            rels.append(e / (abs(m) * (1 - 2.0**-52) - e))
         else:
             rels = None
             break
     rel = max(rels, default=0.0) if rels is not None else math.inf
-    if be.is_float:
-        vals: Any = np.array([c.as_float for c in certs], dtype=np.float64)
-    elif be.is_exact:
-        vals = tuple(values)
-        abs_err, rel, kind = 0.0, 0.0, "exact"
-    else:
-        vals = tuple(values)
+    vals: Any = np.array(mids, dtype=np.float64) if be.is_float else tuple(items)
     return Pmf(vals, str(be), method, rel_error=rel, abs_error=abs_err, error_kind=kind, details=dict(details or {}))
 
