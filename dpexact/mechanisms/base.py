@@ -59,6 +59,9 @@ class SelectionMechanism:
     #: the limits above keep the estimate near 10 s and refusals quote it
     exact_cost: ClassVar[tuple[float, float] | None] = None
     exact_symbolic_cost: ClassVar[tuple[float, float] | None] = None
+    #: largest n on the mp and ball backends (measured to take about 10 s; see benchmarks/README.md)
+    mp_limit: ClassVar[int] = 10_000_000
+    ball_limit: ClassVar[int] = 10_000_000
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
@@ -100,7 +103,13 @@ class SelectionMechanism:
             return self._pmf_float(float_scores(scores), method)
         if be.is_exact and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
             self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
-        q = exact_scores(scores, limit=self.exact_limit if be.is_exact else 10_000_000)
+        limit = (self.exact_limit if be.is_exact else self.mp_limit if be.is_mp
+                 else self.ball_limit if be.is_ball else 10_000_000)
+        if (be.is_mp or be.is_ball) and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__") \
+                and len(scores) > limit:
+            raise ValueError(f"scores: {len(scores)} entries exceed the limit of {limit} for {self.short_name} on the "
+                             f"{be.name} backend (about 10 s on a 2-core machine, measured); use backend='float'")
+        q = exact_scores(scores, limit=limit)
         with be.context():
             return self._pmf_scalar(q, be, method)
 

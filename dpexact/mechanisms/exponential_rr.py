@@ -188,6 +188,8 @@ class _ERRBase(SelectionMechanism):
     exact_symbolic_limit: ClassVar[int] = 350
     exact_cost: ClassVar[tuple[float, float] | None] = (7.6e-5, 1.55)
     exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (2.5e-7, 2.87)
+    mp_limit: ClassVar[int] = 50_000  # n = 20 000: mp 3.7 s, ball 2.0 s
+    ball_limit: ClassVar[int] = 100_000
 
     def __post_init__(self) -> None:
         super().__post_init__()

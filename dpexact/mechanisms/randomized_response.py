@@ -71,6 +71,8 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
     exact_symbolic_limit: ClassVar[int] = 30_000
     exact_cost: ClassVar[tuple[float, float] | None] = (8.1e-4, 0.91)
     exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (7.7e-4, 0.79)
+    mp_limit: ClassVar[int] = 200_000  # n = 20 000: 1.0 s on mp and on ball
+    ball_limit: ClassVar[int] = 200_000
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -200,7 +200,7 @@ def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
     from scipy.integrate import quad_vec
 
     n = q.size
-    if not np.all((b >= 1e-290) & (b <= 1e290)):  # window ends t·b and 1/b must stay normal floats
+    if not np.all((b >= 1e-305) & (b <= 1e305)):  # window ends t·b (|t| <= 45) and 1/b stay normal floats
         raise ValueError(f"the noise scales {b.min():.3g}..{b.max():.3g} are outside float64's range; use backend='ball'")
     W = FLOAT_TAIL
     t_lo, t_hi = fam.t_low(W), fam.t_high(W)
@@ -285,7 +285,9 @@ def _pmf_mp(fam: NoiseFamily, q: list[Real], scales: list[Real], dps: int) -> tu
         else:
             pts = [x_lo] + sorted({x for x in d if x_lo < x < x_hi}) + [x_hi]
             v, e = mpmath.quad(g, pts, error=True)
-        tail = (1 - fam.cdf_mp(x_hi / b[r])) + min(fam.cdf_mp((x_lo - d[s]) / b[s]) for s in range(n))
+        # lower tail: for the s attaining x_lo = d_s + b_s t_lo the argument is t_lo itself (evaluating
+        # (x_lo - d_s)/b_s would cancel catastrophically when |d_s| ~ 1e300), and F(t_lo) <= tau
+        tail = (1 - fam.cdf_mp(x_hi / b[r])) + fam.cdf_mp(mpmath.mpf(t_lo))
         vals.append(v + tail / 2)
         err_total = max(err_total, float(e) + float(tail) / 2)
     return vals, err_total

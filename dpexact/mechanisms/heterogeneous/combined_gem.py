@@ -76,6 +76,8 @@ class CombinedGEM(HeterogeneousSelection):
     exact_symbolic_limit: ClassVar[int] = 8
     exact_cost: ClassVar[tuple[float, float] | None] = (3.0e-4, 4.49)
     exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (3.0e-4, 4.49)
+    mp_limit: ClassVar[int] = 200  # two GEM pmfs
+    ball_limit: ClassVar[int] = 200
 
     def __post_init__(self) -> None:
         super().__post_init__()

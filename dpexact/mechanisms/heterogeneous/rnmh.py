@@ -98,6 +98,8 @@ class RNMGlobal(_PerCandidateRNM):
     exact_symbolic_limit: ClassVar[int] = 10
     exact_cost: ClassVar[tuple[float, float] | None] = (8.8e-8, 3.29)
     exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (1.6e-3, 3.68)
+    mp_limit: ClassVar[int] = 6_000
+    ball_limit: ClassVar[int] = 100_000
 
     def scales(self, n: int) -> list[Real]:
         return [self.global_sensitivity(n) * 2 / self.epsilon] * n

@@ -77,10 +77,10 @@ FLOAT_TAIL = 45.0  # float: tails beyond 45 Laplace scales (e^-45 ≈ 2.9e-20), 
 TAIL_CUTS = (2, 8, 32, 128, 512)
 
 
-def _tail_cuts(gamma: float, n: int, reach: float) -> list[float]:
-    """Multiples k of the top score's scale to cut at: a geometric ladder and the peak of P'(G)
-    near ``log(1/(2nγ))`` scales (both below the window's reach)."""
-    ks = set(TAIL_CUTS)
+def _tail_cuts(gamma: float, n: int, reach: float, ladder: bool = True) -> list[float]:
+    """Multiples k of the top score's scale to cut at: a geometric ladder (``ladder``) and the peak
+    of P'(G) near ``log(1/(2nγ))`` scales (both below the window's reach)."""
+    ks = set(TAIL_CUTS) if ladder else set()
     peak = math.log(1 / (2 * n * gamma)) if 0 < gamma < 1 / (2 * n) else 0.0
     if peak > 2:
         ks |= {peak + d for d in (-8, -3, -1, 0, 1, 3, 8) if peak + d > 0}
@@ -127,15 +127,15 @@ class _RandomStopping(HeterogeneousSelection):
         n = q.size
         check_size(n, FLOAT_LIMIT, _cost_note("float", n, FLOAT_COST))
         b = np.array([x.to_float() for x in self._scales(n)])
-        if not np.all((b >= 1e-290) & (b <= 1e290)):  # window ends W·b and 1/b must stay normal floats
-            raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
-                             "float64's range; use backend='ball'")
         g = self.gamma.to_float()
         dp = lambda w: self._dpgf(w, "float")  # noqa: E731
         dp1 = float(dp(g))
         if not math.isfinite(dp1):
             raise ValueError(f"{self.short_name}: P'(1) overflows float64 at gamma={self.gamma}; use backend='ball'")
         W = FLOAT_TAIL + max(0.0, math.log(dp1))
+        if not np.all((b >= 1e-305) & (b <= 1e306 / W)):  # W·b and 1/b must stay normal floats
+            raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
+                             "float64's range; use backend='ball'")
         clusters = _clusters(np.argsort(q, kind="stable").tolist(), FloatReach(q, b, -W, W))
         total = np.zeros(n)
         err = 0.0
@@ -156,14 +156,21 @@ class _RandomStopping(HeterogeneousSelection):
             if bm.max() > 4 * bm.min():  # narrow densities inside wide windows: help the adaptive rule
                 for k in (1.0, 8.0):
                     cuts |= set((om - k * bm).tolist()) | set((om + k * bm).tolist())
-            edges = [lo, *sorted(x for x in cuts if lo < x < hi), hi]
+            # integrate in units of 2^k ≈ the smallest member scale (exact rescaling), so that the
+            # integrand is O(1/scale) ~ O(1) whatever the magnitude of the scales
+            k = -math.frexp(float(bm.min()))[1]
+            with np.errstate(over="ignore"):
+                os_, bs_ = np.ldexp(o, k), np.ldexp(b, k)
+            if not np.all(np.isfinite(bs_)):
+                raise ValueError(f"{self.short_name}: the noise scales differ by more than float64's range; use backend='ball'")
+            edges = [math.ldexp(x, k) for x in [lo, *sorted(x for x in cuts if lo < x < hi), hi]]
 
-            def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = o, bm: np.ndarray = bm) -> np.ndarray:
+            def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = os_, bs: np.ndarray = bs_) -> np.ndarray:
                 with np.errstate(invalid="ignore", over="ignore"):
-                    d = (t - o) / b
+                    d = (t - o) / bs
                 e = 0.5 * np.exp(-np.abs(d))
                 gbar = float(np.sum(np.where(d < 0, 1 - e, e))) / n
-                return e[mem] / bm * (dp(g + (1 - g) * gbar) / n)
+                return e[mem] / bs[mem] * (dp(g + (1 - g) * gbar) / n)
 
             for a, z in zip(edges[:-1], edges[1:]):
                 if z <= a:
@@ -293,7 +300,8 @@ class _RandomStopping(HeterogeneousSelection):
             mu = [x.to_mpf() for x in off]
             kinks = sorted({mu[a] for a in mem})
             top = mem[-1]
-            tail_cuts = [kinks[-1] + k * b[top] for k in _tail_cuts(self.gamma.to_float(), n, float(S.value))]
+            # mp: the peak cuts only (every extra piece costs a full tanh-sinh rule at 50 digits)
+            tail_cuts = [kinks[-1] + k * b[top] for k in _tail_cuts(self.gamma.to_float(), n, float(S.value), False)]
             edges = [mpmath.mpf(lo.numerator) / lo.denominator, *kinks, *tail_cuts,
                      mpmath.mpf(hi.numerator) / hi.denominator]
 
