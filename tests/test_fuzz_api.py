@@ -90,3 +90,13 @@ def test_oracle_flags_a_wrong_bound():
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_cases_long(seed):
     _assert_ok(random_case(random.Random(seed), NAMES, strings=False))
+
+
+@pytest.mark.parametrize("name", ["em", "pf", "rnm-global", "err"])
+def test_exact_backend_refuses_astronomical_rational_weights(name):
+    """ε = log 3 on scores ±1.7e308 would make e^{c d} = 3^{k} with k ~ 1e308 (a hang): refused."""
+    import sympy
+
+    out = run_case(Case(name, {"epsilon": sympy.log(3), **REQUIRED.get(name, {})}, [1.7e308, -1.7e308], "exact"),
+                   timeout=PER_CASE_SECONDS)
+    assert out.kind == "clear-error" and "exact backend" in out.reason

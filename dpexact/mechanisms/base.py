@@ -33,6 +33,9 @@ from .validation import exact_scores, float_scores, positive_real
 
 __all__ = ["SelectionMechanism"]
 
+#: largest |c·(q_r - q*)| on the exact backend when c is irrational (see _exact_exponents)
+EXACT_EXPONENT_LIMIT = 1e5
+
 
 @dataclass(frozen=True)
 class SelectionMechanism:
@@ -202,12 +205,21 @@ class SelectionMechanism:
             if backend.is_ball:
                 return [arb(x) for x in xs]
             return [backend.from_real(Real(Fraction(int(x.p), int(x.q)))) for x in xs]
-        return [backend.from_real(x) for x in self._exact_exponents(q)]
+        return [backend.from_real(x) for x in self._exact_exponents(q, bounded=False)]
 
-    def _exact_exponents(self, q: list[Real]) -> list[Real]:
-        """Exact ``c·(q_r - q*)`` as Reals (rational when ε/Δ and the scores are)."""
+    def _exact_exponents(self, q: list[Real], bounded: bool = True) -> list[Real]:
+        """Exact ``c·(q_r - q*)`` as Reals (rational when ε/Δ and the scores are); ``bounded``
+        (for exact weights e^x) refuses huge exponents with an irrational c."""
         top = max(q)
         c = self.exponent_scale
+        if bounded and not c.is_rational:
+            # c = k·log(a) turns e^{c d} into the rational a^{k d}: sympy would build an integer of
+            # ~|c d|·1.4 bits (a hang at d ~ 1e308), so such exponents are bounded first
+            cf = abs(c.to_float())
+            worst = max(abs((x - top).to_float()) for x in q) * cf
+            if worst > EXACT_EXPONENT_LIMIT:
+                raise ValueError(f"scores: exponents c·(q_r - q*) up to {worst:.3g} exceed {EXACT_EXPONENT_LIMIT:.0e} on the "
+                                 "exact backend (the weights could need that many digits); use backend='ball'")
         return [c * (x - top) for x in q]
 
 

@@ -107,6 +107,9 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         top = maximisers(q, self.tie_break)
         k = len(top)
         if backend.is_exact:
+            if not self.epsilon.is_rational and self.epsilon > 100_000:  # e^ε = a^k could need ~1.4ε bits
+                raise ValueError("epsilon: an irrational ε above 1e5 is refused on the exact backend (e^ε could be "
+                                 "a rational with that many digits); use backend='ball'")
             kind, (e,) = ExactBackend.field([backend.exp(self.epsilon.to_sympy())])
             if kind == "sympy" and self.epsilon > 700:
                 # the same numbers over e^{-ε}: their float/ball enclosures need no e^ε (overflow)

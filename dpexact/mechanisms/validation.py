@@ -110,6 +110,9 @@ def _float_entry(s: Any, name: str, i: int) -> float:
 
 
 def _short(r: Real) -> str:
+    if r.is_rational and max(abs(r.value.numerator), r.value.denominator).bit_length() > 1000:
+        # no decimal conversion of a huge integer (quadratic, and capped by Python at 4300 digits)
+        return f"a rational of about 10^{int(math.log10(2) * (abs(r.value.numerator).bit_length() - r.value.denominator.bit_length()))}"
     text = str(r)
     return text if len(text) <= 40 else text[:37] + "..."
 
