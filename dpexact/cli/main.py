@@ -179,7 +179,7 @@ def pmf(
     except (ValueError, TypeError) as exc:
         fail(str(exc))
         return
-    p = ee.pmf
+    p = ee.details["pmf"]
     probs = [float(v) for v in p.to_float()]
     if as_json:
         out = {
