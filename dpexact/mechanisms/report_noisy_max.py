@@ -227,13 +227,13 @@ class RNMLaplace(ReportNoisyMax):
         return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U, "rigorous")
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        if backend.name == "mp" or not self._closed_form(method):
+        if backend.is_mp or not self._closed_form(method):
             return super()._pmf_scalar(q, backend, None if method == "closed-form" else method)
         from .rnm_laplace_closed_form import rnm_laplace_ball, rnm_laplace_exact
 
         check_size(len(q), SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
         b = self.noise_scale
-        if backend.name == "exact":
+        if backend.is_exact:
             if not (b.is_rational and all(x.is_rational for x in q)):
                 raise ValueError("exact backend: the closed form needs rational epsilon, sensitivity and scores")
             vals = tuple(v.to_sympy() for v in rnm_laplace_exact(q, b))
