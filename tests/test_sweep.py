@@ -8,6 +8,7 @@ shared by the module (starting one costs seconds).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import signal
@@ -172,30 +173,39 @@ def test_a_killed_worker_loses_no_task(client, serial_lp, tmp_path):
     client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed worker
 
 
-class Interrupt(Exception):
-    pass
+def counted(log: str, kind, inputs):
+    """``run_point`` that appends its point's key to ``log`` when it finishes (on the worker)."""
+    out = run_point(kind, inputs)
+    with open(log, "a") as fh:
+        fh.write(point_key(kind, inputs, __version__) + "\n")
+    return out
 
 
 def test_an_interrupted_sweep_resumes_without_recomputing(client, serial_lp, tmp_path):
     spec = parse_spec(LP)
-    seen = []
+    log = str(tmp_path / "computed.log")
+    store = ResultStore(tmp_path / "store")
+    seen, drained = [], []
 
-    def stop_after_three(row):
+    def ctrl_c_at_the_third_row(row):
         seen.append(row.key)
         if len(seen) == 3:
-            raise Interrupt
+            raise KeyboardInterrupt
 
-    with pytest.raises(Interrupt):
-        run_sweep(spec, ResultStore(tmp_path), client=client, on_row=stop_after_three)
-    first = ResultStore(tmp_path).scan()
-    assert set(first.rows) == set(seen) and len(seen) == 3 and not first.corrupt
-    stamps = {k: (ResultStore(tmp_path).path(k).stat().st_ino, ResultStore(tmp_path).path(k).stat().st_mtime_ns) for k in seen}
-    resumed = run_sweep(spec, ResultStore(tmp_path), client=client)
-    assert set(resumed.skipped) == set(seen)
-    assert set(resumed.computed).isdisjoint(seen) and len(resumed.computed) == len(set(resumed.computed))
+    task = functools.partial(counted, log)
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(spec, store, client=client, on_row=ctrl_c_at_the_third_row, on_interrupt=drained.append, task=task)
+    first = store.scan()
+    assert len(drained) == 1 and set(first.rows) == set(seen) and 3 <= len(seen) < 12 and not first.corrupt
+    stamps = {k: (store.path(k).stat().st_ino, store.path(k).stat().st_mtime_ns) for k in seen}
+    resumed = run_sweep(spec, store, client=client, task=task)
+    assert set(resumed.skipped) == set(seen) and set(resumed.computed).isdisjoint(seen)
     assert set(resumed.computed) | set(seen) == {p.key for p in resumed.points}
-    assert {k: (ResultStore(tmp_path).path(k).stat().st_ino, ResultStore(tmp_path).path(k).stat().st_mtime_ns) for k in seen} == stamps
-    assert results(ResultStore(tmp_path).scan()) == results(serial_lp)
+    # every task ran exactly once over both calls, and the first call's files were not rewritten
+    computed = Path(log).read_text().split()
+    assert sorted(computed) == sorted(p.key for p in resumed.points)
+    assert {k: (store.path(k).stat().st_ino, store.path(k).stat().st_mtime_ns) for k in seen} == stamps
+    assert results(store.scan()) == results(serial_lp)
 
 
 def test_corrupt_and_partial_files_are_detected_not_read(tmp_path, serial_lp):

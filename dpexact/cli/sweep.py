@@ -49,7 +49,9 @@ def register(app: typer.Typer) -> None:
         try:
             with bar:
                 report = run_sweep(spec, store, scheduler=scheduler, workers=workers, retry_failed=retry_failed,
-                                   on_progress=bar.update)
+                                   on_progress=bar.update, on_interrupt=lambda m: err.print(
+                                       f"interrupted: storing the {m} running task(s) first; Ctrl-C again to abandon them",
+                                       markup=False))
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)

@@ -17,6 +17,7 @@ it to its store there), each job that Dask gives up on to ``on_failed`` with the
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import os
@@ -109,14 +110,22 @@ def run_jobs(
     on_done: Callable[[Job, Any, str | None], None],
     on_failed: Callable[[Job, str], None],
     on_progress: Callable[[Progress], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
     poll: float = 0.5,
 ) -> Progress:
     """Run ``jobs`` on ``client`` (``None``: serially here); callbacks run in this process.
 
     ``on_done(job, value, worker)`` is called as each job finishes, in completion order;
-    ``on_failed(job, message)`` when Dask could not run it (e.g. ``KilledWorker``). An exception
-    raised by a callback, or ``KeyboardInterrupt``, cancels the jobs not yet finished and
-    propagates; every job already handed to ``on_done`` stays handled.
+    ``on_failed(job, message)`` when Dask could not run it (e.g. ``KilledWorker``).
+
+    Jobs are submitted in order of decreasing ``priority``, at most twice as many as the
+    cluster has threads at a time, so that an interruption leaves little in flight and a grid
+    of any size holds few futures. ``KeyboardInterrupt`` (Ctrl-C, or raised by a callback)
+    stops submitting and *drains*: the jobs already running finish and are handed to
+    ``on_done`` (``on_interrupt(count)`` announces them), then ``KeyboardInterrupt`` is
+    re-raised; so no finished job's result is lost and none is run twice. A second interrupt
+    while draining, or any other exception from a callback, cancels what is in flight and
+    propagates. Serially, an interrupt stops at once (the job being computed is lost).
     """
     prog = Progress(total=len(jobs))
     if on_progress:
@@ -137,41 +146,58 @@ def run_jobs(
     from distributed import wait
 
     tag = uuid.uuid4().hex[:8]
-    pending: dict[Any, Job] = {}
-    for job in jobs:
-        fut = client.submit(_call, job.fn, job.args, key=f"dpexact-{job.key}-{tag}", pure=False, priority=job.priority)
-        pending[fut] = job
+    queue = collections.deque(sorted(jobs, key=lambda j: -j.priority))  # stable: grid order within a priority
+    inflight: dict[Any, Job] = {}
+    draining = False
+    last = 0.0
     try:
-        last = 0.0
-        while pending:
+        while queue or inflight:
             try:
-                wait(list(pending), timeout=poll, return_when="FIRST_COMPLETED")
-            except TimeoutError:
-                pass
-            finished = [f for f in pending if f.done()]
-            for fut in finished:
-                job = pending.pop(fut)
-                if fut.status == "finished":
-                    value, where = fut.result()
-                    prog.done += 1
-                    on_done(job, value, where)
-                else:
-                    try:
-                        exc = fut.exception()
-                        message = f"{type(exc).__name__}: {exc}"
-                    except Exception as err:  # cancelled by the scheduler
-                        message = f"{type(err).__name__}: {err}"
-                    prog.failed += 1
-                    on_failed(job, message)
-                fut.release()
-            now = time.monotonic()
-            if on_progress and (finished or now - last > poll):
-                prog.running = _running(client, pending)
-                on_progress(prog)
-                last = now
+                if not draining:
+                    window = max(2, 2 * sum(client.nthreads().values()))
+                    while queue and len(inflight) < window:
+                        job = queue.popleft()
+                        fut = client.submit(_call, job.fn, job.args, key=f"dpexact-{job.key}-{tag}", pure=False,
+                                            priority=job.priority)
+                        inflight[fut] = job
+                try:
+                    wait(list(inflight), timeout=poll, return_when="FIRST_COMPLETED")
+                except TimeoutError:
+                    pass
+                for fut in [f for f in inflight if f.done()]:
+                    job = inflight[fut]
+                    if fut.status == "finished":
+                        value, where = fut.result()
+                        on_done(job, value, where)
+                        prog.done += 1
+                    else:
+                        try:
+                            exc = fut.exception()
+                            message = f"{type(exc).__name__}: {exc}"
+                        except Exception as err:  # cancelled by the scheduler
+                            message = f"{type(err).__name__}: {err}"
+                        on_failed(job, message)
+                        prog.failed += 1
+                    del inflight[fut]
+                    fut.release()
+                now = time.monotonic()
+                if on_progress and now - last > poll / 5:
+                    prog.running = _running(client, inflight)
+                    on_progress(prog)
+                    last = now
+            except KeyboardInterrupt:
+                if draining:
+                    raise
+                draining = True
+                queue.clear()
+                if on_interrupt:
+                    on_interrupt(len(inflight))
+                # a job whose hand-over was interrupted is still in flight: handed over again
     finally:
-        if pending:
-            client.cancel(list(pending))
+        if inflight:
+            client.cancel(list(inflight))
+    if draining:
+        raise KeyboardInterrupt
     return prog
 
 

@@ -2,8 +2,10 @@
 
 Resume is by key: a point whose row is in the store (and intact) is not run again; a failed
 row is kept unless ``retry_failed``. Rows are written by this process as results arrive, so a
-cluster without a shared file system works, and an interrupted sweep keeps every row already
-written; only the jobs still running at the interruption are lost (and run by the next call).
+cluster without a shared file system works. On Ctrl-C the jobs already running are finished
+and stored before the sweep stops (:func:`.executor.run_jobs`), so a resumed sweep neither
+loses nor recomputes a finished task; only a hard kill of this process loses the jobs that were
+running (they have no result yet) and the next call runs them.
 """
 
 from __future__ import annotations
@@ -72,6 +74,8 @@ def run_sweep(
     retry_failed: bool = False,
     on_progress: Callable[[Progress], None] | None = None,
     on_row: Callable[[Row], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
+    task: Callable[[str, dict[str, Any]], dict[str, Any]] = run_point,
 ) -> SweepReport:
     """Run the points of ``spec`` missing from ``store`` and write each result as it arrives.
 
@@ -81,7 +85,11 @@ def run_sweep(
             serially in this process, no Dask).
         retry_failed: run again the points whose stored row failed.
         on_progress: executor progress callback (counts of this call's jobs).
-        on_row: called with each row after it is written (tests use it to interrupt).
+        on_row: called with each row after it is written.
+        on_interrupt: called with the number of running jobs being drained after Ctrl-C
+            (:func:`.executor.run_jobs`); ``KeyboardInterrupt`` propagates once they are stored.
+        task: ``task(kind, inputs) -> outcome`` run per point (picklable; default
+            :func:`.tasks.run_point`).
     """
     from .. import __version__
 
@@ -93,6 +101,7 @@ def run_sweep(
     report = SweepReport(points, rows, skipped=[p.key for p in points if p.key not in todo_keys], corrupt=scan.corrupt)
     by_key = {p.key: p for p in points}
     counts = {"ok": 0, "failed": 0}
+    written: set[str] = set()
 
     def progress(prog: Progress) -> None:  # done / failed by the rows' status, not Dask's
         if on_progress:
@@ -100,6 +109,8 @@ def run_sweep(
 
     def record(job: Job, out: dict[str, Any] | None, where: str | None, message: str | None = None) -> None:
         p = by_key[job.key]
+        if p.key in written:  # handed over again after an interrupt: already stored
+            return
         if out is not None and out["dpexact_version"] != __version__:
             message = f"worker runs dpexact {out['dpexact_version']}, this client {__version__}"
         if message is not None:
@@ -109,20 +120,21 @@ def run_sweep(
         row = Row(p.key, p.task, __version__, out["status"], p.grid, p.inputs, out["result"], out["error"],
                   out["certified"], out["bounds"], out["seconds"], out["backend"], where, time.time())
         store.write(row)
+        written.add(p.key)
         rows[p.key] = row
         report.computed.append(p.key)
         counts[row.status] += 1
         if on_row:
             on_row(row)
 
-    jobs = [Job(p.key, run_point, (p.task, p.inputs), _priority(p)) for p in todo]
+    jobs = [Job(p.key, task, (p.task, p.inputs), _priority(p)) for p in todo]
     if not jobs:
         return report
     if client is not None or workers == 0:
-        run_jobs(jobs, client, lambda j, v, w: record(j, v, w), lambda j, m: record(j, None, None, m), progress)
+        run_jobs(jobs, client, lambda j, v, w: record(j, v, w), lambda j, m: record(j, None, None, m), progress, on_interrupt)
     else:
         with dask_client(scheduler, workers) as c:
-            run_jobs(jobs, c, lambda j, v, w: record(j, v, w), lambda j, m: record(j, None, None, m), progress)
+            run_jobs(jobs, c, lambda j, v, w: record(j, v, w), lambda j, m: record(j, None, None, m), progress, on_interrupt)
     return report
 
 
