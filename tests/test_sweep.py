@@ -243,3 +243,41 @@ def test_cli_reports_bad_spec_in_one_line(tmp_path):
     spec_file.write_text('task = "optimal"\nn = [3]\nk = [4]\nepsilon = ["1"]\nboundry = "clip"\n')
     res = CliRunner().invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "s")])
     assert res.exit_code == 2 and "unknown key(s) ['boundry']" in res.output and "Traceback" not in res.output
+
+
+# --- the claim catalogue on the same executor ----------------------------------------------------
+
+CLAIMS = ["adp.theorem.2", "adp.text.gaussian-eps-above-one", "adp.theorem.1", "adp.theorem.4"]
+
+
+def test_check_sweep_equals_the_check_command(tmp_path):
+    spec_file = tmp_path / "spec.toml"
+    spec_file.write_text('task = "check"\nclaims = ["adp.theorem.2", "adp.text.gaussian-eps-above-one"]\nquick = true\n')
+    runner = CliRunner()
+    res = runner.invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json", "--workers", "0"])
+    assert res.exit_code == 0, res.output
+    swept = {o["claim"]: o for o in json.loads(res.stdout)}
+    cli = runner.invoke(app, ["check", "--quick", "--claim", "adp.theorem.2", "--claim", "adp.text.gaussian-eps-above-one",
+                              "--json", str(tmp_path / "claims.json")])
+    assert cli.exit_code == 0, cli.output
+    expected = {c["id"]: c for c in json.loads((tmp_path / "claims.json").read_text())["claims"]}
+    assert set(swept) == set(expected)
+    for cid, e in expected.items():
+        assert timeless({k: swept[cid][k] for k in e}) == timeless(e)
+    assert swept["adp.text.gaussian-eps-above-one"]["verdict"] == "refuted"
+
+
+def test_claims_on_two_workers_equal_the_serial_runner(client):
+    import proofs_checks.catalogue as cat
+
+    from dpexact.sweep.claims import run_claims
+
+    claims = cat.select(None, CLAIMS)
+    serial = [cat.run_claim(c, True) for c in claims]
+    seen = []
+    dist = run_claims(claims, True, client=client, progress=lambda c, o: seen.append(c.id))
+    assert sorted(seen) == sorted(CLAIMS)
+    assert [o.claim for o in dist] == claims
+    assert [(o.verdict.verdict, o.verdict.certified, o.verdict.scope, json.dumps(cat._jsonable(o.verdict.evidence)), o.crashed)
+            for o in dist] == [(o.verdict.verdict, o.verdict.certified, o.verdict.scope,
+                                json.dumps(cat._jsonable(o.verdict.evidence)), o.crashed) for o in serial]
