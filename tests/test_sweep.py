@@ -173,6 +173,22 @@ def test_a_killed_worker_loses_no_task(client, serial_lp, tmp_path):
     client.wait_for_workers(2, timeout=120)  # the nanny restarts the killed worker
 
 
+def kill_always():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+@pytest.mark.slow
+def test_a_task_that_always_kills_its_worker_fails_alone(client, serial_lp):
+    """After ALLOWED_FAILURES + 1 lost workers Dask gives up on the job (KilledWorker); the rest complete."""
+    points = sweep_points(parse_spec(LP))
+    jobs = [Job("killer", kill_always, (), priority=10)] + [Job(p.key, run_point, (p.task, p.inputs)) for p in points]
+    done, failed = {}, []
+    run_jobs(jobs, client, lambda j, v, w: done.__setitem__(j.key, v), lambda j, m: failed.append((j.key, m)))
+    assert [k for k, _ in failed] == ["killer"] and "KilledWorker" in failed[0][1]
+    assert {k: (v["status"], timeless(v["result"]), v["error"]) for k, v in done.items()} == results(serial_lp)
+    client.wait_for_workers(2, timeout=120)
+
+
 def counted(log: str, kind, inputs):
     """``run_point`` that appends its point's key to ``log`` when it finishes (on the worker)."""
     out = run_point(kind, inputs)

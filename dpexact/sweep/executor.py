@@ -83,7 +83,7 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         return
     with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
         cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.CRITICAL)
+                               dashboard_address=":0", silence_logs=logging.CRITICAL)
         client = Client(cluster)
         try:
             yield client
