@@ -297,3 +297,11 @@ def test_claims_on_two_workers_equal_the_serial_runner(client):
     assert [(o.verdict.verdict, o.verdict.certified, o.verdict.scope, json.dumps(cat._jsonable(o.verdict.evidence)), o.crashed)
             for o in dist] == [(o.verdict.verdict, o.verdict.certified, o.verdict.scope,
                                 json.dumps(cat._jsonable(o.verdict.evidence)), o.crashed) for o in serial]
+
+
+def test_a_solver_time_limit_is_a_recorded_failure(tmp_path):
+    spec = parse_spec({"task": "optimal", "n": 7, "k": 7, "epsilon": "1/4", "method": "simplex", "time_limit": 0.001})
+    report = run_sweep(spec, ResultStore(tmp_path), workers=0)
+    [row] = report.rows.values()
+    assert row.status == "failed" and "RuntimeError" in row.error and "Time limit" in row.error
+    assert ResultStore(tmp_path).scan().rows[row.key].error == row.error
