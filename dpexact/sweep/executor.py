@@ -202,9 +202,11 @@ def run_jobs(
 
 
 def _running(client: Any, pending: dict[Any, Job]) -> int:
-    """Jobs of ours currently executing on some worker."""
+    """Jobs of ours executing on some worker: those the scheduler has sent to workers, capped by the
+    cluster's threads (a worker may hold a few more than it runs, Dask's ``worker-saturation``)."""
     try:
         keys = {f.key for f in pending}
-        return sum(1 for tasks in client.processing().values() for k in tasks if k in keys)
+        sent = sum(1 for tasks in client.processing().values() for k in tasks if k in keys)
+        return min(sent, sum(client.nthreads().values()))
     except Exception:  # a progress display must never stop the run
         return 0
