@@ -305,3 +305,14 @@ def test_a_solver_time_limit_is_a_recorded_failure(tmp_path):
     [row] = report.rows.values()
     assert row.status == "failed" and "RuntimeError" in row.error and "Time limit" in row.error
     assert ResultStore(tmp_path).scan().rows[row.key].error == row.error
+
+
+def test_cli_sweep_on_an_existing_scheduler(client, serial_lp, tmp_path):
+    spec_file = tmp_path / "spec.toml"
+    spec_file.write_text('task = "optimal"\nmechanisms = ["pf", "em"]\nn = [3, 4]\nk = [3, 4]\nepsilon = ["1/2", "1", "log(2)"]\n')
+    res = CliRunner().invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json",
+                                   "--scheduler", client.scheduler.address])
+    assert res.exit_code == 0, res.output
+    out = {o["key"]: o for o in json.loads(res.stdout)}
+    assert {k: timeless({f: v for f, v in o.items() if f not in ("status", "error", "key")}) for k, o in out.items()} == \
+        {k: timeless({**r.grid, **r.result}) for k, r in serial_lp.rows.items()}
