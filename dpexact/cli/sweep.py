@@ -74,7 +74,10 @@ def register(app: typer.Typer) -> None:
                 t.add_column(h, overflow="fold")
             for line in lines:
                 t.add_row(*line)
-            Console(stderr=as_json).print(t)
+            out = Console(stderr=as_json)
+            if not out.is_terminal:  # a log file or pipe: no wrapping at the 80-column default
+                out = Console(stderr=as_json, width=160)
+            out.print(t)
         if plot is not None:
             try:
                 plot_ratios(report.points, report.rows, plot, title=f"{spec_path.name}: optimality ratio vs ε")

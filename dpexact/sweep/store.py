@@ -83,7 +83,7 @@ class Row:
     def columns(self) -> dict[str, Any]:
         """The Parquet columns (JSON text for nested fields) without the checksum."""
         def js(x: Any) -> str | None:
-            return None if x is None else json.dumps(x, sort_keys=True, ensure_ascii=False)
+            return None if x is None else json.dumps(x, ensure_ascii=False)  # key order kept as the task wrote it
 
         g = self.grid
         return {
