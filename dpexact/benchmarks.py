@@ -8,7 +8,6 @@ Score families (ε = 1, Δ = 1, seeded):
 
 from __future__ import annotations
 
-import json
 import platform
 import time
 from typing import Any, Callable
@@ -41,8 +40,16 @@ def _scores(family: str, n: int, seed: int = 0) -> np.ndarray:
 
 
 def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: Callable[[str], None] = print) -> dict:
-    """PF float vs EM at n = 1e3, 1e5, 1e6; PF ball at n = 65 536; recurrence at n = 1e4."""
+    """PF float vs EM at n = 1e3, 1e5, 1e6; PF ball at n = 65 536; recurrence at n = 1e4.
+
+    ``json_path`` is checked before the first timing and written atomically at the end.
+    """
     import dpexact
+
+    from .io import atomic_write_json, check_writable
+
+    if json_path:
+        check_writable(json_path, "json_path")
 
     pf = dpexact.mechanism("pf", epsilon=1)
     em = dpexact.mechanism("em", epsilon=1)
@@ -69,8 +76,7 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
     echo(f"PF recurrence n={n_rec}: {t_rec:.2f} s ({t_rec/t_pf:.0f}x the quadrature)")
     out = {"machine": platform.platform(), "python": platform.python_version(), "rows": rows}
     if json_path:
-        with open(json_path, "w") as fh:
-            json.dump(out, fh, indent=2)
+        atomic_write_json(json_path, out, indent=2)
     return out
 
 

@@ -247,9 +247,8 @@ plt.show()
 # it is certified, its scope and its evidence.
 
 # %%
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 
-cat = import_catalogue()
 claim = cat.select(["pf"], ["pf.theorem.1"])[0]
 print(claim.statement, "—", claim.location)
 outcome = cat.run_claim(claim, quick=True)

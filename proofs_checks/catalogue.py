@@ -2,7 +2,7 @@
 registry of checks and the runner behind ``dpexact check``.
 
 A claim id is ``<paper>.<kind>.<number-or-slug>`` (e.g. ``pf.theorem.3``,
-``pf.text.hepth-mode-ratio``). Each paper module (``proofs_checks/pf.py``, ...) registers its
+``pf.text.hepth-mode-ratio``). Each section module of a paper (``proofs_checks/pf/fig1.py``, ...) registers its
 claims with the :func:`claim` decorator; the decorated function takes ``quick: bool`` (reduced
 scope, same id) and returns a :class:`Verdict`.
 
@@ -33,18 +33,21 @@ __all__ = [
     "Verdict",
     "Figure",
     "Outcome",
+    "SEVERITIES",
     "claim",
     "catalogue",
+    "load_catalogue",
     "select",
     "run_claim",
     "run_checks",
+    "run",
     "to_json",
 ]
 
 PAPERS = ("pf", "adp", "err", "brr", "hetsel")
 KINDS = ("theorem", "lemma", "proposition", "corollary", "remark", "equation", "figure", "algorithm", "appendix", "text")
 VERDICTS = ("holds", "refuted", "inconclusive")
-_ID = re.compile(r"^(?P<paper>[a-z]+)\.(?P<kind>[a-z]+)\.(?P<tag>[0-9a-z][0-9a-z.-]*)$")
+_ID = re.compile(r"^(?P<paper>[a-z][a-z0-9]*)\.(?P<kind>[a-z]+)\.(?P<tag>[0-9a-z][0-9a-z.-]*)$")
 
 
 @dataclass(frozen=True)
@@ -94,16 +97,32 @@ def inconclusive(reason: str, scope: str = "not run", **evidence: Any) -> Verdic
     return Verdict("inconclusive", False, scope, {"reason": reason, **evidence})
 
 
+SEVERITIES = ("false-statement", "wrong-number", "erratum", "not-reproducible")
+"""How much a refutation matters, most serious first:
+
+* ``false-statement`` — a theorem, lemma, proposition or a claimed privacy / optimality guarantee is false;
+* ``wrong-number`` — a printed number or figure differs beyond its stated precision;
+* ``erratum`` — a typo, notation, or a fixable proof step; the statement stands;
+* ``not-reproducible`` — the paper lacks what is needed to reproduce it.
+"""
+
+
 @dataclass(frozen=True)
 class Claim:
-    """One statement of a paper and the function that checks it.
+    """The record of one statement of a paper: what it says, where, how it is checked and what
+    the check is expected to find.
 
     Attributes:
         id: ``<paper>.<kind>.<number-or-slug>``.
-        paper: short paper name (``pf``, ``adp``, ``err``, ``brr``, ``hetsel``).
+        paper: short paper name (``pf``, ``adp``, ``err``, ``brr``, ``hetsel``, or a researcher's own).
         statement: the claim, quoted or faithfully paraphrased.
         location: where it is stated (section, equation, page element).
         check: ``check(quick) -> Verdict``.
+        expected: the verdict the full-scope check finds (``None``: not yet recorded).
+        expected_quick: the verdict of the reduced scope when it differs from ``expected``.
+        severity: for a refutation, one of :data:`SEVERITIES`.
+        explanation: why the paper and the check differ, where that is known.
+        scope_quick, scope_full: what the reduced and the full check cover.
     """
 
     id: str
@@ -111,47 +130,123 @@ class Claim:
     statement: str
     location: str
     check: Callable[[bool], Verdict] = field(compare=False, repr=False)
+    expected: str | None = None
+    expected_quick: str | None = None
+    severity: str | None = None
+    explanation: str = ""
+    scope_quick: str = ""
+    scope_full: str = ""
 
     def __post_init__(self) -> None:
         m = _ID.match(self.id)
         if m is None:
             raise ValueError(f"claim id {self.id!r} is not '<paper>.<kind>.<number-or-slug>'")
-        if m["paper"] not in PAPERS or m["paper"] != self.paper:
-            raise ValueError(f"claim id {self.id!r}: paper must be one of {PAPERS} and match {self.paper!r}")
+        if m["paper"] != self.paper:
+            raise ValueError(f"claim id {self.id!r}: paper must match {self.paper!r}")
         if m["kind"] not in KINDS:
             raise ValueError(f"claim id {self.id!r}: kind must be one of {KINDS}")
         if not self.statement.strip():
             raise ValueError(f"claim {self.id!r}: empty statement")
+        for name in ("expected", "expected_quick"):
+            v = getattr(self, name)
+            if v is not None and v not in VERDICTS:
+                raise ValueError(f"claim {self.id!r}: {name} must be one of {VERDICTS}, got {v!r}")
+        if self.severity is not None and self.severity not in SEVERITIES:
+            raise ValueError(f"claim {self.id!r}: severity must be one of {SEVERITIES}, got {self.severity!r}")
+        if "refuted" in (self.expected, self.expected_quick) and self.severity is None:
+            raise ValueError(f"claim {self.id!r}: an expected refutation needs a severity ({', '.join(SEVERITIES)})")
+
+    @property
+    def module(self) -> str:
+        """The module that defines the check (a paper section, or a researcher's catalogue)."""
+        return getattr(self.check, "__module__", "")
+
+    def expected_verdict(self, quick: bool) -> str | None:
+        """The verdict the check is expected to find in the given scope."""
+        return (self.expected_quick or self.expected) if quick else self.expected
 
 
 _REGISTRY: dict[str, Claim] = {}
 
 
-def claim(id: str, statement: str, location: str) -> Callable[[Callable[[bool], Verdict]], Callable[[bool], Verdict]]:
-    """Decorator registering ``check(quick) -> Verdict`` as the check of claim ``id``."""
+def claim(id: str, statement: str, location: str, *, expected: str | None = None, expected_quick: str | None = None,
+          severity: str | None = None, explanation: str = "", scope_quick: str = "",
+          scope_full: str = "") -> Callable[[Callable[[bool], Verdict]], Callable[[bool], Verdict]]:
+    """Decorator registering ``check(quick) -> Verdict`` as the check of claim ``id`` (the other
+    arguments are the fields of :class:`Claim`)."""
 
     def wrap(fn: Callable[[bool], Verdict]) -> Callable[[bool], Verdict]:
         if id in _REGISTRY:
             raise ValueError(f"claim {id!r} registered twice")
-        _REGISTRY[id] = Claim(id, id.partition(".")[0], " ".join(statement.split()), location, fn)
+        _REGISTRY[id] = Claim(id, id.partition(".")[0], " ".join(statement.split()), location, fn, expected, expected_quick,
+                              severity, " ".join(explanation.split()), scope_quick, scope_full)
         return fn
 
     return wrap
 
 
 def catalogue(papers: Iterable[str] | None = None) -> list[Claim]:
-    """All registered claims (importing the paper modules), in paper then registration order."""
+    """All claims of the built-in papers (importing their subpackages), in paper, section
+    (``SECTIONS`` of the paper's package) and registration order."""
     wanted = list(PAPERS if papers is None else papers)
+    out: list[Claim] = []
     for p in wanted:
         if p not in PAPERS:
             raise ValueError(f"paper must be one of {PAPERS}, got {p!r}")
-        importlib.import_module(f"proofs_checks.{p}")
-    return [c for p in wanted for c in _REGISTRY.values() if c.paper == p]
+        sections = [f"proofs_checks.{p}.{m}" for m in importlib.import_module(f"proofs_checks.{p}").SECTIONS]
+        out += sorted((c for c in _REGISTRY.values() if c.module in sections), key=lambda c: sections.index(c.module))
+    return out
 
 
-def select(papers: Iterable[str] | None = None, ids: Iterable[str] | None = None) -> list[Claim]:
-    """Claims of ``papers`` (all if ``None``) restricted to ``ids`` (exact ids or ``prefix*``)."""
-    claims = catalogue(papers)
+def load_catalogue(source: str) -> list[Claim]:
+    """The claims registered by a researcher's own catalogue: a ``.py`` file or an importable
+    module name, written with :func:`claim` like the built-in papers.
+
+    The file is imported (run) as Python, exactly like a test file under pytest: load only
+    catalogues you trust. Raises ``ValueError`` naming ``catalogue`` if it cannot be imported or
+    registers no claim.
+    """
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    if source.endswith(".py"):
+        path = Path(source).expanduser().resolve()
+        if not path.is_file():
+            raise ValueError(f"catalogue: file {source!r} not found")
+        name = f"_dpexact_catalogue_{path.stem}_{abs(hash(str(path))):x}"
+        if name not in sys.modules:
+            spec = importlib.util.spec_from_file_location(name, path)
+            if spec is None or spec.loader is None:
+                raise ValueError(f"catalogue: cannot import {source!r}")
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[name] = module
+            try:
+                spec.loader.exec_module(module)
+            except Exception as exc:
+                del sys.modules[name]
+                raise ValueError(f"catalogue: importing {source!r} failed: {type(exc).__name__}: {exc}") from exc
+    else:
+        try:
+            name = importlib.import_module(source).__name__
+        except ImportError as exc:
+            raise ValueError(f"catalogue: cannot import module {source!r}: {exc}") from exc
+    claims = [c for c in _REGISTRY.values() if c.module == name or c.module.startswith(name + ".")]
+    if not claims:
+        raise ValueError(f"catalogue: {source!r} registers no claim (decorate checks with proofs_checks.claim)")
+    return claims
+
+
+def select(papers: Iterable[str] | None = None, ids: Iterable[str] | None = None, claims: list[Claim] | None = None) -> list[Claim]:
+    """Claims of ``papers`` (all if ``None``) restricted to ``ids`` (exact ids or ``prefix*``),
+    from the built-in catalogue or from ``claims`` (e.g. :func:`load_catalogue`)."""
+    if claims is None:
+        claims = catalogue(papers)
+    elif papers:
+        unknown_papers = sorted(set(papers) - {c.paper for c in claims})
+        if unknown_papers:
+            raise ValueError(f"paper: no claims of {unknown_papers} in this catalogue")
+        claims = [c for c in claims if c.paper in set(papers)]
     if not ids:
         return claims
     patterns = list(ids)
@@ -173,17 +268,46 @@ class Outcome:
 
 
 def run_claim(c: Claim, quick: bool = False) -> Outcome:
-    """Run one check; a crash becomes an ``inconclusive`` outcome with ``crashed=True``."""
+    """Run one check; a crash becomes an ``inconclusive`` outcome with ``crashed=True``, and
+    missing DPBench data or data that fail their ``SHA256SUMS`` check an uncertified
+    ``inconclusive`` naming the file (never a number from untrusted data)."""
+    from dpexact.data import DatasetIntegrityError, DatasetMissingError
+
     t0 = time.perf_counter()
     try:
         v = c.check(quick)
         if not isinstance(v, Verdict):
             raise TypeError(f"check of {c.id} returned {type(v).__name__}, not Verdict")
         crashed = False
+    except (DatasetMissingError, DatasetIntegrityError) as exc:  # data we cannot trust decide nothing
+        v = inconclusive(f"DPBench data: {exc}", "not run: data missing or failing its SHA256SUMS check")
+        crashed = False
     except Exception as exc:  # a crashing check is reported, the run continues
         v = Verdict("inconclusive", False, "check crashed", {"crash": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
         crashed = True
     return Outcome(c, v, time.perf_counter() - t0, crashed)
+
+
+def run(
+    claims: Iterable[Claim],
+    quick: bool = False,
+    progress: Callable[[Claim, Outcome | None], None] | None = None,
+) -> list[Outcome]:
+    """Run ``claims`` in order and return their outcomes.
+
+    ``progress(claim, None)`` is called before a check starts and ``progress(claim, outcome)``
+    after it ends (a display, or an incremental writer of the results so far). A crashing check
+    becomes an ``inconclusive`` outcome with ``crashed=True`` and the run continues.
+    """
+    out = []
+    for c in claims:
+        if progress:
+            progress(c, None)
+        o = run_claim(c, quick)
+        out.append(o)
+        if progress:
+            progress(c, o)
+    return out
 
 
 def run_checks(
@@ -192,16 +316,15 @@ def run_checks(
     on_start: Callable[[Claim], None] | None = None,
     on_done: Callable[[Outcome], None] | None = None,
 ) -> list[Outcome]:
-    """Run ``claims`` in order; callbacks drive a progress display."""
-    out = []
-    for c in claims:
-        if on_start:
+    """:func:`run` with separate start / done callbacks."""
+
+    def progress(c: Claim, o: Outcome | None) -> None:
+        if o is None and on_start:
             on_start(c)
-        o = run_claim(c, quick)
-        out.append(o)
-        if on_done:
+        elif o is not None and on_done:
             on_done(o)
-    return out
+
+    return run(claims, quick, progress)
 
 
 def _jsonable(x: Any) -> Any:
@@ -227,16 +350,29 @@ def _jsonable(x: Any) -> Any:
     return str(x)
 
 
-def to_json(outcomes: list[Outcome], version: str) -> dict:
-    """``{"claims": [...], "dpexact_version": str}`` in the schema of issue 6."""
+def to_json(outcomes: list[Outcome], version: str, quick: bool = False, complete: bool = True, total: int | None = None) -> dict:
+    """The verdicts as a JSON document.
+
+    ``complete`` is false while a run is under way or after it was interrupted; ``total`` is the
+    number of claims the run was asked for (``len(outcomes)`` when complete).
+    """
     return {
+        "complete": bool(complete),
+        "quick": bool(quick),
+        "claims_total": len(outcomes) if total is None else int(total),
+        "claims_done": len(outcomes),
         "claims": [
             {
                 "id": o.claim.id,
                 "paper": o.claim.paper,
+                "location": o.claim.location,
                 "statement": o.claim.statement,
                 "verdict": o.verdict.verdict,
+                "expected": o.claim.expected_verdict(quick),
+                "severity": o.claim.severity if o.verdict.verdict == "refuted" else None,
+                "explanation": o.claim.explanation,
                 "certified": bool(o.verdict.certified),
+                "crashed": bool(o.crashed),
                 "scope": o.verdict.scope,
                 "evidence": _jsonable(o.verdict.evidence),
                 "seconds": float(o.seconds),

@@ -1,13 +1,26 @@
-"""Markdown + PNG report of a catalogue run (``dpexact check --report DIR``)."""
+"""Reports of a catalogue run that lead with the findings: counts by paper × verdict × severity,
+then the refuted claims, most serious first, each with its statement and smallest reproducing
+input; the full table only on request. The same summary opens ``report.md`` (``dpexact check
+--report DIR``), followed by one section per paper.
+
+Text from claims and evidence is data: the terminal renderer prints it with rich markup off, so
+``Pr_GEM[out 1]`` stays ``Pr_GEM[out 1]``.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any, Iterable
 
-from .catalogue import Figure, Outcome
+from .catalogue import SEVERITIES, VERDICTS, Figure, Outcome
 
-__all__ = ["short_evidence", "write_report", "draw_figure"]
+__all__ = ["one_line", "short_evidence", "smallest_input", "summary_lines", "findings", "filter_outcomes", "full_table_rows", "write_report",
+           "draw_figure"]
+
+#: short column heads of the severities (80-column terminal)
+SEVERITY_HEADS = {"false-statement": "false", "wrong-number": "number", "erratum": "erratum", "not-reproducible": "no-repro",
+                  None: "unclass."}
 
 
 def short_evidence(o: Outcome, width: int = 90) -> str:
@@ -20,14 +33,156 @@ def short_evidence(o: Outcome, width: int = 90) -> str:
         text = "; ".join(f"{k}={_compact(ev[k])}" for k in keys[:3])
     else:
         text = _compact(ev)
+    return one_line(text, width)
+
+
+def one_line(text: str, width: int) -> str:
+    """``text`` on one line (inner whitespace collapsed, leading indentation kept), at most ``width`` characters."""
+    text = str(text)
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    text = indent + " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _compact(v: object) -> str:
+def _compact(v: object, limit: int = 60) -> str:
     if isinstance(v, float):
         return f"{v:.6g}"
     s = json.dumps(v, ensure_ascii=False, default=str) if not isinstance(v, str) else v
-    return s if len(s) <= 60 else s[:59] + "…"
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
+def _inline(v: Any) -> str:
+    """``{"q": [5, 3, 1], "p": "1/2"}`` → ``q=[5, 3, 1], p=1/2``."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k}={_inline(x) if isinstance(x, dict) else _compact(x, 40)}" for k, x in v.items())
+    if isinstance(v, list) and v:
+        return _inline(v[0])
+    return _compact(v, 200)
+
+
+def smallest_input(o: Outcome, width: int = 200) -> str:
+    """The smallest input that reproduces a refutation, read from the evidence: a ``smallest…``
+    or ``counterexample…`` entry (the first of a list), an ``example``, or the paper's number next
+    to the computed one; else the evidence digest."""
+    ev = o.verdict.evidence
+    if not isinstance(ev, dict):
+        return one_line(_compact(ev, width), width)
+    for test in (lambda k: k.startswith("smallest"), lambda k: k.startswith("counterexample"), lambda k: k.endswith("example"),
+                 lambda k: k in ("first", "violations")):
+        for k, v in ev.items():
+            if test(k.lower()):
+                if isinstance(v, dict) and v and all(isinstance(x, dict) for x in v.values()):
+                    first = next(iter(v))
+                    return one_line(f"{first}: {_inline(v[first])}", width)
+                return one_line(_inline(v), width)
+    if "paper" in ev and "computed" in ev:
+        comp = ev["computed"]
+        if isinstance(comp, dict) and comp:
+            first = next(iter(comp))
+            comp = f"{_compact(comp[first], 20)} ({first})"
+        return one_line(f"paper {_compact(ev['paper'], 30)}, computed {comp}", width)
+    return short_evidence(o, width)
+
+
+def filter_outcomes(outcomes: Iterable[Outcome], verdicts: Iterable[str] | None = None,
+                    severities: Iterable[str] | None = None) -> list[Outcome]:
+    """Outcomes with a verdict in ``verdicts`` and (for refutations) a severity in ``severities``
+    (a severity filter keeps refuted claims only)."""
+    vs, ss = set(verdicts or ()), set(severities or ())
+    out = []
+    for o in outcomes:
+        if vs and o.verdict.verdict not in vs:
+            continue
+        if ss and not (o.verdict.verdict == "refuted" and o.claim.severity in ss):
+            continue
+        out.append(o)
+    return out
+
+
+def _severity_rank(o: Outcome) -> int:
+    return SEVERITIES.index(o.claim.severity) if o.claim.severity in SEVERITIES else len(SEVERITIES)
+
+
+def findings(outcomes: Iterable[Outcome]) -> list[Outcome]:
+    """The refuted outcomes, most serious severity first (catalogue order within a severity)."""
+    refuted = [o for o in outcomes if o.verdict.verdict == "refuted"]
+    return sorted(refuted, key=_severity_rank)
+
+
+def _counts(outcomes: list[Outcome]) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the paper × verdict × severity table."""
+    sev_cols = [s for s in SEVERITIES] + ([None] if any(o.verdict.verdict == "refuted" and o.claim.severity is None for o in outcomes) else [])
+    head = ["paper", "claims", "holds", "inconcl.", "refuted"] + [SEVERITY_HEADS[s] for s in sev_cols]
+    papers = list(dict.fromkeys(o.claim.paper for o in outcomes))
+    rows = []
+    for p in papers + ["total"]:
+        sel = [o for o in outcomes if p == "total" or o.claim.paper == p]
+        n = {v: sum(o.verdict.verdict == v for o in sel) for v in VERDICTS}
+        sev = [sum(o.verdict.verdict == "refuted" and o.claim.severity == s for o in sel) for s in sev_cols]
+        rows.append([p, str(len(sel)), str(n["holds"]), str(n["inconclusive"]), str(n["refuted"])] + [str(x) for x in sev])
+    return head, rows
+
+
+def _table_lines(head: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    fmt = lambda r: "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))  # noqa: E731
+    return [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in rows]
+
+
+def changed(outcomes: Iterable[Outcome], quick: bool) -> list[Outcome]:
+    """Outcomes whose verdict differs from the one recorded in the claim (or whose check crashed)."""
+    return [o for o in outcomes if o.crashed or (o.claim.expected_verdict(quick) not in (None, o.verdict.verdict))]
+
+
+def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: list[Outcome] | None = None,
+                  title: str = "", max_lines: int | None = None) -> list[str]:
+    """The terminal summary (plain text, every line at most ``width`` characters).
+
+    Counts by paper × verdict × severity; verdicts that differ from the records; then the claims
+    of ``shown`` (default: the refuted ones): refutations first, grouped by severity (most serious
+    first), then inconclusive, then holding claims; each as ``id: statement`` on one line and its
+    smallest reproducing input (refuted) or evidence on the next. With ``max_lines`` the input
+    lines of the last claims are dropped so that the summary fits (every claim keeps its line).
+    """
+    w = max(40, width)
+    lines = [one_line(title, w)] if title else []
+    lines += _table_lines(*_counts(outcomes))
+    diff = changed(outcomes, quick)
+    if diff:
+        lines += ["", f"{len(diff)} verdict(s) differ from the catalogue's record:"]
+        for o in diff:
+            got = "crashed" if o.crashed else o.verdict.verdict
+            lines.append(one_line(f"  {o.claim.id}: expected {o.claim.expected_verdict(quick)}, got {got}", w))
+    listed = findings(outcomes) if shown is None else (findings(shown) + [o for v in ("inconclusive", "holds") for o in shown
+                                                                            if o.verdict.verdict == v])
+    groups: list[tuple[str, list[Outcome]]] = []
+    for o in listed:
+        key = f"refuted, {o.claim.severity or 'unclassified'}" if o.verdict.verdict == "refuted" else o.verdict.verdict
+        if not groups or groups[-1][0] != key:
+            groups.append((key, []))
+        groups[-1][1].append(o)
+    footer = ["", one_line("more: --severity S or --verdict V for one group, --all for every claim", w)]
+    detailed = len(listed)
+    if max_lines is not None:
+        room = max_lines - len(lines) - 2 * len(groups) - len(listed) - len(footer)
+        detailed = max(0, min(len(listed), room))
+    k = 0
+    for key, members in groups:
+        lines += ["", f"{key} ({len(members)}):"]
+        for o in members:
+            lines.append(one_line(f"  {o.claim.id}: {o.claim.statement}", w))
+            if k < detailed:
+                label, text = ("input", smallest_input(o)) if o.verdict.verdict == "refuted" else ("evidence", short_evidence(o, w))
+                lines.append(one_line(f"      {label}: {text}", w))
+            k += 1
+    return lines + footer
+
+
+def full_table_rows(outcomes: list[Outcome], width: int = 70) -> list[tuple[str, ...]]:
+    """Rows (id, verdict, severity, certified, evidence, seconds) of the ``--all`` table."""
+    return [(o.claim.id, o.verdict.verdict + (" (crashed)" if o.crashed else ""),
+             (o.claim.severity or "") if o.verdict.verdict == "refuted" else "", "yes" if o.verdict.certified else "no",
+             short_evidence(o, width), f"{o.seconds:.2f}") for o in outcomes]
 
 
 def draw_figure(fig: Figure, path: Path) -> None:
@@ -55,33 +210,49 @@ def draw_figure(fig: Figure, path: Path) -> None:
     plt.close(f)
 
 
+def _md(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
 def write_report(outcomes: list[Outcome], directory: str | Path, version: str, quick: bool) -> Path:
-    """Write ``report.md`` and one PNG per claim with a figure into ``directory``; return the Markdown path."""
+    """Write ``report.md`` (summary, refuted claims by severity, then one section per paper) and
+    one PNG per claim with a figure into ``directory`` (atomically); return the Markdown path."""
+    from dpexact.io import atomic_write_text
+
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
-    counts = {v: sum(1 for o in outcomes if o.verdict.verdict == v) for v in ("holds", "refuted", "inconclusive")}
-    lines = [
-        f"# dpexact claim check (dpexact {version}{', quick scope' if quick else ''})",
-        "",
-        f"{len(outcomes)} claims: {counts['holds']} hold, {counts['refuted']} refuted, {counts['inconclusive']} inconclusive"
-        f" ({sum(o.crashed for o in outcomes)} crashed).",
-        "",
-        "| id | verdict | certified | seconds | evidence |",
-        "|---|---|---|---|---|",
-    ]
-    for o in outcomes:
-        lines.append(f"| `{o.claim.id}` | {o.verdict.verdict}{' (crashed)' if o.crashed else ''} | {'yes' if o.verdict.certified else 'no'} | "
-                     f"{o.seconds:.2f} | {short_evidence(o).replace('|', '/')} |")
+    n = {v: sum(o.verdict.verdict == v for o in outcomes) for v in VERDICTS}
+    lines = [f"# dpexact claim check (dpexact {version}{', quick scope' if quick else ''})", "",
+             f"{len(outcomes)} claims: {n['holds']} hold, {n['refuted']} refuted, {n['inconclusive']} inconclusive"
+             f" ({sum(o.crashed for o in outcomes)} crashed).", ""]
+    head, rows = _counts(outcomes)
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in rows] + [""]
+    diff = changed(outcomes, quick)
+    if diff:
+        lines += ["## Verdicts that differ from the catalogue's record", ""]
+        lines += [f"- `{o.claim.id}`: expected {o.claim.expected_verdict(quick)}, got {'crashed' if o.crashed else o.verdict.verdict}"
+                  for o in diff] + [""]
+    lines += ["## Refuted claims, most serious first", ""]
+    for o in findings(outcomes):
+        expl = f" *{o.claim.explanation}*" if o.claim.explanation else ""
+        lines.append(f"- **{o.claim.severity or 'unclassified'}** `{o.claim.id}` ({o.claim.location}): {o.claim.statement}"
+                     f" — input: `{smallest_input(o, 300)}`.{expl}")
     lines.append("")
-    for o in outcomes:
-        lines += [f"## `{o.claim.id}` — {o.verdict.verdict}", "", f"*{o.claim.location}*", "", f"> {o.claim.statement}", "",
-                  f"**Scope.** {o.verdict.scope}", "", f"**Certified.** {'yes' if o.verdict.certified else 'no'}", ""]
-        if o.verdict.figure is not None:
-            png = f"{o.claim.id.replace('.', '_')}.png"
-            draw_figure(o.verdict.figure, d / png)
-            lines += [f"![{o.claim.id}]({png})", ""]
-        ev = {k: v for k, v in o.verdict.evidence.items() if k != "traceback"} if isinstance(o.verdict.evidence, dict) else o.verdict.evidence
-        lines += ["```json", json.dumps(ev, indent=1, ensure_ascii=False, default=str)[:6000], "```", ""]
-    path = d / "report.md"
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
+    for paper in dict.fromkeys(o.claim.paper for o in outcomes):
+        sel = [o for o in outcomes if o.claim.paper == paper]
+        lines += [f"## {paper}", "", "| id | verdict | severity | certified | seconds | evidence |", "|---|---|---|---|---|---|"]
+        for o, row in zip(sel, full_table_rows(sel, 90)):
+            lines.append(f"| `{row[0]}` | {row[1]} | {row[2]} | {row[3]} | {row[5]} | {_md(row[4])} |")
+        lines.append("")
+        for o in sel:
+            lines += [f"### `{o.claim.id}` — {o.verdict.verdict}", "", f"*{o.claim.location}*", "", f"> {o.claim.statement}", ""]
+            if o.verdict.verdict == "refuted":
+                lines += [f"**Severity.** {o.claim.severity or 'unclassified'}" + (f" — {o.claim.explanation}" if o.claim.explanation else ""), ""]
+            lines += [f"**Scope.** {o.verdict.scope}", "", f"**Certified.** {'yes' if o.verdict.certified else 'no'}", ""]
+            if o.verdict.figure is not None:
+                png = f"{o.claim.id.replace('.', '_')}.png"
+                draw_figure(o.verdict.figure, d / png)
+                lines += [f"![{o.claim.id}]({png})", ""]
+            ev = {k: v for k, v in o.verdict.evidence.items() if k != "traceback"} if isinstance(o.verdict.evidence, dict) else o.verdict.evidence
+            lines += ["```json", json.dumps(ev, indent=1, ensure_ascii=False, default=str)[:6000], "```", ""]
+    return atomic_write_text(d / "report.md", "\n".join(lines))

@@ -7,11 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from dpexact.cli.check import import_catalogue
+from proofs_checks._common import dpbench_candidates, dpbench_directory
 
 REPO = Path(__file__).resolve().parents[1]
-import_catalogue()  # puts the repository root on sys.path for proofs_checks
-from proofs_checks._common import dpbench_candidates, dpbench_directory  # noqa: E402
 
 
 def find_dpbench() -> Path:

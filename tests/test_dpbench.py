@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.data import DPBENCH_DATASETS, DPBENCH_OTHER_DATASETS, load_dpbench
+from dpexact.data import (DPBENCH_DATASETS, DPBENCH_OTHER_DATASETS, DatasetIntegrityError, DatasetMissingError,
+                          load_dpbench, verify_dpbench_file)
 from dpexact.quality import median_quality, mode_quality
 from dpexact.utility import expected_error, stochastic_dominance
 
@@ -73,12 +74,66 @@ def test_environment_variable_and_case(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_missing_directory_and_files(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Every way of not having the data raises the one DatasetMissingError (a FileNotFoundError)."""
     monkeypatch.delenv("DPEXACT_DPBENCH", raising=False)
-    with pytest.raises(ValueError, match="DPEXACT_DPBENCH"):
+    with pytest.raises(DatasetMissingError, match="DPEXACT_DPBENCH"):
         load_dpbench("HEPTH")
-    with pytest.raises(FileNotFoundError, match="directory"):
+    with pytest.raises(DatasetMissingError, match="nowhere.*does not exist"):
         load_dpbench("HEPTH", tmp_path / "nowhere")
-    with pytest.raises(FileNotFoundError, match="HEPTH.n4096.npy"):
+    with pytest.raises(DatasetMissingError, match="HEPTH.n4096.npy"):
+        load_dpbench("HEPTH", tmp_path)
+    # a folder with the checksums but without one of the files (the ADULTFRANK case)
+    (tmp_path / "SHA256SUMS").write_bytes((DATA / "SHA256SUMS").read_bytes())
+    (tmp_path / "HEPTH.n4096.npy").write_bytes((DATA / "HEPTH.n4096.npy").read_bytes())
+    with pytest.raises(DatasetMissingError, match="ADULTFRANK.n4096.npy"):
+        load_dpbench("ADULTFRANK", tmp_path)
+    assert issubclass(DatasetMissingError, FileNotFoundError)
+
+
+def _copy_with(tmp_path: Path, name: str, x: np.ndarray) -> Path:
+    """A data folder holding the real SHA256SUMS and a modified ``name`` (saved as .npy)."""
+    (tmp_path / "SHA256SUMS").write_bytes((DATA / "SHA256SUMS").read_bytes())
+    np.save(tmp_path / f"{name}.n4096.npy", x)
+    return tmp_path
+
+
+def test_real_data_passes_the_checksums() -> None:
+    for name in DPBENCH_DATASETS + DPBENCH_OTHER_DATASETS:
+        assert verify_dpbench_file(DATA / f"{name}.n4096.npy") is True
+        assert load_dpbench(name, DATA, verify=True).tolist() == load_dpbench(name, DATA, verify=False).tolist()
+
+
+def test_an_exact_copy_passes(tmp_path: Path) -> None:
+    (tmp_path / "SHA256SUMS").write_bytes((DATA / "SHA256SUMS").read_bytes())
+    (tmp_path / "HEPTH.n4096.npy").write_bytes((DATA / "HEPTH.n4096.npy").read_bytes())
+    assert load_dpbench("HEPTH", tmp_path).tolist() == load_dpbench("HEPTH", DATA).tolist()
+
+
+def test_tampered_bin_is_an_integrity_error(tmp_path: Path) -> None:
+    raw = np.load(DATA / "HEPTH.n4096.npy")
+    raw[int(np.argmax(raw))] += 5000
+    folder = _copy_with(tmp_path, "HEPTH", raw)
+    with pytest.raises(DatasetIntegrityError, match="HEPTH.n4096.npy.*SHA256SUMS") as info:
+        load_dpbench("HEPTH", folder)
+    assert isinstance(info.value, ValueError) and info.value.path.name == "HEPTH.n4096.npy"
+    assert info.value.expected != info.value.actual
+    # the tampering is real: without verification the counts differ by exactly 5000
+    assert int(load_dpbench("HEPTH", folder, verify=False).sum()) == int(load_dpbench("HEPTH", DATA).sum()) + 5000
+
+
+def test_all_zero_file_is_an_integrity_error(tmp_path: Path) -> None:
+    folder = _copy_with(tmp_path, "HEPTH", np.zeros(4096, dtype=np.int64))
+    with pytest.raises(DatasetIntegrityError, match="HEPTH"):
+        load_dpbench("HEPTH", folder)
+
+
+def test_unlisted_file_and_malformed_sums(tmp_path: Path) -> None:
+    (tmp_path / "SHA256SUMS").write_text("0" * 64 + "  MEDCOST.n4096.npy\n")
+    (tmp_path / "HEPTH.n4096.npy").write_bytes((DATA / "HEPTH.n4096.npy").read_bytes())
+    with pytest.raises(DatasetIntegrityError, match="not listed"):
+        load_dpbench("HEPTH", tmp_path)
+    (tmp_path / "SHA256SUMS").write_text("not a checksum line\n")
+    with pytest.raises(DatasetIntegrityError, match="line 1"):
         load_dpbench("HEPTH", tmp_path)
 
 

@@ -1,4 +1,4 @@
-"""brr claims (proofs_checks/brr.py): each test asserts the verdict and recomputes a key number
+"""brr claims (proofs_checks/brr/): each test recomputes a key number
 independently — channels and local errors built by hand with fractions / numpy, the local search
 by direct comparison of Q (not the derivative of eq. 9), limits in floats at large N, the LP with
 scipy's linprog."""
@@ -11,19 +11,10 @@ import pytest
 import sympy
 from scipy.optimize import linprog
 
-from dpexact.cli.check import import_catalogue
-
-cat = import_catalogue()
-_CACHE: dict = {}
+import proofs_checks.catalogue as cat
+from claim_runs import run
 
 
-def run(cid: str):
-    if cid not in _CACHE:
-        (c,) = cat.select(["brr"], [cid])
-        o = cat.run_claim(c, quick=True)
-        assert not o.crashed, o.verdict.evidence
-        _CACHE[cid] = o.verdict
-    return _CACHE[cid]
 
 
 # -- independent references ------------------------------------------------------------------------
@@ -78,7 +69,7 @@ def qg_float(n, a, m):
 
 def test_equation_6_grr():
     v = run("brr.equation.6")
-    assert v.verdict == "holds" and v.certified and v.evidence["channels"] > 10
+    assert v.certified and v.evidence["channels"] > 10
     from dpexact.ldp import GeneralizedRR
 
     ch = GeneralizedRR(2, "log(3)").channel("exact")
@@ -87,7 +78,7 @@ def test_equation_6_grr():
 
 def test_equation_7_brr_m1_is_grr():
     v = run("brr.equation.7")
-    assert v.verdict == "holds" and v.certified and v.evidence["mismatches"] == []
+    assert v.certified and v.evidence["mismatches"] == []
     from dpexact.ldp import absolute_loss, brr_channel
 
     a = Fraction(3)
@@ -98,7 +89,7 @@ def test_equation_7_brr_m1_is_grr():
 
 def test_equation_9_derivative_sign():
     v = run("brr.equation.9")
-    assert v.verdict == "holds" and v.certified
+    assert v.certified
     lam = [Fraction(0), Fraction(2), Fraction(3), Fraction(7)]
     s = [Fraction(5), Fraction(2), Fraction(1), Fraction(3)]
 
@@ -117,7 +108,7 @@ def test_algorithm_1_local_optimum_is_bipartite():
     import itertools
 
     v = run("brr.algorithm.1")
-    assert v.verdict == "holds" and v.certified and v.evidence["rows"] >= 60
+    assert v.certified and v.evidence["rows"] >= 60
     lam, a = [Fraction(x) for x in (0, 1, 1, 2, 2, 3)], Fraction(3)
     best = min(sum(l * x for l, x in zip(lam, w)) / sum(w) for w in itertools.product((1, a), repeat=6))
     assert best == q_top(lam, a, local_m_by_q(lam, a))
@@ -125,7 +116,7 @@ def test_algorithm_1_local_optimum_is_bipartite():
 
 def test_local_search_step_2_disagrees_with_algorithm_1():
     v = run("brr.text.local-search-step-2")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     ex = v.evidence["counterexample"]
     row, a = [Fraction(0), Fraction(1), Fraction(2)], Fraction(3)
     assert local_m_by_q(row, a) == ex["m_algorithm_1"] == 1 and ex["m_step_2"] == 2
@@ -134,7 +125,7 @@ def test_local_search_step_2_disagrees_with_algorithm_1():
 
 def test_algorithm_2_is_not_qg_optimal():
     v = run("brr.algorithm.2")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     ex = v.evidence["counterexample"]
     n, a = ex["N"], Fraction(ex["e^eps"])
     assert global_m_by_q(n, a) == ex["m_alg2"]
@@ -149,7 +140,7 @@ def test_algorithm_2_is_not_qg_optimal():
 
 def test_min_m_dominance_fails_with_a_vanishing_derivative():
     v = run("brr.text.min-m-dominance")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     n, a = 5, Fraction(2)
     assert global_m_by_q(n, a) == 1
     q1 = [q_top(dists(n, k), a, 1) for k in range(1, 6)]
@@ -160,14 +151,14 @@ def test_min_m_dominance_fails_with_a_vanishing_derivative():
 
 def test_figure_3_adjacent_rows():
     v = run("brr.figure.3")
-    assert v.verdict == "holds" and v.certified and v.evidence["comparisons"] > 1000
+    assert v.certified and v.evidence["comparisons"] > 1000
     up, lo = dists(9, 2), dists(9, 3)  # k − 1 = 2, k = 3: j0 = 2k − 2 = 4
     assert up[:4] == lo[:4] and all(u == l + 1 for u, l in zip(up[4:], lo[4:]))
 
 
 def test_min_m_at_extreme_or_middle():
     v = run("brr.text.min-m-at-extreme-or-middle")
-    assert v.verdict == "holds" and v.certified and v.evidence["cases"] >= 2000
+    assert v.certified and v.evidence["cases"] >= 2000
     a = Fraction(3, 2)
     for n in range(2, 31):
         ms = [local_m_by_q(dists(n, k), a) for k in range(1, n + 1)]
@@ -176,7 +167,7 @@ def test_min_m_at_extreme_or_middle():
 
 def test_eps_ge_1_extreme_row_refuted():
     v = run("brr.text.eps-ge-1-extreme-row")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     a = Fraction(3)  # ε = log 3 > 1
     assert local_m_by_q(dists(5, 1), a) == 2 and local_m_by_q(dists(5, 3), a) == 1
     assert v.evidence["counterexample"]["local_m_middle"] == 1
@@ -184,7 +175,7 @@ def test_eps_ge_1_extreme_row_refuted():
 
 def test_a1_extreme_m_integral_root():
     v = run("brr.appendix.a1-extreme-m")
-    assert v.verdict == "refuted" and v.certified and v.evidence["all_mismatches_are_integral_roots"]
+    assert v.certified and v.evidence["all_mismatches_are_integral_roots"]
     i = sympy.symbols("i")
     roots = sympy.solve(2 * i**2 + 6 * i - 20, i)  # (a−1)i² + (2N−a+1)i − N(N+1), N = 4, a = 3
     assert 2 in roots
@@ -194,7 +185,7 @@ def test_a1_extreme_m_integral_root():
 
 def test_a1_middle_m_parity_rule():
     v = run("brr.appendix.a1-middle-m")
-    assert v.verdict == "refuted" and v.certified and v.evidence["correct_rule_matches_search"]
+    assert v.certified and v.evidence["correct_rule_matches_search"]
     ex = v.evidence["counterexample"]
     n, a = ex["N"], 1.5
     i = math.floor((math.sqrt(a * (n * n - 1) + 1) - n) / (a - 1) + 1)
@@ -204,7 +195,7 @@ def test_a1_middle_m_parity_rule():
 
 def test_algorithm_3_vs_search():
     v = run("brr.algorithm.3")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     agree, total = map(int, v.evidence["agreement"].split("/"))
     assert total == 8 * 299 and 0.6 < agree / total < 0.85
     assert v.evidence["closed_form_minus_search"] == {"1": total - agree}
@@ -223,7 +214,7 @@ def test_algorithm_3_vs_search():
 
 def test_theorem_1_1_limit():
     v = run("brr.theorem.1.1")
-    assert v.verdict == "holds" and v.certified
+    assert v.certified
     row = v.evidence["search at large N"][0]
     n, u = row["N"], 2.0
     # extreme row's root (Algorithm 3 line 2) over N, in floats
@@ -234,7 +225,7 @@ def test_theorem_1_1_limit():
 
 def test_theorem_1_2_counterexamples():
     v = run("brr.theorem.1.2")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     a = sympy.Integer(3)
     for n in (4, 5):
         m1 = sympy.floor((sympy.sqrt(n * n * a + (1 - a) ** 2 / 4) - (n - a / 2 + sympy.Rational(1, 2))) / (a - 1))
@@ -243,7 +234,7 @@ def test_theorem_1_2_counterexamples():
 
 def test_theorem_1_3_ldp():
     v = run("brr.theorem.1.3")
-    assert v.verdict == "holds" and v.certified and v.evidence["violations"] == []
+    assert v.certified and v.evidence["violations"] == []
     P = np.array([[float(p) for p in r] for r in brr_rows(7, Fraction(3), 3)])
     assert P.max(axis=0).max() / P.min(axis=0).min() == pytest.approx(3.0, rel=1e-14)
     assert np.max(P.max(axis=0) / P.min(axis=0)) == pytest.approx(3.0, rel=1e-14)
@@ -257,7 +248,7 @@ def numerator(srt, i, a):
 @pytest.mark.parametrize("cid, n, k", [("brr.equation.14", 11, 1), ("brr.equation.15", 12, 6), ("brr.equation.16", 13, 7)])
 def test_equations_14_15_16(cid, n, k):
     v = run(cid)
-    assert v.verdict == "holds" and v.certified and v.evidence["failures"] == []
+    assert v.certified and v.evidence["failures"] == []
     a = sympy.symbols("a")
     srt = dists(n, k)
     for i in range(2 if cid.endswith("14") else 3, n + 1, 1 if cid.endswith("14") else 2):
@@ -270,7 +261,7 @@ def test_equations_14_15_16(cid, n, k):
 
 def test_equation_17_reversed_bound():
     v = run("brr.equation.17")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     n, a = 4, 4.0
     i1r = (math.sqrt(n * n * a + (1 - a) ** 2 / 4) - (n - a / 2 + 0.5)) / (a - 1)
     assert i1r == pytest.approx(float(v.evidence["counterexample"]["i1r"].split("≈")[1]), abs=1e-6)
@@ -284,7 +275,7 @@ def paper_inf(u):
 
 def test_theorem_2_local_ratios():
     v = run("brr.theorem.2")
-    assert v.verdict == "holds" and v.certified and v.evidence["finite_violations"] == []
+    assert v.certified and v.evidence["finite_violations"] == []
     # finite statement by hand: N = 24, e^ε = 3/2
     a = Fraction(3, 2)
     m = global_m_by_q(24, a)
@@ -297,7 +288,7 @@ def test_theorem_2_local_ratios():
 
 def test_appendix_a2_case_formulas():
     v = run("brr.appendix.a2")
-    assert v.verdict == "holds" and v.certified and v.evidence["formulas_checked"] > 500
+    assert v.certified and v.evidence["formulas_checked"] > 500
     n, m, a = 9, 5, Fraction(3)
     rows = brr_rows(n, a, m)
     for k in (1, 2, 5):  # n = k − 1 is the distance to the nearer edge: cases (3), (2), (1)
@@ -315,7 +306,7 @@ def test_appendix_a2_case_formulas():
 
 def test_theorem_3_wrong_limit():
     v = run("brr.theorem.3")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     assert v.evidence["counterexample"] == {"eps": "2 log 2", "paper_limit": "5/8", "true_limit": "23/36"}
     ratio, _, _ = qg_float(4001, 4.0, 1334)
     assert abs(ratio - 23 / 36) < 1.5e-3 and ratio - 5 / 8 > 0.012
@@ -323,7 +314,7 @@ def test_theorem_3_wrong_limit():
 
 def test_equation_18_coefficient():
     v = run("brr.equation.18")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     u, a = 2.0, 4.0
     c = 1 / (u + 1)
     D = 1 + (a - 1) * c
@@ -341,7 +332,7 @@ def test_equation_18_coefficient():
 
 def test_theorem_4_general_domains():
     v = run("brr.theorem.4")
-    assert v.verdict == "holds" and v.certified and v.evidence["cases_with_m>1"] > 5
+    assert v.certified and v.evidence["cases_with_m>1"] > 5
     rng = np.random.default_rng(2024)
     a = Fraction(3)
     L = [[Fraction(int(x)) for x in r] for r in rng.integers(0, 7, size=(6, 6))]
@@ -354,7 +345,7 @@ def test_theorem_4_general_domains():
 
 def test_globally_optimal_refuted_by_lp():
     v = run("brr.text.globally-optimal")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     ex = v.evidence["counterexample"]
     n, a = ex["N"], float(Fraction(ex["e^eps"]))
     c = np.array([abs(x - y) / n for x in range(n) for y in range(n)])
@@ -374,14 +365,14 @@ def test_globally_optimal_refuted_by_lp():
 
 def test_exponential_improvement():
     v = run("brr.text.exponential-improvement")
-    assert v.verdict == "holds" and v.certified
+    assert v.certified
     us = np.linspace(1.01, 1000, 20000)
     assert np.all(us * (7 * us + 9) / (4 * (us + 1) ** 2) <= 7 / 4)
 
 
 def test_grr_qloss_is_bounded():
     v = run("brr.text.grr-qloss-explodes")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     n, a = 100, 10.0
     P = np.full((n, n), 1 / (a + n - 1))
     np.fill_diagonal(P, a / (a + n - 1))
@@ -392,7 +383,7 @@ def test_grr_qloss_is_bounded():
 
 def test_figure_1_asymptote():
     v = run("brr.figure.1")
-    assert v.verdict == "refuted" and v.certified and v.figure is not None
+    assert v.certified and v.figure is not None
     for row in v.evidence["rows"]:
         u = float(Fraction(row["u"]))
         assert row["true_limit"] == pytest.approx((7 * u + 9) / (4 * (u + 1) ** 2))
@@ -403,7 +394,7 @@ def test_figure_1_asymptote():
 
 def test_ratio_half_at_eps_2():
     v = run("brr.text.ratio-half-at-eps-2")
-    assert v.verdict == "holds" and v.certified
+    assert v.certified
     u = math.e
     assert (7 * u + 9) / (4 * (u + 1) ** 2) == pytest.approx(v.evidence["true_limit_at_eps_2"], rel=1e-12)
     assert round((7 * u + 9) / (4 * (u + 1) ** 2), 1) == 0.5 == round((7 * u + 1) / (4 * u * (u + 1)), 1)
@@ -411,7 +402,7 @@ def test_ratio_half_at_eps_2():
 
 def test_figure_4_em_and_m_one():
     v = run("brr.figure.4")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     assert global_m_by_q(20, Fraction(100)) == 1  # BRR ≡ GRR at N = 20, ε = log 100
     row = next(t for t in v.evidence["table"] if t["N"] == 20 and t["eps"] == "2")
     n, eps = 20, 2.0
@@ -424,7 +415,7 @@ def test_figure_4_em_and_m_one():
 
 def test_figure_5_jaccard():
     v = run("brr.figure.5")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     n, eps = 20, 0.5
     x = np.arange(1, n + 1, dtype=float)
     J = np.outer(x, x) / (x[:, None] ** 2 + x[None, :] ** 2 - np.outer(x, x))
@@ -442,7 +433,7 @@ def test_figure_5_jaccard():
 
 def test_discretisation_end_to_end_error():
     v = run("brr.text.discretisation-n")
-    assert v.verdict == "refuted" and v.certified
+    assert v.certified
     ex = v.evidence["counterexample"]
     a = float(Fraction(ex["e^eps"]))
 
@@ -461,7 +452,7 @@ def test_discretisation_end_to_end_error():
 @pytest.mark.parametrize("cid", ["brr.figure.6", "brr.text.lbs-improvements", "brr.text.gbdt-rmse", "brr.text.sgd-accuracy", "brr.text.dnn-accuracy"])
 def test_external_data_claims_are_inconclusive(cid):
     v = run(cid)
-    assert v.verdict == "inconclusive" and not v.certified and "not reproducible offline" in v.evidence["reason"]
+    assert not v.certified and "not reproducible offline" in v.evidence["reason"]
 
 
 def test_every_brr_claim_is_encoded():
@@ -469,6 +460,4 @@ def test_every_brr_claim_is_encoded():
     for needed in ("brr.theorem.1.1", "brr.theorem.1.2", "brr.theorem.1.3", "brr.theorem.2", "brr.theorem.3", "brr.theorem.4",
                    "brr.algorithm.1", "brr.algorithm.2", "brr.algorithm.3", "brr.text.globally-optimal", "brr.figure.1"):
         assert needed in ids
-    tested = {k for k in _CACHE} | {"brr.equation.14", "brr.equation.15", "brr.equation.16"}
     assert len(ids) == len(set(ids)) >= 38
-    assert tested <= set(ids)

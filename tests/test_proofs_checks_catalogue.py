@@ -6,10 +6,11 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from dpexact.cli.check import import_catalogue
+import proofs_checks.catalogue as cat
 from dpexact.cli.main import app
 
-cat = import_catalogue()
+CLAIM_KEYS = {"id", "paper", "location", "statement", "verdict", "expected", "severity", "explanation", "certified", "crashed",
+              "scope", "evidence", "seconds"}
 
 
 def test_every_paper_module_loads_and_ids_are_well_formed():
@@ -56,8 +57,8 @@ def test_a_crashing_check_is_reported_and_the_run_continues():
     assert [o.crashed for o in out] == [True, False]
     assert out[0].verdict.verdict == "inconclusive" and "boom" in out[0].verdict.evidence["crash"]
     doc = cat.to_json(out, "0")
-    assert set(doc) == {"claims", "dpexact_version"}
-    assert set(doc["claims"][0]) == {"id", "paper", "statement", "verdict", "certified", "scope", "evidence", "seconds"}
+    assert set(doc) == {"claims", "dpexact_version", "complete", "quick", "claims_total", "claims_done"}
+    assert set(doc["claims"][0]) == CLAIM_KEYS
     assert doc["claims"][1]["evidence"] == {"x": 1.5}
 
 
@@ -65,15 +66,65 @@ def test_cli_check_writes_json_and_report(tmp_path):
     rep = tmp_path / "rep"
     js = rep / "claims.json"  # the README's form: the JSON goes into the report folder, not yet created
     r = CliRunner().invoke(app, ["check", "--claim", "pf.lemma.7", "--claim", "adp.text.voting-example-46",
-                                 "--claim", "pf.figure.1", "--quick", "--json", str(js), "--report", str(rep)])
+                                 "--claim", "pf.figure.1", "--quick", "--output", str(js), "--report", str(rep)])
     assert r.exit_code == 0, r.output
     doc = json.loads(js.read_text())
+    assert doc["complete"] is True and doc["claims_done"] == doc["claims_total"] == 3
     assert [c["id"] for c in doc["claims"]] == ["pf.figure.1", "pf.lemma.7", "adp.text.voting-example-46"]
     for c in doc["claims"]:
-        assert set(c) == {"id", "paper", "statement", "verdict", "certified", "scope", "evidence", "seconds"}
+        assert set(c) == CLAIM_KEYS
         assert c["verdict"] in ("holds", "refuted", "inconclusive") and isinstance(c["certified"], bool) and isinstance(c["seconds"], float)
     md = (rep / "report.md").read_text()
     assert "pf.lemma.7" in md and (rep / "pf_figure_1.png").stat().st_size > 1000
+
+
+def test_cli_check_json_goes_to_stdout():
+    r = CliRunner().invoke(app, ["check", "--quick", "--claim", "pf.figure.1", "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    assert doc["complete"] and [c["id"] for c in doc["claims"]] == ["pf.figure.1"]
+
+
+REFUTED = ["adp.text.gaussian-vs-laplace-variance", "err.theorem.1", "hetsel.text.gem-favours-best-more-than-rnm", "pf.text.hepth-mode-ratio"]
+
+
+def test_cli_check_summary_leads_with_findings_at_80_columns():
+    r = CliRunner().invoke(app, ["check", "--quick", "--claim", "pf.figure.1"] + [a for c in REFUTED for a in ("--claim", c)],
+                           env={"COLUMNS": "80"})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    head = lines[1].split()
+    assert head[:5] == ["paper", "claims", "holds", "inconcl.", "refuted"] and "false" in head
+    total = next(line.split() for line in lines if line.startswith("total"))
+    assert total[1:5] == ["5", "1", "0", "4"]
+    text = r.stdout
+    # most serious first: err.theorem.1 (false-statement) before pf.text.hepth-mode-ratio (wrong-number)
+    assert text.index("refuted, false-statement") < text.index("err.theorem.1") < text.index("refuted, wrong-number") < text.index(
+        "pf.text.hepth-mode-ratio")
+    assert "input: q=[5, 3, 1]" in text  # err Theorem 1's paper example, the smallest reproducing input
+    assert "pf.figure.1" not in text  # holding claims are not listed by default
+
+
+def test_cli_check_filters_and_literal_text():
+    ids = [a for c in REFUTED for a in ("--claim", c)]
+    r = CliRunner().invoke(app, ["check", "--quick", "--severity", "wrong-number", "--all"] + ids, env={"COLUMNS": "200"})
+    assert r.exit_code == 0, r.output
+    listed = r.stdout.split("refuted, wrong-number")[1]
+    assert "pf.text.hepth-mode-ratio" in listed and "err.theorem.1:" not in listed
+    r = CliRunner().invoke(app, ["check", "--quick", "--all", "--claim", "hetsel.text.gem-favours-best-more-than-rnm"], env={"COLUMNS": "200"})
+    assert "Pr_GEM[out 1]" in r.stdout  # bracketed evidence printed literally, not eaten as rich markup
+    r = CliRunner().invoke(app, ["check", "--severity", "typo"])
+    assert r.exit_code == 2 and "--severity" in r.output
+
+
+def test_cli_help_and_version():
+    r = CliRunner().invoke(app, ["optimal", "-h"], env={"COLUMNS": "80"})
+    assert r.exit_code == 0 and "dpexact[hipo]" in r.stdout
+    r = CliRunner().invoke(app, ["--version"])
+    from dpexact import __version__
+
+    assert r.exit_code == 0 and r.stdout.strip() == __version__
 
 
 def test_cli_check_exit_status_is_nonzero_only_on_crash(monkeypatch):
@@ -81,7 +132,7 @@ def test_cli_check_exit_status_is_nonzero_only_on_crash(monkeypatch):
     assert r.exit_code == 0 and "refuted" in r.output  # a refuted claim is not a failure
     crash = cat.Claim("pf.text.crash-test", "pf", "crashes", "nowhere", _boom)
     real_select = cat.select
-    monkeypatch.setattr(cat, "select", lambda papers, ids: real_select(["adp"], ["adp.text.voting-example-46"]) + [crash])
+    monkeypatch.setattr(cat, "select", lambda papers, ids, claims=None: real_select(["adp"], ["adp.text.voting-example-46"]) + [crash])
     r = CliRunner().invoke(app, ["check"])
     assert r.exit_code == 1
     assert "pf.text.crash-test" in r.output
@@ -90,3 +141,59 @@ def test_cli_check_exit_status_is_nonzero_only_on_crash(monkeypatch):
 def test_cli_check_unknown_claim_is_a_usage_error():
     r = CliRunner().invoke(app, ["check", "--claim", "pf.theorem.42"])
     assert r.exit_code == 2
+
+
+def test_readme_own_catalogue_example(tmp_path):
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    block = readme.split("run `dpexact check --catalogue my_claims.py`:", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(block.strip().splitlines()) <= 10
+    (tmp_path / "my_claims.py").write_text(block)
+    r = CliRunner().invoke(app, ["check", "--catalogue", str(tmp_path / "my_claims.py"), "--quick", "--json"])
+    assert r.exit_code == 0, r.output
+    (c,) = json.loads(r.stdout)["claims"]
+    assert (c["id"], c["verdict"], c["expected"], c["evidence"]) == ("mine.theorem.1", "holds", "holds", {"Pr[best]": "217/324"})
+    r = CliRunner().invoke(app, ["check", "--catalogue", str(tmp_path / "nothing.py")])
+    assert r.exit_code == 2 and "catalogue" in r.output
+
+
+def test_readme_quickstart_matches_ci():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    ci = [line for line in (root / ".ci" / "run").read_text().splitlines() if line.startswith("dpexact check")]
+    assert len(ci) == 1
+    command = ci[0].split(" > ")[0]
+    assert f"&& {command}\n" in readme and "--output" in command
+
+
+def test_tampered_or_missing_dpbench_data_make_claims_inconclusive(tmp_path, monkeypatch, dpbench_path):
+    import shutil
+
+    import numpy as np
+
+    for f in dpbench_path.iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    hepth = tmp_path / "HEPTH.n4096.npy"
+    x = np.load(hepth)
+    x[0] += 5000  # changes the reported ratio from 1.5656 to 2.0 when trusted
+    hepth.chmod(0o644)
+    np.save(hepth, x)
+    (tmp_path / "ADULTFRANK.n4096.npy").unlink()
+    from claim_runs import clear_catalogue_caches
+
+    monkeypatch.setenv("DPEXACT_DPBENCH", str(tmp_path))
+    clear_catalogue_caches()
+    tampered = cat.run_claim(cat.select(None, ["pf.text.hepth-mode-ratio"])[0], quick=True)
+    assert not tampered.crashed and tampered.verdict.verdict == "inconclusive" and not tampered.verdict.certified
+    assert "HEPTH.n4096.npy" in tampered.verdict.evidence["reason"]
+    hepth.unlink()
+    shutil.copy(dpbench_path / hepth.name, hepth)
+    clear_catalogue_caches()
+    missing = cat.run_claim(cat.select(None, ["err.figure.11"])[0], quick=True)
+    assert not missing.crashed and missing.verdict.verdict == "inconclusive" and not missing.verdict.certified
+    assert "ADULTFRANK" in missing.verdict.evidence["reason"]
+    monkeypatch.undo()
+    clear_catalogue_caches()  # later tests see the real data again

@@ -274,7 +274,7 @@ def test_check_sweep_equals_the_check_command(tmp_path):
     assert res.exit_code == 0, res.output
     swept = {o["claim"]: o for o in json.loads(res.stdout)}
     cli = runner.invoke(app, ["check", "--quick", "--claim", "adp.theorem.2", "--claim", "adp.text.gaussian-eps-above-one",
-                              "--json", str(tmp_path / "claims.json")])
+                              "--output", str(tmp_path / "claims.json")])
     assert cli.exit_code == 0, cli.output
     expected = {c["id"]: c for c in json.loads((tmp_path / "claims.json").read_text())["claims"]}
     assert set(swept) == set(expected)
@@ -342,3 +342,14 @@ def test_a_hard_killed_sweep_keeps_every_stored_row(tmp_path):
     resumed = run_sweep(spec, ResultStore(store_dir), workers=0)
     assert set(resumed.skipped) == set(first.rows) and set(resumed.computed).isdisjoint(first.rows)
     assert len(resumed.rows) == 6 and not resumed.failed
+
+
+def test_check_command_on_the_cluster_equals_the_serial_command(client, tmp_path):
+    runner = CliRunner()
+    args = ["check", "--quick"] + [a for c in CLAIMS for a in ("--claim", c)]
+    serial = runner.invoke(app, args + ["--output", str(tmp_path / "serial.json")])
+    dist = runner.invoke(app, args + ["--output", str(tmp_path / "dist.json"), "--scheduler", client.scheduler.address])
+    assert serial.exit_code == dist.exit_code == 0, dist.output
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("serial.json", "dist.json"))
+    assert [c["id"] for c in b["claims"]] == [c["id"] for c in a["claims"]] and len(a["claims"]) == len(CLAIMS)
+    assert timeless(b) == timeless(a)

@@ -1,29 +1,57 @@
-"""``dpexact bench``: runs the benchmarks in ``benchmarks/`` logic shipped with the package."""
+"""``dpexact bench``: runs the benchmarks in ``benchmarks/`` logic shipped with the package.
+
+The output path is checked before the benchmark starts and written atomically at the end, so
+an unwritable path costs nothing and a failed write never leaves a truncated file.
+"""
 
 from __future__ import annotations
 
 import typer
 
 
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=code)
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def bench(
         quick: bool = typer.Option(False, "--quick", help="smaller sizes"),
-        json_out: str = typer.Option("", "--json", help="write results to this JSON file"),
+        as_json: bool = typer.Option(False, "--json", help="print the results as JSON to stdout (progress goes to stderr)"),
+        output: str = typer.Option("", "--output", "-o", help="write the results as JSON to this file"),
         accuracy: bool = typer.Option(False, "--accuracy", help="PF float/recurrence vs ball on DPBench instead of timings"),
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
     ) -> None:
         """Time PF (float, ball, recurrence) against EM in one run; or --accuracy tables."""
-        if accuracy:
+        from ..io import atomic_write_json, check_writable
+
+        def echo(line: str) -> None:  # with --json, stdout carries the JSON only
+            typer.echo(line, err=as_json)
+
+        target = None
+        if output:
+            try:
+                target = check_writable(output, "--output")
+            except ValueError as exc:
+                _fail(str(exc))
+        try:
+            if accuracy:
+                from ..benchmarks import run_pf_accuracy
+
+                result: object = run_pf_accuracy(data or None, echo=echo)
+            else:
+                from ..benchmarks import run_pmf_benchmark
+
+                result = run_pmf_benchmark(quick=quick, echo=echo)
+        except (ValueError, TypeError, OSError) as exc:
+            _fail(str(exc), code=1)
+        if target is not None:
+            try:
+                atomic_write_json(target, result, indent=1)
+            except OSError as exc:
+                _fail(f"--output: cannot write {target} ({exc.strerror or exc}); the results were not saved", code=1)
+        if as_json:
             import json
 
-            from ..benchmarks import run_pf_accuracy
-
-            rows = run_pf_accuracy(data or None)
-            if json_out:
-                with open(json_out, "w") as fh:
-                    json.dump(rows, fh, indent=1)
-            return
-        from ..benchmarks import run_pmf_benchmark
-
-        run_pmf_benchmark(quick=quick, json_path=json_out or None)
+            typer.echo(json.dumps(result, indent=1))

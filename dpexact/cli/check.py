@@ -1,85 +1,169 @@
-"""``dpexact check``: run the claim catalogue of the source papers (``proofs_checks/``, issue 6).
+"""``dpexact check``: run the claim catalogue of the source papers (``proofs_checks/``), or a
+researcher's own catalogue written with the same records (``--catalogue``).
 
-The catalogue lives in the top-level folder ``proofs_checks/`` of the repository (next to
-``dpexact/``, not part of the installed package); :func:`import_catalogue` puts the repository
-root on ``sys.path`` (the package is installed editable, so the root is ``dpexact/..``).
-Exit status 0 when every check ran, whatever the verdicts; 1 when a check crashed (the crash is
-reported and the run continues).
+The catalogue is the top-level package ``proofs_checks`` (installed next to ``dpexact``; it
+imports ``dpexact``, so it is imported here lazily, inside the command, to keep the layers
+one-way).
+
+Results survive faults: output paths are checked before any claim runs; ``--output`` is
+replaced at once by a file marked ``"complete": false`` (so an older result never looks
+current), rewritten atomically as claims finish, and marked complete at the end. Ctrl-C or a
+failed write leaves that partial file (or the previous complete one if the very first write
+failed), never truncated JSON. Exit status 0 when every check ran, whatever the verdicts; 1 when
+a check crashed or the results could not be written; 2 on bad options; 130 when interrupted.
 """
 
 from __future__ import annotations
 
-import sys
+import time
 from pathlib import Path
-from types import ModuleType
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+#: seconds between two rewrites of the --output file while claims run
+WRITE_INTERVAL = 1.0
 
 
-def import_catalogue() -> ModuleType:
-    """Import ``proofs_checks.catalogue`` from the repository root (``FileNotFoundError`` if absent)."""
-    if not (REPO_ROOT / "proofs_checks" / "catalogue.py").exists():
-        raise FileNotFoundError(f"proofs_checks/ not found next to the dpexact package ({REPO_ROOT}); run from a source checkout")
-    if str(REPO_ROOT) not in sys.path:
-        sys.path.insert(0, str(REPO_ROOT))
-    import proofs_checks.catalogue as catalogue
-
-    return catalogue
+def _fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=code)
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def check(
-        paper: Optional[list[str]] = typer.Option(None, "--paper", help="pf | adp | err | brr | hetsel (repeatable)"),
+        paper: Optional[list[str]] = typer.Option(None, "--paper", help="pf | adp | err | brr | hetsel, or a paper of --catalogue (repeatable)"),
         claim: Optional[list[str]] = typer.Option(None, "--claim", help="claim id, or a prefix ending in * (repeatable)"),
+        catalogue: Optional[str] = typer.Option(None, "--catalogue", help="your own claims: a .py file or a module name, written with proofs_checks.claim (it is run as Python: use files you trust)"),
         quick: bool = typer.Option(False, "--quick", help="reduced scope, same claim ids"),
+        verdict: Optional[list[str]] = typer.Option(None, "--verdict", help="list only claims with this verdict: holds | refuted | inconclusive (repeatable)"),
+        severity: Optional[list[str]] = typer.Option(None, "--severity", help="list only refutations of this severity: false-statement | wrong-number | erratum | not-reproducible (repeatable)"),
+        show_all: bool = typer.Option(False, "--all", help="also print the full table of every claim"),
         report: Optional[Path] = typer.Option(None, "--report", help="write report.md and PNG figures into this directory"),
-        json_out: Optional[Path] = typer.Option(None, "--json", help="write the verdicts as JSON to this file"),
+        as_json: bool = typer.Option(False, "--json", help="print the verdicts as JSON to stdout instead of the summary"),
+        output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the verdicts as JSON to this file (rewritten atomically as claims finish)"),
+        workers: Optional[int] = typer.Option(None, "--workers", help="run the checks on N local Dask worker processes"),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="run the checks on an existing Dask cluster, e.g. tcp://host:8786"),
     ) -> None:
-        """Check the papers' claims: verdict holds / refuted / inconclusive, with evidence."""
-        import json
+        """Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity."""
+        import shutil
 
-        from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-        from rich.table import Table
+        import proofs_checks.catalogue as cat
 
         from .. import __version__
+        from ..io import atomic_write_json, check_writable, check_writable_dir
 
-        cat = import_catalogue()
+        bad = [v for v in verdict or () if v not in cat.VERDICTS]
+        if bad:
+            _fail(f"--verdict: unknown {bad}; choose from {', '.join(cat.VERDICTS)}")
+        bad = [s for s in severity or () if s not in cat.SEVERITIES]
+        if bad:
+            _fail(f"--severity: unknown {bad}; choose from {', '.join(cat.SEVERITIES)}")
         try:
-            claims = cat.select(paper or None, claim or None)
+            own = cat.load_catalogue(catalogue) if catalogue else None
+            claims = cat.select(paper or None, claim or None, claims=own)
         except ValueError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(code=2)
-        console = Console(stderr=True)
-        with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(),
-                      console=console, transient=True) as bar:
-            task = bar.add_task("checking", total=len(claims))
-            outcomes = cat.run_checks(
-                claims, quick=quick,
-                on_start=lambda c: bar.update(task, description=f"checking {c.id}"),
-                on_done=lambda o: bar.advance(task),
-            )
-        from proofs_checks.report import short_evidence, write_report
+            _fail(str(exc))
+        try:
+            if output is not None:
+                check_writable(output, "--output")
+            if report is not None:
+                check_writable_dir(report, "--report")
+        except ValueError as exc:
+            _fail(str(exc))
 
-        table = Table(title=f"dpexact check — {len(outcomes)} claims{' (quick)' if quick else ''}")
-        for col, kw in (("id", {}), ("verdict", {}), ("certified", {}), ("evidence", {"overflow": "fold"}), ("seconds", {"justify": "right"})):
-            table.add_column(col, **kw)
-        style = {"holds": "green", "refuted": "red", "inconclusive": "yellow"}
-        for o in outcomes:
-            v = o.verdict.verdict + (" (crashed)" if o.crashed else "")
-            table.add_row(o.claim.id, f"[{style[o.verdict.verdict]}]{v}[/]", "yes" if o.verdict.certified else "no",
-                          short_evidence(o, 70), f"{o.seconds:.2f}")
-        Console().print(table)
-        if json_out is not None:
-            json_out.parent.mkdir(parents=True, exist_ok=True)  # e.g. --report report --json report/claims.json
-            json_out.write_text(json.dumps(cat.to_json(outcomes, __version__), indent=1, ensure_ascii=False), encoding="utf-8")
+        def document(outcomes: list, complete: bool, **extra: Any) -> dict:
+            return {**cat.to_json(outcomes, __version__, quick=quick, complete=complete, total=len(claims)), **extra}
+
+        def save(outcomes: list, complete: bool, **extra: Any) -> None:
+            if output is None:
+                return
+            try:
+                atomic_write_json(output, document(outcomes, complete, **extra), indent=1)
+            except OSError as exc:
+                kept = "the previous file is unchanged" if not outcomes else "it keeps the last partial result"
+                _fail(f"--output: cannot write {output} ({exc.strerror or exc}) after {len(outcomes)} of {len(claims)} claims; {kept}", 1)
+
+        save([], complete=False)  # an older complete file must not look like this run's result
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        done: list = []
+        last = [time.monotonic()]
+
+        def progress(c: Any, o: Any) -> None:
+            if o is None:
+                bar.update(task, description=f"checking {c.id}")
+                return
+            done.append(o)
+            bar.advance(task)
+            if time.monotonic() - last[0] >= WRITE_INTERVAL:
+                save(done, complete=False)
+                last[0] = time.monotonic()
+
+        console = Console(stderr=True)
+        try:
+            with Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                          TimeElapsedColumn(), console=console, transient=True) as bar:
+                task = bar.add_task("checking", total=len(claims))
+                if workers is None and scheduler is None:
+                    outcomes = cat.run(claims, quick=quick, progress=progress)
+                else:  # the sweep executor (dpexact.sweep): same outcomes, in the same order
+                    from ..sweep.claims import run_claims
+
+                    try:
+                        outcomes = run_claims(claims, quick, scheduler=scheduler, workers=workers, progress=progress,
+                                              catalogue=catalogue)
+                    except ValueError as exc:  # --workers < 1, --scheduler unreachable
+                        _fail(str(exc))
+        except KeyboardInterrupt:
+            save(done, complete=False, interrupted=True)
+            where = f"; {output} holds them, marked incomplete" if output is not None else ""
+            typer.echo(f"interrupted after {len(done)} of {len(claims)} claims{where}", err=True)
+            raise typer.Exit(code=130)
+        save(outcomes, complete=True)
         if report is not None:
-            write_report(outcomes, report, __version__, quick)
+            from proofs_checks.report import write_report
+
+            try:
+                write_report(outcomes, report, __version__, quick)
+            except OSError as exc:
+                _fail(f"--report: cannot write into {report} ({exc.strerror or exc})", 1)
+        if as_json:
+            import json
+
+            typer.echo(json.dumps(document(outcomes, True), indent=1, ensure_ascii=False))
+        else:
+            _print_summary(outcomes, quick, verdict, severity, show_all, shutil.get_terminal_size().columns)
         crashed = [o.claim.id for o in outcomes if o.crashed]
         if crashed:
             typer.echo(f"crashed checks: {', '.join(crashed)}", err=True)
             raise typer.Exit(code=1)
+
+
+#: the summary's line budget without filters or --all
+SUMMARY_LINES = 120
+
+
+def _print_summary(outcomes: list, quick: bool, verdict: Optional[list[str]], severity: Optional[list[str]], show_all: bool,
+                   width: int) -> None:
+    """The findings first, then with --all every selected claim (plain text: user text printed literally)."""
+    from proofs_checks.report import SEVERITY_HEADS, filter_outcomes, full_table_rows, one_line, summary_lines
+
+    filtered = bool(verdict or severity)
+    shown = filter_outcomes(outcomes, verdict, severity) if filtered else None
+    title = f"dpexact check: {len(outcomes)} claims{' (quick scope)' if quick else ''}"
+    for line in summary_lines(outcomes, quick, width, shown, title, None if filtered or show_all else SUMMARY_LINES):
+        typer.echo(line)
+    if show_all:
+        typer.echo("")
+        typer.echo(one_line(f"every claim: id, verdict, severity, certified, seconds; evidence below", width))
+        for cid, v, sev, cert, ev, sec in full_table_rows(shown if filtered else outcomes, width):
+            head = f"{v}{' ' + SEVERITY_HEADS.get(sev, sev) if sev else ''}  certified {cert}  {sec} s"
+            if len(cid) + len(head) + 2 <= width:
+                typer.echo(f"{cid}  {head}")
+            else:
+                typer.echo(one_line(cid, width))
+                typer.echo(f"  {head}")
+            typer.echo(one_line(f"    {ev}", width))

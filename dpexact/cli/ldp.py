@@ -14,6 +14,8 @@ from typing import Any, Optional
 
 import typer
 
+from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
+
 __all__ = ["register"]
 
 
@@ -39,12 +41,16 @@ def ldp(
     loss: str = typer.Option("abs", "--loss", help="abs | jaccard"),
     backend: str = typer.Option("ball", "--backend", "-b", help="exact | ball[:bits] | float"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds", help="refuse problems estimated to take longer"),
 ) -> None:
-    """Q_g (brr eq. 11) and QLoss (eq. 12) of GRR, BRR or EM as an LDP channel."""
+    """Q_g and QLoss of GRR, BRR or EM as an LDP channel (brr equations 11 and 12)."""
+    from ..cost_limits import check_cost
     from ..ldp import BipartiteRR, ExponentialChannel, GeneralizedRR, closed_form_m, global_search, loss_by_name
+    from ..ldp.cost_model import estimate_channel_cost
 
     out: dict[str, Any] = {"mechanism": mechanism, "domain": domain, "epsilon": epsilon, "loss": loss}
     try:
+        check_cost(estimate_channel_cost(mechanism, domain, backend), max_seconds=max_seconds)
         lm = loss_by_name(loss, domain)
         if mechanism == "grr":
             ch = GeneralizedRR(domain, epsilon).channel(backend, loss=lm)
@@ -84,13 +90,14 @@ def optimal_ldp(
     loss: str = typer.Option("abs", "--loss", help="abs | jaccard"),
     objective: str = typer.Option("prior", "--objective", help="prior (uniform Q_g) | worst-case (max_k Q^(k))"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds", help="refuse problems estimated to take longer"),
 ) -> None:
     """Optimal ε-LDP channel (LP, HiGHS + exact certificate) and the ratios of GRR and BRR to it."""
     from ..ldp import BipartiteRR, GeneralizedRR, loss_by_name, optimal_ldp_channel
 
     try:
         lm = loss_by_name(loss, domain)
-        opt = optimal_ldp_channel(lm, epsilon, objective=objective)  # type: ignore[arg-type]
+        opt = optimal_ldp_channel(lm, epsilon, objective=objective, max_seconds=max_seconds)  # type: ignore[arg-type]
         grr = GeneralizedRR(domain, epsilon).channel("ball", loss=lm)
         brr = BipartiteRR(lm, epsilon)
         bch = brr.channel("ball")

@@ -18,7 +18,23 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # help strings are printed literally: "dpexact[hipo]" or "ball[:bits]" are not rich markup
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="print the dpexact version and exit"),
+) -> None:
+    """dpexact: exact analysis of differentially private selection mechanisms."""
+
 
 #: sibling modules that add subcommands (each defines ``register(app)``)
 SUBCOMMAND_MODULES: list[str] = [
@@ -27,6 +43,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.check",
     "dpexact.cli.verify",
     "dpexact.cli.optimal",
+    "dpexact.cli.delta",
     "dpexact.cli.sweep",
 ]
 
@@ -106,7 +123,7 @@ def pmf(
     t.add_column("Pr[M(q)=r]")
     for i, (s, v) in enumerate(zip(q, p.values)):
         t.add_row(str(i), s, _format_value(v))
-    c = Console()
+    c = Console(markup=False, highlight=False)  # scores and names are printed literally
     c.print(t)
     c.print(f"expected error {ee.as_float:.17g} (± {ee.error_bound:.3g}, {p.error_kind})")
 

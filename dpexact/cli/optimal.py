@@ -6,6 +6,8 @@ import json
 
 import typer
 
+from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
+
 
 def register(app: typer.Typer) -> None:
     @app.command()
@@ -21,6 +23,8 @@ def register(app: typer.Typer) -> None:
                                        help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds",
+                                          help="refuse problems estimated to take longer; HiGHS's time limit"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
         from ..lp.summary import optimal_summary
@@ -28,7 +32,7 @@ def register(app: typer.Typer) -> None:
         names = [s.strip() for s in mechanisms.split(",") if s.strip()]
         try:
             out = optimal_summary(n, k, epsilon, sensitivity=sensitivity, mechanisms=names, boundary=boundary,
-                                  method=method, crossover=crossover, certify=certify)
+                                  method=method, crossover=crossover, certify=certify, max_seconds=max_seconds)
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)

@@ -50,9 +50,10 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(d, default=str))
             return
         from rich.console import Console
+        from rich.markup import escape as e
 
         c = Console()
-        c.print(f"[bold]{mechanism}[/bold] ε={d['epsilon']}  neighbourhood: {d['neighbourhood']}")
+        c.print(f"[bold]{e(mechanism)}[/bold] ε={e(str(d['epsilon']))}  neighbourhood: {e(str(d['neighbourhood']))}")
         c.print(f"verdict: [bold]{d['verdict']}[/bold] (certified: {d['certified']})  worst log-ratio {d['worst_log_ratio']}"
                 f"  (float screen {d['worst_float_log_ratio']})")
         s = d["scope"]
@@ -60,8 +61,8 @@ def register(app: typer.Typer) -> None:
                 f"decided ball {s['decided_ball']}, exact {s['decided_exact']}, undecided {s['undecided']}")
         if d["counterexample"]:
             cx = d["counterexample"]
-            c.print(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} r={cx['output']} ratio={cx['ratio']}"
-                    f" > e^{cx['epsilon']}  (re-checked: {d['recheck']})")
+            c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} r={cx['output']} ratio={cx['ratio']}"
+                      f" > e^{cx['epsilon']}  (re-checked: {d['recheck']})"))
         c.print(f"{d['seconds']:.2f} s")
 
     @app.command("bench-verifier")
@@ -84,7 +85,7 @@ def register(app: typer.Typer) -> None:
             w = r.worst_log_ratio
             t.add_row(r.label, r.truth, r.verdict, str(r.certified), f"{w:.6g}" if math.isfinite(w) else str(w),
                       f"{r.epsilon:.6g}", f"{r.seconds:.2f}", r.citation)
-        c = Console(width=200)
+        c = Console(width=200, markup=False)
         c.print(t)
         unsound = [r.label for r in rows if not r.sound]
         missed = [r.label for r in rows if r.truth == "not-private" and r.verdict != "violated"]

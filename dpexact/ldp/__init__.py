@@ -7,6 +7,7 @@ Response Mechanism for Local Differential Privacy*).
 * :mod:`.generalized_rr` — GRR / k-RR (eq. 6)
 * :mod:`.bipartite_rr` — BRR (eq. 7), local search (Alg. 1), global search (Alg. 2)
 * :mod:`.brr_closed_form` — the explicit m of Alg. 3 / Theorem 1
+* :mod:`.brr_equidistant` — Algs. 1-2 vectorised over the equidistant domain's rows (exact signs)
 * :mod:`.exponential_channel` — EM as a channel (eq. 5)
 * :mod:`.discretize` — continuous range -> N equidistant points (brr §4.1)
 * :mod:`.optimal_channel` — the optimal ε-LDP channel LP with an exact certificate

@@ -37,8 +37,10 @@ from typing import Any, Literal, Sequence
 
 import numpy as np
 
+from ..cost_limits import check_cost
 from ..mechanisms.validation import positive_real
 from .channel import Channel, _check_prior
+from .cost_model import estimate_optimal_ldp_cost
 from .generalized_rr import exp_epsilon
 from .losses import LossMatrix
 
@@ -112,7 +114,8 @@ def _build(lam: tuple[tuple[Fraction, ...], ...], a: Any, weights: Sequence[Frac
 
 
 def optimal_ldp_channel(loss: LossMatrix, epsilon: Any, prior: Sequence[Any] | None = None,
-                        objective: Objective = "prior", certify: bool = True) -> OptimalLDP:
+                        objective: Objective = "prior", certify: bool = True,
+                        max_seconds: float | None = None, max_memory: Any = "default") -> OptimalLDP:
     """Optimal ε-LDP channel for ``loss`` (see the module docstring).
 
     Args:
@@ -121,9 +124,12 @@ def optimal_ldp_channel(loss: LossMatrix, epsilon: Any, prior: Sequence[Any] | N
         prior: prior on the inputs (default uniform); ignored for ``"worst-case"``.
         objective: ``"prior"`` or ``"worst-case"``.
         certify: attempt the exact certificate when e^ε is rational.
+        max_seconds, max_memory: budgets checked against :mod:`.cost_model` before the LP is
+            built (``None``: no time check; memory default: half the physical RAM).
 
     Raises:
-        ValueError: bad ε, prior, objective, or N above :data:`MAX_LP_DOMAIN`.
+        ValueError: bad ε, prior, objective, or N above :data:`MAX_LP_DOMAIN`;
+            :class:`~dpexact.cost_limits.CostLimitError` when over a budget.
         RuntimeError: HiGHS does not report an optimum.
     """
     import highspy
@@ -136,6 +142,7 @@ def optimal_ldp_channel(loss: LossMatrix, epsilon: Any, prior: Sequence[Any] | N
     n, m = loss.shape
     if n > MAX_LP_DOMAIN:
         raise ValueError(f"loss: N = {n} exceeds MAX_LP_DOMAIN = {MAX_LP_DOMAIN} (the LP has N²M rows)")
+    check_cost(estimate_optimal_ldp_cost(n, m), max_seconds=max_seconds, max_memory=max_memory)
     eps = positive_real(epsilon, "epsilon")
     a = exp_epsilon(eps)
     w = _check_prior(prior, n) or tuple(Fraction(1, n) for _ in range(n))
@@ -165,8 +172,9 @@ def optimal_ldp_channel(loss: LossMatrix, epsilon: Any, prior: Sequence[Any] | N
     model.a_matrix_.value_ = A.data
     model.a_matrix_.num_col_ = nv
     model.a_matrix_.num_row_ = len(rows)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    from ..lp.solver import silent_highs
+
+    h = silent_highs()
     h.setOptionValue("solver", "simplex")
     h.passModel(model)
     h.run()

@@ -53,7 +53,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..cost_limits import check_cost
 from ..mechanisms.validation import positive_real
+from .cost_model import estimate_build_cost
 from ..numbers.real import Real
 from .lattice import MAX_CLASSES, LatticeClass, check_nk, count_classes, count_vectors, lattice_classes
 
@@ -218,6 +220,7 @@ def build_regular_lp(
     sensitivity: Any = 1,
     boundary: Boundary = "clip",
     max_classes: int = MAX_CLASSES,
+    max_memory: Any = "default",
 ) -> RegularLP:
     """Build the symmetry-reduced LP of pf App. D on Q(n, k) (see the module docstring).
 
@@ -228,6 +231,12 @@ def build_regular_lp(
         sensitivity: Δ > 0 (only scales errors; the LP itself is Δ-free in level units).
         boundary: ``"clip"`` or ``"drop"``: what to do when q′ leaves Q(n, k).
         max_classes: guard against instances that would exhaust memory.
+        max_memory: memory budget in bytes for the build (:mod:`.cost_model`); ``"default"``
+            is half the physical RAM, ``None`` disables the check.
+
+    Raises:
+        CostLimitError: (a ValueError) the estimated memory exceeds ``max_memory``; raised
+            before anything is enumerated.
     """
     check_nk(n, k)
     eps = positive_real(epsilon, "epsilon")
@@ -237,6 +246,7 @@ def build_regular_lp(
     nclasses = count_classes(n, k)
     if nclasses > max_classes:
         raise ValueError(f"n, k: Q({n}, {k}) has {nclasses} classes, above max_classes={max_classes}")
+    check_cost(estimate_build_cost(n, k), max_memory=max_memory)
     classes = list(lattice_classes(n, k))
     index = {c.counts: j for j, c in enumerate(classes)}
     var_class, var_level, var_count, var_mult = [], [], [], []

@@ -49,12 +49,16 @@ rows sum-to-one + privacy) so that it can be certified exactly.
 
 from __future__ import annotations
 
+import os
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 import numpy as np
 
+from ..cost_limits import CostEstimate, check_cost
+from .cost_model import estimate_regular_lp_cost
 from .regular_lp import RegularLP
 from .tree_bounds import OptimumBounds, optimum_bounds
 
@@ -114,11 +118,31 @@ class LPSolution:
         return self.col_basic is not None
 
 
+def silent_highs() -> Any:
+    """A ``highspy.Highs`` with its output off.
+
+    highspy >= 1.16 prints a version banner to the C-level stdout when the first instance of a
+    process is built, before any option can be set; it is sent to stderr so that stdout carries
+    only the command's own output (``--json``).
+    """
+    import highspy
+
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        os.dup2(2, 1)
+        h = highspy.Highs()
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+    h.setOptionValue("output_flag", False)
+    return h
+
+
 def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None) -> Any:
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = silent_highs()
     h.setOptionValue("solver", method)
     if method != "hipo":  # HiPO's crossover stalls at 1e-10 (> 5 min at n = k = 8, ε = 0.05)
         h.setOptionValue("primal_feasibility_tolerance", 1e-10)
@@ -240,6 +264,8 @@ def solve_regular_lp(
     crossover: bool = True,
     crossover_time_limit: float | None = None,
     options: dict[str, Any] | None = None,
+    max_seconds: float | None = None,
+    max_memory: Any = "default",
 ) -> LPSolution:
     """Solve ``lp`` with HiGHS; raise ``RuntimeError`` unless HiGHS reports an optimum.
 
@@ -265,6 +291,10 @@ def solve_regular_lp(
             solve plus 10 s); when exceeded, the interior solution is returned (``is_vertex``
             False, still with proven ``bounds``) instead of an error.
         options: further HiGHS options (name -> value).
+        max_seconds: time budget: the estimate of :mod:`.cost_model` must fit in it (else
+            :class:`~dpexact.cost_limits.CostLimitError` before HiGHS starts), and it becomes
+            ``time_limit`` unless one is given. ``None``: no time check.
+        max_memory: memory budget in bytes (default half the physical RAM; ``None`` disables).
 
     Every solution carries ``bounds`` (:func:`.tree_bounds.optimum_bounds`), a proven float64
     interval around the optimum computed from the returned primal and class duals.
@@ -283,6 +313,11 @@ def solve_regular_lp(
         raise TypeError(f"crossover must be a bool, got {crossover!r}")
     if crossover_time_limit is not None and not (isinstance(crossover_time_limit, (int, float)) and crossover_time_limit > 0):
         raise ValueError(f"crossover_time_limit must be a positive number of seconds, got {crossover_time_limit!r}")
+    est = estimate_regular_lp_cost(lp.n, lp.k, lp.epsilon.to_float(), method=method, time_limit=time_limit)
+    solve_only = CostEstimate(est.what, est.memory_bytes, est.parts["solve"], est.model, {"solve": est.parts["solve"]})
+    check_cost(solve_only, max_seconds=max_seconds, max_memory=max_memory)
+    if max_seconds is not None and time_limit is None:
+        time_limit = float(max_seconds)  # the estimate is a model: HiGHS enforces the budget
     if method == "generation":
         return _solve_generation(lp, warm_start, time_limit, threads, tol, options)
     return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit)

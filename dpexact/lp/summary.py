@@ -29,6 +29,7 @@ def optimal_summary(
     certify: bool = False,
     time_limit: float | None = None,
     threads: int | None = None,
+    max_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Solve the optimal regular mechanism LP on Q(n, k) and return its JSON record.
 
@@ -41,6 +42,10 @@ def optimal_summary(
         certify: exact certificate when e^{-ε} is rational, else a ball enclosure (vertex)
             or the proven float64 interval.
         time_limit, threads: per HiGHS call (``None``: HiGHS defaults).
+        max_seconds: time budget: the whole computation's estimate (:mod:`.cost_model`) must
+            fit in it, else :class:`~dpexact.cost_limits.CostLimitError` before any work; it
+            also bounds the solve (:func:`.solver.solve_regular_lp`). ``None``: no time check
+            (memory is always checked).
 
     Returns:
         The keys of ``dpexact optimal --json``: sizes, ``method``, ``seconds``,
@@ -49,21 +54,27 @@ def optimal_summary(
         ``"enclosure"``), and the certificate fields when ``certify``.
 
     Raises:
-        ValueError / TypeError: bad parameters (naming the argument).
+        ValueError / TypeError: bad parameters (naming the argument); ``CostLimitError`` (a
+            ValueError) when the estimate exceeds the memory or ``max_seconds`` budget.
         RuntimeError: HiGHS reports no optimum (e.g. the simplex or generation route hit
             ``time_limit``).
     """
     from .. import mechanism as build
+    from ..cost_limits import check_cost
+    from .cost_model import estimate_regular_lp_cost
     from .exact_certificate import certify_exact, enclose_optimum
     from .optimal_mechanism import optimality_ratio
     from .regular_lp import build_regular_lp
     from .solver import solve_regular_lp
 
     names = [str(s).strip() for s in mechanisms if str(s).strip()]
+    check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, mechanisms=len(names), time_limit=time_limit),
+               max_seconds=max_seconds)
     t0 = time.perf_counter()
     lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)  # type: ignore[arg-type]
     build_s = time.perf_counter() - t0
-    sol = solve_regular_lp(lp, method=method, crossover=crossover, time_limit=time_limit, threads=threads)  # type: ignore[arg-type]
+    sol = solve_regular_lp(lp, method=method, crossover=crossover, time_limit=time_limit, threads=threads,  # type: ignore[arg-type]
+                           max_seconds=max_seconds)
     cert = None
     certified: Any = False
     enclosure = None

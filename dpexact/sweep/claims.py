@@ -21,10 +21,12 @@ def _catalogue() -> Any:
     return importlib.import_module("proofs_checks.catalogue")  # imports dpexact: loaded lazily, layers stay one-way
 
 
-def check_claim(claim_id: str, quick: bool) -> tuple[Any, float, bool]:
-    """Run claim ``claim_id`` here (on a worker): ``(verdict, seconds, crashed)``."""
+def check_claim(claim_id: str, quick: bool, catalogue: str | None = None) -> tuple[Any, float, bool]:
+    """Run claim ``claim_id`` (of the built-in catalogue, or of the researcher's ``catalogue``
+    file or module, loaded here) on this worker: ``(verdict, seconds, crashed)``."""
     cat = _catalogue()
-    [c] = cat.select(None, [claim_id])
+    own = cat.load_catalogue(catalogue) if catalogue else None
+    [c] = cat.select(None, [claim_id], claims=own)
     o = cat.run_claim(c, quick)
     return o.verdict, o.seconds, o.crashed
 
@@ -37,12 +39,15 @@ def run_claims(
     scheduler: str | None = None,
     workers: int | None = None,
     progress: Callable[[Any, Any], None] | None = None,
+    catalogue: str | None = None,
 ) -> list[Any]:
     """Outcomes of ``claims`` (catalogue ``Claim`` records) in their order, computed on Dask.
 
     ``progress(claim, outcome)`` is called as each finishes (completion order). A claim whose
     workers all died becomes an ``inconclusive`` crashed outcome with Dask's message.
-    ``client`` / ``scheduler`` / ``workers`` as in :func:`.runner.run_sweep`.
+    ``client`` / ``scheduler`` / ``workers`` as in :func:`.runner.run_sweep`. ``catalogue``:
+    the source of the claims if not the built-in catalogue (each worker loads it, so a file
+    path must be readable there).
     """
     cat = _catalogue()
     by_id = {c.id: c for c in claims}
@@ -62,7 +67,7 @@ def run_claims(
         if progress:
             progress(o.claim, o)
 
-    jobs = [Job(c.id, check_claim, (c.id, quick)) for c in claims]
+    jobs = [Job(c.id, check_claim, (c.id, quick, catalogue)) for c in claims]
     if client is not None or workers == 0:
         run_jobs(jobs, client, done, failed)
     else:

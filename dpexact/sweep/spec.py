@@ -130,6 +130,7 @@ KINDS: dict[str, dict[str, Field]] = {
         "crossover": Field("crossover", _bool, False, default=True),
         "certify": Field("certify", _bool, False, default=False),
         "time_limit": Field("time_limit", _seconds, False),
+        "max_seconds": Field("max_seconds", _seconds, False),
         "threads": Field("threads", _int, False),
     },
     "verify": {

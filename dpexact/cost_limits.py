@@ -1,0 +1,125 @@
+"""Cost limits: estimates of memory and time made *before* a computation, and the refusal.
+
+A size guard estimates what a problem will cost from its size alone (a cost model measured on
+the target machine, stated where the model lives: :mod:`dpexact.lp.cost_model`,
+:mod:`dpexact.ldp.cost_model`) and refuses, with the estimate in the message, what would
+exceed the budget. Memory is always bounded (a process that exhausts RAM takes the machine
+with it); time is bounded where the caller gives a budget (the CLI always does).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "CostEstimate",
+    "CostLimitError",
+    "DEFAULT_CLI_MAX_SECONDS",
+    "check_cost",
+    "default_max_memory",
+    "physical_memory",
+]
+
+#: the CLI's default time budget per command (seconds); ``--max-seconds`` raises it
+DEFAULT_CLI_MAX_SECONDS = 120.0
+#: share of physical RAM one computation may plan to use (others share the machine)
+MEMORY_SHARE = 0.5
+
+
+class CostLimitError(ValueError):
+    """A problem whose estimated cost exceeds the budget (raised before any heavy work)."""
+
+    def __init__(self, message: str, estimate: "CostEstimate") -> None:
+        super().__init__(message)
+        self.estimate = estimate
+
+
+@dataclass(frozen=True)
+class CostEstimate:
+    """Estimated peak memory (bytes) and wall time (seconds) of one computation.
+
+    Attributes:
+        what: the computation, e.g. ``"optimal Q(12, 12), generation"``.
+        memory_bytes: estimated peak resident memory of the process.
+        seconds: estimated time on one core of the machine the model was measured on.
+        model: which fitted regime produced the estimate (for the message).
+        parts: seconds per stage (build, solve, ratios, …).
+    """
+
+    what: str
+    memory_bytes: float
+    seconds: float
+    model: str
+    parts: dict[str, float] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        parts = ", ".join(f"{k} {_fmt_s(v)}" for k, v in self.parts.items())
+        return (f"{self.what}: estimated {_fmt_s(self.seconds)}"
+                + (f" ({parts})" if parts else "")
+                + f" and {_fmt_bytes(self.memory_bytes)} peak memory [{self.model}]")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"what": self.what, "memory_bytes": self.memory_bytes, "seconds": self.seconds,
+                "model": self.model, "parts": dict(self.parts)}
+
+
+def physical_memory() -> int:
+    """Physical RAM in bytes (``os.sysconf``); 8 GiB if the platform does not say."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (AttributeError, ValueError, OSError):
+        return 8 * 2**30
+
+
+def default_max_memory() -> float:
+    """The default memory budget: :data:`MEMORY_SHARE` of physical RAM."""
+    return MEMORY_SHARE * physical_memory()
+
+
+def _positive_or_none(value: Any, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{name} must be a number or None, got {type(value).__name__}")
+    if not value > 0 or value != value:
+        raise ValueError(f"{name} must be > 0, got {value!r}")
+    return float(value)
+
+
+def check_cost(estimate: CostEstimate, max_seconds: Any = None, max_memory: Any = "default") -> CostEstimate:
+    """Raise :class:`CostLimitError` if ``estimate`` exceeds a budget; return it otherwise.
+
+    Args:
+        estimate: the cost estimate.
+        max_seconds: time budget in seconds, or ``None`` for no time limit.
+        max_memory: memory budget in bytes; ``"default"`` is :func:`default_max_memory`,
+            ``None`` disables the check (the caller takes the risk).
+    """
+    secs = _positive_or_none(max_seconds, "max_seconds")
+    mem = default_max_memory() if max_memory == "default" else _positive_or_none(max_memory, "max_memory")
+    if mem is not None and estimate.memory_bytes > mem:
+        raise CostLimitError(f"{estimate.describe()}; above the memory budget of {_fmt_bytes(mem)} "
+                             f"({MEMORY_SHARE:.0%} of this machine's {_fmt_bytes(physical_memory())} RAM)", estimate)
+    if secs is not None and estimate.seconds > secs:
+        raise CostLimitError(f"{estimate.describe()}; above the time budget of {_fmt_s(secs)} "
+                             "(raise it with --max-seconds / max_seconds=)", estimate)
+    return estimate
+
+
+def _fmt_s(s: float) -> str:
+    if s < 120:
+        return f"{s:.3g} s"
+    if s < 7200:
+        return f"{s / 60:.3g} min"
+    if s < 2 * 86400:
+        return f"{s / 3600:.3g} h"
+    return f"{s / 86400:.3g} days"
+
+
+def _fmt_bytes(b: float) -> str:
+    for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
+        if b >= size:
+            return f"{b / size:.3g} {unit}"
+    return f"{b / 1e3:.3g} kB"

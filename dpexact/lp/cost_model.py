@@ -1,0 +1,140 @@
+"""Cost model of the optimal-mechanism LP on Q(n, k): memory and time from (n, k, ε, route).
+
+The size of the reduced LP is known in closed form before anything is built
+(:mod:`.lattice`): ``C(n−1+k, k)`` classes and
+
+    V(n, k) = C(n−1+k, k) + k·C(n−2+k, k)      variables (one per class and level present),
+
+since level ℓ >= 1 is present in the classes counted by compositions of n − 2 into k + 1
+parts. Everything below is a function of V.
+
+Measured on the 2-core, 23 GiB development machine (2026-11-25, wall clock while other jobs
+shared the cores, so upper estimates of one core's time; ``benchmarks/README.md`` "Cost
+model" lists the runs):
+
+* build (:func:`.regular_lp.build_regular_lp`): 0.06 / 0.33 / 3.5 / 21 s at V = 3.0e4 /
+  1.3e5 / 5.3e5 / 2.2e6 (Q(8,8) … Q(11,11)) -> ``1.0e-5·V`` s;
+* peak memory, build + generation solve: 129 / 213 / 556 / 1983 MB at the same sizes ->
+  ``80 MB + 900 B·V`` (the build alone: 340 B per variable);
+* generation at ε >= 0.7 (PF optimal or a few exchanges away): 0.26 / 0.47 / 4.4 / 19 s ->
+  ``0.2 + 9e-6·V`` s;
+* generation below ε = 0.7: at Q(7, 7) 41 / 13.3 / 1.27 s at ε = 0.05 / 0.25 / 0.5 and 0.21 s at
+  ε = 1; Q(6, 6) -> Q(7, 7) (V × 4.2) costs × 17–32, Q(7, 7) -> Q(8, 8) at ε = 0.5 × 20
+  -> ``A(ε)·(V/7260)^2.5`` with A interpolated log-linearly between those ε;
+* HiPO (dual LP): 14–23 s at Q(8, 8), 829 s at Q(9, 9) (benchmarks/README.md); flops per
+  factorisation ∝ V^2.9, factor entries 1.24e7 at Q(8, 8) ∝ V^1.93 at 12 bytes each
+  -> ``20·(V/30459)^2.9`` s and ``80 MB + 900 B·V + 12·1.24e7·(V/30459)^1.93`` bytes;
+* simplex / IPX: 105–150 s at Q(8, 8), ε = 0.25 -> ``150·(V/30459)^2.9`` s;
+  PDLP: 30 s at Q(8, 8), no convergence in 554 s at Q(10, 10) -> ``30·(V/30459)^2.9`` s;
+* optimality ratios (one pmf per class and mechanism, float): 46 s for PF + EM at Q(10, 10)
+  (92 378 classes) -> ``2.5e-4`` s per class and mechanism.
+
+The small-ε generation model over-estimates near ε = 0.6 (Q(8, 8): 1.5 s measured, 19 s
+estimated); the others are within a factor of about 2 of the runs above.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..cost_limits import CostEstimate
+from .lattice import check_nk
+
+__all__ = ["regular_lp_size", "estimate_build_cost", "estimate_regular_lp_cost", "resolve_method"]
+
+_BASE_BYTES = 80e6
+_BYTES_PER_VAR = 900.0
+_BUILD_BYTES_PER_VAR = 340.0
+_BUILD_S_PER_VAR = 1.0e-5
+_GEN_FAST_S = (0.2, 9e-6)
+_GEN_FAST_EPSILON = 0.7
+#: (ε, seconds at Q(7, 7)) for the generation route below ε = 0.7
+_GEN_SLOW_ANCHORS = ((0.05, 41.0), (0.25, 13.3), (0.5, 1.27), (0.7, 0.21))
+_GEN_SLOW_V, _GEN_SLOW_POWER = 7260, 2.5
+_IPM_V, _IPM_POWER = 30459, 2.9
+_IPM_SECONDS = {"hipo": 20.0, "ipm": 150.0, "simplex": 150.0, "pdlp": 30.0}
+_HIPO_FACTOR_ENTRIES, _HIPO_FACTOR_POWER, _HIPO_BYTES_PER_ENTRY = 1.24e7, 1.93, 12.0
+_RATIO_S_PER_CLASS = 2.5e-4
+
+
+def regular_lp_size(n: int, k: int) -> tuple[int, int]:
+    """``(classes, variables)`` of the reduced LP on Q(n, k), in closed form (nothing built)."""
+    check_nk(n, k)
+    classes = math.comb(n - 1 + k, k)
+    if n == 1:
+        return classes, classes
+    return classes, classes + k * math.comb(n - 2 + k, k)
+
+
+def estimate_build_cost(n: int, k: int) -> CostEstimate:
+    """Memory and time of :func:`.regular_lp.build_regular_lp` alone."""
+    _, v = regular_lp_size(n, k)
+    return CostEstimate(f"LP Q({n}, {k}) build, {v} variables", _BASE_BYTES + _BUILD_BYTES_PER_VAR * v,
+                        _BUILD_S_PER_VAR * v, "measured fit: 340 B and 1e-5 s per variable", {"build": _BUILD_S_PER_VAR * v})
+
+
+def resolve_method(method: str, variables: int, epsilon: float) -> str:
+    """The route ``method="auto"`` takes (mirrors :func:`.solver.solve_regular_lp`)."""
+    if method != "auto":
+        return method
+    from .solver import AUTO_GENERATION_EPSILON, AUTO_SMALL_VARS, hipo_available
+
+    if variables <= AUTO_SMALL_VARS or epsilon >= AUTO_GENERATION_EPSILON or not hipo_available():
+        return "generation"
+    return "hipo"
+
+
+def _generation_seconds(v: int, eps: float) -> tuple[float, str]:
+    fast = _GEN_FAST_S[0] + _GEN_FAST_S[1] * v
+    if eps >= _GEN_FAST_EPSILON:
+        return fast, "generation, ε >= 0.7: 0.2 s + 9e-6 s per variable"
+    anchors = _GEN_SLOW_ANCHORS
+    if eps <= anchors[0][0]:
+        a = anchors[0][1]
+    else:
+        a = anchors[-1][1]
+        for (e0, s0), (e1, s1) in zip(anchors, anchors[1:]):
+            if e0 <= eps <= e1:
+                t = (eps - e0) / (e1 - e0)
+                a = math.exp((1 - t) * math.log(s0) + t * math.log(s1))
+                break
+    return max(fast, a * (v / _GEN_SLOW_V) ** _GEN_SLOW_POWER), "generation, ε < 0.7: A(ε)·(V/7260)^2.5 s"
+
+
+def estimate_regular_lp_cost(n: int, k: int, epsilon: Any, *, method: str = "auto", mechanisms: int = 0,
+                             time_limit: float | None = None) -> CostEstimate:
+    """Estimated peak memory and time of building and solving the LP on Q(n, k) at ε.
+
+    Args:
+        n, k: the lattice.
+        epsilon: ε (anything :func:`float` accepts after exact parsing, e.g. ``"log(2)"``).
+        method: the solver route (``"auto"`` is resolved as the solver would).
+        mechanisms: number of optimality ratios computed afterwards (one pmf per class each).
+        time_limit: HiGHS's time limit, if any: the solve part is capped at it.
+
+    Returns:
+        a :class:`~dpexact.cost_limits.CostEstimate` (module docstring: the measured model).
+    """
+    from ..mechanisms.validation import positive_real
+
+    classes, v = regular_lp_size(n, k)
+    eps = positive_real(epsilon, "epsilon").to_float()
+    route = resolve_method(method, v, eps)
+    memory = _BASE_BYTES + _BYTES_PER_VAR * v
+    if route == "generation":
+        solve, model = _generation_seconds(v, eps)
+    elif route in _IPM_SECONDS:
+        solve = _IPM_SECONDS[route] * (v / _IPM_V) ** _IPM_POWER
+        model = f"{route}: {_IPM_SECONDS[route]:g}·(V/30459)^2.9 s"
+        if route == "hipo":
+            memory += _HIPO_BYTES_PER_ENTRY * _HIPO_FACTOR_ENTRIES * (v / _IPM_V) ** _HIPO_FACTOR_POWER
+    else:
+        raise ValueError(f"method: unknown LP route {method!r}")
+    if time_limit is not None:
+        solve = min(solve, float(time_limit))
+    parts = {"build": _BUILD_S_PER_VAR * v, "solve": solve}
+    if mechanisms:
+        parts["ratios"] = _RATIO_S_PER_CLASS * classes * mechanisms
+    return CostEstimate(f"LP Q({n}, {k}) at ε = {eps:.4g} ({v} variables, {classes} classes, {route})",
+                        memory, sum(parts.values()), model, parts)

@@ -1,0 +1,86 @@
+"""``dpexact bench``: the output path is checked before any work, written atomically, no traceback."""
+
+import errno
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import dpexact.benchmarks as benchmarks
+from dpexact.cli.main import app
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Replace the (minutes-long) benchmarks by a recorder returning a small result."""
+    seen = []
+
+    def fake_pmf(quick=False, json_path=None, echo=print):
+        seen.append("pmf")
+        return {"rows": [{"what": "x", "ratio": 1.5}]}
+
+    def fake_accuracy(directory=None, **kw):
+        seen.append("accuracy")
+        return [{"input": "HEPTH/mode", "max_rel_error": 1e-16}]
+
+    monkeypatch.setattr(benchmarks, "run_pmf_benchmark", fake_pmf)
+    monkeypatch.setattr(benchmarks, "run_pf_accuracy", fake_accuracy)
+    return seen
+
+
+@pytest.mark.parametrize("accuracy", [False, True])
+def test_unwritable_path_fails_before_the_benchmark(tmp_path, calls, accuracy):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    for bad in (blocker / "out.json", tmp_path):  # parent is a file; target is a directory
+        res = runner.invoke(app, ["bench", "--output", str(bad)] + (["--accuracy"] if accuracy else []))
+        assert res.exit_code == 2 and "error: --output" in res.output and "Traceback" not in res.output
+        assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert calls == []
+
+
+def test_result_written_atomically(tmp_path, calls):
+    out = tmp_path / "sub" / "bench.json"
+    res = runner.invoke(app, ["bench", "--output", str(out)])
+    assert res.exit_code == 0, res.output
+    assert json.loads(out.read_text()) == {"rows": [{"what": "x", "ratio": 1.5}]}
+    res = runner.invoke(app, ["bench", "--accuracy", "--output", str(out)])
+    assert res.exit_code == 0 and json.loads(out.read_text())[0]["input"] == "HEPTH/mode"
+    assert sorted(p.name for p in out.parent.iterdir()) == ["bench.json"]  # no temporary left over
+
+
+def test_json_goes_to_stdout(calls):
+    res = runner.invoke(app, ["bench", "--quick", "--json"])
+    assert res.exit_code == 0 and json.loads(res.stdout) == {"rows": [{"what": "x", "ratio": 1.5}]}
+
+
+def test_failed_write_keeps_the_previous_file(tmp_path, calls, monkeypatch):
+    import dpexact.io as io
+
+    out = tmp_path / "bench.json"
+    out.write_text('{"previous": true}\n')
+    real = io.os.fsync
+
+    def full_disk(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(io.os, "fsync", full_disk)
+    res = runner.invoke(app, ["bench", "--output", str(out)])
+    monkeypatch.setattr(io.os, "fsync", real)
+    assert res.exit_code == 1 and "No space left" in res.output and "Traceback" not in res.output
+    assert json.loads(out.read_text()) == {"previous": True}
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bench.json"]
+
+
+def test_missing_data_is_a_clear_error(tmp_path, monkeypatch):
+    res = runner.invoke(app, ["bench", "--accuracy", "--data", str(tmp_path / "nowhere")])
+    assert res.exit_code == 1 and "DPBench data not found" in res.output and "Traceback" not in res.output
+
+
+def test_library_checks_the_path_first(tmp_path):
+    blocker = tmp_path / "f"
+    blocker.write_text("")
+    with pytest.raises(ValueError, match="json_path"):
+        benchmarks.run_pmf_benchmark(quick=True, json_path=str(blocker / "x.json"))

@@ -1,0 +1,95 @@
+"""``dpexact check`` results survive faults: output paths are checked before any claim runs, the
+``--output`` file is rewritten atomically as claims finish, and a failed write or Ctrl-C leaves a
+file marked ``"complete": false`` (or the previous file), never truncated JSON or an older result
+that looks current."""
+
+import errno
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import dpexact.io
+from dpexact.cli.main import app
+
+CLAIMS = ["pf.figure.1", "adp.text.voting-example-46", "pf.lemma.7", "err.theorem.1"]
+ARGS = ["check", "--quick"] + [a for c in CLAIMS for a in ("--claim", c)]
+
+
+def test_unwritable_output_fails_before_any_claim_runs(tmp_path, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    ran = []
+    import proofs_checks.catalogue as cat
+
+    monkeypatch.setattr(cat, "run_claim", lambda c, quick=False: ran.append(c.id))
+    for opt in ("--output", "--report"):
+        target = blocker / "out.json" if opt == "--output" else blocker / "rep"
+        r = CliRunner().invoke(app, ARGS + [opt, str(target)])
+        assert r.exit_code == 2 and opt in r.output and "Traceback" not in r.output
+    assert ran == [] and blocker.read_text() == "x"
+
+
+def test_a_failing_write_keeps_the_last_partial_file(tmp_path, monkeypatch):
+    out = tmp_path / "claims.json"
+    out.write_text(json.dumps({"complete": True, "claims": [], "old": True}))  # a previous complete run
+    real = dpexact.io.atomic_write_json
+    calls = []
+
+    def flaky(path, obj, **kw):  # the disk fills up after two writes
+        calls.append(obj["claims_done"])
+        if len(calls) > 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(path, obj, **kw)
+
+    monkeypatch.setattr(dpexact.io, "atomic_write_json", flaky)
+    monkeypatch.setattr("dpexact.cli.check.WRITE_INTERVAL", 0.0)  # rewrite after every claim
+    r = CliRunner().invoke(app, ARGS + ["--output", str(out)])
+    assert r.exit_code == 1 and "No space left on device" in r.output and "Traceback" not in r.output
+    doc = json.loads(out.read_text())  # valid JSON: the last good write
+    assert doc["complete"] is False and "old" not in doc
+    assert doc["claims_done"] == calls[1] == 1 and doc["claims_total"] == len(CLAIMS)
+    assert [p.name for p in tmp_path.iterdir()] == ["claims.json"]  # no temporary file left behind
+
+
+def test_the_first_write_failing_leaves_the_previous_file(tmp_path, monkeypatch):
+    out = tmp_path / "claims.json"
+    previous = json.dumps({"complete": True, "claims": [], "old": True})
+    out.write_text(previous)
+
+    def broken(path, obj, **kw):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(dpexact.io, "atomic_write_json", broken)
+    r = CliRunner().invoke(app, ARGS + ["--output", str(out)])
+    assert r.exit_code == 1 and "previous file is unchanged" in r.output
+    assert out.read_text() == previous
+
+
+def test_sigint_leaves_a_file_marked_partial(tmp_path):
+    out = tmp_path / "claims.json"
+    out.write_text(json.dumps({"complete": True, "claims": [], "old": True}))  # must not survive looking current
+    env = {**os.environ, "COLUMNS": "80"}
+    proc = subprocess.Popen([sys.executable, "-m", "dpexact", "check", "--quick", "--paper", "pf", "--output", str(out)],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # wait for the first claims to be saved
+        try:
+            if json.loads(out.read_text()).get("claims_done", 0) >= 2:
+                break
+        except (ValueError, OSError):
+            pass
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "interrupted after" in err and "Traceback" not in err
+    doc = json.loads(out.read_text())
+    assert doc["complete"] is False and doc.get("interrupted") is True and "old" not in doc
+    assert 2 <= doc["claims_done"] < doc["claims_total"] and len(doc["claims"]) == doc["claims_done"]
+    assert sorted(p.name for p in Path(tmp_path).iterdir()) == ["claims.json"]

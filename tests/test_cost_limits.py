@@ -1,0 +1,99 @@
+"""Size guards: closed-form LP sizes against the built LP; refusals happen before heavy work."""
+
+import time
+import tracemalloc
+
+import pytest
+from typer.testing import CliRunner
+
+from dpexact.cli.main import app
+from dpexact.cost_limits import CostEstimate, CostLimitError, check_cost, default_max_memory
+from dpexact.ldp import absolute_loss, optimal_ldp_channel
+from dpexact.ldp.cost_model import estimate_channel_cost, estimate_optimal_ldp_cost
+from dpexact.lp import build_regular_lp, solve_regular_lp
+from dpexact.lp.cost_model import estimate_regular_lp_cost, regular_lp_size
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("n, k", [(1, 0), (1, 4), (2, 0), (2, 3), (3, 5), (5, 2), (6, 6), (7, 3), (4, 9)])
+def test_closed_form_size_matches_the_built_lp(n, k):
+    lp = build_regular_lp(n, k, "1")
+    assert regular_lp_size(n, k) == (len(lp.classes), lp.num_vars)
+
+
+def test_check_cost_budgets():
+    est = CostEstimate("x", memory_bytes=2e9, seconds=30.0, model="test")
+    assert check_cost(est, max_seconds=60, max_memory=4e9) is est
+    with pytest.raises(CostLimitError, match="time budget") as info:
+        check_cost(est, max_seconds=10, max_memory=4e9)
+    assert info.value.estimate is est and isinstance(info.value, ValueError)
+    with pytest.raises(CostLimitError, match="memory budget"):
+        check_cost(est, max_memory=1e9)
+    check_cost(est, max_memory=None)  # the caller's risk
+    for bad in (0, -1.0, float("nan")):
+        with pytest.raises(ValueError, match="max_seconds"):
+            check_cost(est, max_seconds=bad)
+    with pytest.raises(TypeError, match="max_seconds"):
+        check_cost(est, max_seconds="10")
+    assert default_max_memory() > 1e8
+
+
+def test_build_refuses_before_allocating():
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    with pytest.raises(CostLimitError, match=r"Q\(12, 12\).*9111830 variables"):
+        build_regular_lp(12, 12, "1", max_memory=1e9)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert time.perf_counter() - t0 < 5 and peak < 20e6
+
+
+def test_solve_refuses_over_the_time_budget():
+    lp = build_regular_lp(8, 8, "1/4")
+    with pytest.raises(CostLimitError, match="hipo"):
+        solve_regular_lp(lp, method="hipo", max_seconds=1)
+    # the same LP at a large ε goes through generation well within the budget
+    sol = solve_regular_lp(build_regular_lp(4, 4, "2"), max_seconds=60)
+    assert sol.bounds.lower <= sol.optimal_total_error <= sol.bounds.upper
+
+
+def test_estimates_grow_with_size():
+    small, big = estimate_regular_lp_cost(6, 6, "1"), estimate_regular_lp_cost(11, 11, "1")
+    assert big.seconds > 50 * small.seconds and big.memory_bytes > 10 * small.memory_bytes
+    assert estimate_regular_lp_cost(8, 8, "0.05", method="generation").seconds > estimate_regular_lp_cost(8, 8, "1", method="generation").seconds
+    assert estimate_regular_lp_cost(12, 12, "1", mechanisms=2).parts["ratios"] > 0
+    assert estimate_channel_cost("em", 2000, "ball").seconds > estimate_channel_cost("em", 200, "ball").seconds * 50
+    assert estimate_channel_cost("em", 30, "exact").seconds > estimate_channel_cost("grr", 30, "exact").seconds
+    with pytest.raises(ValueError, match="mechanism"):
+        estimate_channel_cost("xyz", 10)
+    with pytest.raises(ValueError, match="method"):
+        estimate_regular_lp_cost(3, 3, "1", method="nosuch")
+
+
+def test_optimal_ldp_channel_budget():
+    with pytest.raises(CostLimitError, match="optimal-ldp N = 30"):
+        optimal_ldp_channel(absolute_loss(30), "log(3)", max_seconds=0.01)
+    assert estimate_optimal_ldp_cost(40).seconds < 60
+
+
+@pytest.mark.parametrize("args, words", [
+    (["optimal", "--n", "12", "--k", "12", "-e", "1"], ["Q(12, 12)", "estimated", "time budget"]),
+    (["optimal", "--n", "10", "--k", "10", "-e", "0.25"], ["Q(10, 10)", "memory budget"]),
+    (["ldp", "-m", "em", "-N", "2000", "-e", "1"], ["N = 2000", "estimated", "--max-seconds"]),
+    (["ldp", "-m", "em", "-N", "40", "-e", "1", "-b", "exact"], ["exact", "estimated"]),
+])
+def test_cli_refuses_with_the_estimate(args, words):
+    t0 = time.perf_counter()
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2, res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit)
+    assert "Traceback" not in res.output and all(w in res.output for w in words), res.output
+    assert time.perf_counter() - t0 < 10
+
+
+def test_cli_max_seconds_raises_the_budget():
+    res = runner.invoke(app, ["ldp", "-m", "em", "-N", "40", "-e", "1", "-b", "exact", "--max-seconds", "0.5"])
+    assert res.exit_code == 2 and "0.5 s" in res.output
+    res = runner.invoke(app, ["ldp", "-m", "grr", "-N", "12", "-e", "1", "--max-seconds", "30", "--json"])
+    assert res.exit_code == 0, res.output
