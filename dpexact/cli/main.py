@@ -87,6 +87,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.conform",
     "dpexact.cli.delta",
     "dpexact.cli.peers",
+    "dpexact.cli.sweep",
 ]
 
 
@@ -179,26 +180,12 @@ def pmf(
     except (ValueError, TypeError) as exc:
         fail(str(exc))
         return
-    p = ee.details["pmf"]
-    probs = [float(v) for v in p.to_float()]
     if as_json:
-        out = {
-            "mechanism": mechanism,
-            "params": mech.params(),
-            "backend": p.backend,
-            "scores": q,
-            "probabilities": probs,
-            "exact": p.exact_strings(),
-            "expected_error": ee.as_float,
-            "error_bound": ee.error_bound,
-            "method": p.method,
-            "error_kind": p.error_kind,
-            "pmf_rel_error": p.rel_error,
-        }
-        if p.exact_strings() is not None:
-            out["expected_error_exact"] = str(ee.value)
-        typer.echo(json.dumps(out))
+        from ..utility.summary import pmf_record
+
+        typer.echo(json.dumps(pmf_record(mechanism, mech, q, ee)))
         return
+    p = ee.details["pmf"]
     from rich.console import Console
     from rich.table import Table
 
