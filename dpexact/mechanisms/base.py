@@ -31,6 +31,7 @@ instead of ``ε/(2Δ)`` in its exponent.
 from __future__ import annotations
 
 import math
+from functools import cached_property
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -89,10 +90,18 @@ class SelectionMechanism:
         object.__setattr__(self, "monotone", bool(self.monotone))
 
     # -- derived parameters ----------------------------------------------------------------
-    @property
+    @cached_property  # parameters are frozen; the float paths ask for it on every call
     def exponent_scale(self) -> Real:
         """The factor c in exp(c·q): ε/(2Δ), or ε/Δ for monotone qualities."""
         return self.epsilon / (self.sensitivity if self.monotone else self.sensitivity * 2)
+
+    @cached_property
+    def _exponent_scale_float(self) -> float:
+        """``exponent_scale`` rounded to float64 (``inf`` beyond its range)."""
+        try:
+            return self.exponent_scale.to_float()
+        except OverflowError:
+            return math.inf
 
     @property
     def size(self) -> int | None:
@@ -235,7 +244,7 @@ class SelectionMechanism:
         both factors into [1/2, 1) first, so the product is formed without overflow: an entry
         is ``-inf`` only when its true value is below -1.8e308 (then ``exp`` is 0 exactly).
         """
-        return float_exponents(self.exponent_scale, q)
+        return float_exponents(self.exponent_scale, q, self._exponent_scale_float)
 
     def _backend_exponents(self, q: list[Real], backend: Backend) -> list[Any]:
         """``c·(q_r - q*)`` as backend numbers; the maximum is exactly 0.
@@ -289,16 +298,18 @@ def scaled_float(x: Real) -> tuple[float, int]:
     return mm, k + ee
 
 
-def float_exponents(c: Real, q: np.ndarray) -> np.ndarray:
-    """``c·(q_r - q*)`` in float64 without spurious overflow or NaN (see ``_float_exponents``)."""
+def float_exponents(c: Real, q: np.ndarray, cf: float | None = None) -> np.ndarray:
+    """``c·(q_r - q*)`` in float64 without spurious overflow or NaN (see ``_float_exponents``);
+    ``cf`` is ``c`` rounded to float64 when the caller has it already."""
     top = q.max()
     with np.errstate(over="ignore"):
         d = q - top
-    try:
-        cf = c.to_float()
-    except OverflowError:
-        cf = math.inf
-    if 2.0**-1000 < cf < 2.0**1000 and np.all(np.isfinite(d)):
+    if cf is None:
+        try:
+            cf = c.to_float()
+        except OverflowError:
+            cf = math.inf
+    if 2.0**-1000 < cf < 2.0**1000 and np.isfinite(d.sum()):  # d <= 0: a finite sum means every entry is finite
         with np.errstate(over="ignore", under="ignore"):
             return cf * d
     cm, ce = scaled_float(c)
