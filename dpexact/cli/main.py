@@ -5,7 +5,6 @@ mechanism registry (:func:`dpexact.mechanism`)."""
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from typing import Any, Optional
 
@@ -14,6 +13,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..numbers.parse import excerpt
+from .common import emit_json, output_option, prepare_output
 
 #: exceptions that mean "bad input" when they reach the command line: exit status 2
 USER_ERRORS = (ValueError, TypeError, OverflowError, ZeroDivisionError)
@@ -162,11 +162,13 @@ def pmf(
     method: Optional[str] = typer.Option(None, "--method", help="algorithm (mechanism-specific)"),
     param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    output: Optional[str] = output_option(),
 ) -> None:
     """Probability mass function of a mechanism on one score vector."""
     from .. import mechanism as build
     from ..utility import expected_error
 
+    target = prepare_output(output)
     q = parse_scores(scores)
     params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
     try:
@@ -177,7 +179,7 @@ def pmf(
         return
     p = ee.pmf
     probs = [float(v) for v in p.to_float()]
-    if as_json:
+    if as_json or target is not None:
         out = {
             "mechanism": mechanism,
             "params": mech.params(),
@@ -193,8 +195,9 @@ def pmf(
         }
         if p.exact_strings() is not None:
             out["expected_error_exact"] = str(ee.value)
-        typer.echo(json.dumps(out))
-        return
+        emit_json(out, as_json, target)
+        if as_json:
+            return
     from rich.console import Console
     from rich.table import Table
 
