@@ -106,7 +106,13 @@ class _RandomStopping(HeterogeneousSelection):
         b = np.array([x.to_float() for x in self._scales(n)])
         g = self.gamma.to_float()
         dp = lambda w: self._dpgf(w, "float")  # noqa: E731
-        dp1 = dp(g)
+        try:  # w >= γ on the whole range and P' decreases, so P'(γ) is the largest value needed
+            dp1 = dp(g)
+            if not math.isfinite(dp1):
+                raise OverflowError
+        except (ZeroDivisionError, OverflowError):
+            raise ValueError(f"gamma = {g:.3g} is too small for the float backend: P'(w) at w = gamma "
+                             "is not representable in float64; use backend ball or mp") from None
         bp = np.unique(q)
         L = float(np.min(q - FLOAT_TAIL * b))
         R = float(np.max(q + FLOAT_TAIL * b))
