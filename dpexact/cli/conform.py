@@ -14,7 +14,8 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("conform")
     def conform_cmd(
-        mechanism: str = typer.Argument(..., help="registry name or PATH.py:OBJECT or module:OBJECT"),
+        mechanism_arg: Optional[str] = typer.Argument(None, metavar="MECHANISM", help="registry name or PATH.py:OBJECT or module:OBJECT"),
+        mechanism_opt: Optional[str] = typer.Option(None, "--mechanism", "-m", help="the same, as an option (as in pmf and verify)"),
         epsilon: str = typer.Option("1", "--epsilon", "-e", help="ε, exact"),
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
@@ -29,6 +30,10 @@ def register(app: typer.Typer) -> None:
         from ..verify.conformance import conform
         from .main import fail, parse_params
 
+        if (mechanism_arg is None) == (mechanism_opt is None):
+            fail("give the mechanism once: as the argument MECHANISM or as --mechanism/-m")
+        mechanism = mechanism_arg if mechanism_arg is not None else mechanism_opt
+        assert mechanism is not None
         target = prepare_output(output)
         params: dict[str, Any] = {"epsilon": epsilon, "sensitivity": sensitivity}
         params.update(parse_params(param))

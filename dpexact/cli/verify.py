@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
         neighbourhood: str = typer.Option("default", "--neighbourhood", help="default | box[:Δ] | box:Δ1,Δ2,.. | monotone[:Δ] | add-remove | replace"),
         search: Optional[list[str]] = typer.Option(None, "--search", help="grid | structured | random | local (repeatable)"),
-        n: Optional[int] = typer.Option(None, "--n", parser=STRICT_INT, help="number of candidates of the grid/random families"),
+        n: Optional[int] = typer.Option(None, "--n", "-n", parser=STRICT_INT, help="number of candidates of the grid/random families"),
         values: Optional[str] = typer.Option(None, "--values", help="grid score values, comma-separated"),
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
