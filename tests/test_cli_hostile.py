@@ -31,7 +31,7 @@ BASE = {
     "check": ["--claim", "no-such-claim"],
 }
 #: options naming files or directories: any text is a valid path, so they are not fuzzed here
-PATH_OPTIONS = {"--json", "--report", "--data"}
+PATH_OPTIONS = {"--json", "--output", "--report", "--data"}
 #: commands whose base run is long (whole benchmarks); only their non-path options are fuzzed
 LONG = {"bench", "bench-verifier"}
 

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-import click
 import typer
 
 __all__ = ["STRICT_INT", "strict_int", "output_option", "prepare_output", "emit_json"]
@@ -28,7 +27,7 @@ def strict_int(value: Any) -> int:
     text = str(value)
     if not _INT_RE.fullmatch(text):
         shown = text if len(text) <= 40 else text[:37] + "..."
-        raise click.BadParameter(f"{shown!r} is not an integer (digits only, no separators)")
+        raise ValueError(f"{shown!r} is not an integer (digits only, no separators)")
     return int(text)
 
 
