@@ -82,8 +82,10 @@ def register(app: typer.Typer) -> None:
                 progress.note(f"LP for Q({n}, {k}): {lp.num_vars} variables, {lp.num_constraints} constraints, "
                               f"{len(lp.classes)} classes, {lp.num_vectors} vectors (built in {build_s:.2f} s)")
                 progress.step(f"solving the LP (method {method})")
+                t1 = time.perf_counter()
                 sol = solve_regular_lp(lp, method=method, crossover=crossover, max_seconds=max_seconds)  # type: ignore[arg-type]
-                progress.note(f"solved in {sol.seconds:.2f} s; computing the ratios of {', '.join(names)}")
+                progress.note(f"solved ({sol.method}) in {time.perf_counter() - t1:.2f} s; "
+                              f"computing the ratios of {', '.join(names)}")
                 progress.step("certifying and computing ratios" if certify else "computing ratios")
                 cert = None
                 certified: Any = False
