@@ -86,6 +86,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.mechanisms",
     "dpexact.cli.conform",
     "dpexact.cli.delta",
+    "dpexact.cli.peers",
 ]
 
 
@@ -173,6 +174,9 @@ def pmf(
     params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
     try:
         mech = build(mechanism, **params)
+        if getattr(mech, "output_kind", "selection") != "selection":
+            _pmf_outputs(mechanism, mech, q, backend, method, as_json)
+            return
         ee = expected_error(mech, q, backend=backend, method=method)
     except (ValueError, TypeError) as exc:
         fail(str(exc))
@@ -210,6 +214,29 @@ def pmf(
     c = Console(markup=False, highlight=False)  # scores and names are printed literally
     c.print(t)
     c.print(f"expected error {ee.as_float:.17g} (± {ee.error_bound:.3g}, {p.error_kind})")
+
+
+def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optional[str], as_json: bool) -> None:
+    """A finite-output mechanism (sparse-vector patterns, ...): its outputs with their probabilities."""
+    if not hasattr(mech, "outputs"):
+        raise ValueError(f"mechanism {name!r} releases real values: it has no pmf (see its box/interval probabilities)")
+    p = mech.pmf(q, backend, method)
+    outs = [str(o) for o in mech.outputs(len(q))]
+    if as_json:
+        typer.echo(json.dumps({"mechanism": name, "params": mech.params(), "backend": p.backend, "scores": q,
+                               "outputs": outs, "probabilities": [float(v) for v in p.to_float()],
+                               "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
+                               "pmf_rel_error": p.rel_error}, default=str))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"{name} on {len(q)} queries — backend {p.backend}, method {p.method}")
+    t.add_column("output")
+    t.add_column("Pr[M(q)=output]")
+    for o, v in zip(outs, p.values):
+        t.add_row(o, _format_value(v))
+    Console().print(t)
 
 
 def _format_value(v: Any) -> str:

@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
         n: Optional[int] = typer.Option(None, "--n", "-n", parser=STRICT_INT, help="number of candidates of the grid/random families"),
         values: Optional[str] = typer.Option(None, "--values", help="grid score values, comma-separated"),
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
+        relation: Optional[str] = typer.Option(None, "--relation", help="query neighbours for non-selection mechanisms: all-differ | one-differ"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
@@ -39,13 +40,21 @@ def register(app: typer.Typer) -> None:
         vals = parse_scores(values, "--values") if values is not None else None
         try:
             mech = build(mechanism, **params)
+            if getattr(mech, "output_kind", "selection") != "selection":
+                from ..verify.output_dispatch import verify_mechanism
+
+                v = verify_mechanism(mech, n, relation, name=mechanism)
+                _report(v.as_dict(), mechanism, as_json, target)
+                return
             nb = parse_neighbourhood(neighbourhood, mech)
             v = verify(mech, nb, tuple(search) if search else ("grid", "structured", "local"), n=n, values=vals,
                        steps=steps, name=mechanism)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
-        d = v.as_dict()
+        _report(v.as_dict(), mechanism, as_json, target)
+
+    def _report(d: dict, mechanism: str, as_json: bool, target: Any = None) -> None:
         emit_json(d, as_json, target, default=str)
         if as_json:
             return
@@ -61,8 +70,9 @@ def register(app: typer.Typer) -> None:
                 f"decided ball {s['decided_ball']}, exact {s['decided_exact']}, undecided {s['undecided']}")
         if d["counterexample"]:
             cx = d["counterexample"]
-            c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} r={cx['output']} ratio={cx['ratio']}"
-                      f" > e^{cx['epsilon']}  (re-checked: {d['recheck']})"))
+            extra = {k: cx[k] for k in ("box", "interval") if k in cx}
+            c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} output={cx['output']} {extra or ''}"
+                    f" log-ratio={cx.get('log_ratio')} > {cx['epsilon']}  (re-checked: {d['recheck']})"))
         c.print(f"{d['seconds']:.2f} s")
 
     @app.command("bench-verifier")

@@ -172,7 +172,7 @@ def optimal_ldp_channel(loss: LossMatrix, epsilon: Any, prior: Sequence[Any] | N
     model.a_matrix_.value_ = A.data
     model.a_matrix_.num_col_ = nv
     model.a_matrix_.num_row_ = len(rows)
-    from ..lp.solver import silent_highs
+    from ..highs import silent_highs
 
     h = silent_highs()
     h.setOptionValue("solver", "simplex")

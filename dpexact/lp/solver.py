@@ -49,14 +49,13 @@ rows sum-to-one + privacy) so that it can be certified exactly.
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 import numpy as np
 
+from ..highs import silent_highs
 from ..cost_limits import CostEstimate, check_cost
 from .cost_model import estimate_regular_lp_cost
 from .regular_lp import RegularLP
@@ -116,27 +115,6 @@ class LPSolution:
     @property
     def is_vertex(self) -> bool:
         return self.col_basic is not None
-
-
-def silent_highs() -> Any:
-    """A ``highspy.Highs`` with its output off.
-
-    highspy >= 1.16 prints a version banner to the C-level stdout when the first instance of a
-    process is built, before any option can be set; it is sent to stderr so that stdout carries
-    only the command's own output (``--json``).
-    """
-    import highspy
-
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        h = highspy.Highs()
-    finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-    h.setOptionValue("output_flag", False)
-    return h
 
 
 def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None) -> Any:

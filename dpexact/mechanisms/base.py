@@ -30,6 +30,7 @@ instead of ``ε/(2Δ)`` in its exponent.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -43,6 +44,9 @@ from ..protocols import MechanismProperties, Neighbourhood
 from .validation import exact_scores, float_scores, positive_real
 
 __all__ = ["SelectionMechanism"]
+
+#: largest |c·(q_r - q*)| on the exact backend when c is irrational (see _exact_exponents)
+EXACT_EXPONENT_LIMIT = 1e5
 
 
 @dataclass(frozen=True)
@@ -61,11 +65,21 @@ class SelectionMechanism:
     monotone: bool = False
 
     short_name: ClassVar[str] = "abstract"
-    #: largest n accepted by the exact backend (polynomial-size exact arithmetic)
+    #: largest n accepted by the exact backend when the weights are rational (flint ``fmpq``)
     exact_limit: ClassVar[int] = 400
     #: what every instance of the class declares (checked by dpexact.verify.conformance)
     declared_properties: ClassVar[MechanismProperties] = MechanismProperties()
     output_kind: ClassVar[str] = "selection"
+    #: largest n when they are irrational (sympy expressions: far slower)
+    exact_symbolic_limit: ClassVar[int] = 400
+    #: measured exact-backend cost, seconds ≈ a·n^k, as (a, k) for rational / irrational weights
+    #: (distinct integer scores, this project's 2-core machine, ``benchmarks/exact_cost.py``);
+    #: the limits above keep the estimate near 10 s and refusals quote it
+    exact_cost: ClassVar[tuple[float, float] | None] = None
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = None
+    #: largest n on the mp and ball backends (measured to take about 10 s; see benchmarks/README.md)
+    mp_limit: ClassVar[int] = 10_000_000
+    ball_limit: ClassVar[int] = 10_000_000
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
@@ -127,7 +141,14 @@ class SelectionMechanism:
         be = get_backend(backend)
         if be.name == "float":
             return self.pmf_float(float_scores(scores), method)
-        q = exact_scores(scores, limit=self.exact_limit if be.name == "exact" else 10_000_000)
+        if be.name == "exact" and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
+            self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
+        limit = {"exact": self.exact_limit, "mp": self.mp_limit, "ball": self.ball_limit}.get(be.name, 10_000_000)
+        if be.name in ("mp", "ball") and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__") \
+                and len(scores) > limit:
+            raise ValueError(f"scores: {len(scores)} entries exceed the limit of {limit} for {self.short_name} on the "
+                             f"{be.name} backend (about 10 s on a 2-core machine, measured); use backend='float'")
+        q = exact_scores(scores, limit=limit)
         with be.context():
             return self.pmf_backend(q, be, method)
 
@@ -180,10 +201,40 @@ class SelectionMechanism:
         raise NotImplementedError(f"{type(self).__name__}: implement sample(q, rng, size)")
 
     # -- helpers for subclasses ------------------------------------------------------------------
+    def _check_exact_size(self, n: int, symbolic: bool) -> None:
+        """Refuse an exact-backend problem beyond the measured limit, quoting the cost estimate."""
+        limit = self.exact_symbolic_limit if symbolic else self.exact_limit
+        if n <= limit:
+            return
+        model = self.exact_symbolic_cost if symbolic else self.exact_cost
+        what = "irrational weights (sympy)" if symbolic else "rational weights (fmpq)"
+        if self.exact_limit == self.exact_symbolic_limit:
+            what = "exact arithmetic"
+        est = ""
+        if model is not None:
+            a, k = model
+            est = f": estimated {a * float(n) ** k:.2g} s (measured cost ≈ {a:.2g}·n^{k:.2f} s)"
+        raise ValueError(f"scores: {n} entries exceed the limit of {limit} for {self.short_name} on the exact backend "
+                         f"with {what}{est}; use backend='ball' (rigorous) instead")
+
+    def _exact_weights_symbolic(self, q: list[Real]) -> bool:
+        """Whether the weights ``exp(c(q_r - q*))`` are irrational (the slow sympy field)."""
+        import sympy
+
+        from ..numbers.backends import ExactBackend
+
+        return ExactBackend.field([sympy.exp(x.to_sympy()) for x in self._exact_exponents(q)])[0] == "sympy"
+
     def _float_exponents(self, q: np.ndarray) -> np.ndarray:
-        """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale."""
-        c = self.exponent_scale.to_float()
-        return c * (q - q.max())
+        """``c·(q_r - q*) <= 0`` in float64, with ``c`` the exponent scale.
+
+        Relative error <= 2u per entry (one rounding of the difference, one of the product;
+        ``c`` itself correctly rounded). ``c`` outside float64's normal range (ε = e^1000,
+        ε = 1e-320) or a difference that overflows (scores ±1.7e308) is handled by scaling
+        both factors into [1/2, 1) first, so the product is formed without overflow: an entry
+        is ``-inf`` only when its true value is below -1.8e308 (then ``exp`` is 0 exactly).
+        """
+        return float_exponents(self.exponent_scale, q)
 
     def _backend_exponents(self, q: list[Real], backend: Backend) -> list[Any]:
         """``c·(q_r - q*)`` as backend numbers; the maximum is exactly 0.
@@ -202,13 +253,62 @@ class SelectionMechanism:
             if backend.name == "ball":
                 return [arb(x) for x in xs]
             return [backend.from_real(Real(Fraction(int(x.p), int(x.q)))) for x in xs]
-        return [backend.from_real(x) for x in self._exact_exponents(q)]
+        return [backend.from_real(x) for x in self._exact_exponents(q, bounded=False)]
 
-    def _exact_exponents(self, q: list[Real]) -> list[Real]:
-        """Exact ``c·(q_r - q*)`` as Reals (rational when ε/Δ and the scores are)."""
+    def _exact_exponents(self, q: list[Real], bounded: bool = True) -> list[Real]:
+        """Exact ``c·(q_r - q*)`` as Reals (rational when ε/Δ and the scores are); ``bounded``
+        (for exact weights e^x) refuses huge exponents with an irrational c."""
         top = max(q)
         c = self.exponent_scale
+        if bounded and not c.is_rational:
+            # c = k·log(a) turns e^{c d} into the rational a^{k d}: sympy would build an integer of
+            # ~|c d|·1.4 bits (a hang at d ~ 1e308), so such exponents are bounded first
+            cf = abs(c.to_float())
+            worst = max(abs((x - top).to_float()) for x in q) * cf
+            if worst > EXACT_EXPONENT_LIMIT:
+                raise ValueError(f"scores: exponents c·(q_r - q*) up to {worst:.3g} exceed {EXACT_EXPONENT_LIMIT:.0e} on the "
+                                 "exact backend (the weights could need that many digits); use backend='ball'")
         return [c * (x - top) for x in q]
+
+
+def scaled_float(x: Real) -> tuple[float, int]:
+    """``x = m · 2^e`` with ``m`` in [1/2, 1) correctly rounded (x > 0; any magnitude)."""
+    if x.is_rational:
+        num, den = x.value.numerator, x.value.denominator
+        s = 64 - (num.bit_length() - den.bit_length())  # quotient of ~64 bits: no gcd of huge integers
+        qt, rem = divmod(num << s, den) if s >= 0 else divmod(num, den << -s)
+        mm, ee = math.frexp(float((qt << 1) | (rem != 0)))  # sticky bit: one correct rounding
+        return mm, ee - s - 1
+    else:
+        man, exp = x.to_arb(128).mid().man_exp()
+        man, exp = int(man), int(exp)
+        k = man.bit_length() + exp
+        m = float(Fraction(man, 2 ** man.bit_length()))
+    mm, ee = math.frexp(m)
+    return mm, k + ee
+
+
+def float_exponents(c: Real, q: np.ndarray) -> np.ndarray:
+    """``c·(q_r - q*)`` in float64 without spurious overflow or NaN (see ``_float_exponents``)."""
+    top = q.max()
+    with np.errstate(over="ignore"):
+        d = q - top
+    try:
+        cf = c.to_float()
+    except OverflowError:
+        cf = math.inf
+    if 2.0**-1000 < cf < 2.0**1000 and np.all(np.isfinite(d)):
+        with np.errstate(over="ignore", under="ignore"):
+            return cf * d
+    cm, ce = scaled_float(c)
+    dm, de = np.frexp(d)
+    big = ~np.isfinite(d)
+    if big.any():
+        hm, he = np.frexp(q[big] / 2 - top / 2)  # halves of huge (normal) numbers are exact
+        dm[big], de[big] = hm, he + 1
+    e = np.clip(de.astype(np.int64) + ce, -100_000, 100_000).astype(np.int32)
+    with np.errstate(over="ignore", under="ignore"):
+        return np.ldexp(cm * dm, e)
 
 
 def _check_method(method: str | None, allowed: tuple[str, ...], default: str) -> str:

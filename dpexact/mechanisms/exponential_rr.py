@@ -184,7 +184,12 @@ def candidate_set(scores: Any, sensitivity: Any, reading: str = "chain") -> list
 class _ERRBase(SelectionMechanism):
     p: Any = None
 
-    exact_limit: ClassVar[int] = 400
+    exact_limit: ClassVar[int] = 1500
+    exact_symbolic_limit: ClassVar[int] = 350
+    exact_cost: ClassVar[tuple[float, float] | None] = (7.6e-5, 1.55)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (2.5e-7, 2.87)
+    mp_limit: ClassVar[int] = 50_000  # n = 20 000: mp 3.7 s, ball 2.0 s
+    ball_limit: ClassVar[int] = 100_000
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -213,6 +218,8 @@ class _ERRBase(SelectionMechanism):
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
+        if backend.name == "exact":
+            self._check_exact_size(len(q), symbolic=self._exact_weights_symbolic(q))
         S, a, b = self._mixture_exact(q)
         em = self._em().pmf(q, backend=backend)
         Sset = set(S)

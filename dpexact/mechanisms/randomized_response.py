@@ -68,7 +68,12 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
     tie_break: str = "uniform"
 
     short_name: ClassVar[str] = "grr"
-    exact_limit: ClassVar[int] = 100_000
+    exact_limit: ClassVar[int] = 30_000
+    exact_symbolic_limit: ClassVar[int] = 30_000
+    exact_cost: ClassVar[tuple[float, float] | None] = (8.1e-4, 0.91)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (7.7e-4, 0.79)
+    mp_limit: ClassVar[int] = 200_000  # n = 20 000: 1.0 s on mp and on ball
+    ball_limit: ClassVar[int] = 200_000
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -110,24 +115,36 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         top = maximisers(q, self.tie_break)
         k = len(top)
         if backend.name == "exact":
+            if not self.epsilon.is_rational and self.epsilon > 100_000:  # e^ε = a^k could need ~1.4ε bits
+                raise ValueError("epsilon: an irrational ε above 1e5 is refused on the exact backend (e^ε could be "
+                                 "a rational with that many digits); use backend='ball'")
             kind, (e,) = ExactBackend.field([backend.exp(self.epsilon.to_sympy())])
-            lo = 1 / (e + n - 1)
-            hi = (e + k - 1) / (k * (e + n - 1))
+            if kind == "sympy" and self.epsilon > 700:
+                # the same numbers over e^{-ε}: their float/ball enclosures need no e^ε (overflow)
+                m = backend.exp(-self.epsilon.to_sympy())
+                lo = m / (1 + (n - 1) * m)
+                hi = (1 + (k - 1) * m) / (k * (1 + (n - 1) * m))
+            else:
+                lo = 1 / (e + n - 1)
+                hi = (e + k - 1) / (k * (e + n - 1))
             if kind == "sympy":
                 import sympy
 
-                lo, hi = sympy.simplify(lo), sympy.simplify(hi)
+                # algebraic normal form only: simplify() evaluates numerically and overflows at ε = 1e300
+                lo, hi = sympy.together(lo), sympy.together(hi)
             vals = tuple(hi if i in top else lo for i in range(n))
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"field": kind, "true_items": top})
-        e = backend.exp(backend.from_real(self.epsilon))
-        d = e + (n - 1)
-        lo = 1 / d
-        hi = (e + (k - 1)) / (d * k)
+        # scaled by e^{-ε} (no overflow of e^ε at ε = 1e300 in mp or ball):
+        # lo = m/(1 + (n-1)m), hi = (1 + (k-1)m)/(k(1 + (n-1)m)), m = e^{-ε}
+        m = backend.exp(-backend.from_real(self.epsilon))
+        d = 1 + (n - 1) * m
+        lo = m / d
+        hi = (1 + (k - 1) * m) / (d * k)
         topset = set(top)
         vals = tuple(hi if i in topset else lo for i in range(n))
         if backend.name == "ball":
             rad = max(float(lo.rad()), float(hi.rad()))
-            rel = max(float(lo.rad()) / float(lo.mid()), float(hi.rad()) / float(hi.mid()))
+            rel = max((float(v.rad()) / float(v.mid()) for v in (lo, hi) if float(v.mid()) > 0), default=math.inf)
             return Pmf(vals, str(backend), "closed-form", rel, rad, "rigorous", details={"true_items": top})
         est = 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"true_items": top})

@@ -18,10 +18,12 @@ mechanism (Gumbel-max trick), both with ``c = 1/b``.
 Backends (method ``"quadrature"``; cost O(n²) integrand terms per candidate, hence the limits
 ``FLOAT_LIMIT``, ``MP_LIMIT`` and ``SCALAR_LIMIT`` (ball) on ``len(scores)``):
 
-* ``float`` — :func:`scipy.integrate.quad_vec` on the noisy value ``y`` for all candidates at
-  once, integrand ``(f_r/F_r)(y - q_r) · ∏_s F_s(y - q_s)`` in logs (stable), split at the
-  kinks ``y = q_s``. ``abs_error`` = quad_vec's error estimate + a rounding estimate:
-  ``error_kind="estimate"``.
+* ``float`` — :func:`scipy.integrate.quad_vec` on the noisy value ``y``, integrand
+  ``(f_r/F_r)(y - q_r) · ∏_s F_s(y - q_s)`` in logs (stable), split at the kinks ``y = q_s``;
+  candidate ``r`` is integrated over its cluster of noise windows (mass ``1 - 2e^{-45}``) in
+  a local coordinate (:mod:`.windows`), so noise scales far below or far above the score
+  spacing are resolved. ``abs_error`` = quad_vec's error estimate + tails + a rounding
+  estimate: ``error_kind="estimate"``.
 * ``mp`` — :func:`mpmath.quad` per candidate on ``[x_lo, x_hi]`` (tails of mass ~10^-(dps+5)
   cut off, half of them added back), split at the kinks ``x = q_s - q_r``;
   ``error_kind="estimate"`` (mpmath's estimate + tails + 10^(3-dps)).
@@ -55,16 +57,19 @@ from ..protocols import MechanismProperties
 from .base import SelectionMechanism, _check_method
 from .noise import NoiseFamily, noise_family
 from .validation import check_size, positive_real
+from .windows import FloatReach, clusters
 
 __all__ = ["ReportNoisyMax", "RNMExponential", "RNMGumbel", "RNMLaplace", "FLOAT_LIMIT", "SCALAR_LIMIT", "MP_LIMIT"]
 
 #: largest ``len(scores)`` for the float quadrature (O(n) per node, ~n pieces)
 FLOAT_LIMIT = 2000
-#: largest ``len(scores)`` for ball (n integrals of ~n pieces, O(n) per evaluation; n=64 takes ~5-15 s)
-SCALAR_LIMIT = 64
-#: largest ``len(scores)`` for mp (tanh-sinh at high precision is slower: n=16 takes ~15-45 s)
-MP_LIMIT = 32
+#: largest ``len(scores)`` for ball (n integrals of ~n pieces, O(n) per evaluation); measured on this
+#: project's 2-core machine, worst family (Laplace): n = 32 takes 4.1 s, seconds ≈ a·n^k
+SCALAR_LIMIT, SCALAR_COST = 48, (3.6e-3, 2.04)
+#: largest ``len(scores)`` for mp (tanh-sinh at 50 digits; worst family Gumbel: n = 8 takes 9.8 s)
+MP_LIMIT, MP_COST = 8, (3.4e-2, 2.73)
 U = 2.0**-53
+FLOAT_TAIL = 45.0  # float: each density is integrated over its window of mass 1 - O(e^-45)
 
 
 @dataclass(frozen=True)
@@ -141,8 +146,9 @@ class ReportNoisyMax(SelectionMechanism):
                 "use backend='ball' for rigorous enclosures"
             )
         m = _check_method(method, ("quadrature",), "quadrature")
-        limit = SCALAR_LIMIT if backend.name == "ball" else MP_LIMIT
-        check_size(len(q), limit, f"the {backend.name} RNM quadrature (O(n^2) integrals)")
+        limit, (a, k) = (SCALAR_LIMIT, SCALAR_COST) if backend.name == "ball" else (MP_LIMIT, MP_COST)
+        check_size(len(q), limit, f"the {backend.name} RNM quadrature (O(n^2) integrals; estimated "
+                                  f"{a * float(len(q)) ** k:.2g} s at n = {len(q)})")
         scales = self.candidate_scales(len(q))
         if backend.name == "ball":
             vals, info = _pmf_ball(self.family, q, scales, backend.prec)
@@ -188,47 +194,116 @@ class RNMGumbel(ReportNoisyMax):
 
 @dataclass(frozen=True)
 class RNMLaplace(ReportNoisyMax):
-    """Report noisy max with Laplace noise of scale 2Δ/ε (pf Appendix F)."""
+    """Report noisy max with Laplace noise of scale 2Δ/ε (pf Appendix F).
+
+    With a common scale the pmf has a closed form (:mod:`.rnm_laplace_closed_form`, method
+    ``"closed-form"``, the default then): exact on ``exact`` for rational ε/Δ and scores, fast
+    rigorous balls on ``ball``, and ball midpoints with the ball radius as the bound on ``float``.
+    ``method="quadrature"`` keeps the integration of :class:`ReportNoisyMax`.
+    """
 
     noise: str = field(default="laplace", init=False)
     short_name: ClassVar[str] = "rnm-laplace"
+
+    def _closed_form(self, method: str | None) -> bool:
+        m = _check_method(method, ("closed-form", "quadrature"), "closed-form" if self.scales is None else "quadrature")
+        if m == "closed-form" and self.scales is not None:
+            raise ValueError("method 'closed-form' needs a common noise scale (no per-candidate scales)")
+        return m == "closed-form"
+
+    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+        if not self._closed_form(method):
+            return super()._pmf_float(q, "quadrature")
+        from .rnm_laplace_closed_form import rnm_laplace_ball
+
+        check_size(q.size, SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
+        vals = rnm_laplace_ball([Real.of(float(x)) for x in q], self.noise_scale, 128)
+        mids = np.array([float(v.mid()) for v in vals])
+        rads = np.array([float(v.rad()) for v in vals])
+        rel = float(np.max((rads + mids * U) / mids)) if np.all(mids > 0) else math.inf
+        return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U, "rigorous")
+
+    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+        if backend.name == "mp" or not self._closed_form(method):
+            return super()._pmf_scalar(q, backend, None if method == "closed-form" else method)
+        from .rnm_laplace_closed_form import rnm_laplace_ball, rnm_laplace_exact
+
+        check_size(len(q), SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
+        b = self.noise_scale
+        if backend.name == "exact":
+            if not (b.is_rational and all(x.is_rational for x in q)):
+                raise ValueError("exact backend: the closed form needs rational epsilon, sensitivity and scores")
+            vals = tuple(v.to_sympy() for v in rnm_laplace_exact(q, b))
+            return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact")
+        vals = rnm_laplace_ball(q, b, backend.prec)
+        rads = [float(v.rad()) for v in vals]
+        mids = [abs(float(v.mid())) for v in vals]
+        rel = max((r / x for r, x in zip(rads, mids) if x > 0), default=math.inf)
+        return Pmf(tuple(vals), str(backend), "closed-form", rel_error=rel, abs_error=max(rads), error_kind="rigorous")
 
 
 # ---------------------------------------------------------------------------------------------
 # float: all candidates at once in the noisy value y (shifted so that max q = 0)
 # ---------------------------------------------------------------------------------------------
 def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
+    """Float pmf: candidate ``r`` integrated over its cluster of noise windows
+    (:mod:`.windows`) in the local coordinate ``t = y - c``; the mass of ``f_r`` outside its
+    window ``[t_low, t_high]`` scales is <= 2e^{-W} and is added to the error."""
     from scipy.integrate import quad_vec
 
     n = q.size
-    qc = q - q.max()
+    if not np.all((b >= 1e-305) & (b <= 1e305)):  # window ends t·b (|t| <= 45) and 1/b stay normal floats
+        raise ValueError(f"the noise scales {b.min():.3g}..{b.max():.3g} are outside float64's range; use backend='ball'")
+    W = FLOAT_TAIL
+    t_lo, t_hi = fam.t_low(W), fam.t_high(W)
     logb = np.log(b)
+    vals = np.zeros(n)
+    err = 0.0
+    shift = 0.0
+    intervals = 0
+    worst_status = 0
+    messages: set[str] = set()
+    for members in clusters(np.argsort(q, kind="stable").tolist(), FloatReach(q, b, t_lo, t_hi)):
+        mem = np.array(members)
+        c = q[mem[0]]
+        with np.errstate(over="ignore"):
+            o = q - c  # local kinks; ±inf for scores out of float range of c (F_s is then 0 or 1)
+        om, bm = o[mem], b[mem]
+        lo, hi = float(np.min(om + t_lo * bm)), float(np.max(om + t_hi * bm))
+        if fam.name == "exponential":
+            lo = max(lo, float(np.max(o)))  # F_s = 0 below every q_s
+        if hi <= lo:
+            continue
+        pts = sorted({float(x) for x in om if lo < x < hi})
 
-    def integrand(y: float) -> np.ndarray:
-        t = (y - qc) / b
-        total = float(np.sum(fam.logcdf(t)))  # log ∏_s F_s(y - q_s)
-        with np.errstate(invalid="ignore", over="ignore"):
-            e = fam.log_reverse_hazard(t) - logb + total
-        return np.exp(np.where(np.isnan(e), -np.inf, e))
+        def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = o) -> np.ndarray:
+            with np.errstate(invalid="ignore", over="ignore"):
+                u = (t - o) / b
+            total = float(np.sum(fam.logcdf(u)))  # log ∏_s F_s(y - q_s)
+            with np.errstate(invalid="ignore", over="ignore"):
+                e = fam.log_reverse_hazard(u[mem]) - logb[mem] + total
+            return np.exp(np.where(np.isnan(e), -np.inf, e))
 
-    lo = 0.0 if fam.name == "exponential" else -math.inf  # exponential: F_s = 0 below q*
-    kinks = np.unique(qc)
-    pts = [float(k) for k in kinks if k > lo]
-    res, err, info = quad_vec(integrand, lo, math.inf, epsabs=1e-300, epsrel=1e-12, norm="max",
-                              points=pts or None, limit=20_000, full_output=True)
-    vals = np.asarray(res, dtype=np.float64)
-    # rounding estimate: O(n + 50) ulps per integrand value, and the shift q - q* moves the
-    # kinks by u·|q|, changing each probability by at most ~ n u |q| sup f / b_min
-    rounding = U * (4 * n + 100) * float(vals.max()) + U * n * float(np.max(np.abs(q))) / float(b.min())
+        res, e, info = quad_vec(integrand, lo, hi, epsabs=1e-300, epsrel=1e-12, norm="max",
+                                points=pts or None, limit=20_000, full_output=True)
+        vals[mem] = np.asarray(res, dtype=np.float64)
+        err += float(e)
+        intervals += int(info.intervals.shape[0])
+        worst_status = max(worst_status, int(info.status == 1))
+        messages.add(str(info.message))
+        # the local kinks o_s carry a rounding of <= u|o_s|: it moves each probability by at most
+        # ~u|o_s| sup f / b_min per kink (estimate)
+        shift = max(shift, U * mem.size * float(np.max(np.abs(om))) / float(bm.min()))
+    tail = 2 * math.exp(-W)  # F(t_lo) + 1 - F(t_hi), and the integrand is <= f_r
+    # rounding estimate: O(n + 50) ulps per integrand value, plus the shift of the local kinks
+    rounding = U * (4 * n + 100) * float(vals.max()) + shift
+    details = {"quad_error": err, "intervals": intervals, "status": worst_status, "message": "; ".join(sorted(messages)),
+               "tail_bound": tail}
     # quad_vec's estimate is reported even when its own target was not met (status 2 =
     # "rounding error": the estimate is then at the rounding level); status 1 (subinterval
     # limit) leaves the estimate unreliable, so it is reported as infinite.
-    details = {"quad_error": float(err), "intervals": int(info.intervals.shape[0]), "status": int(info.status),
-               "message": str(info.message)}
-    if info.status == 1:
-        err = math.inf
-    return Pmf(vals, "float", "quadrature", rel_error=None, abs_error=float(err) + rounding,
-               error_kind="estimate", details=details)
+    abs_err = math.inf if worst_status == 1 else err + rounding + tail
+    return Pmf(vals, "float", "quadrature", rel_error=None, abs_error=abs_err, error_kind="estimate", details=details)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,7 +337,9 @@ def _pmf_mp(fam: NoiseFamily, q: list[Real], scales: list[Real], dps: int) -> tu
         else:
             pts = [x_lo] + sorted({x for x in d if x_lo < x < x_hi}) + [x_hi]
             v, e = mpmath.quad(g, pts, error=True)
-        tail = (1 - fam.cdf_mp(x_hi / b[r])) + min(fam.cdf_mp((x_lo - d[s]) / b[s]) for s in range(n))
+        # lower tail: for the s attaining x_lo = d_s + b_s t_lo the argument is t_lo itself (evaluating
+        # (x_lo - d_s)/b_s would cancel catastrophically when |d_s| ~ 1e300), and F(t_lo) <= tau
+        tail = (1 - fam.cdf_mp(x_hi / b[r])) + fam.cdf_mp(mpmath.mpf(t_lo))
         vals.append(v + tail / 2)
         err_total = max(err_total, float(e) + float(tail) / 2)
     return vals, err_total
@@ -286,6 +363,9 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
     t_hi, t_lo = fam.t_high(log_inv_tau), fam.t_low(log_inv_tau)
     b = [s.to_arb(prec) for s in scales]
     bf = [float(x.mid()) for x in b]
+    if not all(0 < x < math.inf for x in bf):
+        raise ValueError("epsilon: the noise scales 2Δ/ε lie outside float64's range, which the ball quadrature's "
+                         "cut points need")
     pdf_sup = fam.pdf_max()
 
     def exact_arb(x: Fraction) -> Any:
@@ -298,6 +378,9 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
     for r in range(n):
         d = [(q[s] - q[r]).to_arb(prec) for s in range(n)]
         mids = [_dyadic(x) for x in d]
+        if not all(abs(m) < 2**1000 for m in mids):
+            raise ValueError("scores: score differences beyond float64's range (> 1e301) are not supported by the "
+                             "ball quadrature's cut points")
         # sliver correction for kinks that are not exact dyadics
         sliver = arb(0)
         if fam.has_kink:
@@ -308,7 +391,7 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
                     sliver += 6 * arb(d[s].rad()) * pdf_sup / b[r]
         # truncation (exact dyadic cut points)
         x_hi = Fraction(bf[r] * t_hi)
-        x_lo = max(Fraction(float(mids[s]) + bf[s] * t_lo) for s in range(n))
+        x_lo = max(mids[s] + Fraction(bf[s] * t_lo) for s in range(n))  # exact: no rounding of huge mids
         if fam.name == "exponential":
             x_lo = max(mids)  # F_s vanishes below d_s: no lower tail (slivers aside)
         integral = arb(0)
@@ -324,7 +407,8 @@ def _pmf_ball(fam: NoiseFamily, q: list[Real], scales: list[Real], prec: int) ->
                 integral += _piece(fam, r, d, b, right, exact_arb(a), exact_arb(c))
                 pieces_used += 1
         tail = fam.sf_upper(exact_arb(x_hi) / b[r])
-        tail += min((fam.cdf_upper((exact_arb(x_lo) - d[s]) / b[s]) for s in range(n)), key=lambda t: float(t.upper()))
+        # x_lo - d_s formed exactly around the dyadic midpoint of d_s (|d_s| may be ~1e300)
+        tail += min((fam.cdf_upper((exact_arb(x_lo - mids[s]) - (d[s] - exact_arb(mids[s]))) / b[s]) for s in range(n)), key=lambda t: float(t.upper()))
         half = tail.upper() / 2
         val = integral + half + arb(0, 1) * (half + sliver.upper())
         vals.append(val)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
 import numpy as np
@@ -47,18 +48,35 @@ def check_size(n: int, limit: int, what: str, name: str = "scores") -> None:
 
 
 def float_scores(scores: Any, name: str = "scores") -> np.ndarray:
-    """A finite, non-empty 1-D float64 array (a copy), or a clear error."""
+    """A finite, non-empty 1-D float64 array (a copy), or a clear error.
+
+    Entries may be floats, ints, numpy numbers, or exact numbers (``Fraction``, ``flint.fmpq``,
+    sympy numbers, :class:`~dpexact.numbers.Real`, numeric strings such as ``"1/3"``): exact
+    numbers are converted with :meth:`Real.to_float` — correctly rounded for rationals (ints of
+    any size included), within one ulp for closed forms such as ``sqrt(2)``. An entry whose
+    magnitude exceeds float64's range (about 1.8e308) is a ``ValueError`` naming it: use an
+    exact or ball backend for such scores.
+    """
     if isinstance(scores, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of numbers, got a string")
-    try:
-        if isinstance(scores, np.ndarray):
-            arr = scores
+    arr = None
+    if isinstance(scores, np.ndarray) and scores.dtype.kind in "biuf":
+        arr = scores
+    else:
+        try:
+            seq = scores.tolist() if isinstance(scores, np.ndarray) else list(scores)
+        except TypeError as exc:
+            raise TypeError(f"{name} must be a sequence of real numbers, got {type(scores).__name__}") from exc
+        try:  # the common case (floats, machine ints, numpy numbers), vectorised
+            fast = np.asarray(seq)
+        except (ValueError, TypeError, OverflowError):  # ragged or odd entries: per entry below
+            fast = None
+        if fast is not None and fast.dtype.kind in "iuf" and fast.ndim != 1:
+            raise ValueError(f"{name} must be one-dimensional, got shape {fast.shape}")
+        if fast is not None and fast.dtype.kind in "iuf":
+            arr = fast
         else:
-            arr = np.asarray([_float_of_text(s, f"{name}[{i}]") if isinstance(s, str) else s for i, s in enumerate(scores)])
-    except TypeError as exc:
-        raise TypeError(f"{name} must be a sequence of real numbers") from exc
-    if arr.dtype == object or arr.dtype.kind not in "biuf":
-        raise TypeError(f"{name} must hold real numbers, got dtype {arr.dtype}")
+            arr = np.array([_float_entry(s, name, i) for i, s in enumerate(seq)], dtype=np.float64)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0:
@@ -71,12 +89,32 @@ def float_scores(scores: Any, name: str = "scores") -> np.ndarray:
     return arr
 
 
-def _float_of_text(text: str, name: str) -> float:
-    """A score given as text: parsed exactly (safe grammar), then rounded to float64."""
+def _float_entry(s: Any, name: str, i: int) -> float:
+    """One score as a float64 (see :func:`float_scores`)."""
+    if isinstance(s, (list, tuple, np.ndarray)):
+        raise ValueError(f"{name} must be one-dimensional (entry {i} is a sequence)")
+    if isinstance(s, (bool, np.bool_)):
+        raise TypeError(f"{name}[{i}] must be a real number, got a bool")
+    if isinstance(s, (float, np.floating)):
+        return float(s)
+    r = Real.of(s, f"{name}[{i}]")
+    if r.is_symbolic:
+        raise ValueError(f"{name}[{i}] is symbolic ({r}); the float backend needs numbers")
     try:
-        return float(Real.of(text, name))
+        f = r.to_float()
     except OverflowError:
-        raise ValueError(f"{name} is outside the float64 range (|x| < 1.8e308); use an exact backend") from None
+        f = math.inf
+    if not math.isfinite(f):
+        raise ValueError(f"{name}[{i}] = {_short(r)} overflows float64 (|x| > 1.8e308); use backend='exact' or 'ball'")
+    return f
+
+
+def _short(r: Real) -> str:
+    if r.is_rational and max(abs(r.value.numerator), r.value.denominator).bit_length() > 1000:
+        # no decimal conversion of a huge integer (quadratic, and capped by Python at 4300 digits)
+        return f"a rational of about 10^{int(math.log10(2) * (abs(r.value.numerator).bit_length() - r.value.denominator.bit_length()))}"
+    text = str(r)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def exact_scores(scores: Any, name: str = "scores", limit: int = 1_000_000) -> list[Real]:

@@ -23,7 +23,9 @@ class Pmf:
         backend: the backend that produced them (``"float"``, ``"mp:50"``, ``"ball:128"``, ``"exact"``).
         method: the algorithm used (e.g. ``"quadrature"``, ``"recurrence"``, ``"polynomial"``).
         rel_error: bound on ``|computed - exact| / exact`` for every entry (``None`` if no
-            relative statement is made).
+            relative statement is made); on the float backend, for every entry whose exact
+            value is at least 2^-1022 (smaller ones may underflow: ``abs_error`` still holds
+            and ``logvalues`` carries them).
         abs_error: bound on ``max_r |computed_r - exact_r|``.
         error_kind: ``"exact"`` (no error), ``"rigorous"`` (ball radii / proven bounds),
             ``"a-priori"`` (proven truncation bounds plus a rounding-error analysis) or

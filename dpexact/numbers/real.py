@@ -119,16 +119,22 @@ class Real:
     # -- conversions -----------------------------------------------------------------------
     @cached_property
     def _float(self) -> float:
+        if self.is_rational:
+            try:
+                return float(self.value)  # correctly rounded
+            except OverflowError:  # beyond float64's range, like a ball midpoint: ±inf
+                return math.inf if self.value > 0 else -math.inf
         if self.is_symbolic:
             raise TypeError(f"symbolic value {self.value} has no float value")
-        try:
-            f = float(self.value) if self.is_rational else float(self.to_arb(128).mid())  # rationals correctly rounded
-        except OverflowError:
-            f = math.inf
-        if not math.isfinite(f):  # never a silent inf
-            approx = self.to_arb(64).str(6, radius=False)
-            raise OverflowError(f"a value ≈ {approx} is outside the float64 range (|x| < 1.8e308)")
-        return f
+        for prec in (128, 1024):  # a wide ball (cancellation) gets one retry at higher precision
+            b = self.to_arb(prec)
+            if b.is_finite() and (b.rad() <= abs(b.mid()) * 2.0**-60 or b.rad() < 2.0**-1100):
+                return float(b.mid())
+        if b.is_finite():
+            return float(b.mid())
+        text = str(self.value)
+        raise ValueError(f"{text if len(text) < 60 else text[:57] + '...'} has no finite enclosure at 1024 bits; "
+                         "cannot round it to float64")
 
     def to_float(self) -> float:
         return self._float

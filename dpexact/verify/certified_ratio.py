@@ -41,6 +41,7 @@ class PmfCache:
     _float: dict = field(default_factory=dict)
     _ball: dict = field(default_factory=dict)
     _exact: dict = field(default_factory=dict)
+    _ball_log: dict = field(default_factory=dict)
     exact_available: bool | None = None
     evaluations: dict = field(default_factory=lambda: {"float": 0, "ball": 0, "exact": 0})
 
@@ -59,10 +60,18 @@ class PmfCache:
         return self._float[q]
 
     def ball(self, q: Vector) -> tuple:
-        if q not in self._ball:
-            self._ball[q] = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
+        v = self._ball.get(q)  # one lookup: hashing Fraction tuples dominates large scopes
+        if v is None:
+            v = self._ball[q] = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
             self.evaluations["ball"] += 1
-        return self._ball[q]
+        return v
+
+    def ball_logs(self, q: Vector) -> tuple:
+        """``log`` of each ball of :meth:`ball` (None where the ball is not positive), memoised."""
+        v = self._ball_log.get(q)
+        if v is None:
+            v = self._ball_log[q] = tuple(b.log() if b > 0 else None for b in self.ball(q))
+        return v
 
     def exact(self, q: Vector) -> tuple | None:
         """Exact pmf, or ``None`` when the mechanism has no exact backend."""
@@ -184,7 +193,12 @@ def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | 
         p1 = cache.ball(q)[r]
         p2 = cache.ball(q2)[r]
         D = p1 - E * p2
-        lo, hi = _log_enclosure(p1, p2)
+        l1, l2 = cache.ball_logs(q)[r], cache.ball_logs(q2)[r]
+        if l1 is not None and l2 is not None:  # logs memoised per vector (one arb log per output)
+            lr = l1 - l2
+            lo, hi = _down(lr.lower()), _up(lr.upper())
+        else:
+            lo, hi = _log_enclosure(p1, p2)
         arith = f"ball:{cache.prec}"
         if D.upper() <= 0:
             return PairDecision("le", lo, hi, arith)

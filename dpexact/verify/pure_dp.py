@@ -74,13 +74,39 @@ class ScopeResult:
     seconds: float = 0.0
 
 
+class _Vec(tuple):
+    """A score vector that computes its hash once: caches keyed by vectors are looked up once per
+    triple, and hashing a tuple of Fractions dominates large scopes otherwise. Equal to (and
+    hashing like) the plain tuple."""
+
+    def __new__(cls, items: Any) -> "_Vec":
+        obj = super().__new__(cls, items)
+        obj._h = tuple.__hash__(obj)
+        return obj
+
+    def __hash__(self) -> int:
+        return self._h
+
+
 def neighbour_pairs(vectors: Iterable[Sequence[Any]], neighbourhood: Neighbourhood, steps: int = 1) -> list[tuple[Vector, Vector]]:
-    """Unordered neighbour pairs ``{q, q'}`` with ``q`` in ``vectors`` and ``q'`` a candidate neighbour."""
+    """Unordered neighbour pairs ``{q, q'}`` with ``q`` in ``vectors`` and ``q'`` a candidate neighbour.
+
+    Equal vectors are returned as one shared object with a cached hash (:class:`_Vec`).
+    """
     seen: set = set()
     out: list[tuple[Vector, Vector]] = []
+    interned: dict = {}
+
+    def canon(v: Vector) -> Vector:
+        c = interned.get(v)
+        if c is None:
+            c = interned[v] = _Vec(v)
+        return c
+
     for v in vectors:
-        q = as_vector(v)
+        q = canon(as_vector(v))
         for q2 in neighbourhood.candidates(q, steps):
+            q2 = canon(q2)
             key = (q, q2) if q <= q2 else (q2, q)
             if key not in seen:
                 seen.add(key)

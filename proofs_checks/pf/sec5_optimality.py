@@ -223,7 +223,7 @@ def _exact_lp_min(cost: list[Any], eq_rows: list[tuple[dict[int, Any], Any]], ge
             ci.append(j)
             val.append(float(x))
     A = sp.csc_matrix((val, (ri, ci)), shape=(m, nvars))
-    from dpexact.lp.solver import silent_highs
+    from dpexact.highs import silent_highs
 
     h = silent_highs()
     h.setOptionValue("solver", "simplex")

@@ -21,6 +21,7 @@ Citations: hetsel §VII, Algorithm 2, §III-B (kRR), Figure 12.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -70,7 +71,13 @@ class CombinedGEM(HeterogeneousSelection):
     selector: str = "rnm"
 
     short_name: ClassVar[str] = "combined-gem"
-    exact_limit: ClassVar[int] = 60
+    # two GEM pmfs over sympy (see GEM)
+    exact_limit: ClassVar[int] = 8
+    exact_symbolic_limit: ClassVar[int] = 8
+    exact_cost: ClassVar[tuple[float, float] | None] = (3.0e-4, 4.49)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (3.0e-4, 4.49)
+    mp_limit: ClassVar[int] = 200  # two GEM pmfs
+    ball_limit: ClassVar[int] = 200
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -106,8 +113,8 @@ class CombinedGEM(HeterogeneousSelection):
         gem, mgem = self._parts()
         bit = self._bit_float(q)
         pg, pm = gem.pmf(q, method=method), mgem.pmf(q, method=method)
-        keep = 1.0 / (1.0 + np.exp(-self.epsilon_c.to_float()))
-        pi = keep if bit else 1.0 - keep
+        m = math.exp(-self.epsilon_c.to_float())  # e^{-ε_c}: no overflow, no cancellation in 1 - keep
+        pi = 1.0 / (1.0 + m) if bit else m / (1.0 + m)
         vals = pi * pm.values + (1 - pi) * pg.values
         rel = None
         if pg.rel_error is not None and pm.rel_error is not None:
@@ -130,8 +137,8 @@ class CombinedGEM(HeterogeneousSelection):
             n = len(q)
             vals = tuple(pi_e * rest[n + i] + (1 - pi_e) * rest[i] for i in range(n))
             return Pmf(vals, "exact", pg.method, 0.0, 0.0, "exact", details={"field": kind, "bit": bit})
-        e = backend.exp(backend.from_real(self.epsilon_c))
-        pi = e / (e + 1) if bit else 1 / (e + 1)
+        m = backend.exp(-backend.from_real(self.epsilon_c))  # e^{-ε_c}: no overflow at ε = 1e300
+        pi = 1 / (1 + m) if bit else m / (1 + m)
         vals = tuple(pi * a + (1 - pi) * b for a, b in zip(pm.values, pg.values))
         if backend.name == "ball":
             rads = [float(v.rad()) for v in vals]

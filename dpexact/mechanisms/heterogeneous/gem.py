@@ -26,6 +26,7 @@ Citations: hetsel eqs. (6)-(7), §IV-C, §IV-D, footnote 3; Raskhodnikova & Smit
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -103,7 +104,13 @@ class _GEMBase(HeterogeneousSelection):
     selector: str = "rnm"
 
     sign: ClassVar[int] = 1
-    exact_limit: ClassVar[int] = 60
+    # t = ±2 log(n/β)/ε makes the weights irrational: the exact pmf is PF's over sympy
+    exact_limit: ClassVar[int] = 8
+    exact_symbolic_limit: ClassVar[int] = 8
+    exact_cost: ClassVar[tuple[float, float] | None] = (3.2e-3, 3.78)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (3.2e-3, 3.78)
+    mp_limit: ClassVar[int] = 300  # the exact O(n²) transform: n = 300 takes 9 s (mp), 11.6 s (ball)
+    ball_limit: ClassVar[int] = 280
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -140,9 +147,13 @@ class _GEMBase(HeterogeneousSelection):
     def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         check_size(q.size, FLOAT_LIMIT, "the O(n²) GEM transform")
         d = self.float_sensitivities(q.size)
-        qp, qerr = gem_scores_float(q, d, self.t(q.size).to_float())
+        t = self.t(q.size).to_float()
+        if not math.isfinite(t):
+            raise ValueError("epsilon: the shift t = 2 log(n/β)/ε overflows float64; "
+                             "use backend='ball'")
+        qp, qerr = gem_scores_float(q, d, t)
         inner = self._inner().pmf(qp, method=method)
-        delta = self.epsilon.to_float() / 2 * qerr
+        delta = self.epsilon.to_float() / 2 * qerr if qerr > 0 else 0.0  # ε may round to inf
         extra = (q.size + 1) * delta
         rel = None if inner.rel_error is None else inner.rel_error + extra * (1 + 2 * extra)
         vals = inner.values

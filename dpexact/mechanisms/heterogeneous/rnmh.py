@@ -93,7 +93,13 @@ class RNMGlobal(_PerCandidateRNM):
     """RNM with Exp(ε/2Δ) noise at the global Δ = max_a Δ_a (hetsel eqs. 2-3); ε-DP."""
 
     short_name: ClassVar[str] = "rnm-global"
-    exact_limit: ClassVar[int] = 400
+    # the exact pmf is permute-and-flip's (same measured cost)
+    exact_limit: ClassVar[int] = 250
+    exact_symbolic_limit: ClassVar[int] = 10
+    exact_cost: ClassVar[tuple[float, float] | None] = (8.8e-8, 3.29)
+    exact_symbolic_cost: ClassVar[tuple[float, float] | None] = (1.6e-3, 3.68)
+    mp_limit: ClassVar[int] = 6_000
+    ball_limit: ClassVar[int] = 100_000
 
     def scales(self, n: int) -> list[Real]:
         return [self.global_sensitivity(n) * 2 / self.epsilon] * n

@@ -1,0 +1,74 @@
+"""``dpexact bench-peers``: the peer verifiers' benchmark suites, verified exactly, beside the peers' times."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Optional
+
+import typer
+
+__all__ = ["register"]
+
+_KEYS = ("suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
+         "seconds", "peer_seconds")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bench-peers")
+    def bench_peers_cmd(
+        as_json: bool = typer.Option(False, "--json", help="print a JSON list of rows"),
+        suite: Optional[list[str]] = typer.Option(None, "--suite", help="StatDP | DP-Sniper | CheckDP | DP-Auditorium (repeatable)"),
+        name: Optional[list[str]] = typer.Option(None, "--name", help="only this peer entry (repeatable)"),
+        output: str = typer.Option("", "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
+    ) -> None:
+        """Every entry of StatDP, DP-Sniper, CheckDP and DP-Auditorium: exact verdict, worst log-ratio, time, peer time."""
+        from ..verify.peer_suites import PEER_SUITES, run_suites
+        from .main import fail
+
+        known = sorted({e.suite for e in PEER_SUITES})
+        bad = [s for s in suite or [] if s not in known]
+        if bad:
+            fail(f"--suite: unknown {bad}; choose from {known}")
+            return
+        if output:
+            from ..io import check_writable
+
+            try:
+                check_writable(output, "--output")
+            except (ValueError, OSError) as exc:
+                fail(str(exc))
+                return
+        try:
+            rows = run_suites(list(suite) if suite else None, list(name) if name else None)
+        except (ValueError, TypeError) as exc:
+            fail(str(exc))
+            return
+        full = [r.as_dict() for r in rows]
+        if output:
+            from ..io import atomic_write_json
+
+            atomic_write_json(output, full, indent=1, default=str)
+        if as_json:
+            typer.echo(json.dumps([{k: d[k] for k in _KEYS} | {"level": d["level"], "truth_source": d["truth_source"],
+                                                              "peer_source": d["peer_source"], "note": d["note"]}
+                                   for d in full], default=str))
+            return
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title="peer suites: dpexact exact verdicts (ε claimed) vs the peers' published times")
+        for col in ("suite", "peer name", "dpexact", "truth", "verdict", "cert.", "worst log-ratio", "level", "s", "peer s"):
+            t.add_column(col)
+        for d in full:
+            w = d["worst_log_ratio"]
+            ws = w if isinstance(w, str) else ("" if w is None else f"{w:.6g}")
+            t.add_row(d["suite"], d["name"], d["mechanism"] or "-", d["truth"], d["verdict"], str(d["certified"]), ws,
+                      d["level"] or "", f"{d['seconds']:.2f}", "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
+        c = Console(width=200)
+        c.print(t)
+        wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
+        missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
+        c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
+        c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "
+                "CheckDP its 70 s bound; sources per row in --json (peer_source)")

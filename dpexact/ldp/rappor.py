@@ -1,0 +1,158 @@
+"""RAPPOR (Erlingsson, Pihur & Korolova, CCS 2014, steps 1–3) as an exact LDP channel.
+
+A value v is hashed into a Bloom filter ``B(v) ∈ {0,1}^k`` with h hash functions (MurmurHash3
+``mmh3.hash(str(v), seed=i) % k``, exactly as DP-Sniper's ``dpsniper/mechanisms/rappor.py``).
+Each bit then goes through the permanent randomized response (1 w.p. f/2, 0 w.p. f/2, the bit
+w.p. 1-f) and, for full RAPPOR, the instantaneous one (report 1 w.p. q if the permanent bit is
+1, p if it is 0). The bits are independent, so the channel is a product:
+
+    Pr[o | v] = Π_j Pr[o_j | B_j(v)],   Pr[o_j = 1 | b] = q* (b = 1), p* (b = 0),
+    q* = (1 - f/2)·q + (f/2)·p,   p* = (f/2)·q + (1 - f/2)·p      (one-time: q* = 1 - f/2, p* = f/2).
+
+The output space has ``2^k`` elements, but the privacy loss factorises bit by bit: for inputs
+v, v' the largest ``log(Pr[o|v]/Pr[o|v'])`` over outputs is exactly
+``a·log max(q*/p*, (1-q*)/(1-p*)) + b·log max(p*/q*, (1-p*)/(1-q*))`` with a (b) the bits where
+``B(v) = 1, B(v') = 0`` (resp. 0, 1), attained at the output that sets those bits to the more
+likely value. :func:`dpexact.verify.closed_forms.verify_rappor` evaluates it for every pair of the input domain
+(LDP: any two inputs are neighbours), exactly, with a witness output re-checked in ball
+arithmetic from the product law.
+
+Claimed ε (when not given): the paper's guarantee ``2h·log(q*/p*)`` — ε∞ = 2h·ln((1-f/2)/(f/2))
+for one-time RAPPOR, ε1 = h·log(q*(1-p*)/(p*(1-q*))) for RAPPOR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..numbers.real import Real
+from ..protocols import MechanismProperties
+
+__all__ = ["Rappor", "OneTimeRappor"]
+
+
+def _prob(x: Any, name: str) -> Fraction:
+    r = Real.of(x, name)
+    if not r.is_rational or not 0 <= r.value <= 1:
+        raise ValueError(f"{name} must be a rational in [0, 1], got {x!r}")
+    return r.value
+
+
+@dataclass(frozen=True)
+class Rappor:
+    """RAPPOR (Erlingsson et al. CCS 2014, steps 1–3) on integer values lo..hi; DP-Sniper ``Rappor``."""
+
+    epsilon: Any = None
+    n_hashes: int = 4
+    filter_size: int = 20
+    f: Any = Fraction(3, 4)
+    p: Any = Fraction(9, 20)
+    q: Any = Fraction(11, 20)
+    lo: int = -10
+    hi: int = 10
+
+    short_name: ClassVar[str] = "rappor"
+    output_kind: ClassVar[str] = "finite"
+    one_time: ClassVar[bool] = False
+    sensitivity: ClassVar[int] = 1
+
+    def __post_init__(self) -> None:
+        for name in ("n_hashes", "filter_size", "lo", "hi"):
+            v = getattr(self, name)
+            v = int(v) if isinstance(v, str) and v.lstrip("-").isdigit() else v
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise TypeError(f"{name} must be an integer, got {v!r}")
+            object.__setattr__(self, name, int(v))
+        if not 1 <= self.n_hashes <= self.filter_size <= 64:
+            raise ValueError("need 1 <= n_hashes <= filter_size <= 64")
+        if not self.lo < self.hi or self.hi - self.lo > 1000:
+            raise ValueError(f"lo < hi with at most 1001 values required, got [{self.lo}, {self.hi}]")
+        for name in ("f", "p", "q"):
+            object.__setattr__(self, name, _prob(getattr(self, name), name))
+        qs, ps = self.bit_probabilities()
+        if not 0 < ps < qs < 1:
+            raise ValueError(f"need 0 < p* < q* < 1 for a useful channel, got p* = {ps}, q* = {qs}")
+        if self.epsilon is None:
+            object.__setattr__(self, "epsilon", self.paper_epsilon())
+        else:
+            from ..mechanisms.validation import positive_real
+
+            object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
+
+    def bit_probabilities(self) -> tuple[Fraction, Fraction]:
+        """``(q*, p*)``: probability of reporting 1 for a Bloom bit 1, resp. 0."""
+        f = self.f
+        if self.one_time:
+            return 1 - f / 2, f / 2
+        return (1 - f / 2) * self.q + f / 2 * self.p, f / 2 * self.q + (1 - f / 2) * self.p
+
+    def paper_epsilon(self) -> Real:
+        """Erlingsson et al.'s guarantee for two values with disjoint filters: ``h·log(q*(1-p*)/(p*(1-q*)))``."""
+        import sympy
+
+        qs, ps = self.bit_probabilities()
+        return Real.of(self.n_hashes * sympy.log(sympy.Rational(qs * (1 - ps)) / sympy.Rational(ps * (1 - qs))))
+
+    def bloom(self, v: int) -> tuple[int, ...]:
+        import mmh3
+
+        bits = [0] * self.filter_size
+        for i in range(self.n_hashes):
+            bits[mmh3.hash(str(v), seed=i) % self.filter_size] = 1
+        return tuple(bits)
+
+    @property
+    def size(self) -> int | None:
+        return 1
+
+    @property
+    def properties(self) -> MechanismProperties:
+        return MechanismProperties(certified=True, integer_scores=True)
+
+    def params(self) -> dict[str, Any]:
+        return {"epsilon": str(self.epsilon), "n_hashes": self.n_hashes, "filter_size": self.filter_size,
+                "f": str(self.f), "p": str(self.p), "q": str(self.q), "lo": self.lo, "hi": self.hi}
+
+    def output_probability(self, v: int, o: tuple[int, ...], prec: int = 128) -> Any:
+        """``Pr[o | v]`` as an arb ball from the product law."""
+        from flint import arb, ctx, fmpq
+
+        qs, ps = self.bit_probabilities()
+        old = ctx.prec
+        ctx.prec = prec
+        try:
+            r = arb(1)
+            for b, x in zip(self.bloom(v), o):
+                p1 = qs if b else ps
+                r *= arb(fmpq(p1.numerator, p1.denominator)) if x else arb(fmpq((1 - p1).numerator, (1 - p1).denominator))
+            return r
+        finally:
+            ctx.prec = old
+
+    def rvs(self, v: int, size: Any = None, random_state: Any = None) -> np.ndarray:
+        rng = np.random.default_rng(random_state)
+        k = 1 if size is None else int(size)
+        b = np.array(self.bloom(int(v)))[None, :].repeat(k, axis=0)
+        u = rng.choice(3, size=b.shape, p=[float(self.f) / 2, float(self.f) / 2, 1 - float(self.f)])
+        perm = np.where(u == 0, 1, np.where(u == 1, 0, b))
+        if self.one_time:
+            out = perm
+        else:
+            r = rng.random(b.shape)
+            out = np.where(perm == 1, r < float(self.q), r < float(self.p)).astype(int)
+        return out[0] if size is None else out
+
+
+
+
+@dataclass(frozen=True)
+class OneTimeRappor(Rappor):
+    """One-time RAPPOR (steps 1–2: permanent randomized response only, f = 0.95); DP-Sniper ``OneTimeRappor``."""
+
+    f: Any = Fraction(19, 20)
+    short_name: ClassVar[str] = "one-time-rappor"
+    one_time: ClassVar[bool] = True

@@ -1,0 +1,50 @@
+"""Two sparse-vector algorithms run side by side on the same queries (DP-Sniper ``SVT34Parallel``).
+
+The output is the pair (output of Algorithm 3, output of Algorithm 4), with independent noise.
+For any event S of one component, ``Pr[(o3, o4) ∈ S × everything] = Pr[o3 ∈ S]``, so a certified
+violation of either component on its own output set is a certified violation of the pair on a set
+of the same probabilities. :func:`dpexact.verify.closed_forms.verify_svt34_parallel` searches each component and
+reports the first such violation; it only refutes (no private verdict for the pair).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ...protocols import MechanismProperties
+
+__all__ = ["SVT34Parallel"]
+
+
+@dataclass(frozen=True)
+class SVT34Parallel:
+    """Lyu et al. Algorithms 3 and 4 in parallel on the same queries (DP-Sniper ``SVT34Parallel``, c = 2 default)."""
+
+    epsilon: Any
+    threshold: Any = 1
+    cutoff: Any = 2
+    sensitivity: Any = 1
+
+    short_name: ClassVar[str] = "svt34-parallel"
+    output_kind: ClassVar[str] = "composed"
+
+    def components(self) -> tuple[Any, Any]:
+        from .mechanism import SVT3, SVT4
+
+        kw = dict(epsilon=self.epsilon, threshold=self.threshold, cutoff=self.cutoff, sensitivity=self.sensitivity)
+        return SVT3(**kw), SVT4(**kw)
+
+    def __post_init__(self) -> None:
+        self.components()  # validates every parameter
+
+    @property
+    def size(self) -> int | None:
+        return None
+
+    @property
+    def properties(self) -> MechanismProperties:
+        return MechanismProperties(certified=True)
+
+    def params(self) -> dict[str, Any]:
+        return self.components()[0].params()

@@ -1,0 +1,146 @@
+"""Truncated geometric counting mechanism "GeoSample" (Balcer & Vadhan 2018, Alg. 4.8), as DP-Sniper codes it.
+
+Input: a count ``c ∈ {0, …, n}``; output ``z ∈ {0, …, n}`` drawn by inverting the integer cdf
+
+    F(z) = 2^{k(c-z)} (2^k+1)^{n-(c-z)}                 for z < c,
+    F(z) = d - 2^{k(z-c+1)} (2^k+1)^{n-1-(z-c)}         for c <= z < n,      F(n) = d,
+    d = (2^{k+1}+1)(2^k+1)^{n-1},     Pr[z] = (F(z) - F(z-1)) / d   (F(-1) = 0),
+
+so every probability is an exact rational. DP-Sniper (``dpsniper/mechanisms/geometric.py``)
+takes ``k = ⌈ln(2/ε)⌉`` (natural logarithm) and states the level ``ln(1 + 2^{-k})`` (Balcer &
+Vadhan Thm. 4.7); ``log_base=2`` gives ``k = ⌈log₂(2/ε)⌉``. At ε = 0.1 the natural-log reading
+gives k = 3 and the level ``ln(9/8) ≈ 0.1178 > ε``; ``log_base=2`` gives k = 5, ``ln(33/32)``.
+
+Neighbours: counts differing by one. The whole input domain is finite, so
+:func:`dpexact.verify.closed_forms.verify_truncated_geometric` decides ε-DP over *every* pair of neighbouring counts and every output,
+exactly (rational probabilities against ``e^ε`` in ``Q[exp(Q)]``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..numbers.pmf import Pmf
+from ..numbers.real import Real
+from ..protocols import MechanismProperties
+from .validation import positive_real
+
+__all__ = ["TruncatedGeometric"]
+
+
+@dataclass(frozen=True)
+class TruncatedGeometric:
+    """GeoSample (Balcer & Vadhan 2018 Alg. 4.8) on counts 0..n, exact rational pmf. DP-Sniper ``TruncatedGeometricMechanism``."""
+
+    epsilon: Any
+    n: int = 5
+    log_base: Any = "e"
+
+    short_name: ClassVar[str] = "truncated-geometric"
+    output_kind: ClassVar[str] = "finite"
+    sensitivity: ClassVar[int] = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
+        n = int(self.n) if isinstance(self.n, str) and self.n.isdigit() else self.n
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or not 1 <= n <= 200:
+            raise ValueError(f"n must be an integer in 1..200, got {self.n!r}")
+        object.__setattr__(self, "n", int(n))
+        if str(self.log_base) not in ("e", "2"):
+            raise ValueError(f"log_base must be 'e' or '2', got {self.log_base!r}")
+        object.__setattr__(self, "log_base", str(self.log_base))
+        object.__setattr__(self, "_k", self._compute_k())
+
+    @property
+    def k(self) -> int:
+        """``⌈log(2/ε)⌉`` in the chosen base."""
+        return self._k  # type: ignore[attr-defined]
+
+    def _compute_k(self) -> int:
+        x = (Real.of(2) / self.epsilon).to_arb(256)
+        v = x.log() if self.log_base == "e" else x.log() / Real.of(2).to_arb(256).log()
+        lo, hi = math.ceil(float(v.lower())), math.ceil(float(v.upper()))
+        if lo != hi:
+            raise ValueError(f"epsilon: cannot decide ⌈log(2/ε)⌉ at 256 bits for ε = {self.epsilon}")
+        return lo
+
+    def privacy_level(self) -> Real:
+        """Balcer & Vadhan Thm. 4.7: ``ln(1 + 2^{-k})``."""
+        import sympy
+
+        return Real.of(sympy.log(1 + sympy.Rational(1, 2**self.k)))
+
+    @property
+    def size(self) -> int | None:
+        return 1
+
+    @property
+    def properties(self) -> MechanismProperties:
+        return MechanismProperties(certified=True, integer_scores=True)
+
+    def neighbourhood(self) -> Any:
+        from .neighbourhoods import LInfBox
+
+        return LInfBox(1)
+
+    def outputs(self, n: int = 1) -> list[int]:
+        return list(range(self.n + 1))
+
+    def params(self) -> dict[str, Any]:
+        return {"epsilon": str(self.epsilon), "n": self.n, "log_base": self.log_base, "k": self.k}
+
+    def _count(self, queries: Any) -> int:
+        vals = list(queries) if not isinstance(queries, (int, np.integer)) else [queries]
+        if len(vals) != 1:
+            raise ValueError(f"queries: one count expected, got {len(vals)} values")
+        c = Real.of(vals[0], "queries")
+        if not c.is_rational or c.value.denominator != 1 or not 0 <= c.value <= self.n:
+            raise ValueError(f"queries: the count must be an integer in 0..{self.n}, got {c}")
+        return int(c.value)
+
+    def exact_pmf(self, queries: Any) -> list[Fraction]:
+        c, n, k = self._count(queries), self.n, self.k
+        d = (2 ** (k + 1) + 1) * (2**k + 1) ** (n - 1)
+        F = []
+        for z in range(n + 1):
+            if z < c:
+                F.append(2 ** (k * (c - z)) * (2**k + 1) ** (n - (c - z)))
+            elif z < n:
+                F.append(d - 2 ** (k * (z - c + 1)) * (2**k + 1) ** (n - 1 - (z - c)))
+            else:
+                F.append(d)
+        return [Fraction(F[z] - (F[z - 1] if z else 0), d) for z in range(n + 1)]
+
+    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
+        from flint import arb, fmpq
+
+        from ..numbers.backends import get_backend
+
+        be = get_backend(backend)
+        p = self.exact_pmf(queries)
+        if be.name == "exact":
+            return Pmf(tuple(fmpq(x.numerator, x.denominator) for x in p), "exact", "integer-cdf", 0.0, 0.0, "exact")
+        if be.name == "ball":
+            with be.context():
+                return Pmf(tuple(arb(fmpq(x.numerator, x.denominator)) for x in p), str(be), "integer-cdf", None, 0.0, "rigorous")
+        return Pmf(np.array([float(x) for x in p]), "float", "integer-cdf", 2.0**-53, 2.0**-53, "rigorous")
+
+    def logpmf(self, queries: Any) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.log(self.pmf(queries).values)
+
+    def rvs(self, queries: Any, size: Any = None, random_state: Any = None) -> Any:
+        """DP-Sniper's sampler: u uniform on {1..d}, z = min{z : F(z) >= u}."""
+        p = self.exact_pmf(queries)
+        d = math.lcm(*[x.denominator for x in p])
+        F = np.cumsum([int(x * d) for x in p])
+        rng = np.random.default_rng(random_state)
+        k = 1 if size is None else int(size)
+        u = rng.integers(1, d + 1, size=k)
+        z = np.searchsorted(F, u, side="left")
+        return int(z[0]) if size is None else z

@@ -1,0 +1,96 @@
+"""One entry point that picks the verifier for a mechanism's output space.
+
+==================  =========================================  ===============================
+``output_kind``     verifier                                   what a private verdict covers
+==================  =========================================  ===============================
+``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
+                    (with ``relation``: the peers' query pairs
+                    via :class:`SelectionOutputs`)
+``finite``          :func:`.pattern_search.verify_patterns`    every output of every pair
+``mixed``           :func:`.box_search.verify_boxes`           refutation only (boxes)
+``interval``        :func:`.box_search.verify_intervals`       refutation only (intervals)
+``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
+==================  =========================================  ===============================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .verdict import Verdict
+
+__all__ = ["verify_mechanism", "SelectionOutputs"]
+
+
+class SelectionOutputs:
+    """A selection mechanism seen as a finite-output one (outputs ``0..n-1``), so that
+    :func:`.pattern_search.verify_patterns` runs it on the peers' query-pair families.
+
+    ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
+    (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
+    the family's levels.
+    """
+
+    def __init__(self, mechanism: Any) -> None:
+        self.mechanism = mechanism
+        self.short_name = mechanism.short_name
+        self.epsilon = mechanism.epsilon
+        self.sensitivity = mechanism.sensitivity
+        self.threshold = 0
+        self._balls: dict = {}
+
+    def scales(self) -> tuple:
+        return (self.mechanism.sensitivity * (1 if getattr(self.mechanism, "monotone", False) else 2) / self.mechanism.epsilon,)
+
+    def outputs(self, n: int) -> list[int]:
+        return list(range(n))
+
+    def params(self) -> dict:
+        return self.mechanism.params()
+
+    def logpmf(self, q: Any) -> Any:
+        return self.mechanism.logpmf(q)
+
+    def pmf(self, q: Any, backend: Any = "float") -> Any:
+        key = (tuple(str(x) for x in q), str(backend))
+        if key not in self._balls:
+            self._balls[key] = self.mechanism.pmf(list(q), backend)
+        return self._balls[key]
+
+    def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
+        return self.pmf(q, backend).values[r]
+
+
+def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+                     **kwargs: Any) -> Verdict:
+    """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
+
+    ``relation``: ``"all-differ"`` / ``"one-differ"`` (default: the mechanism's own claim, else all-differ).
+    """
+    kind = getattr(mechanism, "output_kind", "selection")
+    if kind == "finite" and hasattr(mechanism, "pattern_probability"):
+        from .pattern_search import verify_patterns
+
+        return verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+    if kind == "mixed":
+        from .box_search import verify_boxes
+
+        return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+    if kind == "interval":
+        from .box_search import verify_intervals
+
+        return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
+    from .closed_forms import closed_form_for
+
+    closed = closed_form_for(mechanism)
+    if closed is not None:
+        return closed(mechanism, n, relation, name=name, **kwargs)
+    if kind in ("selection", "finite"):
+        if relation is not None:  # the peers' query-pair families
+            from .pattern_search import verify_patterns
+
+            return verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
+        from .search import verify
+
+        return verify(mechanism, n=n, name=name, **kwargs)
+    raise TypeError(f"mechanism: no verifier for output kind {kind!r}")

@@ -1,0 +1,92 @@
+"""Verifiers on the peers' mechanisms: refutations re-checked exactly, private scopes, bench-peers rows."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+from typer.testing import CliRunner
+
+import dpexact
+from dpexact.cli.main import app
+from dpexact.numbers.exp_sum import ExpSum
+from dpexact.verify.box_search import verify_boxes
+from dpexact.verify.pattern_search import verify_patterns
+from dpexact.mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
+
+EPS = Fraction(1, 10)
+
+
+@pytest.mark.parametrize("name", ["svt4", "svt5", "svt6"])
+def test_not_private_svt_refuted_and_rechecked_exactly(name):
+    m = dpexact.mechanism(name, epsilon=EPS, threshold=1)
+    v = verify_patterns(m, 10, certify_all=False)
+    assert v.verdict == "violated" and v.certified
+    cx = v.counterexample
+    assert all_differ(1).contains(cx.scores, cx.neighbour_scores)
+    # independent re-check: the exact pattern probabilities in Q[exp(Q)]
+    a = m.exact_pattern_value(list(cx.scores), cx.output)
+    b = m.exact_pattern_value(list(cx.neighbour_scores), cx.output)
+    assert (a - ExpSum.exp(EPS) * b).sign() == 1
+
+
+def test_svt4_worst_ratio_below_lyu_bound():
+    m = dpexact.mechanism("svt4", epsilon=EPS, threshold=1, cutoff=1)
+    v = verify_patterns(m, 10, certify_all=False)
+    assert EPS < v.worst_log_ratio <= float(m.true_epsilon().to_float())
+
+
+def test_svt1_private_within_scope():
+    m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1)
+    v = verify_patterns(m, 4)
+    assert v.verdict == "private-within-scope" and v.scope.undecided == 0
+    assert v.worst_log_ratio <= 0.1 and v.scope.triples == 2 * v.scope.pairs * len(m.outputs(4))
+
+
+@pytest.mark.parametrize("name", ["svt3", "bad-gap-svt"])
+def test_released_values_refuted_on_a_box(name):
+    m = dpexact.mechanism(name, epsilon=EPS, threshold=1, cutoff=1)
+    v = verify_boxes(m, 10)
+    assert v.verdict == "violated" and v.certified
+    cx = v.counterexample
+    lo1, _ = m.box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
+    _, hi2 = m.box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
+    assert (lo1 - ExpSum.exp(EPS) * hi2).sign() == 1
+
+
+def test_query_neighbourhoods():
+    nb = OneDiffer(1)
+    assert nb.contains([0, 0, 0], [0, 1, 0]) and not nb.contains([0, 0, 0], [1, 1, 0])
+    assert not nb.contains([0, 0], [0, 2])
+    pairs = query_pairs(5, 1, 0, 20, "one-differ")
+    assert all(nb.contains(a, b) for a, b in pairs)
+    with pytest.raises(ValueError, match="relation"):
+        query_pairs(5, 1, 0, 20, "some")
+
+
+def test_bench_peers_json_rows():
+    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "svt_increasing"])
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.output)
+    keys = {"suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
+            "seconds", "peer_seconds"}
+    assert all(keys <= set(d) for d in rows)
+    by = {d["name"]: d for d in rows}
+    assert by["iSVT3"]["verdict"] == "violated" and by["iSVT3"]["certified"]
+    assert by["histogram_eps"]["verdict"] == "violated"
+    assert by["svt_increasing"]["verdict"] == "not-implemented" and by["svt_increasing"]["certified"] is False
+
+
+def test_cli_errors_are_one_line():
+    r = CliRunner().invoke(app, ["verify", "-m", "svt1", "-e", "1/10", "--n", "10", "-p", "cutoff=-1"])
+    assert r.exit_code == 2 and "cutoff" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["bench-peers", "--suite", "Nope"])
+    assert r.exit_code == 2 and "--suite" in r.output
+
+
+def test_svt34_parallel_refuted_through_a_component():
+    from dpexact.verify.output_dispatch import verify_mechanism
+
+    v = verify_mechanism(dpexact.mechanism("svt34-parallel", epsilon=EPS), 10)
+    assert v.verdict == "violated" and v.certified and v.worst_log_ratio > 0.1
