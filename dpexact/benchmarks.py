@@ -14,6 +14,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .numbers.backends import ball_context
+
 __all__ = ["run_pmf_benchmark", "best_time"]
 
 
@@ -82,17 +84,12 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
 
 def _max_errors(pmf_f: Any, logpmf_f: np.ndarray, ball: Any) -> tuple[float, float]:
     """(max relative error on entries >= 1e-300, max log error / max(1,|log p|) on smaller)."""
-    from flint import ctx
-
     mids = ball.to_float()
     big = mids >= 1e-300
     rel = float(np.max(np.abs(pmf_f[big] - mids[big]) / mids[big])) if big.any() else 0.0
     small = np.flatnonzero(~big)
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         logs = np.array([float(ball.values[i].log().mid()) for i in small])
-    finally:
-        ctx.prec = old
     lerr = float(np.max(np.abs(logpmf_f[small] - logs) / np.maximum(1.0, np.abs(logs)))) if small.size else 0.0
     return rel, lerr
 

@@ -210,7 +210,7 @@ print(f"Q({n_lp}, {k_lp}), ε = log 2: LP optimum certified exactly:", opt.certi
 for name in ("pf", "em"):
     r = optimality_ratio(dpexact.mechanism(name, epsilon="log(2)"), opt.solution, backend="exact",
                          certificate=opt.certificate)
-    print(f"{name}: ratio = {r.value} ≈ {r.as_float:.6f} (exact: {r.exact})")
+    print(f"{name}: ratio = {r.value} ≈ {r.as_float:.6f} (exact: {r.error_kind == 'exact'})")
 
 # %% [markdown]
 # The same ratio as a function of ε (float LP; the error bound accounts for the solver's

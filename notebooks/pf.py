@@ -341,7 +341,7 @@ for n, k in SPOT:
         re_ = lp.optimality_ratio(mech("em", eps), m_opt.solution, backend="exact", certificate=m_opt.certificate)
         txt = str(rp.value) if len(str(rp.value)) < 30 else f"{rp.as_float:.12f} (exact rational, {len(str(rp.value))} chars)"
         print(f"Q({n},{k}) ε = {eps:<9} ({math.log(Fraction(eps[4:-1])):.4f}): "
-              f"PF ratio = {txt};  EM ratio = {re_.as_float:.10f}  [exact: {rp.exact and re_.exact}]")
+              f"PF ratio = {txt};  EM ratio = {re_.as_float:.10f}  [exact: {rp.error_kind == re_.error_kind == 'exact'}]")
 
 # %% [markdown]
 # ## 3. DPBench mode and median — Figures 3, 5, 6, 7 (pf §6, App. G)

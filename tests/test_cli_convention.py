@@ -97,13 +97,14 @@ def test_optimal_reports_lp_size_on_stderr_and_checks_mechanisms_first(monkeypat
     doc = json.loads(r.stdout)
     assert f"{doc['variables']} variables, {doc['constraints']} constraints, {doc['classes']} classes" in r.stderr
 
-    import dpexact.lp as lp
+    import dpexact.lp.regular_lp as regular_lp
+    import dpexact.lp.solver as solver
 
     def no_lp(*a, **k):
         raise AssertionError("the LP was built although --mechanisms has a typo")
 
-    monkeypatch.setattr(lp, "build_regular_lp", no_lp)
-    monkeypatch.setattr(lp, "solve_regular_lp", no_lp)
+    monkeypatch.setattr(regular_lp, "build_regular_lp", no_lp)
+    monkeypatch.setattr(solver, "solve_regular_lp", no_lp)
     r = run(["optimal", "--n", "3", "--k", "2", "-e", "1", "--mechanisms", "pf,nosuch"])
     assert r.exit_code == 2
     assert r.stderr.startswith("error: unknown mechanism 'nosuch'")

@@ -185,7 +185,7 @@ def test_hepth_mode_conventions_and_dominance() -> None:
     b = expected_error(pf_std, doubled)
     ball = expected_error(pf_std, doubled, backend="ball")
     # identical pmfs (exponent ε·x_r either way), errors measured in units of two records
-    assert np.allclose(a.pmf.to_float(), b.pmf.to_float(), rtol=1e-12, atol=0)
+    assert np.allclose(a.details["pmf"].to_float(), b.details["pmf"].to_float(), rtol=1e-12, atol=0)
     assert abs(b.as_float - 2 * a.as_float) <= b.error_bound + 2 * a.error_bound
     # the float value and its a-priori bound against the rigorous ball
     assert abs(b.as_float - float(ball.value.mid())) <= b.error_bound + ball.error_bound

@@ -81,7 +81,7 @@ def test_exact_ratio_one_above_threshold_and_above_one_below():
         sol = solve_regular_lp(lp)
         cert = certify_exact(sol)
         r = optimality_ratio(dpexact.mechanism("pf", epsilon=eps), sol, backend="exact", certificate=cert)
-        assert r.exact
+        assert r.error_kind == "exact"
         assert (r.value == 1) == expect_one
         assert r.value >= 1
 

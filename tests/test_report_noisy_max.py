@@ -214,8 +214,9 @@ def test_bad_scores(scores, backend, exc):
 
 
 def test_exact_backend_and_scale_length():
-    with pytest.raises(ValueError, match="ball"):
-        dpexact.mechanism("rnm-exp", epsilon=1).pmf([1, 0], backend="exact")
+    for name in ("rnm-gumbel",):  # no closed form (exponential and Laplace noise have one)
+        with pytest.raises(ValueError, match="ball"):
+            dpexact.mechanism(name, epsilon=1).pmf([1, 0], backend="exact")
     m = ReportNoisyMax(epsilon=1, scales=(1, 2, 3))
     with pytest.raises(ValueError, match="scales"):
         m.pmf([1, 0])

@@ -43,6 +43,8 @@ def register(app: typer.Typer) -> None:
         report: Optional[Path] = typer.Option(None, "--report", help="write report.md and PNG figures into this directory"),
         as_json: bool = typer.Option(False, "--json", help="print the verdicts as JSON to stdout instead of the summary"),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the verdicts as JSON to this file (rewritten atomically as claims finish)"),
+        workers: Optional[int] = typer.Option(None, "--workers", help="run the checks on N local Dask worker processes"),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="run the checks on an existing Dask cluster, e.g. tcp://host:8786"),
     ) -> None:
         """Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity."""
         import shutil
@@ -105,7 +107,16 @@ def register(app: typer.Typer) -> None:
             with Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                           TimeElapsedColumn(), console=console, transient=True) as bar:
                 task = bar.add_task("checking", total=len(claims))
-                outcomes = cat.run(claims, quick=quick, progress=progress)
+                if workers is None and scheduler is None:
+                    outcomes = cat.run(claims, quick=quick, progress=progress)
+                else:  # the sweep executor (dpexact.sweep): same outcomes, in the same order
+                    from ..sweep.claims import run_claims
+
+                    try:
+                        outcomes = run_claims(claims, quick, scheduler=scheduler, workers=workers, progress=progress,
+                                              catalogue=catalogue)
+                    except ValueError as exc:  # --workers < 1, --scheduler unreachable
+                        _fail(str(exc))
         except KeyboardInterrupt:
             save(done, complete=False, interrupted=True)
             where = f"; {output} holds them, marked incomplete" if output is not None else ""

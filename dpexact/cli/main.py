@@ -5,6 +5,7 @@ mechanism registry (:func:`dpexact.mechanism`)."""
 from __future__ import annotations
 
 import importlib
+import json
 import sys
 from typing import Any, Optional
 
@@ -87,6 +88,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.conform",
     "dpexact.cli.delta",
     "dpexact.cli.peers",
+    "dpexact.cli.sweep",
 ]
 
 
@@ -181,27 +183,13 @@ def pmf(
     except (ValueError, TypeError) as exc:
         fail(str(exc))
         return
-    p = ee.pmf
-    probs = [float(v) for v in p.to_float()]
     if as_json or target is not None:
-        out = {
-            "mechanism": mechanism,
-            "params": mech.params(),
-            "backend": p.backend,
-            "scores": q,
-            "probabilities": probs,
-            "exact": p.exact_strings(),
-            "expected_error": ee.as_float,
-            "error_bound": ee.error_bound,
-            "method": p.method,
-            "error_kind": p.error_kind,
-            "pmf_rel_error": p.rel_error,
-        }
-        if p.exact_strings() is not None:
-            out["expected_error_exact"] = str(ee.value)
-        emit_json(out, as_json, target)
+        from ..utility.summary import pmf_record
+
+        emit_json(pmf_record(mechanism, mech, q, ee), as_json, target)
         if as_json:
             return
+    p = ee.details["pmf"]
     from rich.console import Console
     from rich.table import Table
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any, Optional
 
 import typer
@@ -25,20 +24,25 @@ class _Progress:
         self.task: Any = None
 
     def __enter__(self) -> "_Progress":
-        self.progress.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.stop()
+        if self.task is not None:
+            self.progress.stop()
 
     def step(self, description: str) -> None:
-        if self.task is None:
+        if self.task is None:  # started by the first phase: an early error prints nothing else
+            self.progress.start()
             self.task = self.progress.add_task(description, total=None)
         else:
             self.progress.update(self.task, description=description)
 
     def note(self, line: str) -> None:
         self.progress.console.print(line, soft_wrap=True)
+
+    def report(self, kind: str, text: str) -> None:
+        """The ``progress`` callback of :func:`dpexact.lp.summary.optimal_summary`."""
+        (self.step if kind == "step" else self.note)(text)
 
 
 def register(app: typer.Typer) -> None:
@@ -60,92 +64,21 @@ def register(app: typer.Typer) -> None:
                                           help="refuse problems estimated to take longer; HiGHS's time limit"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
-        from .. import mechanism as build
-        from ..lp import build_regular_lp, certify_exact, enclose_optimum, optimality_ratio, solve_regular_lp
-
-        from ..cost_limits import check_cost
-        from ..lp.cost_model import estimate_regular_lp_cost
+        from ..lp.summary import optimal_summary
 
         target = prepare_output(output)
+        names = [s.strip() for s in mechanisms.split(",") if s.strip()]
         try:
-            names = [s.strip() for s in mechanisms.split(",") if s.strip()]
-            if not names:
-                raise ValueError("--mechanisms: give at least one mechanism name")
-            # built before the LP so that a typo is reported at once, not after the solve
-            mechs = {name: build(name, epsilon=epsilon, sensitivity=sensitivity) for name in names}
-            check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, mechanisms=len(names)), max_seconds=max_seconds)
             with _Progress() as progress:
-                t0 = time.perf_counter()
-                progress.step(f"building the LP for Q({n}, {k})")
-                lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)  # type: ignore[arg-type]
-                build_s = time.perf_counter() - t0
-                progress.note(f"LP for Q({n}, {k}): {lp.num_vars} variables, {lp.num_constraints} constraints, "
-                              f"{len(lp.classes)} classes, {lp.num_vectors} vectors (built in {build_s:.2f} s)")
-                progress.step(f"solving the LP (method {method})")
-                t1 = time.perf_counter()
-                sol = solve_regular_lp(lp, method=method, crossover=crossover, max_seconds=max_seconds)  # type: ignore[arg-type]
-                progress.note(f"solved ({sol.method}) in {time.perf_counter() - t1:.2f} s; "
-                              f"computing the ratios of {', '.join(names)}")
-                progress.step("certifying and computing ratios" if certify else "computing ratios")
-                cert = None
-                certified: Any = False
-                enclosure = None
-                if certify:
-                    if lp.rho.is_rational:
-                        cert = certify_exact(sol)
-                        certified = "exact" if cert.certified else False
-                    elif sol.is_vertex:
-                        enc = enclose_optimum(sol)
-                        enclosure = [float(enc.lower.lower()), float(enc.upper.upper())]
-                        certified = "enclosure"
-                    else:  # no basis to enclose from: the solution's proven float64 interval
-                        enclosure = [sol.bounds.lower, sol.bounds.upper]
-                        certified = "enclosure"
-                ratios: dict[str, Any] = {}
-                ratio_bounds: dict[str, float] = {}
-                exact_ratios: dict[str, str] = {}
-                for name in names:
-                    mech = mechs[name]
-                    if cert is not None and cert.certified:
-                        r = optimality_ratio(mech, sol, backend="exact", certificate=cert)
-                        exact_ratios[name] = str(r.value)
-                    else:
-                        r = optimality_ratio(mech, sol)
-                    ratios[name] = r.as_float
-                    ratio_bounds[name] = r.error_bound
+                out = optimal_summary(n, k, epsilon, sensitivity=sensitivity, mechanisms=names, boundary=boundary,
+                                      method=method, crossover=crossover, certify=certify, max_seconds=max_seconds,
+                                      progress=progress.report)
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)
         except (RuntimeError, ArithmeticError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=1)
-        out: dict[str, Any] = {
-            "n": n,
-            "k": k,
-            "epsilon": epsilon,
-            "sensitivity": sensitivity,
-            "boundary": boundary,
-            "method": sol.method,
-            "variables": lp.num_vars,
-            "constraints": lp.num_constraints,
-            "classes": len(lp.classes),
-            "vectors": lp.num_vectors,
-            "build_seconds": build_s,
-            "seconds": sol.seconds,
-            "optimal_total_error": sol.optimal_total_error,
-            "optimal_total_error_bounds": [sol.bounds.lower, sol.bounds.upper],
-            "vertex": sol.is_vertex,
-            "ratios": ratios,
-            "ratio_error_bounds": ratio_bounds,
-            "certified": certified,
-        }
-        if cert is not None:
-            out["optimal_total_error_exact"] = str(cert.optimum) if cert.certified else None
-            out["ratios_exact"] = exact_ratios
-            if not cert.certified:
-                out["certificate_failure"] = cert.failure
-        if enclosure is not None:
-            out["optimal_total_error_enclosure"] = enclosure
         emit_json(out, as_json, target)
         if as_json:
             return
@@ -154,13 +87,17 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         c = Console(markup=False, highlight=False)
+        lo, hi = out["optimal_total_error_bounds"]
+        ratios, ratio_bounds, exact_ratios = out["ratios"], out["ratio_error_bounds"], out.get("ratios_exact", {})
         c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}: "
-                f"{lp.num_vars} variables, {lp.num_constraints} constraints ({len(lp.classes)} classes, {lp.num_vectors} vectors)")
-        c.print(f"solved by HiGHS ({sol.method}{'' if sol.is_vertex else ', interior point'}) in {sol.seconds:.3f} s; "
-                f"optimum Σ_q E[err(M*, q)] = {sol.optimal_total_error:.15g}, "
-                f"proven in [{sol.bounds.lower:.15g}, {sol.bounds.upper:.15g}]")
-        if cert is not None:
-            c.print(f"exact certificate: {'OK, optimum = ' + str(cert.optimum) if cert.certified else cert.failure}")
+                f"{out['variables']} variables, {out['constraints']} constraints ({out['classes']} classes, {out['vectors']} vectors)")
+        c.print(f"solved by HiGHS ({out['method']}{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s; "
+                f"optimum Σ_q E[err(M*, q)] = {out['optimal_total_error']:.15g}, "
+                f"proven in [{lo:.15g}, {hi:.15g}]")
+        if "ratios_exact" in out:
+            exact = out["optimal_total_error_exact"]
+            c.print(f"exact certificate: {'OK, optimum = ' + exact if exact is not None else out['certificate_failure']}")
+        enclosure = out.get("optimal_total_error_enclosure")
         if enclosure is not None:
             c.print(f"rigorous enclosure of the optimum: [{enclosure[0]:.17g}, {enclosure[1]:.17g}]")
         t = Table(title=escape("optimality ratio Σ E[err(M)] / Σ E[err(M*)]  (>= 1, 1 = optimal)"))

@@ -33,8 +33,11 @@ def register(app: typer.Typer) -> None:
         from .. import mechanism as build
         from ..verify.neighbourhoods import parse_neighbourhood
         from ..verify.search import verify
+        from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
+        if relation is not None and relation not in ("all-differ", "one-differ"):
+            fail(f"--relation must be all-differ or one-differ, got {excerpt(relation)}")
         target = prepare_output(output)
         params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
         vals = parse_scores(values, "--values") if values is not None else None

@@ -15,7 +15,7 @@ Response Mechanism for Local Differential Privacy*).
 
 from .bipartite_rr import BipartiteRR, GlobalSearch, LocalSearch, brr_channel, global_search, local_search
 from .brr_closed_form import ClosedFormM, closed_form_m
-from .channel import Channel, ChannelValue, ColumnRatio
+from .channel import Channel, ColumnRatio
 from .discretize import equidistant_grid, grid_loss, nearest_index, points_for_spacing
 from .exponential_channel import ExponentialChannel
 from .generalized_rr import GeneralizedRR
@@ -25,7 +25,6 @@ from .optimal_channel import OptimalLDP, optimal_ldp_channel
 __all__ = [
     "BipartiteRR",
     "Channel",
-    "ChannelValue",
     "ClosedFormM",
     "ColumnRatio",
     "ExponentialChannel",

@@ -46,7 +46,7 @@ from typing import Any, ClassVar, Literal, Sequence
 import numpy as np
 
 from ..mechanisms.validation import positive_real
-from ..numbers.backends import Backend
+from ..numbers.backends import Backend, ball_context
 from ..numbers.real import Real
 from .channel import Channel, normalise_rows
 from .generalized_rr import exp_epsilon
@@ -116,19 +116,15 @@ class _PositiveConstant:
             return (v > 0) - (v < 0)
         if A == 0:
             return (B > 0) - (B < 0)
-        from flint import arb, ctx, fmpq
+        from flint import arb, fmpq
 
         A, B = Fraction(A), Fraction(B)
-        old = ctx.prec
-        ctx.prec = 256
-        try:
+        with ball_context(256):
             v = self._ball * arb(fmpq(A.numerator, A.denominator)) + arb(fmpq(B.numerator, B.denominator))
             if v > 0:
                 return 1
             if v < 0:
                 return -1
-        finally:
-            ctx.prec = old
         return (self.a * Real(A) + Real(B)).sign()  # escalates precision, then sympy
 
 

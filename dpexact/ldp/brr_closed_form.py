@@ -57,18 +57,14 @@ def exact_floor(expr: Any) -> int:
     expr = sympy.sympify(expr)
     if expr.is_Rational:
         return int(math.floor(Fraction(int(expr.p), int(expr.q))))
-    from flint import ctx
+    from ..numbers.backends import ball_context
 
-    old = ctx.prec
-    try:
-        for prec in (64, 256, 1024, 4096):
-            ctx.prec = prec
+    for prec in (64, 256, 1024, 4096):
+        with ball_context(prec):
             b = sympy_to_arb(expr)
             lo, hi = b.lower().floor(), b.upper().floor()
             if lo == hi:
                 return int(lo.unique_fmpz())
-    finally:
-        ctx.prec = old
     val = sympy.floor(expr)
     if not val.is_Integer:
         raise ArithmeticError(f"cannot decide floor({expr})")

@@ -32,10 +32,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..numbers.backends import Backend, BallBackend, get_backend
+from ..numbers.certified import Certified
 from ..numbers.real import Real
 from .losses import LossMatrix, check_domain
 
-__all__ = ["Channel", "ChannelValue", "ColumnRatio", "normalise_rows", "U"]
+__all__ = ["Channel", "ColumnRatio", "normalise_rows", "U"]
 
 U = 2.0**-53
 
@@ -43,23 +44,6 @@ U = 2.0**-53
 def _gamma(n: int) -> float:
     """Higham's γ_n = n·u / (1 − n·u) for n roundings."""
     return n * U / (1 - n * U)
-
-
-@dataclass(frozen=True)
-class ChannelValue:
-    """A number computed from a channel, with its provenance.
-
-    ``value`` is in the channel's number type (fmpq / sympy / arb / float); ``as_float`` its
-    float64 value (ball: midpoint); ``error_bound`` bounds ``|value − truth|`` (0 for exact,
-    the radius for balls, an a-priori bound for floats); ``error_kind`` is ``exact``,
-    ``rigorous`` or ``a-priori``.
-    """
-
-    value: Any
-    as_float: float
-    error_bound: float
-    error_kind: str
-    backend: str
 
 
 @dataclass(frozen=True)
@@ -234,7 +218,7 @@ class Channel:
 
     def _validate_stochastic(self) -> None:
         n, m = self.shape
-        if self.backend == "float":
+        if self.number_backend.is_float:
             a = self.rows
             if np.any(a < 0):
                 i, j = map(int, np.argwhere(a < 0)[0])
@@ -245,7 +229,7 @@ class Channel:
             if bad.size:
                 raise ValueError(f"rows: row {int(bad[0])} sums to {s[bad[0]]!r}, not 1 (tolerance {tol:.3g})")
             return
-        if self.backend.startswith("ball"):
+        if self.number_backend.is_ball:
             from flint import arb
 
             for i, r in enumerate(self.rows):
@@ -280,9 +264,9 @@ class Channel:
 
     @property
     def error_kind(self) -> str:
-        if self.backend == "float":
+        if self.number_backend.is_float:
             return "a-priori"
-        return "rigorous" if self.backend.startswith("ball") else "exact"
+        return self.number_backend.error_kind
 
     def to_float(self) -> np.ndarray:
         """Float64 matrix (exact: correctly rounded entries; ball: midpoints)."""
@@ -320,7 +304,7 @@ class Channel:
         For a utility matrix (``kind="utility"``) this is the expected utility.
         """
         lm = self._require_loss()
-        if self.backend == "float":
+        if self.number_backend.is_float:
             return list(np.sum(lm.to_float() * self.rows, axis=1))
         out = []
         with self._context():
@@ -332,7 +316,7 @@ class Channel:
                 out.append(tot)
         return out
 
-    def global_error(self, prior: Sequence[Any] | None = None) -> ChannelValue:
+    def global_error(self, prior: Sequence[Any] | None = None) -> Certified:
         """``Q_g = Σ_k π_k Q^(k)``; uniform ``π`` (the default without a stored prior) is brr eq. 11.
 
         Float accuracy (a-priori): with every entry within ``η`` of the truth and ``n = N·M + N``
@@ -341,7 +325,7 @@ class Channel:
         w = self._weights(prior)
         lm = self._require_loss()
         n, m = self.shape
-        if self.backend == "float":
+        if self.number_backend.is_float:
             lam = lm.to_float()
             wf = np.array([float(x) for x in w])
             terms = lam * self.rows
@@ -349,7 +333,7 @@ class Channel:
             absl = np.abs(lam)
             g = _gamma(n * m + n + 2)
             bound = self.entry_abs_error * float(wf @ absl.sum(axis=1)) + g * (1 + g) * float(wf @ (absl * self.rows).sum(axis=1))
-            return ChannelValue(val, val, bound * (1 + 4 * U), "a-priori", "float")
+            return Certified(val, val, bound * (1 + 4 * U), "a-priori", "float")
         loc = self.local_errors()
         with self._context():
             tot = loc[0] * 0
@@ -357,13 +341,13 @@ class Channel:
                 tot = tot + q * self._num(pk)
         return self._value(tot)
 
-    def qloss(self) -> ChannelValue:
+    def qloss(self) -> Certified:
         """``QLoss = Q_g / (N − 1)`` with the uniform prior (brr eq. 12)."""
         n = self.shape[0]
         q = self.global_error(prior=[Fraction(1, n)] * n)
-        if self.backend == "float":
+        if self.number_backend.is_float:
             v = q.value / (n - 1)
-            return ChannelValue(v, v, q.error_bound / (n - 1) + abs(v) * U, "a-priori", "float")
+            return Certified(v, v, q.error_bound / (n - 1) + abs(v) * U, "a-priori", "float")
         with self._context():
             return self._value(q.value / self._num(Fraction(n - 1)))
 
@@ -377,7 +361,7 @@ class Channel:
         Float: a float estimate.
         """
         n, m = self.shape
-        if self.backend == "float":
+        if self.number_backend.is_float:
             a = self.rows
             mx, mn = a.max(axis=0), a.min(axis=0)
             with np.errstate(divide="ignore", invalid="ignore"):
@@ -388,7 +372,7 @@ class Channel:
         best = None
         for j in range(m):
             col = [self.rows[i][j] for i in range(n)]
-            if self.backend == "exact":
+            if self.number_backend.is_exact:
                 imax = imin = 0
                 for i in range(1, n):
                     if _exact_cmp(col[i], col[imax]) > 0:
@@ -430,7 +414,7 @@ class Channel:
                         best = ColumnRatio(low.union(up), None, where[0], where[1], self.backend)
         if best is None:
             raise ValueError("channel has an all-zero matrix")
-        if self.backend == "exact":
+        if self.number_backend.is_exact:
             import sympy
 
             eps = sympy.log(_as_sympy(best.ratio))
@@ -447,7 +431,7 @@ class Channel:
         from ..mechanisms.validation import positive_real
 
         eps = positive_real(epsilon, "epsilon")
-        if self.backend != "exact":
+        if not self.number_backend.is_exact:
             raise TypeError("satisfies_ldp needs an exact channel (build it with backend='exact')")
         r = self.max_column_ratio()
         if r.ratio == math.inf:
@@ -472,28 +456,29 @@ class Channel:
         return int(out[0]) if size is None else out
 
     # -- helpers ------------------------------------------------------------------------------------
-    def _context(self) -> Any:
-        if self.backend.startswith("ball"):
-            return BallBackend(int(self.backend.partition(":")[2])).context()
-        import contextlib
+    @property
+    def number_backend(self) -> Backend:
+        """The backend of the entries (parsed from :attr:`backend`)."""
+        return get_backend(self.backend)
 
-        return contextlib.nullcontext()
+    def _context(self) -> Any:
+        return self.number_backend.context()
 
     def _num(self, v: Fraction) -> Any:
         """A rational coefficient in the channel's number type."""
         from flint import arb, fmpq
 
         q = fmpq(v.numerator, v.denominator)
-        return arb(q) if self.backend.startswith("ball") else q
+        return arb(q) if self.number_backend.is_ball else q
 
-    def _value(self, v: Any) -> ChannelValue:
-        if self.backend.startswith("ball"):
-            return ChannelValue(v, float(v.mid()), float(v.rad()), "rigorous", self.backend)
+    def _value(self, v: Any) -> Certified:
+        if self.number_backend.is_ball:
+            return self.number_backend.certify(v)
         if type(v).__name__ != "fmpq":
             import sympy
 
             v = sympy.simplify(_as_sympy(v)) if not isinstance(v, sympy.Basic) else v
-        return ChannelValue(v, _float_of(v), 0.0, "exact", "exact")
+        return Certified(v, _float_of(v), 0.0, "exact", "exact")
 
 
 def _simplify_ratio(a: Any, b: Any) -> Any:
@@ -561,14 +546,14 @@ def normalise_rows(weights: list[list[Real]], backend: "str | Backend", weight_r
             v = cache[w] = f(w)
         return v
 
-    if be.name == "float":
+    if be.is_float:
         a = np.array([[conv(w, Real.to_float) for w in r] for r in weights], dtype=np.float64)
         p = a / a.sum(axis=1, keepdims=True)
         m = a.shape[1]
         rho = weight_rel_error + U
         err = 1.01 * (2 * rho + (m + 2) * U) * float(p.max())
         return p, "float", err
-    if be.name == "ball":
+    if be.is_ball:
         with be.context():
             rows = []
             for r in weights:
@@ -576,7 +561,7 @@ def normalise_rows(weights: list[list[Real]], backend: "str | Backend", weight_r
                 s = sum(b[1:], b[0])
                 rows.append(tuple(v / s for v in b))
         return tuple(rows), str(be), 0.0
-    if be.name == "exact":
+    if be.is_exact:
         from flint import fmpq
 
         rows = []

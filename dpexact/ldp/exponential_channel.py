@@ -67,7 +67,7 @@ class ExponentialChannel:
         lam = self.loss.as_loss()
         # shift by the row minimum so the largest weight is exp(0) = 1 (no overflow); exact shift
         lows = [min(r) for r in lam]
-        if be.name == "float":
+        if be.is_float:
             cf = c.to_float()
             lf = np.array([[float(v - lo) for v in r] for r, lo in zip(lam, lows)])
             x = -cf * lf

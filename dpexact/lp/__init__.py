@@ -15,7 +15,7 @@
 from .dual_certificate import LEMMA7_THRESHOLD, DualCertificate, dual_certificate, dual_feasibility_threshold, lemma7_sum
 from .exact_certificate import ExactCertificate, OptimumEnclosure, certify_exact, enclose_optimum
 from .lattice import LatticeClass, class_members, count_classes, count_vectors, lattice_classes, lattice_vectors
-from .optimal_mechanism import OptimalityRatio, OptimalRegularMechanism, optimal_mechanism, optimality_ratio, total_expected_error
+from .optimal_mechanism import OptimalRegularMechanism, optimal_mechanism, optimality_ratio, total_expected_error
 from .regular_lp import RegularLP, build_regular_lp
 from .solver import LPSolution, hipo_available, solve_regular_lp
 from .tree_bounds import OptimumBounds, optimum_bounds
@@ -25,7 +25,7 @@ __all__ = [
     "LEMMA7_THRESHOLD", "DualCertificate", "dual_certificate", "dual_feasibility_threshold", "lemma7_sum",
     "ExactCertificate", "OptimumEnclosure", "certify_exact", "enclose_optimum",
     "LatticeClass", "class_members", "count_classes", "count_vectors", "lattice_classes", "lattice_vectors",
-    "OptimalityRatio", "OptimalRegularMechanism", "optimal_mechanism", "optimality_ratio", "total_expected_error",
+    "OptimalRegularMechanism", "optimal_mechanism", "optimality_ratio", "total_expected_error",
     "RegularLP", "build_regular_lp", "LPSolution", "hipo_available", "solve_regular_lp", "solve_unreduced_lp",
     "OptimumBounds", "optimum_bounds",
 ]

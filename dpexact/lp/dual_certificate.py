@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..mechanisms.validation import positive_real
-from ..numbers.backends import Backend, get_backend
+from ..numbers.backends import Backend, ball_context, get_backend
 from ..numbers.real import Real
 from .lattice import LatticeClass, check_nk, count_classes, lattice_classes
 from .regular_lp import exp_minus_epsilon
@@ -138,7 +138,7 @@ def dual_certificate(n: int, k: int, epsilon: Any, sensitivity: Any = 1, backend
     eps = positive_real(epsilon, "epsilon")
     delta = positive_real(sensitivity, "sensitivity")
     be = get_backend(backend)
-    if be.name == "exact":
+    if be.is_exact:
         rho_r = exp_minus_epsilon(eps)
         if not rho_r.is_rational:
             raise ValueError(f"epsilon: e^(-epsilon) = {rho_r} is not rational; use backend='ball'")
@@ -146,16 +146,16 @@ def dual_certificate(n: int, k: int, epsilon: Any, sensitivity: Any = 1, backend
 
         f = rho_r.to_fraction()
         rho: Any = fmpq(f.numerator, f.denominator)
-    elif be.name == "ball":
+    elif be.is_ball:
         rho = None
-    elif be.name == "float":
+    elif be.is_float:
         import math
 
         rho = math.exp(-eps.to_float())
     else:
         raise ValueError(f"backend must be exact, ball or float, got {be}")
     with be.context():
-        if be.name == "ball":
+        if be.is_ball:
             rho = (-eps.to_arb(be.prec + 20)).exp()
         y0 = dual_recurrence(n, k, rho)
         zero = rho * 0
@@ -180,12 +180,12 @@ def dual_certificate(n: int, k: int, epsilon: Any, sensitivity: Any = 1, backend
         feasible = worst is None or _ge(worst, 0)
         l7 = lemma7_sum(rho, k)
         scale = delta * 2
-        if be.name == "exact":
+        if be.is_exact:
             from flint import fmpq
 
             sf = scale.to_fraction() if scale.is_rational else None
             obj_out: Any = obj * fmpq(sf.numerator, sf.denominator) if sf is not None else obj
-        elif be.name == "ball":
+        elif be.is_ball:
             obj_out = obj * scale.to_arb(be.prec)
         else:
             obj_out = obj * scale.to_float()
@@ -232,7 +232,7 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
     check_nk(n, k)
     if count_classes(n, k) > max_classes:
         raise ValueError(f"n, k: {count_classes(n, k)} classes exceed max_classes={max_classes}")
-    from flint import arb, ctx, fmpq_poly, fmpz_poly
+    from flint import arb, fmpq_poly, fmpz_poly
 
     rho = fmpq_poly([0, 1])
     y0 = dual_recurrence(n, k, rho)
@@ -244,9 +244,7 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
                 p = level + m * y0[c.counts]
                 polys.setdefault(str(p), (p, c.counts, level))
     best = None
-    old = ctx.prec
-    ctx.prec = 200
-    try:
+    with ball_context(200):
         for p, counts, level in polys.values():
             num = p.numer()
             # exact roots at ρ = 0 or ρ = 1 lie outside (0, 1) but cannot be separated from the
@@ -270,5 +268,3 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
             return FeasibilityThreshold(n, k, None, None, None, None, len(polys))
         r, counts, level = best
         return FeasibilityThreshold(n, k, -r.log(), r, counts, level, len(polys))
-    finally:
-        ctx.prec = old

@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from .regular_lp import RegularLP
 from .solver import LPSolution
@@ -196,14 +197,12 @@ def _float_duals(lp: RegularLP, sol: LPSolution) -> np.ndarray:
 
 def enclose_optimum(sol: LPSolution, prec: int = 128) -> OptimumEnclosure:
     """Rigorous ball enclosure of the LP optimum for any ε (see the module docstring)."""
-    from flint import arb, ctx, fmpq
+    from flint import arb, fmpq
 
     lp = sol.lp
     if not isinstance(prec, int) or prec < 53:
         raise ValueError(f"prec must be an integer >= 53, got {prec!r}")
-    old = ctx.prec
-    ctx.prec = prec
-    try:
+    with ball_context(prec):
         rho = lp.rho.to_arb(prec)
         nc = len(lp.classes)
         nv = lp.num_vars
@@ -257,5 +256,3 @@ def enclose_optimum(sol: LPSolution, prec: int = 128) -> OptimumEnclosure:
         upper_q = sum((int(lp.var_mult[i]) * int(lp.var_count[i]) * int(lp.var_level[i]) * zmix[i] for i in range(nv)), fmpq(0))
         scale = (lp.sensitivity * 2).to_arb(prec)
         return OptimumEnclosure(lower * scale, arb(upper_q) * scale, lam, prec)
-    finally:
-        ctx.prec = old

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..mechanisms.base import SelectionMechanism
 from ..numbers.backends import Backend, get_backend
+from ..numbers.certified import Certified
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..protocols import MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
@@ -34,8 +35,7 @@ from .lattice import LatticeClass, check_nk, count_vectors, lattice_classes, lat
 from .regular_lp import Boundary, build_regular_lp
 from .solver import LPSolution, solve_regular_lp
 
-__all__ = ["OptimalRegularMechanism", "optimal_mechanism", "TotalError", "total_expected_error", "OptimalityRatio", "optimality_ratio",
-           "MAX_VECTORS"]
+__all__ = ["OptimalRegularMechanism", "optimal_mechanism", "total_expected_error", "optimality_ratio", "MAX_VECTORS"]
 
 #: largest |Q(n, k)| summed vector by vector for a mechanism that does not declare symmetry
 MAX_VECTORS = 200_000
@@ -116,7 +116,7 @@ class OptimalRegularMechanism(SelectionMechanism):
             raise ValueError(f"backend {backend}: needs an exactly certified solution (optimal_mechanism(..., certify=True) with e^-ε rational)")
         cls, levels = self._levels([v.to_fraction() for v in q])
         ex = tuple(self.certificate.z[self._var(cls, l)] for l in levels)
-        if backend.name == "exact":
+        if backend.is_exact:
             return Pmf(ex, "exact", "lp-exact", rel_error=0.0, abs_error=0.0, error_kind="exact")
         from flint import arb
 
@@ -153,23 +153,13 @@ def optimal_mechanism(
     return OptimalRegularMechanism(epsilon=lp.epsilon, sensitivity=lp.sensitivity, solution=sol, certificate=cert)
 
 
-@dataclass(frozen=True)
-class TotalError:
-    """``Σ_{q∈Q(n,k)} E[err(M, q)]`` with an absolute error bound (0 if exact)."""
-
-    value: Any
-    as_float: float
-    error_bound: float
-    backend: str
-
-
-def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float") -> TotalError:
+def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float") -> Certified:
     """Sum of ``E[err(M, q)]`` over Q(n, k): one pmf per class when the mechanism declares
     symmetry, else one pmf per vector (``ValueError`` beyond :data:`MAX_VECTORS` vectors).
 
     Scores are ``q_r = −2Δℓ_r`` with Δ the mechanism's sensitivity. Float: the per-class
     bounds of :func:`dpexact.utility.expected_error`, weighted, plus the summation's rounding
-    (``γ_m Σ``); exact: fmpq / sympy; ball: rigorous.
+    (``γ_m Σ``); exact: fmpq / sympy; ball: rigorous. A :class:`~dpexact.numbers.Certified` value.
     """
     from ..utility.expected_error import expected_error
 
@@ -193,26 +183,26 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
     bound = 0.0
     count = 0
     fsum = 0.0
+    kinds: list[str] = []
     for levels, m in members:
         scores = [-(two_delta * l) if l else Real.of(0) for l in levels]
-        ee = expected_error(mechanism, [s.value if s.is_rational else s.to_sympy() for s in scores] if be.name != "float"
+        ee = expected_error(mechanism, [s.value if s.is_rational else s.to_sympy() for s in scores] if not be.is_float
                             else [s.to_float() for s in scores], backend=be)
         count += 1
-        if be.name == "float":
+        kinds.append(ee.error_kind)
+        if be.is_float:
             fsum += m * ee.as_float
             bound += m * ee.error_bound
         else:
             with be.context():  # the sum at the backend's precision (flint's default is 53 bits)
                 total = ee.value * m if total is None else total + ee.value * m
-    if be.name == "float":
+    if be.is_float:
         gamma = (count * 2**-53) / (1 - count * 2**-53)
-        return TotalError(fsum, fsum, bound * (1 + gamma) + gamma * fsum, "float")
-    if be.name == "ball":
-        return TotalError(total, float(total.mid()), float(total.rad()), str(be))
-    if be.name == "exact":
-        return TotalError(total, be.to_float(total), 0.0, "exact")
+        return Certified(fsum, fsum, bound * (1 + gamma) + gamma * fsum, Certified.weakest(*kinds), "float")
+    if be.is_ball or be.is_exact:
+        return be.certify(total)
     f = float(total)
-    return TotalError(total, f, bound, str(be))
+    return Certified(total, f, bound, "estimate", str(be))
 
 
 def _spot_check_symmetry(mechanism: Any, n: int, k: int, classes: int = 3) -> None:
@@ -237,26 +227,16 @@ def _spot_check_symmetry(mechanism: Any, n: int, k: int, classes: int = 3) -> No
             return
 
 
-@dataclass(frozen=True)
-class OptimalityRatio:
-    """``Σ_q E[err(M, q)] / Σ_q E[err(M*, q)]`` on Q(n, k) (>= 1; 1 = optimal).
-
-    ``value`` float (or exact ``fmpq`` when both sums are exact); ``error_bound`` absolute
-    bound on ``|value − true ratio|`` from the numerator's bound and the optimum's: 0 when
-    certified exactly, else the solution's proven interval (:mod:`.tree_bounds`), else (a
-    solution built by hand without bounds) the estimate |primal − dual| + violation × Σ.
-    """
-
-    value: Any
-    as_float: float
-    error_bound: float
-    numerator: TotalError
-    optimum: float
-    exact: bool
+#: An optimality ratio is a :class:`~dpexact.numbers.Certified` value
+#: ``Σ_q E[err(M, q)] / Σ_q E[err(M*, q)]`` on Q(n, k) (>= 1; 1 = optimal): ``value`` float (or
+#: exact ``fmpq`` when both sums are exact); ``error_bound`` bounds ``|value − true ratio|`` from
+#: the numerator's bound and the optimum's: 0 when certified exactly, else the solution's proven
+#: interval (:mod:`.tree_bounds`), else (a solution built by hand without bounds) the estimate
+#: |primal − dual| + violation × Σ. ``details``: ``numerator`` (Certified), ``optimum`` (float).
 
 
 def optimality_ratio(mechanism: Any, solution: LPSolution, backend: "str | Backend" = "float",
-                     certificate: ExactCertificate | None = None) -> OptimalityRatio:
+                     certificate: ExactCertificate | None = None) -> Certified:
     """Optimality ratio of ``mechanism`` against the LP optimum in ``solution``.
 
     With ``backend="exact"`` and an exact ``certificate`` the ratio is an exact rational.
@@ -269,9 +249,9 @@ def optimality_ratio(mechanism: Any, solution: LPSolution, backend: "str | Backe
     num = total_expected_error(mechanism, lp.n, lp.k, backend)
     if certificate is not None and certificate.certified:
         opt_f = float(Real.of(certificate.optimum).to_float()) if not hasattr(certificate.optimum, "p") else int(certificate.optimum.p) / int(certificate.optimum.q)
-        if num.backend == "exact" and type(num.value).__name__ == "fmpq" and hasattr(certificate.optimum, "p"):
+        if num.error_kind == "exact" and type(num.value).__name__ == "fmpq" and hasattr(certificate.optimum, "p"):
             val = num.value / certificate.optimum
-            return OptimalityRatio(val, int(val.p) / int(val.q), 0.0, num, opt_f, True)
+            return Certified(val, int(val.p) / int(val.q), 0.0, "exact", "exact", {"numerator": num, "optimum": opt_f})
         lp_err = 0.0
     elif solution.bounds is not None:  # proven interval [L, U] around the optimum
         opt_f = solution.optimal_total_error
@@ -282,11 +262,13 @@ def optimality_ratio(mechanism: Any, solution: LPSolution, backend: "str | Backe
         r_lo = (num.as_float - num.error_bound) / hi
         r_hi = (num.as_float + num.error_bound) / lo
         bound = max(r - r_lo, r_hi - r, 0.0) * (1 + 2**-50) + abs(r) * 2**-50
-        return OptimalityRatio(r, r, bound, num, opt_f, False)
+        return Certified(r, r, bound, Certified.weakest(num.error_kind, "a-priori"), "float",
+                         {"numerator": num, "optimum": opt_f})
     else:
         opt_f = solution.optimal_total_error
         lp_err = abs(solution.optimal_total_error - solution.dual_total_error) + \
             solution.primal_infeasibility * opt_f + 1e-9 * opt_f
     r = num.as_float / opt_f
     bound = (num.error_bound + r * lp_err) / max(opt_f - lp_err, 1e-300) + abs(r) * 2**-52
-    return OptimalityRatio(r, r, bound, num, opt_f, False)
+    kind = Certified.weakest(num.error_kind, "a-priori") if lp_err == 0.0 else "estimate"
+    return Certified(r, r, bound, kind, "float", {"numerator": num, "optimum": opt_f})

@@ -139,12 +139,13 @@ class SelectionMechanism:
             method: algorithm name, mechanism-specific (``None`` = the default).
         """
         be = get_backend(backend)
-        if be.name == "float":
+        if be.is_float:
             return self.pmf_float(float_scores(scores), method)
-        if be.name == "exact" and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
+        if be.is_exact and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
             self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
-        limit = {"exact": self.exact_limit, "mp": self.mp_limit, "ball": self.ball_limit}.get(be.name, 10_000_000)
-        if be.name in ("mp", "ball") and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__") \
+        limit = (self.exact_limit if be.is_exact else self.mp_limit if be.is_mp
+                 else self.ball_limit if be.is_ball else 10_000_000)
+        if (be.is_mp or be.is_ball) and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__") \
                 and len(scores) > limit:
             raise ValueError(f"scores: {len(scores)} entries exceed the limit of {limit} for {self.short_name} on the "
                              f"{be.name} backend (about 10 s on a 2-core machine, measured); use backend='float'")
@@ -250,7 +251,7 @@ class SelectionMechanism:
             top = max(qs)
             cf = fmpq(c.value.numerator, c.value.denominator)
             xs = [cf * (v - top) for v in qs]
-            if backend.name == "ball":
+            if backend.is_ball:
                 return [arb(x) for x in xs]
             return [backend.from_real(Real(Fraction(int(x.p), int(x.q)))) for x in xs]
         return [backend.from_real(x) for x in self._exact_exponents(q, bounded=False)]

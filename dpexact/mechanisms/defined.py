@@ -74,37 +74,17 @@ class BackendOperations:
         return self.backend.log(self._lift(x))
 
     def log1p(self, x: Any) -> Any:
-        if hasattr(self.backend, "log1p"):
-            return self.backend.log1p(self._lift(x))
-        return self.backend.log(1 + self._lift(x))  # exact backend: exact either way
+        return self.backend.log1p(self._lift(x))
 
     def expm1(self, x: Any) -> Any:
-        if hasattr(self.backend, "expm1"):
-            return self.backend.expm1(self._lift(x))
-        return self.backend.exp(self._lift(x)) - 1
+        return self.backend.expm1(self._lift(x))
 
     def sqrt(self, x: Any) -> Any:
-        x = self._lift(x)
-        if hasattr(self.backend, "sqrt"):
-            return self.backend.sqrt(x)
-        if self.name == "ball":
-            return x.sqrt()
-        if self.name == "mp":
-            import mpmath
-
-            return mpmath.sqrt(x)
-        import sympy
-
-        return sympy.sqrt(x)
+        return self.backend.sqrt(self._lift(x))
 
     def sum(self, xs: Any) -> Any:
-        items = list(xs)
-        if not items:
-            return self.from_int(0)
-        total = items[0]
-        for v in items[1:]:
-            total = total + v
-        return total
+        items = [self._lift(x) for x in xs]
+        return self.backend.sum(items) if items else self.from_int(0)
 
     def _lift(self, x: Any) -> Any:
         if isinstance(x, float):
@@ -197,7 +177,7 @@ class FunctionMechanism(SelectionMechanism):
     def pmf(self, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Pmf:
         if self.pmf_function is None:
             be = get_backend(backend)
-            if be.name != "float":
+            if not be.is_float:
                 raise ValueError(f"backend {be}: {self.label} is a sampler-only mechanism (statistical screening only); "
                                  "its pmf is an empirical estimate on the float backend")
         return super().pmf(scores, backend, method)
@@ -237,7 +217,7 @@ class FunctionMechanism(SelectionMechanism):
             raise TypeError(f"pmf of {self.label} must return a sequence of probabilities") from exc
         if len(vals) != len(q):
             raise ValueError(f"pmf of {self.label} returned {len(vals)} probabilities for {len(q)} scores")
-        if backend.name == "exact":
+        if backend.is_exact:
             import sympy
 
             vals = [sympy.sympify(v) if not type(v).__name__ == "fmpq" else v for v in vals]
@@ -245,7 +225,7 @@ class FunctionMechanism(SelectionMechanism):
                 raise ValueError(f"pmf of {self.label}: a floating-point number reached the exact backend; use ops.num(...)")
             kind, vals = ExactBackend.field(vals)
             return Pmf(tuple(vals), "exact", "function", 0.0, 0.0, "exact", details={"field": kind})
-        if backend.name == "ball":
+        if backend.is_ball:
             from flint import arb
 
             bad = [type(v).__name__ for v in vals if not isinstance(v, (arb, int))]

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend, ExactBackend
-from ..numbers.pmf import Pmf
+from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .base import SelectionMechanism, _check_method
@@ -138,7 +138,7 @@ class ExponentialMechanism(SelectionMechanism):
         mu = self._mu(len(q))
         top = max(v for v, m in zip(q, mu) if m.sign() > 0)
         c = self.exponent_scale
-        if backend.name == "exact":
+        if backend.is_exact:
             terms = [backend.from_real(m) * backend.exp(backend.from_real(c * (v - top))) if m.sign() > 0 else 0
                      for v, m in zip(q, mu)]
             kind, w = ExactBackend.field(terms)
@@ -151,7 +151,7 @@ class ExponentialMechanism(SelectionMechanism):
         for v in w[1:]:
             total = total + v
         vals = tuple(v / total for v in w)
-        if backend.name == "ball":
+        if backend.is_ball:
             rads = [float(v.rad()) for v in vals]
             rel = max((r / abs(float(v.mid())) for r, v in zip(rads, vals) if float(v.mid()) != 0), default=0.0)
             return Pmf(vals, str(backend), "closed-form", rel, max(rads), "rigorous")
@@ -162,7 +162,7 @@ class ExponentialMechanism(SelectionMechanism):
         _check_method(method, ("closed-form",), "closed-form")
         if self.measure is not None:
             return self._pmf_scalar_measure(q, backend)
-        if backend.name == "exact":
+        if backend.is_exact:
             kind, w = ExactBackend.field([backend.exp(backend.from_real(x)) for x in self._exact_exponents(q)])
             self._check_exact_size(len(q), symbolic=kind == "sympy")
             total = sum(w[1:], w[0])
@@ -173,10 +173,8 @@ class ExponentialMechanism(SelectionMechanism):
         for v in w[1:]:
             total = total + v
         vals = tuple(v / total for v in w)
-        if backend.name == "ball":
-            rads = [float(v.rad()) for v in vals]
-            rel = max(r / abs(float(v.mid())) for r, v in zip(rads, vals) if float(v.mid()) != 0)
-            return Pmf(vals, str(backend), "closed-form", rel, max(rads), "rigorous")
+        if backend.is_ball:
+            return pmf_from_numbers(vals, backend, "closed-form")
         est = 10.0 ** (-backend.dps + 2) * (len(q) + 1)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate")
 

@@ -62,7 +62,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend
-from ..numbers.pmf import Pmf
+from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from .base import SelectionMechanism, _check_method
 from .exponential import ExponentialMechanism
@@ -218,12 +218,12 @@ class _ERRBase(SelectionMechanism):
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
-        if backend.name == "exact":
+        if backend.is_exact:
             self._check_exact_size(len(q), symbolic=self._exact_weights_symbolic(q))
         S, a, b = self._mixture_exact(q)
         em = self._em().pmf(q, backend=backend)
         Sset = set(S)
-        if backend.name == "exact":
+        if backend.is_exact:
             kind = em.details["field"]
             if not (a.is_rational and b.is_rational):
                 kind = "sympy"
@@ -234,11 +234,8 @@ class _ERRBase(SelectionMechanism):
         share = backend.from_real(a / len(S))
         bb = backend.from_real(b)
         vals = tuple((share + bb * v) if i in Sset else bb * v for i, v in enumerate(em.values))
-        if backend.name == "ball":
-            rads = [float(v.rad()) for v in vals]
-            mids = [abs(float(v.mid())) for v in vals]
-            rel = max((r / m for r, m in zip(rads, mids) if m > 0), default=0.0)
-            return Pmf(vals, str(backend), "closed-form", rel, max(rads), "rigorous", details={"T": S, "m": len(S)})
+        if backend.is_ball:
+            return pmf_from_numbers(vals, backend, "closed-form", {"T": S, "m": len(S)})
         est = (em.rel_error or 0.0) + 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"T": S, "m": len(S)})
 

@@ -33,7 +33,7 @@ from typing import ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend, ExactBackend
-from ..numbers.pmf import Pmf
+from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .base import SelectionMechanism, _check_method
@@ -114,7 +114,7 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         n = len(q)
         top = maximisers(q, self.tie_break)
         k = len(top)
-        if backend.name == "exact":
+        if backend.is_exact:
             if not self.epsilon.is_rational and self.epsilon > 100_000:  # e^ε = a^k could need ~1.4ε bits
                 raise ValueError("epsilon: an irrational ε above 1e5 is refused on the exact backend (e^ε could be "
                                  "a rational with that many digits); use backend='ball'")
@@ -142,10 +142,8 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         hi = (1 + (k - 1) * m) / (d * k)
         topset = set(top)
         vals = tuple(hi if i in topset else lo for i in range(n))
-        if backend.name == "ball":
-            rad = max(float(lo.rad()), float(hi.rad()))
-            rel = max((float(v.rad()) / float(v.mid()) for v in (lo, hi) if float(v.mid()) > 0), default=math.inf)
-            return Pmf(vals, str(backend), "closed-form", rel, rad, "rigorous", details={"true_items": top})
+        if backend.is_ball:
+            return pmf_from_numbers(vals, backend, "closed-form", {"true_items": top})
         est = 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"true_items": top})
 

@@ -35,7 +35,9 @@ Backends (method ``"quadrature"``; cost O(n²) integrand terms per candidate, he
   ``ρ_s = rad(d_s)`` where the wrong branch is used is bounded by ``6 ρ_s sup f / b_r``
   (both branches of each factor lie in [-1, 1] and ``f`` within ``2 sup f`` there, for
   ``ρ_s <= b_s/2``). Absolute accuracy ≈ 2^-prec.
-* ``exact`` — no closed form is known (pf Appendix F); raises ``ValueError`` (use ``ball``).
+* ``exact`` — exponential noise only (method ``"integral"``): the integral above evaluated in
+  closed form, term by term (:mod:`.rnm_exponential_exact`); Gumbel and Laplace noise have no
+  known closed form (pf Appendix F) and raise ``ValueError`` (use ``ball``).
 
 Citations: pf Appendix F (definition, integral, (c, c, 0) example, Figure 4);
 hetsel eq. (3)-(4) (exponential noise, RNMH); pf Remark 1 (monotone).
@@ -51,11 +53,12 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend
-from ..numbers.pmf import Pmf
+from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .base import SelectionMechanism, _check_method
 from .noise import NoiseFamily, noise_family
+from .rnm_exponential_exact import rnm_exponential_exact
 from .validation import check_size, positive_real
 from .windows import FloatReach, clusters
 
@@ -140,23 +143,23 @@ class ReportNoisyMax(SelectionMechanism):
         return _pmf_float(self.family, q, b)
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        if backend.name == "exact":
-            raise ValueError(
-                "report noisy max has no known closed-form pmf (pf Appendix F); "
-                "use backend='ball' for rigorous enclosures"
-            )
+        if backend.is_exact:
+            if self.family.name != "exponential":
+                raise ValueError(
+                    f"report noisy max with {self.noise} noise has no known closed-form pmf (pf Appendix F); "
+                    "use backend='ball' for rigorous enclosures"
+                )
+            _check_method(method, ("integral", "quadrature"), "integral")
+            vals, info = rnm_exponential_exact(q, self.candidate_scales(len(q)))
+            return Pmf(tuple(vals), "exact", "integral", rel_error=0.0, abs_error=0.0, error_kind="exact", details=info)
         m = _check_method(method, ("quadrature",), "quadrature")
-        limit, (a, k) = (SCALAR_LIMIT, SCALAR_COST) if backend.name == "ball" else (MP_LIMIT, MP_COST)
+        limit, (a, k) = (SCALAR_LIMIT, SCALAR_COST) if backend.is_ball else (MP_LIMIT, MP_COST)
         check_size(len(q), limit, f"the {backend.name} RNM quadrature (O(n^2) integrals; estimated "
                                   f"{a * float(len(q)) ** k:.2g} s at n = {len(q)})")
         scales = self.candidate_scales(len(q))
-        if backend.name == "ball":
+        if backend.is_ball:
             vals, info = _pmf_ball(self.family, q, scales, backend.prec)
-            rads = [float(v.rad()) for v in vals]
-            mids = [abs(float(v.mid())) for v in vals]
-            rel = max((r / x for r, x in zip(rads, mids) if x > 0), default=math.inf)
-            return Pmf(tuple(vals), str(backend), m, rel_error=rel, abs_error=max(rads),
-                       error_kind="rigorous", details=info)
+            return pmf_from_numbers(vals, backend, m, info)
         vals, err = _pmf_mp(self.family, q, scales, backend.dps)
         est = err + 10.0 ** (3 - backend.dps)
         return Pmf(tuple(vals), str(backend), m, rel_error=None, abs_error=est, error_kind="estimate",
@@ -224,13 +227,13 @@ class RNMLaplace(ReportNoisyMax):
         return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U, "rigorous")
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        if backend.name == "mp" or not self._closed_form(method):
+        if backend.is_mp or not self._closed_form(method):
             return super()._pmf_scalar(q, backend, None if method == "closed-form" else method)
         from .rnm_laplace_closed_form import rnm_laplace_ball, rnm_laplace_exact
 
         check_size(len(q), SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
         b = self.noise_scale
-        if backend.name == "exact":
+        if backend.is_exact:
             if not (b.is_rational and all(x.is_rational for x in q)):
                 raise ValueError("exact backend: the closed form needs rational epsilon, sensitivity and scores")
             vals = tuple(v.to_sympy() for v in rnm_laplace_exact(q, b))

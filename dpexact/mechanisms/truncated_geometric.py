@@ -123,9 +123,9 @@ class TruncatedGeometric:
 
         be = get_backend(backend)
         p = self.exact_pmf(queries)
-        if be.name == "exact":
+        if be.is_exact:
             return Pmf(tuple(fmpq(x.numerator, x.denominator) for x in p), "exact", "integer-cdf", 0.0, 0.0, "exact")
-        if be.name == "ball":
+        if be.is_ball:
             with be.context():
                 return Pmf(tuple(arb(fmpq(x.numerator, x.denominator)) for x in p), str(be), "integer-cdf", None, 0.0, "rigorous")
         return Pmf(np.array([float(x) for x in p]), "float", "integer-cdf", 2.0**-53, 2.0**-53, "rigorous")

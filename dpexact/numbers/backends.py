@@ -11,21 +11,45 @@ name       numbers                                      accuracy statement
 
 Backends are small frozen descriptions; :func:`get_backend` parses ``"ball"``,
 ``"ball:256"`` (bits), ``"mp:60"`` (decimal digits) or returns a backend instance unchanged.
-The scalar backends (mp, ball, exact) share elementary operations (:meth:`exp`, :meth:`log`,
-...) so that one scalar implementation of an algorithm runs on all of them; the float
-backend is served by separate vectorised numpy code in each mechanism.
+
+Every backend offers the operations a pmf needs, so that one implementation written against
+them runs on all four (run it inside :meth:`Backend.context`, or through :meth:`Backend.run`):
+
+* numbers: :meth:`~Backend.num` (an exact number into the backend), :meth:`~Backend.to_float`;
+* elementary functions: :meth:`~Backend.exp`, :meth:`~Backend.log`, :meth:`~Backend.log1p`,
+  :meth:`~Backend.expm1`, :meth:`~Backend.sqrt`; :meth:`~Backend.sum` (``math.fsum``,
+  ``mpmath.fsum``, arb sum, exact sum);
+* decisions: :meth:`~Backend.sign` / :meth:`~Backend.compare` raise ``ArithmeticError`` when
+  undecided, :meth:`~Backend.try_sign` / :meth:`~Backend.try_compare` return ``None`` —
+  certified on ball (undecided when the ball straddles 0) and exact (exact), on float only
+  through the running bound of :class:`~.bounded_float.BoundedFloat`, on mp only as an
+  estimate (``|x|`` beyond ``error``, by default a few hundred ulps of the working precision);
+* :meth:`~Backend.integrate` (:mod:`.integration`): proven bound on float (Gauss–Legendre +
+  Bernstein ellipse, given the integrand's analyticity data), an *estimate* on mp, rigorous on
+  ball (``acb.integral``), closed form on exact (sympy);
+* :meth:`~Backend.certify`: a backend number as a :class:`~.certified.Certified` value.
+
+The float backend's scalar numbers are :class:`~.bounded_float.BoundedFloat` (value plus a
+running a-priori error bound); its operations also accept plain floats and numpy arrays, for
+vectorised code whose bound is derived by hand. ``is_float`` / ``is_ball`` / ``is_exact`` /
+``is_mp`` answer "which kind of arithmetic is this" without comparing names.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterator
+from typing import Any, Callable, ClassVar, Iterable, Iterator
 
+import numpy as np
+
+from .bounded_float import BoundedFloat
+from .certified import Certified, ErrorKind
 from .real import Real
 
 __all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES",
-           "MAX_MP_DPS", "MAX_BALL_PREC"]
+           "MAX_MP_DPS", "MAX_BALL_PREC", "ball_context"]
 
 BACKEND_NAMES = ("float", "mp", "ball", "exact")
 
@@ -43,26 +67,98 @@ MAX_BALL_PREC = 100_000
 class Backend:
     name: ClassVar[str] = "abstract"
     rigorous: ClassVar[bool] = False
+    #: the kind of error statement its results carry (as in :class:`~.pmf.Pmf`)
+    error_kind: ClassVar[ErrorKind] = "estimate"
+
+    @property
+    def is_float(self) -> bool:
+        return self.name == "float"
+
+    @property
+    def is_mp(self) -> bool:
+        return self.name == "mp"
+
+    @property
+    def is_ball(self) -> bool:
+        return self.name == "ball"
+
+    @property
+    def is_exact(self) -> bool:
+        return self.name == "exact"
 
     @contextlib.contextmanager
     def context(self) -> Iterator[None]:
         """Set the working precision of the underlying library for the duration."""
         yield
 
-    # scalar interface (mp, ball, exact) --------------------------------------------------
+    def run(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """``fn(self, *args, **kwargs)`` inside :meth:`context` (one implementation, any backend)."""
+        with self.context():
+            return fn(self, *args, **kwargs)
+
+    # numbers ------------------------------------------------------------------------------
     def from_real(self, x: Real) -> Any:
         raise NotImplementedError
 
     def from_int(self, k: int) -> Any:
         return self.from_real(Real.of(k))
 
+    def num(self, x: Any) -> Any:
+        """An exact number (Real, int, Fraction, numeric string, sympy) as a backend number."""
+        return self.from_real(Real.of(x))
+
+    def to_float(self, x: Any) -> float:
+        raise NotImplementedError
+
+    # operations ---------------------------------------------------------------------------
     def exp(self, x: Any) -> Any:
         raise NotImplementedError
 
     def log(self, x: Any) -> Any:
         raise NotImplementedError
 
-    def to_float(self, x: Any) -> float:
+    def log1p(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def expm1(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def sqrt(self, x: Any) -> Any:
+        raise NotImplementedError
+
+    def sum(self, xs: Iterable[Any]) -> Any:
+        """Accurate sum of backend numbers."""
+        raise NotImplementedError
+
+    def try_sign(self, x: Any) -> int | None:
+        """Sign of ``x`` (-1, 0, 1), or ``None`` when this arithmetic cannot decide it."""
+        raise NotImplementedError
+
+    def sign(self, x: Any) -> int:
+        """Certified sign of ``x``; ``ArithmeticError`` when it cannot be decided (see :meth:`try_sign`)."""
+        s = self.try_sign(x)
+        if s is None:
+            raise ArithmeticError(f"{self}: the sign of {x} cannot be decided in this arithmetic")
+        return s
+
+    def compare(self, a: Any, b: Any) -> int:
+        """Certified sign of ``a - b`` (``ArithmeticError`` when undecided)."""
+        return self.sign(a - b)
+
+    def try_compare(self, a: Any, b: Any) -> int | None:
+        """Sign of ``a - b`` or ``None`` when undecided."""
+        return self.try_sign(a - b)
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """``∫_a^b f`` as a :class:`Certified` value (see :mod:`.integration` for each backend)."""
+        raise NotImplementedError
+
+    def certify(self, x: Any) -> Certified:
+        """A backend number with its error statement (``error_bound`` bounds ``|x - exact|``)."""
+        raise NotImplementedError
+
+    def error_of(self, x: Any) -> float:
+        """Bound on ``|x - exact|`` for the backend number ``x`` itself (not its float view)."""
         raise NotImplementedError
 
     def __str__(self) -> str:
@@ -71,13 +167,76 @@ class Backend:
 
 @dataclass(frozen=True)
 class FloatBackend(Backend):
+    """float64. Scalars are :class:`BoundedFloat` (running a-priori bound); arrays go to numpy."""
+
     name: ClassVar[str] = "float"
+    error_kind: ClassVar[ErrorKind] = "a-priori"
 
     def from_real(self, x: Real) -> float:
         return x.to_float()
 
+    def num(self, x: Any) -> BoundedFloat:
+        return BoundedFloat.of(x)
+
     def to_float(self, x: Any) -> float:
         return float(x)
+
+    @staticmethod
+    def _apply(x: Any, method: str, fn: Callable[[Any], Any]) -> Any:
+        if isinstance(x, BoundedFloat):
+            return getattr(x, method)()
+        if isinstance(x, (int, float)):
+            return BoundedFloat.of(x).__getattribute__(method)()
+        return fn(x)
+
+    def exp(self, x: Any) -> Any:
+        return self._apply(x, "exp", np.exp)
+
+    def log(self, x: Any) -> Any:
+        return self._apply(x, "log", np.log)
+
+    def log1p(self, x: Any) -> Any:
+        return self._apply(x, "log1p", np.log1p)
+
+    def expm1(self, x: Any) -> Any:
+        return self._apply(x, "expm1", np.expm1)
+
+    def sqrt(self, x: Any) -> Any:
+        return self._apply(x, "sqrt", np.sqrt)
+
+    def sum(self, xs: Iterable[Any]) -> Any:
+        items = list(xs)
+        if any(isinstance(v, BoundedFloat) for v in items):
+            bs = [BoundedFloat.of(v) for v in items]
+            v = math.fsum(b.v for b in bs)  # correctly rounded
+            e = math.fsum(b.e for b in bs)
+            return BoundedFloat(v, (e + 2.0**-53 * abs(v)) * (1 + 2.0**-50) + 5e-324)
+        return math.fsum(items)
+
+    def try_sign(self, x: Any, error: float = 0.0) -> int | None:
+        """BoundedFloat: decided by its interval; a plain float: decided if ``|x| > error``."""
+        if isinstance(x, BoundedFloat):
+            return x.sign()
+        v = float(x)
+        if abs(v) > error:
+            return 1 if v > 0 else -1
+        return 0 if v == 0 and error == 0 else None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """Gauss–Legendre with the Bernstein-ellipse bound; needs ``rho=`` and ``log_m=``
+        (see :func:`~.integration.integrate_float`). ``f`` receives a float64 array."""
+        from .integration import integrate_float
+
+        return integrate_float(f, float(Real.of(a).to_float()), float(Real.of(b).to_float()), **options)
+
+    def error_of(self, x: Any) -> float:
+        return x.e if isinstance(x, BoundedFloat) else math.inf
+
+    def certify(self, x: Any) -> Certified:
+        if isinstance(x, BoundedFloat):
+            return Certified(x, x.v, x.e, "exact" if x.e == 0 else "a-priori", "float")
+        v = float(x)
+        return Certified(v, v, 0.0, "estimate", "float", {"note": "plain float: no bound was tracked"})
 
 
 @dataclass(frozen=True)
@@ -121,6 +280,40 @@ class MpBackend(Backend):
 
         return mpmath.expm1(x)
 
+    def sqrt(self, x: Any) -> Any:
+        import mpmath
+
+        return mpmath.sqrt(x)
+
+    def sum(self, xs: Iterable[Any]) -> Any:
+        import mpmath
+
+        return mpmath.fsum(xs)
+
+    def try_sign(self, x: Any, error: Any = None) -> int | None:
+        """Sign of the computed value when ``|x| > error`` (default ``10^(3 - dps)``): an
+        estimate, since an mp value carries no proof of its accuracy."""
+        import mpmath
+
+        tol = mpmath.mpf(10) ** (3 - self.dps) if error is None else error
+        if abs(x) > tol:
+            return 1 if x > 0 else -1
+        return None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """:func:`mpmath.quad` — the bound is mpmath's estimate (``error_kind="estimate"``)."""
+        from .integration import integrate_mp
+
+        return integrate_mp(f, a, b, self.dps, options.get("points"))
+
+    def error_of(self, x: Any) -> float:
+        """An estimate: ``10^(3 - dps)·|x|`` (a few hundred ulps of working precision)."""
+        return 10.0 ** (3 - self.dps) * abs(float(x))
+
+    def certify(self, x: Any) -> Certified:
+        v = float(x)
+        return Certified(x, v, self.error_of(x), "estimate", str(self))
+
     def to_float(self, x: Any) -> float:
         return float(x)
 
@@ -135,6 +328,7 @@ class BallBackend(Backend):
     prec: int = 128
     name: ClassVar[str] = "ball"
     rigorous: ClassVar[bool] = True
+    error_kind: ClassVar[ErrorKind] = "rigorous"
 
     def __post_init__(self) -> None:
         if not isinstance(self.prec, int) or isinstance(self.prec, bool) or not 53 <= self.prec <= MAX_BALL_PREC:
@@ -166,6 +360,41 @@ class BallBackend(Backend):
     def expm1(self, x: Any) -> Any:
         return x.expm1()
 
+    def sqrt(self, x: Any) -> Any:
+        return x.sqrt()
+
+    def sum(self, xs: Iterable[Any]) -> Any:
+        from flint import arb
+
+        out = arb(0)
+        for v in xs:
+            out = out + v
+        return out
+
+    def try_sign(self, x: Any) -> int | None:
+        """Certified: ±1 when the ball excludes 0, 0 for the exact ball 0, ``None`` otherwise."""
+        if x > 0:
+            return 1
+        if x < 0:
+            return -1
+        if x.is_zero():
+            return 0
+        return None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """Rigorous ``acb.integral``; ``f(z, analytic)`` receives ``acb`` values."""
+        from .integration import integrate_ball
+
+        return integrate_ball(f, a, b, self.prec)
+
+    def error_of(self, x: Any) -> float:
+        r = x.rad()
+        f = float(r)
+        return f if f >= r else math.nextafter(f, math.inf)
+
+    def certify(self, x: Any) -> Certified:
+        return Certified(x, float(x.mid()), self.error_of(x), "rigorous", str(self))
+
     def to_float(self, x: Any) -> float:
         return float(x.mid())
 
@@ -183,6 +412,7 @@ class ExactBackend(Backend):
 
     name: ClassVar[str] = "exact"
     rigorous: ClassVar[bool] = True
+    error_kind: ClassVar[ErrorKind] = "exact"
 
     def from_real(self, x: Real) -> Any:
         return x.to_sympy()
@@ -196,6 +426,77 @@ class ExactBackend(Backend):
         import sympy
 
         return sympy.log(x)
+
+    def log1p(self, x: Any) -> Any:
+        import sympy
+
+        return sympy.log(1 + sympy.sympify(x))
+
+    def expm1(self, x: Any) -> Any:
+        import sympy
+
+        return sympy.exp(x) - 1
+
+    def sqrt(self, x: Any) -> Any:
+        import sympy
+
+        return sympy.sqrt(x)
+
+    def sum(self, xs: Iterable[Any]) -> Any:
+        import sympy
+
+        items = list(xs)
+        if items and all(type(v).__name__ == "fmpq" for v in items):
+            out = items[0]
+            for v in items[1:]:
+                out = out + v
+            return out
+        return sympy.Add(*[sympy.sympify(_sympy_of(v)) for v in items])
+
+    def try_sign(self, x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
+        """Exact sign: rationals directly; closed forms by arb at 128, 512, 2048 bits, then a
+        zero test: ``zero_test(expr)`` if given (True: zero, False: not zero, None: unknown),
+        then ``sympy.simplify``. ``None`` only when an exact tie cannot be decided."""
+        if type(x).__name__ == "fmpq":
+            return (x > 0) - (x < 0)
+        import sympy
+
+        from .real import sympy_to_arb
+
+        e = sympy.sympify(_sympy_of(x))
+        if e.is_Rational:
+            return int(bool(e > 0)) - int(bool(e < 0))
+        terms = _exp_rational_terms(e)
+        if terms is not None:
+            return _exp_sum_sign(terms)
+        for prec in (128, 512, 2048):
+            with ball_context(prec):
+                try:
+                    b = sympy_to_arb(e)
+                except TypeError:
+                    break
+                if b > 0:
+                    return 1
+                if b < 0:
+                    return -1
+        z = zero_test(e) if zero_test is not None else None
+        if z is True:
+            return 0
+        if z is None and sympy.simplify(e) == 0:
+            return 0
+        return None
+
+    def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
+        """Closed form by :func:`sympy.integrate` (``ValueError`` when there is none)."""
+        from .integration import integrate_exact
+
+        return integrate_exact(f, a, b)
+
+    def error_of(self, x: Any) -> float:
+        return 0.0
+
+    def certify(self, x: Any) -> Certified:
+        return Certified(x, self.to_float(x), 0.0, "exact", "exact")
 
     def to_float(self, x: Any) -> float:
         if type(x).__name__ == "fmpq":
@@ -226,6 +527,68 @@ def _exact_sympy(v: Any) -> Any:
     if type(v).__name__ == "fmpq":
         return sympy.Rational(int(v.p), int(v.q))
     return sympy.sympify(v, strict=True)
+
+
+#: bound on the working precision of the exponential-sum sign test
+_EXP_SUM_MAX_PREC = 1 << 16
+
+
+def _exp_rational_terms(e: Any) -> "dict[Any, Any] | None":
+    """``e`` as ``{k: c}`` with ``e = Σ c·exp(k)``, all ``c`` and ``k`` rational (sympy
+    Rationals, zero coefficients dropped), or ``None`` when ``e`` is not of that form."""
+    import sympy
+
+    out: dict[Any, Any] = {}
+    for t in sympy.Add.make_args(sympy.expand(e)):
+        c, rest = t.as_coeff_Mul()
+        if not c.is_Rational:
+            return None
+        if rest == 1:
+            k = sympy.Integer(0)
+        elif rest is sympy.E:
+            k = sympy.Integer(1)
+        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
+            k = rest.args[0]
+        else:
+            return None
+        out[k] = out.get(k, 0) + c
+    return {k: c for k, c in out.items() if c != 0}
+
+
+def _exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
+    """Sign of ``Σ c_k exp(k)`` over distinct rationals ``k``: 0 iff every ``c_k`` is 0
+    (Lindemann–Weierstrass: exponentials of distinct algebraic numbers are linearly
+    independent over the algebraic numbers); otherwise arb at doubling precision (bounded by
+    :data:`_EXP_SUM_MAX_PREC`, ``None`` beyond)."""
+    from flint import arb, fmpq
+
+    if not terms:
+        return 0
+    prec = 128
+    while prec <= _EXP_SUM_MAX_PREC:
+        with ball_context(prec):
+            total = arb(0)
+            for k, c in terms.items():
+                total += arb(fmpq(int(c.p), int(c.q))) * arb(fmpq(int(k.p), int(k.q))).exp()
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+        prec *= 4
+    return None
+
+
+def _sympy_of(v: Any) -> Any:
+    if type(v).__name__ == "fmpq":
+        import sympy
+
+        return sympy.Rational(int(v.p), int(v.q))
+    return v
+
+
+def ball_context(prec: int) -> "contextlib.AbstractContextManager[None]":
+    """Run a block at ``prec`` bits of arb precision (restored afterwards, even on error)."""
+    return BallBackend(int(prec)).context()
 
 
 def get_backend(spec: "str | Backend") -> Backend:

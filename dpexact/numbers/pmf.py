@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Any, Literal, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-__all__ = ["Pmf", "ErrorKind"]
+from .certified import ErrorKind
 
-ErrorKind = Literal["exact", "rigorous", "a-priori", "estimate"]
+__all__ = ["Pmf", "ErrorKind", "pmf_from_numbers"]
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,13 @@ class Pmf:
     error_kind: ErrorKind
     logvalues: np.ndarray | None = None
     details: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def number_backend(self) -> Any:
+        """The :class:`~.backends.Backend` named by :attr:`backend`."""
+        from .backends import get_backend
+
+        return get_backend(self.backend)
 
     def __len__(self) -> int:
         return len(self.values)
@@ -78,7 +86,7 @@ class Pmf:
 
     def exact_strings(self) -> list[str] | None:
         """Exact values as strings (``"11/48"``) for the exact backend, else ``None``."""
-        if self.backend != "exact":
+        if not self.number_backend.is_exact:
             return None
         return [str(v) for v in self.values]
 
@@ -96,19 +104,16 @@ class Pmf:
 
         if self.radii() is None:
             raise TypeError("contains() needs a ball-backend Pmf")
-        from flint import ctx
+        from .backends import get_backend
 
-        prec = int(self.backend.partition(":")[2] or 128) + 128
-        old, ctx.prec = ctx.prec, prec
-        try:
+        prec = get_backend(self.backend).prec + 128
+        with get_backend(f"ball:{prec}").context():
             for b, e in zip(self.values, exact, strict=True):
                 # rationals and closed forms get a (prec+128)-bit enclosure; containment of
                 # that enclosure implies containment of the exact value
                 e_ball = arb(e) if type(e).__name__ == "fmpq" else Real.of(e).to_arb(prec)
                 if not b.contains(e_ball):
                     return False
-        finally:
-            ctx.prec = old
         return True
 
     def total(self) -> Any:
@@ -119,3 +124,38 @@ class Pmf:
         for v in self.values:
             s = s + v
         return s
+
+
+def pmf_from_numbers(values: Sequence[Any], backend: Any, method: str, details: dict | None = None) -> Pmf:
+    """A :class:`Pmf` from backend numbers, with the error statement the backend's operations carry.
+
+    ``values`` come from a pmf written against the backend operations (:mod:`.backends`):
+    ``BoundedFloat`` (float: the running a-priori bound), ``mpf`` (mp: estimate at its
+    precision), ``arb`` (ball: radii) or exact numbers. The bound of every entry comes from
+    :meth:`Backend.error_of`; ``abs_error`` is their maximum, ``rel_error`` the largest ratio
+    bound/value (``inf`` when an entry's bound reaches its value).
+    """
+    from .backends import get_backend
+
+    be = get_backend(backend)
+    items = list(values)
+    if be.is_exact:
+        return Pmf(tuple(items), "exact", method, rel_error=0.0, abs_error=0.0, error_kind="exact",
+                   details=dict(details or {}))
+    errs = [be.error_of(v) for v in items]
+    mids = [be.to_float(v) for v in items]
+    abs_err = max(errs, default=0.0)
+    kind = "exact" if be.is_float and abs_err == 0 else be.error_kind
+    rels: list[float] | None = []
+    for m, e in zip(mids, errs):
+        if e == 0:
+            rels.append(0.0)
+        elif abs(m) * (1 - 2.0**-52) > e:
+            rels.append(e / (abs(m) * (1 - 2.0**-52) - e))
+        else:
+            rels = None
+            break
+    rel = max(rels, default=0.0) if rels is not None else math.inf
+    vals: Any = np.array(mids, dtype=np.float64) if be.is_float else tuple(items)
+    return Pmf(vals, str(be), method, rel_error=rel, abs_error=abs_err, error_kind=kind, details=dict(details or {}))
+

@@ -13,15 +13,13 @@ All metrics use only ``mechanism.pmf(scores, backend, method)``; the error is
 from .dominance import Dominance, stochastic_dominance
 from .epsilon_for_error import EpsilonForError, epsilon_for_error
 from .error_tail import ErrorTail, error_tail
-from .expected_error import ExpectedError, expected_error
-from .variance import ErrorVariance, error_variance
+from .expected_error import expected_error
+from .variance import error_variance
 
 __all__ = [
     "Dominance",
     "EpsilonForError",
     "ErrorTail",
-    "ErrorVariance",
-    "ExpectedError",
     "epsilon_for_error",
     "error_tail",
     "error_variance",

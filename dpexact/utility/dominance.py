@@ -97,11 +97,11 @@ def _compare(a: Any, b: Any, scores: Any, be: Backend, ma: str | None, mb: str |
     bounds = ta.abs_error[1:] + tb.abs_error[1:]
     if levels.size == 0:
         return Dominance(True, 0.0, float("nan"), 0.0, levels, margins, str(be), (ta, tb))
-    if be.name == "exact":
+    if be.is_exact:
         signs = [_exact_sign(x - y) for x, y in zip(ta.values[1:], tb.values[1:])]
         verdict: bool | None = all(s <= 0 for s in signs)
         bounds = np.zeros_like(margins)
-    elif be.name == "ball":
+    elif be.is_ball:
         with be.context():
             diffs = [x - y for x, y in zip(ta.values[1:], tb.values[1:])]
             certainly_pos = any(bool(d > 0) for d in diffs)

@@ -74,7 +74,7 @@ def error_tail(mechanism: Any, scores: Any, backend: "str | Backend" = "float", 
         raise TypeError(f"mechanism: the error tail needs a selection mechanism (outputs 0..n-1), got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)
     pmf = mechanism.pmf(scores, backend=be, method=method)
-    if be.name == "float":
+    if be.is_float:
         lv = float_levels(scores)
         return _float_tail(lv, pmf)
     lv = exact_levels(scores)
@@ -116,10 +116,10 @@ def _scalar_tail(lv: ErrorLevels, pmf: Pmf, be: Backend) -> ErrorTail:
         acc = acc + per_level[j]
         tail[j] = acc
     tail[0] = zero + 1
-    if be.name == "ball":
+    if be.is_ball:
         as_float = np.array([float(v.mid()) for v in tail])
         err = np.array([float(v.rad()) for v in tail])
-    elif be.name == "exact":
+    elif be.is_exact:
         as_float = np.array([be.to_float(v) for v in tail])
         err = np.zeros(len(tail))
     else:

@@ -11,42 +11,29 @@ rounding per gap (u) and recursive summation (γ_n), ``|Ẽ - E| <= κ/(1-κ)·�
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..numbers.backends import Backend, get_backend
-from ..numbers.pmf import Pmf
+from ..numbers.certified import Certified
 from .levels import TINY, U, backend_number, exact_levels, float_levels, gamma
 
-__all__ = ["ExpectedError", "expected_error"]
+__all__ = ["expected_error"]
 
 
-@dataclass(frozen=True)
-class ExpectedError:
-    """E[q* - q_M] with its provenance.
+def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
+    """Expected error ``Σ_r Pr[M(q)=r] (q* - q_r)`` of ``mechanism`` on ``scores``.
 
-    ``value`` is in the backend's number type (exact: ``fmpq`` or sympy; ball: arb);
-    ``as_float`` its float value (``value`` rounded to float64; ball: midpoint);
-    ``error_bound`` an absolute bound on ``|value - exact|`` (0 for exact, the ball radius for
-    ball, the a-priori bound above for float, an estimate for mp).
+    Returns a :class:`~dpexact.numbers.Certified` value (backend number, float view, bound on
+    ``|as_float - exact|``, error kind); ``details["pmf"]`` is the pmf it was computed from.
     """
-
-    value: Any
-    as_float: float
-    error_bound: float
-    backend: str
-    pmf: Pmf
-
-
-def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> ExpectedError:
-    """Expected error ``Σ_r Pr[M(q)=r] (q* - q_r)`` of ``mechanism`` on ``scores``."""
-    if mechanism.output_kind != "selection":
-        raise TypeError(f"mechanism: the expected error needs a selection mechanism (outputs 0..n-1), got output_kind {mechanism.output_kind!r}")
+    if getattr(mechanism, "output_kind", "selection") != "selection":
+        raise TypeError(f"mechanism: the expected error needs a selection mechanism (outputs 0..n-1), "
+                        f"got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)
     pmf = mechanism.pmf(scores, backend=be, method=method)
-    if be.name == "float":
+    if be.is_float:
         lv = float_levels(scores)
         gaps = lv.levels[lv.index]
         p = np.asarray(pmf.values, dtype=np.float64)
@@ -57,7 +44,7 @@ def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "floa
             bound = val * kappa / (1 - kappa) + TINY * float(gaps.sum()) if kappa < 1 else float("inf")
         else:
             bound = float(pmf.abs_error * gaps.sum() + gamma(p.size) * (np.abs(p) @ gaps))
-        return ExpectedError(val, val, bound, "float", pmf)
+        return Certified(val, val, bound, Certified.weakest(pmf.error_kind, "a-priori"), "float", {"pmf": pmf})
     lv = exact_levels(scores)
     assert lv.exact is not None
     vals = list(pmf.values)
@@ -66,9 +53,7 @@ def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "floa
         total = vals[0] * 0
         for pr, j in zip(vals, lv.index):
             total = total + pr * gl[j]
-    if be.name == "ball":
-        return ExpectedError(total, float(total.mid()), float(total.rad()), str(be), pmf)
-    if be.name == "exact":
-        return ExpectedError(total, be.to_float(total), 0.0, "exact", pmf)
+    if be.is_ball or be.is_exact:
+        return be.certify(total).with_details(pmf=pmf)
     f = float(total)
-    return ExpectedError(total, f, (pmf.rel_error or 0.0) * abs(f), str(be), pmf)
+    return Certified(total, f, (pmf.rel_error or 0.0) * abs(f), "estimate", str(be), {"pmf": pmf})

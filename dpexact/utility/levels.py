@@ -81,7 +81,7 @@ def backend_number(x: Real, backend: Backend, like: Any = None) -> Any:
     On the exact backend: an ``fmpq`` when ``x`` is rational and ``like`` (a value it will be
     combined with) is an ``fmpq`` or ``None``; a sympy expression otherwise.
     """
-    if backend.name == "exact":
+    if backend.is_exact:
         if x.is_rational and (like is None or type(like).__name__ == "fmpq"):
             from flint import fmpq
 

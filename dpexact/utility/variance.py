@@ -18,45 +18,29 @@ that underflow).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..numbers.backends import Backend, get_backend
-from ..numbers.pmf import ErrorKind, Pmf
-from .expected_error import ExpectedError, expected_error
+from ..numbers.certified import Certified
+from .expected_error import expected_error
 from .levels import TINY, backend_number, exact_levels, float_levels, gamma
 
-__all__ = ["ErrorVariance", "error_variance"]
+__all__ = ["error_variance"]
 
 
-@dataclass(frozen=True)
-class ErrorVariance:
-    """``Var[q* - q_M]`` with provenance.
+def error_variance(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
+    """Variance of the error of ``mechanism`` on ``scores`` (see the module docstring).
 
-    ``value`` is in the backend's number type, ``as_float`` its float64 rounding (ball:
-    midpoint) and ``error_bound`` bounds ``|value - exact|``.
+    A :class:`~dpexact.numbers.Certified` value; ``details`` holds the ``mean`` (the expected
+    error, itself Certified) and the ``pmf``.
     """
-
-    value: Any
-    as_float: float
-    error_bound: float
-    error_kind: ErrorKind
-    backend: str
-    mean: ExpectedError
-
-    @property
-    def pmf(self) -> Pmf:
-        return self.mean.pmf
-
-
-def error_variance(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> ErrorVariance:
-    """Variance of the error of ``mechanism`` on ``scores`` (see the module docstring)."""
     be = get_backend(backend)
     mean = expected_error(mechanism, scores, backend=be, method=method)
-    pmf = mean.pmf
-    if be.name == "float":
+    pmf = mean.details["pmf"]
+    ctx = {"mean": mean, "pmf": pmf}
+    if be.is_float:
         lv = float_levels(scores)
         g = lv.levels[lv.index]
         p = np.asarray(pmf.values, dtype=np.float64)
@@ -69,26 +53,26 @@ def error_variance(mechanism: Any, scores: Any, backend: "str | Backend" = "floa
             b = mean.error_bound
             bound = (rho / (1 - rho) + gamma(p.size + 3)) * val + b * b * (1 + rho)
             bound += TINY * float(dev @ dev)
-        return ErrorVariance(val, val, bound, pmf.error_kind, "float", mean)
+        return Certified(val, val, bound, pmf.error_kind, "float", ctx)
     lv = exact_levels(scores)
     assert lv.exact is not None
     vals = list(pmf.values)
     with be.context():
         gl = [backend_number(x, be, like=vals[0]) for x in lv.exact]
-        if be.name == "exact":
+        if be.is_exact:
             first = second = vals[0] * 0
             for v, j in zip(vals, lv.index):
                 first = first + v * gl[j]
                 second = second + v * gl[j] * gl[j]
             var = second - first * first
-            return ErrorVariance(var, be.to_float(var), 0.0, "exact", "exact", mean)
+            return be.certify(var).with_details(**ctx)
         mu = mean.value
         var = vals[0] * 0
         for v, j in zip(vals, lv.index):
             d = gl[j] - mu
             var = var + v * d * d
-    if be.name == "ball":
-        return ErrorVariance(var, float(var.mid()), float(var.rad()), "rigorous", str(be), mean)
+    if be.is_ball:
+        return be.certify(var).with_details(**ctx)
     f = float(var)
     rel = pmf.rel_error if pmf.rel_error is not None else float("inf")
-    return ErrorVariance(var, f, 3 * rel * abs(f) + mean.error_bound**2, "estimate", str(be), mean)
+    return Certified(var, f, 3 * rel * abs(f) + mean.error_bound**2, "estimate", str(be), ctx)

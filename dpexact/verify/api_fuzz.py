@@ -191,11 +191,11 @@ def run_case(case: Case, timeout: float = 10.0, reference: bool = True) -> Outco
 def _classify(case: Case, m: Any, p: Any, timeout: float, reference: bool) -> Outcome:
     if not is_finite(p):
         return Outcome("wrong", f"non-finite result {p.to_float()} abs_error={p.abs_error}")
-    if p.backend.startswith("ball"):
+    if p.number_backend.is_ball:
         from ..numbers.pmf_compare import ball_is_normalised
 
         return Outcome("correct") if ball_is_normalised(p) else Outcome("wrong", "ball total does not contain 1")
-    if p.backend == "exact":
+    if p.number_backend.is_exact:
         try:
             total = p.total()
             ok = _with_alarm(lambda: _exact_is_one(total), timeout)
@@ -205,7 +205,7 @@ def _classify(case: Case, m: Any, p: Any, timeout: float, reference: bool) -> Ou
     ex = normalisation_violation(p)
     if ex > 0:
         return Outcome("wrong", f"total off by {ex:.3g} beyond the bound {p.abs_error:.3g}")
-    if reference and p.backend == "float" and len(p.values) <= 8:
+    if reference and p.number_backend.is_float and len(p.values) <= 8:
         try:
             ball = _with_alarm(lambda: m.pmf(case.scores, backend="ball"), timeout)
         except Exception:  # noqa: BLE001 - no rigorous reference for this case

@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..numbers.backends import ExactBackend, ball_context
 from ..numbers.real import Real
 
 __all__ = ["PmfCache", "PairDecision", "decide_pair", "exact_sign", "to_sympy", "Status"]
@@ -74,15 +75,23 @@ class PmfCache:
         return v
 
     def exact(self, q: Vector) -> tuple | None:
-        """Exact pmf, or ``None`` when the mechanism has no exact backend."""
+        """Exact pmf, or ``None`` when the mechanism has no exact backend or refuses this input.
+
+        A refusal (``ValueError``: a size or cost limit on this vector, or no closed form) is
+        remembered for this vector only, so that one large input does not switch off exact
+        decisions for the others; ``NotImplementedError`` / ``TypeError`` mean no exact backend.
+        """
         if self.exact_available is False:
             return None
         if q not in self._exact:
             try:
                 self._exact[q] = tuple(self.mechanism.pmf(list(q), backend="exact").values)
                 self.exact_available = True
-            except (ValueError, NotImplementedError, TypeError):
+            except (NotImplementedError, TypeError):
                 self.exact_available = False
+                return None
+            except ValueError:
+                self._exact[q] = None
                 return None
             self.evaluations["exact"] += 1
         return self._exact[q]
@@ -141,39 +150,9 @@ def exact_sign(expr: Any) -> int | None:
     exact zero with :func:`~dpexact.verify.symbolic_lattice.is_identically_zero` (exp-lattice
     substitution, exact polynomial arithmetic) and finally ``sympy.simplify``.
     """
-    if type(expr).__name__ == "fmpq":
-        return (expr > 0) - (expr < 0)
-    import sympy
-
-    from ..numbers.real import sympy_to_arb
-
-    e = sympy.sympify(expr)
-    if e.is_Rational:
-        return int(bool(e > 0)) - int(bool(e < 0))
-    from flint import ctx
-
-    old = ctx.prec
-    try:
-        for prec in (128, 512, 2048):
-            ctx.prec = prec
-            try:
-                b = sympy_to_arb(e)
-            except TypeError:
-                break
-            if b > 0:
-                return 1
-            if b < 0:
-                return -1
-    finally:
-        ctx.prec = old
     from .symbolic_lattice import is_identically_zero
 
-    z = is_identically_zero(e)
-    if z is True:
-        return 0
-    if z is None and sympy.simplify(e) == 0:
-        return 0
-    return None
+    return ExactBackend().try_sign(expr, zero_test=is_identically_zero)
 
 
 def _exp_eps(mechanism: Any) -> Any:
@@ -184,11 +163,7 @@ def _exp_eps(mechanism: Any) -> Any:
 
 def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | None = None) -> PairDecision:
     """Decide ``P(q)_r <= e^ε P(q2)_r`` for the cached mechanism (ε = its *claimed* epsilon)."""
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = cache.prec
-    try:
+    with ball_context(cache.prec):
         E = eps_ball if eps_ball is not None else Real.of(cache.mechanism.epsilon).to_arb(cache.prec).exp()
         p1 = cache.ball(q)[r]
         p2 = cache.ball(q2)[r]
@@ -204,8 +179,6 @@ def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | 
             return PairDecision("le", lo, hi, arith)
         if D.lower() > 0:
             return PairDecision("gt", lo, hi, arith)
-    finally:
-        ctx.prec = old
     ex1 = cache.exact(q)
     ex2 = cache.exact(q2) if ex1 is not None else None
     if ex1 is None or ex2 is None:

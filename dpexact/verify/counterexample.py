@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
 from .certified_ratio import exact_sign, to_sympy
 
@@ -74,13 +75,9 @@ class Counterexample:
         """Prove the violation in ``"exact"`` or ``"ball"`` arithmetic (``prec`` bits for ball)."""
         if backend not in ("exact", "ball"):
             raise ValueError(f"backend must be 'exact' or 'ball', got {backend!r}")
-        from flint import ctx
-
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = self.epsilon
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             p1 = self.mechanism.pmf(list(self.scores), backend=f"ball:{prec}").values[self.output]
             p2 = self.mechanism.pmf(list(self.neighbour_scores), backend=f"ball:{prec}").values[self.output]
             E = eps.to_arb(prec).exp()
@@ -91,9 +88,7 @@ class Counterexample:
             else:
                 lo, hi = (float(D.lower()) > 0 and math.inf or -math.inf), math.inf
             ball_proved = bool(D.lower() > 0)
-        finally:
-            ctx.prec = old
-        if backend == "ball":
+        if get_backend(backend).is_ball:
             return Recheck(ball_proved and nb, f"ball:{prec}", lo, hi, float(eps), nb,
                            "" if ball_proved else "ball cannot separate the ratio from e^ε")
         import sympy

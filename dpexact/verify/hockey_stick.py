@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
 from .certified_ratio import exact_sign, to_sympy
 
@@ -51,7 +52,8 @@ def hockey_stick(P: Any, Q: Any, eps_prime: Any, backend: str = "exact", prec: i
     Q = list(getattr(Q, "values", Q))
     _check_pair(P, Q)
     e = Real.of(eps_prime, "eps_prime")
-    if backend == "float":
+    be = get_backend(backend)
+    if be.is_float:
         p = np.asarray(P, dtype=float)
         q = np.asarray(Q, dtype=float)
         if not (np.all(np.isfinite(p)) and np.all(np.isfinite(q))) or np.any(p < 0) or np.any(q < 0):
@@ -59,12 +61,10 @@ def hockey_stick(P: Any, Q: Any, eps_prime: Any, backend: str = "exact", prec: i
         w = math.exp(e.to_float())
         val = float(np.sum(np.maximum(0.0, p - w * q)))
         return val, (len(p) + 3) * U * float(np.sum(p) + w * np.sum(q))
-    if backend == "ball":
-        from flint import arb, ctx
+    if be.is_ball:
+        from flint import arb
 
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             E = e.to_arb(prec).exp()
             total = arb(0)
             for a, b in zip(P, Q):
@@ -76,9 +76,7 @@ def hockey_stick(P: Any, Q: Any, eps_prime: Any, backend: str = "exact", prec: i
                 elif not (d <= 0):  # straddles 0: the term lies in [0, upper]
                     total += arb(0).union(d.upper())
             return total
-        finally:
-            ctx.prec = old
-    if backend != "exact":
+    if not be.is_exact:
         raise ValueError(f"backend must be 'exact', 'ball' or 'float', got {backend!r}")
     import sympy
 
@@ -157,7 +155,7 @@ def privacy_profile(mechanism: Any, pairs: Sequence[tuple[Sequence[Any], Sequenc
         for a, b in pairs:
             for x, y in ((a, b), (b, a)):
                 d = hockey_stick(pmf(x), pmf(y), ep, backend)
-                f = float(d.upper()) if backend == "ball" else Real.of(to_sympy(d)).to_float()
+                f = float(d.upper()) if get_backend(backend).is_ball else Real.of(to_sympy(d)).to_float()
                 if f > best_f:
                     best, best_f, arg = d, f, (tuple(map(str, x)), tuple(map(str, y)))
         out.append(ProfilePoint(str(Real.of(ep, "eps_prime")), best, best_f, arg))

@@ -231,7 +231,16 @@ def run_entry(e: PeerEntry) -> PeerRow:
 
 
 def run_suites(suites: list[str] | None = None, names: list[str] | None = None) -> list[PeerRow]:
-    """Run every entry (optionally only some suites / peer names); one identical mechanism+params is verified once."""
+    """Run every entry (optionally only some suites / peer names); one identical mechanism+params is verified once.
+
+    Raises:
+        ValueError: a suite or peer name that no entry has (nothing would run).
+    """
+    for given, known, what in ((suites, {e.suite for e in PEER_SUITES}, "suite"),
+                               (names, {e.name for e in PEER_SUITES}, "name")):
+        unknown = sorted(set(given or ()) - known)
+        if unknown:
+            raise ValueError(f"{what}: no peer entry {unknown[0][:40]!r}; known: {', '.join(sorted(known))}")
     rows: list[PeerRow] = []
     done: dict = {}
     for e in PEER_SUITES:

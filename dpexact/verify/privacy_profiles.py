@@ -20,6 +20,7 @@ import math
 from typing import Any
 
 from ..mechanisms.validation import positive_real
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 
 __all__ = [
@@ -61,22 +62,18 @@ def gaussian_profile(eps_prime: Any, sigma: Any, sensitivity: Any = 1) -> float:
 
 def gaussian_profile_ball(eps_prime: Any, sigma: Any, sensitivity: Any = 1, prec: int = 128) -> Any:
     """Rigorous arb enclosure of the analytic Gaussian profile (Φ(x) = erfc(-x/√2)/2)."""
-    from flint import arb, ctx
+    from flint import arb
 
     e = _nonneg(eps_prime, "eps_prime")
     s = positive_real(sigma, "sigma")
     d = positive_real(sensitivity, "sensitivity")
-    old = ctx.prec
-    ctx.prec = prec
-    try:
+    with ball_context(prec):
         eb, sb, db = e.to_arb(prec), s.to_arb(prec), d.to_arb(prec)
         a = db / (2 * sb)
         c = eb * sb / db
         r2 = arb(2).sqrt()
         phi = lambda x: (-x / r2).erfc() / 2  # noqa: E731
         return phi(a - c) - eb.exp() * phi(-a - c)
-    finally:
-        ctx.prec = old
 
 
 def adp_gaussian_sigma(epsilon: Any, delta: Any, sensitivity: Any = 1) -> float:

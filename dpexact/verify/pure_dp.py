@@ -30,6 +30,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from .certified_ratio import PairDecision, PmfCache, decide_pair
 from .counterexample import Counterexample, Recheck
@@ -182,14 +183,8 @@ def check_pairs(
             res.worst_float = float(L[k])
             res.worst_float_triple = _triple(pairs, int(I[k]), int(O[k]))
     order = np.argsort(-L, kind="stable")
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = prec
-    try:
+    with ball_context(prec):
         E = eps.to_arb(prec).exp()
-    finally:
-        ctx.prec = old
     checked = np.zeros(L.size, dtype=bool)
 
     def decide(j: int) -> PairDecision:
@@ -276,12 +271,8 @@ def prop2_check(mechanism: Any, scores: Sequence[Sequence[Any]], prec: int = 128
     cache = PmfCache(mechanism, prec)
     res = ScopeResult()
     nb = LInfBox(s * delta)  # the pair (q + sΔe_r, q) is a neighbour in the box of radius sΔ
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = prec
-    E = Real.of(mechanism.epsilon).to_arb(prec).exp()
-    ctx.prec = old
+    with ball_context(prec):
+        E = Real.of(mechanism.epsilon).to_arb(prec).exp()
     t0 = time.perf_counter()
     for q2, q, r in pairs:
         res.pairs += 1

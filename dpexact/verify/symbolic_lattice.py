@@ -163,7 +163,9 @@ def ratio_on_interval(
     are exact reals with ``0 < eps_lo <= eps_hi``.
     """
     import sympy
-    from flint import arb, ctx
+    from flint import arb
+
+    from ..numbers.backends import ball_context
 
     from .. import mechanism as build
     from ..mechanisms.validation import positive_real
@@ -192,9 +194,7 @@ def ratio_on_interval(
         return RatioIntervalResult(True, L, "0", -1, 0, None, True)
     G = sympy.Poly(sympy.expand(num * den), t)
     # outer rational enclosure of the t-interval [e^{-hi/L}, e^{-lo/L}]
-    old = ctx.prec
-    ctx.prec = 256
-    try:
+    with ball_context(256):
         t_lo_b = (-hi_r.to_arb(256) / L).exp()
         t_hi_b = (-lo_r.to_arb(256) / L).exp()
         tl = Fraction(*_arb_point_fraction(t_lo_b.lower()))
@@ -202,8 +202,6 @@ def ratio_on_interval(
         # inner enclosure: witnesses are taken from here so that their ε lies in the interval
         il = Fraction(*_arb_point_fraction(t_lo_b.upper()))
         ih = Fraction(*_arb_point_fraction(t_hi_b.lower()))
-    finally:
-        ctx.prec = old
     S = sympy.Rational(tl.numerator, tl.denominator)
     T = sympy.Rational(th.numerator, th.denominator)
     Dpoly = sympy.Poly(den, t)

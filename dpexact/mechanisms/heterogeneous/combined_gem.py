@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...numbers.backends import Backend, ExactBackend
-from ...numbers.pmf import Pmf
+from ...numbers.pmf import Pmf, pmf_from_numbers
 from ...numbers.real import Real
 from ..validation import positive_real
 from .gem import SELECTORS, GEM, ModifiedGEM
@@ -127,7 +127,7 @@ class CombinedGEM(HeterogeneousSelection):
         gem, mgem = self._parts()
         bit = int(spearman_sign(q, list(self.candidate_sensitivities(len(q)))) >= 0)
         pg, pm = gem.pmf(q, backend=backend, method=method), mgem.pmf(q, backend=backend, method=method)
-        if backend.name == "exact":
+        if backend.is_exact:
             import sympy
 
             e = sympy.exp(self.epsilon_c.to_sympy())
@@ -140,11 +140,8 @@ class CombinedGEM(HeterogeneousSelection):
         m = backend.exp(-backend.from_real(self.epsilon_c))  # e^{-ε_c}: no overflow at ε = 1e300
         pi = 1 / (1 + m) if bit else m / (1 + m)
         vals = tuple(pi * a + (1 - pi) * b for a, b in zip(pm.values, pg.values))
-        if backend.name == "ball":
-            rads = [float(v.rad()) for v in vals]
-            mids = [abs(float(v.mid())) for v in vals]
-            rel = max((r / m for r, m in zip(rads, mids) if m > 0), default=float("inf"))
-            return Pmf(vals, str(backend), pg.method, rel, max(rads), "rigorous", details={"bit": bit})
+        if backend.is_ball:
+            return pmf_from_numbers(vals, backend, pg.method, {"bit": bit})
         est = max(pg.abs_error, pm.abs_error) + 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), pg.method, None, est, "estimate", details={"bit": bit})
 

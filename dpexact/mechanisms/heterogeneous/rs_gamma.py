@@ -62,7 +62,7 @@ from typing import Any, Callable, ClassVar
 import numpy as np
 
 from ...numbers.backends import Backend
-from ...numbers.pmf import Pmf
+from ...numbers.pmf import Pmf, pmf_from_numbers
 from ...numbers.real import Real
 from ..base import _check_method
 from ..validation import check_size, positive_real
@@ -196,11 +196,11 @@ class _RandomStopping(HeterogeneousSelection):
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("quadrature",), "quadrature")
-        if backend.name == "exact":
+        if backend.is_exact:
             raise ValueError(f"{self.short_name}: no exact backend (the pmf is a non-elementary integral); "
                              "use ball for rigorous enclosures")
         n = len(q)
-        limit, cost = (BALL_LIMIT, BALL_COST) if backend.name == "ball" else (MP_LIMIT, MP_COST)
+        limit, cost = (BALL_LIMIT, BALL_COST) if backend.is_ball else (MP_LIMIT, MP_COST)
         check_size(n, limit, _cost_note(backend.name, n, cost))
         scales = self._scales(n)
         order = _exact_order(q)
@@ -208,12 +208,9 @@ class _RandomStopping(HeterogeneousSelection):
         for k in range(1, n):
             a, z = order[k - 1], order[k]
             rank[z] = rank[a] + ((q[z] - q[a]).sign() != 0)
-        if backend.name == "ball":
+        if backend.is_ball:
             vals, info = self._ball(q, scales, order, rank, backend.prec)
-            rads = [float(v.rad()) for v in vals]
-            mids = [abs(float(v.mid())) for v in vals]
-            rel = max((r / m for r, m in zip(rads, mids) if m > 0), default=math.inf)
-            return Pmf(tuple(vals), str(backend), "quadrature", rel, max(rads), "rigorous", details=info)
+            return pmf_from_numbers(vals, backend, "quadrature", info)
         vals, info = self._mp(q, scales, order, backend.dps)
         est = info["error_estimate"]
         return Pmf(tuple(vals), str(backend), "quadrature", None, est, "estimate", details=info)

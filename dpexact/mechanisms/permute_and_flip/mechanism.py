@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ...numbers.backends import Backend, ExactBackend
-from ...numbers.pmf import Pmf
+from ...numbers.pmf import Pmf, pmf_from_numbers
 from ...numbers.real import Real
 from ...protocols import MechanismProperties
 from ..base import SelectionMechanism, _check_method
@@ -71,7 +71,7 @@ class PermuteAndFlip(SelectionMechanism):
                    error_kind="a-priori", logvalues=logpmf, details=rep.as_dict())
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        if backend.name == "exact":
+        if backend.is_exact:
             xs = self._exact_exponents(q)
             m = _check_method(method, ("polynomial", "recurrence"), "polynomial")
             kind, p = ExactBackend.field([backend.exp(backend.from_real(x)) for x in xs])
@@ -93,7 +93,7 @@ class PermuteAndFlip(SelectionMechanism):
             p = [backend.exp(v) for v in xb]
             vals = pf_pmf_recurrence_scalar(p, p[0] * 0, p[0] * 0 + 1)
             info: dict = {}
-        elif backend.name == "ball":
+        elif backend.is_ball:
             vals, info = pf_pmf_quadrature_ball(xb, backend.prec)
         else:
             vals, info = pf_pmf_quadrature_mp(xb, backend.dps)
@@ -115,11 +115,8 @@ class PermuteAndFlip(SelectionMechanism):
 
 def _scalar_pmf(vals: tuple, backend: Backend, method: str, info: dict) -> Pmf:
     """Package mp / ball values with their error statement."""
-    if backend.name == "ball":
-        rads = [float(v.rad()) for v in vals]
-        mids = [abs(float(v.mid())) for v in vals]
-        rel = max((r / m for r, m in zip(rads, mids) if m > 0), default=math.inf)
-        return Pmf(vals, str(backend), method, rel_error=rel, abs_error=max(rads), error_kind="rigorous", details=info)
+    if backend.is_ball:
+        return pmf_from_numbers(vals, backend, method, info)
     est = 10.0 ** (-backend.dps + 3) if method != "recurrence" else math.inf
     if method != "recurrence":
         est += info.get("series_rel", 0.0)

@@ -212,7 +212,7 @@ class SparseVector:
         be = get_backend(backend)
         q = self._queries(queries, exact=True)
         check_pattern(pattern, len(q), self.cutoff)
-        if be.name == "exact":
+        if be.is_exact:
             return self._pattern_value(q, pattern, exact_ops()).to_sympy()
         return self._balls(q, [pattern], getattr(be, "prec", 128))[0]
 
@@ -280,17 +280,17 @@ class SparseVector:
         if method not in (None, "closed-form"):
             raise ValueError(f"method must be 'closed-form', got {method!r}")
         be = get_backend(backend)
-        exact = be.name != "float"
+        exact = not be.is_float
         q = self._queries(queries, exact=exact)
         pats = self.outputs(len(q))
-        if be.name == "exact":
+        if be.is_exact:
             vals = tuple(v.to_sympy() for v in self.exact_values(queries))
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"outputs": pats})
-        if be.name == "mp":
+        if be.is_mp:
             raise ValueError("backend: the sparse-vector laws are served on float, ball and exact (use ball:bits for high precision)")
         prec = getattr(be, "prec", 96)
         balls = self._balls(q, pats, prec)
-        if be.name == "ball":
+        if be.is_ball:
             return Pmf(tuple(balls), str(be), "closed-form", None, max(float(b.rad()) for b in balls), "rigorous",
                        details={"outputs": pats})
         mids = np.array([float(b.mid()) for b in balls])

@@ -1,0 +1,113 @@
+"""``dpexact sweep SPEC.toml --store DIR``: a grid of tasks on Dask with a resumable results store."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("sweep")
+    def sweep_cmd(
+        spec_path: Path = typer.Argument(..., metavar="SPEC.toml", help="the sweep spec (task kind and grid)"),
+        store_dir: Path = typer.Option(..., "--store", help="results directory (one Parquet file per finished task)"),
+        as_json: bool = typer.Option(False, "--json", help="print a JSON list, one object per grid point"),
+        scheduler: Optional[str] = typer.Option(None, "--scheduler", help="address of an existing Dask scheduler, e.g. tcp://host:8786"),
+        workers: Optional[int] = typer.Option(None, "--workers", help="local worker processes (default: the CPUs; 0: serial, no Dask)"),
+        retry_failed: bool = typer.Option(False, "--retry-failed", help="run again the points whose stored result failed"),
+        plot: Optional[Path] = typer.Option(None, "--plot", help="draw ratio vs ε per (n, k) from the store into this PNG"),
+        table: bool = typer.Option(False, "--table", help="print the grid's results as a table"),
+    ) -> None:
+        """Run a grid of optimal / verify / pmf / check tasks; re-running resumes where it stopped."""
+        from rich.console import Console
+
+        from ..io import check_writable
+        from ..sweep import ResultStore, load_spec, point_record, run_sweep
+        from ..sweep.report import plot_ratios, table_rows
+
+        err = Console(stderr=True)
+        try:
+            spec = load_spec(spec_path)
+            if workers is not None and workers < 0:
+                raise ValueError(f"--workers must be >= 0, got {workers}")
+            if scheduler is not None and workers is not None:
+                raise ValueError("--workers: give either --scheduler (an existing cluster) or --workers (a local one)")
+            if plot is not None:
+                if spec.task != "optimal":
+                    raise ValueError("--plot: draws optimality ratios, so it needs a task = \"optimal\" sweep")
+                check_writable(plot, "--plot")
+            store = ResultStore(store_dir)
+        except (ValueError, TypeError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=2)
+        bar = _ProgressBar(err)
+        try:
+            with bar:
+                report = run_sweep(spec, store, scheduler=scheduler, workers=workers, retry_failed=retry_failed,
+                                   on_progress=bar.update, on_interrupt=lambda m: err.print(
+                                       f"interrupted: storing the {m} running task(s) first; Ctrl-C again to abandon them",
+                                       markup=False))
+        except (ValueError, TypeError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=2)
+        except KeyboardInterrupt:
+            typer.echo(f"interrupted: finished results are in {store_dir}; run the same command to resume", err=True)
+            raise typer.Exit(code=130)
+        for path, reason in report.corrupt:
+            err.print(f"corrupt store file {path} ({reason}): not used; its task was run again", markup=False)
+        if as_json:
+            typer.echo(json.dumps([point_record(p, report.rows.get(p.key)) for p in report.points]))
+        failed = report.failed
+        err.print(f"{len(report.points)} points: {len(report.computed)} computed, {len(report.skipped)} already in the store, "
+                  f"{len(failed)} failed", markup=False)
+        if table:
+            from rich.table import Table
+
+            header, lines = table_rows(report.points, report.rows)
+            t = Table(title=f"sweep {spec_path.name} ({spec.task})")
+            for h in header:
+                t.add_column(h, overflow="fold")
+            for line in lines:
+                t.add_row(*line)
+            out = Console(stderr=as_json)
+            if not out.is_terminal:  # a log file or pipe: no wrapping at the 80-column default
+                out = Console(stderr=as_json, width=160)
+            out.print(t)
+        if plot is not None:
+            try:
+                plot_ratios(report.points, report.rows, plot, title=f"{spec_path.name}: optimality ratio vs ε")
+            except ValueError as exc:
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(code=1)
+            err.print(f"figure written to {plot}", markup=False)
+        if failed or report.missing:
+            raise typer.Exit(code=1)
+
+
+class _ProgressBar:
+    """rich progress bar: done / running / failed of this run's jobs, with an ETA."""
+
+    def __init__(self, console: object) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self._p = Progress(TextColumn("sweep"), BarColumn(), MofNCompleteColumn(),
+                           TextColumn("running {task.fields[running]} · failed {task.fields[failed]}"),
+                           TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=True)
+        self._task = None
+
+    def __enter__(self) -> "_ProgressBar":
+        self._p.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._p.__exit__(*exc)
+
+    def update(self, prog: object) -> None:
+        if self._task is None:
+            self._task = self._p.add_task("sweep", total=prog.total, running=0, failed=0)  # type: ignore[attr-defined]
+        self._p.update(self._task, completed=prog.done + prog.failed, running=prog.running, failed=prog.failed)  # type: ignore[attr-defined]

@@ -1,0 +1,146 @@
+"""One optimal-mechanism solve with its optimality ratios, as a JSON-ready record.
+
+This is the single source of ``dpexact optimal --json`` and of the ``optimal`` task of
+``dpexact sweep``: build the reduced LP of Q(n, k) (pf App. D), solve it
+(:func:`.solver.solve_regular_lp`), optionally certify the optimum
+(:mod:`.exact_certificate`), and compute ``ratio(M) = Σ_q E[err(M, q)] / Σ_q E[err(M*, q)]``
+(pf §5, Figure 2) for each named mechanism with its proven error bound
+(:func:`.optimal_mechanism.optimality_ratio`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+__all__ = ["optimal_summary"]
+
+
+def optimal_summary(
+    n: int,
+    k: int,
+    epsilon: str,
+    *,
+    sensitivity: str = "1",
+    mechanisms: Sequence[str] = ("pf", "em"),
+    boundary: str = "clip",
+    method: str = "auto",
+    crossover: bool = True,
+    certify: bool = False,
+    time_limit: float | None = None,
+    threads: int | None = None,
+    max_seconds: float | None = None,
+    progress: Callable[[str, str], None] | None = None,
+) -> dict[str, Any]:
+    """Solve the optimal regular mechanism LP on Q(n, k) and return its JSON record.
+
+    Args:
+        n, k: candidates and lattice depth (scores 0, -2Δ, …, -2Δk).
+        epsilon, sensitivity: exact strings (``"1/2"``, ``"log(2)"``).
+        mechanisms: registry names whose optimality ratios are computed.
+        boundary, method, crossover: passed to :func:`.regular_lp.build_regular_lp` /
+            :func:`.solver.solve_regular_lp`.
+        certify: exact certificate when e^{-ε} is rational, else a ball enclosure (vertex)
+            or the proven float64 interval.
+        time_limit, threads: per HiGHS call (``None``: HiGHS defaults).
+        max_seconds: time budget: the whole computation's estimate (:mod:`.cost_model`) must
+            fit in it, else :class:`~dpexact.cost_limits.CostLimitError` before any work; it
+            also bounds the solve (:func:`.solver.solve_regular_lp`). ``None``: no time check
+            (memory is always checked).
+        progress: called as ``progress("step", text)`` when a phase starts and
+            ``progress("note", text)`` with the LP size before the solve and the solve time after.
+
+    Returns:
+        The keys of ``dpexact optimal --json``: sizes, ``method``, ``seconds``,
+        ``optimal_total_error`` with its proven ``optimal_total_error_bounds``, ``ratios`` and
+        ``ratio_error_bounds`` per mechanism, ``certified`` (``False`` / ``"exact"`` /
+        ``"enclosure"``), and the certificate fields when ``certify``.
+
+    Raises:
+        ValueError / TypeError: bad parameters (naming the argument); ``CostLimitError`` (a
+            ValueError) when the estimate exceeds the memory or ``max_seconds`` budget.
+        RuntimeError: HiGHS reports no optimum (e.g. the simplex or generation route hit
+            ``time_limit``).
+    """
+    from .. import mechanism as build
+    from ..cost_limits import check_cost
+    from .cost_model import estimate_regular_lp_cost
+    from .exact_certificate import certify_exact, enclose_optimum
+    from .optimal_mechanism import optimality_ratio
+    from .regular_lp import build_regular_lp
+    from .solver import solve_regular_lp
+
+    report = progress or (lambda kind, text: None)
+    names = [str(s).strip() for s in mechanisms if str(s).strip()]
+    if not names:
+        raise ValueError("mechanisms: give at least one mechanism name")
+    # built before the LP so that a misspelt name is reported at once, not after the solve
+    mechs = {name: build(name, epsilon=epsilon, sensitivity=sensitivity) for name in names}
+    check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, mechanisms=len(names), time_limit=time_limit),
+               max_seconds=max_seconds)
+    report("step", f"building the LP for Q({n}, {k})")
+    t0 = time.perf_counter()
+    lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)  # type: ignore[arg-type]
+    build_s = time.perf_counter() - t0
+    report("note", f"LP for Q({n}, {k}): {lp.num_vars} variables, {lp.num_constraints} constraints, "
+                   f"{len(lp.classes)} classes, {lp.num_vectors} vectors (built in {build_s:.2f} s)")
+    report("step", f"solving the LP (method {method})")
+    t1 = time.perf_counter()
+    sol = solve_regular_lp(lp, method=method, crossover=crossover, time_limit=time_limit, threads=threads,  # type: ignore[arg-type]
+                           max_seconds=max_seconds)
+    report("note", f"solved ({sol.method}) in {time.perf_counter() - t1:.2f} s; computing the ratios of {', '.join(names)}")
+    report("step", "certifying and computing ratios" if certify else "computing ratios")
+    cert = None
+    certified: Any = False
+    enclosure = None
+    if certify:
+        if lp.rho.is_rational:
+            cert = certify_exact(sol)
+            certified = "exact" if cert.certified else False
+        elif sol.is_vertex:
+            enc = enclose_optimum(sol)
+            enclosure = [float(enc.lower.lower()), float(enc.upper.upper())]
+            certified = "enclosure"
+        else:  # no basis to enclose from: the solution's proven float64 interval
+            enclosure = [sol.bounds.lower, sol.bounds.upper]
+            certified = "enclosure"
+    ratios: dict[str, Any] = {}
+    ratio_bounds: dict[str, float] = {}
+    exact_ratios: dict[str, str] = {}
+    for name in names:
+        mech = mechs[name]
+        if cert is not None and cert.certified:
+            r = optimality_ratio(mech, sol, backend="exact", certificate=cert)
+            exact_ratios[name] = str(r.value)
+        else:
+            r = optimality_ratio(mech, sol)
+        ratios[name] = r.as_float
+        ratio_bounds[name] = r.error_bound
+    out: dict[str, Any] = {
+        "n": n,
+        "k": k,
+        "epsilon": epsilon,
+        "sensitivity": sensitivity,
+        "boundary": boundary,
+        "method": sol.method,
+        "variables": lp.num_vars,
+        "constraints": lp.num_constraints,
+        "classes": len(lp.classes),
+        "vectors": lp.num_vectors,
+        "build_seconds": build_s,
+        "seconds": sol.seconds,
+        "optimal_total_error": sol.optimal_total_error,
+        "optimal_total_error_bounds": [sol.bounds.lower, sol.bounds.upper],
+        "vertex": sol.is_vertex,
+        "ratios": ratios,
+        "ratio_error_bounds": ratio_bounds,
+        "certified": certified,
+    }
+    if cert is not None:
+        out["optimal_total_error_exact"] = str(cert.optimum) if cert.certified else None
+        out["ratios_exact"] = exact_ratios
+        if not cert.certified:
+            out["certificate_failure"] = cert.failure
+    if enclosure is not None:
+        out["optimal_total_error_enclosure"] = enclosure
+    return out

@@ -1,0 +1,115 @@
+"""Exact pmf of report noisy max with exponential noise, by exact integration of its definition.
+
+Definition (hetsel eq. (3); pf Appendix F's integral): ``Y_s = q_s + Z_s`` with independent
+``Z_s ~ Exp(λ_s)`` (rate ``λ_s = 1/b_s``, mean ``b_s``; ``b = 2Δ/ε``, or ``Δ/ε`` when monotone,
+or the per-candidate ``scales``), and ``M(q) = argmax_s Y_s``. With ``f_r``, ``F_s`` the
+density and cdf of ``Y_r``, ``Y_s``:
+
+    Pr[M(q) = r] = ∫ f_r(y) ∏_{s≠r} F_s(y) dy,
+    f_r(y) = λ_r e^{-λ_r (y - q_r)} [y >= q_r],   F_s(y) = (1 - e^{-λ_s (y - q_s)}) [y >= q_s].
+
+Every factor vanishes below its own score, so the integrand is zero for ``y < q* = max_s q_s``
+and, on the single piece ``[q*, ∞)``, is an exponential polynomial in ``y``: with
+``d_s = q* - q_s >= 0`` and ``A_s = e^{-λ_s d_s}``,
+
+    ∏_{s≠r} (1 - A_s e^{-λ_s (y - q*)}) = Σ_{S ⊆ [n]∖{r}} (-1)^{|S|} e^{-Σ_S λ_s d_s} e^{-κ_S (y - q*)},
+
+``κ_S = Σ_{s∈S} λ_s``, and each term integrates exactly against ``f_r``:
+
+    ∫_{q*}^∞ λ_r e^{-λ_r (y - q_r)} e^{-κ (y - q*)} dy = λ_r e^{-λ_r d_r} / (λ_r + κ).
+
+The 2^(n-1) subsets are never enumerated: the product is expanded factor by factor into a
+polynomial whose terms are keyed by ``(κ, E)`` (``E = Σ_S λ_s d_s``), with integer
+coefficients. For a common rate ``λ`` this is the polynomial in ``t = e^{-λ(y - q*)}`` whose
+coefficient of ``t^k`` collects the subsets of size ``k`` by their weight ``e^{-λ Σ_S d_s}``:
+on scores in a lattice of step ``h`` there are at most ``n · (Σ_s d_s/h + 1)`` keys, so the
+cost is polynomial in ``n`` and the score range. The number of keys is bounded by
+:data:`MAX_TERMS` (``ValueError`` beyond).
+
+Result: ``Pr[M(q) = r] = Σ_{(κ, E)} c_{κ,E} · λ_r/(λ_r + κ) · e^{-(λ_r d_r + E)}`` — a sum of
+rational multiples of exponentials of rationals whenever ε, Δ (or the scales) and the
+scores are rational, returned as a sympy expression with terms grouped by exponent.
+(Permute-and-flip has the same law for a common rate; that identity is used only as a test.)
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from ..numbers.real import Real
+
+__all__ = ["rnm_exponential_exact", "MAX_TERMS"]
+
+#: largest number of (κ, E) terms of the expanded product kept for one candidate
+MAX_TERMS = 200_000
+
+
+def _values(xs: list[Real]) -> tuple[list[Any], bool]:
+    """Raw exact values: Fractions when every x is rational, else sympy expressions."""
+    if all(x.is_rational for x in xs):
+        return [x.value for x in xs], True
+    return [x.to_sympy() for x in xs], False
+
+
+def rnm_exponential_exact(q: list[Real], scales: list[Real]) -> tuple[list[Any], dict]:
+    """Exact ``Pr[argmax_s (q_s + Z_s) = r]``, ``Z_s ~ Exp(1/b_s)``, for every r (sympy values).
+
+    Args:
+        q: exact scores.
+        scales: exact noise scales ``b_s > 0`` (means of the exponential noise).
+
+    Returns:
+        the probabilities (sympy expressions; rationals times ``exp`` of rationals when all
+        inputs are rational) and diagnostics (``terms``: the largest expansion size).
+    """
+    import sympy
+
+    n = len(q)
+    if len(scales) != n:
+        raise ValueError(f"scales has {len(scales)} entries but scores has {n}")
+    if n == 1:
+        return [sympy.Integer(1)], {"terms": 1}
+    top = max(q)
+    raw, rational = _values([top - x for x in q] + [Real.of(1) / b for b in scales])
+    d, lam = raw[:n], raw[n:]
+    zero = Fraction(0) if rational else sympy.Integer(0)
+    out: list[Any] = []
+    largest = 1
+    for r in range(n):
+        # expand ∏_{s≠r} (1 - A_s e^{-λ_s (y - q*)}) as {(κ, E): integer coefficient}
+        poly: dict[tuple[Any, Any], int] = {(zero, zero): 1}
+        for s in range(n):
+            if s == r:
+                continue
+            shifted = {}
+            ls, es = lam[s], lam[s] * d[s]
+            for (k, e), c in poly.items():
+                key = (k + ls, e + es)
+                shifted[key] = shifted.get(key, 0) - c
+            for key, c in shifted.items():
+                v = poly.get(key, 0) + c
+                if v:
+                    poly[key] = v
+                else:
+                    poly.pop(key, None)
+            if len(poly) > MAX_TERMS:
+                raise ValueError(f"scores: the exact RNM expansion exceeds {MAX_TERMS} terms "
+                                 "(scores far from a common lattice); use backend='ball'")
+        largest = max(largest, len(poly))
+        # integrate term by term against f_r; group by the total exponent λ_r d_r + E
+        by_exp: dict[Any, Any] = {}
+        lr, base = lam[r], lam[r] * d[r]
+        for (k, e), c in poly.items():
+            coef = c * lr / (lr + k)
+            key = base + e
+            by_exp[key] = by_exp.get(key, 0) + coef
+        terms = []
+        for expo, coef in by_exp.items():
+            if coef == 0:
+                continue
+            c_s = sympy.Rational(coef.numerator, coef.denominator) if isinstance(coef, Fraction) else sympy.sympify(coef)
+            e_s = sympy.Rational(expo.numerator, expo.denominator) if isinstance(expo, Fraction) else sympy.sympify(expo)
+            terms.append(c_s * sympy.exp(-e_s))
+        out.append(sympy.Add(*terms))
+    return out, {"terms": largest}
