@@ -198,3 +198,16 @@ def test_bench_verifier_json_and_output(tmp_path):
     assert rows == json.loads(target.read_text())
     # ground truth of each benchmark mechanism: a private one is never flagged, a non-private one is
     assert all((row["verdict"] == "violated") == (row["truth"] == "not-private") for row in rows), rows
+
+
+def test_sweep_json_and_output(tmp_path):
+    spec = tmp_path / "spec.toml"
+    spec.write_text('task = "optimal"\nmechanisms = ["pf"]\nn = [3]\nk = [1]\nepsilon = ["1"]\n')
+    target = tmp_path / "points.json"
+    r = run(["sweep", str(spec), "--store", str(tmp_path / "store"), "--workers", "0", "--json", "-o", str(target)])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.stdout) == json.loads(target.read_text())
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    r = run(["sweep", str(spec), "--store", str(tmp_path / "store2"), "--workers", "0", "-o", str(blocker / "p.json")])
+    assert r.exit_code == 2 and r.stderr.startswith("error: --output") and not (tmp_path / "store2").exists()
