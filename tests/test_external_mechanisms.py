@@ -113,7 +113,7 @@ def test_cli_verify_and_optimal(example_path):
     assert v["verdict"] == "private-within-scope" and v["certified"] and v["worst_log_ratio"] <= 1
     res = runner.invoke(app, ["optimal", "--n", "4", "--k", "4", "--epsilon", "1", "--mechanisms", f"pf,{spec}", "--json"])
     assert res.exit_code == 0, res.output
-    o = json.loads(res.output)
+    o = json.loads(res.stdout)  # notes and progress go to stderr
     # PF is optimal on Q(n, k) (pf Theorem 3); the geometric mechanism is not
     assert abs(o["ratios"]["pf"] - 1) <= o["ratio_error_bounds"]["pf"]
     assert o["ratios"][spec] > 1 + 100 * o["ratio_error_bounds"][spec]

@@ -13,7 +13,7 @@ runner = CliRunner()
 def test_optimal_json():
     res = runner.invoke(app, ["optimal", "--n", "4", "--k", "4", "--epsilon", "0.5", "--json"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)  # notes and progress go to stderr
     for key in ("n", "k", "epsilon", "variables", "constraints", "seconds", "optimal_total_error", "ratios", "certified"):
         assert key in out
     lp = build_regular_lp(4, 4, "0.5")
@@ -24,7 +24,7 @@ def test_optimal_json():
 
 def test_optimal_certify_exact_and_table():
     res = runner.invoke(app, ["optimal", "--n", "3", "--k", "3", "--epsilon", "log(2)", "--certify", "--json", "--mechanisms", "pf"])
-    out = json.loads(res.output)
+    out = json.loads(res.stdout)  # notes and progress go to stderr
     assert out["certified"] == "exact" and "/" in out["optimal_total_error_exact"]
     res = runner.invoke(app, ["optimal", "--n", "3", "--k", "3", "--epsilon", "0.5"])
     assert res.exit_code == 0 and "optimality ratio" in res.output

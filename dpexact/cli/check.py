@@ -21,6 +21,8 @@ from typing import Any, Optional
 
 import typer
 
+from .common import STRICT_INT
+
 #: seconds between two rewrites of the --output file while claims run
 WRITE_INTERVAL = 1.0
 
@@ -43,7 +45,7 @@ def register(app: typer.Typer) -> None:
         report: Optional[Path] = typer.Option(None, "--report", help="write report.md and PNG figures into this directory"),
         as_json: bool = typer.Option(False, "--json", help="print the verdicts as JSON to stdout instead of the summary"),
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the verdicts as JSON to this file (rewritten atomically as claims finish)"),
-        workers: Optional[int] = typer.Option(None, "--workers", help="run the checks on N local Dask worker processes"),
+        workers: Optional[int] = typer.Option(None, "--workers", parser=STRICT_INT, help="run the checks on N local Dask worker processes"),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="run the checks on an existing Dask cluster, e.g. tcp://host:8786"),
     ) -> None:
         """Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity."""

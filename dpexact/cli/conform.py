@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional
 
 import typer
+
+from .common import STRICT_INT, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -13,13 +14,15 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("conform")
     def conform_cmd(
-        mechanism: str = typer.Argument(..., help="registry name or PATH.py:OBJECT or module:OBJECT"),
+        mechanism_arg: Optional[str] = typer.Argument(None, metavar="MECHANISM", help="registry name or PATH.py:OBJECT or module:OBJECT"),
+        mechanism_opt: Optional[str] = typer.Option(None, "--mechanism", "-m", help="the same, as an option (as in pmf and verify)"),
         epsilon: str = typer.Option("1", "--epsilon", "-e", help="ε, exact"),
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
-        draws: int = typer.Option(20_000, "--draws", help="seeded sampler draws per vector"),
-        seed: int = typer.Option(0, "--seed", help="seed of the sampler check"),
+        draws: int = typer.Option(20_000, "--draws", parser=STRICT_INT, help="seeded sampler draws per vector"),
+        seed: int = typer.Option(0, "--seed", parser=STRICT_INT, help="seed of the sampler check"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        output: Optional[str] = output_option(),
     ) -> None:
         """Conformance checks: pmf sums to one, ball encloses exact, float within bound, sampler fits the pmf,
         declared symmetry / shift invariance / monotonicity, clear errors on bad input. Exit 1 if one fails."""
@@ -27,6 +30,11 @@ def register(app: typer.Typer) -> None:
         from ..verify.conformance import conform
         from .main import fail, parse_params
 
+        if (mechanism_arg is None) == (mechanism_opt is None):
+            fail("give the mechanism once: as the argument MECHANISM or as --mechanism/-m")
+        mechanism = mechanism_arg if mechanism_arg is not None else mechanism_opt
+        assert mechanism is not None
+        target = prepare_output(output)
         params: dict[str, Any] = {"epsilon": epsilon, "sensitivity": sensitivity}
         params.update(parse_params(param))
         try:
@@ -35,9 +43,8 @@ def register(app: typer.Typer) -> None:
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
-        if as_json:
-            typer.echo(json.dumps(rep.as_dict(), default=str))
-        else:
+        emit_json(rep.as_dict(), as_json, target, default=str)
+        if not as_json:
             from rich.console import Console
             from rich.markup import escape
 

@@ -8,10 +8,11 @@ and k-fold composition (:mod:`dpexact.verify.accounting`).
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional
 
 import typer
+
+from .common import STRICT_INT, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -40,13 +41,15 @@ def delta(
     sensitivity: str = typer.Option("1", "--sensitivity", help="Δ (Gaussian, Laplace)"),
     epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="ε values (comma-separated): print δ(ε)"),
     delta_: Optional[str] = typer.Option(None, "--delta", "-d", help="δ values (comma-separated): print ε(δ)"),
-    compositions: int = typer.Option(1, "--compositions", "-k", help="k-fold composition of identical mechanisms"),
-    prec: int = typer.Option(128, "--prec", help="ball precision in bits (32..4096)"),
+    compositions: int = typer.Option(1, "--compositions", "-k", parser=STRICT_INT, help="k-fold composition of identical mechanisms"),
+    prec: int = typer.Option(128, "--prec", parser=STRICT_INT, help="ball precision in bits (32..4096)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    output: Optional[str] = output_option(),
 ) -> None:
     """Certified (ε, δ): δ(ε) or the inverse ε(δ), as an interval, with the exact value when known."""
     from ..verify.accounting import GaussianMechanism, LaplaceMechanism, PmfPair, delta_for_epsilon, epsilon_for_delta
 
+    target = prepare_output(output)
     try:
         given = [x is not None for x in ((p or q), gaussian, laplace)]
         if sum(given) != 1:
@@ -74,8 +77,8 @@ def delta(
         _fail(str(exc))
         return
     out = {"mechanism": mech.name, "compositions": compositions, "prec": prec, "results": rows}
+    emit_json(out, as_json, target)
     if as_json:
-        typer.echo(json.dumps(out))
         return
     from rich.console import Console
     from rich.markup import escape

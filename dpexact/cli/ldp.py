@@ -9,10 +9,11 @@ expected *similarities* (larger is better, brr §5.2).
 
 from __future__ import annotations
 
-import json
 from typing import Any, Optional
 
 import typer
+
+from .common import STRICT_INT, emit_json, output_option, prepare_output
 
 from ..numbers.parse import excerpt
 from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
@@ -39,14 +40,15 @@ def _value_json(v: Any) -> dict[str, Any]:
 
 def ldp(
     mechanism: str = typer.Option(..., "--mechanism", "-m", help="grr | brr | em"),
-    domain: int = typer.Option(..., "--domain", "-N", help="N, the number of equidistant points"),
+    domain: int = typer.Option(..., "--domain", "-N", parser=STRICT_INT, help="N, the number of equidistant points"),
     epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 1, 1/2, log(3)"),
-    m: Optional[int] = typer.Option(None, "--m", help="BRR: fixed number of e^ε-weighted outputs"),
+    m: Optional[int] = typer.Option(None, "--m", parser=STRICT_INT, help="BRR: fixed number of e^ε-weighted outputs"),
     m_rule: str = typer.Option("search", "--m-rule", help="BRR: search (Alg. 2) | closed-form (Alg. 3)"),
     reading: str = typer.Option("pseudocode", "--reading", help="BRR local search: pseudocode | text"),
     loss: str = typer.Option("abs", "--loss", help="abs | jaccard"),
     backend: str = typer.Option("ball", "--backend", "-b", help="exact | ball[:bits] | float"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    output: Optional[str] = output_option(),
     max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds", help="refuse problems estimated to take longer"),
 ) -> None:
     """Q_g and QLoss of GRR, BRR or EM as an LDP channel (brr equations 11 and 12)."""
@@ -54,6 +56,7 @@ def ldp(
     from ..ldp import BipartiteRR, ExponentialChannel, GeneralizedRR, closed_form_m, global_search, loss_by_name
     from ..ldp.cost_model import estimate_channel_cost
 
+    target = prepare_output(output)
     out: dict[str, Any] = {"mechanism": mechanism, "domain": domain, "epsilon": epsilon, "loss": loss}
     _choice("--m-rule", m_rule, ("search", "closed-form"))  # refused even where unused (grr, em)
     _choice("--reading", reading, ("pseudocode", "text"))
@@ -83,8 +86,8 @@ def ldp(
     out.update({"backend": ch.backend, "global_error": qg.as_float, "qloss": ql.as_float,
                 "global_error_detail": _value_json(qg), "qloss_detail": _value_json(ql),
                 "ldp_epsilon": ratio.as_float})
+    emit_json(out, as_json, target)
     if as_json:
-        typer.echo(json.dumps(out))
         return
     for k, v in out.items():
         if not k.endswith("_detail"):
@@ -93,16 +96,18 @@ def ldp(
 
 
 def optimal_ldp(
-    domain: int = typer.Option(..., "--domain", "-N", help="N (<= 40)"),
+    domain: int = typer.Option(..., "--domain", "-N", parser=STRICT_INT, help="N (<= 40)"),
     epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε; log(rational) gives an exact certificate"),
     loss: str = typer.Option("abs", "--loss", help="abs | jaccard"),
     objective: str = typer.Option("prior", "--objective", help="prior (uniform Q_g) | worst-case (max_k Q^(k))"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    output: Optional[str] = output_option(),
     max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds", help="refuse problems estimated to take longer"),
 ) -> None:
     """Optimal ε-LDP channel (LP, HiGHS + exact certificate) and the ratios of GRR and BRR to it."""
     from ..ldp import BipartiteRR, GeneralizedRR, loss_by_name, optimal_ldp_channel
 
+    target = prepare_output(output)
     try:
         lm = loss_by_name(loss, domain)
         opt = optimal_ldp_channel(lm, epsilon, objective=objective, max_seconds=max_seconds)  # type: ignore[arg-type]
@@ -126,8 +131,8 @@ def optimal_ldp(
            "certified": opt.certified, "grr": g, "brr": b, "brr_m": brr.resolved_m(),
            "grr_ratio": g / best, "brr_ratio": b / best,
            "highs_primal_infeasibility": opt.primal_infeasibility, "details": opt.details}
+    emit_json(out, as_json, target)
     if as_json:
-        typer.echo(json.dumps(out))
         return
     for k, v in out.items():
         typer.echo(f"{k:>26}: {v}")

@@ -14,6 +14,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..numbers.parse import excerpt
+from .common import emit_json, output_option, prepare_output
 
 #: exceptions that mean "bad input" when they reach the command line: exit status 2
 USER_ERRORS = (ValueError, TypeError, OverflowError, ZeroDivisionError)
@@ -164,11 +165,13 @@ def pmf(
     method: Optional[str] = typer.Option(None, "--method", help="algorithm (mechanism-specific)"),
     param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    output: Optional[str] = output_option(),
 ) -> None:
     """Probability mass function of a mechanism on one score vector."""
     from .. import mechanism as build
     from ..utility import expected_error
 
+    target = prepare_output(output)
     q = parse_scores(scores)
     params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
     try:
@@ -180,11 +183,12 @@ def pmf(
     except (ValueError, TypeError) as exc:
         fail(str(exc))
         return
-    if as_json:
+    if as_json or target is not None:
         from ..utility.summary import pmf_record
 
-        typer.echo(json.dumps(pmf_record(mechanism, mech, q, ee)))
-        return
+        emit_json(pmf_record(mechanism, mech, q, ee), as_json, target)
+        if as_json:
+            return
     p = ee.details["pmf"]
     from rich.console import Console
     from rich.table import Table

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import Any, Optional
 
 import typer
+
+from .common import emit_json, output_option, prepare_output
 
 __all__ = ["register", "catalogue"]
 
@@ -29,11 +30,15 @@ def catalogue() -> list[dict[str, Any]]:
 
 def register(app: typer.Typer) -> None:
     @app.command("mechanisms")
-    def mechanisms_cmd(as_json: bool = typer.Option(False, "--json", help="print a JSON list")) -> None:
+    def mechanisms_cmd(
+        as_json: bool = typer.Option(False, "--json", help="print a JSON list"),
+        output: Optional[str] = output_option(),
+    ) -> None:
         """List the registered mechanisms: parameters (default), citations, declared properties."""
+        target = prepare_output(output)
         rows = catalogue()
+        emit_json(rows, as_json, target, default=str)
         if as_json:
-            typer.echo(json.dumps(rows, default=str))
             return
         from rich.console import Console
         from rich.table import Table

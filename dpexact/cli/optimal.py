@@ -2,45 +2,85 @@
 
 from __future__ import annotations
 
-import json
+from typing import Any, Optional
 
 import typer
 
 from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
+from .common import STRICT_INT, emit_json, output_option, prepare_output
+
+
+class _Progress:
+    """A spinner with elapsed time on stderr (stdout stays clean for ``--json``), plus
+    one-line notes (LP size, solve time) printed on stderr whether or not it is a terminal."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True, markup=False, highlight=False)
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                                 console=self.console, transient=True)
+        self.task: Any = None
+
+    def __enter__(self) -> "_Progress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.task is not None:
+            self.progress.stop()
+
+    def step(self, description: str) -> None:
+        if self.task is None:  # started by the first phase: an early error prints nothing else
+            self.progress.start()
+            self.task = self.progress.add_task(description, total=None)
+        else:
+            self.progress.update(self.task, description=description)
+
+    def note(self, line: str) -> None:
+        self.progress.console.print(line, soft_wrap=True)
+
+    def report(self, kind: str, text: str) -> None:
+        """The ``progress`` callback of :func:`dpexact.lp.summary.optimal_summary`."""
+        (self.step if kind == "step" else self.note)(text)
 
 
 def register(app: typer.Typer) -> None:
     @app.command()
     def optimal(
-        n: int = typer.Option(..., "--n", help="number of candidates"),
-        k: int = typer.Option(..., "--k", help="lattice depth: scores 0, -2Δ, …, -2Δk"),
+        n: int = typer.Option(..., "--n", "-n", parser=STRICT_INT, help="number of candidates"),
+        k: int = typer.Option(..., "--k", parser=STRICT_INT, help="lattice depth: scores 0, -2Δ, …, -2Δk"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.5, log(2), log(3/2)"),
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
-        mechanisms: str = typer.Option("pf,em", "--mechanisms", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios"),
+        mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
         method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
         crossover: bool = typer.Option(True, "--crossover/--no-crossover",
                                        help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        output: Optional[str] = output_option(),
         max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds",
                                           help="refuse problems estimated to take longer; HiGHS's time limit"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
         from ..lp.summary import optimal_summary
 
+        target = prepare_output(output)
         names = [s.strip() for s in mechanisms.split(",") if s.strip()]
         try:
-            out = optimal_summary(n, k, epsilon, sensitivity=sensitivity, mechanisms=names, boundary=boundary,
-                                  method=method, crossover=crossover, certify=certify, max_seconds=max_seconds)
+            with _Progress() as progress:
+                out = optimal_summary(n, k, epsilon, sensitivity=sensitivity, mechanisms=names, boundary=boundary,
+                                      method=method, crossover=crossover, certify=certify, max_seconds=max_seconds,
+                                      progress=progress.report)
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)
         except (RuntimeError, ArithmeticError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=1)
+        emit_json(out, as_json, target)
         if as_json:
-            typer.echo(json.dumps(out))
             return
         from rich.console import Console
         from rich.markup import escape

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
 import typer
+
+from .common import STRICT_INT, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -18,10 +19,11 @@ def register(app: typer.Typer) -> None:
         store_dir: Path = typer.Option(..., "--store", help="results directory (one Parquet file per finished task)"),
         as_json: bool = typer.Option(False, "--json", help="print a JSON list, one object per grid point"),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="address of an existing Dask scheduler, e.g. tcp://host:8786"),
-        workers: Optional[int] = typer.Option(None, "--workers", help="local worker processes (default: the CPUs; 0: serial, no Dask)"),
+        workers: Optional[int] = typer.Option(None, "--workers", parser=STRICT_INT, help="local worker processes (default: the CPUs; 0: serial, no Dask)"),
         retry_failed: bool = typer.Option(False, "--retry-failed", help="run again the points whose stored result failed"),
         plot: Optional[Path] = typer.Option(None, "--plot", help="draw ratio vs ε per (n, k) from the store into this PNG"),
         table: bool = typer.Option(False, "--table", help="print the grid's results as a table"),
+        output: Optional[str] = output_option(),
     ) -> None:
         """Run a grid of optimal / verify / pmf / check tasks; re-running resumes where it stopped."""
         from rich.console import Console
@@ -31,6 +33,7 @@ def register(app: typer.Typer) -> None:
         from ..sweep.report import plot_ratios, table_rows
 
         err = Console(stderr=True)
+        target = prepare_output(output)
         try:
             spec = load_spec(spec_path)
             if workers is not None and workers < 0:
@@ -60,8 +63,8 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(code=130)
         for path, reason in report.corrupt:
             err.print(f"corrupt store file {path} ({reason}): not used; its task was run again", markup=False)
-        if as_json:
-            typer.echo(json.dumps([point_record(p, report.rows.get(p.key)) for p in report.points]))
+        if as_json or target is not None:
+            emit_json([point_record(p, report.rows.get(p.key)) for p in report.points], as_json, target)
         failed = report.failed
         err.print(f"{len(report.points)} points: {len(report.computed)} computed, {len(report.skipped)} already in the store, "
                   f"{len(failed)} failed", markup=False)

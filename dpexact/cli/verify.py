@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any, Optional
 
 import typer
+
+from .common import STRICT_INT, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -21,11 +22,12 @@ def register(app: typer.Typer) -> None:
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
         neighbourhood: str = typer.Option("default", "--neighbourhood", help="default | box[:Δ] | box:Δ1,Δ2,.. | monotone[:Δ] | add-remove | replace"),
         search: Optional[list[str]] = typer.Option(None, "--search", help="grid | structured | random | local (repeatable)"),
-        n: Optional[int] = typer.Option(None, "--n", help="number of candidates of the grid/random families"),
+        n: Optional[int] = typer.Option(None, "--n", "-n", parser=STRICT_INT, help="number of candidates of the grid/random families"),
         values: Optional[str] = typer.Option(None, "--values", help="grid score values, comma-separated"),
-        steps: int = typer.Option(1, "--steps", help="box lattice resolution (1: vertices and face centres)"),
+        steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
         relation: Optional[str] = typer.Option(None, "--relation", help="query neighbours for non-selection mechanisms: all-differ | one-differ"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        output: Optional[str] = output_option(),
     ) -> None:
         """Certified check of pure ε-DP over a finite scope (violations re-checked in ball/exact)."""
         from .. import mechanism as build
@@ -36,6 +38,7 @@ def register(app: typer.Typer) -> None:
 
         if relation is not None and relation not in ("all-differ", "one-differ"):
             fail(f"--relation must be all-differ or one-differ, got {excerpt(relation)}")
+        target = prepare_output(output)
         params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
         vals = parse_scores(values, "--values") if values is not None else None
         try:
@@ -44,7 +47,7 @@ def register(app: typer.Typer) -> None:
                 from ..verify.output_dispatch import verify_mechanism
 
                 v = verify_mechanism(mech, n, relation, name=mechanism)
-                _report(v.as_dict(), mechanism, as_json)
+                _report(v.as_dict(), mechanism, as_json, target)
                 return
             nb = parse_neighbourhood(neighbourhood, mech)
             v = verify(mech, nb, tuple(search) if search else ("grid", "structured", "local"), n=n, values=vals,
@@ -52,11 +55,11 @@ def register(app: typer.Typer) -> None:
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
-        _report(v.as_dict(), mechanism, as_json)
+        _report(v.as_dict(), mechanism, as_json, target)
 
-    def _report(d: dict, mechanism: str, as_json: bool) -> None:
+    def _report(d: dict, mechanism: str, as_json: bool, target: Any = None) -> None:
+        emit_json(d, as_json, target, default=str)
         if as_json:
-            typer.echo(json.dumps(d, default=str))
             return
         from rich.console import Console
         from rich.markup import escape as e
@@ -76,13 +79,17 @@ def register(app: typer.Typer) -> None:
         c.print(f"{d['seconds']:.2f} s")
 
     @app.command("bench-verifier")
-    def bench_verifier_cmd(as_json: bool = typer.Option(False, "--json", help="print JSON rows")) -> None:
+    def bench_verifier_cmd(
+        as_json: bool = typer.Option(False, "--json", help="print JSON rows"),
+        output: Optional[str] = output_option(),
+    ) -> None:
         """Soundness benchmark: the verifier on mechanisms with known ground truth."""
         from ..verify.soundness_benchmark import run_benchmark
 
+        target = prepare_output(output)
+        rows = run_benchmark()
+        emit_json([r.__dict__ for r in rows], as_json, target, default=str)
         if as_json:
-            rows = run_benchmark()
-            typer.echo(json.dumps([r.__dict__ for r in rows], default=str))
             return
         from rich.console import Console
         from rich.table import Table
@@ -90,7 +97,6 @@ def register(app: typer.Typer) -> None:
         t = Table(title="verifier soundness benchmark")
         for col in ("mechanism", "truth", "verdict", "certified", "worst log-ratio", "ε", "time (s)", "ground truth"):
             t.add_column(col)
-        rows = run_benchmark()
         for r in rows:
             w = r.worst_log_ratio
             t.add_row(r.label, r.truth, r.verdict, str(r.certified), f"{w:.6g}" if math.isfinite(w) else str(w),

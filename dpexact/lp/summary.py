@@ -11,7 +11,7 @@ This is the single source of ``dpexact optimal --json`` and of the ``optimal`` t
 from __future__ import annotations
 
 import time
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 __all__ = ["optimal_summary"]
 
@@ -30,6 +30,7 @@ def optimal_summary(
     time_limit: float | None = None,
     threads: int | None = None,
     max_seconds: float | None = None,
+    progress: Callable[[str, str], None] | None = None,
 ) -> dict[str, Any]:
     """Solve the optimal regular mechanism LP on Q(n, k) and return its JSON record.
 
@@ -46,6 +47,8 @@ def optimal_summary(
             fit in it, else :class:`~dpexact.cost_limits.CostLimitError` before any work; it
             also bounds the solve (:func:`.solver.solve_regular_lp`). ``None``: no time check
             (memory is always checked).
+        progress: called as ``progress("step", text)`` when a phase starts and
+            ``progress("note", text)`` with the LP size before the solve and the solve time after.
 
     Returns:
         The keys of ``dpexact optimal --json``: sizes, ``method``, ``seconds``,
@@ -67,14 +70,26 @@ def optimal_summary(
     from .regular_lp import build_regular_lp
     from .solver import solve_regular_lp
 
+    report = progress or (lambda kind, text: None)
     names = [str(s).strip() for s in mechanisms if str(s).strip()]
+    if not names:
+        raise ValueError("mechanisms: give at least one mechanism name")
+    # built before the LP so that a misspelt name is reported at once, not after the solve
+    mechs = {name: build(name, epsilon=epsilon, sensitivity=sensitivity) for name in names}
     check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, mechanisms=len(names), time_limit=time_limit),
                max_seconds=max_seconds)
+    report("step", f"building the LP for Q({n}, {k})")
     t0 = time.perf_counter()
     lp = build_regular_lp(n, k, epsilon, sensitivity=sensitivity, boundary=boundary)  # type: ignore[arg-type]
     build_s = time.perf_counter() - t0
+    report("note", f"LP for Q({n}, {k}): {lp.num_vars} variables, {lp.num_constraints} constraints, "
+                   f"{len(lp.classes)} classes, {lp.num_vectors} vectors (built in {build_s:.2f} s)")
+    report("step", f"solving the LP (method {method})")
+    t1 = time.perf_counter()
     sol = solve_regular_lp(lp, method=method, crossover=crossover, time_limit=time_limit, threads=threads,  # type: ignore[arg-type]
                            max_seconds=max_seconds)
+    report("note", f"solved ({sol.method}) in {time.perf_counter() - t1:.2f} s; computing the ratios of {', '.join(names)}")
+    report("step", "certifying and computing ratios" if certify else "computing ratios")
     cert = None
     certified: Any = False
     enclosure = None
@@ -93,7 +108,7 @@ def optimal_summary(
     ratio_bounds: dict[str, float] = {}
     exact_ratios: dict[str, str] = {}
     for name in names:
-        mech = build(name, epsilon=epsilon, sensitivity=sensitivity)
+        mech = mechs[name]
         if cert is not None and cert.certified:
             r = optimality_ratio(mech, sol, backend="exact", certificate=cert)
             exact_ratios[name] = str(r.value)

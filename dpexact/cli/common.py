@@ -1,0 +1,67 @@
+"""Conventions shared by every subcommand: ``--json`` prints one JSON document to stdout,
+``--output FILE`` writes the same document atomically (the path is checked before any work),
+and integer options accept plain decimal digits only."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+__all__ = ["STRICT_INT", "strict_int", "output_option", "prepare_output", "emit_json"]
+
+_INT_RE = re.compile(r"[+-]?[0-9]+")
+
+
+def strict_int(value: Any) -> int:
+    """An integer written with decimal digits and an optional sign only (``parser=`` of an option).
+
+    Python's ``int()`` also reads ``9_9`` as 99 and accepts surrounding whitespace and
+    non-ASCII digits; a command-line count that silently differs from what was typed is refused.
+    """
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    if not _INT_RE.fullmatch(text):
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise ValueError(f"{shown!r} is not an integer (digits only, no separators)")
+    return int(text)
+
+
+#: ``typer.Option(..., parser=STRICT_INT)``: every integer option of the CLI
+STRICT_INT = strict_int
+
+
+def output_option() -> Any:
+    """The ``--output/-o FILE`` option, same spelling and meaning in every command."""
+    return typer.Option(None, "--output", "-o", help="also write the JSON result to this file (atomically)")
+
+
+def prepare_output(output: "Optional[str | Path]") -> Optional[Path]:
+    """Check ``--output`` before any work; a bad path ends the command with exit status 2."""
+    if output is None or str(output) == "":
+        return None
+    from ..io import check_writable
+
+    try:
+        return check_writable(output, "--output")
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def emit_json(result: Any, as_json: bool, target: Optional[Path], **dump_kwargs: Any) -> None:
+    """Write ``result`` to ``target`` (atomically) and, with ``--json``, print it to stdout."""
+    if target is not None:
+        from ..io import atomic_write_json
+
+        try:
+            atomic_write_json(target, result, **dump_kwargs)
+        except OSError as exc:
+            typer.echo(f"error: --output: cannot write {target} ({exc.strerror or exc}); the result was not saved", err=True)
+            raise typer.Exit(code=1) from None
+    if as_json:
+        typer.echo(json.dumps(result, **dump_kwargs))
