@@ -24,8 +24,9 @@ kind            the law is given by
 ==============  ==================================================================================
 ``mixed``       a finite part and real values (sparse vector releasing the noisy value of each ⊤):
                 ``pmf(q)`` over ``outputs(n)`` is the law of the finite part (it satisfies
-                :class:`Mechanism`); ``box_probability(q, pattern, box, backend)`` is
-                ``Pr[pattern, values ∈ box]`` (``box`` one ``(lo, hi)`` per ⊤); ``rvs`` draws the
+                :class:`Mechanism`); ``box_probability(q, pattern, box, backend)`` gives
+                certified ``(lower, upper)`` bounds of ``Pr[pattern, values ∈ box]`` (``box``
+                one ``(lo, hi)`` per ⊤); ``rvs`` draws the
                 pattern, ``rvs_values(q, size)`` draws ``(pattern, values)`` pairs
 ``interval``    one real number: ``interval_probability(q, lo, hi, backend)`` =
                 ``Pr[M(q) ∈ [lo, hi]]`` (``backend`` ``"ball"`` or ``"exact"``); ``rvs`` gives floats

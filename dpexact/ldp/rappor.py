@@ -192,7 +192,9 @@ class Rappor:
         finally:
             ctx.prec = old
 
-    def rvs(self, v: int, size: Any = None, random_state: Any = None) -> np.ndarray:
+    def rvs(self, v: Any, size: Any = None, random_state: Any = None) -> np.ndarray:
+        """Reports of input ``v`` (an int, or a one-entry score vector as for :meth:`pmf`), as 0/1 arrays."""
+        v = self._value([v] if isinstance(v, (int, np.integer)) else v)
         rng = np.random.default_rng(random_state)
         k = 1 if size is None else int(size)
         b = np.array(self.bloom(int(v)))[None, :].repeat(k, axis=0)
