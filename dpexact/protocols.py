@@ -14,7 +14,8 @@ Layout of a result. ``mechanism.pmf(q)`` returns a :class:`~dpexact.numbers.Pmf`
 (``output_kind == "selection"``) the outputs are the candidate indices ``0..n-1``; for a
 mechanism with another *finite* output set (``output_kind == "finite"``: a sparse-vector
 ⊤/⊥ pattern, a discretised noisy value, a histogram) ``outputs(n)`` enumerates that set in a
-fixed order (labels, not necessarily ints: ``"TF"``, ``"0110"``); ``rvs`` returns those labels.
+fixed order (labels, not necessarily ints: ``"TF"``, ``"0110"``); ``rvs`` returns those labels
+(a bit array stands for its bit string), or positions into ``outputs(n)`` when no label is an int.
 
 Output kinds whose law is not a pmf over a finite set satisfy :class:`ContinuousMechanism`
 (no ``pmf``/``outputs``) and give their law by the methods of their kind:
@@ -179,7 +180,8 @@ class Mechanism(Protocol):
         ``logpmf(scores)``: float64 natural logs (``-inf`` only for true zeros), accurate
             where the pmf underflows.
         ``rvs(scores, size=None, random_state=None)``: draws from the mechanism's *own*
-            sampling algorithm (output positions as in ``pmf``); one int when ``size`` is None.
+            sampling algorithm (labels of ``outputs``, or positions as in ``pmf``; module
+            docstring); one draw when ``size`` is None.
         ``params()``: JSON-friendly parameters (exact numbers as strings).
     """
 

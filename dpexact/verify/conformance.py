@@ -280,10 +280,14 @@ def _sampler(m: Any, vecs: list, draws: int, seed: int) -> ConformanceCheck:
         out, err = _safe(lambda: np.asarray(m.rvs(qf, size=draws, random_state=seed + i)))
         if out is None:
             return ConformanceCheck("sampler-agrees", None, f"no sampler ({err})")
-        index = {o: j for j, o in enumerate(m.outputs(len(q)))}
+        labels = list(m.outputs(len(q)))
+        index = {o: j for j, o in enumerate(labels)}
+        positions = not any(isinstance(o, (int, np.integer)) for o in labels)
         counts = np.zeros(p.size, dtype=np.int64)
         for x in out:
             j = index.get(_label(x))
+            if j is None and positions and isinstance(_label(x), int) and 0 <= _label(x) < p.size:
+                j = _label(x)  # a position into outputs(n) (the contract allows either; labels are not ints here)
             if j is None:
                 return ConformanceCheck("sampler-agrees", False, f"sampler returned {_label(x)!r}, not an output of outputs({len(q)})",
                                         _cx(q))
