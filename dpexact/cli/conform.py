@@ -15,7 +15,7 @@ def register(app: typer.Typer) -> None:
     def conform_cmd(
         mechanism: str = typer.Argument(..., help="registry name or PATH.py:OBJECT or module:OBJECT"),
         epsilon: str = typer.Option("1", "--epsilon", "-e", help="ε, exact"),
-        sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
+        sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default: the mechanism's own, 1 for most)"),
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
         draws: int = typer.Option(20_000, "--draws", help="seeded sampler draws per vector"),
         seed: int = typer.Option(0, "--seed", help="seed of the sampler check"),
@@ -27,7 +27,9 @@ def register(app: typer.Typer) -> None:
         from ..verify.conformance import conform
         from .main import fail, parse_params
 
-        params: dict[str, Any] = {"epsilon": epsilon, "sensitivity": sensitivity}
+        params: dict[str, Any] = {"epsilon": epsilon}
+        if sensitivity is not None:  # LDP channels (rappor) have no Δ parameter
+            params["sensitivity"] = sensitivity
         params.update(parse_params(param))
         try:
             mech = build(mechanism, **params)
