@@ -14,9 +14,30 @@ Layout of a result. ``mechanism.pmf(q)`` returns a :class:`~dpexact.numbers.Pmf`
 (``output_kind == "selection"``) the outputs are the candidate indices ``0..n-1``; for a
 mechanism with another *finite* output set (``output_kind == "finite"``: a sparse-vector
 ⊤/⊥ pattern, a discretised noisy value, a histogram) ``outputs(n)`` enumerates that set in a
-fixed order. Mechanisms whose output is a real number (``output_kind == "continuous"``,
-e.g. report-noisy-max returning the noisy value) satisfy :class:`ContinuousMechanism`
-instead of ``pmf``: that is the extension point for densities.
+fixed order (labels, not necessarily ints: ``"TF"``, ``"0110"``); ``rvs`` returns those labels
+(a bit array stands for its bit string), or positions into ``outputs(n)`` when no label is an int.
+
+Output kinds whose law is not a pmf over a finite set satisfy :class:`ContinuousMechanism`
+(no ``pmf``/``outputs``) and give their law by the methods of their kind:
+
+==============  ==================================================================================
+kind            the law is given by
+==============  ==================================================================================
+``mixed``       a finite part and real values (sparse vector releasing the noisy value of each ⊤):
+                ``pmf(q)`` over ``outputs(n)`` is the law of the finite part (it satisfies
+                :class:`Mechanism`); ``box_probability(q, pattern, box, backend)`` gives
+                certified ``(lower, upper)`` bounds of ``Pr[pattern, values ∈ box]`` (``box``
+                one ``(lo, hi)`` per ⊤); ``rvs`` draws the
+                pattern, ``rvs_values(q, size)`` draws ``(pattern, values)`` pairs
+``interval``    one real number: ``interval_probability(q, lo, hi, backend)`` =
+                ``Pr[M(q) ∈ [lo, hi]]`` (``backend`` ``"ball"`` or ``"exact"``); ``rvs`` gives floats
+``continuous``  a real vector: ``pdf(q, y)`` / ``logpdf(q, y)`` (a density), and where the law has
+                a closed form ``box_probability(q, box, backend)`` = ``Pr[M(q) ∈ Π [lo_i, hi_i]]``;
+                ``rvs`` gives float arrays
+``composed``    independent components run on the same scores: ``components()`` returns the
+                component mechanisms (each of its own kind); the law is their product and ``rvs``
+                returns a tuple of component draws
+==============  ==================================================================================
 
 Conventions shared by all: scores ``q`` are 1-D, finite, non-empty; ``epsilon`` is the
 *claimed* privacy parameter (an exact :class:`~dpexact.numbers.Real`); ``sensitivity`` Δ is
@@ -35,6 +56,8 @@ from .numbers.pmf import Pmf
 
 __all__ = [
     "OutputKind",
+    "FINITE_KINDS",
+    "KIND_METHODS",
     "MechanismProperties",
     "Neighbourhood",
     "Mechanism",
@@ -47,9 +70,14 @@ __all__ = [
     "check_mechanism",
 ]
 
-#: what a mechanism outputs: a candidate index 0..n-1, an element of a finite set
-#: enumerated by ``outputs(n)``, or a real number (density; see :class:`ContinuousMechanism`)
-OutputKind = Literal["selection", "finite", "continuous"]
+#: what a mechanism outputs (module docstring): a candidate index 0..n-1, an element of a finite set
+#: enumerated by ``outputs(n)``, a finite part with real values, one real (interval law), a real
+#: vector (density), or a tuple of independent components
+OutputKind = Literal["selection", "finite", "mixed", "interval", "continuous", "composed"]
+#: the kinds with a pmf over ``outputs(n)`` (for ``mixed``: the law of the finite part)
+FINITE_KINDS = ("selection", "finite", "mixed")
+#: what each kind outside :class:`Mechanism` must offer besides :class:`ContinuousMechanism`
+KIND_METHODS = {"interval": ("interval_probability",), "continuous": ("pdf", "logpdf"), "composed": ("components",)}
 
 
 @dataclass(frozen=True)
@@ -152,7 +180,8 @@ class Mechanism(Protocol):
         ``logpmf(scores)``: float64 natural logs (``-inf`` only for true zeros), accurate
             where the pmf underflows.
         ``rvs(scores, size=None, random_state=None)``: draws from the mechanism's *own*
-            sampling algorithm (output positions as in ``pmf``); one int when ``size`` is None.
+            sampling algorithm (labels of ``outputs``, or positions as in ``pmf``; module
+            docstring); one draw when ``size`` is None.
         ``params()``: JSON-friendly parameters (exact numbers as strings).
     """
 
@@ -188,12 +217,14 @@ class Mechanism(Protocol):
 
 @runtime_checkable
 class ContinuousMechanism(Protocol):
-    """Extension point: a mechanism whose output is a real number (``output_kind == "continuous"``).
+    """A mechanism without a pmf over a finite output set (``output_kind`` ``interval``,
+    ``continuous`` or ``composed``).
 
-    Same contract as :class:`Mechanism` except that the law is a density:
-    ``pdf(scores, x, backend)`` / ``logpdf(scores, x)`` at output ``x``, and ``rvs`` returns
-    floats. Verifiers that need a finite output space refuse such mechanisms with a
-    ``TypeError`` rather than discretising silently.
+    Same contract as :class:`Mechanism` for ``short_name``, ``epsilon``, ``sensitivity``,
+    ``size``, ``properties``, ``neighbourhood()``, ``rvs`` and ``params()``; the law is given by
+    the methods of its kind (module docstring table; :data:`KIND_METHODS`), which
+    :func:`check_mechanism` requires. Verifiers that need a finite output space refuse such
+    mechanisms with a ``TypeError`` rather than discretising silently.
     """
 
     short_name: str
@@ -210,11 +241,10 @@ class ContinuousMechanism(Protocol):
     @property
     def output_kind(self) -> str: ...
 
+    @property
+    def sensitivity(self) -> Any: ...
+
     def neighbourhood(self) -> Neighbourhood: ...
-
-    def pdf(self, scores: Any, x: Any, backend: Any = "float") -> Any: ...
-
-    def logpdf(self, scores: Any, x: Any) -> Any: ...
 
     def rvs(self, scores: Any, size: Any = None, random_state: Any = None) -> Any: ...
 
@@ -290,10 +320,12 @@ _REQUIRED = ("pmf", "rvs", "params", "neighbourhood", "outputs")
 
 
 def is_mechanism(obj: Any) -> bool:
-    """Whether ``obj`` is a mechanism *instance* satisfying :class:`Mechanism` or :class:`ContinuousMechanism`."""
-    if isinstance(obj, type):
+    """Whether ``obj`` is a mechanism *instance* satisfying the protocol of its output kind."""
+    try:
+        check_mechanism(obj, continuous=True)
+    except TypeError:
         return False
-    return isinstance(obj, Mechanism) or isinstance(obj, ContinuousMechanism)
+    return True
 
 
 def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False) -> Any:
@@ -301,13 +333,23 @@ def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False)
     :class:`ContinuousMechanism`), else raise a one-line ``TypeError`` naming what is missing."""
     if isinstance(obj, type):
         raise TypeError(f"{name}: {obj.__name__} is a class, not a mechanism instance (call it with its parameters)")
-    if isinstance(obj, Mechanism) and getattr(obj, "output_kind", None) != "continuous":
+    kind = getattr(obj, "output_kind", None)
+    if kind in FINITE_KINDS and isinstance(obj, Mechanism):
         return obj
-    if isinstance(obj, ContinuousMechanism):
+    if kind in KIND_METHODS and isinstance(obj, ContinuousMechanism):
+        lacking = [a for a in KIND_METHODS[kind] if not callable(getattr(obj, a, None))]
+        if lacking:
+            raise TypeError(f"{name}: {type(obj).__name__} declares output_kind {kind!r} but lacks {', '.join(lacking)}; "
+                            "see dpexact.protocols")
         if continuous:
             return obj
-        raise TypeError(f"{name}: {type(obj).__name__} has a continuous output (a density); this needs a finite output space")
-    missing = [a for a in ("short_name", "epsilon", "sensitivity", "size", "properties", "output_kind") + _REQUIRED
+        raise TypeError(f"{name}: {type(obj).__name__} has a continuous output (output_kind {kind!r}); "
+                        "this needs a finite output space")
+    if kind is not None and kind not in FINITE_KINDS and kind not in KIND_METHODS:
+        raise TypeError(f"{name}: {type(obj).__name__} has an unknown output_kind {kind!r} "
+                        f"(one of {', '.join(FINITE_KINDS + tuple(KIND_METHODS))})")
+    required = _REQUIRED if kind in FINITE_KINDS or kind is None else ("rvs", "params", "neighbourhood")
+    missing = [a for a in ("short_name", "epsilon", "sensitivity", "size", "properties", "output_kind") + required
                if not hasattr(obj, a)]
     raise TypeError(f"{name}: {type(obj).__name__} does not satisfy the dpexact Mechanism protocol "
                     f"(missing: {', '.join(missing) or 'logpmf'}); see dpexact.protocols")
@@ -315,7 +357,7 @@ def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False)
 
 def mechanism_size(mechanism: Any) -> int | None:
     """The number of candidates ``mechanism`` is tied to (``None``: any n), asked through the protocol."""
-    v = check_mechanism(mechanism).size
+    v = check_mechanism(mechanism, continuous=True).size
     if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
         raise TypeError(f"mechanism: size must be a positive int or None, got {v!r}")
     return None if v is None else int(v)
@@ -323,7 +365,7 @@ def mechanism_size(mechanism: Any) -> int | None:
 
 def mechanism_properties(mechanism: Any) -> MechanismProperties:
     """The properties ``mechanism`` declares (a :class:`MechanismProperties`)."""
-    p = check_mechanism(mechanism).properties
+    p = check_mechanism(mechanism, continuous=True).properties
     if not isinstance(p, MechanismProperties):
         raise TypeError(f"mechanism: properties must be a MechanismProperties, got {type(p).__name__}")
     return p

@@ -17,5 +17,7 @@ def build(name: str, **overrides: Any) -> Any:
         kw["p"] = "1/2"
     if name in NEEDS_SENSITIVITIES:
         kw["sensitivities"] = [1, 1, 1]
+    if name in ("rappor", "one-time-rappor"):  # 2^6 reports: the pmf enumerates every one
+        kw.update(filter_size=6, n_hashes=2, epsilon=None)
     kw.update(overrides)
     return dpexact.mechanism(name, **kw)

@@ -18,21 +18,50 @@ from dpexact.mechanisms.base import SelectionMechanism
 from dpexact.mechanisms.exponential import ExponentialMechanism
 from dpexact.mechanisms.neighbourhoods import LInfBox, MonotoneBox
 from dpexact.numbers import Real
-from dpexact.protocols import MechanismProperties, Mechanism, check_mechanism, is_mechanism, mechanism_size
+from dpexact.protocols import (FINITE_KINDS, KIND_METHODS, MechanismProperties, Mechanism, check_mechanism, is_mechanism,
+                               mechanism_size)
 from dpexact.verify.search import verify
 
 
 
 
 
+#: registered mechanisms tied to one input (a count, an LDP value) rather than a score vector
+ONE_INPUT = {"truncated-geometric": ((2,), (3,)), "rappor": ((2,), (3,)), "one-time-rappor": ((2,), (3,))}
+
+
 @pytest.mark.parametrize("name", dpexact.available())
 def test_every_registered_mechanism_satisfies_the_protocol(name):
     m = build(name)
-    assert isinstance(m, Mechanism) and is_mechanism(m)
-    assert m.size == (3 if name in NEEDS_SENSITIVITIES else None)
+    assert is_mechanism(m) and check_mechanism(m, continuous=True) is m
     assert isinstance(m.properties, MechanismProperties)
-    assert list(m.outputs(3)) == [0, 1, 2] and m.output_kind == "selection"
-    assert m.neighbourhood().contains([0, 0, 0], [1, -1, 1])
+    kind = m.output_kind
+    assert kind in FINITE_KINDS + tuple(KIND_METHODS)
+    if kind in FINITE_KINDS:
+        assert isinstance(m, Mechanism)
+        if kind == "selection":
+            assert m.size == (3 if name in NEEDS_SENSITIVITIES else None)
+            assert list(m.outputs(3)) == [0, 1, 2]
+        n = m.size or 3
+        outs = list(m.outputs(n))
+        assert len(set(outs)) == len(outs) >= 2  # a fixed enumeration of distinct labels
+        q = [0] * n if name not in ONE_INPUT else [2]
+        assert len(m.pmf(q).values) == len(outs)
+    else:
+        for meth in KIND_METHODS[kind]:
+            assert callable(getattr(m, meth))
+        with pytest.raises(TypeError, match="continuous output"):
+            check_mechanism(m)
+    nb = m.neighbourhood()
+    if name in ONE_INPUT:
+        a, b = ONE_INPUT[name]
+        assert nb.contains(list(a), list(b))
+        # a count moves by one (ℓ∞ box); LDP makes every two inputs neighbours
+        assert nb.contains([0], [2]) is (nb.name == "any-pair")
+    else:
+        assert nb.contains([0, 0, 0], [1, 0, 0])
+        # ONE_DIFFER (CheckDP) lets one answer move; every other relation here is the ℓ∞ box
+        assert nb.contains([0, 0, 0], [1, -1, 1]) is (nb.name != "one-differ")
 
 
 def test_not_a_mechanism_gets_one_line_errors():

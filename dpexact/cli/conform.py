@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
         mechanism_arg: Optional[str] = typer.Argument(None, metavar="MECHANISM", help="registry name or PATH.py:OBJECT or module:OBJECT"),
         mechanism_opt: Optional[str] = typer.Option(None, "--mechanism", "-m", help="the same, as an option (as in pmf and verify)"),
         epsilon: str = typer.Option("1", "--epsilon", "-e", help="ε, exact"),
-        sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
+        sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default: the mechanism's own, 1 for most)"),
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
         draws: int = typer.Option(20_000, "--draws", parser=STRICT_INT, help="seeded sampler draws per vector"),
         seed: int = typer.Option(0, "--seed", parser=STRICT_INT, help="seed of the sampler check"),
@@ -35,7 +35,9 @@ def register(app: typer.Typer) -> None:
         mechanism = mechanism_arg if mechanism_arg is not None else mechanism_opt
         assert mechanism is not None
         target = prepare_output(output)
-        params: dict[str, Any] = {"epsilon": epsilon, "sensitivity": sensitivity}
+        params: dict[str, Any] = {"epsilon": epsilon}
+        if sensitivity is not None:  # LDP channels (rappor) have no Δ parameter
+            params["sensitivity"] = sensitivity
         params.update(parse_params(param))
         try:
             mech = build(mechanism, **params)

@@ -117,6 +117,65 @@ class Rappor:
         return {"epsilon": str(self.epsilon), "n_hashes": self.n_hashes, "filter_size": self.filter_size,
                 "f": str(self.f), "p": str(self.p), "q": str(self.q), "lo": self.lo, "hi": self.hi}
 
+    def neighbourhood(self) -> Any:
+        """Local DP: any two inputs in lo..hi are neighbours."""
+        from ..mechanisms.neighbourhoods import AnyPair
+
+        return AnyPair(tuple((v,) for v in range(self.lo, self.hi + 1)))
+
+    def outputs(self, n: int = 1) -> list[str]:
+        """The reports as bit strings, in lexicographic order (2^filter_size of them, at most 2^16)."""
+        if self.filter_size > 16:
+            raise ValueError(f"filter_size: enumerating 2^{self.filter_size} reports exceeds the limit 2^16")
+        return [format(i, f"0{self.filter_size}b") for i in range(2**self.filter_size)]
+
+    def _value(self, scores: Any) -> int:
+        from ..mechanisms.validation import exact_scores
+
+        q = exact_scores(scores)
+        if len(q) != 1:
+            raise ValueError(f"scores: one input value expected, got {len(q)}")
+        v = q[0]
+        if not v.is_rational or v.to_fraction().denominator != 1 or not self.lo <= v.to_fraction() <= self.hi:
+            raise ValueError(f"scores: the input must be an integer in {self.lo}..{self.hi}, got {v}")
+        return int(v.to_fraction())
+
+    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
+        """``Pr[o | v] = Π_i (q* if B(v)_i else p*)^{o_i} (1 − …)^{1−o_i}`` over :meth:`outputs` (Erlingsson et al. §3)."""
+        from flint import arb, fmpq
+
+        from ..numbers.backends import get_backend
+        from ..numbers.pmf import Pmf
+
+        if method not in (None, "product"):
+            raise ValueError(f"method must be 'product', got {method!r}")
+        be = get_backend(backend)
+        v = self._value(scores)
+        outs = self.outputs()
+        qs, ps = self.bit_probabilities()
+        bits = self.bloom(v)
+        exact = []
+        for o in outs:
+            r = Fraction(1)
+            for b, x in zip(bits, o):
+                p1 = qs if b else ps
+                r *= p1 if x == "1" else 1 - p1
+            exact.append(r)
+        if be.name == "exact":
+            return Pmf(tuple(fmpq(x.numerator, x.denominator) for x in exact), "exact", "product", 0.0, 0.0, "exact")
+        if be.name == "ball":
+            with be.context():
+                return Pmf(tuple(arb(fmpq(x.numerator, x.denominator)) for x in exact), str(be), "product", None,
+                           0.0, "rigorous")
+        if be.name == "mp":
+            raise ValueError("backend: RAPPOR's law is served on float, ball and exact")
+        # each value is a correctly rounded rational: relative error 2^-53
+        return Pmf(np.array([float(x) for x in exact]), "float", "product", 2.0**-53, 2.0**-53, "rigorous")
+
+    def logpmf(self, scores: Any) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            return np.log(self.pmf(scores).values)
+
     def output_probability(self, v: int, o: tuple[int, ...], prec: int = 128) -> Any:
         """``Pr[o | v]`` as an arb ball from the product law."""
         from flint import arb, ctx, fmpq
@@ -133,7 +192,9 @@ class Rappor:
         finally:
             ctx.prec = old
 
-    def rvs(self, v: int, size: Any = None, random_state: Any = None) -> np.ndarray:
+    def rvs(self, v: Any, size: Any = None, random_state: Any = None) -> np.ndarray:
+        """Reports of input ``v`` (an int, or a one-entry score vector as for :meth:`pmf`), as 0/1 arrays."""
+        v = self._value([v] if isinstance(v, (int, np.integer)) else v)
         rng = np.random.default_rng(random_state)
         k = 1 if size is None else int(size)
         b = np.array(self.bloom(int(v)))[None, :].repeat(k, axis=0)

@@ -78,6 +78,37 @@ class SmartSum:
         return {"epsilon": str(self.epsilon), "block": self.block, "horizon": self.horizon, "bad": self.bad,
                 "claimed_epsilon": str(self.claimed_epsilon)}
 
+    def neighbourhood(self) -> Any:
+        """CheckDP's ONE_DIFFER: exactly one answer changes, by at most Δ."""
+        from .query_neighbourhoods import OneDiffer
+
+        return OneDiffer(self.sensitivity.to_fraction())
+
+    def logpdf(self, queries: Any, y: Any) -> float:
+        """Float log-density at output y: the noises are recovered one by one (a unit-triangular
+        map, Jacobian 1) and each is Laplace(Δ/ε). ``bad=True`` has no density (its block ends are
+        noiseless): ``ValueError``."""
+        if self.bad:
+            raise ValueError("bad SmartSum has no density: its block-end outputs carry no noise")
+        q = float_scores(queries, "queries")
+        y = np.asarray(y, dtype=float)
+        L = self._steps(len(q))
+        if y.shape != (L,):
+            raise ValueError(f"y: {L} outputs expected, got shape {y.shape}")
+        b = self.noise_scale().to_float()
+        prev, s, total = 0.0, 0.0, 0.0
+        for i in range(L):
+            eta = y[i] - ((s if self._is_end(i) else prev) + q[i])
+            s = 0.0 if self._is_end(i) else s + q[i]
+            prev = y[i]
+            total += -abs(eta) / b - np.log(2 * b)
+        return float(total)
+
+    def pdf(self, queries: Any, y: Any, backend: str = "float") -> float:
+        if backend != "float":
+            raise ValueError(f"backend: SmartSum's density is served on float only, got {backend!r}")
+        return float(np.exp(self.logpdf(queries, y)))
+
     def _steps(self, n: int) -> int:
         return n if self.horizon is None else min(self.horizon + 1, n)
 

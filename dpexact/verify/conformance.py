@@ -22,6 +22,14 @@ check                    passes when
                          ``ValueError`` / ``TypeError``
 =======================  ===========================================================================
 
+Outputs are keyed by their labels (``outputs(n)``: ints, ⊤/⊥ patterns, bit strings; a
+sampled bit array counts as its bit string). ``mixed`` mechanisms get these checks on the law
+of their finite part (the pattern) plus ``box-marginal``; ``interval`` and ``continuous`` ones
+get the checks of :mod:`.conformance_real` (partitions of the line), where
+``float-within-bound`` and the declared regularity properties are not applicable; a
+``composed`` mechanism is conformed component by component (a check fails if it fails on a
+component, and is not applicable only if it is on every component).
+
 A backend the mechanism does not offer (``pmf`` raises ``ValueError`` naming the backend) is
 reported as not applicable, not as a failure. A sampler-only mechanism
 (``properties.certified`` False) gets only ``protocol``, ``sampler-agrees`` (against its own
@@ -38,13 +46,13 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..numbers.real import Real
-from ..protocols import check_mechanism, mechanism_properties, mechanism_size
+from ..protocols import FINITE_KINDS, check_mechanism, mechanism_properties, mechanism_size
 from .certified_ratio import exact_sign, to_sympy
 
 __all__ = ["ConformanceCheck", "ConformanceReport", "conform", "default_corpus", "CHECKS"]
 
 CHECKS = ("protocol", "sums-to-one", "ball-encloses-exact", "float-within-bound", "sampler-agrees",
-          "symmetric", "shift-invariant", "monotone", "bad-input")
+          "symmetric", "shift-invariant", "monotone", "box-marginal", "bad-input")
 U = 2.0**-53
 
 
@@ -119,10 +127,12 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
             backends: Sequence[str] = ("float", "mp", "ball", "exact"), exact_max_n: int = 4) -> ConformanceReport:
     """Run every conformance check on ``mechanism`` (see the module docstring)."""
     try:
-        check_mechanism(mechanism)
+        check_mechanism(mechanism, continuous=True)
         mechanism_size(mechanism)
         props = mechanism_properties(mechanism)
-        list(mechanism.outputs(2))
+        kind = mechanism.output_kind
+        if kind in FINITE_KINDS:
+            list(mechanism.outputs(mechanism_size(mechanism) or 2))
         params = mechanism.params()
         name = mechanism.short_name
     except (TypeError, ValueError) as exc:
@@ -130,7 +140,9 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         rep.checks.append(ConformanceCheck("protocol", False, str(exc)))
         return rep
     rep = ConformanceReport(name, params)
-    rep.checks.append(ConformanceCheck("protocol", True, "satisfies dpexact.protocols.Mechanism"))
+    rep.checks.append(ConformanceCheck("protocol", True, f"satisfies the dpexact protocol of output_kind {kind!r}"))
+    if kind == "composed":
+        return _composed(mechanism, rep, corpus, draws, seed, backends, exact_max_n)
     vecs = [tuple(Fraction(Real.of(x).to_fraction()) for x in v) for v in (corpus or default_corpus(mechanism))]
     if not props.certified:
         for c in ("sums-to-one", "ball-encloses-exact", "float-within-bound"):
@@ -139,12 +151,39 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         rep.checks.extend(_declared(mechanism, props, vecs, certified=False))
         rep.checks.append(_bad_input(mechanism))
         return rep
-    rep.checks.append(_sums(mechanism, vecs, backends, exact_max_n))
-    rep.checks.append(_ball_exact(mechanism, vecs, exact_max_n))
-    rep.checks.append(_float_bound(mechanism, vecs, exact_max_n))
-    rep.checks.append(_sampler(mechanism, vecs, draws, seed))
-    rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
+    if kind in FINITE_KINDS:
+        rep.checks.append(_sums(mechanism, vecs, backends, exact_max_n))
+        rep.checks.append(_ball_exact(mechanism, vecs, exact_max_n))
+        rep.checks.append(_float_bound(mechanism, vecs, exact_max_n))
+        rep.checks.append(_sampler(mechanism, vecs, draws, seed))
+        rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
+    else:
+        from .conformance_real import real_checks
+
+        rep.checks.extend(real_checks(mechanism, vecs, draws, seed))
+        rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
+    if kind == "mixed":
+        from .conformance_real import box_marginal
+
+        rep.checks.append(box_marginal(mechanism, vecs))
     rep.checks.append(_bad_input(mechanism))
+    return rep
+
+
+def _composed(m: Any, rep: ConformanceReport, corpus: Any, draws: int, seed: int, backends: Sequence[str],
+              exact_max_n: int) -> ConformanceReport:
+    """Conform each of ``m.components()``; merge the checks by name (module docstring)."""
+    parts = [(c.short_name, conform(c, corpus, draws=draws, seed=seed, backends=backends, exact_max_n=exact_max_n))
+             for c in m.components()]
+    names = [c.name for _, r in parts for c in r.checks if c.name != "protocol"]
+    for name in dict.fromkeys(names):
+        got = [(who, r.check(name)) for who, r in parts if any(c.name == name for c in r.checks)]
+        bad = [(who, c) for who, c in got if c.passed is False]
+        msg = "; ".join(f"{who}: {c.message}" for who, c in got)
+        if bad:
+            rep.checks.append(ConformanceCheck(name, False, msg, bad[0][1].counterexample))
+        else:
+            rep.checks.append(ConformanceCheck(name, None if all(c.passed is None for _, c in got) else True, msg))
     return rep
 
 
@@ -241,9 +280,18 @@ def _sampler(m: Any, vecs: list, draws: int, seed: int) -> ConformanceCheck:
         out, err = _safe(lambda: np.asarray(m.rvs(qf, size=draws, random_state=seed + i)))
         if out is None:
             return ConformanceCheck("sampler-agrees", None, f"no sampler ({err})")
-        counts = np.bincount(out.astype(np.int64), minlength=p.size)
-        if counts.size > p.size:
-            return ConformanceCheck("sampler-agrees", False, f"sampler returned outputs outside 0..{p.size - 1}", _cx(q))
+        labels = list(m.outputs(len(q)))
+        index = {o: j for j, o in enumerate(labels)}
+        positions = not any(isinstance(o, (int, np.integer)) for o in labels)
+        counts = np.zeros(p.size, dtype=np.int64)
+        for x in out:
+            j = index.get(_label(x))
+            if j is None and positions and isinstance(_label(x), int) and 0 <= _label(x) < p.size:
+                j = _label(x)  # a position into outputs(n) (the contract allows either; labels are not ints here)
+            if j is None:
+                return ConformanceCheck("sampler-agrees", False, f"sampler returned {_label(x)!r}, not an output of outputs({len(q)})",
+                                        _cx(q))
+            counts[j] += 1
         zero = (p <= 0) & (counts > 0)
         if zero.any():
             r = int(np.argmax(zero))
@@ -265,6 +313,15 @@ def _sampler(m: Any, vecs: list, draws: int, seed: int) -> ConformanceCheck:
     return ConformanceCheck("sampler-agrees", True, f"{draws} seeded draws per vector; smallest p-value {worst:.3g}")
 
 
+def _label(x: Any) -> Any:
+    """A draw as an output label: numpy ints as int, a bit array as its bit string."""
+    if isinstance(x, np.ndarray):
+        return "".join(str(int(v)) for v in x)
+    if isinstance(x, np.integer):
+        return int(x)
+    return x
+
+
 def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[ConformanceCheck]:
     from .regularity import check_regularity
 
@@ -276,6 +333,9 @@ def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[Conforman
     if not certified:
         return [ConformanceCheck(k, None, "declared, but a sampler-only mechanism cannot be checked exactly" if v else "not declared")
                 for k, v in declared.items()]
+    if m.output_kind not in FINITE_KINDS:
+        return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
+                                 f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
     if m.output_kind != "selection":  # pf Definition 3 permutes outputs with candidates: selection only
         return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
@@ -303,9 +363,19 @@ def _bad_input(m: Any) -> ConformanceCheck:
     n = mechanism_size(m) or 2
     cases = {"empty scores": ([], "float"), "NaN score": ([float("nan")] + [0.0] * (n - 1), "float"),
              "string scores": ("0,1", "float"), "unknown backend": ([0] * n, "no-such-backend")}
+    kind = m.output_kind
+    if kind == "interval":
+        law = lambda q, be: m.interval_probability(q, 0, 1, backend=be)  # noqa: E731
+    elif kind == "continuous" and callable(getattr(m, "box_probability", None)):
+        law = lambda q, be: m.box_probability(q, [(0, 1)] * max(1, len(q) if not isinstance(q, str) else 1), backend=be)  # noqa: E731
+    elif kind == "continuous":
+        cases.pop("unknown backend")
+        law = lambda q, be: m.logpdf(q, [0.0] * (len(q) if not isinstance(q, str) else 1))  # noqa: E731
+    else:
+        law = lambda q, be: m.pmf(q, backend=be)  # noqa: E731
     for what, (q, be) in cases.items():
         try:
-            m.pmf(q, backend=be)
+            law(q, be)
         except (ValueError, TypeError) as exc:
             if "\n" in str(exc) or not str(exc):
                 return ConformanceCheck("bad-input", False, f"{what}: the error message is not one line: {str(exc)!r}")

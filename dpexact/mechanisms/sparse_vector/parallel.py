@@ -48,3 +48,19 @@ class SVT34Parallel:
 
     def params(self) -> dict[str, Any]:
         return self.components()[0].params()
+
+    def neighbourhood(self) -> Any:
+        """The components' relation (both claim ALL_DIFFER on the same queries)."""
+        return self.components()[0].neighbourhood()
+
+    def rvs(self, queries: Any, size: Any = None, random_state: Any = None) -> Any:
+        """``(o3, o4)`` with independent noise: SVT3's ``(pattern, values)`` and SVT4's pattern."""
+        import numpy as np
+
+        rng = np.random.default_rng(random_state)
+        s3, s4 = self.components()
+        k = 1 if size is None else int(size)
+        a = s3.rvs_values(queries, k, random_state=rng)
+        b = s4.rvs(queries, size=k, random_state=rng)
+        pairs = list(zip(a, b))
+        return pairs[0] if size is None else pairs
