@@ -77,14 +77,17 @@ def test_sigint_leaves_a_file_marked_partial(tmp_path):
     env = {**os.environ, "COLUMNS": "80"}
     proc = subprocess.Popen([sys.executable, "-m", "dpexact", "check", "--quick", "--paper", "pf", "--output", str(out)],
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # wait for the first claims to be saved
+    deadline = time.monotonic() + 600  # a loaded machine can take minutes to import and run two claims
+    started = False
+    while time.monotonic() < deadline and proc.poll() is None:  # wait for the first claims to be saved
         try:
             if json.loads(out.read_text()).get("claims_done", 0) >= 2:
+                started = True
                 break
         except (ValueError, OSError):
             pass
         time.sleep(0.1)
+    assert started, "the check run saved no claims before the deadline; the interrupt would test nothing"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
