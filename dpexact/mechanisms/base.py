@@ -270,7 +270,7 @@ class SelectionMechanism:
         (for exact weights e^x) refuses huge exponents with an irrational c."""
         top = max(q)
         c = self.exponent_scale
-        if bounded and not c.is_rational:
+        if bounded and not c.is_rational and not c.is_symbolic and not any(x.is_symbolic for x in q):
             # c = k·log(a) turns e^{c d} into the rational a^{k d}: sympy would build an integer of
             # ~|c d|·1.4 bits (a hang at d ~ 1e308), so such exponents are bounded first
             cf = abs(c.to_float())
