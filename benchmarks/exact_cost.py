@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import dpexact  # noqa: E402
+import dpexact
 
 MECHS = {
     "em": {}, "pf": {}, "grr": {}, "err": {"p": "1/2"}, "err-naive": {"p": "1/2"}, "err-alg3": {"p": "1/2"},

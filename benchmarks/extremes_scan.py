@@ -23,23 +23,17 @@ Prints one line per failure and a table of counts; ``--json`` writes every recor
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import signal
-import sys
 import time
 from collections import Counter
-from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import sympy
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import dpexact  # noqa: E402
-from dpexact.numbers.pmf_compare import (  # noqa: E402
+import dpexact
+from dpexact.numbers.pmf_compare import (
     ball_is_normalised,
     bound_violations,
     is_finite,

@@ -34,7 +34,7 @@ from typing import Any
 from ..mechanisms.validation import positive_real
 from ..numbers.backends import Backend, ball_context, get_backend
 from ..numbers.real import Real
-from .lattice import LatticeClass, check_nk, count_classes, lattice_classes
+from .lattice import check_nk, count_classes, lattice_classes
 from .regular_lp import exp_minus_epsilon
 
 __all__ = [
@@ -232,7 +232,7 @@ def dual_feasibility_threshold(n: int, k: int, max_classes: int = 20_000) -> Fea
     check_nk(n, k)
     if count_classes(n, k) > max_classes:
         raise ValueError(f"n, k: {count_classes(n, k)} classes exceed max_classes={max_classes}")
-    from flint import arb, fmpq_poly, fmpz_poly
+    from flint import fmpq_poly, fmpz_poly
 
     rho = fmpq_poly([0, 1])
     y0 = dual_recurrence(n, k, rho)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..mechanisms.validation import positive_real
 from .lattice import check_nk, count_vectors, lattice_vectors
-from .regular_lp import Boundary, exp_minus_epsilon
+from .regular_lp import Boundary
 
 __all__ = ["UnreducedSolution", "solve_unreduced_lp", "MAX_UNREDUCED_VECTORS"]
 

@@ -43,7 +43,6 @@ from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..protocols import MechanismProperties, Neighbourhood
 from .base import SelectionMechanism
-from .validation import exact_scores, float_scores
 
 __all__ = ["FunctionMechanism", "define_mechanism", "BackendOperations"]
 

@@ -506,7 +506,6 @@ class ExactBackend(Backend):
     @staticmethod
     def field(values: list[Any]) -> tuple[str, list[Any]]:
         """Return ``("fmpq", [...])`` if every value is rational, else ``("sympy", [...])``."""
-        import sympy
         from flint import fmpq
 
         out = []

@@ -183,7 +183,6 @@ def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | 
     ex2 = cache.exact(q2) if ex1 is not None else None
     if ex1 is None or ex2 is None:
         return PairDecision("undecided", lo, hi, "none")
-    import sympy
 
     E_exact = _exp_eps(cache.mechanism)
     a, b = ex1[r], ex2[r]

@@ -163,7 +163,6 @@ def ratio_on_interval(
     are exact reals with ``0 < eps_lo <= eps_hi``.
     """
     import sympy
-    from flint import arb
 
     from ..numbers.backends import ball_context
 

@@ -24,12 +24,10 @@ Peers: StatDP ``iSVT4`` (b1 = 2/ε, b2 = 2N/ε), DP-Sniper ``SparseVectorTechniq
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ...numbers.backends import get_backend
 from ...numbers.real import Real
 from .mechanism import SparseVector, finite_real
 from .patterns import check_pattern
