@@ -224,7 +224,13 @@ class RNMLaplace(ReportNoisyMax):
         mids = np.array([float(v.mid()) for v in vals])
         rads = np.array([float(v.rad()) for v in vals])
         rel = float(np.max((rads + mids * U) / mids)) if np.all(mids > 0) else math.inf
-        return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U, "rigorous")
+        # exact scores reach this path rounded to float64 (|δq_s| <= u|q_s|): moving every score by at
+        # most δ changes each Pr[M(q) = r] by a factor within e^{±2δ/b} (the RNM privacy argument)
+        b = self.noise_scale.to_float()
+        x = 2 * U * float(np.max(np.abs(q))) / b if b > 0 else math.inf
+        spread = math.expm1(x) if x < 700 else math.inf  # beyond: no useful bound, stated as such
+        rel = rel + spread * (1 + rel)
+        return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U + spread * float(mids.max()), "a-priori")
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_mp or not self._closed_form(method):
