@@ -160,7 +160,10 @@ class SelectionMechanism:
                              f"{be.name} backend (about 10 s on a 2-core machine, measured); use backend='float'")
         q = exact_scores(scores, limit=limit)
         with be.context():
-            return self.pmf_backend(q, be, method)
+            p = self.pmf_backend(q, be, method)
+            if be.is_mp:
+                _check_mp_total(p, len(q), self.short_name)
+            return p
 
     def logpmf(self, scores: Any) -> np.ndarray:
         """Float64 natural log of the pmf (``-inf`` only for true zeros)."""
@@ -279,6 +282,18 @@ class SelectionMechanism:
                 raise ValueError(f"scores: exponents c·(q_r - q*) up to {worst:.3g} exceed {EXACT_EXPONENT_LIMIT:.0e} on the "
                                  "exact backend (the weights could need that many digits); use backend='ball'")
         return [c * (x - top) for x in q]
+
+
+def _check_mp_total(p: Pmf, n: int, name: str) -> None:
+    """mp results carry only an error *estimate*: a total that misses 1 by more than the estimate
+    allows (n entries) shows the estimate is wrong there, so the result is refused, not returned."""
+    import mpmath
+
+    total = mpmath.fsum(p.values)
+    slack = n * (p.abs_error or 0.0) + mpmath.mpf(10) ** (-mpmath.mp.dps + 3) * n
+    if abs(total - 1) > slack:
+        raise ValueError(f"backend: the mp pmf of {name} sums to {mpmath.nstr(total, 8)}, beyond its error estimate; "
+                         "use backend='ball' (rigorous) for these parameters")
 
 
 def scaled_float(x: Real) -> tuple[float, int]:

@@ -150,6 +150,7 @@ class ReportNoisyMax(SelectionMechanism):
                     "use backend='ball' for rigorous enclosures"
                 )
             _check_method(method, ("integral", "quadrature"), "integral")
+            self._exact_exponents(q)  # refuses exponents whose exact weights would need astronomically many digits
             vals, info = rnm_exponential_exact(q, self.candidate_scales(len(q)))
             return Pmf(tuple(vals), "exact", "integral", rel_error=0.0, abs_error=0.0, error_kind="exact", details=info)
         m = _check_method(method, ("quadrature",), "quadrature")
