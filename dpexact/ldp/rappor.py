@@ -162,13 +162,13 @@ class Rappor:
                 p1 = qs if b else ps
                 r *= p1 if x == "1" else 1 - p1
             exact.append(r)
-        if be.name == "exact":
+        if be.is_exact:
             return Pmf(tuple(fmpq(x.numerator, x.denominator) for x in exact), "exact", "product", 0.0, 0.0, "exact")
-        if be.name == "ball":
+        if be.is_ball:
             with be.context():
                 return Pmf(tuple(arb(fmpq(x.numerator, x.denominator)) for x in exact), str(be), "product", None,
                            0.0, "rigorous")
-        if be.name == "mp":
+        if be.is_mp:
             raise ValueError("backend: RAPPOR's law is served on float, ball and exact")
         # each value is a correctly rounded rational: relative error 2^-53
         return Pmf(np.array([float(x) for x in exact]), "float", "product", 2.0**-53, 2.0**-53, "rigorous")
