@@ -29,6 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 
@@ -161,13 +162,13 @@ class Rappor:
                 p1 = qs if b else ps
                 r *= p1 if x == "1" else 1 - p1
             exact.append(r)
-        if be.name == "exact":
+        if be.is_exact:
             return Pmf(tuple(fmpq(x.numerator, x.denominator) for x in exact), "exact", "product", 0.0, 0.0, "exact")
-        if be.name == "ball":
+        if be.is_ball:
             with be.context():
                 return Pmf(tuple(arb(fmpq(x.numerator, x.denominator)) for x in exact), str(be), "product", None,
                            0.0, "rigorous")
-        if be.name == "mp":
+        if be.is_mp:
             raise ValueError("backend: RAPPOR's law is served on float, ball and exact")
         # each value is a correctly rounded rational: relative error 2^-53
         return Pmf(np.array([float(x) for x in exact]), "float", "product", 2.0**-53, 2.0**-53, "rigorous")
@@ -178,19 +179,15 @@ class Rappor:
 
     def output_probability(self, v: int, o: tuple[int, ...], prec: int = 128) -> Any:
         """``Pr[o | v]`` as an arb ball from the product law."""
-        from flint import arb, ctx, fmpq
+        from flint import arb, fmpq
 
         qs, ps = self.bit_probabilities()
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             r = arb(1)
             for b, x in zip(self.bloom(v), o):
                 p1 = qs if b else ps
                 r *= arb(fmpq(p1.numerator, p1.denominator)) if x else arb(fmpq((1 - p1).numerator, (1 - p1).denominator))
             return r
-        finally:
-            ctx.prec = old
 
     def rvs(self, v: Any, size: Any = None, random_state: Any = None) -> np.ndarray:
         """Reports of input ``v`` (an int, or a one-entry score vector as for :meth:`pmf`), as 0/1 arrays."""

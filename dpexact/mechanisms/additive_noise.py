@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .validation import float_scores, positive_real
@@ -138,11 +139,7 @@ class AdditiveLaplace:
             ops = ball_ops(prec)
         else:
             raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
-        from flint import ctx
-
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             p = ops.const(1)
             for j, (x, (lo, hi)) in enumerate(zip(q, box)):
                 lo, hi = finite_real(lo, f"box[{j}].lo"), finite_real(hi, f"box[{j}].hi")
@@ -150,8 +147,6 @@ class AdditiveLaplace:
                     raise ValueError(f"box[{j}] must have lo < hi, got ({lo}, {hi})")
                 p = p * (laplace_cdf(ops, hi - x, b) - laplace_cdf(ops, lo - x, b))
             return p
-        finally:
-            ctx.prec = old
 
     def logpdf(self, queries: Any, y: Any) -> float:
         """Float log-density at output y (the prefix map has Jacobian 1)."""

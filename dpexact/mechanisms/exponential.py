@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..numbers.backends import Backend, ExactBackend
+from ..numbers.backends import Backend, ExactBackend, MpBackend
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
@@ -114,7 +114,7 @@ class ExponentialMechanism(SelectionMechanism):
 
         mu = self._mu(q.size)
         support = np.array([v.sign() > 0 for v in mu])
-        with mpmath.workdps(30):  # log μ_r correctly rounded to float64 (relative error <= u)
+        with MpBackend(30).context():  # log μ_r correctly rounded to float64 (relative error <= u)
             lm = np.array([float(mpmath.log(v.to_mpf())) if s else -np.inf for v, s in zip(mu, support)])
         c = self.exponent_scale.to_float()
         x = c * (q - q[support].max())

@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .validation import exact_scores, float_scores, positive_real
@@ -83,8 +84,6 @@ class NoisyMaxValue:
 
     def interval_probability(self, queries: Any, lo: Any, hi: Any, backend: str = "ball", prec: int = 128) -> Any:
         """``Pr[M(q) ∈ [lo, hi]]`` in closed form (exact ExpSum or arb ball)."""
-        from flint import ctx
-
         from .sparse_vector.mechanism import finite_real
         from .sparse_vector.threshold_integral import ball_ops, exact_ops
 
@@ -96,16 +95,12 @@ class NoisyMaxValue:
             raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
         ops = exact_ops() if backend == "exact" else ball_ops(prec)
         b = self.noise_scale()
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             g_hi, g_lo = ops.const(1), ops.const(1)
             for x in q:
                 g_hi = g_hi * self._cdf(ops, hi - x, b)
                 g_lo = g_lo * self._cdf(ops, lo - x, b)
             return g_hi - g_lo
-        finally:
-            ctx.prec = old
 
     def rvs(self, queries: Any, size: Any = None, random_state: Any = None) -> Any:
         q = float_scores(queries, "queries")

@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from .sparse_vector.threshold_integral import Ops, ball_ops, exact_ops, laurent_segment
 
@@ -48,20 +49,14 @@ def _ball_cached(q: tuple, b: Fraction, prec: int, target_bits: int, max_prec: i
 
 
 def _ball(q: list[Real], b: Real, prec: int, target_bits: int, max_prec: int) -> list[Any]:
-    from flint import ctx
-
-    old = ctx.prec
     p = prec
-    try:
-        while True:
-            ctx.prec = p
+    while True:
+        with ball_context(p):
             vals = rnm_laplace_values(q, b, ball_ops(p))
             ok = all(v.rad() <= abs(v.mid()) * 2.0**-target_bits for v in vals)
-            if ok or p >= max_prec:
-                return vals
-            p *= 2
-    finally:
-        ctx.prec = old
+        if ok or p >= max_prec:
+            return vals
+        p *= 2
 
 
 def rnm_laplace_exact(q: list[Real], b: Real) -> list[Any]:

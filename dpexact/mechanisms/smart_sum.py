@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..numbers.backends import get_backend
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .validation import float_scores, positive_real
@@ -105,7 +106,7 @@ class SmartSum:
         return float(total)
 
     def pdf(self, queries: Any, y: Any, backend: str = "float") -> float:
-        if backend != "float":
+        if not get_backend(backend).is_float:
             raise ValueError(f"backend: SmartSum's density is served on float only, got {backend!r}")
         return float(np.exp(self.logpdf(queries, y)))
 

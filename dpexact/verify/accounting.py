@@ -38,6 +38,7 @@ from typing import Any, Sequence
 
 from ..cost_limits import CostEstimate, CostLimitError
 from ..mechanisms.validation import positive_real
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 
 __all__ = [
@@ -262,21 +263,17 @@ def _exp_real(eps: Real) -> Real:
 
 def _greater_than_exp(r: Any, eps: Real, E: Real) -> bool:
     """Exactly decide ``r > e^ε`` for a rational r (fmpq)."""
-    from flint import arb, ctx, fmpq
+    from flint import arb, fmpq
 
     if E.is_rational:
         return r > fmpq(E.value.numerator, E.value.denominator)
-    old = ctx.prec
-    try:
-        for prec in (128, 1024, 8192):  # e^ε irrational: never equal to r, a ball decides
-            ctx.prec = prec
+    for prec in (128, 1024, 8192):  # e^ε irrational: never equal to r, a ball decides
+        with ball_context(prec):
             d = arb(r) - eps.to_arb(prec).exp()
-            if d > 0:
-                return True
-            if d < 0:
-                return False
-    finally:
-        ctx.prec = old
+        if d > 0:
+            return True
+        if d < 0:
+            return False
     return (Real.of(_frac(r)) - E).sign() > 0
 
 
@@ -312,14 +309,10 @@ def _outward(x: Any) -> tuple[float, float]:
 
 
 def _ball_of(a: Fraction, b: Fraction, eps: Real, prec: int) -> Any:
-    from flint import arb, ctx, fmpq
+    from flint import arb, fmpq
 
-    old = ctx.prec
-    ctx.prec = prec
-    try:
+    with ball_context(prec):
         return arb(fmpq(a.numerator, a.denominator)) - arb(fmpq(b.numerator, b.denominator)) * eps.to_arb(prec).exp()
-    finally:
-        ctx.prec = old
 
 
 def _expr(a: Fraction, b: Fraction, eps: Real) -> str:
@@ -461,16 +454,12 @@ def _log_str(x: Fraction) -> str:
 
 
 def _log_bounds(x: Fraction, prec: int) -> tuple[float, float]:
-    from flint import arb, ctx, fmpq
+    from flint import arb, fmpq
 
     if x == 1:
         return 0.0, 0.0
-    old = ctx.prec
-    ctx.prec = prec
-    try:
+    with ball_context(prec):
         lo, hi = _outward(arb(fmpq(x.numerator, x.denominator)).log())
-    finally:
-        ctx.prec = old
     return max(lo, 0.0), hi
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from .counterexample import Recheck
 from ..mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
@@ -63,21 +64,15 @@ class BoxCounterexample:
 
     def recheck(self, prec: int = 256) -> Recheck:
         """Recompute both box bounds at ``prec`` bits; proved iff ``lower(q) > e^ε·upper(q')``."""
-        from flint import ctx
-
         m = self.mechanism
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = Real.of(m.epsilon)
         lo1, _ = m.box_probability(list(self.scores), self.output, list(self.box), "ball", prec)
         _, hi2 = m.box_probability(list(self.neighbour_scores), self.output, list(self.box), "ball", prec)
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             D = lo1 - eps.to_arb(prec).exp() * hi2
             proved = bool(D.lower() > 0)
             lr = _lr(lo1, hi2)
-        finally:
-            ctx.prec = old
         return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
 
 
@@ -128,12 +123,8 @@ def verify_boxes(
     outs.sort(key=lambda a: (-a.count("F"), a))
     half = b2.to_fraction() / 2
     eps = Real.of(mechanism.epsilon)
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = prec
-    E = eps.to_arb(prec).exp()
-    ctx.prec = old
+    with ball_context(prec):
+        E = eps.to_arb(prec).exp()
     cache: dict = {}
 
     def bounds(v: Vector, a: str, box: tuple) -> tuple[Any, Any]:
@@ -157,13 +148,10 @@ def verify_boxes(
                     evaluated += 1
                     lo1, _ = bounds(x, a, box)
                     _, hi2 = bounds(y, a, box)
-                    ctx.prec = prec
-                    try:
+                    with ball_context(prec):
                         D = lo1 - E * hi2
                         found = bool(D.lower() > 0)
                         best = max(best, _lr(lo1, hi2))
-                    finally:
-                        ctx.prec = old
                     if found:
                         cand = BoxCounterexample(mechanism, nb, x, y, a, box, _lr(lo1, hi2), _lr(lo1, hi2))
                         check = cand.recheck(256)
@@ -217,20 +205,14 @@ class IntervalCounterexample:
 
     def recheck(self, prec: int = 256) -> Recheck:
         """Recompute both interval probabilities (closed forms) at ``prec`` bits and compare with e^ε."""
-        from flint import ctx
-
         m = self.mechanism
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = Real.of(m.epsilon)
         p1 = m.interval_probability(list(self.scores), *self.interval, backend="ball", prec=prec)
         p2 = m.interval_probability(list(self.neighbour_scores), *self.interval, backend="ball", prec=prec)
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             proved = bool((p1 - eps.to_arb(prec).exp() * p2).lower() > 0)
             lr = _lr(p1, p2)
-        finally:
-            ctx.prec = old
         return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
 
 
@@ -264,9 +246,6 @@ def verify_intervals(
     bf = b.to_fraction() if b.is_rational else Fraction(b.to_float())
     pairs = query_pairs(n, delta, Fraction(0), bf, relation)
     eps = Real.of(mechanism.epsilon)
-    from flint import ctx
-
-    old = ctx.prec
     cache: dict = {}
 
     def prob(v: Vector, c: Fraction) -> Any:
@@ -284,12 +263,9 @@ def verify_intervals(
                     break
                 evaluated += 1
                 p1, p2 = prob(x, c), prob(y, c)
-                ctx.prec = prec
-                try:
+                with ball_context(prec):
                     found = bool((p1 - eps.to_arb(prec).exp() * p2).lower() > 0)
                     best = max(best, _lr(p1, p2))
-                finally:
-                    ctx.prec = old
                 if found:
                     cand = IntervalCounterexample(mechanism, nb, x, y, (c, c + w), _lr(p1, p2), _lr(p1, p2))
                     check = cand.recheck(256)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..numbers.backends import ball_context
 from ..numbers.real import Real
 
 __all__ = ["verify_additive", "verify_truncated_geometric", "verify_rappor", "verify_smart_sum",
@@ -59,8 +60,6 @@ class _OneDiffer:
 
 def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check)."""
-    from flint import ctx
-
     from .counterexample import Recheck
     from .verdict import Scope, Verdict
 
@@ -80,15 +79,11 @@ def verify_additive(m: Any, n: int | None = None, relation: str | None = None, n
     box = [(2 * d, 3 * d)] * n_out  # x_i >= max(q_i, q'_i): the ratio equals the sup there
     p1 = m.box_probability(q1, box, "ball", 256)
     p0 = m.box_probability(q0, box, "ball", 256)
-    old = ctx.prec
-    ctx.prec = 256
-    try:
+    with ball_context(256):
         lr = p1.log() - p0.log()
         eps_b = m.epsilon.to_arb(256)
         violated = bool(lr.lower() > eps_b.upper())
         lo, hi = float(lr.lower()), float(lr.upper())
-    finally:
-        ctx.prec = old
     private = (level - m.epsilon).sign() <= 0
     scope = Scope(neighbourhood=m.neighbourhood().describe(), families={"closed-form": 1})
     scope.notes.append(f"exact privacy level sup ‖q̃-q̃'‖₁/b = {level} for n = {n}: every pair and every output set "
@@ -148,8 +143,6 @@ def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name
 def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exact largest loss over every pair of inputs lo..hi (module docstring), with a ball-checked witness."""
     import sympy
-    from flint import ctx
-
     from .counterexample import Recheck
     from .verdict import Scope, Verdict
 
@@ -169,14 +162,10 @@ def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None 
     level = Real.of(a * sympy.log(sympy.Rational(up)) + b * sympy.log(sympy.Rational(down)))
     o = tuple(o_up if x > y else o_down if x < y else x for x, y in zip(filters[v], filters[w]))
     p1, p2 = m.output_probability(v, o, 256), m.output_probability(w, o, 256)
-    old = ctx.prec
-    ctx.prec = 256
-    try:
+    with ball_context(256):
         lr = p1.log() - p2.log()
         violated = bool(lr.lower() > m.epsilon.to_arb(256).upper())
         lo_, hi_ = float(lr.lower()), float(lr.upper())
-    finally:
-        ctx.prec = old
     private = (level - m.epsilon).sign() <= 0
     scope = Scope(neighbourhood=f"any two values in {m.lo}..{m.hi} (LDP)", families={"value pairs": len(counts)},
                   pairs=len(counts))
@@ -195,7 +184,7 @@ def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None 
 
 def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Exact level ``max_j ‖D e_j‖₁ Δ/b`` (bad: an output event of probability 1 vs 0) against the claim 2ε."""
-    from flint import arb, ctx
+    from flint import arb
 
     from .counterexample import Recheck
     from .verdict import Scope, Verdict
@@ -232,9 +221,7 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
     # witness: q' = q + Δe_j; η-boxes [c, c+1] in the right tail on the affected steps, the bulk elsewhere
     shifts = [c * d for c in cols[j]]  # D(q' - q)
     ops = ball_ops(256)
-    old = ctx.prec
-    ctx.prec = 256
-    try:
+    with ball_context(256):
         lr = arb(0)
         for s in shifts:
             if s:
@@ -246,8 +233,6 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
 
         violated = bool(lr.lower() > claim.to_arb(256).upper())
         lo, hi = float(lr.lower()), float(lr.upper())
-    finally:
-        ctx.prec = old
     scope.notes.append(f"exact level ‖D e_j‖₁·Δ/b = {level} (every pair, every output set; density-ratio theorem), "
                        f"witness η-box ratio {lo:.6g}")
     private = (level - claim).sign() <= 0

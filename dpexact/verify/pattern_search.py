@@ -27,6 +27,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
 from .counterexample import Recheck
 from ..mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
@@ -62,23 +63,18 @@ class PatternCounterexample:
 
     def recheck(self, backend: str = "ball", prec: int = 256) -> Recheck:
         """Recompute both probabilities from scratch and prove the violation (ball at ``prec``, or exact)."""
-        from flint import ctx
-
+        be = get_backend(backend)
         m = self.mechanism
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = Real.of(m.epsilon)
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             p1 = m.pattern_probability(list(self.scores), self.output, f"ball:{prec}")
             p2 = m.pattern_probability(list(self.neighbour_scores), self.output, f"ball:{prec}")
             E, _ = _bound(m, self.scores, self.neighbour_scores, self.output, eps.to_arb(prec).exp(), prec)
             D = p1 - E * p2
             lo, hi = _log_enclosure(p1, p2)
             proved = bool(D.lower() > 0)
-        finally:
-            ctx.prec = old
-        if backend == "ball" or proved:
+        if be.is_ball or proved:
             return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "ball cannot separate")
         s = _exact_difference_sign(m, self.scores, self.neighbour_scores, self.output)
         return Recheck(s == 1 and nb, "exact", lo, hi, float(eps), nb, "" if s is not None else "no exact sign")
@@ -116,14 +112,8 @@ def _bound(m: Any, q: Vector, q2: Vector, output: Any, E: Any, prec: int) -> tup
     if not hasattr(m, "value_loss"):
         return E, eps
     budget = eps - m.value_loss(q, q2, output)
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = prec
-    try:
+    with ball_context(prec):
         return budget.to_arb(prec).exp(), budget
-    finally:
-        ctx.prec = old
 
 
 def decide_output(m: Any, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector, output: Any, prec: int = 128) -> tuple[str, float, float, str]:
@@ -201,12 +191,8 @@ def verify_patterns(
     eps_f = eps.to_float()
     screen = getattr(mechanism, "screen_logpmf", mechanism.logpmf)
     logs: dict[Vector, np.ndarray] = {}
-    from flint import ctx
-
-    old = ctx.prec
-    ctx.prec = prec
-    E = eps.to_arb(prec).exp()
-    ctx.prec = old
+    with ball_context(prec):
+        E = eps.to_arb(prec).exp()
     single: dict = {}
 
     def ball_of(v: Vector, out: Any) -> Any:

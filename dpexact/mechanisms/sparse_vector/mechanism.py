@@ -46,7 +46,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ...numbers.backends import get_backend
+from ...numbers.backends import ball_context, get_backend
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
 from ...protocols import MechanismProperties
@@ -223,20 +223,16 @@ class SparseVector:
         return self._pattern_value(q, pattern, exact_ops())
 
     def _balls(self, q: list[Real], patterns: list[str], prec: int) -> list[Any]:
-        from flint import ctx
-
         out: list[Any] = [None] * len(patterns)
         todo = list(range(len(patterns)))
         p = prec
-        old = ctx.prec
-        try:
-            shared = self._shared_values(q, patterns, p)
-            if shared is not None:  # all patterns at once; only inaccurate ones go up the ladder
-                out = shared
-                todo = [i for i, v in enumerate(out) if not _accurate(v)]
-                p *= 2
-            while todo and p <= MAX_PREC:
-                ctx.prec = p
+        shared = self._shared_values(q, patterns, p)
+        if shared is not None:  # all patterns at once; only inaccurate ones go up the ladder
+            out = shared
+            todo = [i for i, v in enumerate(out) if not _accurate(v)]
+            p *= 2
+        while todo and p <= MAX_PREC:
+            with ball_context(p):
                 ops = ball_ops(p)
                 nxt = []
                 for i in todo:
@@ -244,9 +240,7 @@ class SparseVector:
                     out[i] = v
                     if not _accurate(v) and p < MAX_PREC:
                         nxt.append(i)
-                todo, p = nxt, 2 * p
-        finally:
-            ctx.prec = old
+            todo, p = nxt, 2 * p
         return out
 
     def _shared_values(self, q: list[Real], patterns: list[str], prec: int | None) -> list[Any] | None:
@@ -258,12 +252,10 @@ class SparseVector:
         k = b2 / b1
         if not k.is_rational:
             raise ValueError("the ratio of the noise scales must be rational (it is for every SVT variant)")
-        from flint import ctx
-
-        ops = exact_ops() if prec is None else ball_ops(prec)
-        if prec is not None:
-            ctx.prec = prec
-        return laurent_patterns(ops, k.value, [(x - self.threshold) / b2 for x in q], patterns)
+        if prec is None:
+            return laurent_patterns(exact_ops(), k.value, [(x - self.threshold) / b2 for x in q], patterns)
+        with ball_context(prec):
+            return laurent_patterns(ball_ops(prec), k.value, [(x - self.threshold) / b2 for x in q], patterns)
 
     def exact_values(self, queries: Any) -> list[Any]:
         """Exact pattern probabilities as :class:`~dpexact.numbers.exp_sum.ExpSum` (order of :meth:`outputs`)."""

@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from ...numbers.backends import ball_context
 from ...numbers.real import Real
 from .mechanism import SparseVector, finite_real
 from .patterns import check_pattern
@@ -82,14 +83,8 @@ class SVT3(SparseVector):
             return self._box(q, pattern, ivs, exact_ops())
         if backend != "ball":
             raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
-        from flint import ctx
-
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             return self._box(q, pattern, ivs, ball_ops(prec))
-        finally:
-            ctx.prec = old
 
     def _box(self, q: list[Real], pattern: str, ivs: list[tuple[Real, Real]], ops: Ops) -> tuple[Any, Any]:
         _, b2, _ = self.scales()
@@ -108,15 +103,11 @@ class SVT3(SparseVector):
 
     def density(self, queries: Any, pattern: str, values: Sequence[Any], prec: int = 128) -> Any:
         """The density ``p(pattern, values)`` as an arb ball (module docstring)."""
-        from flint import ctx
-
         q = self._queries(queries, exact=True)
         check_pattern(pattern, len(q), self.cutoff)
         vs = [finite_real(v, f"values[{j}]") for j, v in enumerate(self._check_values(pattern, values, "values"))]
         _, b2, _ = self.scales()
-        old = ctx.prec
-        ctx.prec = prec
-        try:
+        with ball_context(prec):
             ops = ball_ops(prec)
             tops = [i for i, a in enumerate(pattern) if a == "T"]
             d = ops.const(1)
@@ -125,8 +116,6 @@ class SVT3(SparseVector):
             if not tops:
                 return self._pattern_value(q, pattern, ops)
             return d * self._pattern_value(q, pattern, ops, upper=min(vs) - self.threshold, tops_in_integral=False)
-        finally:
-            ctx.prec = old
 
     def rvs_values(self, queries: Any, size: int, random_state: Any = None) -> list[tuple[str, tuple[float, ...]]]:
         """Run the algorithm ``size`` times: ``(pattern, released values)`` pairs."""
