@@ -77,7 +77,10 @@ def test_sigint_leaves_a_file_marked_partial(tmp_path):
     env = {**os.environ, "COLUMNS": "80"}
     # full scope: long enough that the interrupt lands mid-run on a fast machine (it comes after 2 saved claims)
     proc = subprocess.Popen([sys.executable, "-m", "dpexact", "check", "--paper", "pf", "--output", str(out)],
-                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            # a shell that runs the suite in the background ignores SIGINT, and children inherit
+                            # that; the run under test must see Ctrl-C as a terminal user's process does
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 600  # a loaded machine can take minutes to import and run two claims
     started = False
     while time.monotonic() < deadline and proc.poll() is None:  # wait for the first claims to be saved
