@@ -90,3 +90,12 @@ def test_svt34_parallel_refuted_through_a_component():
 
     v = verify_mechanism(dpexact.mechanism("svt34-parallel", epsilon=EPS), 10)
     assert v.verdict == "violated" and v.certified and v.worst_log_ratio > 0.1
+
+
+def test_selection_ties_on_peer_pairs_are_decided_exactly():
+    """rnm-exp's ratio equals e^ε exactly on some peer pairs: balls straddle, the exact backend decides."""
+    from dpexact.verify.output_dispatch import verify_mechanism
+
+    v = verify_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ")
+    assert v.verdict == "private-within-scope" and v.certified
+    assert v.scope.decided_exact > 0 and v.scope.undecided == 0

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..numbers.real import Real
+
 from .verdict import Verdict
 
 __all__ = ["verify_mechanism", "SelectionOutputs"]
@@ -59,6 +61,21 @@ class SelectionOutputs:
 
     def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
         return self.pmf(q, backend).values[r]
+
+    def exact_difference_sign(self, q: Any, q2: Any, r: int, eps: Any) -> int | None:
+        """Exact sign of ``Pr[M(q) = r] - e^ε Pr[M(q') = r]`` from the mechanism's exact backend
+        (decides the ties a ball straddles); ``None`` when it has no exact backend here."""
+        import sympy
+
+        from ..numbers.backends import ExactBackend, _sympy_of
+
+        try:
+            a = self.pmf(q, "exact").values[r]
+            b = self.pmf(q2, "exact").values[r]
+        except (ValueError, TypeError):
+            return None
+        diff = sympy.sympify(_sympy_of(a)) - sympy.exp(Real.of(eps).to_sympy()) * sympy.sympify(_sympy_of(b))
+        return ExactBackend().try_sign(diff)
 
 
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,

@@ -96,6 +96,8 @@ def _exact_difference_sign(m: Any, q: Vector, q2: Vector, output: Any) -> int | 
     eps = Real.of(m.epsilon)
     if hasattr(m, "value_loss"):
         eps = eps - m.value_loss(q, q2, output)
+    if hasattr(m, "exact_difference_sign"):  # e.g. a selection mechanism with an exact backend
+        return m.exact_difference_sign(q, q2, output, eps)
     if not eps.is_rational or not hasattr(m, "exact_pattern_value"):
         return None
     try:
