@@ -6,7 +6,7 @@ A claim id is ``<paper>.<kind>.<number-or-slug>`` (e.g. ``pf.theorem.3``,
 claims with the :func:`claim` decorator; the decorated function takes ``quick: bool`` (reduced
 scope, same id) and returns a :class:`Verdict`.
 
-Verdict semantics (issue 6):
+Verdict semantics:
 
 * ``holds`` — the statement was confirmed on the stated ``scope``;
 * ``refuted`` — a counterexample or a mismatch with the paper's number was found (a claim that

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..mechanisms.validation import positive_real
 from .losses import LossMatrix, check_domain
+from ..numbers.backends import exact_sympy
 
 __all__ = ["ClosedFormM", "closed_form_m", "exact_floor", "is_equidistant_abs"]
 
@@ -54,7 +55,7 @@ def exact_floor(expr: Any) -> int:
 
     from ..numbers.real import sympy_to_arb
 
-    expr = sympy.sympify(expr)
+    expr = exact_sympy(expr)
     if expr.is_Rational:
         return int(math.floor(Fraction(int(expr.p), int(expr.q))))
     from ..numbers.backends import ball_context

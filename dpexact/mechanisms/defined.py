@@ -43,6 +43,7 @@ from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..protocols import MechanismProperties, Neighbourhood
 from .base import SelectionMechanism
+from ..numbers.backends import exact_sympy
 
 __all__ = ["FunctionMechanism", "define_mechanism", "BackendOperations"]
 
@@ -219,7 +220,7 @@ class FunctionMechanism(SelectionMechanism):
         if backend.is_exact:
             import sympy
 
-            vals = [sympy.sympify(v) if not type(v).__name__ == "fmpq" else v for v in vals]
+            vals = [exact_sympy(v) if not type(v).__name__ == "fmpq" else v for v in vals]
             if any(isinstance(v, float) or (hasattr(v, "has") and v.has(sympy.Float)) for v in vals):
                 raise ValueError(f"pmf of {self.label}: a floating-point number reached the exact backend; use ops.num(...)")
             kind, vals = ExactBackend.field(vals)

@@ -38,6 +38,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..numbers.real import Real
+from ..numbers.backends import exact_sympy
 
 __all__ = ["rnm_exponential_exact", "MAX_TERMS"]
 
@@ -108,8 +109,8 @@ def rnm_exponential_exact(q: list[Real], scales: list[Real]) -> tuple[list[Any],
         for expo, coef in by_exp.items():
             if coef == 0:
                 continue
-            c_s = sympy.Rational(coef.numerator, coef.denominator) if isinstance(coef, Fraction) else sympy.sympify(coef)
-            e_s = sympy.Rational(expo.numerator, expo.denominator) if isinstance(expo, Fraction) else sympy.sympify(expo)
+            c_s = sympy.Rational(coef.numerator, coef.denominator) if isinstance(coef, Fraction) else exact_sympy(coef)
+            e_s = sympy.Rational(expo.numerator, expo.denominator) if isinstance(expo, Fraction) else exact_sympy(expo)
             terms.append(c_s * sympy.exp(-e_s))
         out.append(sympy.Add(*terms))
     return out, {"terms": largest}

@@ -49,7 +49,7 @@ from .certified import Certified, ErrorKind
 from .real import Real
 
 __all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES",
-           "MAX_MP_DPS", "MAX_BALL_PREC", "ball_context"]
+           "MAX_MP_DPS", "MAX_BALL_PREC", "ball_context", "exact_sympy"]
 
 BACKEND_NAMES = ("float", "mp", "ball", "exact")
 
@@ -430,7 +430,7 @@ class ExactBackend(Backend):
     def log1p(self, x: Any) -> Any:
         import sympy
 
-        return sympy.log(1 + sympy.sympify(x))
+        return sympy.log(1 + exact_sympy(x))
 
     def expm1(self, x: Any) -> Any:
         import sympy
@@ -451,7 +451,7 @@ class ExactBackend(Backend):
             for v in items[1:]:
                 out = out + v
             return out
-        return sympy.Add(*[sympy.sympify(_sympy_of(v)) for v in items])
+        return sympy.Add(*[exact_sympy(v) for v in items])
 
     def try_sign(self, x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
         """Exact sign: rationals directly; closed forms by arb at 128, 512, 2048 bits, then a
@@ -463,7 +463,7 @@ class ExactBackend(Backend):
 
         from .real import sympy_to_arb
 
-        e = sympy.sympify(_sympy_of(x))
+        e = exact_sympy(x)
         if e.is_Rational:
             return int(bool(e > 0)) - int(bool(e < 0))
         terms = _exp_rational_terms(e)
@@ -510,14 +510,14 @@ class ExactBackend(Backend):
 
         out = []
         for v in values:
-            v = _exact_sympy(v)
+            v = exact_sympy(v)
             if not v.is_Rational:
-                return "sympy", [_exact_sympy(w) for w in values]
+                return "sympy", [exact_sympy(w) for w in values]
             out.append(fmpq(int(v.p), int(v.q)))
         return "fmpq", out
 
 
-def _exact_sympy(v: Any) -> Any:
+def exact_sympy(v: Any) -> Any:
     """An exact backend value (sympy, fmpq, Fraction, int) as sympy; never parses text."""
     import sympy
 

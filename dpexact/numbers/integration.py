@@ -25,6 +25,7 @@ import numpy as np
 from .bounded_float import BoundedFloat
 from .certified import Certified
 from .gauss_legendre import bernstein_error, nodes_float
+from .backends import exact_sympy
 
 __all__ = ["integrate_float", "integrate_mp", "integrate_ball", "integrate_exact", "MAX_GL_NODES"]
 
@@ -117,7 +118,7 @@ def integrate_exact(f: Callable[[Any], Any], a: Any, b: Any) -> Certified:
     from .real import Real
 
     x = sympy.Symbol("x", real=True)
-    lo, hi = (sympy.sympify(v) if not isinstance(v, Real) else v.to_sympy() for v in (a, b))
+    lo, hi = (exact_sympy(v) if not isinstance(v, Real) else v.to_sympy() for v in (a, b))
     res = sympy.integrate(f(x), (x, lo, hi))
     if res.has(sympy.Integral) or res.has(sympy.nan) or res.atoms(sympy.Float) or x in res.free_symbols:
         raise ValueError("integrand has no exact closed-form integral in sympy; use the ball backend")

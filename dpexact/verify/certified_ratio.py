@@ -26,6 +26,7 @@ import numpy as np
 
 from ..numbers.backends import ExactBackend, ball_context
 from ..numbers.real import Real
+from ..numbers.backends import exact_sympy
 
 __all__ = ["PmfCache", "PairDecision", "decide_pair", "exact_sign", "to_sympy", "Status"]
 
@@ -140,7 +141,7 @@ def to_sympy(v: Any) -> Any:
 
     if type(v).__name__ == "fmpq":
         return sympy.Rational(int(v.p), int(v.q))
-    return sympy.sympify(v)
+    return exact_sympy(v)
 
 
 def exact_sign(expr: Any) -> int | None:

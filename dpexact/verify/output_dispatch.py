@@ -67,14 +67,14 @@ class SelectionOutputs:
         (decides the ties a ball straddles); ``None`` when it has no exact backend here."""
         import sympy
 
-        from ..numbers.backends import ExactBackend, _sympy_of
+        from ..numbers.backends import ExactBackend, exact_sympy
 
         try:
             a = self.pmf(q, "exact").values[r]
             b = self.pmf(q2, "exact").values[r]
         except (ValueError, TypeError):
             return None
-        diff = sympy.sympify(_sympy_of(a)) - sympy.exp(Real.of(eps).to_sympy()) * sympy.sympify(_sympy_of(b))
+        diff = exact_sympy(a) - sympy.exp(Real.of(eps).to_sympy()) * exact_sympy(b)
         return ExactBackend().try_sign(diff)
 
 
