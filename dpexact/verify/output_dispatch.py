@@ -7,7 +7,10 @@
                     (with ``relation``: the peers' query pairs
                     via :class:`SelectionOutputs`)
 ``finite``          :func:`.pattern_search.verify_patterns`    every output of every pair
-``mixed``           :func:`.box_search.verify_boxes`           refutation only (boxes)
+``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
+                    threshold-shift coupling, when the law
+                    states its factors), else
+                    :func:`.box_search.verify_boxes`           refutation only (boxes)
 ``interval``        :func:`.box_search.verify_intervals`       refutation only (intervals)
 ``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
 ==================  =========================================  ===============================
@@ -92,6 +95,12 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     if kind == "mixed":
         from .box_search import verify_boxes
 
+        if hasattr(mechanism, "coupling_terms"):  # a checked coupling proves privacy for every output set
+            from .threshold_coupling import verify_coupling
+
+            proved = verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
+            if proved is not None:
+                return proved
         return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
     if kind == "interval":
         from .box_search import verify_intervals

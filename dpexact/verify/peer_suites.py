@@ -159,10 +159,17 @@ def _entries() -> list[PeerEntry]:
     E.append(PeerEntry(ck, "numsparsevector", "numerical-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 1}, 10,
                        "all-differ", "1/10", "private", "Wang et al. PLDI 2019", 70.0, _CHECKDP))
     E.append(_svt(ck, "badgapsparsevector", "bad-gap-svt", "not-private", 70.0, _CHECKDP))
-    for nm, truth in (("gapsparsevector", "private"),
-                      ("adaptivesparsevector", "private"), ("badadaptivesparsevector", "not-private"),
-
-                      ("svt_increasing", "private"), ("svt_decreasing", "private")):
+    _ding20 = "Ding et al., VLDB 2020 (free gap; adaptive SVT)"
+    E += [
+        PeerEntry(ck, "gapsparsevector", "gap-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 1}, 10, "all-differ",
+                  "1/10", "private", _ding20, 70.0, _CHECKDP, note="releases the gap q_i + ν_i - T - ρ of each ⊤"),
+        PeerEntry(ck, "adaptivesparsevector", "adaptive-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 1}, 10,
+                  "all-differ", "1/10", "private", _ding20, 70.0, _CHECKDP, note="σ = 16 as coded; NN = cutoff = 1"),
+        PeerEntry(ck, "badadaptivesparsevector", "bad-adaptive-svt", {"epsilon": "1/10", "threshold": "1", "cutoff": 1}, 10,
+                  "all-differ", "1/10", "not-private", "Wang et al. CCS 2020 (CheckDP's counterexample)", 70.0, _CHECKDP,
+                  note="first branch releases q_i + η3 instead of its gap"),
+    ]
+    for nm, truth in (("svt_increasing", "private"), ("svt_decreasing", "private")):
         E.append(PeerEntry(ck, nm, None, {}, None, None, "1/10", truth, "Wang et al. CCS 2020", 70.0, _CHECKDP))
     da = "DP-Auditorium"
     src = "no published per-mechanism time"
