@@ -180,7 +180,7 @@ def test_coupling_bound_dominates_attained_box_ratios():
     """The coupling bound is an upper bound: no box of any searched pair exceeds it (ball law)."""
     for name in ("gap-svt", "adaptive-svt"):
         m = _m(name)
-        bound = float(coupling_bound(m, 3).bound.to_float())
+        bound = float(coupling_bound(m, 3).bound)
         rng = np.random.default_rng(3)
         worst = -np.inf
         for _ in range(40):
@@ -272,3 +272,21 @@ def test_bad_patterns_and_boxes(name):
         m.box_probability([0, 1, 2], "FT", [(2, 1)])
     with pytest.raises(TypeError, match="pattern"):
         m.box_probability([0, 1, 2], 3, [(0, 1)])
+
+
+@pytest.mark.parametrize("cutoff", [1, 2, 3])
+def test_coupling_of_svt4_is_lyu_level_and_svt1_is_epsilon(cutoff):
+    """The coupling reproduces Lyu et al.'s closed forms: Algorithm 4 is ((1+6c)/4)·ε-DP, Algorithm 1 ε-DP."""
+    svt4 = dpexact.mechanism("svt4", epsilon=EPS, threshold=1, cutoff=cutoff)
+    assert coupling_bound(svt4, 12).bound == Fraction(1 + 6 * cutoff, 4) * EPS
+    svt1 = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=cutoff)
+    assert coupling_bound(svt1, 24).bound == EPS  # enough ⊥ answers for the threshold shift to pay in full
+
+
+def test_pattern_verdicts_name_the_coupling_scope():
+    m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1)
+    v = verify_mechanism(m, 5, "all-differ")
+    assert v.verdict == "private-within-scope"
+    assert any("EVERY pair" in s for s in v.scope.notes)
+    m3 = dpexact.mechanism("svt3", epsilon=EPS, threshold=1, cutoff=1)
+    assert not coupling_bound(m3, 5).finite  # its released answer is tied to the test

@@ -81,6 +81,19 @@ class SelectionOutputs:
         return ExactBackend().try_sign(diff)
 
 
+def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
+    """Add to a pattern verdict what the checked threshold-shift coupling proves beyond its pair family."""
+    from .threshold_coupling import coupling_bound
+
+    cb = coupling_bound(mechanism, n, relation)
+    eps = Real.of(mechanism.epsilon)
+    if cb.finite and not cb.bound > eps:
+        v.scope.notes.append(f"beyond the pair family: a threshold-shift coupling checked on the law's factors proves "
+                             f"log-ratio <= {cb.bound} <= ε for EVERY pair of neighbours and every output with n = {n} "
+                             f"(worst at output {cb.output!r}, shift {cb.shift})")
+        v.scope.families["coupling_every_pair"] = cb.outputs
+
+
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
     """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
@@ -91,7 +104,10 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     if kind == "finite" and hasattr(mechanism, "pattern_probability"):
         from .pattern_search import verify_patterns
 
-        return verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+        v = verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+        if v.verdict == "private-within-scope" and hasattr(mechanism, "coupling_terms"):
+            _extend_by_coupling(v, mechanism, n if n is not None else 10, relation or "all-differ")
+        return v
     if kind == "mixed":
         from .box_search import verify_boxes
 

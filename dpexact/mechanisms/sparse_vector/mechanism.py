@@ -342,6 +342,22 @@ class SparseVector:
         top = L.max(axis=1)
         return top + np.log(np.exp(L - top[:, None]).sum(axis=1))
 
+    # -- the law's factors, for the coupling verifier ---------------------------------------------
+    def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]] | None:
+        """Per query, the Laplace factors of ``Pr[pattern]`` as :mod:`dpexact.verify.threshold_coupling` reads
+        them: ⊥ is ``Pr[ν < x_i]`` (``"below"``), ⊤ is ``Pr[ν >= x_i]`` (``"above"``), ``x_i = T + ρ - q_i``.
+
+        ``None`` for the variants with one threshold noise per segment (Algorithm 2) or without query
+        noise (Algorithm 5), which the coupling does not cover.
+        """
+        _, b2, _ = self.scales()
+        if self.resample or b2 is None:
+            return None
+        return [[[("below", b2)] if a == "F" else self._top_terms(b2) for a in pattern]]
+
+    def _top_terms(self, b2: Real) -> list[tuple]:
+        return [("above", b2)]
+
     # -- sampling (the algorithm itself) -----------------------------------------------------
     def _run(self, q: np.ndarray, rng: np.random.Generator) -> tuple[str, tuple[float, ...]]:
         b1, b2, b1r = (None if b is None else b.to_float() for b in self.scales())

@@ -44,6 +44,10 @@ class NumericalSVT(SparseVector):
     def release_scale(self) -> Real:
         return self.sensitivity * (3 * self.cutoff) / self.epsilon
 
+    def _top_terms(self, b2: Real) -> list[tuple]:
+        # the released q_i + η_i: fresh noise, its density ratio does not involve ρ
+        return [("above", b2), ("fixed", self.release_scale())]
+
     def value_loss(self, q: Sequence[Any], q2: Sequence[Any], pattern: str) -> Real:
         """``Σ_{i ∈ ⊤} |q_i - q'_i| / b3``: the sup of the released values' log density ratio."""
         b3 = self.release_scale()
