@@ -71,6 +71,9 @@ def register(app: typer.Typer) -> None:
         s = d["scope"]
         c.print(f"scope: families {s['families']}, {s['vectors']} vectors, {s['pairs']} pairs, {s['triples']} triples; "
                 f"decided ball {s['decided_ball']}, exact {s['decided_exact']}, undecided {s['undecided']}")
+        for note in s.get("notes", []):  # what the scope covers, in words (long lists shortened)
+            note = str(note)
+            c.print(e("  " + (note if len(note) <= 400 else note[:400] + " …")))
         if d["counterexample"]:
             cx = d["counterexample"]
             extra = {k: cx[k] for k in ("box", "interval") if k in cx}
