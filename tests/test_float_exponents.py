@@ -36,3 +36,22 @@ def test_exponents_match_exact_values(c, q):
             assert exact.contains(0) or exact > -2.0**-1070  # 0 only for the top (or an underflow)
         else:
             assert abs(float(((exact - xr) / exact).mid())) <= 4 * 2.0**-53
+
+
+@pytest.mark.parametrize("name,eps,q", [("gem", "1e300", [0, -1, -3]), ("mgem", "1e4", [0, -1e7, -1e7]),
+                                        ("grr", "1e300", [0, -1, -3]), ("rnm-laplace", "1e300", [5, -2000, 3, 1])])
+def test_useless_float_bound_switches_to_ball(name, eps, q):
+    """At extreme ε the float closed forms can only state huge or infinite bounds; the float pmf is
+    then the ball's, with a useful rigorous bound, checked against a 256-bit ball."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from registered_mechanisms import build
+
+    m = build(name, epsilon=eps)
+    p = m.pmf(q, "float")
+    assert p.abs_error <= 1e-9 and p.error_kind in ("rigorous", "estimate")
+    ref = m.pmf(q, "ball:256")
+    for x, r in zip(p.values, ref.values):
+        assert abs(x - float(r.mid())) <= p.abs_error + float(r.rad())

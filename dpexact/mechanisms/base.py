@@ -46,6 +46,9 @@ from .validation import exact_scores, float_scores, positive_real
 
 __all__ = ["SelectionMechanism"]
 
+#: a float pmf whose stated absolute error exceeds this is recomputed in ball arithmetic
+#: (its midpoints, with the ball radius as a rigorous bound)
+FLOAT_USEFUL_ERROR = 1e-9
 #: largest |c·(q_r - q*)| on the exact backend when c is irrational (see _exact_exponents)
 EXACT_EXPONENT_LIMIT = 1e5
 
@@ -149,7 +152,10 @@ class SelectionMechanism:
         """
         be = get_backend(backend)
         if be.is_float:
-            return self.pmf_float(float_scores(scores), method)
+            p = self.pmf_float(float_scores(scores), method)
+            if not (p.abs_error <= FLOAT_USEFUL_ERROR):  # also catches inf / nan bounds
+                return self._float_from_ball(scores, method, p)
+            return p
         if be.is_exact and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
             self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
         limit = (self.exact_limit if be.is_exact else self.mp_limit if be.is_mp
@@ -164,6 +170,24 @@ class SelectionMechanism:
             if be.is_mp:
                 _check_mp_total(p, len(q), self.short_name)
             return p
+
+    def _float_from_ball(self, scores: Any, method: str | None, loose: Pmf) -> Pmf:
+        """A float pmf whose stated bound is useless (extreme ε, huge exponents) recomputed in ball
+        arithmetic: the ball midpoints rounded to float64, the radius (+ the rounding) as a rigorous
+        bound. The float result is kept when the ball route is refused or is no tighter."""
+        try:
+            b = self.pmf(scores, "ball", method)
+        except (ValueError, TypeError, ArithmeticError, NotImplementedError):
+            return loose
+        mids = np.array([float(v.mid()) for v in b.values])
+        ae = max(float(v.rad()) for v in b.values) + 2.0**-53
+        if not ae < loose.abs_error:
+            return loose
+        with np.errstate(divide="ignore"):
+            logs = np.array([float(v.log().mid()) if v > 0 else -np.inf if v == 0 else np.log(max(float(v.mid()), 0.0))
+                             for v in b.values])
+        return Pmf(mids, "float", f"{b.method} (ball)", None, ae, "rigorous", logvalues=logs,
+                   details={**b.details, "float_bound_too_loose": loose.abs_error, "float_method": loose.method})
 
     def logpmf(self, scores: Any) -> np.ndarray:
         """Float64 natural log of the pmf (``-inf`` only for true zeros)."""
