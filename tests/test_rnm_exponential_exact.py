@@ -4,6 +4,8 @@ the ball backend's rigorous 1-D integration, a simulation of the algorithm's own
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import sympy
@@ -89,3 +91,19 @@ def test_verifier_decides_a_tight_triple_exactly():
     d = decide_pair(PmfCache(m, 128), q, q2, 0)
     assert (d.status, d.arithmetic) == ("le", "exact")
     assert d.log_ratio_lo <= 0.1 <= d.log_ratio_hi
+
+
+@pytest.mark.parametrize("q", [[0, 1, 2, 3, 4], [Fraction(1, 3), 0, Fraction(-7, 2)], [0, 0, 0, 0, 0, 0], [0, -10**6, 5]])
+def test_ball_and_float_closed_form_agree_with_the_quadratures(q):
+    """The closed form evaluated in balls (default for small n) against the acb / quad_vec quadratures."""
+    m = dpexact.mechanism("rnm-exp", epsilon="1/10")
+    cf = m.pmf(q, "ball")
+    qd = m.pmf(q, "ball", method="quadrature")
+    assert cf.method == "closed-form" and qd.method == "quadrature"
+    for a, b in zip(cf.values, qd.values):
+        assert a.overlaps(b)
+    fq = [float(x) for x in q]
+    f_cf = m.pmf(fq, "float")
+    f_qd = m.pmf(fq, "float", method="quadrature")
+    assert f_cf.method == "closed-form" and f_cf.error_kind == "rigorous"
+    assert np.max(np.abs(f_cf.values - f_qd.values)) <= f_cf.abs_error + f_qd.abs_error

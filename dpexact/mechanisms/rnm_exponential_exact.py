@@ -38,12 +38,14 @@ from fractions import Fraction
 from typing import Any
 
 from ..numbers.real import Real
-from ..numbers.backends import exact_sympy
+from ..numbers.backends import ball_context, exact_sympy
 
-__all__ = ["rnm_exponential_exact", "MAX_TERMS"]
+__all__ = ["rnm_exponential_exact", "rnm_exponential_ball", "MAX_TERMS", "BALL_TERMS"]
 
 #: largest number of (κ, E) terms of the expanded product kept for one candidate
 MAX_TERMS = 200_000
+#: the ball closed form is used up to this many terms per candidate (beyond: the quadrature is faster)
+BALL_TERMS = 4096
 
 
 def _values(xs: list[Real]) -> tuple[list[Any], bool]:
@@ -53,29 +55,20 @@ def _values(xs: list[Real]) -> tuple[list[Any], bool]:
     return [x.to_sympy() for x in xs], False
 
 
-def rnm_exponential_exact(q: list[Real], scales: list[Real]) -> tuple[list[Any], dict]:
-    """Exact ``Pr[argmax_s (q_s + Z_s) = r]``, ``Z_s ~ Exp(1/b_s)``, for every r (sympy values).
-
-    Args:
-        q: exact scores.
-        scales: exact noise scales ``b_s > 0`` (means of the exponential noise).
-
-    Returns:
-        the probabilities (sympy expressions; rationals times ``exp`` of rationals when all
-        inputs are rational) and diagnostics (``terms``: the largest expansion size).
-    """
+def _expansion(q: list[Real], scales: list[Real], max_terms: int | None = None) -> tuple[list[dict], dict, bool]:
+    """Per candidate r, ``{E: c}`` with ``Pr[M(q) = r] = Σ c·e^{-E}`` (exact raw values), diagnostics, rationality."""
     import sympy
 
+    if max_terms is None:
+        max_terms = MAX_TERMS
     n = len(q)
     if len(scales) != n:
         raise ValueError(f"scales has {len(scales)} entries but scores has {n}")
-    if n == 1:
-        return [sympy.Integer(1)], {"terms": 1}
     top = max(q)
     raw, rational = _values([top - x for x in q] + [Real.of(1) / b for b in scales])
     d, lam = raw[:n], raw[n:]
     zero = Fraction(0) if rational else sympy.Integer(0)
-    out: list[Any] = []
+    out: list[dict] = []
     largest = 1
     for r in range(n):
         # expand ∏_{s≠r} (1 - A_s e^{-λ_s (y - q*)}) as {(κ, E): integer coefficient}
@@ -94,8 +87,8 @@ def rnm_exponential_exact(q: list[Real], scales: list[Real]) -> tuple[list[Any],
                     poly[key] = v
                 else:
                     poly.pop(key, None)
-            if len(poly) > MAX_TERMS:
-                raise ValueError(f"scores: the exact RNM expansion exceeds {MAX_TERMS} terms "
+            if len(poly) > max_terms:
+                raise ValueError(f"scores: the exact RNM expansion exceeds {max_terms} terms "
                                  "(scores far from a common lattice); use backend='ball'")
         largest = max(largest, len(poly))
         # integrate term by term against f_r; group by the total exponent λ_r d_r + E
@@ -105,12 +98,61 @@ def rnm_exponential_exact(q: list[Real], scales: list[Real]) -> tuple[list[Any],
             coef = c * lr / (lr + k)
             key = base + e
             by_exp[key] = by_exp.get(key, 0) + coef
+        out.append({e: c for e, c in by_exp.items() if c != 0})
+    return out, {"terms": largest}, rational
+
+
+def rnm_exponential_exact(q: list[Real], scales: list[Real]) -> tuple[list[Any], dict]:
+    """Exact ``Pr[argmax_s (q_s + Z_s) = r]``, ``Z_s ~ Exp(1/b_s)``, for every r (sympy values).
+
+    Args:
+        q: exact scores.
+        scales: exact noise scales ``b_s > 0`` (means of the exponential noise).
+
+    Returns:
+        the probabilities (sympy expressions; rationals times ``exp`` of rationals when all
+        inputs are rational) and diagnostics (``terms``: the largest expansion size).
+    """
+    import sympy
+
+    if len(q) == 1:
+        return [sympy.Integer(1)], {"terms": 1}
+    sums, info, _ = _expansion(q, scales)
+    out = []
+    for by_exp in sums:
         terms = []
         for expo, coef in by_exp.items():
-            if coef == 0:
-                continue
             c_s = sympy.Rational(coef.numerator, coef.denominator) if isinstance(coef, Fraction) else exact_sympy(coef)
             e_s = sympy.Rational(expo.numerator, expo.denominator) if isinstance(expo, Fraction) else exact_sympy(expo)
             terms.append(c_s * sympy.exp(-e_s))
         out.append(sympy.Add(*terms))
-    return out, {"terms": largest}
+    return out, info
+
+
+def rnm_exponential_ball(q: list[Real], scales: list[Real], prec: int, max_terms: int = BALL_TERMS,
+                         target_bits: int = 60, max_prec: int = 4096) -> tuple[list[Any], dict]:
+    """The exact closed form evaluated in ball arithmetic (rational scores and scales only).
+
+    The sum has terms of both signs, so the precision is doubled until every value's relative
+    radius is below ``2^-target_bits`` (or ``max_prec`` is reached; the ball is rigorous either way).
+    ``ValueError`` for irrational inputs or more than ``max_terms`` terms (use the quadrature).
+    """
+    from flint import arb
+
+    if len(q) == 1:
+        return [arb(1)], {"terms": 1}
+    sums, info, rational = _expansion(q, scales, max_terms)
+    if not rational:
+        raise ValueError("scores: the ball closed form needs rational scores and scales")
+    p = prec
+    while True:
+        with ball_context(p):
+            vals = []
+            for by_exp in sums:
+                acc = arb(0)
+                for e, c in by_exp.items():
+                    acc += arb(c.numerator) / c.denominator * (-(arb(e.numerator) / e.denominator)).exp()
+                vals.append(acc)
+        if p >= max_prec or all(v.rad() <= abs(v.mid()) * 2.0**-target_bits for v in vals):
+            return vals, {**info, "prec": p}
+        p *= 2
