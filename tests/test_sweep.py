@@ -72,9 +72,16 @@ def test_smallest_spec_as_written(tmp_path):
 def test_spec_keeps_float_text_exact_and_expands_linspace(tmp_path):
     spec_file = tmp_path / "spec.toml"
     spec_file.write_text('task = "optimal"\nn = 3\nk = 2\nepsilon = [0.1, 2]\n')
-    assert [p.grid["epsilon"] for p in sweep_points(load_spec(spec_file))] == ["0.1", "2"]
+    # the TOML float 0.1 is the decimal 1/10 (not its binary double), in one canonical spelling
+    assert [p.grid["epsilon"] for p in sweep_points(load_spec(spec_file))] == ["1/10", "2"]
     spec = parse_spec({"task": "optimal", "n": 3, "k": 2, "epsilon": {"linspace": ["1/10", "1", 4]}})
     assert spec.axes["epsilon"] == ["1/10", "2/5", "7/10", "1"]
+    # equal values, equal keys: a resumed sweep recognises "0.1" written as "1/10" or "2/20"
+    keys = {tuple(p.key for p in sweep_points(parse_spec({"task": "optimal", "n": 3, "k": 2, "epsilon": e})))
+            for e in ("0.1", "1/10", "2/20")}
+    assert len(keys) == 1
+    with pytest.raises(ValueError, match="epsilon"):
+        parse_spec({"task": "optimal", "n": 3, "k": 2, "epsilon": "__import__('os')"})
 
 
 @pytest.mark.parametrize("data, message", [

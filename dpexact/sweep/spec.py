@@ -45,13 +45,23 @@ def _int(name: str, v: Any) -> int:
 
 
 def _num(name: str, v: Any) -> str:
-    """An exact number kept as text (``"1/2"``, ``"0.1"``, ``"log(2)"``); ints become text."""
+    """An exact number as text, read by the number grammar now (a bad value fails before any work).
+
+    Rationals get one canonical spelling (``"0.1"``, ``"1/10"`` and ``"2/20"`` are all ``"1/10"``),
+    so equal values give equal point keys; irrational values keep their (stripped) spelling.
+    """
+    from ..numbers.parse import parse_real
+
     if isinstance(v, bool) or not isinstance(v, (int, str)):
         raise TypeError(f"{name}: expected a number or a string such as \"1/2\", got {v!r}")
     s = str(v).strip()
     if not s:
         raise ValueError(f"{name}: empty value")
-    return s
+    try:
+        x = parse_real(s, name)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(str(exc).splitlines()[0]) from None
+    return str(x) if isinstance(x, Fraction) else s
 
 
 def _str(name: str, v: Any) -> str:
