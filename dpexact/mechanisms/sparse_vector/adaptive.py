@@ -54,9 +54,8 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from ...numbers.backends import ball_context, get_backend
-from ...numbers.pmf import Pmf
 from ...numbers.real import Real
-from .mechanism import MAX_PREC, SVT1, SparseVector, _accurate, finite_real
+from .mechanism import MAX_PREC, SVT1, SparseVector, _accurate, finite_real, run_values
 from .patterns import MAX_PATTERNS
 from .piecewise import Piecewise, integrate_product, noise_between
 from .threshold_integral import Ops, ball_ops, exact_ops
@@ -146,9 +145,10 @@ class _MixedLaw:
         free = [(None, None)] * pattern.count("T")
         if be.is_exact:
             return self._law(q, pattern, free, exact_ops()).to_sympy()
-        return self._ball_values(q, [pattern], getattr(be, "prec", 128))[0]
+        return self._law_balls(q, [pattern], getattr(be, "prec", 128))[0]
 
-    def _ball_values(self, q: list[Real], patterns: list[str], prec: int) -> list[Any]:
+    def _law_balls(self, q: list[Real], patterns: list[str], prec: int) -> list[Any]:
+        """Pattern probabilities as balls, precision doubled until accurate (cancellation in the closed form)."""
         out: list[Any] = [None] * len(patterns)
         todo, p = list(range(len(patterns))), prec
         while todo and p <= MAX_PREC:
@@ -167,57 +167,12 @@ class _MixedLaw:
         ops = exact_ops()
         return [self._law(q, a, [(None, None)] * a.count("T"), ops) for a in self.outputs(len(q))]
 
-    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
-        """``Pr[pattern]`` for every pattern of :meth:`outputs` (the law of the finite part)."""
-        if method not in (None, "closed-form"):
-            raise ValueError(f"method must be 'closed-form', got {method!r}")
-        be = get_backend(backend)
-        q = self._queries(queries, exact=not be.is_float)
-        pats = self.outputs(len(q))
-        if be.is_exact:
-            vals = tuple(v.to_sympy() for v in self.exact_values(queries))
-            return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"outputs": pats})
-        if be.is_mp:
-            raise ValueError("backend: the sparse-vector laws are served on float, ball and exact (use ball:bits for high precision)")
-        balls = self._ball_values(q, pats, getattr(be, "prec", 96))
-        if be.is_ball:
-            return Pmf(tuple(balls), str(be), "closed-form", None, max(float(b.rad()) for b in balls), "rigorous",
-                       details={"outputs": pats})
-        mids = np.array([float(b.mid()) for b in balls])
-        rads = np.array([float(b.rad()) for b in balls])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            rel = np.where(mids > 0, (rads + np.abs(mids) * 2.0**-52) / np.abs(mids), 0.0)
-        return Pmf(mids, "float", "closed-form", float(rel.max(initial=0.0)), float(rads.max(initial=0.0)) + 2.0**-53,
-                   "rigorous", details={"outputs": pats})
-
-    def logpmf(self, queries: Any) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            return np.log(self.pmf(queries).values)
-
     def screen_logpmf(self, queries: Any) -> np.ndarray:
         return self.logpmf(queries)
 
-    def rvs(self, queries: Any, size: Any = None, random_state: Any = None) -> Any:
-        """Run the algorithm: one pattern (``size=None``) or an object array of patterns."""
-        from ..validation import float_scores
-
-        q = float_scores(queries, "queries")
-        rng = np.random.default_rng(random_state)
-        if size is None:
-            return self._run(q, rng)[0]
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
-            raise ValueError(f"size must be a non-negative integer, got {size!r}")
-        return np.array([self._run(q, rng)[0] for _ in range(int(size))], dtype=object)
-
     def rvs_values(self, queries: Any, size: int, random_state: Any = None) -> list[tuple[str, tuple[float, ...]]]:
         """Run the algorithm ``size`` times: ``(pattern, released values)`` pairs."""
-        from ..validation import float_scores
-
-        q = float_scores(queries, "queries")
-        rng = np.random.default_rng(random_state)
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
-            raise ValueError(f"size must be a non-negative integer, got {size!r}")
-        return [self._run(q, rng) for _ in range(int(size))]
+        return run_values(self, queries, size, random_state)
 
 
 @lru_cache(maxsize=64)
@@ -269,17 +224,11 @@ class GapSVT(_MixedLaw, SVT1):
             return Piecewise.const(ops, ops.const(0))
         return noise_between(ops, beta, lo_shift=-d[i] + lo / b1, hi_shift=None if hi is None else -d[i] + hi / b1)
 
-    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
-        return SVT1.pmf(self, queries, backend, method)
-
     def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
         return SVT1.pattern_probability(self, queries, pattern, backend)
 
     def exact_values(self, queries: Any) -> list[Any]:
         return SVT1.exact_values(self, queries)
-
-    def logpmf(self, queries: Any) -> np.ndarray:
-        return SVT1.logpmf(self, queries)
 
     def screen_logpmf(self, queries: Any, nodes: int = 801) -> np.ndarray:
         return SVT1.screen_logpmf(self, queries, nodes)
@@ -357,6 +306,9 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
 
     def _assignments(self, pattern: str, n: int) -> list[tuple[str, ...]]:
         return self._walk(n).get(pattern, [])
+
+    def _balls(self, q: list[Real], patterns: list[str], prec: int) -> list[Any]:
+        return self._law_balls(q, patterns, prec)
 
     def _branch_factor(self, ops: Ops, i: int, q: list[Real], branch: str, iv: Interval) -> Piecewise:
         b1, d = self._units(q)

@@ -54,7 +54,7 @@ from ..validation import exact_scores, float_scores, positive_real
 from .patterns import check_pattern, enumerate_patterns
 from .threshold_integral import Ops, ball_ops, exact_ops, laurent_patterns, laurent_segment, noiseless_segment
 
-__all__ = ["SparseVector", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "finite_real"]
+__all__ = ["SparseVector", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "finite_real", "run_values"]
 
 #: largest number of queries accepted (cost guard; the pattern space is bounded separately)
 MAX_QUERIES = 64
@@ -387,6 +387,15 @@ class SparseVector:
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
             raise ValueError(f"size must be a non-negative integer, got {size!r}")
         return np.array([self._run(q, rng)[0] for _ in range(int(size))], dtype=object)
+
+
+def run_values(m: SparseVector, queries: Any, size: int, random_state: Any = None) -> list[tuple[str, tuple[float, ...]]]:
+    """Run ``m``'s algorithm ``size`` times: ``(pattern, values)`` pairs (the variants that release values)."""
+    q = float_scores(queries, "queries")
+    rng = np.random.default_rng(random_state)
+    if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
+        raise ValueError(f"size must be a non-negative integer, got {size!r}")
+    return [m._run(q, rng) for _ in range(int(size))]
 
 
 @dataclass(frozen=True)

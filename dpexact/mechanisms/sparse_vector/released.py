@@ -26,11 +26,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
-import numpy as np
+
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from .mechanism import SparseVector, finite_real
+from .mechanism import SparseVector, finite_real, run_values
 from .patterns import check_pattern
 from .threshold_integral import Ops, ball_ops, exact_ops, laplace_cdf
 
@@ -123,13 +123,7 @@ class SVT3(SparseVector):
 
     def rvs_values(self, queries: Any, size: int, random_state: Any = None) -> list[tuple[str, tuple[float, ...]]]:
         """Run the algorithm ``size`` times: ``(pattern, released values)`` pairs."""
-        from ..validation import float_scores
-
-        q = float_scores(queries, "queries")
-        rng = np.random.default_rng(random_state)
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
-            raise ValueError(f"size must be a non-negative integer, got {size!r}")
-        return [self._run(q, rng) for _ in range(int(size))]
+        return run_values(self, queries, size, random_state)
 
 
 def abs_real(x: Real) -> Real:
