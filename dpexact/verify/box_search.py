@@ -31,7 +31,7 @@ from typing import Any
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from .counterexample import Recheck
-from ..mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
+from ..mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from .verdict import Scope, Verdict
 
 __all__ = ["BoxCounterexample", "verify_boxes"]
@@ -100,16 +100,14 @@ def verify_boxes(
 
     Args:
         mechanism: offers ``outputs(n)``, ``box_probability``, ``scales()``, ``threshold``.
-        n: number of queries; relation: ``"all-differ"`` or ``"one-differ"``.
+        n: number of queries; relation: ``"all-differ"``, ``"one-differ"`` or ``"monotone"``.
         width: box side w (exact); positions: box corners ``min(q ∪ q') + j·b2/2`` for j in this range.
         budget: largest number of (pair, pattern, box) candidates evaluated.
         prec: ball precision of the search (the re-check uses 256 bits).
     """
     t0 = time.perf_counter()
     delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = all_differ(delta) if relation == "all-differ" else OneDiffer(delta) if relation == "one-differ" else None
-    if nb is None:
-        raise ValueError(f"relation must be 'all-differ' or 'one-differ', got {relation!r}")
+    nb = relation_neighbourhood(relation, delta)
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")
@@ -236,9 +234,7 @@ def verify_intervals(
     """
     t0 = time.perf_counter()
     delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = all_differ(delta) if relation == "all-differ" else OneDiffer(delta) if relation == "one-differ" else None
-    if nb is None:
-        raise ValueError(f"relation must be 'all-differ' or 'one-differ', got {relation!r}")
+    nb = relation_neighbourhood(relation, delta)
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")
