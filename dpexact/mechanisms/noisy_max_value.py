@@ -170,6 +170,9 @@ class NoisyMaxValue:
             raise ValueError(f"box[0] must have lo < hi, got ({lo}, {hi})")
         b = self.noise_scale()
         if backend == "exact":
+            if not all(x.is_rational for x in [b, lo, hi, *q]):
+                raise ValueError("backend: the exact joint law needs rational epsilon, sensitivity, queries and box "
+                                 "(Q[exp(Q)]); use ball")
             if self.noise == "exponential" and len(q) > EXACT_EXPONENTIAL_LIMIT:
                 raise ValueError(f"backend: the exact exponential joint law is limited to {EXACT_EXPONENTIAL_LIMIT} queries "
                                  f"(2^(n-1) exponents), got {len(q)}; use ball")
