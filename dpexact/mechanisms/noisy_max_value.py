@@ -10,8 +10,8 @@ with ``F`` the Laplace cdf (``½e^{x/b}`` / ``1 - ½e^{-x/b}``) or the exponenti
 (``1 - e^{-x/b}`` for x >= 0, else 0): exact in ``Q[exp(Q)]`` for rational inputs, a rigorous
 ball otherwise.
 
-``release="index-value"`` releases the argmax index together with the value, ``(I, V)``
-(Ding et al. CCS 2018 list both variants). Its law, ``Pr[I = i, V ∈ [lo, hi]] = ∫_lo^hi
+``release="index-value"`` releases the argmax index together with the value, ``(I, V)``, a
+finer output than either alone (the index alone is report noisy max, ε-DP). Its law, ``Pr[I = i, V ∈ [lo, hi]] = ∫_lo^hi
 f(v - q_i) Π_{j≠i} F(v - q_j) dv``, is closed-form for both noises
 (:mod:`.noisy_max_index_value`); the output kind is then ``mixed``: ``pmf`` / ``outputs`` / ``rvs``
 are the index (the report-noisy-max law of the same noise and scale: rnm-laplace / rnm-exp),
