@@ -23,12 +23,13 @@ Output kinds whose law is not a pmf over a finite set satisfy :class:`Continuous
 ==============  ==================================================================================
 kind            the law is given by
 ==============  ==================================================================================
-``mixed``       a finite part and real values (sparse vector releasing the noisy value of each ⊤):
-                ``pmf(q)`` over ``outputs(n)`` is the law of the finite part (it satisfies
-                :class:`Mechanism`); ``box_probability(q, pattern, box, backend)`` gives
-                certified ``(lower, upper)`` bounds of ``Pr[pattern, values ∈ box]`` (``box``
-                one ``(lo, hi)`` per ⊤); ``rvs`` draws the
-                pattern, ``rvs_values(q, size)`` draws ``(pattern, values)`` pairs
+``mixed``       a finite part and real values (sparse vector releasing the noisy value of each ⊤,
+                noisy max releasing its index and value): ``pmf(q)`` over ``outputs(n)`` is the
+                law of the finite part (it satisfies :class:`Mechanism`);
+                ``box_probability(q, output, box, backend)`` gives certified ``(lower, upper)``
+                bounds of ``Pr[output, values ∈ box]`` (``box`` one ``(lo, hi)`` per released
+                value: :func:`value_count`); ``rvs`` draws the finite part,
+                ``rvs_values(q, size)`` draws ``(output, values)`` pairs
 ``interval``    one real number: ``interval_probability(q, lo, hi, backend)`` =
                 ``Pr[M(q) ∈ [lo, hi]]`` (``backend`` ``"ball"`` or ``"exact"``); ``rvs`` gives floats
 ``continuous``  a real vector: ``pdf(q, y)`` / ``logpdf(q, y)`` (a density), and where the law has
@@ -65,6 +66,7 @@ __all__ = [
     "Backend",
     "BackendOps",
     "mechanism_size",
+    "value_count",
     "mechanism_properties",
     "is_mechanism",
     "check_mechanism",
@@ -361,6 +363,15 @@ def mechanism_size(mechanism: Any) -> int | None:
     if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
         raise TypeError(f"mechanism: size must be a positive int or None, got {v!r}")
     return None if v is None else int(v)
+
+
+def value_count(mechanism: Any, output: Any) -> int:
+    """How many real values a ``mixed`` mechanism releases with ``output``: its ``value_count(output)``,
+    else one per ⊤ of a sparse-vector pattern."""
+    f = getattr(mechanism, "value_count", None)
+    if callable(f):
+        return int(f(output))
+    return str(output).count("T")
 
 
 def mechanism_properties(mechanism: Any) -> MechanismProperties:

@@ -290,3 +290,11 @@ def test_pattern_verdicts_name_the_coupling_scope():
     assert any("EVERY pair" in s for s in v.scope.notes)
     m3 = dpexact.mechanism("svt3", epsilon=EPS, threshold=1, cutoff=1)
     assert not coupling_bound(m3, 5).finite  # its released answer is tied to the test
+
+
+def test_coupling_picks_a_shift_per_monotone_half():
+    """svt1 with monotone=True (query noise halved) is ε-DP for monotone neighbours: shift Δ when the
+    queries rise, 0 when they fall; under ALL_DIFFER no shift works (Lyu et al.'s reason for 4cΔ/ε)."""
+    m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1, monotone=True)
+    assert coupling_bound(m, 10, "monotone").bound == EPS
+    assert coupling_bound(m, 10, "all-differ").bound > EPS

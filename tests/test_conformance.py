@@ -45,9 +45,14 @@ def test_every_registered_mechanism_conforms(name):
 
 def test_conformance_on_non_default_parameters():
     for m in (dpexact.mechanism("em", epsilon="1/2", measure=[1, 0, 3]), dpexact.mechanism("grr", epsilon=2, tie_break="first"),
-              dpexact.mechanism("pf", epsilon="2*log(3)", monotone=True)):
+              dpexact.mechanism("pf", epsilon="2*log(3)", monotone=True),
+              dpexact.mechanism("svt1", epsilon=1, cutoff=2, monotone=True),
+              dpexact.mechanism("noisy-max-value", epsilon=1, release="index-value"),
+              dpexact.mechanism("noisy-max-value", epsilon=1, noise="exponential", release="index-value")):
         rep = conform(m)
         assert rep.passed, [f"{c.name}: {c.message}" for c in rep.failures]
+        if m.output_kind == "mixed":  # the joint (index, value) law integrates to the index law
+            assert rep.check("box-marginal").passed and rep.check("sampler-agrees").passed
 
 
 def test_the_example_conforms(tmp_path):

@@ -161,3 +161,135 @@ def test_smart_sum_noise_recovery_and_levels():
     assert abs(v.worst_float_log_ratio - 0.2) < 1e-9  # the witness box attains the level
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10), bad=True), 10)
     assert v.verdict == "violated" and v.certified
+
+
+# -- noisy max releasing the index and the value (the joint law of (I, V)) -------------------------
+
+def _noise_pdf_cdf(noise, b):
+    """Density and cdf of the noise, written out from their definitions (mpmath, any precision)."""
+    if noise == "laplace":
+        return (lambda x: mpmath.exp(-abs(x) / b) / (2 * b),
+                lambda x: mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2)
+    return (lambda x: mpmath.exp(-x / b) / b if x >= 0 else mpmath.mpf(0),
+            lambda x: 1 - mpmath.exp(-x / b) if x > 0 else mpmath.mpf(0))
+
+
+def _joint(noise, **kw):
+    return dpexact.mechanism("noisy-max-value", epsilon=1, noise=noise, release="index-value", **kw)
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_index_value_law_matches_quadrature_at_50_digits(noise):
+    """Pr[I = i, V ∈ [lo, hi]] = ∫ f(v - q_i) Π_{j≠i} F(v - q_j) dv by mpmath.quad at 50 digits."""
+    m = _joint(noise)
+    f, F = _noise_pdf_cdf(noise, mpmath.mpf(2))
+    qs = [mpmath.mpf(int(x)) for x in Q]
+    with mpmath.workdps(50):
+        for i in range(len(Q)):
+            for lo, hi in [(Fraction(-7), Fraction(-5, 2)), (Fraction(1, 3), Fraction(6)), (Fraction(-3), Fraction(40))]:
+                pts = sorted({mpmath.mpf(lo.numerator) / lo.denominator, mpmath.mpf(hi.numerator) / hi.denominator}
+                             | {mpmath.mpf(int(x)) for x in Q if lo < x < hi})  # the density's kinks
+
+                def dens(v, i=i):
+                    t = f(v - qs[i])
+                    for j, qj in enumerate(qs):
+                        if j != i:
+                            t *= F(v - qj)
+                    return t
+
+                ref = mpmath.quad(dens, pts)
+                ball, upper = m.box_probability(Q, i, [(lo, hi)], "ball", prec=256)
+                assert ball is upper  # the closed form is the probability itself, not a bracket
+                assert abs(float(ball.mid()) - float(ref)) <= 1e-15 * max(1e-300, float(ref)) + 1e-300
+                assert abs(mpmath.mpf(ball.mid().str(60, radius=False)) - ref) < mpmath.mpf(10) ** -45, (i, lo, hi)
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_index_value_exact_inside_ball_and_marginals(noise):
+    m = _joint(noise)
+    lo, hi = Fraction(1), Fraction(6)
+    ex = [m.box_probability(Q, i, [(lo, hi)], "exact")[0] for i in range(len(Q))]
+    for i, e in enumerate(ex):
+        assert m.box_probability(Q, i, [(lo, hi)], "ball")[0].contains(e.to_arb(300))
+    # summed over the index: the value-only law, exactly in Q[exp(Q)]
+    total = ex[0]
+    for e in ex[1:]:
+        total = total + e
+    assert total == dpexact.mechanism("noisy-max-value", epsilon=1, noise=noise).interval_probability(Q, lo, hi, "exact")
+    # integrated over the value (a window holding all but e^-1000 of the mass): report noisy max's pmf
+    rnm = dpexact.mechanism("rnm-laplace" if noise == "laplace" else "rnm-exp", epsilon=1)
+    pmf = rnm.pmf(Q, "exact").values
+    for i in range(len(Q)):
+        p, _ = m.box_probability(Q, i, [(-2000, 2000)], "ball")
+        assert abs(float(p.mid()) - float(pmf[i])) < 1e-15
+        assert float(p.rad()) < 1e-30
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_index_value_law_matches_simulation(noise):
+    """Seeded runs of the algorithm, binned on (index × value interval) cells: chi-square goodness of fit."""
+    from scipy.stats import chisquare
+
+    m = _joint(noise)
+    qs = [float(x) for x in Q]
+    edges = [Fraction(-1000), Fraction(-1), Fraction(1, 2), Fraction(2), Fraction(7, 2), Fraction(5), Fraction(1000)]
+    runs = m.rvs_values(qs, 40000, random_state=2024)
+    obs = np.zeros((len(Q), len(edges) - 1))
+    for i, (v,) in runs:
+        k = np.searchsorted([float(e) for e in edges], v) - 1
+        assert 0 <= k < len(edges) - 1
+        obs[i, k] += 1
+    exp = np.array([[float(m.box_probability(Q, i, [(a, b)])[0].mid()) for a, b in zip(edges, edges[1:])]
+                    for i in range(len(Q))]) * len(runs)
+    assert abs(exp.sum() - len(runs)) < 1e-6
+    keep = exp.ravel() >= 5
+    f_obs = np.append(obs.ravel()[keep], obs.ravel()[~keep].sum())
+    f_exp = np.append(exp.ravel()[keep], exp.ravel()[~keep].sum())
+    if f_exp[-1] < 1e-9:
+        assert f_obs[-1] == 0
+        f_obs, f_exp = f_obs[:-1], f_exp[:-1]
+    assert chisquare(f_obs, f_exp * f_obs.sum() / f_exp.sum()).pvalue > 1e-3
+    # rvs draws the index (the finite part of the mixed output)
+    idx = m.rvs(qs, size=5, random_state=1)
+    assert set(int(i) for i in idx) <= set(range(len(Q)))
+
+
+@pytest.mark.parametrize("noise,expected", [("laplace", 0.25), ("exponential", float("inf"))])
+def test_index_value_refuted_at_peer_setting(noise, expected):
+    m = dpexact.mechanism("noisy-max-value", epsilon=Fraction(1, 10), noise=noise, release="index-value")
+    v = verify_mechanism(m, 5)
+    assert v.verdict == "violated" and v.certified and v.recheck.proved
+    cx = v.counterexample
+    assert m.neighbourhood().contains(cx.scores, cx.neighbour_scores)
+    # independent exact re-check of the box probabilities in Q[exp(Q)]
+    from dpexact.numbers.exp_sum import ExpSum
+
+    p1, _ = m.box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
+    p2, _ = m.box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
+    assert (p1 - ExpSum.exp(Fraction(1, 10)) * p2).sign() == 1
+    assert v.worst_log_ratio == expected or abs(v.worst_log_ratio - expected) < 1e-9
+
+
+def test_index_value_bad_inputs_and_cli():
+    from typer.testing import CliRunner
+
+    from dpexact.cli.main import app
+
+    with pytest.raises(ValueError, match="release"):
+        dpexact.mechanism("noisy-max-value", epsilon=1, release="foo")
+    m = _joint("laplace")
+    with pytest.raises(ValueError, match="lo < hi"):
+        m.box_probability([0, 1], 0, [(2, 1)])
+    with pytest.raises(ValueError, match="output"):
+        m.box_probability([0, 1], 2, [(0, 1)])
+    with pytest.raises(TypeError, match="output"):
+        m.box_probability([0, 1], "0", [(0, 1)])
+    with pytest.raises(ValueError, match="box"):
+        m.box_probability([0, 1], 0, [(0, 1), (1, 2)])
+    with pytest.raises(ValueError, match="release"):
+        dpexact.mechanism("noisy-max-value", epsilon=1).box_probability([0, 1], 0, [(0, 1)])
+    assert dpexact.mechanism("noisy-max-value", epsilon=1).output_kind == "interval" and m.output_kind == "mixed"
+    r = CliRunner().invoke(app, ["verify", "-m", "noisy-max-value", "-e", "1/10", "--n", "5", "-p", "release=index-value"])
+    assert r.exit_code == 0 and "violated" in r.output
+    r = CliRunner().invoke(app, ["verify", "-m", "noisy-max-value", "-e", "1/10", "-p", "release=foo"])
+    assert r.exit_code == 2 and "release" in r.output and "Traceback" not in r.output

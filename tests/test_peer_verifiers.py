@@ -13,6 +13,7 @@ from dpexact.cli.main import app
 from dpexact.numbers.exp_sum import ExpSum
 from dpexact.verify.box_search import verify_boxes
 from dpexact.verify.pattern_search import verify_patterns
+from dpexact.mechanisms.neighbourhoods import MonotoneBox
 from dpexact.mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
 
 EPS = Fraction(1, 10)
@@ -63,10 +64,39 @@ def test_query_neighbourhoods():
     assert all(nb.contains(a, b) for a, b in pairs)
     with pytest.raises(ValueError, match="relation"):
         query_pairs(5, 1, 0, 20, "some")
+    mono = query_pairs(5, 1, 0, 20, "monotone")
+    assert mono and all(MonotoneBox(1).contains(a, b) for a, b in mono)
+    # the all-differ family has pairs outside the monotone relation (queries moving both ways)
+    assert not all(MonotoneBox(1).contains(a, b) for a, b in query_pairs(5, 1, 0, 20, "all-differ"))
+
+
+def test_monotone_svt1_private_for_monotone_queries_only():
+    """Halved query noise (Lyu et al., monotonic queries): private under the monotone relation (CheckDP
+    INCREASING / DECREASING), violated under ALL_DIFFER with a counterexample re-checked exactly."""
+    from dpexact.verify.output_dispatch import verify_mechanism
+
+    m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1, monotone=True)
+    v = verify_mechanism(m, 6)  # the mechanism's own claim: the monotone relation
+    assert v.verdict == "private-within-scope" and v.certified and v.worst_log_ratio <= 0.1
+    assert "monotone" in v.scope.neighbourhood
+    bad = verify_patterns(m, 10, "all-differ", certify_all=False)
+    assert bad.verdict == "violated" and bad.certified
+    cx = bad.counterexample
+    assert all_differ(1).contains(cx.scores, cx.neighbour_scores)
+    assert not MonotoneBox(1).contains(cx.scores, cx.neighbour_scores)
+    a = m.exact_pattern_value(list(cx.scores), cx.output)
+    b = m.exact_pattern_value(list(cx.neighbour_scores), cx.output)
+    assert (a - ExpSum.exp(EPS) * b).sign() == 1
+    # the same counterexample does not refute Algorithm 1 with its full noise 4cΔ/ε
+    full = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1)
+    a = full.exact_pattern_value(list(cx.scores), cx.output)
+    b = full.exact_pattern_value(list(cx.neighbour_scores), cx.output)
+    assert (a - ExpSum.exp(EPS) * b).sign() == -1
 
 
 def test_bench_peers_json_rows():
-    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "svt_increasing"])
+    r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "svt_increasing",
+                                 "--name", "svt_decreasing"])
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
     keys = {"suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
@@ -75,7 +105,9 @@ def test_bench_peers_json_rows():
     by = {d["name"]: d for d in rows}
     assert by["iSVT3"]["verdict"] == "violated" and by["iSVT3"]["certified"]
     assert by["histogram_eps"]["verdict"] == "violated"
-    assert by["svt_increasing"]["verdict"] == "not-implemented" and by["svt_increasing"]["certified"] is False
+    for nm in ("svt_increasing", "svt_decreasing"):  # CheckDP's monotone SVT: Lyu et al. Algorithm 1, halved query noise
+        assert by[nm]["verdict"] == "private-within-scope" and by[nm]["certified"] and by[nm]["params"]["monotone"] is True
+        assert by[nm]["worst_log_ratio"] <= 0.1
 
 
 def test_cli_errors_are_one_line():

@@ -20,6 +20,7 @@ QUERIES = [Fraction(0), Fraction(3, 2), Fraction(-1), Fraction(2)]
 CASES = [
     (SVT1, dict(cutoff=1)),
     (SVT1, dict(cutoff=2)),
+    (SVT1, dict(cutoff=2, monotone=True)),
     (SVT2, dict(cutoff=2)),
     (SVT3, dict(cutoff=1)),
     (SVT4, dict(cutoff=2)),
@@ -161,6 +162,8 @@ def test_registry_aliases_are_the_peers_algorithms():
         (dict(threshold=float("inf")), ValueError, "threshold"),
         (dict(threshold=float("nan")), ValueError, "threshold"),
         (dict(epsilon=-1), ValueError, "epsilon"),
+        (dict(monotone="yes"), TypeError, "monotone"),
+        (dict(monotone=1), TypeError, "monotone"),
     ],
 )
 def test_bad_parameters(kw, exc, msg):
@@ -212,3 +215,16 @@ def test_trie_pass_equals_one_integral_per_pattern_exactly():
     shared = laurent_patterns(ops, k, deltas, pats)
     for a, v in zip(pats, shared):
         assert v == laurent_segment(ops, k, [(deltas[i], a[i] == "T") for i in range(len(a))])
+
+
+def test_monotone_svt1_halves_the_query_noise():
+    """Lyu et al. Algorithm 1 for monotonic queries (CheckDP svt_increasing.c: Lap(2/ε), Lap(2·NN/ε))."""
+    from dpexact.mechanisms.neighbourhoods import LInfBox, MonotoneBox
+
+    for c in (1, 3):
+        b1, b2, _ = SVT1(epsilon=Fraction(1, 10), cutoff=c, monotone=True).scales()
+        assert b1.to_fraction() == 2 / Fraction(1, 10) and b2.to_fraction() == 2 * c / Fraction(1, 10)
+        assert SVT1(epsilon=Fraction(1, 10), cutoff=c).scales()[1].to_fraction() == 4 * c / Fraction(1, 10)
+    m = dpexact.mechanism("svt1", epsilon=1, monotone=True)
+    assert isinstance(m.neighbourhood(), MonotoneBox) and m.params()["monotone"] is True
+    assert isinstance(dpexact.mechanism("svt1", epsilon=1).neighbourhood(), LInfBox)

@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
         n: Optional[int] = typer.Option(None, "--n", "-n", parser=STRICT_INT, help="number of candidates of the grid/random families"),
         values: Optional[str] = typer.Option(None, "--values", help="grid score values, comma-separated"),
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
-        relation: Optional[str] = typer.Option(None, "--relation", help="query neighbours for non-selection mechanisms: all-differ | one-differ"),
+        relation: Optional[str] = typer.Option(None, "--relation", help="query neighbours for non-selection mechanisms: all-differ | one-differ | monotone (default: the mechanism's claim)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
@@ -36,8 +36,8 @@ def register(app: typer.Typer) -> None:
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
-        if relation is not None and relation not in ("all-differ", "one-differ"):
-            fail(f"--relation must be all-differ or one-differ, got {excerpt(relation)}")
+        if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
+            fail(f"--relation must be all-differ, one-differ or monotone, got {excerpt(relation)}")
         target = prepare_output(output)
         params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
         vals = parse_scores(values, "--values") if values is not None else None

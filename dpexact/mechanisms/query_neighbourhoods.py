@@ -5,13 +5,18 @@ StatDP (Ding et al. CCS 2018) and CheckDP (Wang et al. CCS 2020) declare, per be
 * ``ALL_DIFFER`` — every query answer may change by at most Δ between neighbours: the ℓ∞ box
   :class:`~dpexact.verify.neighbourhoods.LInfBox` (the sparse-vector and noisy-max claims);
 * ``ONE_DIFFER`` — exactly one answer changes, by at most Δ (:class:`OneDiffer`; histograms,
-  where one individual touches one bin).
+  where one individual touches one bin);
+* ``INCREASING`` / ``DECREASING`` (CheckDP) — every answer moves up (down) by at most Δ. Pure
+  ε-DP is symmetric in (q, q'), so both give the relation "monotone": ``q' - q ∈ [0, Δ]^n`` or
+  ``[-Δ, 0]^n`` (:class:`~.neighbourhoods.MonotoneBox`), and a verifier that checks both orders
+  of every pair decides both claims at once.
 
 :func:`query_pairs` builds the finite family of pairs a search tries: constant base vectors at
 levels around the threshold (in units of the noise scale, where the laws change) and the
 offset shapes of StatDP's input generator (one above / one below / half-half / all above /
 all below / x-shape) together with every "first k down, rest up" split, which contains the
-extremal pairs of the sparse-vector proofs (Lyu et al. §4).
+extremal pairs of the sparse-vector proofs (Lyu et al. §4). For "monotone" the shapes are those
+whose entries are all >= 0 or all <= 0, plus every "first k moved, rest fixed" split.
 """
 
 from __future__ import annotations
@@ -20,9 +25,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
-from .neighbourhoods import LInfBox, as_vector
+from .neighbourhoods import LInfBox, MonotoneBox, as_vector
 
-__all__ = ["OneDiffer", "query_pairs", "offsets", "all_differ"]
+__all__ = ["OneDiffer", "query_pairs", "offsets", "all_differ", "RELATIONS", "relation_neighbourhood"]
+
+#: the relations a pair family can be built for
+RELATIONS = ("all-differ", "one-differ", "monotone")
 
 Vector = tuple[Fraction, ...]
 
@@ -30,6 +38,17 @@ Vector = tuple[Fraction, ...]
 def all_differ(delta: Any = 1) -> LInfBox:
     """StatDP's ALL_DIFFER: ``|q'_i - q_i| <= Δ`` for every i."""
     return LInfBox(delta)
+
+
+def relation_neighbourhood(relation: str, delta: Any = 1) -> Any:
+    """The neighbourhood of ``relation`` (:data:`RELATIONS`) with sensitivity Δ = ``delta``."""
+    if relation == "all-differ":
+        return all_differ(delta)
+    if relation == "one-differ":
+        return OneDiffer(delta)
+    if relation == "monotone":
+        return MonotoneBox(delta)
+    raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got {str(relation)[:40]!r}")
 
 
 @dataclass(frozen=True)
@@ -77,8 +96,8 @@ def offsets(n: int, delta: Fraction, relation: str = "all-differ") -> list[Vecto
             for s in (-d, d):
                 out.add(tuple(s if j == i else Fraction(0) for j in range(n)))
         return sorted(out)
-    if relation != "all-differ":
-        raise ValueError(f"relation must be 'all-differ' or 'one-differ', got {relation!r}")
+    if relation not in RELATIONS:
+        raise ValueError(f"relation must be one of {', '.join(RELATIONS)}, got {str(relation)[:40]!r}")
     h = n // 2
     for s in (d, -d):
         out.add((s,) * n)  # all above / all below
@@ -89,6 +108,10 @@ def offsets(n: int, delta: Fraction, relation: str = "all-differ") -> list[Vecto
         for k in range(1, n):
             out.add((-s,) * k + (s,) * (n - k))  # first k down, rest up
             out.add((Fraction(0),) * k + (s,) * (n - k))
+            if relation == "monotone":
+                out.add((s,) * k + (Fraction(0),) * (n - k))  # first k moved, rest fixed
+    if relation == "monotone":
+        out = {z for z in out if all(x >= 0 for x in z) or all(x <= 0 for x in z)}
     return sorted(out)
 
 

@@ -1,4 +1,4 @@
-"""Refuting ε-DP of a mechanism with mixed outputs (a pattern plus released real values) on boxes.
+"""Refuting ε-DP of a mechanism with mixed outputs (a pattern or index plus released real values) on boxes.
 
 Pure ε-DP is a statement about *sets* of outputs: ``Pr[M(q) ∈ S] <= e^ε Pr[M(q') ∈ S]`` for
 every measurable S. For a mechanism that releases real values (Lyu et al. Algorithm 3; the
@@ -30,8 +30,9 @@ from typing import Any
 
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
+from ..protocols import value_count
 from .counterexample import Recheck
-from ..mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
+from ..mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from .verdict import Scope, Verdict
 
 __all__ = ["BoxCounterexample", "verify_boxes"]
@@ -85,6 +86,22 @@ def _lr(lo1: Any, hi2: Any) -> float:
     return float((lo1.lower().log() - hi2.upper().log()).lower())
 
 
+def _fraction(x: Any) -> Fraction:
+    r = Real.of(x)
+    return r.to_fraction() if r.is_rational else Fraction(r.to_float())
+
+
+def _geometry(m: Any) -> tuple[Fraction, Fraction, Fraction]:
+    """``(s, b/2, T)``: the pair family's level unit s, the box-corner step (half the released values'
+    noise scale b) and the base level T — a sparse vector's ``scales()`` and threshold, or one
+    ``noise_scale()`` and level 0 for a noisy max."""
+    if callable(getattr(m, "noise_scale", None)):
+        b = _fraction(m.noise_scale())
+        return b, b / 2, Fraction(0)
+    b1, b2, _ = (_fraction(b) for b in m.scales())
+    return max(b1, b2), b2 / 2, _fraction(m.threshold)
+
+
 def verify_boxes(
     mechanism: Any,
     n: int = 10,
@@ -99,29 +116,26 @@ def verify_boxes(
     """Search boxes of released values for a certified violation (module docstring).
 
     Args:
-        mechanism: offers ``outputs(n)``, ``box_probability``, ``scales()``, ``threshold``.
-        n: number of queries; relation: ``"all-differ"`` or ``"one-differ"``.
+        mechanism: offers ``outputs(n)``, ``box_probability`` and either ``scales()`` and ``threshold``
+            (sparse vector) or ``noise_scale()`` (noisy max releasing its index and value).
+        n: number of queries; relation: ``"all-differ"``, ``"one-differ"`` or ``"monotone"``.
         width: box side w (exact); positions: box corners ``min(q ∪ q') + j·b2/2`` for j in this range.
         budget: largest number of (pair, pattern, box) candidates evaluated.
         prec: ball precision of the search (the re-check uses 256 bits).
     """
     t0 = time.perf_counter()
     delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = all_differ(delta) if relation == "all-differ" else OneDiffer(delta) if relation == "one-differ" else None
-    if nb is None:
-        raise ValueError(f"relation must be 'all-differ' or 'one-differ', got {relation!r}")
+    nb = relation_neighbourhood(relation, delta)
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    b1, b2, _ = (Real.of(b) for b in mechanism.scales())
-    s = max(b1.to_fraction(), b2.to_fraction())
-    T = Real.of(mechanism.threshold).to_fraction()
+    s, half, T = _geometry(mechanism)
     pairs = query_pairs(n, delta, T, s, relation)
-    outs = [a for a in mechanism.outputs(n) if "T" in a]
-    outs.sort(key=lambda a: (-a.count("F"), a))
-    half = b2.to_fraction() / 2
+    outs = [a for a in mechanism.outputs(n) if value_count(mechanism, a) > 0]
+    if all(isinstance(a, str) for a in outs):
+        outs.sort(key=lambda a: (-a.count("F"), a))
     eps = Real.of(mechanism.epsilon)
     with ball_context(prec):
         E = eps.to_arb(prec).exp()
@@ -144,7 +158,7 @@ def verify_boxes(
                 for x, y in ((p, q2), (q2, p)):  # both orders of each candidate before the next one
                     if evaluated >= budget:
                         break
-                    box = tuple((c, c + w) for _ in range(a.count("T")))
+                    box = tuple((c, c + w) for _ in range(value_count(mechanism, a)))
                     evaluated += 1
                     lo1, _ = bounds(x, a, box)
                     _, hi2 = bounds(y, a, box)
@@ -236,9 +250,7 @@ def verify_intervals(
     """
     t0 = time.perf_counter()
     delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = all_differ(delta) if relation == "all-differ" else OneDiffer(delta) if relation == "one-differ" else None
-    if nb is None:
-        raise ValueError(f"relation must be 'all-differ' or 'one-differ', got {relation!r}")
+    nb = relation_neighbourhood(relation, delta)
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")

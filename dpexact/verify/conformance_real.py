@@ -157,6 +157,7 @@ def real_checks(m: Any, vecs: list, draws: int, seed: int) -> list:
 
 def box_marginal(m: Any, vecs: list) -> Any:
     """``mixed``: ``Pr[pattern, values in the window]`` (box_probability) against ``Pr[pattern]`` (ball pmf)."""
+    from ..protocols import value_count
     from .conformance import ConformanceCheck, _cx, _safe
 
     count = 0
@@ -167,7 +168,7 @@ def box_marginal(m: Any, vecs: list) -> Any:
         if pmf is None:
             return ConformanceCheck("box-marginal", None, f"no ball pmf ({err})")
         for pat, p in zip(m.outputs(len(q)), pmf.values):
-            box = [(lo, hi)] * pat.count("T")
+            box = [(lo, hi)] * value_count(m, pat)
             b, err = _safe(lambda: m.box_probability(qs, pat, box, backend="ball"))
             if b is None:
                 return ConformanceCheck("box-marginal", False, f"box_probability failed on pattern {pat}: {err}", _cx(q, pattern=pat))

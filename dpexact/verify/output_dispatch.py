@@ -94,13 +94,27 @@ def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> No
         v.scope.families["coupling_every_pair"] = cb.outputs
 
 
+def _own_relation(mechanism: Any) -> str | None:
+    """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
+    from ..mechanisms.neighbourhoods import MonotoneBox
+
+    try:
+        nb = mechanism.neighbourhood()
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return "monotone" if isinstance(nb, MonotoneBox) else None
+
+
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
     """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
 
-    ``relation``: ``"all-differ"`` / ``"one-differ"`` (default: the mechanism's own claim, else all-differ).
+    ``relation``: ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (default: the relation of the
+    mechanism's own claim — ``"monotone"`` when its neighbourhood is a monotone box — else all-differ).
     """
     kind = getattr(mechanism, "output_kind", "selection")
+    if relation is None and kind != "selection":
+        relation = _own_relation(mechanism)
     if kind == "finite" and hasattr(mechanism, "pattern_probability"):
         from .pattern_search import verify_patterns
 

@@ -30,7 +30,7 @@ import numpy as np
 from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
 from .counterexample import Recheck
-from ..mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
+from ..mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from .verdict import Scope, Verdict
 
 __all__ = ["PatternCounterexample", "verify_patterns", "decide_output"]
@@ -159,7 +159,8 @@ def verify_patterns(
         mechanism: offers ``outputs(n)``, ``pmf(q, "ball:…")``, ``pattern_probability``,
             ``scales()``, ``threshold``, ``sensitivity`` (the sparse-vector family does).
         n: number of queries.
-        relation: ``"all-differ"`` (StatDP ALL_DIFFER, ℓ∞ box) or ``"one-differ"``.
+        relation: ``"all-differ"`` (StatDP ALL_DIFFER, ℓ∞ box), ``"one-differ"`` or ``"monotone"``
+            (CheckDP INCREASING / DECREASING: every query moves the same way, :class:`MonotoneBox`).
         pairs: explicit pairs instead of :func:`query_pairs` (each must be in the relation).
         certify_all: decide every triple when no violation is found (needed for "private").
         top: screened triples tried for a refutation before full certification.
@@ -167,9 +168,7 @@ def verify_patterns(
     """
     t0 = time.perf_counter()
     delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = all_differ(delta) if relation == "all-differ" else OneDiffer(delta) if relation == "one-differ" else None
-    if nb is None:
-        raise ValueError(f"relation must be 'all-differ' or 'one-differ', got {relation!r}")
+    nb = relation_neighbourhood(relation, delta)
     if pairs is None:
         thr = Real.of(mechanism.threshold)
         T = thr.to_fraction() if thr.is_rational else Fraction(thr.to_float())

@@ -169,8 +169,13 @@ def _entries() -> list[PeerEntry]:
                   "all-differ", "1/10", "not-private", "Wang et al. CCS 2020 (CheckDP's counterexample)", 70.0, _CHECKDP,
                   note="first branch releases q_i + η3 instead of its gap"),
     ]
-    for nm, truth in (("svt_increasing", "private"), ("svt_decreasing", "private")):
-        E.append(PeerEntry(ck, nm, None, {}, None, None, "1/10", truth, "Wang et al. CCS 2020", 70.0, _CHECKDP))
+    for nm, direction in (("svt_increasing", "INCREASING"), ("svt_decreasing", "DECREASING")):
+        E.append(PeerEntry(ck, nm, "svt1", {"epsilon": "1/10", "threshold": "1", "cutoff": 1, "monotone": True}, 10,
+                           "monotone", "1/10", "private", _LYU + " (Algorithm 1, monotonic queries: ν ~ Lap(cΔ/ε2)); "
+                           "CheckDP examples/" + nm + ".c", 70.0, _CHECKDP,
+                           note=f"CheckDP PRECONDITION {direction}; pure DP is symmetric in (q, q'), so INCREASING and "
+                                "DECREASING are one verification problem (the monotone relation, both orders of each pair); "
+                                "CheckDP's C code rounds the noisy threshold to int, dpexact uses the real threshold"))
     da = "DP-Auditorium"
     src = "no published per-mechanism time"
     E += [

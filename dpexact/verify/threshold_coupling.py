@@ -23,12 +23,13 @@ here for the mechanism's own factors in exact arithmetic, not assumed. A factor 
 other than through ``x_i`` (``"opaque"``: a released noisy answer whose test moves with ρ) gets
 no bound, and the coupling proves nothing.
 
-For ℓ∞ neighbourhoods (every ``Δ_i`` in ``[-Δ, Δ]``, or a monotone half) ``B(s, ·)`` is convex and
-separable in Δ, so its maximum over the whole box is the sum over queries of the maximum over
-each coordinate's end points; the shift s is chosen from a grid (any s is a valid coupling).
-Hence a bound ``<= ε`` covers *every* pair of neighbours and every output set, for the given
-number of queries — more than the searched pair families of the pattern verifier. For
-ONE_DIFFER the one moving coordinate is enumerated.
+For ℓ∞ neighbourhoods (every ``Δ_i`` in ``[-Δ, Δ]``; for monotone neighbours each half
+``[0, Δ]^n`` / ``[-Δ, 0]^n`` separately) ``B(s, ·)`` is convex and separable in Δ, so its maximum
+over a box is the sum over queries of the maximum over each coordinate's end points; the shift s
+is chosen from a grid per box (any s is a valid coupling). Hence a bound ``<= ε`` covers *every*
+pair of neighbours and every output set, for the given number of queries — more than the
+searched pair families of the pattern verifier. For ONE_DIFFER each moving coordinate and
+direction is a box of its own.
 """
 
 from __future__ import annotations
@@ -106,12 +107,19 @@ class CouplingBound:
         return self.bound != INF
 
 
-def _vertices(relation: str, delta: Fraction) -> list[list[Fraction]]:
-    """Per-coordinate end points of each convex piece of the relation."""
+def _pieces(relation: str, delta: Fraction, n: int) -> list[list[list[Fraction]]]:
+    """The relation as a union of boxes of offsets Δ, each given by its per-coordinate end points.
+
+    ``B(s, ·)`` is convex on each box, so its maximum there is at the end points, coordinate by
+    coordinate; a shift s is chosen per box (any s is a valid coupling for the pairs of that box).
+    """
+    zero = Fraction(0)
     if relation == "all-differ":
-        return [[-delta, delta]]
+        return [[[-delta, delta]] * n]
     if relation == "monotone":
-        return [[Fraction(0), delta], [-delta, Fraction(0)]]
+        return [[[zero, delta]] * n, [[-delta, zero]] * n]
+    if relation == "one-differ":
+        return [[[d] if i == j else [zero] for i in range(n)] for j in range(n) for d in (-delta, delta)]
     raise ValueError(f"relation must be 'all-differ', 'monotone' or 'one-differ', got {relation!r}")
 
 
@@ -120,39 +128,30 @@ def _shifts(delta: Fraction) -> list[Fraction]:
 
 
 def _branch_bound(terms: list[list[tuple]], b1: Any, relation: str, delta: Fraction) -> tuple[Any, Any]:
-    """``min_s max_Δ B(s, Δ)`` for one branch sequence (module docstring)."""
-    best, best_s = INF, None
+    """``max_box min_s max_{Δ ∈ box} B(s, Δ)`` for one branch sequence (module docstring)."""
     # scales as exact Fractions where rational: the same numbers, without the Real wrapper's cost
     terms = [[(f[0], _num(f[1])) if len(f) > 1 else f for f in q] for q in terms]
-    for s in _shifts(delta):
-        s_r = s
-        base = (s if s >= 0 else -s) / b1
-        worst: Any = None
-        if relation == "one-differ":
-            zero = [_query_bound(f, s_r, 0) for f in terms]
-            total0 = base
-            for z in zero:
-                total0 = _add(total0, z)
-            worst = total0
-            for j, f in enumerate(terms):
-                for d in (-delta, delta):
-                    alt = base
-                    for i, z in enumerate(zero):
-                        alt = _add(alt, _query_bound(f, s_r, d) if i == j else z)
-                    worst = _max(worst, alt)
-        else:
-            for ends in _vertices(relation, delta):
-                tot = base
-                for f in terms:
-                    per: Any = None
-                    for d in ends:
-                        v = _query_bound(f, s_r, d)
-                        per = v if per is None else _max(per, v)
-                    tot = _add(tot, per)
-                worst = tot if worst is None else _max(worst, tot)
-        if worst != INF and (best == INF or worst < best):
-            best, best_s = worst, s
-    return best, best_s
+    worst: Any = 0
+    worst_s = None
+    for box in _pieces(relation, delta, len(terms)):
+        best, best_s = INF, None
+        for s in _shifts(delta):
+            tot: Any = (s if s >= 0 else -s) / b1
+            for f, ends in zip(terms, box):
+                per: Any = None
+                for d in ends:
+                    v = _query_bound(f, s, d)
+                    per = v if per is None else _max(per, v)
+                tot = _add(tot, per)
+                if tot == INF:
+                    break
+            if tot != INF and (best == INF or tot < best):
+                best, best_s = tot, s
+        if best == INF:
+            return INF, None
+        if best > worst or worst_s is None:
+            worst, worst_s = best, best_s
+    return worst, worst_s
 
 
 def coupling_bound(mechanism: Any, n: int, relation: str = "all-differ") -> CouplingBound:

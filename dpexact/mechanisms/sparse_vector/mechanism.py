@@ -15,6 +15,7 @@ per segment of the pattern between threshold redraws), each computed in closed f
 name     source (Lyu et al.)     ε1              b1 = scale of ρ   b2      cutoff    privacy (Lyu et al.)
 =======  ======================  ==============  ================  ======  ========  ===================
 svt1     Alg. 1 (Lyu et al.)     ε/2             Δ/ε1              2cΔ/ε2  c         ε-DP
+svt1-m   Alg. 1, monotonic q     ε/2             Δ/ε1              cΔ/ε2   c         ε-DP (monotone queries)
 svt2     Alg. 2 (Dwork & Roth)   ε/2             cΔ/ε1; redrawn    2cΔ/ε2  c         ε-DP
                                                  as Lap(cΔ/ε2)
                                                  after each ⊤
@@ -24,7 +25,8 @@ svt5     Alg. 5 (Stoddard et a.) ε/2             Δ/ε1              none    no
 svt6     Alg. 6 (Chen et al.)    ε/2             Δ/ε1              Δ/ε2    none      ∞-DP
 =======  ======================  ==============  ================  ======  ========  ===================
 
-with ``ε2 = ε - ε1``. Peers' names for the same algorithms: StatDP (Ding et al. CCS 2018)
+with ``ε2 = ε - ε1``; svt1-m is ``svt1`` with ``monotone=True`` (its claim holds for monotonic
+queries only, :class:`SVT1`). Peers' names for the same algorithms: StatDP (Ding et al. CCS 2018)
 ``SVT`` = svt1 (b1 = 2/ε, b2 = 4N/ε), ``iSVT1`` = svt5, ``iSVT2`` = svt6, ``iSVT3`` = svt4
 (b1 = 4/ε, b2 = 4/(3ε)), ``iSVT4`` = svt3 (b1 = 2/ε, b2 = 2N/ε); DP-Sniper (Bichsel et al.
 S&P 2021) ``SparseVectorTechnique1..6`` = svt1..svt6. StatDP compares with ``>`` in iSVT3/4
@@ -402,10 +404,42 @@ def run_values(m: SparseVector, queries: Any, size: int, random_state: Any = Non
 class SVT1(SparseVector):
     """Sparse vector, Lyu et al. Algorithm 1: ρ ~ Lap(Δ/ε1), ν_i ~ Lap(2cΔ/ε2), ε1 = ε2 = ε/2; ε-DP (Lyu et al. Theorem 2).
 
-    Peers: StatDP ``SVT``; DP-Sniper ``SparseVectorTechnique1``.
+    ``monotone=True``: the variant for monotonic queries, ν_i ~ Lap(cΔ/ε2) = Lap(2cΔ/ε) (half of
+    the 4cΔ/ε above), ε-DP when every query moves in the same direction between neighbours
+    (``q' - q ∈ [0, Δ]^n`` or ``[-Δ, 0]^n``, :class:`~dpexact.mechanisms.neighbourhoods.MonotoneBox`;
+    Lyu, Su & Li (VLDB 2017), Algorithm 1's case of monotonic queries, noise Lap(cΔ/ε2): in the
+    proof of Theorem 2 the threshold shift then absorbs the ⊥ answers and a ⊤ answer moves by at
+    most Δ, not 2Δ). Not claimed when queries may move in opposite directions (StatDP's ALL_DIFFER).
+
+    Peers: StatDP ``SVT``; DP-Sniper ``SparseVectorTechnique1``; CheckDP ``sparsevector``
+    (``examples/sparsevector.c``), and with ``monotone=True`` CheckDP ``svt_increasing`` /
+    ``svt_decreasing`` (``examples/svt_increasing.c``, ``examples/svt_decreasing.c``:
+    ``Lap(2/ε)``, ``Lap(2·NN/ε)``, PRECONDITION INCREASING / DECREASING).
     """
 
+    monotone: Any = False
     short_name: ClassVar[str] = "svt1"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.monotone, (bool, np.bool_)):
+            raise TypeError(f"monotone must be a bool, got {type(self.monotone).__name__}")
+        object.__setattr__(self, "monotone", bool(self.monotone))
+
+    def scales(self) -> tuple[Real, Real | None, Real]:
+        b1, b2, b1r = super().scales()
+        return b1, (b2 / 2 if self.monotone else b2), b1r
+
+    def neighbourhood(self) -> Any:
+        """ALL_DIFFER (ℓ∞ box), or the monotone box for ``monotone=True`` (the relation of its claim)."""
+        if not self.monotone:
+            return super().neighbourhood()
+        from ..neighbourhoods import MonotoneBox
+
+        return MonotoneBox(self.sensitivity.to_fraction() if self.sensitivity.is_rational else self.sensitivity)
+
+    def params(self) -> dict[str, Any]:
+        return {**super().params(), "monotone": self.monotone}
 
 
 @dataclass(frozen=True)
