@@ -49,6 +49,8 @@ __all__ = ["SelectionMechanism"]
 #: a float pmf whose stated absolute error exceeds this is recomputed in ball arithmetic
 #: (its midpoints, with the ball radius as a rigorous bound)
 FLOAT_USEFUL_ERROR = 1e-9
+#: ... and refused (ValueError) when neither route bounds it below this
+USELESS_ERROR = 0.5
 #: largest |c·(q_r - q*)| on the exact backend when c is irrational (see _exact_exponents)
 EXACT_EXPONENT_LIMIT = 1e5
 
@@ -178,11 +180,14 @@ class SelectionMechanism:
         try:
             b = self.pmf(scores, "ball", method)
         except (ValueError, TypeError, ArithmeticError, NotImplementedError):
+            b = None
+        ae = math.inf if b is None else max(float(v.rad()) for v in b.values) + 2.0**-53
+        if not ae < loose.abs_error:
+            if not loose.abs_error < USELESS_ERROR:  # a bound of 1/2 or more says nothing about a probability
+                raise ValueError(f"backend: the float pmf of {self.short_name} can only be bounded by "
+                                 f"{loose.abs_error:.3g} here and the ball is no tighter; use backend='mp:50'")
             return loose
         mids = np.array([float(v.mid()) for v in b.values])
-        ae = max(float(v.rad()) for v in b.values) + 2.0**-53
-        if not ae < loose.abs_error:
-            return loose
         with np.errstate(divide="ignore"):
             logs = np.array([float(v.log().mid()) if v > 0 else -np.inf if v == 0 else np.log(max(float(v.mid()), 0.0))
                              for v in b.values])

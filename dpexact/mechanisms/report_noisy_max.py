@@ -328,7 +328,14 @@ def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
             lo = max(lo, float(np.max(o)))  # F_s = 0 below every q_s
         if hi <= lo:
             continue
-        pts = sorted({float(x) for x in om if lo < x < hi})
+        # kinks, and each member's own window at a ladder of its scale: a density much narrower than
+        # the cluster (scales differing by orders of magnitude) then gets subintervals of its own
+        # instead of falling between the quadrature nodes
+        marks = {float(x) for x in om}
+        narrow = (t_hi - t_lo) * bm * 100 < hi - lo  # windows below 1% of the cluster
+        for k in (t_lo, -10.0, -3.0, -1.0, 1.0, 3.0, 10.0, t_hi):
+            marks.update(float(x) for x in (om + k * bm)[narrow])
+        pts = sorted(x for x in marks if lo < x < hi)
 
         def integrand(t: float, mem: np.ndarray = mem, o: np.ndarray = o) -> np.ndarray:
             with np.errstate(invalid="ignore", over="ignore"):
@@ -349,8 +356,9 @@ def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
         # ~u|o_s| sup f / b_min per kink (estimate)
         shift = max(shift, U * mem.size * float(np.max(np.abs(om))) / float(bm.min()))
     tail = 2 * math.exp(-W)  # F(t_lo) + 1 - F(t_hi), and the integrand is <= f_r
-    # rounding estimate: O(n + 50) ulps per integrand value, plus the shift of the local kinks
-    rounding = U * (4 * n + 100) * float(vals.max()) + shift
+    # rounding estimate: O(n + 50) ulps per integrand value, one more per subinterval summed, plus
+    # the shift of the local kinks
+    rounding = U * (4 * n + 100 + intervals) * float(vals.max()) + shift
     details = {"quad_error": err, "intervals": intervals, "status": worst_status, "message": "; ".join(sorted(messages)),
                "tail_bound": tail}
     # quad_vec's estimate is reported even when its own target was not met (status 2 =
