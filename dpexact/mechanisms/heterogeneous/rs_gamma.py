@@ -153,8 +153,8 @@ class _RandomStopping(HeterogeneousSelection):
             # right of the top score P'(G) peaks where 1 - G ~ γ (far out in the tail when γ is tiny)
             top = int(np.argmax(om))
             cuts |= {float(om[top] + k * bm[top]) for k in _tail_cuts(g, n, W)}
-            if bm.max() > 4 * bm.min():  # narrow densities inside wide windows: help the adaptive rule
-                for k in (1.0, 8.0):
+            if bm.max() > 4 * bm.min():  # narrow densities inside wide windows: a ladder of their scale, out
+                for k in (1.0, 3.0, 8.0, 20.0, W):  # to the window edge, so no part of them falls between nodes
                     cuts |= set((om - k * bm).tolist()) | set((om + k * bm).tolist())
             # integrate in units of 2^k ≈ the smallest member scale (exact rescaling), so that the
             # integrand is O(1/scale) ~ O(1) whatever the magnitude of the scales
