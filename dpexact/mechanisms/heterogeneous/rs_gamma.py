@@ -129,9 +129,12 @@ class _RandomStopping(HeterogeneousSelection):
         b = np.array([x.to_float() for x in self._scales(n)])
         g = self.gamma.to_float()
         dp = lambda w: self._dpgf(w, "float")  # noqa: E731
-        dp1 = float(dp(g))
+        try:
+            dp1 = float(dp(g))
+        except OverflowError:  # w^(-η-1) at tiny γ
+            dp1 = math.inf
         if not math.isfinite(dp1):
-            raise ValueError(f"{self.short_name}: P'(1) overflows float64 at gamma={self.gamma}; use backend='ball'")
+            raise ValueError(f"{self.short_name}: P'(1) overflows float64 at gamma={self.gamma.to_float():.6g}; use backend='ball'")
         W = FLOAT_TAIL + max(0.0, math.log(dp1))
         if not np.all((b >= 1e-305) & (b <= 1e306 / W)):  # W·b and 1/b must stay normal floats
             raise ValueError(f"{self.short_name}: the Laplace scales k·Δ_a/ε = {b.min():.3g}..{b.max():.3g} are outside "
