@@ -31,7 +31,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ..numbers.backends import ball_context
+from ..numbers.backends import ball_context, law_backend
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .validation import float_scores, positive_real
@@ -133,12 +133,8 @@ class AdditiveLaplace:
         if len(box) != len(q):
             raise ValueError(f"box: {len(q)} intervals expected, got {len(box)}")
         b = self.noise_scale()
-        if backend == "exact":
-            ops = exact_ops()
-        elif backend == "ball":
-            ops = ball_ops(prec)
-        else:
-            raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
+        exact, prec = law_backend(backend, prec)
+        ops = exact_ops() if exact else ball_ops(prec)
         with ball_context(prec):
             p = ops.const(1)
             for j, (x, (lo, hi)) in enumerate(zip(q, box)):

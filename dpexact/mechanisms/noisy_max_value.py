@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..numbers.backends import ball_context
+from ..numbers.backends import ball_context, law_backend
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .validation import exact_scores, float_scores, positive_real
@@ -107,9 +107,8 @@ class NoisyMaxValue:
         lo, hi = finite_real(lo, "lo"), finite_real(hi, "hi")
         if not lo < hi:
             raise ValueError(f"interval must have lo < hi, got [{lo}, {hi}]")
-        if backend not in ("ball", "exact"):
-            raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
-        ops = exact_ops() if backend == "exact" else ball_ops(prec)
+        exact, prec = law_backend(backend, prec)
+        ops = exact_ops() if exact else ball_ops(prec)
         b = self.noise_scale()
         with ball_context(prec):
             g_hi, g_lo = ops.const(1), ops.const(1)
@@ -169,7 +168,8 @@ class NoisyMaxValue:
         if not lo < hi:
             raise ValueError(f"box[0] must have lo < hi, got ({lo}, {hi})")
         b = self.noise_scale()
-        if backend == "exact":
+        exact, prec = law_backend(backend, prec)
+        if exact:
             if not all(x.is_rational for x in [b, lo, hi, *q]):
                 raise ValueError("backend: the exact joint law needs rational epsilon, sensitivity, queries and box "
                                  "(Q[exp(Q)]); use ball")
@@ -177,10 +177,8 @@ class NoisyMaxValue:
                 raise ValueError(f"backend: the exact exponential joint law is limited to {EXACT_EXPONENTIAL_LIMIT} queries "
                                  f"(2^(n-1) exponents), got {len(q)}; use ball")
             v = joint_probability(self.noise, q, int(output), lo, hi, b, exact_ops())
-        elif backend == "ball":
-            v = joint_ball(self.noise, q, int(output), lo, hi, b, prec)
         else:
-            raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
+            v = joint_ball(self.noise, q, int(output), lo, hi, b, prec)
         return v, v
 
     # -- sampling (the algorithm itself) -------------------------------------------------------

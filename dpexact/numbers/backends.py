@@ -49,7 +49,7 @@ from .certified import Certified, ErrorKind
 from .real import Real
 
 __all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES",
-           "MAX_MP_DPS", "MAX_BALL_PREC", "ball_context", "exact_sympy"]
+           "MAX_MP_DPS", "MAX_BALL_PREC", "ball_context", "exact_sympy", "law_backend"]
 
 BACKEND_NAMES = ("float", "mp", "ball", "exact")
 
@@ -588,6 +588,20 @@ def _sympy_of(v: Any) -> Any:
 def ball_context(prec: int) -> "contextlib.AbstractContextManager[None]":
     """Run a block at ``prec`` bits of arb precision (restored afterwards, even on error)."""
     return BallBackend(int(prec)).context()
+
+
+def law_backend(backend: "str | Backend", prec: int = 128) -> tuple[bool, int]:
+    """``(exact?, bits)`` for the closed-form laws of output sets (box / interval probabilities),
+    which are served on ``exact`` and ``ball`` only: plain ``"ball"`` runs at ``prec`` bits,
+    ``"ball:bits"`` (or a ball Backend) at its own; float and mp are refused (one line naming the argument)."""
+    if isinstance(backend, str) and backend.strip() == "ball":
+        return False, prec
+    be = get_backend(backend)
+    if be.is_exact:
+        return True, prec
+    if be.is_ball:
+        return False, be.prec
+    raise ValueError(f"backend: the laws of output sets are served on 'ball[:bits]' and 'exact', got {backend!r}")
 
 
 def get_backend(spec: "str | Backend") -> Backend:

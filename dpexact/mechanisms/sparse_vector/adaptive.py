@@ -53,7 +53,7 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
-from ...numbers.backends import ball_context, get_backend
+from ...numbers.backends import ball_context, get_backend, law_backend
 from ...numbers.real import Real
 from .mechanism import MAX_PREC, SVT1, SparseVector, _accurate, finite_real, run_values
 from .patterns import MAX_PATTERNS
@@ -128,11 +128,10 @@ class _MixedLaw:
         q = self._queries(queries, exact=True)
         self.check_output(pattern, len(q))
         ivs = _box(pattern, box)
-        if backend == "exact":
+        exact, prec = law_backend(backend, prec)
+        if exact:
             v = self._law(q, pattern, ivs, exact_ops())
             return v, v
-        if backend != "ball":
-            raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
         with ball_context(prec):
             v = self._law(q, pattern, ivs, ball_ops(prec))
         return v, v

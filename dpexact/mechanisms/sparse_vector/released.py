@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Sequence
 
 
 
-from ...numbers.backends import ball_context
+from ...numbers.backends import ball_context, law_backend
 from ...numbers.real import Real
 from .mechanism import SparseVector, finite_real, run_values
 from .patterns import check_pattern
@@ -83,10 +83,9 @@ class SVT3(SparseVector):
             if not lo < hi:
                 raise ValueError(f"box[{j}] must have lo < hi, got ({lo}, {hi})")
             ivs.append((lo, hi))
-        if backend == "exact":
+        exact, prec = law_backend(backend, prec)
+        if exact:
             return self._box(q, pattern, ivs, exact_ops())
-        if backend != "ball":
-            raise ValueError(f"backend must be 'ball' or 'exact', got {backend!r}")
         with ball_context(prec):
             return self._box(q, pattern, ivs, ball_ops(prec))
 
