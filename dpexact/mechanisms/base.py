@@ -155,7 +155,9 @@ class SelectionMechanism:
         be = get_backend(backend)
         if be.is_float:
             p = self.pmf_float(float_scores(scores), method)
-            if not (p.abs_error <= FLOAT_USEFUL_ERROR):  # also catches inf / nan bounds
+            # the default method must give a useful bound; a method asked for by name (e.g. an unstable
+            # recurrence kept for comparison) is returned as it is, with its own honest bound
+            if method is None and not (p.abs_error <= FLOAT_USEFUL_ERROR):  # also catches inf / nan bounds
                 return self._float_from_ball(scores, method, p)
             return p
         if be.is_exact and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
