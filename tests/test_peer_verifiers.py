@@ -104,6 +104,9 @@ def test_bench_peers_json_rows():
     assert all(keys <= set(d) for d in rows)
     by = {d["name"]: d for d in rows}
     assert by["iSVT3"]["verdict"] == "violated" and by["iSVT3"]["certified"]
+    # Algorithm 4's level is bracketed: a certified violation below, the coupling's proof (Lyu et al.'s
+    # ((1+6c)/4)·ε, computed from the law's factors, not from the paper) above
+    assert 0.1 < by["iSVT3"]["worst_log_ratio"] <= Fraction(by["iSVT3"]["coupling_bound"]) == Fraction(7, 40)
     assert by["histogram_eps"]["verdict"] == "violated"
     for nm in ("svt_increasing", "svt_decreasing"):  # CheckDP's monotone SVT: Lyu et al. Algorithm 1, halved query noise
         assert by[nm]["verdict"] == "private-within-scope" and by[nm]["certified"] and by[nm]["params"]["monotone"] is True

@@ -49,7 +49,8 @@ def register(app: typer.Typer) -> None:
 
             atomic_write_json(output, full, indent=1, default=str)
         if as_json:
-            typer.echo(json.dumps([{k: d[k] for k in _KEYS} | {"level": d["level"], "truth_source": d["truth_source"],
+            typer.echo(json.dumps([{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
+                                                              "truth_source": d["truth_source"],
                                                               "peer_source": d["peer_source"], "note": d["note"]}
                                    for d in full], default=str))
             return
@@ -57,17 +58,19 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         t = Table(title="peer suites: dpexact exact verdicts (ε claimed) vs the peers' published times")
-        for col in ("suite", "peer name", "dpexact", "truth", "verdict", "cert.", "worst log-ratio", "level", "s", "peer s"):
+        for col in ("suite", "peer name", "dpexact", "truth", "verdict", "cert.", "worst log-ratio", "level", "proven <=", "s",
+                    "peer s"):
             t.add_column(col)
         for d in full:
             w = d["worst_log_ratio"]
             ws = w if isinstance(w, str) else ("" if w is None else f"{w:.6g}")
             t.add_row(d["suite"], d["name"], d["mechanism"] or "-", d["truth"], d["verdict"], str(d["certified"]), ws,
-                      d["level"] or "", f"{d['seconds']:.2f}", "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
+                      d["level"] or "", d["coupling_bound"] or "", f"{d['seconds']:.2f}", "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
         c = Console(width=200)
         c.print(t)
         wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
         missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
         c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
+        c.print("proven <=: an upper bound on the privacy level proved by the threshold-shift coupling (sparse-vector laws)")
         c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "
                 "CheckDP its 70 s bound; sources per row in --json (peer_source)")

@@ -216,6 +216,8 @@ class PeerRow:
     counterexample: dict | None = None
     scope: dict = field(default_factory=dict)
     note: str = ""
+    #: a proven upper bound on the privacy level (threshold-shift coupling on the law's factors), when it applies
+    coupling_bound: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
@@ -239,7 +241,18 @@ def run_entry(e: PeerEntry) -> PeerRow:
     secs = time.perf_counter() - t0
     return PeerRow(e.suite, e.name, e.mechanism, e.params, e.claimed_epsilon, e.truth, v.verdict, v.certified,
                    v.worst_log_ratio, secs, e.peer_seconds, e.truth_source, e.peer_source, e.level,
-                   None if v.counterexample is None else v.counterexample.as_dict(), v.scope.as_dict(), e.note)
+                   None if v.counterexample is None else v.counterexample.as_dict(), v.scope.as_dict(), e.note,
+                   _coupling(m, e))
+
+
+def _coupling(m: Any, e: PeerEntry) -> str | None:
+    """The coupling's proven level for the sparse-vector laws (``"inf"``: the coupling proves nothing)."""
+    if not hasattr(m, "coupling_terms") or e.n is None:
+        return None
+    from .threshold_coupling import coupling_bound
+
+    cb = coupling_bound(m, e.n, e.relation or "all-differ")
+    return str(cb.bound) if cb.finite else "inf"
 
 
 def run_suites(suites: list[str] | None = None, names: list[str] | None = None) -> list[PeerRow]:
@@ -266,7 +279,8 @@ def run_suites(suites: list[str] | None = None, names: list[str] | None = None) 
             rows.append(PeerRow(e.suite, e.name, e.mechanism, e.params, e.claimed_epsilon, e.truth, r.verdict,
                                 r.certified, r.worst_log_ratio, r.seconds, e.peer_seconds, e.truth_source,
                                 e.peer_source, e.level, r.counterexample, r.scope,
-                                (e.note + "; " if e.note else "") + "same law as an earlier row: its verdict and time"))
+                                (e.note + "; " if e.note else "") + "same law as an earlier row: its verdict and time",
+                                r.coupling_bound))
             continue
         row = run_entry(e)
         if e.mechanism is not None:
