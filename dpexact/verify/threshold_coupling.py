@@ -127,30 +127,45 @@ def _shifts(delta: Fraction) -> list[Fraction]:
     return [delta * Fraction(k, 4) for k in range(-4, 5)]
 
 
-def _branch_bound(terms: list[list[tuple]], b1: Any, relation: str, delta: Fraction) -> tuple[Any, Any]:
-    """``max_box min_s max_{Δ ∈ box} B(s, Δ)`` for one branch sequence (module docstring)."""
+def _branch_bound(terms: Any, b1: Any, relation: str, delta: Fraction) -> tuple[Any, Any]:
+    """``max_box Σ_segments min_s max_{Δ ∈ box} B(s, Δ)`` for one branch sequence (module docstring).
+
+    ``terms``: per query, its factors (one threshold noise of scale ``b1``), or ``{"segments":
+    [(b, per-query factors), ...]}`` for a threshold redrawn between segments (each redraw is an
+    independent noise with a shift of its own; the segments' queries are disjoint, so on a product
+    box the bound is the sum of the segments' bounds).
+    """
+    segs = terms["segments"] if isinstance(terms, dict) else [(b1, terms)]
     # scales as exact Fractions where rational: the same numbers, without the Real wrapper's cost
-    terms = [[(f[0], _num(f[1])) if len(f) > 1 else f for f in q] for q in terms]
+    segs = [(_num(b), [[(f[0], _num(f[1])) if len(f) > 1 else f for f in q] for q in t]) for b, t in segs]
+    n = sum(len(t) for _, t in segs)
     worst: Any = 0
     worst_s = None
-    for box in _pieces(relation, delta, len(terms)):
-        best, best_s = INF, None
-        for s in _shifts(delta):
-            tot: Any = (s if s >= 0 else -s) / b1
-            for f, ends in zip(terms, box):
-                per: Any = None
-                for d in ends:
-                    v = _query_bound(f, s, d)
-                    per = v if per is None else _max(per, v)
-                tot = _add(tot, per)
-                if tot == INF:
-                    break
-            if tot != INF and (best == INF or tot < best):
-                best, best_s = tot, s
-        if best == INF:
-            return INF, None
-        if best > worst or worst_s is None:
-            worst, worst_s = best, best_s
+    for box in _pieces(relation, delta, n):
+        total: Any = 0
+        chosen = []
+        at = 0
+        for b, seg in segs:
+            ends_seg, at = box[at : at + len(seg)], at + len(seg)
+            best, best_s = INF, None
+            for s in _shifts(delta):
+                tot: Any = (s if s >= 0 else -s) / b
+                for f, ends in zip(seg, ends_seg):
+                    per: Any = None
+                    for d in ends:
+                        v = _query_bound(f, s, d)
+                        per = v if per is None else _max(per, v)
+                    tot = _add(tot, per)
+                    if tot == INF:
+                        break
+                if tot != INF and (best == INF or tot < best):
+                    best, best_s = tot, s
+            if best == INF:
+                return INF, None
+            total = total + best
+            chosen.append(best_s)
+        if total > worst or worst_s is None:
+            worst, worst_s = total, (chosen[0] if len(chosen) == 1 else "(" + ", ".join(map(str, chosen)) + ")")
     return worst, worst_s
 
 

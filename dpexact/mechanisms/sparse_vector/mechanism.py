@@ -349,13 +349,17 @@ class SparseVector:
         """Per query, the Laplace factors of ``Pr[pattern]`` as :mod:`dpexact.verify.threshold_coupling` reads
         them: ⊥ is ``Pr[ν < x_i]`` (``"below"``), ⊤ is ``Pr[ν >= x_i]`` (``"above"``), ``x_i = T + ρ - q_i``.
 
-        ``None`` for the variants with one threshold noise per segment (Algorithm 2) or without query
-        noise (Algorithm 5), which the coupling does not cover.
+        With a threshold redrawn after each ⊤ (Algorithm 2) each segment has its own threshold noise:
+        ``{"segments": [(scale, factors), ...]}``. ``None`` without query noise (Algorithm 5), which the
+        coupling does not cover.
         """
-        _, b2, _ = self.scales()
-        if self.resample or b2 is None:
+        b1, b2, b1r = self.scales()
+        if b2 is None:
             return None
-        return [[[("below", b2)] if a == "F" else self._top_terms(b2) for a in pattern]]
+        per = [[("below", b2)] if a == "F" else self._top_terms(b2) for a in pattern]
+        if not self.resample:
+            return [per]
+        return [{"segments": [(b1 if first else b1r, per[start:stop]) for start, stop, first in self._segments(pattern)]}]
 
     def _top_terms(self, b2: Real) -> list[tuple]:
         return [("above", b2)]
