@@ -21,7 +21,8 @@ is their sum. That is the proof of Lyu, Su & Li (VLDB 2017) Theorem 2 and of Din
 2020) — the "randomness alignment" CheckDP (Wang et al. CCS 2020) searches for — but *checked*
 here for the mechanism's own factors in exact arithmetic, not assumed. A factor that depends on ρ
 other than through ``x_i`` (``"opaque"``: a released noisy answer whose test moves with ρ) gets
-no bound, and the coupling proves nothing.
+no bound, and the coupling proves nothing. A threshold redrawn after each ⊤ (Lyu et al.
+Algorithm 2) makes the law a product over segments of such integrals, each with a shift of its own.
 
 For ℓ∞ neighbourhoods (every ``Δ_i`` in ``[-Δ, Δ]``; for monotone neighbours each half
 ``[0, Δ]^n`` / ``[-Δ, 0]^n`` separately) ``B(s, ·)`` is convex and separable in Δ, so its maximum
