@@ -92,7 +92,8 @@ def _exact(x: Any) -> Real:
 def _chain_float(q: np.ndarray, delta: Real) -> list[int]:
     order = np.argsort(-q, kind="stable")
     qs = q[order]
-    gaps = qs[:-1] - qs[1:]  # one rounding each: |fl(g) - g| <= u g
+    with np.errstate(over="ignore"):  # a gap beyond float range is inf, which compares as "> Δ": right
+        gaps = qs[:-1] - qs[1:]  # one rounding each: |fl(g) - g| <= u g
     df = delta.to_float()
     stop = len(q) - 1  # number of accepted gaps
     for i in np.flatnonzero(gaps > df * (1 - 4 * U)):
