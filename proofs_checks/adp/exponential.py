@@ -6,6 +6,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from dpexact.numbers.backends import ball_context
+
 from .._common import arb_of, mech, random_scores
 from ..catalogue import Verdict, claim
 from .gaussian import _Phi, gaussian_delta
@@ -16,12 +18,10 @@ from .gaussian import _Phi, gaussian_delta
        scope_quick="arb: 36 neighbour pairs (random rational q, n ≤ 7, offsets in [−Δ,Δ]^n incl. the worst corner), ε ∈ {1/3, 1, 3}, all outputs, both directions",
        scope_full="arb: 150 neighbour pairs (random rational q, n ≤ 7, offsets in [−Δ,Δ]^n incl. the worst corner), ε ∈ {1/3, 1, 3}, all outputs, both directions")
 def em_privacy(quick: bool) -> Verdict:
-    from flint import ctx
 
     rng = np.random.default_rng(11)
     worst, undec, bad, pairs = 0.0, 0, [], 0
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for e in ("1/3", "1", "3"):
             m = mech("em", e)
             bound = arb_of(e).exp()
@@ -42,8 +42,6 @@ def em_privacy(quick: bool) -> Verdict:
                                 bad.append({"eps": e, "q": [str(x) for x in q], "d": [str(x) for x in d], "s": s})
                             elif not diff <= 0:
                                 undec += 1
-    finally:
-        ctx.prec = old
     scope = f"arb: {pairs} neighbour pairs (random rational q, n ≤ 7, offsets in [−Δ,Δ]^n incl. the worst corner), ε ∈ {{1/3, 1, 3}}, all outputs, both directions"
     ev = {"max_ratio/e^eps": worst, "violations": bad[:5], "undecided": undec,
           "note": "the ratio approaches but does not reach e^ε: the corner neighbour gives e^{ε/2}·(normaliser ratio < e^{ε/2})"}
@@ -58,14 +56,13 @@ def em_privacy(quick: bool) -> Verdict:
        scope_quick="arb: 25 (q, δ) cases, random rational q, k ≤ 9, ε ∈ {0.1, 1, 3}, δ ∈ {1/2, 1/10, 1/1000}",
        scope_full="arb: 97 (q, δ) cases, random rational q, k ≤ 9, ε ∈ {0.1, 1, 3}, δ ∈ {1/2, 1/10, 1/1000}")
 def em_utility(quick: bool) -> Verdict:
-    from flint import arb, ctx
+    from flint import arb
 
     from dpexact.utility import error_tail
 
     rng = np.random.default_rng(12)
     worst, undec, bad, count = 0.0, 0, [], 0
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for e in ("1/10", "1", "3"):
             m = mech("em", e)
             ea = arb_of(e)
@@ -90,8 +87,6 @@ def em_utility(quick: bool) -> Verdict:
                         bad.append({"eps": e, "q": q, "delta": str(dl)})
                     elif not val <= arb_of(dl):
                         undec += 1
-    finally:
-        ctx.prec = old
     scope = f"arb: {count} (q, δ) cases, random rational q, k ≤ 9, ε ∈ {{0.1, 1, 3}}, δ ∈ {{1/2, 1/10, 1/1000}}"
     ev = {"max Pr/δ": worst, "violations": bad[:5], "undecided": undec}
     if bad:

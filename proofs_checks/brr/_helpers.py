@@ -10,12 +10,13 @@ from typing import Any
 import numpy as np
 
 # the vectorised search lives in the library; the claim modules use it under these names
+from dpexact.numbers.backends import ball_context
 from dpexact.ldp.brr_equidistant import ExpSign as _Budget
 from dpexact.ldp.brr_equidistant import derivative_parts as _parts
 from dpexact.ldp.brr_equidistant import exp_sign as _budget
-from dpexact.ldp.brr_equidistant import global_m_equidistant as _global_m_large
+from dpexact.ldp.brr_equidistant import global_m_equidistant as _global_m_large  # noqa: F401  (re-exported)
 from dpexact.ldp.brr_equidistant import local_ms as _local_ms
-from dpexact.ldp.brr_equidistant import sorted_distance_row as _sorted_row
+from dpexact.ldp.brr_equidistant import sorted_distance_row as _sorted_row  # noqa: F401  (re-exported)
 from dpexact.ldp.brr_equidistant import sorted_distance_rows as _sorted_rows
 
 _A_FULL = ("21/20", "11/10", "5/4", "3/2", "7/4", "2", "5/2", "3", "4", "6", "10", "20")
@@ -39,16 +40,11 @@ def _isqrt_floor_div(Y: int, c: int, d: int) -> int:
 
 def _floor_arb(f: Any, exact: Any) -> int:
     """⌊f(ball)⌋ from a 128-bit ball, else the sympy-backed exact floor ``exact()``."""
-    from flint import ctx
-
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         v = f()
         lo, hi = v.lower().floor(), v.upper().floor()
         if lo == hi:
             return int(lo.unique_fmpz())
-    finally:
-        ctx.prec = old
     return exact()
 
 

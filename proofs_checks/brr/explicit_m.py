@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from dpexact.numbers.backends import ball_context
+
 from ..catalogue import Figure, Verdict, claim
 from ._helpers import _N_MAX_GRID, _alg3, _budget, _crosscheck_library, _eps_grid, _global_m_large, _grid, _local_errors, _local_ms, _parts, _sorted_row, _sorted_rows
 
@@ -389,7 +391,7 @@ def equation_16(quick: bool) -> Verdict:
        scope_full="sympy (symbolic in N, u = e^{ε/2} > 1), one exact instance, arb for the threshold and for i3r − i1r")
 def equation_17(quick: bool) -> Verdict:
     import sympy as sp
-    from flint import arb, ctx
+    from flint import arb
 
     N, u = sp.symbols("N u", positive=True)
     a = u**2
@@ -401,8 +403,7 @@ def equation_17(quick: bool) -> Verdict:
     i1r = (sp.sqrt(sp.Integer(265) / 4) - sp.Rational(5, 2)) / 3
     bound = sp.Rational(4, 3)
     counter_ok = sp.Integer(265) / 4 > (sp.Rational(13, 2)) ** 2 and bool(i1r > bound)
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         thr = 2 * ((arb(5).sqrt() + 1) / 2).log()
         thr_ok = abs(float(thr.mid()) - 0.9624) < 0.00005
         # i3r − i1r on the grid: positive for every N, ε ≥ 1 *and* ε < 1 (the threshold is an artefact of the wrong bound)
@@ -414,8 +415,6 @@ def equation_17(quick: bool) -> Verdict:
                 i3 = ((A * (n * n - 1) + 1).sqrt() - (n - A + 1)) / (A - 1)
                 tot += 1
                 pos += bool(i3 - i1 > 0)
-    finally:
-        ctx.prec = old
     ev = {"counterexample": {"N": 4, "eps": "2 log 2", "i1r": f"(√265/2 − 5/2)/3 ≈ {float(i1r.evalf(20)):.6f}", "claimed upper bound": "4/3",
                              "reason": "√(265/4) > 13/2 since 265/4 > 169/4"},
           "(N²e^ε+(1−e^ε)²/4) − (Ne^{ε/2}+(1−e^ε)/2)²": str(gap1), "second bound: a(N²−1)+1 − a(N−1)² ": str(gap3),

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from dpexact.numbers.backends import ball_context
+
 from ..catalogue import Figure, Verdict, claim
 from ._helpers import _budget, _local_ms, _sorted_rows
 
@@ -16,13 +18,12 @@ _FIG_EPS_QUICK = ("1/2", "2", "5")
 def _em_qg_arb(lm: Any, eps: str, prec: int = 128) -> Any:
     """Q_g of the exponential mechanism as a channel (dpexact.ldp.ExponentialChannel's convention:
     q = −λ for a loss, Δ = loss_sensitivity), in arb."""
-    from flint import arb, ctx, fmpq
+    from flint import arb, fmpq
 
     from dpexact.ldp import loss_sensitivity
     from dpexact.numbers import Real
 
-    old, ctx.prec = ctx.prec, prec
-    try:
+    with ball_context(prec):
         delta = loss_sensitivity(lm)
         cst = Real.of(eps).to_arb(prec) / (2 * arb(fmpq(delta.numerator, delta.denominator)))
         cache: dict[Fraction, Any] = {}
@@ -39,20 +40,17 @@ def _em_qg_arb(lm: Any, eps: str, prec: int = 128) -> Any:
                 den += w
             tot += num / den
         return tot / len(lm.values)
-    finally:
-        ctx.prec = old
 
 
 def _fig_compare(loss_name: str, quick: bool) -> dict[str, Any]:
-    from flint import arb, ctx, fmpq
+    from flint import arb, fmpq
 
     from dpexact.ldp import global_search, loss_by_name
 
     ns = (20, 60) if quick else (20, 40, 60, 80, 100)
     eps_list = _FIG_EPS_QUICK if quick else _FIG_EPS_FULL
     table, m_one, em_not_worse, grr_not_worse, undecided = [], [], [], [], 0
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for n in ns:
             lm = loss_by_name(loss_name, n)
             util = lm.kind == "utility"
@@ -85,8 +83,6 @@ def _fig_compare(loss_name: str, quick: bool) -> dict[str, Any]:
                         undecided += 1
                 table.append({"N": n, "eps": e, "m": m, "BRR": float(brr.mid()) / (1 if util else n - 1), "GRR": float(grr.mid()) / (1 if util else n - 1),
                               "EM": float(em.mid()) / (1 if util else n - 1)})
-    finally:
-        ctx.prec = old
     return {"table": table, "m_one": m_one, "em_not_worse": em_not_worse, "grr_not_worse_with_m>1": grr_not_worse, "undecided": undecided,
             "ns": ns, "eps": eps_list}
 

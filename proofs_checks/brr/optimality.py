@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from dpexact.numbers.backends import ball_context
+
 from ..catalogue import Figure, Verdict, claim
 from ._helpers import _N_MAX_GRID, _budget, _global_m_large, _local_ms, _qg_all_m, _ratio_large, _s_row, _sorted_rows, _thm3_paper, _thm3_true
 
@@ -210,13 +212,12 @@ def figure_1(quick: bool) -> Verdict:
        scope_full="arb (128 bits) at ε = 2; exact-sign search and arb ratio at N = 3001; sympy derivatives in u = e^{ε/2}")
 def ratio_half_at_eps_2(quick: bool) -> Verdict:
     import sympy as sp
-    from flint import arb, ctx
+    from flint import arb
 
     u = sp.symbols("u", positive=True)
     d_true = sp.factor(sp.diff(_thm3_true(u), u))
     d_paper = sp.factor(sp.diff(_thm3_paper(u), u))
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         e1 = arb(1).exp()  # e^{ε/2} at ε = 2
         true, paper = _thm3_true(e1), _thm3_paper(e1)
         b = _budget("2")
@@ -226,8 +227,6 @@ def ratio_half_at_eps_2(quick: bool) -> Verdict:
         T = (n**3 - n) // 3
         S = sum(_s_row(n, min(k, n - 1 - k), m) for k in range(n))
         finite = ((A - 1) * S + T) * (A + n - 1) / (T * (m * A + n - m))
-    finally:
-        ctx.prec = old
     ok = abs(float(true.mid()) - 0.5) < 0.05 and sp.simplify(d_true + (7 * u + 11) / (4 * (u + 1) ** 3)) == 0
     return Verdict("holds" if ok else "refuted", True,
                    f"arb (128 bits) at ε = 2; exact-sign search and arb ratio at N = {n}; sympy derivatives in u = e^{{ε/2}}",

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import numpy as np
 
-from .._common import arb_of, mech, random_scores, rounds_to, sorted_zero_sum_partial_sums
+from .._common import mech, random_scores, rounds_to, sorted_zero_sum_partial_sums
 from ..catalogue import Verdict, claim
 from ._helpers import _all_orders, _coins, _exact_pmf, _lattice_vectors
 from .sec2_3_mechanism import _dp_ratio_search, _exact_dp_ratio
@@ -168,8 +169,8 @@ def lemma_7(quick: bool) -> Verdict:
 @claim("pf.remark.1", "With a monotonic quality function (adding an individual can only increase scores), M_PF (exponent ε/(2Δ)) is ε/2-DP; "
        "the worst-case neighbour is q + Δe_r.", "pf App. B, Remark 1",
        expected="holds",
-       scope_quick="exact (fmpq): 1984 comparisons, integer q ∈ [−2,0]^n, n ≤ 3, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 1984 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on 54 random rational monotone pairs (17 ratios equal to the bound, decided exactly); arb: 8 more for monotone=True (7 ratios equal to the bound within the ball radius)",
-       scope_full="exact (fmpq): 48576 comparisons, integer q ∈ [−3,0]^n, n ≤ 4, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 48576 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on 192 random rational monotone pairs (62 ratios equal to the bound, decided exactly); arb: 24 more for monotone=True (14 ratios equal to the bound within the ball radius)")
+       scope_quick="exact (fmpq): 1984 comparisons, integer q ∈ [−2,0]^n, n ≤ 3, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 1984 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on 54 random rational monotone pairs (17 ratios equal to the bound, decided exactly); 8 more pairs for monotone=True against e^ε (7 ratios equal to the bound, decided exactly)",
+       scope_full="exact (fmpq): 48576 comparisons, integer q ∈ [−3,0]^n, n ≤ 4, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 48576 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on 192 random rational monotone pairs (62 ratios equal to the bound, decided exactly); 24 more pairs for monotone=True against e^ε (14 ratios equal to the bound, decided exactly)")
 def remark_1(quick: bool) -> Verdict:
     nm, k = (3, 2) if quick else (4, 3)
     # exact: monotone neighbours q' = q + d, d ∈ {0,1}^n (Δ = 1), exponent ε/(2Δ), bound e^{ε/2}
@@ -177,45 +178,46 @@ def remark_1(quick: bool) -> Verdict:
     # exact: dpexact's monotone=True option (exponent ε/Δ) against e^ε
     op_pairs, op_max, op_bad = _exact_dp_ratio(nm, k, offsets=(0, 1), factor=1, monotone=True)
     worst, at_eq, bad, pairs, undecided = _dp_ratio_search("pf", quick, monotone_neighbours=True, target_eps_factor="1/2")
-    worst2, at_eq2, bad2, pairs2 = _monotone_option_check(quick)
+    worst2, at_eq2, bad2, pairs2, undecided2 = _monotone_option_check(quick)
+    undecided = undecided + undecided2
     scope = (f"exact (fmpq): {ex_pairs} comparisons, integer q ∈ [−{k},0]^n, n ≤ {nm}, monotone offsets d ∈ {{0,1}}^n, ε ∈ {{2 log 2, 2 log(3/2)}}, "
              f"bound e^{{ε/2}}; {op_pairs} more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.check_pairs on {pairs} random "
-             f"rational monotone pairs ({at_eq} ratios equal to the bound, decided exactly); arb: {pairs2} more for monotone=True "
-             f"({at_eq2} ratios equal to the bound within the ball radius)")
+             f"rational monotone pairs ({at_eq} ratios equal to the bound, decided exactly); {pairs2} more pairs for monotone=True "
+             f"against e^ε ({at_eq2} ratios equal to the bound, decided exactly)")
     ev = {"exact_max_ratio/e^{eps/2}": str(ex_max), "exact_monotone_option_max_ratio/e^eps": str(op_max),
-          "verifier_max_log_ratio-eps/2": worst, "ball_max_ratio_monotone_option/e^eps": worst2, "ball_at_equality": at_eq + at_eq2,
+          "verifier_max_log_ratio-eps/2": worst, "verifier_max_ratio_monotone_option/e^eps": worst2, "ratios_at_equality": at_eq + at_eq2,
           "violations": (ex_bad + op_bad + bad + bad2)[:5], "verifier_undecided": undecided}
     if ex_bad or op_bad or bad or bad2:
         return Verdict("refuted", True, scope, ev)
     return Verdict("inconclusive" if undecided else "holds", not undecided, scope, ev)
 
 
-def _monotone_option_check(quick: bool) -> tuple[float, int, list, int]:
-    from flint import ctx
+def _monotone_option_check(quick: bool) -> tuple[float, int, list, int, list]:
+    """pf with ``monotone=True`` on monotone neighbours (q' = q + e_r), decided by the library's
+    :func:`dpexact.verify.pure_dp.check_pairs` (float screen, balls, exact on ties), both orders.
+
+    Returns (largest certified upper bound of the ratio / e^ε, triples decided exactly — ratios equal
+    to the bound —, violations, pairs, undecided triples).
+    """
+    from dpexact.numbers import Real
+    from dpexact.verify.neighbourhoods import MonotoneBox
+    from dpexact.verify.pure_dp import check_pairs
 
     rng = np.random.default_rng(8)
-    worst, undecided, bad, pairs = 0.0, 0, [], 0
-    old, ctx.prec = ctx.prec, 128
-    try:
-        for eps in ("1/2", "2"):
-            m = mech("pf", eps, monotone=True)
-            bound = arb_of(eps).exp()
-            for _ in range(4 if quick else 12):
-                n = int(rng.integers(2, 6))
-                q = [Fraction(s) for s in random_scores(rng, n, spread=3.0)]
-                r = int(rng.integers(0, n))
-                q2 = [x + (1 if i == r else 0) for i, x in enumerate(q)]
-                a = m.pmf([str(x) for x in q], backend="ball").values
-                b = m.pmf([str(x) for x in q2], backend="ball").values
-                pairs += 1
-                for u, v in ((a, b), (b, a)):
-                    for s in range(n):
-                        d = u[s] - bound * v[s]
-                        worst = max(worst, float((u[s] / (bound * v[s])).mid()))
-                        if d > 0:
-                            bad.append({"epsilon": eps, "q": [str(x) for x in q], "r": r, "s": s})
-                        elif not d <= 0:
-                            undecided += 1
-    finally:
-        ctx.prec = old
-    return worst, undecided, bad, pairs
+    worst, at_bound, bad, pairs, undecided = 0.0, 0, [], 0, []
+    for eps in ("1/2", "2"):
+        m = mech("pf", eps, monotone=True)
+        prs = []
+        for _ in range(4 if quick else 12):
+            n = int(rng.integers(2, 6))
+            q = [Fraction(s) for s in random_scores(rng, n, spread=3.0)]
+            r = int(rng.integers(0, n))
+            prs.append((tuple(q), tuple(x + (1 if i == r else 0) for i, x in enumerate(q))))
+        res = check_pairs(m, prs, MonotoneBox(1))
+        pairs += res.pairs
+        at_bound += res.decided_exact
+        undecided += [{"epsilon": eps, "triple": str(t)} for t in res.undecided_triples[:3]] if not res.certified_all else []
+        worst = max(worst, math.exp(res.worst_certified_hi - Real.of(eps).to_float()))
+        if res.counterexample is not None:
+            bad.append({"epsilon": eps, **res.counterexample.as_dict()})
+    return worst, at_bound, bad, pairs, undecided

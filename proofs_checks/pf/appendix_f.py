@@ -6,6 +6,8 @@ import functools
 from fractions import Fraction
 from typing import Any
 
+from dpexact.numbers.backends import ball_context
+
 from .._common import mech
 from ..catalogue import Figure, Verdict, claim
 from ._helpers import _mech_cached
@@ -50,15 +52,13 @@ def _rnm_closed_form(n: int) -> tuple[Any, Any, Any]:
        scope_full="n ∈ {2,3,4}: App. F's integral and the general pmf integral for the other candidates integrated exactly (sympy, symbolic c < 0 and scale b); Σ pmf = 1 symbolically, so E = −c(1 − P_n); the closed form evaluated in arb matches dpexact's rnm-laplace (own 1-D integration, arb) to < 1e-20 at ε = Δ = 1 and several c")
 def appendix_f(quick: bool) -> Verdict:
     import sympy as sp
-    from flint import ctx
 
     from dpexact.numbers import Real
     from dpexact.utility import expected_error
 
     rows, bad = [], []
     sym = {}
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for n in (3,) if quick else (2, 3, 4):
             Pn, P1, E = _rnm_closed_form(n)
             b, c, u = sp.symbols("b", positive=True), sp.symbols("c", negative=True), sp.symbols("u", negative=True)
@@ -75,8 +75,6 @@ def appendix_f(quick: bool) -> Verdict:
                 rows.append({"n": n, "c": cv, "closed_form": float(closed.mid()), "rnm-laplace (arb)": float(ball.mid()), "|diff| bound": float(abs(d).upper())})
                 if not d.contains(0) or float(d.rad()) > 1e-20:
                     bad.append(rows[-1])
-    finally:
-        ctx.prec = old
     scope = (f"n ∈ {{{'3' if quick else '2,3,4'}}}: App. F's integral and the general pmf integral for the other candidates integrated exactly "
              "(sympy, symbolic c < 0 and scale b); Σ pmf = 1 symbolically, so E = −c(1 − P_n); the closed form evaluated in arb matches "
              "dpexact's rnm-laplace (own 1-D integration, arb) to < 1e-20 at ε = Δ = 1 and several c")
@@ -91,7 +89,6 @@ def appendix_f(quick: bool) -> Verdict:
        scope_quick="arb expected errors at c ∈ {−0.25 j}, c ≥ -10.0",
        scope_full="arb expected errors at c ∈ {−0.25 j}, c ≥ -20.0")
 def figure_4(quick: bool) -> Verdict:
-    from flint import ctx
 
     from dpexact.utility import expected_error
 
@@ -99,8 +96,7 @@ def figure_4(quick: bool) -> Verdict:
     em_m, pf_m, nm_m = mech("em", 1), mech("pf", 1), mech("rnm-laplace", 1)
     rows, undecided = [], 0
     nm_better, em_better, pf_not_best = [], [], []
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for c in cs:
             q = [str(Fraction(c)), str(Fraction(c)), "0"]
             e = {k: expected_error(m, q, backend="ball").value for k, m in (("EM", em_m), ("PF", pf_m), ("RNM", nm_m))}
@@ -114,8 +110,6 @@ def figure_4(quick: bool) -> Verdict:
                 undecided += 1
             if not (e["PF"] < e["EM"] and e["PF"] < e["RNM"]):
                 pf_not_best.append(c)
-    finally:
-        ctx.prec = old
     near0 = bool(nm_better) and max(nm_better) > min(em_better or [0])
     ok = bool(nm_better) and bool(em_better) and near0 and not pf_not_best
     fig = Figure("pf Fig. 4: q = (c,c,0), ε=Δ=1", tuple(cs), {k: tuple(r[k] for r in rows) for k in ("EM", "PF", "RNM")}, "c", "expected error")

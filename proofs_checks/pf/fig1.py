@@ -8,6 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from dpexact.numbers.backends import ball_context
+
 from .._common import arb_of, mech
 from ..catalogue import Figure, Verdict, claim
 from ._helpers import _eq7_arb, _eq8_arb, _ratio_arb
@@ -135,10 +137,9 @@ def _fam_max(which: str, n: int, rel: float = 1e-7, within: tuple[Any, Any] | No
     Lower bound: the value at a point (ball); upper bound: the largest monotone-piece bound after adaptive
     bisection of a geometric partition, refined until every piece is below lower·(1 + rel).
     """
-    from flint import arb, ctx
+    from flint import arb
 
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         if within is None:
             lo_end = arb(10) ** -(4 + 2 * int(math.log10(n))) / n
             edges = [arb(0)] + [lo_end * (arb(1) / lo_end) ** (arb(j) / 120) for j in range(121)]
@@ -173,8 +174,6 @@ def _fam_max(which: str, n: int, rel: float = 1e-7, within: tuple[Any, Any] | No
                     best, best_p = v, float(m.mid())
                 pieces += [(a, m), (m, b)]
         raise ArithmeticError(f"could not bound the maximum of eq. ({'7' if which == 'em' else '8'}) at n = {n}")
-    finally:
-        ctx.prec = old
 
 
 def _ratio_R_bounds(n: int, a: Any, b: Any) -> tuple[Any, Any]:
@@ -190,10 +189,9 @@ def _ratio_crossing(n: int, target: Any, width: float = 1e-9) -> tuple[Any, Any]
 
     R > target on (0, lo) and R < target on (hi, 1] are proven piece by piece.
     """
-    from flint import arb, ctx
+    from flint import arb
 
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         lo_end = arb(10) ** -(6 + 2 * int(math.log10(n))) / n
         edges = [arb(0)] + [lo_end * (arb(1) / lo_end) ** (arb(j) / 200) for j in range(201)]
         edges[-1] = arb(1)
@@ -215,8 +213,6 @@ def _ratio_crossing(n: int, target: Any, width: float = 1e-9) -> tuple[Any, Any]
                 mid = arb(((a + b) / 2).mid()) if a != 0 else arb((b / 2).mid())
                 pieces += [(a, mid), (mid, b)]
         raise ArithmeticError("bisection did not converge")
-    finally:
-        ctx.prec = old
 
 
 @claim("pf.text.fig1b-ratio-limit-n-to-infinity", "For every p > 0 the EM/PF ratio on (c,…,c,0) converges to one as n → ∞; "
@@ -288,13 +284,12 @@ def figure_1(quick: bool) -> Verdict:
        scope_quick="rigorous enclosures of max_p eq. (7) and (8) (arb, monotone-piece bounds, adaptive bisection) for n ∈ [2, 3, 4, 5, 6, 8, 10, 20, 50, 100, 1000, 10000, 1000000]: ratio strictly decreasing along these n, below its n = 2 value; for every n ≥ 10^4 the ratio is ≤ U0 < ratio(2) (analytic bound); the ratio ≥ 1 (pf Thm 2) and ≤ U0(x0) → 1, so it tends to 1. Integers between the listed n below 10^4 are not covered",
        scope_full="rigorous enclosures of max_p eq. (7) and (8) (arb, monotone-piece bounds, adaptive bisection) for n ∈ [2, 3, 4, 5, 6, 8, 10, 20, 50, 100, 1000, 10000, 100000, 1000000, 100000000, 10000000000]: ratio strictly decreasing along these n, below its n = 2 value; for every n ≥ 10^4 the ratio is ≤ U0 < ratio(2) (analytic bound); the ratio ≥ 1 (pf Thm 2) and ≤ U0(x0) → 1, so it tends to 1. Integers between the listed n below 10^4 are not covered")
 def fig1c(quick: bool) -> Verdict:
-    from flint import arb, ctx
+    from flint import arb
 
     ns = [2, 3, 4, 5, 6, 8, 10, 20, 50, 100, 1000, 10**4, 10**6] + ([] if quick else [10**5, 10**8, 10**10])
     ns.sort()
     rows, encl = [], []
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for n in ns:
             em_lo, em_hi, pem = _fam_max("em", n, rel=1e-5 if quick else 1e-6)
             pf_lo, pf_hi, ppf = _fam_max("pf", n, rel=1e-5 if quick else 1e-6)
@@ -311,8 +306,6 @@ def fig1c(quick: bool) -> Verdict:
         tail_ok = bool(U0 < encl[0][0])
         x0b = arb(10**12).log()
         U0b = 1 / ((1 - x0b.log() / x0b) * (1 - 1 / x0b))
-    finally:
-        ctx.prec = old
     largest_at_2 = all(bool(e[1] < encl[0][0]) for e in encl[1:])
     fig = Figure("pf Fig. 1c: worst-case expected error (ε=Δ=1)", tuple(float(n) for n in ns),
                  {"EM": tuple(r["worst_EM"] for r in rows), "PF": tuple(r["worst_PF"] for r in rows)}, "n", "worst-case expected error", logx=True)
@@ -358,12 +351,11 @@ def fig1a_extremes(quick: bool) -> Verdict:
        scope_quick="n ∈ [2, 3, 10, 100, 1000, 10000], ε = Δ = 1: 'near 1/n' read as within a factor 4 (criterion fixed before computing); decided rigorously by comparing the sup of eq. (7)/(8) inside [1/(4n), 4/n] and outside it (arb, monotone pieces)",
        scope_full="n ∈ [2, 3, 5, 10, 100, 1000, 10000, 1000000], ε = Δ = 1: 'near 1/n' read as within a factor 4 (criterion fixed before computing); decided rigorously by comparing the sup of eq. (7)/(8) inside [1/(4n), 4/n] and outside it (arb, monotone pieces)")
 def fig1a_argmax(quick: bool) -> Verdict:
-    from flint import arb, ctx
+    from flint import arb
 
     ns = (2, 3, 10, 100, 1000, 10**4) if quick else (2, 3, 5, 10, 100, 1000, 10**4, 10**6)
     rows, near, far = [], [], []
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for n in ns:
             for which in ("em", "pf"):
                 lo, _, pstar = _fam_max(which, n, rel=1e-6)
@@ -379,8 +371,6 @@ def fig1a_argmax(quick: bool) -> Verdict:
                         inside = True
                 rows.append({"n": n, "mechanism": which, "n·argmax_p": n * pstar, "max": 2 * float(lo.mid()), "maximiser_within_factor_4_of_1/n": inside})
                 (near if inside else far).append((n, which))
-    finally:
-        ctx.prec = old
     undecided = [r for r in rows if r["maximiser_within_factor_4_of_1/n"] is None]
     ok = not far and not undecided
     scope = (f"n ∈ {list(ns)}, ε = Δ = 1: 'near 1/n' read as within a factor 4 (criterion fixed before computing); decided rigorously by "
@@ -423,17 +413,13 @@ def ratio_above_two(quick: bool) -> Verdict:
     # the best point of each search re-evaluated in arb
     from dpexact.utility import expected_error as ee
 
-    from flint import ctx
 
     rechecks = {}
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         for row in rows:
             q = [str(-Fraction(abs(v)).limit_denominator(10**6)) if v else "0" for v in row["q"]]
             rr = ee(em, q, backend="ball").value / ee(pf, q, backend="ball").value
             rechecks[row["n"]] = {"2 - ratio (arb)": (2 - rr).str(5, radius=True), "proven_<=2": bool(rr <= 2)}
-    finally:
-        ctx.prec = old
     ev["ball_recheck_of_best_points"] = rechecks
     ev["n=2_exact"] = "every q ∈ R^2 is (c, 0) up to order and shift: ratio = 2/(1+p) < 2 (see pf.text.fig1b-ratio-between-one-and-two)"
     ev["why_not_certified"] = "a finite search cannot certify that no q with ratio > 2 exists (n ≥ 3); it is an open question in pf"

@@ -7,6 +7,8 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from dpexact.numbers.backends import ball_context
+
 from ..catalogue import Figure, Verdict, claim
 from .sec5_optimality import _PF_THRESHOLD, _eps_of, _relaxed_lp_certificate, _total_error
 
@@ -29,22 +31,19 @@ def _fig2_pairs(quick: bool) -> list[tuple[int, int]]:
 @functools.lru_cache(maxsize=None)
 def _ratio_enclosures(n: int, k: int, a: Fraction) -> dict[str, tuple[float, float]]:
     """Rigorous enclosures [lo, hi] of the PF and EM optimality ratios on Q(n, k) at ε = log a."""
-    from flint import arb, ctx
+    from flint import arb
 
     from dpexact.lp import build_regular_lp, enclose_optimum, solve_regular_lp
 
     sol = solve_regular_lp(build_regular_lp(n, k, _eps_of(a)))
     enc = enclose_optimum(sol, prec=128)
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         lo_opt, hi_opt = arb(enc.lower.lower()), arb(enc.upper.upper())
         out = {}
         for name in ("pf", "em"):
             T = arb(_total_error(name, n, k, a)) * 2  # units of 2Δ → score units (Δ = 1), as the enclosure
             out[name] = (float((T / hi_opt).lower()), float((T / lo_opt).upper()))
         return out
-    finally:
-        ctx.prec = old
 
 
 @functools.lru_cache(maxsize=None)

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from dpexact.numbers.backends import ball_context
+
 from ..catalogue import Verdict, claim
 from ._helpers import _exact_pmf, _lattice_vectors
 
@@ -519,7 +521,7 @@ def theorem_3(quick: bool) -> Verdict:
        scope_quick="(n,k) with n ≤ 5, k ≤ 5; ε = log a, a ∈ {21/8, 3, 5, 10} exactly (fmpq) and ε = log((3+√5)/2) itself in arb; the dual from the independent reduced relaxed LP (pf.theorem.3 (b)). A universal statement: holds within this scope",
        scope_full="(n,k) with n ≤ 7, k ≤ 7; ε = log a, a ∈ {21/8, 3, 5, 10} exactly (fmpq) and ε = log((3+√5)/2) itself in arb; the dual from the independent reduced relaxed LP (pf.theorem.3 (b)). A universal statement: holds within this scope")
 def equation_10(quick: bool) -> Verdict:
-    from flint import ctx, fmpq
+    from flint import fmpq
 
     from dpexact.numbers import Real
 
@@ -527,8 +529,7 @@ def equation_10(quick: bool) -> Verdict:
     # with v_c the sum-row duals of the reduced relaxed LP (_relaxed_dual). So (10) ⇔ 0 ≤ v_c ≤ mult(c), and (11) ⇔ 0 ≤ v_c ≤ ℓ mult(c).
     pairs = [(n, k) for n in range(2, 6 if quick else 8) for k in range(1, 6 if quick else 8)]
     bad, checked = [], 0
-    old, ctx.prec = ctx.prec, 128
-    try:
+    with ball_context(128):
         rho_thr = (-Real.of(_PF_THRESHOLD).to_arb(160)).exp()
         for n, k in pairs:
             for rho, label in [(fmpq(a.denominator, a.numerator), _eps_of(a)) for a in _A_ABOVE] + [(rho_thr, "threshold (arb)")]:
@@ -544,8 +545,6 @@ def equation_10(quick: bool) -> Verdict:
         # below the threshold (10) fails once Σ_{t≤k} t ρ^t > 1, e.g. ε = log 2, k = 3
         below = _relaxed_dual(3, 3, fmpq(1, 2))
         below_fail = {str(c): str(-vc / _mult(c)) for c, vc in below.items() if not vc <= _mult(c)}  # n_* y0 < −1 violates (10)
-    finally:
-        ctx.prec = old
     scope = (f"(n,k) with n ≤ {pairs[-1][0]}, k ≤ {pairs[-1][1]}; ε = log a, a ∈ {{21/8, 3, 5, 10}} exactly (fmpq) and ε = log((3+√5)/2) itself "
              "in arb; the dual from the independent reduced relaxed LP (pf.theorem.3 (b)). A universal statement: holds within this scope")
     ev = {"classes_checked": checked, "violations": bad[:5], "example_below_threshold_log2_n3_k3_y0*n_*": below_fail,
