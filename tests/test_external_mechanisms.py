@@ -164,6 +164,10 @@ def test_mechanisms_command_lists_parameters_and_citations():
     assert [p["name"] for p in em["parameters"]] == ["epsilon", "sensitivity", "monotone", "measure"]
     assert em["parameters"][0]["required"] and em["parameters"][1]["default"] == 1
     assert "pf Definition 4" in em["citations"]
+    # works outside the five source papers are cited too (authors, venue, year from the docstrings)
+    assert "Lyu, Su & Li VLDB 2017" in rows["svt1"]["citations"]
+    assert "Wang et al. CCS 2020" in rows["adaptive-svt"]["citations"]
+    assert all(r["citations"] for r in rows.values()), [n for n, r in rows.items() if not r["citations"]]
     assert rows["pf"]["properties"]["symmetric"] is True
     res = runner.invoke(app, ["mechanisms"])
     assert res.exit_code == 0 and "rnm-exp" in res.output

@@ -102,6 +102,11 @@ _CITATION = re.compile(r"\b(?:pf|err|brr|hetsel|adp)\s+(?:Definition|Def\.|Lemma
                        r"Remark|Corollary|Appendix|App\.|Algorithm|Alg\.|Section|eqs?\.|§)\s*[A-Za-z0-9.§()\-–]*[A-Za-z0-9)]")
 
 
+#: other works: "Lyu, Su & Li (VLDB 2017", "Ding et al. CCS 2018", "Balcer & Vadhan 2018" (authors, venue, year)
+_WORK = re.compile(r"\b[A-Z][a-zA-Z\-]+(?:, [A-Z][a-zA-Z\-]+)*(?: & [A-Z][a-zA-Z\-]+| et al\.),? \(?"
+                   r"(?:[A-Z][A-Za-z\-]* )?(?:19|20)\d\d\b")
+
+
 def _parameters(factory: Callable[..., Any]) -> list[dict[str, Any]]:
     def show(v: Any) -> Any:
         if v is inspect.Parameter.empty or v is dataclasses.MISSING:
@@ -126,8 +131,9 @@ def info(name: str) -> dict[str, Any]:
     docs = [(factory.__doc__ or ""), (getattr(module, "__doc__", None) or "")]
     cites: list[str] = []
     for d in docs:
-        for m in _CITATION.finditer(" ".join(d.split())):
-            c = m.group(0).rstrip(".,;")
+        flat = " ".join(d.split())
+        for m in [*_CITATION.finditer(flat), *_WORK.finditer(flat)]:
+            c = m.group(0).rstrip(".,;").replace("(", "")
             while c.endswith(")") and c.count(")") > c.count("("):
                 c = c[:-1]
             if c not in cites:

@@ -198,7 +198,8 @@ class GapSVT(_MixedLaw, SVT1):
     """Sparse vector releasing the gap ``q_i + ν_i - T - ρ`` of each ⊤: ρ ~ Lap(2Δ/ε), ν_i ~ Lap(4cΔ/ε); ε-DP.
 
     Ding et al. VLDB 2020 (free gap). Peers: CheckDP ``gapsparsevector``. The pattern law is
-    Lyu et al. Algorithm 1's (:class:`SVT1`).
+    Lyu et al. Algorithm 1's (:class:`SVT1`); ``monotone=True`` halves the query noise for monotone
+    neighbours, as there (the coupling verifier proves the gaps private under that relation too).
     """
 
     short_name: ClassVar[str] = "gap-svt"

@@ -19,7 +19,8 @@ __all__ = ["SVT34Parallel"]
 
 @dataclass(frozen=True)
 class SVT34Parallel:
-    """Lyu et al. Algorithms 3 and 4 in parallel on the same queries (DP-Sniper ``SVT34Parallel``, c = 2 default)."""
+    """Lyu, Su & Li (VLDB 2017) Algorithms 3 and 4 in parallel on the same queries (DP-Sniper ``SVT34Parallel``,
+    Bichsel et al. 2021; c = 2 default)."""
 
     epsilon: Any
     threshold: Any = 1

@@ -39,7 +39,7 @@ __all__ = ["SVT3", "BadGapSVT"]
 
 @dataclass(frozen=True)
 class SVT3(SparseVector):
-    """Sparse vector, Lyu et al. Algorithm 3 (Roth 2011): ρ ~ Lap(Δ/ε1), ν_i ~ Lap(cΔ/ε2), releases q_i + ν_i of each ⊤; ∞-DP.
+    """Sparse vector, Lyu, Su & Li (VLDB 2017) Algorithm 3 (Roth 2011): ρ ~ Lap(Δ/ε1), ν_i ~ Lap(cΔ/ε2), releases q_i + ν_i of each ⊤; ∞-DP.
 
     Peers: StatDP ``iSVT4``; DP-Sniper ``SparseVectorTechnique3``.
     """
@@ -133,7 +133,8 @@ def abs_real(x: Real) -> Real:
 class BadGapSVT(SVT3):
     """Algorithm 1's noise (ρ ~ Lap(Δ/ε1), ν_i ~ Lap(2cΔ/ε2)) but releasing the noisy answers q_i + ν_i of ⊤ queries; ∞-DP.
 
-    Peers: CheckDP ``badgapsparsevector`` (its private counterpart releases the gap ``q_i + ν_i - T - ρ``).
+    Peers: CheckDP ``badgapsparsevector`` (Wang et al. CCS 2020; its private counterpart releases the gap
+    ``q_i + ν_i - T - ρ``).
     """
 
     short_name: ClassVar[str] = "bad-gap-svt"
