@@ -71,6 +71,7 @@ def register(app: typer.Typer) -> None:
         wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
         missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
         c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
-        c.print("proven <=: an upper bound on the privacy level proved by the threshold-shift coupling (sparse-vector laws)")
+        c.print("proven <=: an upper bound on the privacy level proved by a coupling for every pair of neighbours "
+                "(threshold shift: sparse-vector laws; the other candidates' noises: report noisy max)")
         c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "
                 "CheckDP its 70 s bound; sources per row in --json (peer_source)")

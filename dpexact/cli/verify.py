@@ -52,6 +52,9 @@ def register(app: typer.Typer) -> None:
             nb = parse_neighbourhood(neighbourhood, mech)
             v = verify(mech, nb, tuple(search) if search else ("grid", "structured", "local"), n=n, values=vals,
                        steps=steps, name=mechanism)
+            from ..verify.output_dispatch import extend_by_couplings
+
+            extend_by_couplings(v, mech, nb)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return

@@ -113,6 +113,15 @@ class NoiseFamily:
             return -((-t).expm1()) if right else t * 0
         return (-((-t).exp())).exp()
 
+    def hazard_max(self) -> int:
+        """``sup_t f(t)/(1 - F(t))``, the largest hazard rate: 1 for all three families.
+
+        Exponential: 1 on t >= 0 (0 below). Laplace: 1 for t >= 0, and ``(e^t/2)/(1 - e^t/2) <= 1``
+        for t < 0. Gumbel: with ``u = e^{-t}``, ``u e^{-u}/(1 - e^{-u}) = u/(e^u - 1) < 1``. So
+        ``log(1 - F)`` is 1-Lipschitz (the bound behind :mod:`dpexact.verify.noisy_max_coupling`).
+        """
+        return 1
+
     def pdf_max(self) -> Any:
         """``sup f`` as an arb ball."""
         from flint import arb

@@ -24,7 +24,7 @@ from ..numbers.real import Real
 
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "SelectionOutputs"]
+__all__ = ["verify_mechanism", "SelectionOutputs", "extend_by_couplings"]
 
 
 class SelectionOutputs:
@@ -94,6 +94,34 @@ def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> No
         v.scope.families["coupling_every_pair"] = cb.outputs
 
 
+def _extend_by_noisy_max(v: Verdict, mechanism: Any, relation: str) -> None:
+    """Add what the noisy-max coupling (:mod:`.noisy_max_coupling`) proves beyond the searched scope."""
+    from .noisy_max_coupling import noisy_max_bound
+
+    bound = noisy_max_bound(mechanism, relation)
+    if bound is not None and not bound > Real.of(mechanism.epsilon):
+        v.scope.notes.append(f"beyond the searched scope: conditioning on the other candidates' noises proves "
+                             f"log-ratio <= {bound} <= ε for EVERY pair of neighbours ({relation}), every output and every n")
+
+
+def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
+    """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
+    noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
+    (every Δ_a equal to its sensitivity) or its monotone box."""
+    from ..mechanisms.neighbourhoods import LInfBox, MonotoneBox
+
+    if v.verdict != "private-within-scope":
+        return
+    delta = Real.of(mechanism.sensitivity)
+    if not delta.is_rational:
+        return
+    d = delta.value
+    if isinstance(neighbourhood, MonotoneBox) and neighbourhood.sensitivity == d:
+        _extend_by_noisy_max(v, mechanism, "monotone")
+    elif isinstance(neighbourhood, LInfBox) and neighbourhood.sensitivities is None and neighbourhood.sensitivity == d:
+        _extend_by_noisy_max(v, mechanism, "all-differ")
+
+
 def _own_relation(mechanism: Any) -> str | None:
     """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
     from ..mechanisms.neighbourhoods import MonotoneBox
@@ -145,8 +173,12 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         if relation is not None:  # the peers' query-pair families
             from .pattern_search import verify_patterns
 
-            return verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
-        from .search import verify
+            v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
+        else:
+            from .search import verify
 
-        return verify(mechanism, n=n, name=name, **kwargs)
+            v = verify(mechanism, n=n, name=name, **kwargs)
+        if v.verdict == "private-within-scope":
+            _extend_by_noisy_max(v, mechanism, relation or _own_relation(mechanism) or "all-differ")
+        return v
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")

@@ -216,7 +216,7 @@ class PeerRow:
     counterexample: dict | None = None
     scope: dict = field(default_factory=dict)
     note: str = ""
-    #: a proven upper bound on the privacy level (threshold-shift coupling on the law's factors), when it applies
+    #: a proven upper bound on the privacy level (a coupling checked on the law's factors), when one applies
     coupling_bound: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -246,10 +246,16 @@ def run_entry(e: PeerEntry) -> PeerRow:
 
 
 def _coupling(m: Any, e: PeerEntry) -> str | None:
-    """The coupling's proven level for the sparse-vector laws (``"inf"``: the coupling proves nothing)."""
+    """A coupling's proven level: the threshold shift for the sparse-vector laws, the other candidates'
+    noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
+    from .noisy_max_coupling import noisy_max_bound
+    from .threshold_coupling import coupling_bound
+
+    nm = noisy_max_bound(m, e.relation or "all-differ")
+    if nm is not None:
+        return str(nm)
     if not hasattr(m, "coupling_terms") or e.n is None:
         return None
-    from .threshold_coupling import coupling_bound
 
     cb = coupling_bound(m, e.n, e.relation or "all-differ")
     return str(cb.bound) if cb.finite else "inf"
