@@ -35,12 +35,14 @@ def test_every_registered_mechanism_conforms(name):
         assert rep.check("float-within-bound").passed
     if kind in ("mixed", "composed"):
         assert rep.check("box-marginal").passed  # composed: SVT3's released values
-    if kind in ("interval", "continuous") and name != "smart-sum":
+    if kind in ("interval", "continuous"):
         assert rep.check("sums-to-one").passed and rep.check("sampler-agrees").passed
         assert rep.check("ball-encloses-exact").passed
         assert rep.check("float-within-bound").passed is None  # ball / exact laws only: not applicable, not passed
-    if name == "smart-sum":  # a density only: nothing about its law is claimed as checked
-        assert all(rep.check(c).passed is None for c in ("sums-to-one", "ball-encloses-exact", "sampler-agrees"))
+    if kind == "continuous":  # every coordinate (and the joint orthants of several), not the first coordinate only
+        assert "every coordinate" in rep.check("sampler-agrees").message
+        if len(np.atleast_1d(m.rvs([0.0, 0.0, 0.0], random_state=0))) > 1:
+            assert "joint orthants" in rep.check("sampler-agrees").message
 
 
 def test_conformance_on_non_default_parameters():
@@ -205,7 +207,38 @@ def test_continuous_sampler_with_the_wrong_scale_is_caught():
 
     rep = conform(WideSampler(epsilon=1))
     assert [c.name for c in rep.failures] == ["sampler-agrees"]
-    assert "disagrees with the interval law" in rep.check("sampler-agrees").message
+    assert "disagrees with the box law" in rep.check("sampler-agrees").message
+
+
+def test_continuous_sampler_right_per_coordinate_but_wrongly_dependent_is_caught():
+    from dpexact.mechanisms.additive_noise import LaplaceMechanism
+
+    @dataclass(frozen=True)
+    class SharedNoise(LaplaceMechanism):  # one noise draw added to every query: each marginal is right
+        def rvs(self, queries, size=None, random_state=None):
+            q = np.asarray(queries, dtype=float)
+            rng = np.random.default_rng(random_state)
+            nu = rng.laplace(scale=self.noise_scale().to_float(), size=(1 if size is None else size, 1))
+            y = q[None, :] + nu
+            return y[0] if size is None else y
+
+    rep = conform(SharedNoise(epsilon=1))
+    assert [c.name for c in rep.failures] == ["sampler-agrees"]
+    assert "joint orthants" in rep.check("sampler-agrees").message
+
+
+def test_continuous_boxes_are_read_in_the_mechanisms_box_coordinates():
+    from dpexact.mechanisms.additive_noise import PrefixSum
+
+    @dataclass(frozen=True)
+    class PrefixRawBoxes(PrefixSum):  # claims its boxes are in output coordinates: they are not
+        def box_coordinates(self, y):
+            return np.asarray(y, dtype=float)
+
+    assert conform(PrefixSum(epsilon=1)).passed
+    rep = conform(PrefixRawBoxes(epsilon=1))
+    assert [c.name for c in rep.failures] == ["sampler-agrees"]
+    assert "coordinate 1" in rep.check("sampler-agrees").message
 
 
 def test_pattern_sampler_disagreeing_is_caught():

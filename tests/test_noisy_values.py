@@ -163,6 +163,38 @@ def test_smart_sum_noise_recovery_and_levels():
     assert v.verdict == "violated" and v.certified
 
 
+def test_smart_sum_box_law_matches_quadrature_of_its_density():
+    """Pr[C y ∈ B] from the Laplace cdf product against a 2-D quadrature of the density of y
+    (logpdf, which recovers the noise step by step) over the parallelogram {y : C y ∈ B}."""
+    from scipy.integrate import dblquad
+
+    m = dpexact.mechanism("smart-sum", epsilon=Fraction(1, 2), block=2)
+    q = [Fraction(1), Fraction(-1, 2)]
+    box = [(Fraction(-1), Fraction(2)), (Fraction(-3), Fraction(1, 2))]  # y0 ∈ [-1, 2], y1 ∈ [-3, 1/2] (block end)
+    p = m.box_probability(q, box, "ball", 128)
+    f = lambda y1, y0: np.exp(m.logpdf([1.0, -0.5], [y0, y1]))  # noqa: E731
+    ref, err = dblquad(f, -1, 2, -3, 0.5, epsabs=1e-12, epsrel=1e-12)
+    assert err < 1e-10 and abs(float(p.mid()) - ref) < 1e-9
+    m3 = dpexact.mechanism("smart-sum", epsilon=Fraction(1, 2), block=3)  # off a block end: C y = y1 - y0
+    box3 = [(Fraction(0), Fraction(1)), (Fraction(-1), Fraction(1))]
+    f3 = lambda y1, y0: np.exp(m3.logpdf([1.0, -0.5], [y0, y1]))  # noqa: E731
+    ref3, _ = dblquad(f3, 0, 1, lambda y0: y0 - 1, lambda y0: y0 + 1, epsabs=1e-12, epsrel=1e-12)
+    assert abs(float(m3.box_probability(q, box3, "ball", 128).mid()) - ref3) < 1e-9
+    exact = m3.box_probability(q, box3, "exact")
+    assert m3.box_probability(q, box3, "ball", 128).contains(exact.to_arb(256))
+
+
+def test_bad_smart_sum_block_end_atom_is_counted_half_open():
+    bad = dpexact.mechanism("smart-sum", epsilon=Fraction(1, 2), block=2, bad=True)
+    q = [Fraction(1), Fraction(2)]  # block end y1 = q0 + q1 = 3 exactly
+    wide = (Fraction(-100), Fraction(100))
+    at = bad.box_probability(q, [wide, (Fraction(3), Fraction(4))], "exact")
+    below = bad.box_probability(q, [wide, (Fraction(2), Fraction(3))], "exact")
+    assert below.sign() == 0 and (at - bad.box_probability(q, [wide, wide], "exact")).sign() == 0
+    z = bad.box_coordinates(bad.rvs([1.0, 2.0], size=50, random_state=0))
+    assert np.all(z[:, 1] == 3.0)
+
+
 # -- noisy max releasing the index and the value (the joint law of (I, V)) -------------------------
 
 def _noise_pdf_cdf(noise, b):

@@ -36,7 +36,33 @@ from ..numbers.real import Real
 from ..protocols import MechanismProperties
 from .validation import float_scores, positive_real
 
-__all__ = ["AdditiveLaplace", "LaplaceMechanism", "NoisyHistogram", "NoisyHistogramBad", "PrefixSum", "PartialSum"]
+__all__ = ["laplace_box_probability", "AdditiveLaplace", "LaplaceMechanism", "NoisyHistogram", "NoisyHistogramBad", "PrefixSum", "PartialSum"]
+
+
+def laplace_box_probability(centres: Sequence[Any], box: Sequence[tuple[Any, Any]], scale: Real, backend: str = "ball",
+                            prec: int = 128, noiseless: Sequence[bool] = ()) -> Any:
+    """``Pr[c + ν ∈ Π [lo_i, hi_i]]`` for independent ``ν_i ~ Lap(scale)`` (``ν_i = 0`` where ``noiseless[i]``):
+    ``Π_i (F(hi_i - c_i) - F(lo_i - c_i))``, F the Laplace cdf, and ``[lo_i <= c_i < hi_i]`` for a
+    noiseless coordinate (an atom: boxes are half-open there, so adjacent boxes partition). Exact in ``Q[exp(Q)]`` (rational inputs) or a rigorous ball."""
+    from .sparse_vector.mechanism import finite_real
+    from .sparse_vector.threshold_integral import ball_ops, exact_ops, laplace_cdf
+
+    if len(box) != len(centres):
+        raise ValueError(f"box: {len(centres)} intervals expected, got {len(box)}")
+    exact, prec = law_backend(backend, prec)
+    ops = exact_ops() if exact else ball_ops(prec)
+    with ball_context(prec):
+        p = ops.const(1)
+        for j, (x, (lo, hi)) in enumerate(zip(centres, box)):
+            lo, hi = finite_real(lo, f"box[{j}].lo"), finite_real(hi, f"box[{j}].hi")
+            if not lo < hi:
+                raise ValueError(f"box[{j}] must have lo < hi, got ({lo}, {hi})")
+            if j < len(noiseless) and noiseless[j]:
+                if not lo <= x < hi:
+                    return ops.const(0)
+                continue
+            p = p * (laplace_cdf(ops, hi - x, scale) - laplace_cdf(ops, lo - x, scale))
+        return p
 
 
 @dataclass(frozen=True)
@@ -124,25 +150,17 @@ class AdditiveLaplace:
         return [q[i] for i in idx for _ in range(self.copies)]
 
     def box_probability(self, queries: Any, box: Sequence[tuple[Any, Any]], backend: str = "ball", prec: int = 128) -> Any:
-        """``Pr[M(q) ∈ L(B)]`` for ``B = Π [lo_i, hi_i]`` in the noisy-value coordinates (exact or ball)."""
-        from .sparse_vector.mechanism import finite_real
-        from .sparse_vector.threshold_integral import ball_ops, exact_ops, laplace_cdf
+        """``Pr[M(q) ∈ L(B)]`` for ``B = Π [lo_i, hi_i]``, i.e. ``Pr[box_coordinates(M(q)) ∈ B]`` (exact or ball)."""
         from .validation import exact_scores
 
         q = self._released(exact_scores(queries, limit=10_000))
-        if len(box) != len(q):
-            raise ValueError(f"box: {len(q)} intervals expected, got {len(box)}")
-        b = self.noise_scale()
-        exact, prec = law_backend(backend, prec)
-        ops = exact_ops() if exact else ball_ops(prec)
-        with ball_context(prec):
-            p = ops.const(1)
-            for j, (x, (lo, hi)) in enumerate(zip(q, box)):
-                lo, hi = finite_real(lo, f"box[{j}].lo"), finite_real(hi, f"box[{j}].hi")
-                if not lo < hi:
-                    raise ValueError(f"box[{j}] must have lo < hi, got ({lo}, {hi})")
-                p = p * (laplace_cdf(ops, hi - x, b) - laplace_cdf(ops, lo - x, b))
-            return p
+        return laplace_box_probability(q, box, self.noise_scale(), backend, prec)
+
+    def box_coordinates(self, y: Any) -> np.ndarray:
+        """The coordinates boxes are stated in: the noisy values ``L⁻¹(y)`` (successive differences of
+        prefix sums, else ``y`` itself); rows of a 2-D array are outputs."""
+        y = np.asarray(y, dtype=float)
+        return np.diff(y, axis=-1, prepend=0.0) if self.prefix else y
 
     def logpdf(self, queries: Any, y: Any) -> float:
         """Float log-density at output y (the prefix map has Jacobian 1)."""

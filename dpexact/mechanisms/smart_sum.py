@@ -105,6 +105,30 @@ class SmartSum:
             total += -abs(eta) / b - np.log(2 * b)
         return float(total)
 
+    def box_coordinates(self, y: Any) -> np.ndarray:
+        """``C y``: ``y_i - y_{i-1}`` off block ends (``y_{-1} = 0``), ``y_i`` at block ends — so that
+        ``C M(q) = D q + η`` has independent Laplace coordinates (module docstring). Rows of a 2-D
+        array are outputs."""
+        y = np.asarray(y, dtype=float)
+        prev = np.concatenate([np.zeros(y.shape[:-1] + (1,)), y[..., :-1]], axis=-1)
+        ends = np.array([self._is_end(i) for i in range(y.shape[-1])])
+        return np.where(ends, y, y - prev)
+
+    def box_probability(self, queries: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any:
+        """``Pr[C M(q) ∈ Π [lo_i, hi_i]] = Π_i Pr[(Dq)_i + η_i ∈ [lo_i, hi_i]]`` (exact or ball); the bad
+        version's block-end coordinates are the atom ``(Dq)_i``, counted in ``[lo_i, hi_i)``."""
+        from .additive_noise import laplace_box_probability
+        from .validation import exact_scores
+
+        q = exact_scores(queries, "queries", limit=10_000)
+        L = self._steps(len(q))
+        dq, s = [], Real.of(0)
+        for i in range(L):
+            dq.append(s + q[i] if self._is_end(i) else q[i])
+            s = Real.of(0) if self._is_end(i) else s + q[i]
+        noiseless = [self.bad and self._is_end(i) for i in range(L)]
+        return laplace_box_probability(dq, box, self.noise_scale(), backend, prec, noiseless)
+
     def pdf(self, queries: Any, y: Any, backend: str = "float") -> float:
         if not get_backend(backend).is_float:
             raise ValueError(f"backend: SmartSum's density is served on float only, got {backend!r}")

@@ -25,7 +25,8 @@ check                    passes when
 Outputs are keyed by their labels (``outputs(n)``: ints, ⊤/⊥ patterns, bit strings; a
 sampled bit array counts as its bit string). ``mixed`` mechanisms get these checks on the law
 of their finite part (the pattern) plus ``box-marginal``; ``interval`` and ``continuous`` ones
-get the checks of :mod:`.conformance_real` (partitions of the line), where
+get the checks of :mod:`.conformance_real` (partitions of every box coordinate and joint
+orthants), where
 ``float-within-bound`` and the declared regularity properties are not applicable; a
 ``composed`` mechanism is conformed component by component (a check fails if it fails on a
 component, and is not applicable only if it is on every component).
