@@ -53,3 +53,21 @@ def test_claim_below_level_is_refuted_and_bad_parameters():
         dpexact.mechanism("rappor", f=2)
     with pytest.raises(ValueError):
         dpexact.mechanism("rappor", lo=3, hi=1)
+
+
+def test_default_rappor_is_too_large_to_enumerate_and_conform_says_so():
+    """2^20 reports: the privacy verdict needs no enumeration; conformance (which enumerates) refuses
+    with a cost error naming the parameter, not a protocol failure."""
+    from typer.testing import CliRunner
+
+    from dpexact.cli.main import app
+    from dpexact.cost_limits import CostLimitError
+    from dpexact.verify.conformance import conform
+
+    m = dpexact.mechanism("rappor")
+    assert verify_mechanism(m).certified
+    with pytest.raises(CostLimitError, match="filter_size"):
+        conform(m)
+    r = CliRunner().invoke(app, ["conform", "rappor"])
+    assert r.exit_code == 2 and "give smaller parameters" in r.output and "Traceback" not in r.output
+    assert conform(dpexact.mechanism("rappor", filter_size=6, n_hashes=2, lo=0, hi=2), draws=4000).passed

@@ -127,7 +127,12 @@ class Rappor:
     def outputs(self, n: int = 1) -> list[str]:
         """The reports as bit strings, in lexicographic order (2^filter_size of them, at most 2^16)."""
         if self.filter_size > 16:
-            raise ValueError(f"filter_size: enumerating 2^{self.filter_size} reports exceeds the limit 2^16")
+            from ..cost_limits import CostEstimate, CostLimitError
+
+            k = self.filter_size
+            est = CostEstimate(f"enumerating the 2^{k} reports", float(2**k * (k + 50)), 0.0, "one string per report")
+            raise CostLimitError(f"filter_size: enumerating 2^{k} reports exceeds the limit 2^16 "
+                                 "(the privacy verifier needs no enumeration: its level is a closed form)", est)
         return [format(i, f"0{self.filter_size}b") for i in range(2**self.filter_size)]
 
     def _value(self, scores: Any) -> int:

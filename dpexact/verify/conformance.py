@@ -46,6 +46,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..cost_limits import CostLimitError
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
 from ..protocols import FINITE_KINDS, check_mechanism, mechanism_properties, mechanism_size
@@ -137,6 +138,8 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
             list(mechanism.outputs(mechanism_size(mechanism) or 2))
         params = mechanism.params()
         name = mechanism.short_name
+    except CostLimitError as exc:  # a cost refusal is not a protocol violation: the checks cannot run here
+        raise CostLimitError(f"conformance enumerates every output: {exc}; give smaller parameters", exc.estimate) from None
     except (TypeError, ValueError) as exc:
         rep = ConformanceReport(getattr(mechanism, "short_name", type(mechanism).__name__), {})
         rep.checks.append(ConformanceCheck("protocol", False, str(exc)))
