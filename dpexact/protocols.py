@@ -70,6 +70,7 @@ __all__ = [
     "BackendOps",
     "mechanism_size",
     "value_count",
+    "claimed_epsilon",
     "mechanism_properties",
     "is_mechanism",
     "check_mechanism",
@@ -375,6 +376,13 @@ def value_count(mechanism: Any, output: Any) -> int:
     if callable(f):
         return int(f(output))
     return str(output).count("T")
+
+
+def claimed_epsilon(mechanism: Any) -> Any:
+    """The ε the mechanism's privacy claim states: its ``claimed_epsilon`` where the claim is a
+    multiple of the noise parameter (CheckDP's SmartSum: ``CHECK: 2 * epsilon``), else ``epsilon``."""
+    c = getattr(mechanism, "claimed_epsilon", None)
+    return mechanism.epsilon if c is None or callable(c) else c
 
 
 def mechanism_properties(mechanism: Any) -> MechanismProperties:

@@ -211,3 +211,16 @@ def test_sweep_json_and_output(tmp_path):
     blocker.write_text("x")
     r = run(["sweep", str(spec), "--store", str(tmp_path / "store2"), "--workers", "0", "-o", str(blocker / "p.json")])
     assert r.exit_code == 2 and r.stderr.startswith("error: --output") and not (tmp_path / "store2").exists()
+
+
+def test_verify_takes_the_mechanisms_own_claim_when_epsilon_is_omitted():
+    from dpexact.verify.output_dispatch import verify_mechanism
+
+    runner = CliRunner()
+    r = runner.invoke(app, ["verify", "-m", "one-time-rappor", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    lib = verify_mechanism(mechanism("one-time-rappor"))
+    assert d["epsilon"] == str(mechanism("one-time-rappor").epsilon) and d["verdict"] == lib.verdict
+    r = runner.invoke(app, ["verify", "-m", "svt1", "--n", "3"])
+    assert r.exit_code == 2 and "-e/--epsilon is required" in r.output and "Traceback" not in r.output

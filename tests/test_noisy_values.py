@@ -161,6 +161,7 @@ def test_smart_sum_noise_recovery_and_levels():
     assert abs(v.worst_float_log_ratio - 0.2) < 1e-9  # the witness box attains the level
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10), bad=True), 10)
     assert v.verdict == "violated" and v.certified
+    assert v.counterexample.as_dict()["epsilon"] == "1/5"  # the claim (CHECK: 2 * epsilon), not the noise parameter
 
 
 def test_smart_sum_box_law_matches_quadrature_of_its_density():

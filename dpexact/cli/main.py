@@ -139,9 +139,9 @@ def parse_scores(text: str, option: str = "--scores") -> list[str]:
     return items
 
 
-def dedicated_params(epsilon: str, sensitivity: str | None, monotone: bool) -> dict[str, Any]:
-    """``-e``, ``--sensitivity`` (when given; default Δ = 1) and ``--monotone`` (when set)."""
-    out: dict[str, Any] = {"epsilon": epsilon}
+def dedicated_params(epsilon: str | None, sensitivity: str | None, monotone: bool) -> dict[str, Any]:
+    """``-e`` (when given), ``--sensitivity`` (when given; default Δ = 1) and ``--monotone`` (when set)."""
+    out: dict[str, Any] = {} if epsilon is None else {"epsilon": epsilon}
     if sensitivity is not None:
         out["sensitivity"] = sensitivity
     if monotone:

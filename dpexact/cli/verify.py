@@ -16,7 +16,7 @@ def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify_cmd(
         mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT"),
-        epsilon: str = typer.Option(..., "--epsilon", "-e", help="claimed ε, exact: 1, 1/3, 2*log(3)"),
+        epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="claimed ε, exact: 1, 1/3, 2*log(3) (required unless the mechanism states its own, as RAPPOR does)"),
         sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
         monotone: bool = typer.Option(False, "--monotone", help="monotone quality (ε/Δ exponent, pf Remark 1)"),
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),
@@ -40,6 +40,11 @@ def register(app: typer.Typer) -> None:
             fail(f"--relation must be all-differ, one-differ or monotone, got {excerpt(relation)}")
         target = prepare_output(output)
         params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
+        if "epsilon" not in params:
+            from ..mechanisms.registry import available, info
+
+            if mechanism in available() and any(p["name"] == "epsilon" and p["required"] for p in info(mechanism)["parameters"]):
+                fail(f"-e/--epsilon is required: {excerpt(mechanism)} states no claimed ε of its own")
         vals = parse_scores(values, "--values") if values is not None else None
         try:
             mech = build(mechanism, **params)

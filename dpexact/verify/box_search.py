@@ -30,7 +30,7 @@ from typing import Any
 
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
-from ..protocols import value_count
+from ..protocols import claimed_epsilon, value_count
 from .counterexample import Recheck
 from ..mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from .verdict import Scope, Verdict
@@ -60,7 +60,7 @@ class BoxCounterexample:
             "output": self.output,
             "box": [[str(a), str(b)] for a, b in self.box],
             "log_ratio": [self.log_ratio_lo, self.log_ratio_hi],
-            "epsilon": str(Real.of(self.mechanism.epsilon)),
+            "epsilon": str(Real.of(claimed_epsilon(self.mechanism))),
         }
 
     def recheck(self, prec: int = 256) -> Recheck:
@@ -215,7 +215,7 @@ class IntervalCounterexample:
     def as_dict(self) -> dict[str, Any]:
         return {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
                 "output": "interval", "interval": [str(self.interval[0]), str(self.interval[1])],
-                "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(Real.of(self.mechanism.epsilon))}
+                "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
 
     def recheck(self, prec: int = 256) -> Recheck:
         """Recompute both interval probabilities (closed forms) at ``prec`` bits and compare with e^ε."""

@@ -29,6 +29,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
+from ..protocols import claimed_epsilon
 from .counterexample import Recheck
 from ..mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from .verdict import Scope, Verdict
@@ -58,7 +59,7 @@ class PatternCounterexample:
             "neighbour_scores": [str(x) for x in self.neighbour_scores],
             "output": self.output,
             "log_ratio": [self.log_ratio_lo, self.log_ratio_hi],
-            "epsilon": str(Real.of(self.mechanism.epsilon)),
+            "epsilon": str(Real.of(claimed_epsilon(self.mechanism))),
         }
 
     def recheck(self, backend: str = "ball", prec: int = 256) -> Recheck:
