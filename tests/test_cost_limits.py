@@ -97,3 +97,34 @@ def test_cli_max_seconds_raises_the_budget():
     assert res.exit_code == 2 and "0.5 s" in res.output
     res = runner.invoke(app, ["ldp", "-m", "grr", "-N", "12", "-e", "1", "--max-seconds", "30", "--json"])
     assert res.exit_code == 0, res.output
+
+
+_SLOW_PF = '''
+import time
+from dataclasses import dataclass
+from dpexact.mechanisms.permute_and_flip.mechanism import PermuteAndFlip
+
+
+@dataclass(frozen=True)
+class SlowPF(PermuteAndFlip):
+    """PF whose every pmf burns 5 ms of CPU (a quadrature-heavy mechanism, say)."""
+
+    def pmf(self, scores, backend="float", method=None):
+        t = time.process_time()
+        while time.process_time() - t < 0.005:
+            pass
+        return super().pmf(scores, backend=backend, method=method)
+'''
+
+
+def test_optimality_ratios_are_costed_by_a_pilot_of_the_mechanism(tmp_path):
+    """The ratios' estimate is measured on the mechanism itself: Q(8, 8) has 6435 classes, so a
+    5 ms pmf costs ≥ 32 s of ratios (refused under a 10 s budget) where PF's model says ~3 s."""
+    from dpexact.lp.summary import optimal_summary
+
+    (tmp_path / "slow_pf.py").write_text(_SLOW_PF)
+    slow = f"{tmp_path / 'slow_pf.py'}:SlowPF"
+    with pytest.raises(CostLimitError, match=r"ratios (3\d|[4-9]\d)\.?\d* s|ratios \d+\.?\d* min"):
+        optimal_summary(8, 8, "1", mechanisms=[slow], max_seconds=10)
+    assert estimate_regular_lp_cost(8, 8, "1", mechanisms=1).parts["ratios"] < 10
+    assert optimal_summary(6, 6, "1", mechanisms=["pf", "em"], max_seconds=60)["ratios"]["pf"] >= 1 - 1e-9

@@ -29,7 +29,10 @@ figures are wall clock from ``benchmarks/README.md``. The runs are listed there 
 * simplex / IPX: 105–150 s at Q(8, 8), ε = 0.25 -> ``150·(V/30459)^2.9`` s;
   PDLP: 30 s at Q(8, 8), no convergence in 554 s at Q(10, 10) -> ``30·(V/30459)^2.9`` s;
 * optimality ratios (one float pmf per class and mechanism): PF 2.92 / 10.4 / 42.4 s at
-  6 435 / 24 310 / 92 378 classes -> ``4.5e-4`` s per class and mechanism.
+  6 435 / 24 310 / 92 378 classes -> ``4.5e-4`` s per class and mechanism, the model when no
+  pilot is given; :func:`dpexact.lp.summary.optimal_summary` times each mechanism on a pilot
+  instead (EM costs a third of PF, a quadrature-based mechanism a hundred times more, and a
+  mechanism without declared symmetry is summed over vectors, not classes).
 
 The small-ε generation model is coarse (within a factor of 2–3 of the runs above); whatever
 it says, the CLI also hands its budget to HiGHS as a time limit.
@@ -105,7 +108,7 @@ def _generation_seconds(v: int, eps: float) -> tuple[float, str]:
 
 
 def estimate_regular_lp_cost(n: int, k: int, epsilon: Any, *, method: str = "auto", mechanisms: int = 0,
-                             time_limit: float | None = None) -> CostEstimate:
+                             time_limit: float | None = None, ratio_seconds: float | None = None) -> CostEstimate:
     """Estimated peak memory and time of building and solving the LP on Q(n, k) at ε.
 
     Args:
@@ -114,6 +117,9 @@ def estimate_regular_lp_cost(n: int, k: int, epsilon: Any, *, method: str = "aut
         method: the solver route (``"auto"`` is resolved as the solver would).
         mechanisms: number of optimality ratios computed afterwards (one pmf per class each).
         time_limit: HiGHS's time limit, if any: the solve part is capped at it.
+        ratio_seconds: the ratios' cost measured on a pilot
+            (:func:`.optimal_mechanism.ratio_seconds_estimate`, summed over the mechanisms); it
+            replaces the PF-based model of ``mechanisms`` ratios.
 
     Returns:
         a :class:`~dpexact.cost_limits.CostEstimate` (module docstring: the measured model).
@@ -136,7 +142,10 @@ def estimate_regular_lp_cost(n: int, k: int, epsilon: Any, *, method: str = "aut
     if time_limit is not None:
         solve = min(solve, float(time_limit))
     parts = {"build": _BUILD_S_PER_VAR * v, "solve": solve}
-    if mechanisms:
+    if ratio_seconds is not None:
+        parts["ratios"] = float(ratio_seconds)
+        model += "; ratios timed on a pilot"
+    elif mechanisms:
         parts["ratios"] = _RATIO_S_PER_CLASS * classes * mechanisms
     return CostEstimate(f"LP Q({n}, {k}) at ε = {eps:.4g} ({v} variables, {classes} classes, {route})",
                         memory, sum(parts.values()), model, parts)

@@ -31,7 +31,7 @@ from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..protocols import MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
 from .exact_certificate import ExactCertificate, certify_exact
-from .lattice import LatticeClass, check_nk, count_vectors, lattice_classes, lattice_vectors
+from .lattice import LatticeClass, check_nk, count_classes, count_vectors, lattice_classes, lattice_vectors
 from .regular_lp import Boundary, build_regular_lp
 from .solver import LPSolution, solve_regular_lp
 
@@ -39,6 +39,8 @@ __all__ = ["OptimalRegularMechanism", "optimal_mechanism", "total_expected_error
 
 #: largest |Q(n, k)| summed vector by vector for a mechanism that does not declare symmetry
 MAX_VECTORS = 200_000
+#: the optimality-ratio pilot samples among this many first members of the sum
+PILOT_SPREAD = 50_000
 
 
 @dataclass(frozen=True)
@@ -161,33 +163,16 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
     bounds of :func:`dpexact.utility.expected_error`, weighted, plus the summation's rounding
     (``γ_m Σ``); exact: fmpq / sympy; ball: rigorous. A :class:`~dpexact.numbers.Certified` value.
     """
-    from ..utility.expected_error import expected_error
-
     check_nk(n, k)
     be = get_backend(backend)
-    check_mechanism(mechanism)
-    size = mechanism_size(mechanism)
-    if size is not None and size != n:
-        raise ValueError(f"mechanism: it is tied to {size} candidates, but Q(n, k) has n = {n}")
-    if mechanism_properties(mechanism).symmetric:
-        _spot_check_symmetry(mechanism, n, k)
-        members: Any = ((cls.levels(), cls.multiplicity) for cls in lattice_classes(n, k))
-    else:
-        if count_vectors(n, k) > MAX_VECTORS:
-            raise ValueError(f"n, k: the mechanism does not declare symmetry, so every vector of Q({n}, {k}) is summed; "
-                             f"{count_vectors(n, k)} vectors exceed the limit {MAX_VECTORS}")
-        members = ((v, 1) for v in lattice_vectors(n, k))
-    delta = mechanism.sensitivity
-    two_delta = delta * 2
+    members, _ = _members(mechanism, n, k)
     total: Any = None
     bound = 0.0
     count = 0
     fsum = 0.0
     kinds: list[str] = []
     for levels, m in members:
-        scores = [-(two_delta * l) if l else Real.of(0) for l in levels]
-        ee = expected_error(mechanism, [s.value if s.is_rational else s.to_sympy() for s in scores] if not be.is_float
-                            else [s.to_float() for s in scores], backend=be)
+        ee = _class_error(mechanism, levels, be)
         count += 1
         kinds.append(ee.error_kind)
         if be.is_float:
@@ -203,6 +188,59 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
         return be.certify(total)
     f = float(total)
     return Certified(total, f, bound, "estimate", str(be))
+
+
+def _members(mechanism: Any, n: int, k: int) -> tuple[Any, int]:
+    """``((levels, multiplicity), …)`` summed by :func:`total_expected_error` and their count: the
+    classes of Q(n, k) for a mechanism declaring symmetry, else every vector (refused beyond
+    :data:`MAX_VECTORS`)."""
+    check_mechanism(mechanism)
+    size = mechanism_size(mechanism)
+    if size is not None and size != n:
+        raise ValueError(f"mechanism: it is tied to {size} candidates, but Q(n, k) has n = {n}")
+    if mechanism_properties(mechanism).symmetric:
+        _spot_check_symmetry(mechanism, n, k)
+        return ((cls.levels(), cls.multiplicity) for cls in lattice_classes(n, k)), count_classes(n, k)
+    if count_vectors(n, k) > MAX_VECTORS:
+        raise ValueError(f"n, k: the mechanism does not declare symmetry, so every vector of Q({n}, {k}) is summed; "
+                         f"{count_vectors(n, k)} vectors exceed the limit {MAX_VECTORS}")
+    return ((v, 1) for v in lattice_vectors(n, k)), count_vectors(n, k)
+
+
+def _class_error(mechanism: Any, levels: Any, be: Backend) -> Certified:
+    """``E[err(M, q)]`` at the scores ``q_r = −2Δℓ_r`` of ``levels``, on backend ``be``."""
+    from ..utility.expected_error import expected_error
+
+    two_delta = mechanism.sensitivity * 2
+    scores = [-(two_delta * l) if l else Real.of(0) for l in levels]
+    return expected_error(mechanism, [s.value if s.is_rational else s.to_sympy() for s in scores] if not be.is_float
+                          else [s.to_float() for s in scores], backend=be)
+
+
+def ratio_seconds_estimate(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float", samples: int = 64,
+                           budget: float = 0.5) -> float:
+    """Estimated CPU seconds of :func:`total_expected_error` (the numerator of an optimality ratio),
+    timed on a pilot: up to ``samples`` members spread over the first :data:`PILOT_SPREAD` of the sum
+    (classes, or vectors for a mechanism without symmetry), at least 2 and no more than ``budget`` seconds of pilot, scaled
+    to the member count. Raises what the sum would raise (a vector count over the limit, a false
+    symmetry declaration) before any LP work."""
+    import itertools
+    import time
+
+    check_nk(n, k)
+    be = get_backend(backend)
+    members, count = _members(mechanism, n, k)
+    step = max(1, min(count, PILOT_SPREAD) // max(1, samples))  # members beyond the spread cost as much to walk to
+    spent, done = 0.0, 0
+    _class_error(mechanism, [0] * n, be)  # untimed: first-call costs (imports, caches) would be scaled by the count
+    for levels, _ in itertools.islice(members, step // 2, None, step):
+        t = time.process_time()
+        _class_error(mechanism, levels, be)
+        spent += time.process_time() - t
+        done += 1
+        if done >= samples or (done >= 2 and spent > budget):
+            break
+    return spent / max(done, 1) * count
 
 
 def _spot_check_symmetry(mechanism: Any, n: int, k: int, classes: int = 3) -> None:

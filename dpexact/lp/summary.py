@@ -66,8 +66,9 @@ def optimal_summary(
     from ..cost_limits import check_cost
     from .cost_model import estimate_regular_lp_cost
     from .exact_certificate import certify_exact, enclose_optimum
-    from .optimal_mechanism import optimality_ratio
-    from .regular_lp import build_regular_lp
+    from .optimal_mechanism import optimality_ratio, ratio_seconds_estimate
+    from ..numbers.real import Real
+    from .regular_lp import build_regular_lp, exp_minus_epsilon
     from .solver import solve_regular_lp
 
     report = progress or (lambda kind, text: None)
@@ -76,7 +77,13 @@ def optimal_summary(
         raise ValueError("mechanisms: give at least one mechanism name")
     # built before the LP so that a misspelt name is reported at once, not after the solve
     mechs = {name: build(name, epsilon=epsilon, sensitivity=sensitivity) for name in names}
-    check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, mechanisms=len(names), time_limit=time_limit),
+    # the LP alone first (no pilot spent on a problem refused anyway), then the ratios timed on a pilot of
+    # each mechanism (which also refuses, before the LP, a sum it cannot do)
+    check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, time_limit=time_limit, ratio_seconds=0.0),
+               max_seconds=max_seconds)
+    ratio_backend = "exact" if certify and exp_minus_epsilon(Real.of(epsilon, "epsilon")).is_rational else "float"
+    ratio_s = sum(ratio_seconds_estimate(m, n, k, ratio_backend) for m in mechs.values())
+    check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, time_limit=time_limit, ratio_seconds=ratio_s),
                max_seconds=max_seconds)
     report("step", f"building the LP for Q({n}, {k})")
     t0 = time.perf_counter()
