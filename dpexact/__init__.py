@@ -1,4 +1,4 @@
-"""dpexact: exact analysis of differentially private selection mechanisms.
+"""dpexact: exact, certified analysis of differentially private mechanisms (selection, LDP, sparse vector, your own).
 
 Import is light; heavy libraries (sympy, flint, cvxpy) load when first used.
 """

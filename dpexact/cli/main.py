@@ -55,7 +55,7 @@ class _Group(TyperGroup):
 
 app = typer.Typer(
     cls=_Group,
-    help="dpexact: exact analysis of differentially private selection mechanisms.",
+    help="dpexact: exact, certified analysis of differentially private mechanisms (selection, LDP, sparse vector, your own).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -74,7 +74,7 @@ def _print_version(value: bool) -> None:
 def _main(
     version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True, help="print the dpexact version and exit"),
 ) -> None:
-    """dpexact: exact analysis of differentially private selection mechanisms."""
+    """dpexact: exact, certified analysis of differentially private mechanisms (selection, LDP, sparse vector, your own)."""
 
 
 #: sibling modules that add subcommands (each defines ``register(app)``)
