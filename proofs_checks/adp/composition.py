@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from dpexact.numbers.backends import ball_context
+
 from .._common import arb_of
 from ..catalogue import Figure, Verdict, claim
 
@@ -93,12 +95,9 @@ def advanced_epsilon(eps: Any, k: int, delta_prime: Any) -> Any:
        scope_quick="arb: k-fold (ε,δ)-RR (worst case by Kairouz–Oh–Viswanath) at e^{ε̃}; ε ∈ {0.01,0.1,0.5,1,2,5}, δ' ∈ {1e-3,1e-6,1e-9}, δ ∈ {0, 1e-6}, k ≤ 1000",
        scope_full="arb: k-fold (ε,δ)-RR (worst case by Kairouz–Oh–Viswanath) at e^{ε̃}; ε ∈ {0.01,0.1,0.5,1,2,5}, δ' ∈ {1e-3,1e-6,1e-9}, δ ∈ {0, 1e-6}, k ≤ 3000")
 def advanced_composition(quick: bool) -> Verdict:
-    from flint import ctx
-
-    old, ctx.prec = ctx.prec, 200
     rows, bad, undec = [], [], 0
     xs, ratio_basic = [], []
-    try:
+    with ball_context(200):
         for e in ("1/100", "1/10", "1/2", "1", "2", "5"):
             for dp in ("1/1000", "1/1000000", "1/1000000000"):
                 for dl in ("0", "1/1000000"):
@@ -116,8 +115,6 @@ def advanced_composition(quick: bool) -> Verdict:
                         if e == "1/10" and dp == "1/1000000" and dl == "0":
                             xs.append(float(k))
                             ratio_basic.append(float((et / (k * ea)).mid()))
-    finally:
-        ctx.prec = old
     fig = Figure("adp Thm 3: ε̃ / (kε) (ε = 0.1, δ' = 1e-6)", tuple(xs), {"advanced / basic": tuple(ratio_basic)}, "k", "ε̃ / kε", logx=True, hline=(1.0,))
     scope = ("arb: k-fold (ε,δ)-RR (worst case by Kairouz–Oh–Viswanath) at e^{ε̃}; ε ∈ {0.01,0.1,0.5,1,2,5}, δ' ∈ {1e-3,1e-6,1e-9}, δ ∈ {0, 1e-6}, "
              f"k ≤ {1000 if quick else 3000}")

@@ -103,19 +103,16 @@ def em_utility(quick: bool) -> Verdict:
        scope_full="arb: closed-form tail of EM on the worst-case vector (0, −T, …, −T); registry EM for k = 10")
 def voting_without_two(quick: bool) -> Verdict:
     # worst-case vector (0, −T, …, −T) with T = (log k + log(1/δ))/ε: Pr[E ≥ T] = (k−1)x/(1+(k−1)x), x = e^{−εT/2} = √(δ/k)
-    from flint import arb, ctx
+    from flint import arb
 
-    old, ctx.prec = ctx.prec, 128
     rows = []
-    try:
+    with ball_context(128):
         for k, dl, e in ((1000, Fraction(1, 100), "1/2"), (10, Fraction(1, 100), "1"), (2, Fraction(1, 10), "1")):
             ea = arb_of(e)
             T = ((arb(k)).log() + arb_of(1 / dl).log()) / ea
             x = (-(ea * T) / 2).exp()
             p_fail = (k - 1) * x / (1 + (k - 1) * x)
             rows.append({"k": k, "delta": str(dl), "epsilon": e, "T": float(T.mid()), "Pr[E>=T]": float(p_fail.mid()), "certainly_>_delta": bool(p_fail > arb_of(dl))})
-    finally:
-        ctx.prec = old
     # independent: the registry's EM on (0, −T, …, −T) at a rational T just below the threshold (T rounded down keeps Pr larger)
     from dpexact.utility import error_tail
 
@@ -150,12 +147,11 @@ def voting_46(quick: bool) -> Verdict:
        scope_quick="arb: Gaussian mechanism, σ ∈ {1/2, 1, 3}, Δ = 1, ε = k/8 ≤ 3",
        scope_full="arb: Gaussian mechanism, σ ∈ {1/2, 1, 3}, Δ = 1, ε = k/8 ≤ 3")
 def plrv_condition(quick: bool) -> Verdict:
-    from flint import arb, ctx
+    from flint import arb
 
     # Gaussian: Pr[|L| > ε] with L ~ N(μ, 2μ), μ = Δ²/(2σ²), vs the exact δ(ε): δ_exact ≤ Pr[L > ε] ≤ Pr[|L| > ε]
-    old, ctx.prec = ctx.prec, 128
     bad, rows, strict = [], [], 0
-    try:
+    with ball_context(128):
         for s in ("1/2", "1", "3"):
             sa = arb_of(s)
             mu = 1 / (2 * sa * sa)
@@ -169,8 +165,6 @@ def plrv_condition(quick: bool) -> Verdict:
                     bad.append(rows[-1])
                 elif dex < p_abs:
                     strict += 1
-    finally:
-        ctx.prec = old
     ev = {"violations": bad[:5], "strict_gaps": strict, "sample": rows[::12],
           "note": "the converse fails: δ_exact(ε) < Pr[|L| > ε] strictly at every point checked"}
     return Verdict("refuted" if bad else "holds", True, "arb: Gaussian mechanism, σ ∈ {1/2, 1, 3}, Δ = 1, ε = k/8 ≤ 3", ev)

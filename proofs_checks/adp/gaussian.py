@@ -5,6 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from dpexact.numbers.backends import ball_context
+
 from .._common import arb_of
 from ..catalogue import Figure, Verdict, claim
 
@@ -30,11 +32,8 @@ def classical_sigma(eps: Any, delta: Any, sens: Any = 1) -> Any:
 
 
 def _gaussian_grid(eps_values: list[Fraction], deltas: list[Fraction]) -> tuple[list[dict], list[dict], int]:
-    from flint import ctx
-
-    old, ctx.prec = ctx.prec, 200
     rows, bad, undecided = [], [], 0
-    try:
+    with ball_context(200):
         for e in eps_values:
             for d in deltas:
                 ea, da = arb_of(e), arb_of(d)
@@ -45,8 +44,6 @@ def _gaussian_grid(eps_values: list[Fraction], deltas: list[Fraction]) -> tuple[
                     bad.append(rows[-1])
                 elif not diff <= 0:
                     undecided += 1
-    finally:
-        ctx.prec = old
     return rows, bad, undecided
 
 
@@ -100,12 +97,11 @@ def gaussian_eps_above_one(quick: bool) -> Verdict:
        scope_quick="arb: σ ∈ {1/4, 1, 5}, Δ = 1, ε = k/8 up to 5",
        scope_full="arb: σ ∈ {1/4, 1/2, 1, 2, 5, 10}, Δ = 1, ε = k/8 up to 15")
 def gaussian_delta_of_eps(quick: bool) -> Verdict:
-    from flint import arb, ctx
+    from flint import arb
 
-    old, ctx.prec = ctx.prec, 200
     bad, rows, undecided = [], [], 0
     xs, exact_curve, claimed_curve = [], [], []
-    try:
+    with ball_context(200):
         sigmas = ("1/4", "1", "5") if quick else ("1/4", "1/2", "1", "2", "5", "10")
         for sigma in sigmas:
             s = arb_of(sigma)
@@ -121,8 +117,6 @@ def gaussian_delta_of_eps(quick: bool) -> Verdict:
                     bad.append({"sigma": sigma, "epsilon": float(e.mid()), "delta_exact": float(dex.mid()), "claimed": float(dcl.mid())})
                 elif not dex <= dcl:
                     undecided += 1
-    finally:
-        ctx.prec = old
     fig = Figure("adp: Gaussian δ(ε), σ = Δ = 1", tuple(xs), {"exact (Balle–Wang)": tuple(exact_curve), "1.25 exp(−ε²σ²/2Δ²)": tuple(claimed_curve)}, "ε", "δ", logy=True)
     scope = f"arb: σ ∈ {{{', '.join(sigmas)}}}, Δ = 1, ε = k/8 up to {15 if not quick else 5}"
     ev = {"violations": bad[:6], "n_violations": len(bad), "undecided": undecided}
@@ -162,7 +156,7 @@ def gaussian_plrv(quick: bool) -> Verdict:
        scope_full="sympy proof sketch of the sharper e^{−t²/2} bound + arb at t = k/40 ≤ 10")
 def gaussian_tail(quick: bool) -> Verdict:
     import sympy as sp
-    from flint import arb, ctx
+    from flint import arb
 
     # Pr(|Z| > t) = erfc(t/√2) ≤ e^{−t²/2} for t ≥ 0 (derivative argument), hence ≤ 2e^{−t²/2}
     t = sp.symbols("t", nonnegative=True)
@@ -170,15 +164,12 @@ def gaussian_tail(quick: bool) -> Verdict:
     dh = sp.simplify(sp.diff(h, t))
     # h(0) = 0 and h' = e^{−t²/2}(√(2/π) − t): h increases then decreases to lim 0 ⇒ h ≥ 0
     h0, hinf = sp.simplify(h.subs(t, 0)), sp.limit(h, t, sp.oo)
-    old, ctx.prec = ctx.prec, 128
     bad = []
-    try:
+    with ball_context(128):
         for k in range(1, 401):
             tt = arb(k) / 40
             if (tt / arb(2).sqrt()).erfc() > 2 * (-(tt * tt) / 2).exp():
                 bad.append(k / 40)
-    finally:
-        ctx.prec = old
     ok = not bad and h0 == 0 and hinf == 0 and sp.simplify(dh - sp.exp(-t**2 / 2) * (sp.sqrt(2 / sp.pi) - t)) == 0
     return Verdict("holds" if ok else "refuted", True, "sympy proof sketch of the sharper e^{−t²/2} bound + arb at t = k/40 ≤ 10",
                    {"h(t)=e^{-t^2/2}-erfc(t/√2)": {"h(0)": str(h0), "h(∞)": str(hinf), "h'": str(dh)}, "violations": bad[:5],

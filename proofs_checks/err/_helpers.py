@@ -120,17 +120,10 @@ def _hist_neighbours(q: tuple) -> list[tuple]:
 
 
 def _ball(prec: int = 128) -> Any:
-    from flint import ctx
+    """Arb precision ``prec`` for a block (the library's ball context)."""
+    from dpexact.numbers.backends import ball_context
 
-    class _Prec:
-        def __enter__(self) -> None:
-            self.old = ctx.prec
-            ctx.prec = prec
-
-        def __exit__(self, *a: Any) -> None:
-            ctx.prec = self.old
-
-    return _Prec()
+    return ball_context(prec)
 
 
 def _arb(x: Any, prec: int = 128) -> Any:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 from fractions import Fraction
-from typing import Any, Iterator, Sequence
+from typing import Any, Sequence
 
 
 F = Fraction
@@ -22,16 +21,11 @@ def _mech(name: str, epsilon: Any, sensitivities: Any, **kw: Any) -> Any:
     return dpexact.mechanism(name, epsilon=epsilon, sensitivities=[str(s) for s in sensitivities], **kw)
 
 
-@contextlib.contextmanager
-def _prec(bits: int = 128) -> Iterator[None]:
-    from flint import ctx
+def _prec(bits: int = 128) -> Any:
+    """Arb precision ``bits`` for a block (the library's ball context)."""
+    from dpexact.numbers.backends import ball_context
 
-    old = ctx.prec
-    ctx.prec = bits
-    try:
-        yield
-    finally:
-        ctx.prec = old
+    return ball_context(bits)
 
 
 def _arb(x: Any, prec: int = 128) -> Any:

@@ -27,12 +27,11 @@ def _fig1_ratio_grid(quick: bool) -> tuple[list[int], list[Any]]:
        scope_quick="arb (256 bits) on n ∈ [2, 3, 5, 10, 100, 1000], p ∈ {2^-j, j ≤ 40} ∪ {k/100}; closed forms for n = 2, 3",
        scope_full="arb (256 bits) on n ∈ [2, 3, 4, 5, 10, 20, 100, 1000, 10000, 100000], p ∈ {2^-j, j ≤ 80} ∪ {k/100}; closed forms for n = 2, 3")
 def fig1b_between(quick: bool) -> Verdict:
-    from flint import arb, ctx
+    from flint import arb
 
     ns, ps = _fig1_ratio_grid(quick)
-    old, ctx.prec = ctx.prec, 256
     lo, hi, undecided, bad = 10.0, 0.0, 0, []
-    try:
+    with ball_context(256):
         for n in ns:
             for p in ps:
                 if p == 1:
@@ -43,8 +42,6 @@ def fig1b_between(quick: bool) -> Verdict:
                     bad.append({"n": n, "p": str(p), "ratio": float(r.mid())})
                 elif not (r >= 1 and r <= 2):
                     undecided += 1
-    finally:
-        ctx.prec = old
     # symbolic: ratio - 1 and 2 - ratio for n = 2, 3 as rational functions of p
     import sympy as sp
 
@@ -102,15 +99,11 @@ def _S_arb(n: int, p: Any) -> Any:
             tot += (m - i) * xi
             xi *= x
         return tot
-    old = ctx.prec
     # (m − (m+1)x + x^{m+1})/(1 − x)^2 loses about 2 log2(1/(m p)) + log2(m) bits for small m p
     lost = int(2 * max(0.0, -math.log2(max(float(p.mid()) * m, 1e-300))) + math.log2(m)) + 64
-    ctx.prec = old + lost
-    try:
+    with ball_context(ctx.prec + lost):
         x = 1 - p
         return (m - (m + 1) * x + x ** (m + 1)) / (p * p)
-    finally:
-        ctx.prec = old
 
 
 def _fam_arb(which: str, n: int, p: Any) -> Any:
@@ -252,13 +245,12 @@ def fig1b_limit_n(quick: bool) -> Verdict:
        scope_quick="arb at 251 values of p (strict inequality)",
        scope_full="arb at 251 values of p (strict inequality)")
 def figure_1(quick: bool) -> Verdict:
-    from flint import arb, ctx
+    from flint import arb
 
     ps = [Fraction(k, 200) for k in range(1, 200)] + [Fraction(1, 2**j) for j in range(8, 60)]
-    old, ctx.prec = ctx.prec, 256
     bad, undec = [], 0
     xs, em, pf = [], [], []
-    try:
+    with ball_context(256):
         for p in sorted(set(ps)):
             a = arb(p.numerator) / p.denominator
             d = _eq7_arb(3, a) - _eq8_arb(3, a)
@@ -270,8 +262,6 @@ def figure_1(quick: bool) -> Verdict:
                 xs.append(float(p))
                 em.append(2 * float(_eq7_arb(3, a).mid()))
                 pf.append(2 * float(_eq8_arb(3, a).mid()))
-    finally:
-        ctx.prec = old
     fig = Figure("pf Fig. 1a: expected error on (c,c,0), ε=Δ=1", tuple(xs), {"EM (eq. 7)": tuple(em), "PF (eq. 8)": tuple(pf)}, "p", "expected error")
     scope = f"arb at {len(ps)} values of p (strict inequality)"
     ev = {"points": len(ps), "violations": bad[:5], "undecided": undec}

@@ -10,6 +10,8 @@ from typing import Any
 
 import numpy as np
 
+from dpexact.numbers.backends import ball_context
+
 from .._common import arb_of, mech, random_scores
 from ..catalogue import Verdict, claim
 from ._helpers import _all_orders, _coins, _exact_pmf, _lattice_vectors
@@ -18,7 +20,7 @@ from .sec5_optimality import _class_scores, _classes, _eps_of
 
 def _utility_bounds(name: str, quick: bool) -> Verdict:
     """E ≤ (2Δ/ε) log n and Pr[E ≥ (2Δ/ε)(log n + t)] ≤ e^{-t}, in ball arithmetic."""
-    from flint import arb, ctx
+    from flint import arb
 
     from dpexact.utility import error_tail, expected_error
 
@@ -31,9 +33,7 @@ def _utility_bounds(name: str, quick: bool) -> Verdict:
             for c in (-1, -4, -12):  # the worst-case family (c,…,c,0)
                 cases.append((eps, [str(c)] * (n - 1) + ["0"]))
     worst_mean, worst_tail, undecided, bad = -1.0, -1.0, 0, []
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ball_context(128):
         for eps, q in cases:
             m = mech(name, eps)
             n = len(q)
@@ -59,8 +59,6 @@ def _utility_bounds(name: str, quick: bool) -> Verdict:
                     bad.append({"q": q, "epsilon": eps, "kind": "tail", "T": float(t_lo.mid()), "Pr": float(tail.values[j].mid()), "bound": float(bound.mid())})
                 elif not d <= 0:
                     undecided += 1
-    finally:
-        ctx.prec = old
     scope = f"{len(cases)} score vectors (random rationals and (c,…,c,0)), n ≤ {12 if not quick else 8}, ε ∈ {{0.1, 1, 3}}, Δ = 1; arb at 128 bits; tail checked at every error level"
     ev = {"max E/((2Δ/ε) log n)": worst_mean, "max Pr[E≥T]/(n e^{-εT/(2Δ)})": worst_tail, "undecided": undecided, "violations": bad[:5]}
     if bad:
@@ -253,13 +251,9 @@ def proposition_3(quick: bool) -> Verdict:
                 if P[r] != rhs:
                     bad.append({"q": q, "r": r, "lhs": str(P[r]), "rhs": str(rhs)})
     # non-lattice (real) vectors: case 1 in balls
-    from flint import ctx
-
     rng = np.random.default_rng(3)
     undec, real_checked = 0, 0
-    old = ctx.prec
-    ctx.prec = 128
-    try:
+    with ball_context(128):
         m = mech("pf", "0.9")
         for _ in range(6 if quick else 20):
             q = [Fraction(s) for s in random_scores(rng, int(rng.integers(2, 6)), spread=3.0, denominator=7)]
@@ -274,8 +268,6 @@ def proposition_3(quick: bool) -> Verdict:
                         bad.append({"q": [str(x) for x in q], "r": r, "epsilon": "0.9", "lhs": str(P[r]), "rhs": str(rhs)})
                     elif float((P[r] - rhs).rad()) > 1e-20:
                         undec += 1
-    finally:
-        ctx.prec = old
     scope = f"exact (fmpq) on {checked} (q, r), q integer in [−{k}, 0]^n, n ≤ {n_max}, ε = 2 log 2; arb on {real_checked} case-1 identities for random rational q, ε = 0.9"
     ev = {"exact_checked": checked, "ball_checked": real_checked, "ball_wide": undec, "mismatches": bad[:5]}
     return Verdict("refuted" if bad else "holds", True, scope, ev)
