@@ -10,18 +10,21 @@ Wherever a mechanism is named (``dpexact pmf -m``, ``verify -m``, ``optimal --me
 ``OBJECT`` is a class or a factory function, called with the command's parameters
 (``epsilon``, ``sensitivity``, ``--param name=value``), or a ready mechanism instance (then
 only the parameters it already has may be given). The result must satisfy
-:class:`dpexact.protocols.Mechanism`. Loading user code runs it: name only files you trust.
+:class:`dpexact.protocols.Mechanism` (finite outputs) or
+:class:`dpexact.protocols.ContinuousMechanism` (the other output kinds). Loading user code runs it: name only files you trust.
 
 Every failure is one line naming the spec: file missing, import failing, object missing,
 object not a mechanism, constructor error. The loaded mechanism is wrapped in
 :class:`GuardedMechanism`, which turns an unexpected exception inside its ``pmf`` / ``logpmf``
-/ ``rvs`` into a ``ValueError`` naming the mechanism (``ValueError`` / ``TypeError`` pass
+/ ``rvs`` (and the law methods of the other output kinds: ``box_probability``, ``pdf``, …) into
+a ``ValueError`` naming the mechanism (``ValueError`` / ``TypeError`` pass
 through unchanged, as they already name the bad argument).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -34,6 +37,8 @@ from ..protocols import check_mechanism
 
 __all__ = ["is_external", "load_object", "load_mechanism", "GuardedMechanism"]
 
+#: the law methods of the other output kinds, guarded like pmf / logpmf / rvs
+_GUARDED = frozenset({"box_probability", "interval_probability", "pdf", "logpdf", "outputs", "rvs_values", "components"})
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
@@ -114,7 +119,7 @@ def load_mechanism(spec: str, **params: Any) -> "GuardedMechanism":
                 mech = dataclasses.replace(mech, **params)
             except Exception as exc:
                 raise ValueError(f"mechanism {spec!r}: {type(exc).__name__}: {exc}") from exc
-    check_mechanism(mech, f"mechanism {spec!r}")
+    check_mechanism(mech, f"mechanism {spec!r}", continuous=True)  # every output kind of the protocol
     return GuardedMechanism(mech, spec)
 
 
@@ -133,7 +138,10 @@ class GuardedMechanism:
         object.__setattr__(self, "spec", spec)
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+        value = getattr(self.inner, name)
+        if name in _GUARDED and callable(value):
+            return functools.partial(self._call, name)
+        return value
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("a loaded mechanism is read-only")

@@ -13,6 +13,8 @@
                     :func:`.box_search.verify_boxes`           refutation only (boxes)
 ``interval``        :func:`.box_search.verify_intervals`       refutation only (intervals)
 ``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
+                    else :func:`.box_search.verify_continuous  refutation only (boxes of the
+                    _boxes` (any ``box_probability``)          box coordinates)
 ==================  =========================================  ===============================
 """
 
@@ -133,6 +135,18 @@ def _own_relation(mechanism: Any) -> str | None:
     return "monotone" if isinstance(nb, MonotoneBox) else None
 
 
+def _query_relation(mechanism: Any) -> str:
+    """The query relation of the mechanism's own claim: ``"one-differ"`` / ``"monotone"`` when its
+    neighbourhood says so, else ``"all-differ"``."""
+    from ..mechanisms.query_neighbourhoods import OneDiffer
+
+    try:
+        nb = mechanism.neighbourhood()
+    except (AttributeError, TypeError, ValueError):
+        return "all-differ"
+    return "one-differ" if isinstance(nb, OneDiffer) else (_own_relation(mechanism) or "all-differ")
+
+
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
     """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
@@ -181,4 +195,12 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         if v.verdict == "private-within-scope":
             _extend_by_noisy_max(v, mechanism, relation or _own_relation(mechanism) or "all-differ")
         return v
+    if kind == "continuous":
+        if not callable(getattr(mechanism, "box_probability", None)):
+            raise TypeError("mechanism: a continuous mechanism needs box_probability(q, box, backend) to be verified "
+                            "(a density at points cannot certify a violation on a set of outputs)")
+        from .box_search import verify_continuous_boxes
+
+        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
+                                       name=name, **kwargs)
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
