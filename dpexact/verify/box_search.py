@@ -91,12 +91,21 @@ def _fraction(x: Any) -> Fraction:
     return r.to_fraction() if r.is_rational else Fraction(r.to_float())
 
 
+def _noise_scale(m: Any) -> Any:
+    """The scale the search's levels and box corners are measured in: the mechanism's
+    ``noise_scale()``, else 2Δ/ε (the exponential mechanism's, a fair unit for a mechanism that
+    states none)."""
+    if callable(getattr(m, "noise_scale", None)):
+        return m.noise_scale()
+    return Real.of(m.sensitivity) * 2 / Real.of(claimed_epsilon(m))
+
+
 def _geometry(m: Any) -> tuple[Fraction, Fraction, Fraction]:
     """``(s, b/2, T)``: the pair family's level unit s, the box-corner step (half the released values'
     noise scale b) and the base level T — a sparse vector's ``scales()`` and threshold, or one
     ``noise_scale()`` and level 0 for a noisy max."""
-    if callable(getattr(m, "noise_scale", None)):
-        b = _fraction(m.noise_scale())
+    if not callable(getattr(m, "scales", None)):
+        b = _fraction(_noise_scale(m))
         return b, b / 2, Fraction(0)
     b1, b2, _ = (_fraction(b) for b in m.scales())
     return max(b1, b2), b2 / 2, _fraction(m.threshold)
@@ -117,7 +126,8 @@ def verify_boxes(
 
     Args:
         mechanism: offers ``outputs(n)``, ``box_probability`` and either ``scales()`` and ``threshold``
-            (sparse vector) or ``noise_scale()`` (noisy max releasing its index and value).
+            (sparse vector) or ``noise_scale()`` (noisy max releasing its index and value), else
+            the unit 2Δ/ε is used.
         n: number of queries; relation: ``"all-differ"``, ``"one-differ"`` or ``"monotone"``.
         width: box side w (exact); positions: box corners ``min(q ∪ q') + j·b2/2`` for j in this range.
         budget: largest number of (pair, pattern, box) candidates evaluated.
@@ -245,7 +255,7 @@ def verify_intervals(
 
     ``mechanism.interval_probability(q, lo, hi, backend, prec)`` must be the exact law of an
     interval (a closed form), so a separated ratio is a certified violation on a set of positive
-    measure. Corners ``c = min(q ∪ q') + j·b/2`` (b = ``mechanism.noise_scale()``) and the
+    measure. Corners ``c = min(q ∪ q') + j·b/2`` (b = ``mechanism.noise_scale()``, else 2Δ/ε) and the
     support edges ``max(q)``, ``max(q')``. Refutation only: ``inconclusive`` when nothing is found.
     """
     t0 = time.perf_counter()
@@ -254,8 +264,7 @@ def verify_intervals(
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")
-    b = Real.of(mechanism.noise_scale())
-    bf = b.to_fraction() if b.is_rational else Fraction(b.to_float())
+    bf = _fraction(_noise_scale(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), bf, relation)
     eps = Real.of(mechanism.epsilon)
     cache: dict = {}
@@ -357,9 +366,7 @@ def verify_continuous_boxes(
         raise ValueError(f"width must be > 0, got {w}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    scale = mechanism.noise_scale() if callable(getattr(mechanism, "noise_scale", None)) else \
-        Real.of(mechanism.sensitivity) * 2 / Real.of(claimed_epsilon(mechanism))
-    b = _fraction(scale)
+    b = _fraction(_noise_scale(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), b, relation)
     eps = Real.of(claimed_epsilon(mechanism))
     import numpy as np
