@@ -166,3 +166,35 @@ def test_the_cli_loads_and_verifies_an_own_continuous_mechanism():
     r = CliRunner().invoke(app, ["conform", spec, "--draws", "4000", "--json"])
     checks = {c["name"]: c["passed"] for c in json.loads(r.stdout)["checks"]}
     assert checks["sums-to-one"] and checks["sampler-agrees"] and checks["ball-encloses-exact"] is None
+
+
+@dataclass(frozen=True)
+class MyNoisyMaxValue(MyLaplace):
+    """One real number, ``max(q) + Lap(f·Δ/ε)``: ε-DP for f = 1 when every query moves by ≤ Δ (the
+    max moves by ≤ Δ). States no ``noise_scale``: the search uses its own unit."""
+
+    short_name = "my-max-value"
+    output_kind = "interval"
+
+    def neighbourhood(self) -> Any:
+        from dpexact.mechanisms.query_neighbourhoods import all_differ
+
+        return all_differ(self.sensitivity.to_fraction())
+
+    def interval_probability(self, q: Any, lo: Any, hi: Any, backend: str = "ball", prec: int = 128) -> Any:
+        m = max(Fraction(Real.of(x).to_fraction()) for x in q)
+        return MyLaplace.box_probability(self, [m], [(lo, hi)], backend, prec)
+
+    def rvs(self, q: Any, size: Any = None, random_state: Any = None) -> Any:
+        rng = np.random.default_rng(random_state)
+        y = max(float(x) for x in q) + rng.laplace(scale=self.b().to_float(), size=None if size is None else int(size))
+        return y
+
+
+def test_own_interval_mechanism_without_a_noise_scale():
+    bad = verify_mechanism(MyNoisyMaxValue(epsilon=Fraction(1, 2), factor=Fraction(1, 2)), 3)
+    assert bad.verdict == "violated" and bad.certified and 0.5 < bad.worst_log_ratio <= 1.0 + 1e-12
+    good = verify_mechanism(MyNoisyMaxValue(epsilon=Fraction(1, 2)), 3)
+    assert good.verdict == "inconclusive" and good.worst_float_log_ratio <= 0.5 + 1e-9
+    rep = conform(MyNoisyMaxValue(epsilon=Fraction(1, 2)), draws=4000)
+    assert rep.check("sums-to-one").passed and rep.check("sampler-agrees").passed
