@@ -57,9 +57,10 @@ class CostEstimate:
 
     def describe(self) -> str:
         parts = ", ".join(f"{k} {_fmt_s(v)}" for k, v in self.parts.items())
+        memory = f" and {_fmt_bytes(self.memory_bytes)} peak memory" if self.memory_bytes > 0 else ""  # 0: not modelled
         return (f"{self.what}: estimated {_fmt_s(self.seconds)}"
                 + (f" ({parts})" if parts else "")
-                + f" and {_fmt_bytes(self.memory_bytes)} peak memory [{self.model}]")
+                + f"{memory} [{self.model}]")
 
     def as_dict(self) -> dict[str, Any]:
         return {"what": self.what, "memory_bytes": self.memory_bytes, "seconds": self.seconds,

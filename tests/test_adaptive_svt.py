@@ -309,3 +309,18 @@ def test_coupling_covers_threshold_redraws(cutoff):
     v = verify_mechanism(m, 6, "all-differ")
     assert v.verdict == "private-within-scope" and any("EVERY pair" in s for s in v.scope.notes)
     assert v.worst_log_ratio <= 0.1
+
+
+def test_a_law_with_too_many_branch_terms_is_refused_before_any_integral():
+    """cutoff 5 on 10 queries: 29525 branch sequences of 10 factors each (≈ 5 min of integrals)."""
+    from dpexact.cost_limits import CostLimitError
+    from dpexact.mechanisms.sparse_vector.adaptive import MAX_TERM_FACTORS
+
+    m = dpexact.mechanism("adaptive-svt", epsilon=1, cutoff=5)
+    terms = sum(len(v) for v in m._walk(10).values())
+    assert terms == 29525 and 10 * terms > MAX_TERM_FACTORS
+    with pytest.raises(CostLimitError, match=r"n: adaptive-svt law on n = 10 queries \(29525 branch terms"):
+        m.pmf([0] * 10)
+    with pytest.raises(CostLimitError):
+        m.exact_values([0] * 10)
+    assert abs(sum(float(x) for x in m.pmf([0] * 4).values) - 1) < 1e-12  # small n: the law as before

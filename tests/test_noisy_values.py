@@ -326,3 +326,18 @@ def test_index_value_bad_inputs_and_cli():
     assert r.exit_code == 0 and "violated" in r.output
     r = CliRunner().invoke(app, ["verify", "-m", "noisy-max-value", "-e", "1/10", "-p", "release=foo"])
     assert r.exit_code == 2 and "release" in r.output and "Traceback" not in r.output
+
+
+def test_truncated_geometric_k_exact_at_powers_of_two_and_refused_where_undefined():
+    """k = ⌈log₂(2/ε)⌉ is decided exactly when 2/ε is a power of two (it was undecidable in balls);
+    k < 0 (ε ≥ 4 in base 2, ε ≥ 2e in base e) has no integer cdf: a one-line error naming epsilon."""
+    import math
+
+    for e in ("1", "1/2", "1/4", "1/10", "2/3", "3"):
+        k = dpexact.mechanism("truncated-geometric", epsilon=e, log_base=2).k
+        r = 2 / Fraction(e)
+        assert 2 ** (k - 1) < r <= 2**k  # the defining property of the ceiling, in exact integers
+        assert dpexact.mechanism("truncated-geometric", epsilon=e).k == math.ceil(math.log(r))
+    for e, base in (("4", 2), ("6", "e"), (1000.0, "e")):
+        with pytest.raises(ValueError, match="^epsilon: GeoSample needs k"):
+            dpexact.mechanism("truncated-geometric", epsilon=e, log_base=base)

@@ -62,12 +62,25 @@ class TruncatedGeometric:
         return self._k  # type: ignore[attr-defined]
 
     def _compute_k(self) -> int:
-        x = (Real.of(2) / self.epsilon).to_arb(256)
+        ratio = Real.of(2) / self.epsilon
+        if self.log_base == "2" and ratio.is_rational:  # exact: the least k with 2^k >= 2/ε (powers of two are common)
+            r = ratio.value
+            k = r.numerator.bit_length() - r.denominator.bit_length() - 1
+            while Fraction(2) ** k < r:
+                k += 1
+            return self._nonnegative(k)
+        x = ratio.to_arb(256)
         v = x.log() if self.log_base == "e" else x.log() / Real.of(2).to_arb(256).log()
         lo, hi = math.ceil(float(v.lower())), math.ceil(float(v.upper()))
         if lo != hi:
             raise ValueError(f"epsilon: cannot decide ⌈log(2/ε)⌉ at 256 bits for ε = {self.epsilon}")
-        return lo
+        return self._nonnegative(lo)
+
+    def _nonnegative(self, k: int) -> int:
+        if k < 0:  # the integer cdf (powers 2^k, the draw u ∈ {1..d}) is defined for k >= 0 only
+            raise ValueError(f"epsilon: GeoSample needs k = ⌈log(2/ε)⌉ >= 0, i.e. ε < {'2e' if self.log_base == 'e' else '4'}; "
+                             f"got k = {k} for ε = {self.epsilon}")
+        return k
 
     def privacy_level(self) -> Real:
         """Balcer & Vadhan Thm. 4.7: ``ln(1 + 2^{-k})``."""
@@ -95,6 +108,8 @@ class TruncatedGeometric:
         return {"epsilon": str(self.epsilon), "n": self.n, "log_base": self.log_base, "k": self.k}
 
     def _count(self, queries: Any) -> int:
+        if isinstance(queries, (str, bytes)) or not (isinstance(queries, (int, np.integer)) or hasattr(queries, "__len__")):
+            raise TypeError(f"queries must be a count or a one-entry sequence, got {type(queries).__name__}")
         vals = list(queries) if not isinstance(queries, (int, np.integer)) else [queries]
         if len(vals) != 1:
             raise ValueError(f"queries: one count expected, got {len(vals)} values")

@@ -152,7 +152,9 @@ def _with_alarm(fn: Any, seconds: float) -> Any:
 
 
 ARGUMENT_NAMES = ("scores", "epsilon", "backend", "method", "sensitivity", "sensitivities", "monotone", "p", "gamma",
-                  "eta", "beta", "scales", "noise_factor", "epsilon_c", "mechanism", "selector", "tie_break")
+                  "eta", "beta", "scales", "noise_factor", "epsilon_c", "mechanism", "selector", "tie_break",
+                  # the peer-suite laws (sparse vector, RAPPOR, geometric): their pmf's argument and parameters
+                  "queries", "threshold", "cutoff", "n_hashes", "filter_size", "f", "q", "lo", "hi", "n")
 _NAMES = re.compile(r"\b(" + "|".join(ARGUMENT_NAMES) + r")\b")
 
 

@@ -200,11 +200,10 @@ class SparseVector:
             value = v if value is None else value * v
         return value
 
-    def _queries(self, queries: Any, exact: bool) -> list[Real]:
-        if exact:
-            q = exact_scores(queries, limit=MAX_QUERIES)
-        else:
-            q = [Real.of(float(x)) for x in float_scores(queries, "queries")]
+    def _queries(self, queries: Any) -> list[Real]:
+        # every backend's law is computed from the queries as given (floats at their binary value):
+        # rounding them to float64 while the threshold stays exact would move q_i - T silently
+        q = exact_scores(queries, "queries", limit=MAX_QUERIES)
         if len(q) > MAX_QUERIES:
             raise ValueError(f"queries: {len(q)} entries exceed the limit {MAX_QUERIES}")
         return q
@@ -212,7 +211,7 @@ class SparseVector:
     def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
         """``Pr[pattern]`` for one pattern: an ExpSum-valued sympy expression (exact) or an arb ball."""
         be = get_backend(backend)
-        q = self._queries(queries, exact=True)
+        q = self._queries(queries)
         check_pattern(pattern, len(q), self.cutoff)
         if be.is_exact:
             return self._pattern_value(q, pattern, exact_ops()).to_sympy()
@@ -220,7 +219,7 @@ class SparseVector:
 
     def exact_pattern_value(self, queries: Any, pattern: str) -> Any:
         """``Pr[pattern]`` as an exact :class:`~dpexact.numbers.exp_sum.ExpSum` (rational inputs)."""
-        q = self._queries(queries, exact=True)
+        q = self._queries(queries)
         check_pattern(pattern, len(q), self.cutoff)
         return self._pattern_value(q, pattern, exact_ops())
 
@@ -261,7 +260,7 @@ class SparseVector:
 
     def exact_values(self, queries: Any) -> list[Any]:
         """Exact pattern probabilities as :class:`~dpexact.numbers.exp_sum.ExpSum` (order of :meth:`outputs`)."""
-        q = self._queries(queries, exact=True)
+        q = self._queries(queries)
         pats = self.outputs(len(q))
         shared = self._shared_values(q, pats, None)
         if shared is not None:
@@ -274,8 +273,7 @@ class SparseVector:
         if method not in (None, "closed-form"):
             raise ValueError(f"method must be 'closed-form', got {method!r}")
         be = get_backend(backend)
-        exact = not be.is_float
-        q = self._queries(queries, exact=exact)
+        q = self._queries(queries)
         pats = self.outputs(len(q))
         if be.is_exact:
             vals = tuple(v.to_sympy() for v in self.exact_values(queries))

@@ -72,7 +72,7 @@ class SVT3(SparseVector):
         ``box`` holds one ``(lo, hi)`` interval (``lo < hi``, exact) per ⊤ of ``pattern``.
         ``backend``: ``"ball"`` (arb at ``prec`` bits) or ``"exact"`` (ExpSum values).
         """
-        q = self._queries(queries, exact=True)
+        q = self._queries(queries)
         check_pattern(pattern, len(q), self.cutoff)
         box = self._check_values(pattern, box, "box")
         ivs = []
@@ -106,7 +106,7 @@ class SVT3(SparseVector):
 
     def density(self, queries: Any, pattern: str, values: Sequence[Any], prec: int = 128) -> Any:
         """The density ``p(pattern, values)`` as an arb ball (module docstring)."""
-        q = self._queries(queries, exact=True)
+        q = self._queries(queries)
         check_pattern(pattern, len(q), self.cutoff)
         vs = [finite_real(v, f"values[{j}]") for j, v in enumerate(self._check_values(pattern, values, "values"))]
         _, b2, _ = self.scales()
