@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 import typer
 
-__all__ = ["STRICT_INT", "strict_int", "output_option", "prepare_output", "emit_json"]
+__all__ = ["STRICT_INT", "strict_int", "output_option", "prepare_output", "emit_json", "Progress"]
 
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 
@@ -65,3 +65,41 @@ def emit_json(result: Any, as_json: bool, target: Optional[Path], **dump_kwargs:
             raise typer.Exit(code=1) from None
     if as_json:
         typer.echo(json.dumps(result, **dump_kwargs))
+
+
+class Progress:
+    """A spinner with elapsed time on stderr when stderr is a terminal (stdout stays clean for
+    ``--json``), plus one-line notes (LP size, solve time) printed on stderr either way."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        self.console = Console(stderr=True, markup=False, highlight=False)
+        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                                 console=self.console, transient=True)
+        self.task: Any = None
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.task is not None:
+            self.progress.stop()
+
+    def step(self, description: str) -> None:
+        if not self.console.is_terminal:  # a log file or a pipe gets no spinner frames (nor a blank line)
+            return
+        if self.task is None:  # started by the first phase: an early error prints nothing else
+            self.progress.start()
+            self.task = self.progress.add_task(description, total=None)
+        else:
+            self.progress.update(self.task, description=description)
+
+    def note(self, line: str) -> None:
+        self.progress.console.print(line, soft_wrap=True)
+
+    def report(self, kind: str, text: str) -> None:
+        """The ``progress(kind, text)`` callback of the library's long computations (``"step"``: a
+        phase starts; ``"note"``: a line to keep)."""
+        (self.step if kind == "step" else self.note)(text)

@@ -7,42 +7,7 @@ from typing import Any, Optional
 import typer
 
 from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
-from .common import STRICT_INT, emit_json, output_option, prepare_output
-
-
-class _Progress:
-    """A spinner with elapsed time on stderr (stdout stays clean for ``--json``), plus
-    one-line notes (LP size, solve time) printed on stderr whether or not it is a terminal."""
-
-    def __init__(self) -> None:
-        from rich.console import Console
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        self.console = Console(stderr=True, markup=False, highlight=False)
-        self.progress = Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
-                                 console=self.console, transient=True)
-        self.task: Any = None
-
-    def __enter__(self) -> "_Progress":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.task is not None:
-            self.progress.stop()
-
-    def step(self, description: str) -> None:
-        if self.task is None:  # started by the first phase: an early error prints nothing else
-            self.progress.start()
-            self.task = self.progress.add_task(description, total=None)
-        else:
-            self.progress.update(self.task, description=description)
-
-    def note(self, line: str) -> None:
-        self.progress.console.print(line, soft_wrap=True)
-
-    def report(self, kind: str, text: str) -> None:
-        """The ``progress`` callback of :func:`dpexact.lp.summary.optimal_summary`."""
-        (self.step if kind == "step" else self.note)(text)
+from .common import STRICT_INT, Progress, emit_json, output_option, prepare_output
 
 
 def register(app: typer.Typer) -> None:
@@ -69,7 +34,7 @@ def register(app: typer.Typer) -> None:
         target = prepare_output(output)
         names = [s.strip() for s in mechanisms.split(",") if s.strip()]
         try:
-            with _Progress() as progress:
+            with Progress() as progress:
                 out = optimal_summary(n, k, epsilon, sensitivity=sensitivity, mechanisms=names, boundary=boundary,
                                       method=method, crossover=crossover, certify=certify, max_seconds=max_seconds,
                                       progress=progress.report)

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import STRICT_INT, emit_json, output_option, prepare_output
+from .common import STRICT_INT, Progress, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -51,12 +51,15 @@ def register(app: typer.Typer) -> None:
             if getattr(mech, "output_kind", "selection") != "selection":
                 from ..verify.output_dispatch import verify_mechanism
 
-                v = verify_mechanism(mech, n, relation, name=mechanism)
+                with Progress() as progress:
+                    progress.step(f"verifying {mechanism} ({mech.output_kind} outputs)")
+                    v = verify_mechanism(mech, n, relation, name=mechanism)
                 _report(v.as_dict(), mechanism, as_json, target)
                 return
             nb = parse_neighbourhood(neighbourhood, mech)
-            v = verify(mech, nb, tuple(search) if search else ("grid", "structured", "local"), n=n, values=vals,
-                       steps=steps, name=mechanism)
+            with Progress() as progress:
+                v = verify(mech, nb, tuple(search) if search else ("grid", "structured", "local"), n=n, values=vals,
+                           steps=steps, name=mechanism, progress=progress.report)
             from ..verify.output_dispatch import extend_by_couplings
 
             extend_by_couplings(v, mech, nb)

@@ -22,7 +22,7 @@ import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -39,6 +39,8 @@ Vector = tuple[Fraction, ...]
 SEARCHES = ("grid", "structured", "random", "local")
 MAX_GRID = 50_000
 CHUNK = 8
+#: pairs per progress step of the full certification (the result accumulates over the steps)
+CERTIFY_CHUNK = 2000
 
 
 def grid_family(n: int, values: Sequence[Any]) -> list[Vector]:
@@ -198,6 +200,7 @@ def verify(
     local_starts: int = 5,
     prec: int = 128,
     name: str | None = None,
+    progress: Callable[[str, str], None] | None = None,
 ) -> Verdict:
     """Verify pure ε-DP (ε = the mechanism's *claimed* epsilon) over a finite scope.
 
@@ -213,8 +216,11 @@ def verify(
         local_starts: number of top triples used to start the local search.
         prec: ball precision (bits).
         name: registry name for the report.
+        progress: called as ``progress("step", text)`` when a phase starts (screening a family,
+            local search, certifying the scope).
     """
     t0 = time.perf_counter()
+    report = progress or (lambda kind, text: None)
     bad = [s for s in searches if s not in SEARCHES]
     if bad or not searches:
         raise ValueError(f"searches must be a non-empty subset of {SEARCHES}, got {list(searches)}")
@@ -258,6 +264,7 @@ def verify(
         all_vecs.extend(vecs)
         pairs = neighbour_pairs(vecs, nb, steps)
         for i in range(0, len(pairs), CHUNK):  # screen in chunks: stop at the first proved violation
+            report("step", f"screening the {fam} family: pairs {i + 1}-{min(i + CHUNK, len(pairs))} of {len(pairs)}")
             check_pairs(mechanism, pairs[i : i + CHUNK], nb, certify_all=False, prec=prec, cache=cache, result=res)
             if res.counterexample is not None:
                 break
@@ -266,6 +273,7 @@ def verify(
     if res.counterexample is None and "local" in searches and res.worst_float_triple is not None:
         lo = min(min(v) for v in all_vecs) - 2 * delta if all_vecs else -3 * delta
         hi = max(max(v) for v in all_vecs) + 2 * delta if all_vecs else 3 * delta
+        report("step", "local search from the worst triples")
         starts = _top_triples(cache, all_vecs, nb, steps, local_starts)
         scope.local_search_starts = len(starts)
         found = local_search(mechanism, nb, starts, (lo, hi))
@@ -278,7 +286,11 @@ def verify(
         full = ScopeResult()
         pairs = neighbour_pairs(all_vecs, nb, steps)
         pairs = pairs + [p for p in local_found if p not in set(pairs)]
-        check_pairs(mechanism, pairs, nb, certify_all=True, prec=prec, cache=cache, result=full)
+        for i in range(0, len(pairs), CERTIFY_CHUNK):  # chunked only to report progress: one result accumulates
+            report("step", f"certifying every triple: pairs {i + 1}-{min(i + CERTIFY_CHUNK, len(pairs))} of {len(pairs)}")
+            check_pairs(mechanism, pairs[i : i + CERTIFY_CHUNK], nb, certify_all=True, prec=prec, cache=cache, result=full)
+            if full.counterexample is not None:
+                break
         full.worst_float = max(full.worst_float, res.worst_float)
         if res.worst_float_triple is not None and res.worst_float >= full.worst_float:
             full.worst_float_triple = res.worst_float_triple
