@@ -34,9 +34,9 @@ kind            the law is given by
                 ``Pr[M(q) ∈ [lo, hi]]`` (``backend`` ``"ball"`` or ``"exact"``); ``rvs`` gives floats
 ``continuous``  a real vector: ``pdf(q, y)`` / ``logpdf(q, y)`` (a density), and where the law has
                 a closed form ``box_probability(q, box, backend)`` = ``Pr[T(M(q)) ∈ Π [lo_i, hi_i]]``
-                with ``T = box_coordinates`` if the mechanism defines it (a fixed invertible map into
-                coordinates where the law is a product: the noisy values behind prefix sums),
-                else the identity — ``{y : T(y) ∈ B}`` is an output set either way; ``rvs``
+                with ``T = box_coordinates`` if the mechanism defines it as a callable (a fixed
+                invertible map into coordinates where the law is a product: the noisy values
+                behind prefix sums), else (absent or ``None``) the identity — ``{y : T(y) ∈ B}`` is an output set either way; ``rvs``
                 gives float arrays
 ``composed``    independent components run on the same scores: ``components()`` returns the
                 component mechanisms (each of its own kind); the law is their product and ``rvs``

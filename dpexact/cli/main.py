@@ -5,7 +5,6 @@ mechanism registry (:func:`dpexact.mechanism`)."""
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from typing import Any, Optional
 
@@ -89,6 +88,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.delta",
     "dpexact.cli.peers",
     "dpexact.cli.sweep",
+    "dpexact.cli.prob",
 ]
 
 
@@ -177,7 +177,7 @@ def pmf(
     try:
         mech = build(mechanism, **params)
         if getattr(mech, "output_kind", "selection") != "selection":
-            _pmf_outputs(mechanism, mech, q, backend, method, as_json)
+            _pmf_outputs(mechanism, mech, q, backend, method, as_json, target)
             return
         ee = expected_error(mech, q, backend=backend, method=method)
     except (ValueError, TypeError) as exc:
@@ -204,18 +204,21 @@ def pmf(
     c.print(f"expected error {ee.as_float:.17g} (± {ee.error_bound:.3g}, {p.error_kind})")
 
 
-def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optional[str], as_json: bool) -> None:
+def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optional[str], as_json: bool,
+                 target: Any = None) -> None:
     """A finite-output mechanism (sparse-vector patterns, ...): its outputs with their probabilities."""
     if not hasattr(mech, "outputs"):
-        raise ValueError(f"mechanism {name!r} releases real values: it has no pmf (see its box/interval probabilities)")
+        raise ValueError(f"mechanism {name!r} releases real values: it has no pmf (its law of output sets: "
+                         "`dpexact prob --box`)")
     p = mech.pmf(q, backend, method)
     outs = [str(o) for o in mech.outputs(len(q))]
-    if as_json:
-        typer.echo(json.dumps({"mechanism": name, "params": mech.params(), "backend": p.backend, "scores": q,
-                               "outputs": outs, "probabilities": [float(v) for v in p.to_float()],
-                               "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
-                               "pmf_rel_error": p.rel_error}, default=str))
-        return
+    if as_json or target is not None:
+        emit_json({"mechanism": name, "params": mech.params(), "backend": p.backend, "scores": q,
+                   "outputs": outs, "probabilities": [float(v) for v in p.to_float()],
+                   "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
+                   "pmf_rel_error": p.rel_error}, as_json, target, default=str)
+        if as_json:
+            return
     from rich.console import Console
     from rich.table import Table
 

@@ -65,6 +65,12 @@ def laplace_box_probability(centres: Sequence[Any], box: Sequence[tuple[Any, Any
         return p
 
 
+def _differences(y: Any) -> np.ndarray:
+    """Successive differences ``y_k - y_{k-1}`` (``y_{-1} = 0``) along the last axis: prefix sums back to
+    their terms; rows of a 2-D array are outputs."""
+    return np.diff(np.asarray(y, dtype=float), axis=-1, prepend=0.0)
+
+
 @dataclass(frozen=True)
 class AdditiveLaplace:
     """``L(q̃ + Lap(b))`` (module docstring) with ``b = copies·Δ/ε`` (overridden by the buggy variant).
@@ -156,11 +162,11 @@ class AdditiveLaplace:
         q = self._released(exact_scores(queries, limit=10_000))
         return laplace_box_probability(q, box, self.noise_scale(), backend, prec)
 
-    def box_coordinates(self, y: Any) -> np.ndarray:
-        """The coordinates boxes are stated in: the noisy values ``L⁻¹(y)`` (successive differences of
-        prefix sums, else ``y`` itself); rows of a 2-D array are outputs."""
-        y = np.asarray(y, dtype=float)
-        return np.diff(y, axis=-1, prepend=0.0) if self.prefix else y
+    @property
+    def box_coordinates(self) -> Any:
+        """The map into the coordinates boxes are stated in, ``L⁻¹``: successive differences for
+        prefix sums; ``None`` (the identity: boxes of the outputs themselves) otherwise."""
+        return _differences if self.prefix else None
 
     def logpdf(self, queries: Any, y: Any) -> float:
         """Float log-density at output y (the prefix map has Jacobian 1)."""
