@@ -17,13 +17,20 @@ def catalogue() -> list[dict[str, Any]]:
     it needs more parameters)."""
     from ..mechanisms.registry import available, info, mechanism
 
+    from ..mechanisms.registry import _factory
+
     rows = []
     for name in available():
         row = info(name)
+        kind = getattr(_factory(name), "output_kind", "selection")
         try:
-            row["properties"] = mechanism(name, epsilon=1).properties.as_dict()
+            m = mechanism(name, epsilon=1)
+            row["properties"] = m.properties.as_dict()
+            kind = m.output_kind
         except (ValueError, TypeError):
             row["properties"] = None
+        # what the outputs are (dpexact.protocols): `pmf` serves the finite kinds, `prob` the real-valued ones
+        row["output_kind"] = kind if isinstance(kind, str) else None
         rows.append(row)
     return rows
 
@@ -34,7 +41,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print a JSON list"),
         output: Optional[str] = output_option(),
     ) -> None:
-        """List the registered mechanisms: parameters (default), citations, declared properties."""
+        """List the registered mechanisms: output kind, parameters (default), citations, declared properties."""
         target = prepare_output(output)
         rows = catalogue()
         emit_json(rows, as_json, target, default=str)
@@ -44,9 +51,9 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         t = Table(title="registered mechanisms (any command also takes PATH.py:OBJECT or module:OBJECT)")
-        for col in ("name", "parameters", "citations", "summary"):
+        for col in ("name", "outputs", "parameters", "citations", "summary"):
             t.add_column(col, overflow="fold")
         for r in rows:
             params = ", ".join(p["name"] + ("" if p["required"] else f"={p['default']}") for p in r["parameters"])
-            t.add_row(r["name"], params, "; ".join(r["citations"][:4]), r["summary"])
+            t.add_row(r["name"], r["output_kind"] or "?", params, "; ".join(r["citations"][:4]), r["summary"])
         Console(width=200).print(t)
