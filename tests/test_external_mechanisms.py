@@ -169,6 +169,16 @@ def test_mechanisms_command_lists_parameters_and_citations():
     assert "Wang et al. CCS 2020" in rows["adaptive-svt"]["citations"]
     assert all(r["citations"] for r in rows.values()), [n for n, r in rows.items() if not r["citations"]]
     assert rows["pf"]["properties"]["symmetric"] is True
+    # the output kind says which command serves the law: pmf (finite kinds) or prob (real values)
+    from dpexact.mechanisms.registry import _factory
+
+    for name, r in rows.items():
+        try:
+            kind = dpexact.mechanism(name, epsilon=1).output_kind
+        except (ValueError, TypeError):  # needs more parameters: its class states the kind
+            kind = getattr(_factory(name), "output_kind", "selection")
+        assert r["output_kind"] == kind, name
+    assert rows["laplace"]["output_kind"] == "continuous" and rows["svt3"]["output_kind"] == "mixed"
     res = runner.invoke(app, ["mechanisms"])
     assert res.exit_code == 0 and "rnm-exp" in res.output
 
