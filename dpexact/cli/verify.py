@@ -25,6 +25,7 @@ def register(app: typer.Typer) -> None:
         n: Optional[int] = typer.Option(None, "--n", "-n", parser=STRICT_INT, help="number of candidates of the grid/random families"),
         values: Optional[str] = typer.Option(None, "--values", help="grid score values, comma-separated"),
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
+        delta: Optional[str] = typer.Option(None, "--delta", "-d", help="verify (ε, δ)-DP instead of pure ε-DP: δ in [0, 1), exact"),
         relation: Optional[str] = typer.Option(None, "--relation", help="query neighbours for non-selection mechanisms: all-differ | one-differ | monotone (default: the mechanism's claim)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
@@ -48,6 +49,17 @@ def register(app: typer.Typer) -> None:
         vals = parse_scores(values, "--values") if values is not None else None
         try:
             mech = build(mechanism, **params)
+            if delta is not None:
+                from ..verify.approx_dp import verify_approx
+
+                nb_sel = parse_neighbourhood(neighbourhood, mech) if getattr(mech, "output_kind", "selection") == "selection" \
+                    and relation is None else None
+                with Progress() as progress:
+                    v = verify_approx(mech, delta, n=n, relation=relation, values=vals, steps=steps, neighbourhood=nb_sel,
+                                      searches=tuple(search) if search else ("grid", "structured"), name=mechanism,
+                                      progress=progress.report)
+                _report(v.as_dict(), mechanism, as_json, target)
+                return
             if getattr(mech, "output_kind", "selection") != "selection":
                 from ..verify.output_dispatch import verify_mechanism
 
@@ -77,8 +89,12 @@ def register(app: typer.Typer) -> None:
 
         c = Console()
         c.print(f"[bold]{e(mechanism)}[/bold] ε={e(str(d['epsilon']))}  neighbourhood: {e(str(d['neighbourhood']))}")
-        c.print(f"verdict: [bold]{d['verdict']}[/bold] (certified: {d['certified']})  worst log-ratio {d['worst_log_ratio']}"
-                f"  (float screen {d['worst_float_log_ratio']})")
+        if "delta" in d:  # (ε, δ): the scope's privacy profile at ε, and the pure-DP loss for comparison
+            c.print(f"verdict: [bold]{d['verdict']}[/bold] for (ε, δ) = ({e(d['epsilon'])}, {e(d['delta'])}) (certified: "
+                    f"{d['certified']})  worst δ(ε) {d['worst_delta']:.6g}  (pure-DP log-ratio seen: {d['worst_log_ratio']})")
+        else:
+            c.print(f"verdict: [bold]{d['verdict']}[/bold] (certified: {d['certified']})  worst log-ratio {d['worst_log_ratio']}"
+                    f"  (float screen {d['worst_float_log_ratio']})")
         s = d["scope"]
         c.print(f"scope: families {s['families']}, {s['vectors']} vectors, {s['pairs']} pairs, {s['triples']} triples; "
                 f"decided ball {s['decided_ball']}, exact {s['decided_exact']}, undecided {s['undecided']}")
@@ -88,8 +104,13 @@ def register(app: typer.Typer) -> None:
         if d["counterexample"]:
             cx = d["counterexample"]
             extra = {k: cx[k] for k in ("box", "interval") if k in cx}
-            c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} output={cx['output']} {extra or ''}"
-                    f" log-ratio={cx.get('log_ratio')} > {cx['epsilon']}  (re-checked: {d['recheck']})"))
+            if "hockey_stick" in cx:
+                c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} S={cx['event']}: "
+                          f"Pr[M(q) ∈ S] - e^ε Pr[M(q') ∈ S] = {cx['hockey_stick'][0]:.6g} > δ = {cx['delta']}  "
+                          f"(re-checked: {d['recheck']})"))
+            else:
+                c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} output={cx['output']} {extra or ''}"
+                        f" log-ratio={cx.get('log_ratio')} > {cx['epsilon']}  (re-checked: {d['recheck']})"))
         c.print(f"{d['seconds']:.2f} s")
 
     @app.command("bench-verifier")

@@ -139,8 +139,31 @@ def decide_output(m: Any, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector, outpu
 
 
 def _noise_scale(m: Any) -> Fraction:
+    if not callable(getattr(m, "scales", None)):  # a mechanism stating no scales: the unit 2Δ/ε
+        return Real.of(m.sensitivity).to_fraction() * 2 / Fraction(Real.of(m.epsilon).to_float()).limit_denominator(10**6)
     scales = [b for b in m.scales() if b is not None]
     return max(Real.of(b).to_fraction() if Real.of(b).is_rational else Fraction(Real.of(b).to_float()) for b in scales)
+
+
+def pattern_pairs(mechanism: Any, n: int, relation: str, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]] | None = None
+                  ) -> tuple[list[tuple[Vector, Vector]], Any, str]:
+    """The pair family of a finite-output mechanism (:func:`query_pairs` around its threshold, in
+    units of its largest noise scale), or ``pairs`` checked against the relation; with the
+    neighbourhood and a one-line description of the family."""
+    delta = Real.of(mechanism.sensitivity).to_fraction()
+    nb = relation_neighbourhood(relation, delta)
+    if pairs is None:
+        thr = Real.of(getattr(mechanism, "threshold", 0))
+        T = thr.to_fraction() if thr.is_rational else Fraction(thr.to_float())
+        pair_list = query_pairs(n, delta, T, _noise_scale(mechanism), relation)
+        return pair_list, nb, f"query_pairs(n={n}, {relation}): constant levels T + L·s (s = largest noise scale) × offset shapes"
+    from .neighbourhoods import as_vector
+
+    pair_list = [(as_vector(a), as_vector(b, "neighbour_scores")) for a, b in pairs]
+    for a, b in pair_list:
+        if not nb.contains(a, b):
+            raise ValueError(f"pairs: {a} and {b} are not neighbours ({nb.describe()})")
+    return pair_list, nb, "explicit pairs"
 
 
 def verify_patterns(
@@ -168,21 +191,7 @@ def verify_patterns(
         prec: ball precision (bits).
     """
     t0 = time.perf_counter()
-    delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = relation_neighbourhood(relation, delta)
-    if pairs is None:
-        thr = Real.of(mechanism.threshold)
-        T = thr.to_fraction() if thr.is_rational else Fraction(thr.to_float())
-        pair_list = query_pairs(n, delta, T, _noise_scale(mechanism), relation)
-        family = f"query_pairs(n={n}, {relation}): constant levels T + L·s (s = largest noise scale) × offset shapes"
-    else:
-        from .neighbourhoods import as_vector
-
-        pair_list = [(as_vector(a), as_vector(b, "neighbour_scores")) for a, b in pairs]
-        for a, b in pair_list:
-            if not nb.contains(a, b):
-                raise ValueError(f"pairs: {a} and {b} are not neighbours ({nb.describe()})")
-        family = "explicit pairs"
+    pair_list, nb, family = pattern_pairs(mechanism, n, relation, pairs)
     outs = mechanism.outputs(len(pair_list[0][0]))
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pair_list)})
     scope.notes.append(family)

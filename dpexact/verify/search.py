@@ -187,6 +187,30 @@ def _default_plan(mechanism: Any, delta: Fraction) -> list[tuple[str, list[Vecto
     ]
 
 
+def scope_plan(mechanism: Any, searches: Sequence[str], n: int | None = None, values: Sequence[Any] | None = None,
+               random_count: int = 50, seed: int = 0) -> list[tuple[str, list[Vector]]]:
+    """The score-vector families ``[(name, vectors), ...]`` of a scope (module docstring): the
+    default plan, or grid / structured families on n candidates, plus the random family."""
+    delta = Real.of(mechanism.sensitivity).to_fraction()
+    n_fixed = mechanism_size(mechanism)
+    if n is not None and n_fixed is not None and n != n_fixed:
+        raise ValueError(f"n: the mechanism is tied to {n_fixed} candidates, got n = {n}")
+    n_use = n if n is not None else n_fixed
+    plan: list[tuple[str, list[Vector]]] = []
+    if n is None and values is None:
+        plan = [p for p in _default_plan(mechanism, delta) if p[0] in searches]
+    else:
+        nn = n_use if n_use is not None else 3
+        if "grid" in searches:
+            plan.append(("grid", grid_family(nn, values if values is not None else [k * delta for k in range(3)])))
+        if "structured" in searches:
+            plan.append(("structured", structured_family(nn, delta)))
+    if "random" in searches:
+        nn = n_use if n_use is not None else 3
+        plan.append(("random", random_family(nn, random_count, 0, 3 * delta, seed)))
+    return plan
+
+
 def verify(
     mechanism: Any,
     neighbourhood: Neighbourhood | None = None,
@@ -228,22 +252,7 @@ def verify(
     nb = neighbourhood if neighbourhood is not None else default_neighbourhood(mechanism)
     delta = Real.of(mechanism.sensitivity).to_fraction()
     scope = Scope(neighbourhood=nb.describe())
-    n_fixed = mechanism_size(mechanism)
-    if n is not None and n_fixed is not None and n != n_fixed:
-        raise ValueError(f"n: the mechanism is tied to {n_fixed} candidates, got n = {n}")
-    n_use = n if n is not None else n_fixed
-    plan: list[tuple[str, list[Vector]]] = []
-    if n is None and values is None:
-        plan = [p for p in _default_plan(mechanism, delta) if p[0] in searches]
-    else:
-        nn = n_use if n_use is not None else 3
-        if "grid" in searches:
-            plan.append(("grid", grid_family(nn, values if values is not None else [k * delta for k in range(3)])))
-        if "structured" in searches:
-            plan.append(("structured", structured_family(nn, delta)))
-    if "random" in searches:
-        nn = n_use if n_use is not None else 3
-        plan.append(("random", random_family(nn, random_count, 0, 3 * delta, seed)))
+    plan = scope_plan(mechanism, searches, n, values, random_count, seed)
     props = mechanism_properties(mechanism)
     if props.integer_scores:  # the mechanism is defined on integer scores only
         nb = _IntegerPoints(nb)

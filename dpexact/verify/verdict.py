@@ -65,6 +65,10 @@ class Verdict:
     counterexample: Counterexample | None
     recheck: Recheck | None
     seconds: float
+    #: (ε, δ)-DP verdicts (:mod:`.approx_dp`): the claimed δ and the largest hockey-stick divergence
+    #: δ(ε) over the scope (a certified lower bound when violated, a certified upper bound when private)
+    delta: str | None = None
+    worst_delta: float | None = None
 
     @property
     def certified(self) -> bool:
@@ -90,4 +94,5 @@ class Verdict:
             "scope": self.scope.as_dict(),
             "counterexample": None if self.counterexample is None else self.counterexample.as_dict(),
             "seconds": self.seconds,
+            **({} if self.delta is None else {"delta": self.delta, "worst_delta": self.worst_delta}),
         }

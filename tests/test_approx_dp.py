@@ -1,0 +1,83 @@
+"""(ε, δ)-DP over a scope: the verifier's worst δ(ε) against a brute-force exact maximum of the
+hockey-stick divergence over the same pairs, refutations re-checked, and agreement with the pure-DP
+verifiers at δ = 0."""
+
+import json
+from fractions import Fraction
+
+import pytest
+import sympy
+from typer.testing import CliRunner
+
+import dpexact
+from dpexact.cli.main import app
+from dpexact.verify.approx_dp import verify_approx
+from dpexact.verify.output_dispatch import verify_mechanism
+from dpexact.verify.pattern_search import pattern_pairs
+from dpexact.verify.search import verify
+
+
+def _exact_profile(m, pairs, eps):
+    """max over ordered pairs of Σ_y max(0, P(y) − e^ε Q(y)), from exact pmfs, written out here."""
+    E = sympy.exp(sympy.nsimplify(eps))
+    best = sympy.Integer(0)
+    for a, b in pairs:
+        P = [sympy.sympify(str(v)) for v in m.pmf(list(a), backend="exact").values]
+        Q = [sympy.sympify(str(v)) for v in m.pmf(list(b), backend="exact").values]
+        for X, Y in ((P, Q), (Q, P)):
+            h = sum((x - E * y for x, y in zip(X, Y) if sympy.N(x - E * y, 50) > 0), sympy.Integer(0))
+            if sympy.N(h - best, 50) > 0:
+                best = h
+    return best
+
+
+@pytest.fixture(scope="module")
+def svt4_case():
+    m = dpexact.mechanism("svt4", epsilon=Fraction(1, 10), threshold=1, cutoff=1)
+    pairs, _, _ = pattern_pairs(m, 3, "all-differ")
+    return m, pairs, _exact_profile(m, pairs, Fraction(1, 10))
+
+
+def test_worst_delta_is_the_exact_maximum_over_the_scope(svt4_case):
+    m, pairs, true_max = svt4_case
+    t = float(sympy.N(true_max, 30))
+    assert t > 0  # svt4 is not 0.1-DP: a positive δ is needed at ε = 0.1
+    v = verify_approx(m, Fraction(1, 10), n=3)
+    assert v.verdict == "private-within-scope" and v.certified and v.scope.pairs == len(pairs)
+    assert t <= v.worst_delta <= t + 1e-15
+    below = Fraction(t) * Fraction(999, 1000)  # just under the profile: refuted on the pair that attains it
+    w = verify_approx(m, below, n=3)
+    assert w.verdict == "violated" and w.certified and w.recheck.proved
+    assert float(below) < w.worst_delta <= t + 1e-15
+    above = Fraction(t) * Fraction(1001, 1000)
+    assert verify_approx(m, above, n=3).verdict == "private-within-scope"
+
+
+@pytest.mark.parametrize("name, kw", [("pf", {}), ("em", {}), ("rnmh", {"sensitivities": [1, 4, 1]})])
+def test_delta_zero_agrees_with_the_pure_dp_verifier_on_selection(name, kw):
+    m = dpexact.mechanism(name, epsilon=1, **kw)
+    a = verify_approx(m, 0)
+    p = verify(m, searches=("grid", "structured"))
+    assert a.verdict == p.verdict and a.certified == p.certified
+
+
+@pytest.mark.parametrize("name", ["svt1", "svt4", "svt6"])
+def test_delta_zero_agrees_with_the_pure_dp_verifier_on_patterns(name):
+    m = dpexact.mechanism(name, epsilon=Fraction(1, 10), threshold=1, cutoff=1)
+    a = verify_approx(m, 0, n=4)
+    p = verify_mechanism(m, 4)
+    assert a.verdict == p.verdict
+
+
+def test_cli_delta_reports_the_profile_and_refuses_bad_delta():
+    runner = CliRunner()
+    r = runner.invoke(app, ["verify", "-m", "svt4", "-e", "1/10", "-p", "threshold=1", "-p", "cutoff=1", "--n", "3",
+                            "--delta", "1/10", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["delta"] == "1/10" and d["verdict"] == "private-within-scope" and 0 < d["worst_delta"] < 0.1
+    for bad in ("1", "-1/2", "nan", "x"):
+        r = runner.invoke(app, ["verify", "-m", "pf", "-e", "1", "--delta", bad])
+        assert r.exit_code == 2 and "delta" in r.output and "Traceback" not in r.output
+    r = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--delta", "0"])
+    assert r.exit_code == 2 and "enumerates outputs" in r.output
