@@ -81,3 +81,20 @@ def test_cli_delta_reports_the_profile_and_refuses_bad_delta():
         assert r.exit_code == 2 and "delta" in r.output and "Traceback" not in r.output
     r = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--delta", "0"])
     assert r.exit_code == 2 and "enumerates outputs" in r.output
+
+
+def test_finite_input_domain_every_pair_and_the_exact_profile():
+    """Truncated geometric on counts 0..5: every adjacent pair; the worst δ(ε) against the
+    rational pmfs (Balcer & Vadhan's integer cdf) summed at 50 digits."""
+    import mpmath
+
+    m = dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10))
+    with mpmath.workdps(50):
+        E = mpmath.exp(mpmath.mpf(1) / 10)
+        ref = max(sum(max(mpmath.mpf(0), mpmath.mpf(x.numerator) / x.denominator - E * mpmath.mpf(y.numerator) / y.denominator)
+                      for x, y in zip(m.exact_pmf([a]), m.exact_pmf([b])))
+                  for c in range(5) for a, b in ((c, c + 1), (c + 1, c)))
+    v = verify_approx(m, Fraction(1, 100))
+    assert v.scope.pairs == 5 and v.verdict == "private-within-scope"
+    assert abs(v.worst_delta - float(ref)) < 1e-15
+    assert verify_approx(m, Fraction(1, 1000)).verdict == "violated"

@@ -45,6 +45,7 @@ __all__ = [
     "HistogramAddRemove",
     "HistogramReplace",
     "AnyPair",
+    "AdjacentCounts",
     "as_vector",
     "MAX_CANDIDATES",
 ]
@@ -273,3 +274,35 @@ class AnyPair:
 
     def describe(self) -> str:
         return f"any pair of {len(self.inputs)} inputs (LDP)"
+
+
+@dataclass(frozen=True)
+class AdjacentCounts:
+    """Counting queries: one count in ``lo..hi``, neighbours differ by exactly one (adding or
+    removing one person); a finite relation, so its pairs can be enumerated (``inputs``)."""
+
+    lo: int = 0
+    hi: int = 1
+    name: str = "adjacent-counts"
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.lo, int) and isinstance(self.hi, int)) or self.hi <= self.lo:
+            raise ValueError(f"lo, hi must be integers with lo < hi, got {self.lo!r}, {self.hi!r}")
+
+    @property
+    def inputs(self) -> tuple:
+        return tuple((Fraction(c),) for c in range(self.lo, self.hi + 1))
+
+    def contains(self, q: Sequence[Any], q2: Sequence[Any]) -> bool:
+        a, b = as_vector(q), as_vector(q2, "neighbour_scores")
+        return a in self.inputs and b in self.inputs and abs(a[0] - b[0]) == 1
+
+    def candidates(self, q: Sequence[Any], steps: int = 1) -> list[Vector]:
+        a = as_vector(q)
+        return [v for v in self.inputs if len(a) == 1 and abs(v[0] - a[0]) == 1]
+
+    def bounds(self, q: Sequence[Any]) -> None:
+        return None
+
+    def describe(self) -> str:
+        return f"counts in {self.lo}..{self.hi} differing by one"

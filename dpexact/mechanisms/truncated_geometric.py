@@ -97,9 +97,10 @@ class TruncatedGeometric:
         return MechanismProperties(certified=True, integer_scores=True)
 
     def neighbourhood(self) -> Any:
-        from .neighbourhoods import LInfBox
+        """Counts in 0..n differing by one (the relation of Balcer & Vadhan's guarantee)."""
+        from .neighbourhoods import AdjacentCounts
 
-        return LInfBox(1)
+        return AdjacentCounts(0, self.n)
 
     def outputs(self, n: int = 1) -> list[int]:
         return list(range(self.n + 1))

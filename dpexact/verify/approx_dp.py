@@ -208,6 +208,13 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
     kind = getattr(mechanism, "output_kind", "selection")
     if kind not in FINITE_KINDS:
         raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs; output kind {kind!r} has none to enumerate")
+    own = mechanism.neighbourhood() if relation is None and neighbourhood is None else None
+    if getattr(own, "inputs", None):  # a finite input domain (LDP channels, counts): every pair of it
+        from .pure_dp import neighbour_pairs
+
+        pairs = neighbour_pairs(list(own.inputs), own, steps)
+        return verify_approx_dp(mechanism, pairs, own, delta, prec=prec, name=name, families={"inputs": len(own.inputs)},
+                                notes=["every neighbouring pair of the finite input domain"], progress=progress)
     if kind == "selection" and relation is None:
         from .neighbourhoods import default_neighbourhood
         from .pure_dp import neighbour_pairs
