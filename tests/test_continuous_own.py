@@ -76,3 +76,22 @@ def test_own_interval_mechanism_without_a_noise_scale():
     assert good.verdict == "inconclusive" and good.worst_float_log_ratio <= 0.5 + 1e-9
     rep = conform(MyNoisyMaxValue(epsilon=Fraction(1, 2)), draws=4000)
     assert rep.check("sums-to-one").passed and rep.check("sampler-agrees").passed
+
+
+def test_gaussian_approximate_dp_refuted_below_its_exact_delta_and_never_above():
+    """N(q, 1) with one query moved by 1: δ(ε = 1) = Φ(−1/2) − e·Φ(−3/2) = 0.126937 (Balle & Wang 2018,
+    Thm 8; written out here with mpmath). A claim δ = 0.12 is refuted on a tail set whose certified
+    excess lies in (0.12, 0.126937]; δ = 0.127 is never refuted."""
+    import mpmath
+
+    from dpexact.verify.approx_dp import verify_approx
+
+    with mpmath.workdps(30):
+        phi = lambda t: mpmath.erfc(-t / mpmath.sqrt(2)) / 2  # noqa: E731
+        exact = float(phi(-mpmath.mpf(1) / 2) - mpmath.e * phi(-mpmath.mpf(3) / 2))
+    m = MyGaussian(epsilon=1)
+    v = verify_approx(m, Fraction(12, 100), n=2)
+    assert v.verdict == "violated" and v.certified and 0.12 < v.worst_delta <= exact + 1e-15
+    assert v.counterexample.as_dict()["delta"] == "3/25"
+    w = verify_approx(m, Fraction(127, 1000), n=2)
+    assert w.verdict == "inconclusive" and w.worst_delta <= exact + 1e-15

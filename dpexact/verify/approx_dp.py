@@ -17,6 +17,10 @@ sparse-vector pattern law), computes H in ball arithmetic for both orders of eve
   straddles δ); nothing is claimed outside the scope;
 * ``inconclusive`` — some H could not be separated from δ.
 
+A ``continuous`` mechanism with a box law gets the box search of
+:func:`.box_search.verify_continuous_boxes` instead (boxes and tails of its box coordinates):
+refutation only, and its ``worst_delta`` is a certified *lower* bound of δ(ε).
+
 ``worst_delta`` is the scope's privacy profile at ε: the largest δ_{q,q'}(ε) found (its
 certified lower bound when violated, its certified upper bound otherwise); ``worst_log_ratio``
 is the pure-DP loss of the scope seen by the float screen (what ε would be needed at δ = 0).
@@ -206,8 +210,16 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
     """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
     the query-pair family for another finite-output one (module docstring)."""
     kind = getattr(mechanism, "output_kind", "selection")
+    if kind == "continuous" and callable(getattr(mechanism, "box_probability", None)):  # refutation on boxes and tails
+        from .box_search import verify_continuous_boxes
+        from .output_dispatch import _query_relation
+
+        _delta(delta)
+        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
+                                       name=name, approx_delta=delta)
     if kind not in FINITE_KINDS:
-        raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs; output kind {kind!r} has none to enumerate")
+        raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
+                        f"box law; output kind {kind!r} offers neither")
     own = mechanism.neighbourhood() if relation is None and neighbourhood is None else None
     if getattr(own, "inputs", None):  # a finite input domain (LDP channels, counts): every pair of it
         from .pure_dp import neighbour_pairs

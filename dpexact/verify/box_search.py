@@ -317,24 +317,31 @@ class ContinuousBoxCounterexample:
     box: tuple[tuple[Fraction, Fraction], ...]
     log_ratio_lo: float
     log_ratio_hi: float
+    delta: str | None = None  # an (ε, δ) claim: the event's excess P(S) − e^ε Q(S) is above δ
 
     def as_dict(self) -> dict[str, Any]:
         coords = "box_coordinates(y)" if callable(getattr(self.mechanism, "box_coordinates", None)) else "y"
-        return {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
-                "output": f"{coords} in box", "box": [[str(a), str(b)] for a, b in self.box],
-                "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
+        out = {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
+               "output": f"{coords} in box", "box": [[str(a), str(b)] for a, b in self.box],
+               "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
+        if self.delta is not None:
+            out.update({"delta": self.delta, "event": [f"{coords} in box"], "log_ratio": None,
+                        "hockey_stick": [self.log_ratio_lo, self.log_ratio_hi]})
+        return out
 
     def recheck(self, prec: int = 256) -> Recheck:
-        """Recompute both box probabilities at ``prec`` bits and compare with e^ε."""
+        """Recompute both box probabilities at ``prec`` bits and prove ``P(S) > e^ε Q(S) (+ δ)``."""
         m = self.mechanism
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = Real.of(claimed_epsilon(m))
+        d = Real.of(self.delta if self.delta is not None else 0)
         p1 = m.box_probability(list(self.scores), list(self.box), backend="ball", prec=prec)
         p2 = m.box_probability(list(self.neighbour_scores), list(self.box), backend="ball", prec=prec)
         with ball_context(prec):
-            proved = bool((p1 - eps.to_arb(prec).exp() * p2).lower() > 0)
-            lr = _lr(p1, p2)
-        return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
+            excess = p1 - eps.to_arb(prec).exp() * p2
+            proved = bool((excess - d.to_arb(prec)).lower() > 0)
+            lo, hi = (_lr(p1, p2),) * 2 if self.delta is None else (float(excess.lower()), float(excess.upper()))
+        return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "not separated")
 
 
 def verify_continuous_boxes(
@@ -347,20 +354,27 @@ def verify_continuous_boxes(
     budget: int = 4000,
     prec: int = 96,
     name: str | None = None,
+    approx_delta: Any = None,
 ) -> Verdict:
-    """Refute ε-DP of a ``continuous`` mechanism with a closed-form ``box_probability`` (any mechanism
-    defined through the protocol, no family-specific theorem needed) on boxes of its box coordinates.
+    """Refute ε-DP (or, with ``approx_delta`` δ, (ε, δ)-DP) of a ``continuous`` mechanism with a
+    closed-form ``box_probability`` (any mechanism defined through the protocol, no family-specific
+    theorem needed) on boxes of its box coordinates.
 
     For each pair of :func:`query_pairs` (levels in units of b = ``noise_scale()``, else 2Δ/ε) the
     candidate sets are, at corners ``c = min(q ∪ q') + j·b/2``: the cube ``[c, c + w]^k`` (a loss that
     adds up over coordinates, e.g. product laws in their tails) and, for each coordinate i, the slab
     ``[c, c + w]`` on coordinate i with the others over a wide window (a loss carried by one
     coordinate). A separated ratio ``lower(Pr_q) > e^ε·upper(Pr_q')`` is re-checked at 256 bits: a
-    certified violation on a set of positive measure. Refutation only: ``inconclusive`` otherwise.
+    certified violation on a set of positive measure. For (ε, δ) the sets also include tails
+    ``[c, c + R]`` (R = 400 b past the scores: half-lines in effect, where the excess
+    ``P(S) − e^ε Q(S)`` of a light-tailed law peaks) and a violation is ``lower(P(S) − e^ε Q(S)) > δ``,
+    so ``worst_delta`` is a certified *lower* bound of the scope's δ(ε). Refutation only:
+    ``inconclusive`` otherwise.
     """
     t0 = time.perf_counter()
     delta = Real.of(mechanism.sensitivity).to_fraction()
     nb = relation_neighbourhood(relation, delta)
+    dd = None if approx_delta is None else Real.of(approx_delta, "delta")
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")
@@ -379,41 +393,78 @@ def verify_continuous_boxes(
             cache[(v, box)] = mechanism.box_probability(list(v), list(box), backend="ball", prec=prec)
         return cache[(v, box)]
 
+    def shape(c: Fraction, tag: tuple, low: Fraction, span: Fraction) -> tuple:
+        """The box of ``tag`` = (coordinate or None for the cube, tail?) with corner c."""
+        which, tail = tag
+        side = (c, low + span if tail else c + w)
+        return tuple(side if which is None or t == which else (low - span, low + span) for t in range(k))
+
+    tags = [(which, tail) for tail in ((False,) if dd is None else (False, True))
+            for which in ([None] + (list(range(k)) if k > 1 else []))]
     evaluated, best, cx, rc = 0, -math.inf, None, None
+    best_at: tuple | None = None
+
+    def try_box(x: Vector, y: Vector, box: tuple) -> tuple[bool, float]:
+        nonlocal cx, rc
+        p1, p2 = prob(x, box), prob(y, box)
+        with ball_context(prec):
+            excess = p1 - eps.to_arb(prec).exp() * p2
+            if dd is None:
+                found, lo_v, hi_v = bool(excess.lower() > 0), _lr(p1, p2), _lr(p1, p2)
+            else:
+                found, lo_v, hi_v = bool((excess - dd.to_arb(prec)).lower() > 0), float(excess.lower()), float(excess.upper())
+        if found:
+            cand = ContinuousBoxCounterexample(mechanism, nb, x, y, box, lo_v, hi_v, None if dd is None else str(dd))
+            check = cand.recheck(256)
+            if check.proved:
+                cx, rc = cand, check
+        return cx is not None, lo_v
+
     for p, q2 in pairs:
         low = min(min(p), min(q2))
         span = max(max(p), max(q2)) - low + 400 * b
-        wide = (low - span, low + span)
-        boxes = []
         for j in positions:
             c = low + j * b / 2
-            boxes.append(tuple((c, c + w) for _ in range(k)))
-            if k > 1:
-                boxes.extend(tuple((c, c + w) if t == i else wide for t in range(k)) for i in range(k))
-        for box in boxes:
-            for x, y in ((p, q2), (q2, p)):
-                if evaluated >= budget:
-                    break
-                evaluated += 1
-                p1, p2 = prob(x, box), prob(y, box)
-                with ball_context(prec):
-                    found = bool((p1 - eps.to_arb(prec).exp() * p2).lower() > 0)
-                    best = max(best, _lr(p1, p2))
-                if found:
-                    cand = ContinuousBoxCounterexample(mechanism, nb, x, y, box, _lr(p1, p2), _lr(p1, p2))
-                    check = cand.recheck(256)
-                    if check.proved:
-                        cx, rc = cand, check
+            for tag in tags:
+                for x, y in ((p, q2), (q2, p)):
+                    if evaluated >= budget:
                         break
+                    evaluated += 1
+                    done, lo_v = try_box(x, y, shape(c, tag, low, span))
+                    if lo_v > best:
+                        best, best_at = lo_v, (x, y, c, tag, low, span)
+                    if done:
+                        break
+                if cx is not None or evaluated >= budget:
+                    break
             if cx is not None or evaluated >= budget:
                 break
         if cx is not None or evaluated >= budget:
             break
-    scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "boxes": evaluated})
-    scope.notes.append(f"cubes [c, c+{w}]^{k} and one-coordinate slabs of the box coordinates, c = min(q ∪ q') + j·b/2, "
-                       f"j in [{positions.start}, {positions.stop}); refutation only (a private verdict for a continuous "
-                       "output needs a theorem about every set: the registered families have one)")
+    refined = 0
+    if cx is None and dd is not None and best_at is not None:
+        # the excess of a set is smooth in its corner: scan the best set's corner at b/32 around it
+        x, y, c0, tag, low, span = best_at
+        for m in range(-16, 17):
+            refined += 1
+            done, lo_v = try_box(x, y, shape(c0 + m * b / 32, tag, low, span))
+            best = max(best, lo_v)
+            if done:
+                break
+    scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "boxes": evaluated + refined})
+    scope.notes.append(f"cubes [c, c+{w}]^{k}{' and tails [c, c+R]^' + str(k) if dd is not None else ''} and one-coordinate "
+                       f"slabs of the box coordinates, c = min(q ∪ q') + j·b/2, j in [{positions.start}, {positions.stop}); "
+                       "refutation only (a private verdict for a continuous output needs a theorem about every set: "
+                       "the registered families have one)")
+    if refined:
+        scope.notes.append(f"the best set's corner refined at b/32 ({refined} sets)")
     kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
+    if dd is None:
+        return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
+                       scope=scope, worst_log_ratio=float(worst), worst_float_log_ratio=float(best), worst_pair=wp,
+                       counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
+    # (ε, δ): the largest certified excess found is a lower bound of the scope's δ(ε)
     return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                   scope=scope, worst_log_ratio=float(worst), worst_float_log_ratio=float(best), worst_pair=wp,
-                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
+                   scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf, worst_pair=wp,
+                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=str(dd),
+                   worst_delta=float(worst))
