@@ -100,3 +100,13 @@ def test_finite_input_domain_every_pair_and_the_exact_profile():
     assert v.scope.pairs == 5 and v.verdict == "private-within-scope"
     assert abs(v.worst_delta - float(ref)) < 1e-15
     assert verify_approx(m, Fraction(1, 1000)).verdict == "violated"
+
+
+def test_interval_output_at_delta_zero_agrees_with_the_interval_verifier():
+    """noisy max releasing its value (StatDP v1b) at the peers' setting: refuted for pure DP by the
+    interval search, and for (ε, 0) by the box-and-tail search, both certified."""
+    m = dpexact.mechanism("noisy-max-value", epsilon=Fraction(1, 10))
+    pure = verify_mechanism(m, 5)
+    approx = verify_approx(m, 0, n=5)
+    assert pure.verdict == approx.verdict == "violated" and pure.certified and approx.certified
+    assert approx.recheck.proved and approx.worst_delta > 0

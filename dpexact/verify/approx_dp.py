@@ -17,7 +17,8 @@ sparse-vector pattern law), computes H in ball arithmetic for both orders of eve
   straddles δ); nothing is claimed outside the scope;
 * ``inconclusive`` — some H could not be separated from δ.
 
-A ``continuous`` mechanism with a box law gets the box search of
+A ``continuous`` mechanism with a box law (or an ``interval`` one, seen as a one-interval box
+law) gets the box search of
 :func:`.box_search.verify_continuous_boxes` instead (boxes and tails of its box coordinates):
 refutation only, and its ``worst_delta`` is a certified *lower* bound of δ(ε).
 
@@ -203,6 +204,21 @@ def verify_approx_dp(mechanism: Any, pairs: Sequence[tuple[Vector, Vector]], nei
                    worst_delta=float(worst_delta))
 
 
+class _IntervalAsBox:
+    """An ``interval`` mechanism (one real value) seen as a continuous one with a one-interval box law."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def box_probability(self, queries: Any, box: Sequence[Any], backend: str = "ball", prec: int = 128) -> Any:
+        if len(box) != 1:
+            raise ValueError(f"box: one interval expected, got {len(box)}")
+        return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
+
+
 def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
                   steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
@@ -210,13 +226,14 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
     """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
     the query-pair family for another finite-output one (module docstring)."""
     kind = getattr(mechanism, "output_kind", "selection")
-    if kind == "continuous" and callable(getattr(mechanism, "box_probability", None)):  # refutation on boxes and tails
+    boxed = _IntervalAsBox(mechanism) if kind == "interval" else mechanism
+    if kind in ("continuous", "interval") and callable(getattr(boxed, "box_probability", None)):  # boxes and tails
         from .box_search import verify_continuous_boxes
         from .output_dispatch import _query_relation
 
         _delta(delta)
-        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
-                                       name=name, approx_delta=delta)
+        return verify_continuous_boxes(boxed, n if n is not None else 3, relation or _query_relation(mechanism),
+                                       name=name or mechanism.short_name, approx_delta=delta)
     if kind not in FINITE_KINDS:
         raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
                         f"box law; output kind {kind!r} offers neither")
