@@ -81,7 +81,7 @@ def test_cli_delta_reports_the_profile_and_refuses_bad_delta():
         assert r.exit_code == 2 and "delta" in r.output and "Traceback" not in r.output
     r = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--n", "1", "--delta", "1/100", "--json"])  # ε-DP: not refuted
     assert r.exit_code == 0 and json.loads(r.stdout)["verdict"] == "inconclusive"
-    r = runner.invoke(app, ["verify", "-m", "noisy-max-value", "-e", "1", "--delta", "0"])
+    r = runner.invoke(app, ["verify", "-m", "svt34-parallel", "-e", "1", "--delta", "0"])
     assert r.exit_code == 2 and "offers neither" in r.output
 
 
