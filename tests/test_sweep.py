@@ -115,6 +115,21 @@ def test_sweep_json_equals_the_cli_json(tmp_path):
         assert "ratios" in o and set(o["ratios"]) == {"pf", "em"}
 
 
+def test_verify_points_equal_the_cli_for_every_output_kind_and_delta():
+    """A verify point runs exactly `dpexact verify`: a sparse-vector pattern law, an (ε, δ) claim."""
+    runner = CliRunner()
+    base = {"sensitivity": "1", "monotone": False, "neighbourhood": "default", "search": ["grid", "structured", "local"],
+            "steps": 1, "n": 4, "params": {"threshold": "1", "cutoff": 1}}
+    for extra, flags in (({}, []), ({"delta": "1/1000"}, ["--delta", "1/1000"])):
+        out = run_point("verify", {"mechanism": "svt4", "epsilon": "1/10", **base, **extra})
+        cli = runner.invoke(app, ["verify", "-m", "svt4", "-e", "1/10", "--n", "4", "-p", "threshold=1", "-p", "cutoff=1",
+                                  "--json", *flags])
+        assert out["status"] == "ok" and timeless(out["result"]) == timeless(json.loads(cli.stdout))
+    assert out["result"]["delta"] == "1/1000" and out["result"]["verdict"] == "violated"
+    spec = parse_spec({"task": "verify", "mechanisms": ["svt4"], "epsilon": ["1/10"], "delta": ["0", "1/100"], "n": [4]})
+    assert spec.axes["delta"] == ["0", "1/100"]
+
+
 def test_pmf_point_equals_the_cli_json():
     out = run_point("pmf", {"mechanism": "pf", "epsilon": "1", "sensitivity": "1", "scores": ["1", "0", "0"], "backend": "exact",
                             "monotone": False, "params": {}})

@@ -30,10 +30,9 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
-        """Certified check of pure ε-DP over a finite scope (violations re-checked in ball/exact)."""
+        """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact)."""
         from .. import mechanism as build
-        from ..verify.neighbourhoods import parse_neighbourhood
-        from ..verify.search import verify
+        from ..verify.output_dispatch import verify_any
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
@@ -49,32 +48,10 @@ def register(app: typer.Typer) -> None:
         vals = parse_scores(values, "--values") if values is not None else None
         try:
             mech = build(mechanism, **params)
-            if delta is not None:
-                from ..verify.approx_dp import verify_approx
-
-                nb_sel = parse_neighbourhood(neighbourhood, mech) if getattr(mech, "output_kind", "selection") == "selection" \
-                    and relation is None else None
-                with Progress() as progress:
-                    v = verify_approx(mech, delta, n=n, relation=relation, values=vals, steps=steps, neighbourhood=nb_sel,
-                                      searches=tuple(search) if search else ("grid", "structured"), name=mechanism,
-                                      progress=progress.report)
-                _report(v.as_dict(), mechanism, as_json, target)
-                return
-            if getattr(mech, "output_kind", "selection") != "selection":
-                from ..verify.output_dispatch import verify_mechanism
-
-                with Progress() as progress:
-                    progress.step(f"verifying {mechanism} ({mech.output_kind} outputs)")
-                    v = verify_mechanism(mech, n, relation, name=mechanism)
-                _report(v.as_dict(), mechanism, as_json, target)
-                return
-            nb = parse_neighbourhood(neighbourhood, mech)
             with Progress() as progress:
-                v = verify(mech, nb, tuple(search) if search else ("grid", "structured", "local"), n=n, values=vals,
-                           steps=steps, name=mechanism, progress=progress.report)
-            from ..verify.output_dispatch import extend_by_couplings
-
-            extend_by_couplings(v, mech, nb)
+                v = verify_any(mech, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
+                               values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,
+                               progress=progress.report)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return

@@ -30,6 +30,8 @@ def _summary(task: str, res: dict[str, Any]) -> str:
         ratios = ", ".join(f"{m} {r:.6f}" for m, r in res["ratios"].items())
         return f"opt {res['optimal_total_error']:.8g}; ratio {ratios}"
     if task == "verify":
+        if "delta" in res:  # (ε, δ): the scope's δ(ε)
+            return f"{res['verdict']} (worst δ(ε) {res['worst_delta']:.6g} vs δ = {res['delta']})"
         return f"{res['verdict']} (worst log-ratio {res['worst_log_ratio']})"
     if task == "pmf":
         return f"E[err] {res['expected_error']:.10g} ± {res['error_bound']:.2g}"

@@ -154,6 +154,8 @@ KINDS: dict[str, dict[str, Field]] = {
         "values": Field("values", _num_list, False),
         "steps": Field("steps", _int, False, default=1),
         "params": Field("params", _params, False, default={}),
+        "delta": Field("delta", _num, True),  # (ε, δ)-DP: an axis, so a grid traces a privacy profile
+        "relation": Field("relation", _str, False),
     },
     "pmf": {
         "mechanisms": Field("mechanism", _str, True, required=True),

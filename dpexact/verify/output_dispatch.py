@@ -26,7 +26,7 @@ from ..numbers.real import Real
 
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "SelectionOutputs", "extend_by_couplings"]
+__all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_couplings"]
 
 
 class SelectionOutputs:
@@ -204,3 +204,39 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
                                        name=name, **kwargs)
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
+
+
+def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
+               values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
+               name: str | None = None, progress: Any = None) -> Verdict:
+    """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
+
+    * ``delta`` given: (ε, δ)-DP, :func:`.approx_dp.verify_approx` (searches without ``local``);
+    * a selection mechanism: :func:`.search.verify` on ``neighbourhood`` (a spec string for
+      :func:`.neighbourhoods.parse_neighbourhood`), extended by the couplings that prove more
+      (:func:`extend_by_couplings`); with ``relation``, the peers' query-pair families;
+    * any other output kind: :func:`verify_mechanism`.
+    """
+    from .neighbourhoods import parse_neighbourhood
+
+    if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
+        raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
+    kind = getattr(mechanism, "output_kind", "selection")
+    report = progress or (lambda k, t: None)
+    if delta is not None:
+        from .approx_dp import verify_approx
+
+        nb = parse_neighbourhood(neighbourhood, mechanism) if kind == "selection" and relation is None else None
+        return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
+                             searches=tuple(s for s in (searches or ("grid", "structured")) if s != "local"), name=name,
+                             progress=progress)
+    if kind != "selection" or relation is not None:
+        report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
+        return verify_mechanism(mechanism, n, relation, name=name)
+    from .search import verify
+
+    nb = parse_neighbourhood(neighbourhood, mechanism)
+    v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
+               name=name, progress=progress)
+    extend_by_couplings(v, mechanism, nb)
+    return v
