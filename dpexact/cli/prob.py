@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
         scores: str = typer.Option(..., "--scores", "-q", help="comma-separated queries / scores"),
         box: str = typer.Option(..., "--box", help="lo:hi per released value, comma-separated, e.g. 0:1,-1/2:3"),
-        output_part: Optional[str] = typer.Option(None, "--output-part", "--pattern", help="the finite part of a mixed output (a ⊤/⊥ pattern such as FTT, or an index)"),
+        output_part: Optional[str] = typer.Option(None, "--pattern", "--output-part", help="the finite part of a mixed output (a ⊤/⊥ pattern such as FTT, or an index)"),
         sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
         backend: str = typer.Option("ball", "--backend", "-b", help="ball[:bits] | exact"),
         param: Optional[list[str]] = typer.Option(None, "--param", "-p", help="mechanism parameter name=value"),

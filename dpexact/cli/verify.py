@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
         values: Optional[str] = typer.Option(None, "--values", help="grid score values, comma-separated"),
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
         delta: Optional[str] = typer.Option(None, "--delta", "-d", help="verify (ε, δ)-DP instead of pure ε-DP: δ in [0, 1), exact"),
-        relation: Optional[str] = typer.Option(None, "--relation", help="query neighbours for non-selection mechanisms: all-differ | one-differ | monotone (default: the mechanism's claim)"),
+        relation: Optional[str] = typer.Option(None, "--relation", help="the peers' query relation: all-differ | one-differ | monotone (default: the mechanism's claim; for a selection mechanism it replaces --neighbourhood by the query-pair families)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
