@@ -110,3 +110,15 @@ def test_interval_output_at_delta_zero_agrees_with_the_interval_verifier():
     approx = verify_approx(m, 0, n=5)
     assert pure.verdict == approx.verdict == "violated" and pure.certified and approx.certified
     assert approx.recheck.proved and approx.worst_delta > 0
+
+
+def test_integer_score_mechanism_keeps_to_integer_vectors():
+    """The example geometric noisy max is defined on integer scores: its (ε, 0) verdict and scope
+    are the pure-DP verifier's."""
+    from conftest import REPO
+
+    m = dpexact.mechanism(f"{REPO / 'examples' / 'geometric_noisy_max.py'}:GeometricNoisyMax", epsilon=1)
+    a = verify_approx(m, 0)
+    p = verify(m, searches=("grid", "structured"))
+    assert a.verdict == p.verdict == "private-within-scope" and a.scope.pairs == p.scope.pairs
+    assert "integer score vectors" in a.scope.neighbourhood

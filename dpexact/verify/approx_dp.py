@@ -247,10 +247,10 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
     if kind == "selection" and relation is None:
         from .neighbourhoods import default_neighbourhood
         from .pure_dp import neighbour_pairs
-        from .search import scope_plan
+        from .search import integer_scope, scope_plan
 
         nb = neighbourhood if neighbourhood is not None else default_neighbourhood(mechanism)
-        plan = scope_plan(mechanism, [s for s in searches if s != "local"], n, values)
+        nb, plan = integer_scope(mechanism, nb, scope_plan(mechanism, [s for s in searches if s != "local"], n, values))
         vecs = sorted({v for _, vs in plan for v in vs})
         pairs = neighbour_pairs(vecs, nb, steps)
         return verify_approx_dp(mechanism, pairs, nb, delta, prec=prec, name=name,

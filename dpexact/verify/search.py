@@ -187,6 +187,15 @@ def _default_plan(mechanism: Any, delta: Fraction) -> list[tuple[str, list[Vecto
     ]
 
 
+def integer_scope(mechanism: Any, nb: Neighbourhood, plan: list[tuple[str, list[Vector]]]
+                  ) -> tuple[Neighbourhood, list[tuple[str, list[Vector]]]]:
+    """The relation and families restricted to integer score vectors when the mechanism declares
+    ``integer_scores`` (its law is defined there only); unchanged otherwise."""
+    if not mechanism_properties(mechanism).integer_scores:
+        return nb, plan
+    return _IntegerPoints(nb), [(fam, [v for v in vecs if _is_integer(v)]) for fam, vecs in plan]
+
+
 def scope_plan(mechanism: Any, searches: Sequence[str], n: int | None = None, values: Sequence[Any] | None = None,
                random_count: int = 50, seed: int = 0) -> list[tuple[str, list[Vector]]]:
     """The score-vector families ``[(name, vectors), ...]`` of a scope (module docstring): the
@@ -255,8 +264,7 @@ def verify(
     plan = scope_plan(mechanism, searches, n, values, random_count, seed)
     props = mechanism_properties(mechanism)
     if props.integer_scores:  # the mechanism is defined on integer scores only
-        nb = _IntegerPoints(nb)
-        plan = [(fam, [v for v in vecs if _is_integer(v)]) for fam, vecs in plan]
+        nb, plan = integer_scope(mechanism, nb, plan)
         searches = tuple(s for s in searches if s != "local")
         scope.neighbourhood = nb.describe()
     if not props.certified:  # a sampler-only black box: statistical screen, never certified
