@@ -86,6 +86,16 @@ def _lr(lo1: Any, hi2: Any) -> float:
     return float((lo1.lower().log() - hi2.upper().log()).lower())
 
 
+def _separation(p1: Any, p2: Any, eps: Real, prec: int, delta: Real | None = None) -> tuple[bool, float, float]:
+    """Is ``P(S) > e^ε Q(S)`` (with ``delta``: ``P(S) − e^ε Q(S) > δ``) certain for the balls ``p1``,
+    ``p2``? With the evidence: the log-ratio's float lower bound twice, or the excess's bounds."""
+    with ball_context(prec):
+        excess = p1 - eps.to_arb(prec).exp() * p2
+        if delta is None:
+            return bool(excess.lower() > 0), _lr(p1, p2), _lr(p1, p2)
+        return bool((excess - delta.to_arb(prec)).lower() > 0), float(excess.lower()), float(excess.upper())
+
+
 def _fraction(x: Any) -> Fraction:
     r = Real.of(x)
     return r.to_fraction() if r.is_rational else Fraction(r.to_float())
@@ -234,9 +244,7 @@ class IntervalCounterexample:
         eps = Real.of(m.epsilon)
         p1 = m.interval_probability(list(self.scores), *self.interval, backend="ball", prec=prec)
         p2 = m.interval_probability(list(self.neighbour_scores), *self.interval, backend="ball", prec=prec)
-        with ball_context(prec):
-            proved = bool((p1 - eps.to_arb(prec).exp() * p2).lower() > 0)
-            lr = _lr(p1, p2)
+        proved, lr, _ = _separation(p1, p2, eps, prec)
         return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
 
 
@@ -283,12 +291,10 @@ def verify_intervals(
                 if evaluated >= budget:
                     break
                 evaluated += 1
-                p1, p2 = prob(x, c), prob(y, c)
-                with ball_context(prec):
-                    found = bool((p1 - eps.to_arb(prec).exp() * p2).lower() > 0)
-                    best = max(best, _lr(p1, p2))
+                found, lr, _ = _separation(prob(x, c), prob(y, c), eps, prec)
+                best = max(best, lr)
                 if found:
-                    cand = IntervalCounterexample(mechanism, nb, x, y, (c, c + w), _lr(p1, p2), _lr(p1, p2))
+                    cand = IntervalCounterexample(mechanism, nb, x, y, (c, c + w), lr, lr)
                     check = cand.recheck(256)
                     if check.proved:
                         cx, rc = cand, check
@@ -334,13 +340,9 @@ class ContinuousBoxCounterexample:
         m = self.mechanism
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = Real.of(claimed_epsilon(m))
-        d = Real.of(self.delta if self.delta is not None else 0)
         p1 = m.box_probability(list(self.scores), list(self.box), backend="ball", prec=prec)
         p2 = m.box_probability(list(self.neighbour_scores), list(self.box), backend="ball", prec=prec)
-        with ball_context(prec):
-            excess = p1 - eps.to_arb(prec).exp() * p2
-            proved = bool((excess - d.to_arb(prec)).lower() > 0)
-            lo, hi = (_lr(p1, p2),) * 2 if self.delta is None else (float(excess.lower()), float(excess.upper()))
+        proved, lo, hi = _separation(p1, p2, eps, prec, None if self.delta is None else Real.of(self.delta))
         return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "not separated")
 
 
@@ -406,13 +408,7 @@ def verify_continuous_boxes(
 
     def try_box(x: Vector, y: Vector, box: tuple) -> tuple[bool, float]:
         nonlocal cx, rc
-        p1, p2 = prob(x, box), prob(y, box)
-        with ball_context(prec):
-            excess = p1 - eps.to_arb(prec).exp() * p2
-            if dd is None:
-                found, lo_v, hi_v = bool(excess.lower() > 0), _lr(p1, p2), _lr(p1, p2)
-            else:
-                found, lo_v, hi_v = bool((excess - dd.to_arb(prec)).lower() > 0), float(excess.lower()), float(excess.upper())
+        found, lo_v, hi_v = _separation(prob(x, box), prob(y, box), eps, prec, dd)
         if found:
             cand = ContinuousBoxCounterexample(mechanism, nb, x, y, box, lo_v, hi_v, None if dd is None else str(dd))
             check = cand.recheck(256)
