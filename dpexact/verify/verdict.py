@@ -10,7 +10,14 @@ verdict                    meaning
                            claimed outside the scope
 ``inconclusive``           neither: some triples could not be decided (e.g. ratio equal to
                            e^ε within the ball radius and no exact backend)
+``private``                proved for every input of a stated domain: the upper end of the
+                           ε bracket (:mod:`.bracket`) is a proof and ``<= ε``
+``undecided``              the ε bracket straddles ε (or has no proved upper end and the
+                           search found nothing): ``reason`` says why and how wide
 =========================  ==================================================================
+
+``bracket`` (when a verifier computes one) carries the certified witness below and the proof
+above (:class:`~.bracket.EpsilonBracket`); it is emitted as ``epsilon_bracket`` in the JSON.
 """
 
 from __future__ import annotations
@@ -19,11 +26,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from .bracket import EpsilonBracket
 from .counterexample import Counterexample, Recheck
 
 __all__ = ["Verdict", "Scope", "VerdictKind"]
 
-VerdictKind = Literal["private-within-scope", "violated", "inconclusive"]
+VerdictKind = Literal["private", "private-within-scope", "violated", "undecided", "inconclusive"]
 
 
 @dataclass
@@ -69,12 +77,16 @@ class Verdict:
     #: δ(ε) over the scope (a certified lower bound when violated, a certified upper bound when private)
     delta: str | None = None
     worst_delta: float | None = None
+    #: the ε bracket (certified witness below, proof above) when the verifier computed one
+    bracket: EpsilonBracket | None = None
+    #: why the verdict is what it is, when the bracket or the search needs saying (e.g. undecided)
+    reason: str = ""
 
     @property
     def certified(self) -> bool:
         if self.verdict == "violated":
             return self.recheck is not None and self.recheck.proved
-        return self.verdict == "private-within-scope"
+        return self.verdict in ("private", "private-within-scope")
 
     def as_dict(self) -> dict[str, Any]:
         def fin(x: float) -> float | str:
@@ -95,4 +107,6 @@ class Verdict:
             "counterexample": None if self.counterexample is None else self.counterexample.as_dict(),
             "seconds": self.seconds,
             **({} if self.delta is None else {"delta": self.delta, "worst_delta": self.worst_delta}),
+            **({} if self.bracket is None else {"epsilon_bracket": self.bracket.as_dict()}),
+            **({"reason": self.reason} if self.reason else {}),
         }

@@ -1,0 +1,143 @@
+"""The ε bracket of a verdict: a certified witness below, a proof over a stated domain above.
+
+For a mechanism M, a neighbouring relation ~ and a domain D of inputs, the *privacy level* is
+
+    ε*(M, D) = sup_{q ~ q' in D, S} log( Pr[M(q) ∈ S] / Pr[M(q') ∈ S] ).
+
+A verdict brackets it: ``lower <= ε* <= upper``.
+
+* ``lower`` comes from a :class:`Witness` — neighbours ``q ~ q'`` and an output set ``S`` with
+  ``log(P(S)/P'(S)) >= lower``, re-checked in exact or ball arithmetic. ``lower_float`` is rounded
+  *down*, so it never exceeds the certified value.
+* ``upper`` comes from a :class:`Proof` — a statement that holds for **every** input of
+  ``domain`` (n, ε, neighbourhood, score box), by a named method (branch-and-bound, theorem,
+  coupling, closed form, density ratio) and, where one is used, a cited theorem.
+  ``upper_float`` is rounded *up*.
+
+The verdict follows from the bracket and the claimed ε (:meth:`EpsilonBracket.decide`):
+``violated`` when ``lower > ε``, ``private`` when ``upper <= ε``, ``undecided`` otherwise
+(``reason`` says why and how wide). A bracket with no proof above cannot say ``private``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["Witness", "Proof", "EpsilonBracket", "BracketDecision"]
+
+BracketDecision = Literal["private", "violated", "undecided"]
+
+
+def _finite(x: float) -> float | str:
+    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A certified lower end: neighbours, an output set and a log-ratio re-checked in ``arithmetic``.
+
+    ``lower`` is the certified value as an exact string where one is known (``"log(2)"``,
+    ``"1/10"``), else the decimal of ``lower_float``; ``lower_float`` is rounded down (it is a
+    certified lower bound itself). ``output`` is JSON-able (an index, a pattern, a box).
+    ``unbounded`` marks a witness whose ratio is infinite (an output impossible under q').
+    """
+
+    lower_float: float
+    scores: tuple[str, ...]
+    neighbour_scores: tuple[str, ...]
+    output: Any
+    arithmetic: str
+    lower: str | None = None
+    unbounded: bool = False
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "lower": self.lower if self.lower is not None else ("inf" if self.unbounded else repr(self.lower_float)),
+            "lower_float": _finite(math.inf if self.unbounded else self.lower_float),
+            "scores": list(self.scores),
+            "neighbour_scores": list(self.neighbour_scores),
+            "output": self.output,
+            "arithmetic": self.arithmetic,
+            "unbounded": self.unbounded,
+            **({"note": self.note} if self.note else {}),
+        }
+
+
+@dataclass(frozen=True)
+class Proof:
+    """A proved upper end: ``log-ratio <= upper`` for every input of ``domain``.
+
+    ``method``: ``"branch-and-bound"``, ``"theorem"``, ``"coupling"``, ``"closed-form"``,
+    ``"density-ratio"``, … ``domain`` states what the proof covers, with at least the keys
+    ``n`` (an int, or ``"every"``), ``epsilon`` (the ε proved for: a value or an interval such as
+    ``"(0, inf)"``), ``neighbourhood`` and ``scores`` (``"R^n"``, ``"Z^n"`` or a box).
+    ``theorem`` cites the result a proof relies on (None for a pure computation).
+    ``upper_float`` is rounded up.
+    """
+
+    upper_float: float
+    method: str
+    domain: dict[str, Any]
+    upper: str | None = None
+    theorem: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "upper": self.upper if self.upper is not None else repr(self.upper_float),
+            "upper_float": _finite(self.upper_float),
+            "method": self.method,
+            "domain": dict(self.domain),
+            "theorem": self.theorem,
+            **({"details": dict(self.details)} if self.details else {}),
+        }
+
+
+@dataclass(frozen=True)
+class EpsilonBracket:
+    """``lower <= ε* <= upper`` with the evidence of each end (either may be missing)."""
+
+    lower: Witness | None = None
+    upper: Proof | None = None
+
+    @property
+    def lower_float(self) -> float:
+        if self.lower is None:
+            return 0.0
+        return math.inf if self.lower.unbounded else self.lower.lower_float
+
+    @property
+    def upper_float(self) -> float:
+        return math.inf if self.upper is None else self.upper.upper_float
+
+    @property
+    def width(self) -> float:
+        return self.upper_float - self.lower_float
+
+    def decide(self, claimed: float) -> tuple[BracketDecision, str]:
+        """The verdict the bracket supports for a claimed ε, and why.
+
+        ``claimed`` is a float rounded so that the comparison is conservative: callers pass a
+        float whose rounding cannot turn a straddling bracket into a decision (compare exactly
+        where the ends are exact; this helper is for ends that are floats already rounded
+        outward).
+        """
+        if self.lower is not None and self.lower_float > claimed:
+            return "violated", f"a certified witness has log-ratio >= {self.lower_float:.9g} > ε = {claimed:.9g}"
+        if self.upper is not None and self.upper_float <= claimed:
+            return "private", f"proved log-ratio <= {self.upper_float:.9g} <= ε = {claimed:.9g} ({self.upper.method})"
+        if self.upper is None:
+            return "undecided", "no proof method applies: the upper end is unknown"
+        return "undecided", (f"the bracket [{self.lower_float:.9g}, {self.upper_float:.9g}] straddles ε = {claimed:.9g} "
+                             f"(width {self.width:.3g})")
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "lower": None if self.lower is None else self.lower.as_dict(),
+            "upper": None if self.upper is None else self.upper.as_dict(),
+            "lower_float": _finite(self.lower_float),
+            "upper_float": _finite(self.upper_float),
+        }
