@@ -87,7 +87,7 @@ def ldp(
     out.update({"backend": ch.backend, "global_error": qg.as_float, "qloss": ql.as_float,
                 "global_error_detail": _value_json(qg), "qloss_detail": _value_json(ql),
                 "ldp_epsilon": ratio.as_float})
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="ldp")
     if as_json:
         return
     for k, v in out.items():
@@ -132,7 +132,7 @@ def optimal_ldp(
            "certified": opt.certified, "grr": g, "brr": b, "brr_m": brr.resolved_m(),
            "grr_ratio": g / best, "brr_ratio": b / best,
            "highs_primal_infeasibility": opt.primal_infeasibility, "details": opt.details}
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="optimal-ldp")
     if as_json:
         return
     for k, v in out.items():
