@@ -89,6 +89,8 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.peers",
     "dpexact.cli.sweep",
     "dpexact.cli.prob",
+    "dpexact.cli.schema",
+    "dpexact.cli.replay",
 ]
 
 
@@ -215,7 +217,7 @@ def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optio
     if as_json or target is not None:
         emit_json({"mechanism": name, "params": mech.params(), "backend": p.backend, "scores": q,
                    "outputs": outs, "probabilities": [float(v) for v in p.to_float()],
-                   "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
+                   "probabilities_exact": p.exact_strings(), "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
                    "pmf_rel_error": p.rel_error}, as_json, target, command="pmf", default=str)
         if as_json:
             return

@@ -35,6 +35,7 @@ def register(app: typer.Typer) -> None:
         Exit 0 private (proved), 1 violated, 3 undecided / inconclusive / private-within-scope."""
         from .. import mechanism as build
         from ..verify.output_dispatch import verify_any
+        from ..verify.replay import evidence_record
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
@@ -54,10 +55,19 @@ def register(app: typer.Typer) -> None:
                 v = verify_any(mech, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
                                values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,
                                progress=progress.report)
+            d = v.as_dict()
+            nb = None
+            if getattr(mech, "output_kind", "selection") == "selection" and relation is None and delta is None:
+                from ..verify.neighbourhoods import parse_neighbourhood
+
+                nb = parse_neighbourhood(neighbourhood, mech)
+            record = evidence_record(v, mechanism, params, nb)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
-        _report(v.as_dict(), mechanism, as_json, target)
+        if record is not None:  # `dpexact replay FILE` re-checks it without a search
+            d["replay"] = record
+        _report(d, mechanism, as_json, target)
 
     def _report(d: dict, mechanism: str, as_json: bool, target: Any = None) -> None:
         emit_json(d, as_json, target, command="verify", default=str)
@@ -77,7 +87,7 @@ def register(app: typer.Typer) -> None:
 
         target = prepare_output(output)
         rows = run_benchmark()
-        emit_json({"rows": [r.__dict__ for r in rows]}, as_json, target, command="bench-verifier", default=str)
+        emit_json({"rows": [{**r.__dict__, "sound": r.sound} for r in rows]}, as_json, target, command="bench-verifier", default=str)
         unsound = [r.label for r in rows if not r.sound]
         missed = [r.label for r in rows if r.truth == "not-private" and r.verdict != "violated"]
         code = EXIT_FAIL if unsound or missed else EXIT_OK
