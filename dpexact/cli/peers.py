@@ -21,7 +21,7 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print a JSON list of rows"),
         suite: Optional[list[str]] = typer.Option(None, "--suite", help="StatDP | DP-Sniper | CheckDP | DP-Auditorium (repeatable)"),
         name: Optional[list[str]] = typer.Option(None, "--name", help="only this peer entry (repeatable)"),
-        output: str = typer.Option("", "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
     ) -> None:
         """Every entry of StatDP, DP-Sniper, CheckDP and DP-Auditorium: exact verdict, worst log-ratio, time, peer time.
         Exit 1 if a row is wrong (a private entry flagged, or a not-private one not refuted)."""
@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
         if bad:
             fail(f"--suite: unknown {bad}; choose from {known}")
             return
-        if output:
+        if output is not None:
             from ..io import check_writable
 
             try:
@@ -52,10 +52,10 @@ def register(app: typer.Typer) -> None:
         wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
         missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
         code = EXIT_FAIL if wrong or missed else EXIT_OK
-        if output:
+        if output is not None:
             from ..io import atomic_write_json
 
-            atomic_write_json(output, document("bench-peers", {"rows": full}), indent=1, default=str)
+            atomic_write_json(output, document("bench-peers", {"rows": full}), name="--output", indent=1, default=str)
         if as_json:
             short = [{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
                                                  "truth_source": d["truth_source"], "peer_source": d["peer_source"],
