@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from ..sweep.executor import DRAIN_SECONDS
-from .common import EXIT_FAIL, EXIT_INTERRUPTED, STRICT_INT, emit_json, output_option, prepare_output
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, STRICT_INT, LogProgress, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -109,15 +109,21 @@ class _ProgressBar:
                            TextColumn("running {task.fields[running]} · failed {task.fields[failed]}"),
                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=True)
         self._task = None
+        self._log = LogProgress(enabled=not console.is_terminal)  # type: ignore[attr-defined]
+        self._log.update("sweep")
 
     def __enter__(self) -> "_ProgressBar":
+        self._log.__enter__()
         self._p.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._p.__exit__(*exc)
+        self._log.__exit__()
 
     def update(self, prog: object) -> None:
+        self._log.update(f"sweep (running {prog.running}, failed {prog.failed})",  # type: ignore[attr-defined]
+                         prog.done + prog.failed, prog.total)  # type: ignore[attr-defined]
         if self._task is None:
             self._task = self._p.add_task("sweep", total=prog.total, running=0, failed=0)  # type: ignore[attr-defined]
         self._p.update(self._task, completed=prog.done + prog.failed, running=prog.running, failed=prog.failed)  # type: ignore[attr-defined]
