@@ -15,7 +15,7 @@ def __getattr__(name: str):  # light import: these pull in numpy/flint when firs
 
         return define_mechanism
     if name == "conform":
-        from .verify.conformance import conform
+        from .conformance.checks import conform
 
         return conform
     raise AttributeError(f"module 'dpexact' has no attribute {name!r}")
