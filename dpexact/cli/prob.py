@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = output_option(),
     ) -> None:
         """Probability that the released real values fall in a box (rigorous ball or exact)."""
-        from .. import mechanism as build
+        from ..mechanisms.registry import mechanism as build
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
         target = prepare_output(output)

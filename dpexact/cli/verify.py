@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = output_option(),
     ) -> None:
         """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact)."""
-        from .. import mechanism as build
+        from ..mechanisms.registry import mechanism as build
         from ..verify.router import verify_any
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores

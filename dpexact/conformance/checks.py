@@ -40,7 +40,6 @@ empirical pmf, so this is a smoke test) and ``bad-input``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -49,49 +48,16 @@ import numpy as np
 from ..cost_limits import CostLimitError
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
+from .report import ConformanceCheck, ConformanceReport, cx as _cx, safe as _safe
 from ..protocols import FINITE_KINDS, check_mechanism, mechanism_properties, mechanism_size
-from ..verify.decide.certified_ratio import exact_sign, to_sympy
+from ..numbers.backends import exact_sympy
+from ..numbers.exp_lattice import exact_sign
 
 __all__ = ["ConformanceCheck", "ConformanceReport", "conform", "default_corpus", "CHECKS"]
 
 CHECKS = ("protocol", "sums-to-one", "ball-encloses-exact", "float-within-bound", "sampler-agrees",
           "symmetric", "shift-invariant", "monotone", "box-marginal", "bad-input")
 U = 2.0**-53
-
-
-@dataclass
-class ConformanceCheck:
-    """One check: ``passed`` True / False, or None when not applicable; ``message`` says why."""
-
-    name: str
-    passed: bool | None
-    message: str
-    counterexample: dict | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-@dataclass
-class ConformanceReport:
-    mechanism: str
-    params: dict
-    checks: list[ConformanceCheck] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return all(c.passed is not False for c in self.checks)
-
-    @property
-    def failures(self) -> list[ConformanceCheck]:
-        return [c for c in self.checks if c.passed is False]
-
-    def check(self, name: str) -> ConformanceCheck:
-        return next(c for c in self.checks if c.name == name)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"mechanism": self.mechanism, "params": self.params, "passed": self.passed,
-                "checks": [c.as_dict() for c in self.checks]}
 
 
 def default_corpus(mechanism: Any) -> list[tuple[Fraction, ...]]:
@@ -113,13 +79,6 @@ def default_corpus(mechanism: Any) -> list[tuple[Fraction, ...]]:
         for s in shapes:
             out.append(tuple(Fraction(x) * (half if i % 2 else d) for i, x in enumerate(s)))
     return out
-
-
-def _safe(fn: Any) -> tuple[Any, str | None]:
-    try:
-        return fn(), None
-    except (ValueError, TypeError, NotImplementedError, ArithmeticError) as exc:
-        return None, f"{type(exc).__name__}: {exc}"
 
 
 def _offered(m: Any, q: Sequence[Any], backend: str) -> tuple[Any, str | None]:
@@ -215,7 +174,7 @@ def _sums(m: Any, vecs: list, backends: Sequence[str], exact_max_n: int) -> Conf
             if n != len(list(m.outputs(len(q)))):
                 return ConformanceCheck("sums-to-one", False, f"{be}: pmf has {n} entries for {len(q)} scores", _cx(q))
             if kind is not None and kind.is_exact:
-                s = exact_sign(to_sympy(p.total()) - 1)
+                s = exact_sign(exact_sympy(p.total()) - 1)
                 ok = s == 0
                 msg = f"exact: Σ p = {p.total()} ≠ 1" if s not in (0, None) else "exact: Σ p = 1 undecided"
                 if s is None:
@@ -398,7 +357,3 @@ def _bad_input(m: Any) -> ConformanceCheck:
             return ConformanceCheck("bad-input", False, f"{what}: raised {type(exc).__name__} instead of ValueError/TypeError")
         return ConformanceCheck("bad-input", False, f"{what}: accepted without an error")
     return ConformanceCheck("bad-input", True, ", ".join(cases) + " rejected with one-line errors")
-
-
-def _cx(q: Sequence[Any], **extra: Any) -> dict:
-    return {"scores": [str(x) for x in q], **extra}

@@ -46,7 +46,23 @@ from typing import Any
 from ..cost_limits import CostEstimate
 from .lattice import check_nk
 
-__all__ = ["regular_lp_size", "estimate_build_cost", "estimate_regular_lp_cost", "resolve_method"]
+__all__ = ["regular_lp_size", "estimate_build_cost", "estimate_regular_lp_cost", "resolve_method", "hipo_available"]
+
+#: ``method="auto"``: LPs up to this many variables go to generation (below a second)
+AUTO_SMALL_VARS = 10_000
+#: ``method="auto"``: from this ε up, generation (benchmarks/README.md: <= 1.5 s at n = k = 8)
+AUTO_GENERATION_EPSILON = 0.6
+
+
+def hipo_available() -> bool:
+    """Whether HiGHS's HiPO interior-point solver can run (``highspy-extras`` matching ``highspy``)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("highspy-extras") == metadata.version("highspy")
+    except metadata.PackageNotFoundError:
+        return False
+
 
 _BASE_BYTES = 80e6
 _BYTES_PER_VAR = 900.0
@@ -80,11 +96,9 @@ def estimate_build_cost(n: int, k: int) -> CostEstimate:
 
 
 def resolve_method(method: str, variables: int, epsilon: float) -> str:
-    """The route ``method="auto"`` takes (mirrors :func:`.solver.solve_regular_lp`)."""
+    """The route ``method="auto"`` takes (the one rule: :func:`.solver.solve_regular_lp` asks it too)."""
     if method != "auto":
         return method
-    from .solver import AUTO_GENERATION_EPSILON, AUTO_SMALL_VARS, hipo_available
-
     if variables <= AUTO_SMALL_VARS or epsilon >= AUTO_GENERATION_EPSILON or not hipo_available():
         return "generation"
     return "hipo"

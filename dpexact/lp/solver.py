@@ -60,17 +60,12 @@ from ..cost_limits import CostEstimate, check_cost
 from .cost_model import estimate_regular_lp_cost
 from .regular_lp import RegularLP
 from .tree_bounds import OptimumBounds, optimum_bounds
+from .cost_model import AUTO_GENERATION_EPSILON, AUTO_SMALL_VARS, hipo_available, resolve_method  # noqa: F401
 
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
 Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp"]
 _METHODS = get_args(Method)
-
-#: ``method="auto"``: LPs up to this many variables go to generation (below a second)
-AUTO_SMALL_VARS = 10_000
-#: ``method="auto"``: from this ε up, generation (benchmarks/README.md: <= 1.5 s at n = k = 8)
-AUTO_GENERATION_EPSILON = 0.6
-
 
 @dataclass(frozen=True)
 class LPSolution:
@@ -175,16 +170,6 @@ def _pass_dual_model(h: Any, d: dict[str, Any]) -> None:
     _pass_model(h, np.concatenate([-np.ones(n_eq), np.zeros(n_ub)]), at,
                 np.full(at.shape[0], -inf), np.asarray(d["cost"], dtype=np.float64),
                 col_lo=np.concatenate([np.full(n_eq, -inf), np.zeros(n_ub)]), col_hi=np.full(n_eq + n_ub, inf))
-
-
-def hipo_available() -> bool:
-    """Whether HiGHS's HiPO interior-point solver can run (``highspy-extras`` matching ``highspy``)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("highspy-extras") == metadata.version("highspy")
-    except metadata.PackageNotFoundError:
-        return False
 
 
 def require_hipo() -> None:
@@ -302,9 +287,7 @@ def solve_regular_lp(
 
 
 def _auto_method(lp: RegularLP) -> str:
-    if lp.num_vars <= AUTO_SMALL_VARS or lp.epsilon.to_float() >= AUTO_GENERATION_EPSILON or not hipo_available():
-        return "generation"
-    return "hipo"
+    return resolve_method("auto", lp.num_vars, lp.epsilon.to_float())
 
 
 def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit) -> LPSolution:

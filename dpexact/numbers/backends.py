@@ -47,6 +47,7 @@ import numpy as np
 from .bounded_float import BoundedFloat
 from .certified import Certified, ErrorKind
 from .real import Real
+from .sympy_conversion import exact_sympy
 
 __all__ = ["Backend", "FloatBackend", "MpBackend", "BallBackend", "ExactBackend", "get_backend", "BACKEND_NAMES",
            "MAX_MP_DPS", "MAX_BALL_PREC", "ball_context", "exact_sympy", "law_backend"]
@@ -517,17 +518,6 @@ class ExactBackend(Backend):
         return "fmpq", out
 
 
-def exact_sympy(v: Any) -> Any:
-    """An exact backend value (sympy, fmpq, Fraction, int) as sympy; never parses text."""
-    import sympy
-
-    if isinstance(v, (str, bytes)):
-        raise TypeError("exact backend values must be numbers, not strings (parse them with Real.of)")
-    if type(v).__name__ == "fmpq":
-        return sympy.Rational(int(v.p), int(v.q))
-    return sympy.sympify(v, strict=True)
-
-
 #: bound on the working precision of the exponential-sum sign test
 _EXP_SUM_MAX_PREC = 1 << 16
 
@@ -575,14 +565,6 @@ def _exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
                 return -1
         prec *= 4
     return None
-
-
-def _sympy_of(v: Any) -> Any:
-    if type(v).__name__ == "fmpq":
-        import sympy
-
-        return sympy.Rational(int(v.p), int(v.q))
-    return v
 
 
 def ball_context(prec: int) -> "contextlib.AbstractContextManager[None]":

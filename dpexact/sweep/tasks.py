@@ -45,7 +45,7 @@ def _mechanism_params(i: dict[str, Any]) -> dict[str, Any]:
 
 
 def _verify(i: dict[str, Any]) -> dict[str, Any]:
-    from .. import mechanism as build
+    from ..mechanisms.registry import mechanism as build
     from ..verify.router import verify_any
 
     mech = build(i["mechanism"], **_mechanism_params(i))

@@ -5,7 +5,7 @@
 ==================  =========================================  ===============================
 ``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
                     (with ``relation``: the peers' query pairs
-                    via :class:`SelectionOutputs`)
+                    via :class:`.search.selection_outputs.SelectionOutputs`)
 ``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
 ``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
                     threshold-shift coupling, when the law
@@ -24,63 +24,11 @@ from typing import Any
 
 from ..numbers.real import Real
 
+from .neighbourhoods import own_relation, query_relation
+from .search.selection_outputs import SelectionOutputs
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_couplings"]
-
-
-class SelectionOutputs:
-    """A selection mechanism seen as a finite-output one (outputs ``0..n-1``), so that
-    :func:`.search.patterns.verify_patterns` runs it on the peers' query-pair families.
-
-    ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
-    (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
-    the family's levels.
-    """
-
-    def __init__(self, mechanism: Any) -> None:
-        self.mechanism = mechanism
-        self.short_name = mechanism.short_name
-        self.epsilon = mechanism.epsilon
-        self.sensitivity = mechanism.sensitivity
-        self.threshold = 0
-        self._balls: dict = {}
-
-    def scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if getattr(self.mechanism, "monotone", False) else 2) / self.mechanism.epsilon,)
-
-    def outputs(self, n: int) -> list[int]:
-        return list(range(n))
-
-    def params(self) -> dict:
-        return self.mechanism.params()
-
-    def logpmf(self, q: Any) -> Any:
-        return self.mechanism.logpmf(q)
-
-    def pmf(self, q: Any, backend: Any = "float") -> Any:
-        key = (tuple(str(x) for x in q), str(backend))
-        if key not in self._balls:
-            self._balls[key] = self.mechanism.pmf(list(q), backend)
-        return self._balls[key]
-
-    def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
-        return self.pmf(q, backend).values[r]
-
-    def exact_difference_sign(self, q: Any, q2: Any, r: int, eps: Any) -> int | None:
-        """Exact sign of ``Pr[M(q) = r] - e^ε Pr[M(q') = r]`` from the mechanism's exact backend
-        (decides the ties a ball straddles); ``None`` when it has no exact backend here."""
-        import sympy
-
-        from ..numbers.backends import ExactBackend, exact_sympy
-
-        try:
-            a = self.pmf(q, "exact").values[r]
-            b = self.pmf(q2, "exact").values[r]
-        except (ValueError, TypeError):
-            return None
-        diff = exact_sympy(a) - sympy.exp(Real.of(eps).to_sympy()) * exact_sympy(b)
-        return ExactBackend().try_sign(diff)
+__all__ = ["verify_mechanism", "verify_any", "extend_by_couplings"]
 
 
 def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
@@ -124,29 +72,6 @@ def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
         _extend_by_noisy_max(v, mechanism, "all-differ")
 
 
-def _own_relation(mechanism: Any) -> str | None:
-    """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
-    from ..mechanisms.neighbourhoods import MonotoneBox
-
-    try:
-        nb = mechanism.neighbourhood()
-    except (AttributeError, TypeError, ValueError):
-        return None
-    return "monotone" if isinstance(nb, MonotoneBox) else None
-
-
-def _query_relation(mechanism: Any) -> str:
-    """The query relation of the mechanism's own claim: ``"one-differ"`` / ``"monotone"`` when its
-    neighbourhood says so, else ``"all-differ"``."""
-    from ..mechanisms.query_neighbourhoods import OneDiffer
-
-    try:
-        nb = mechanism.neighbourhood()
-    except (AttributeError, TypeError, ValueError):
-        return "all-differ"
-    return "one-differ" if isinstance(nb, OneDiffer) else (_own_relation(mechanism) or "all-differ")
-
-
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
     """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
@@ -156,7 +81,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     """
     kind = getattr(mechanism, "output_kind", "selection")
     if relation is None and kind != "selection":
-        relation = _own_relation(mechanism)
+        relation = own_relation(mechanism)
     if kind == "finite" and hasattr(mechanism, "pattern_probability"):
         from .search.patterns import verify_patterns
 
@@ -193,7 +118,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
 
             v = verify(mechanism, n=n, name=name, **kwargs)
         if v.verdict == "private-within-scope":
-            _extend_by_noisy_max(v, mechanism, relation or _own_relation(mechanism) or "all-differ")
+            _extend_by_noisy_max(v, mechanism, relation or own_relation(mechanism) or "all-differ")
         return v
     if kind == "continuous":
         if not callable(getattr(mechanism, "box_probability", None)):
@@ -201,7 +126,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
                             "(a density at points cannot certify a violation on a set of outputs)")
         from .search.boxes import verify_continuous_boxes
 
-        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
+        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or query_relation(mechanism),
                                        name=name, **kwargs)
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
 

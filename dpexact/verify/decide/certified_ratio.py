@@ -24,11 +24,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ...numbers.backends import ExactBackend, ball_context
+from ...numbers.backends import ball_context, exact_sympy
+from ...numbers.exp_lattice import exact_sign
 from ...numbers.real import Real
-from ...numbers.backends import exact_sympy
 
-__all__ = ["PmfCache", "PairDecision", "decide_pair", "exact_sign", "to_sympy", "Status"]
+__all__ = ["PmfCache", "PairDecision", "decide_pair", "Status"]
 
 Status = Literal["le", "gt", "undecided"]
 Vector = tuple[Fraction, ...]
@@ -135,27 +135,6 @@ def _up(x: Any) -> float:
     return f if f >= x else math.nextafter(f, math.inf)
 
 
-def to_sympy(v: Any) -> Any:
-    """An exact backend value (fmpq or sympy) as a sympy expression."""
-    import sympy
-
-    if type(v).__name__ == "fmpq":
-        return sympy.Rational(int(v.p), int(v.q))
-    return exact_sympy(v)
-
-
-def exact_sign(expr: Any) -> int | None:
-    """Sign of an exact value (fmpq or sympy), or ``None`` when it cannot be decided.
-
-    Tries arb at 128, 512 and 2048 bits; a ball containing 0 at 2048 bits is then checked for an
-    exact zero with :func:`~dpexact.verify.proofs.symbolic_lattice.is_identically_zero` (exp-lattice
-    substitution, exact polynomial arithmetic) and finally ``sympy.simplify``.
-    """
-    from ..proofs.symbolic_lattice import is_identically_zero
-
-    return ExactBackend().try_sign(expr, zero_test=is_identically_zero)
-
-
 def _exp_eps(mechanism: Any) -> Any:
     import sympy
 
@@ -192,7 +171,7 @@ def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | 
 
         s = exact_sign(a - fmpq(int(E_exact.p), int(E_exact.q)) * b)
     else:
-        s = exact_sign(to_sympy(a) - E_exact * to_sympy(b))
+        s = exact_sign(exact_sympy(a) - E_exact * exact_sympy(b))
     if s is None:
         return PairDecision("undecided", lo, hi, "none")
     return PairDecision("le" if s <= 0 else "gt", lo, hi, "exact")
