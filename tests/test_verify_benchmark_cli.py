@@ -52,7 +52,9 @@ def test_cli_verify_json():
     assert set(d["counterexample"]) >= {"scores", "neighbour_scores", "output", "ratio"}
     res2 = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--search", "grid", "--n", "2", "--values", "0,1", "--json"])
     d2 = json.loads(res2.output)
-    assert d2["verdict"] == "private-within-scope" and d2["counterexample"] is None
+    # the searched scope holds and EM's theorem proves ε for every n: private, with the bracket's proof
+    assert d2["verdict"] == "private" and d2["counterexample"] is None
+    assert d2["epsilon_bracket"]["upper"]["method"] == "theorem" and d2["epsilon_bracket"]["upper_float"] <= 1
 
 
 def test_cli_verify_bad_input():

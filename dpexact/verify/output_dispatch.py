@@ -288,12 +288,15 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     else:
         reason = (f"no proof method applies to {mechanism.short_name} on {nb.describe()}: the upper end is unknown; "
                   f"the verdict covers the searched scope only")
+    if proof is None and v.verdict == "violated":
+        reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
+                  f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
         reason += f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: lower end stopped by {ls.stopped})"
     v.bracket, v.reason = bracket, reason
     v.seconds += time.perf_counter() - t0
-    v.scope.notes.append(f"ε bracket: lower end maximised in {ls.seconds:.2f} s ({ls.evaluations} float log-pmfs, "
-                         f"{ls.stopped}); the search itself took {v.seconds - (time.perf_counter() - t0):.2f} s")
+    v.scope.notes.append(f"ε bracket: lower end maximised over {ls.evaluations} float log-pmfs ({ls.stopped}), "
+                         f"certified in ball arithmetic")
     return v
 
 
@@ -316,6 +319,12 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
     kind = getattr(mechanism, "output_kind", "selection")
     report = progress or (lambda k, t: None)
+    if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
+                                  or not 0 < tolerance < 1):
+        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
+    if tolerance is not None and (kind != "selection" or relation is not None or delta is not None):
+        raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
+                         "(not with --delta, --relation or other output kinds)")
     if delta is not None:
         from .approx_dp import verify_approx
 
@@ -323,9 +332,6 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
         return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
                              searches=tuple(s for s in (searches or ("grid", "structured")) if s != "local"), name=name,
                              progress=progress)
-    if tolerance is not None and (kind != "selection" or relation is not None or delta is not None):
-        raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
-                         "(not with --delta, --relation or other output kinds)")
     if kind != "selection" or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
         return verify_mechanism(mechanism, n, relation, name=name)
