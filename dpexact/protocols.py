@@ -66,6 +66,7 @@ __all__ = [
     "Neighbourhood",
     "Mechanism",
     "ContinuousMechanism",
+    "SameLaw",
     "Backend",
     "BackendOps",
     "mechanism_size",
@@ -255,6 +256,16 @@ class ContinuousMechanism(Protocol):
     def rvs(self, scores: Any, size: Any = None, random_state: Any = None) -> Any: ...
 
     def params(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class SameLaw(Protocol):
+    """A mechanism that runs ``law_mechanism``'s law unchanged and only states another claim (a
+    misclaimed ε, a relabelling). A proof about the *law's* level (a theorem on the registered
+    class) then applies to it: the verdict still compares that level with this object's ε."""
+
+    @property
+    def law_mechanism(self) -> Any: ...
 
 
 @runtime_checkable

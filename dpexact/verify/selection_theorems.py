@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ..numbers.real import Real
+from ..protocols import SameLaw
 from .bracket import Proof
 from .neighbourhoods import LInfBox, MonotoneBox
 
@@ -195,7 +196,12 @@ THEOREMS: tuple[TheoremProof, ...] = (
 
 
 def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
-    """The first theorem whose side conditions hold, as a :class:`Proof`; None when none applies."""
+    """The first theorem whose side conditions hold, as a :class:`Proof`; None when none applies.
+
+    A mechanism that declares it runs another's law (:class:`~dpexact.protocols.SameLaw`) is
+    proved through that law (its domain states the law's ε)."""
+    if isinstance(mechanism, SameLaw):
+        mechanism = mechanism.law_mechanism
     for t in THEOREMS:
         p = t.prove(mechanism, n, nb)
         if p is not None:
@@ -205,6 +211,8 @@ def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
 
 def literature_level(mechanism: Any, n: int | None, nb: Any) -> Real | None:
     """The exact level a *tight* theorem gives (None when no tight theorem applies)."""
+    if isinstance(mechanism, SameLaw):
+        mechanism = mechanism.law_mechanism
     for t in THEOREMS:
         if t.tight:
             lv = t.level(mechanism, n, nb)
