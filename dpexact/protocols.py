@@ -67,6 +67,7 @@ __all__ = [
     "Mechanism",
     "ContinuousMechanism",
     "SameLaw",
+    "IntervalLaw",
     "Backend",
     "BackendOps",
     "mechanism_size",
@@ -266,6 +267,20 @@ class SameLaw(Protocol):
 
     @property
     def law_mechanism(self) -> Any: ...
+
+
+@runtime_checkable
+class IntervalLaw(Protocol):
+    """A selection mechanism whose law can be evaluated on *boxes* of scores.
+
+    ``pmf_on_balls(scores, prec)`` takes one arb ball per score and returns balls that enclose
+    ``Pr[M(q) = r]`` for **every** q in the box ``∏ scores`` (interval arithmetic, every operation
+    rigorous). A law that branches on the scores must decide each branch with the backend's
+    certified comparisons and raise ``ArithmeticError`` when a branch cannot be decided on the box
+    (the caller splits the box). Branch-and-bound proofs over the score space rely on it.
+    """
+
+    def pmf_on_balls(self, scores: Sequence[Any], prec: int) -> Sequence[Any]: ...
 
 
 @runtime_checkable

@@ -75,7 +75,9 @@ def test_biased_coin_top1_level_two_to_six_digits():
     w = v.bracket.lower
     exact = _softmax_log_ratio(1, w.scores, w.neighbour_scores, w.output)
     assert w.lower_float <= exact + 1e-15 and exact - w.lower_float < 1e-12
-    assert v.bracket.upper is None and "no proof method applies" in v.reason
+    # no theorem covers a user's law; the branch-and-bound bounds it on its score box only
+    assert v.bracket.upper is None or (v.bracket.upper.method == "branch-and-bound"
+                                       and v.bracket.upper_float >= v.bracket.lower_float)
 
 
 @pytest.mark.parametrize("name,kw,nb,level", [
@@ -162,3 +164,41 @@ def test_tolerance_is_checked():
         verify_any(dpexact.mechanism("em", epsilon=1), n=3, tolerance=0)
     with pytest.raises(ValueError, match="tolerance"):
         verify_any(dpexact.mechanism("em", epsilon=1), n=3, tolerance=1e-3, delta="1/10")
+
+
+def _half_em(claimed):
+    """EM written as a user's pmf with the exponent ε/(4Δ): its level is ε/2 (approached)."""
+    def pmf(q, p, ops):
+        w = [ops.exp(p.epsilon * x / (4 * p.sensitivity)) for x in q]
+        s = ops.sum(w)
+        return [x / s for x in w]
+
+    return dpexact.define_mechanism("half-em", pmf, epsilon=claimed,
+                                    properties=dict(symmetric=True, shift_invariant=True, monotone=True))
+
+
+def test_branch_and_bound_proves_a_user_law_on_its_score_box():
+    from dpexact.verify.selection_bnb import SelectionBnB
+
+    m = _half_em(1)
+    res = SelectionBnB(seconds=60).run(m, 3, LInfBox(1), target=1.0)
+    assert res.status == "bound below the target" and res.upper <= 1
+    # the bound holds at the box's worst corner, computed independently (c = 1/4, gap 8, offsets ±1)
+    corner = _softmax_log_ratio(mpmath.mpf(1) / 4, ("0", "8", "8"), ("-1", "9", "9"), 0)
+    assert res.upper >= corner and res.lower <= corner + 1e-12
+    assert "8" in res.domain["scores"] and res.domain["n"] == 3
+
+
+def test_branch_and_bound_does_not_prove_below_the_level():
+    """Mutation: the same law claiming ε = 0.45 < its level 1/2 (its level with ε = 0.45 is 0.225,
+    so claim it through a parameter-free law with the exponent fixed at 1/4)."""
+    def pmf(q, p, ops):
+        w = [ops.exp(x / 4) for x in q]
+        s = ops.sum(w)
+        return [x / s for x in w]
+
+    m = dpexact.define_mechanism("fixed-quarter", pmf, epsilon="9/20",
+                                 properties=dict(symmetric=True, shift_invariant=True, monotone=True))
+    v = verify_any(m, n=3)
+    assert v.verdict == "violated" and 0.45 < v.bracket.lower_float <= 0.5
+    assert v.bracket.upper is None or v.bracket.upper_float >= v.bracket.lower_float

@@ -34,6 +34,8 @@ __all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_coup
 DEFAULT_TOLERANCE = 1e-6
 #: wall-clock budget of the lower end's maximisation
 LEVEL_SECONDS = 10.0
+#: wall-clock budgets of the branch-and-bound (to prove ε; to bound a refuted mechanism's level)
+BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
 
 
 class SelectionOutputs:
@@ -213,11 +215,21 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
 
 
-def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
-    """The first whole-space proof whose side conditions hold (theorems, then branch-and-bound)."""
+def _selection_proof(mechanism: Any, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
+    """The first whole-space proof whose side conditions hold: a theorem (every n), else the
+    branch-and-bound on the stated score box (its budget shorter once a violation is certified:
+    it then only bounds the level from above)."""
+    from .selection_bnb import SelectionBnB
     from .selection_theorems import theorem_proof
 
-    return theorem_proof(mechanism, n, nb)
+    proof = theorem_proof(mechanism, n, nb)
+    if proof is not None:
+        return proof
+    bnb = SelectionBnB(seconds=BNB_SECONDS_VIOLATED if violated else BNB_SECONDS)
+    if bnb.supports(mechanism, n, nb):
+        return bnb.prove(mechanism, n, nb, target=None if violated else Real.of(mechanism.epsilon).to_float(),
+                         tolerance=tolerance)
+    return None
 
 
 def _witness_triples(v: Verdict) -> list:
@@ -255,17 +267,23 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     eps = Real.of(mechanism.epsilon)
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
-    proof = _selection_proof(mechanism, size, nb)
+    proof = _selection_proof(mechanism, size, nb, v.verdict == "violated", tolerance)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,
                         denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
     witness = ls.witness
+    outside = ""
+    if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
+            and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
+        outside = (f"; the {proof.method} bound {proof.upper_float:.9g} holds on its score box only "
+                   f"({proof.domain.get('scores')}) and the witness lies outside it")
+        proof = None
     bracket = EpsilonBracket(witness, proof)
     above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
     proved = proof is not None and (Real.of(proof.upper) if proof.upper is not None
                                     else Real.of(Fraction(proof.upper_float))) <= eps
-    if proved and (v.verdict == "violated" or above):
+    if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
     if v.verdict != "violated" and above and not witness.unbounded:
@@ -282,7 +300,9 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
     elif proved:
         v.verdict = "private"
-        reason = f"proved log-ratio <= {proof.upper} <= ε = {eps} ({proof.method}: {proof.theorem or 'computation'})"
+        where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
+        reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
+                  f"({proof.method}: {proof.theorem or 'computation'})")
     elif proof is not None:
         v.verdict = "undecided"
     else:
@@ -292,8 +312,10 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
                   f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
-        reason += f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: lower end stopped by {ls.stopped})"
-    v.bracket, v.reason = bracket, reason
+        how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
+        reason += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
+                   f"lower end stopped by {ls.stopped})")
+    v.bracket, v.reason = bracket, reason + outside
     v.seconds += time.perf_counter() - t0
     v.scope.notes.append(f"ε bracket: lower end maximised over {ls.evaluations} float log-pmfs ({ls.stopped}), "
                          f"certified in ball arithmetic")
