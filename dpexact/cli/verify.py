@@ -27,6 +27,7 @@ def register(app: typer.Typer) -> None:
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
         delta: Optional[str] = typer.Option(None, "--delta", "-d", help="verify (ε, δ)-DP instead of pure ε-DP: δ in [0, 1), exact"),
         relation: Optional[str] = typer.Option(None, "--relation", help="the peers' query relation: all-differ | one-differ | monotone (default: the mechanism's claim; for a selection mechanism it replaces --neighbourhood by the query-pair families)"),
+        tolerance: Optional[float] = typer.Option(None, "--tolerance", help="width asked of the ε bracket of a selection mechanism (default 1e-6: a violated level to 6 digits)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
@@ -51,7 +52,7 @@ def register(app: typer.Typer) -> None:
             with Progress() as progress:
                 v = verify_any(mech, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
                                values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,
-                               progress=progress.report)
+                               progress=progress.report, tolerance=tolerance)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
