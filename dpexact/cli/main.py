@@ -35,8 +35,10 @@ def _is_cli_control(exc: BaseException) -> bool:
 class _Group(TyperGroup):
     """Every subcommand runs under one handler: no Python traceback ever reaches the user.
 
-    Bad input (``USER_ERRORS``) prints ``error: <message>`` and exits with status 2; any other
-    exception is a defect, reported on one line *with its type* and exit status 1.
+    Bad input (``USER_ERRORS``) prints ``error: <message>`` and exits with status 2; an
+    ``OSError`` from the system (disk full, name too long) prints its cause and exits with
+    status 1; any other exception is a defect, reported on one line *with its type* and exit
+    status 1.
     """
 
     def invoke(self, ctx: Any) -> Any:
@@ -48,6 +50,10 @@ class _Group(TyperGroup):
             if isinstance(exc, USER_ERRORS):
                 typer.echo(f"error: {one_line(exc)}", err=True)
                 raise typer.Exit(code=2) from None
+            if isinstance(exc, OSError) and exc.strerror:  # the system refused (disk full, name too long): say what
+                where = f": {exc.filename}" if exc.filename else ""
+                typer.echo(f"error: {one_line(exc.strerror + where)}", err=True)
+                raise typer.Exit(code=1) from None
             typer.echo(f"error: internal error ({type(exc).__name__}): {one_line(exc)}", err=True)
             raise typer.Exit(code=1) from None
 
