@@ -14,7 +14,7 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("conform")
     def conform_cmd(
-        mechanism_arg: Optional[str] = typer.Argument(None, metavar="MECHANISM", help="registry name or PATH.py:OBJECT or module:OBJECT"),
+        mechanism_arg: Optional[str] = typer.Argument(None, metavar="MECHANISM", help="registry name or PATH.py:OBJECT or module:OBJECT (naming a file or module imports (runs) it: use code you trust)"),
         mechanism_opt: Optional[str] = typer.Option(None, "--mechanism", "-m", help="the same, as an option (as in pmf and verify)"),
         epsilon: str = typer.Option("1", "--epsilon", "-e", help="ε, exact"),
         sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default: the mechanism's own, 1 for most)"),

@@ -162,7 +162,7 @@ def fail(message: str) -> None:
 
 @app.command()
 def pmf(
-    mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT"),
+    mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT (naming a file or module imports (runs) it: use code you trust)"),
     epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
     scores: str = typer.Option(..., "--scores", "-q", help="comma-separated scores, e.g. 3,2,0"),
     sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),

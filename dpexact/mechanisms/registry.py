@@ -143,7 +143,7 @@ def info(name: str) -> dict[str, Any]:
             "citations": cites}
 
 
-def mechanism(name: str, **params: Any) -> Any:
+def mechanism(name: str, /, **params: Any) -> Any:
     """Build the mechanism registered as ``name`` with ``params`` (errors name the bad parameter).
 
     ``name`` may also be ``PATH.py:OBJECT`` or ``module:OBJECT`` (a mechanism defined
