@@ -104,7 +104,7 @@ def test_conform_draws_are_refused_with_an_estimate(draws, needle):
 
 def test_conform_time_budget_is_an_estimate_from_a_pilot():
     from dpexact.cost_limits import CostLimitError
-    from dpexact.verify.conformance import conform
+    from dpexact.conformance.checks import conform
 
     with _alarm(), pytest.raises(CostLimitError, match=r"estimated .* \[pilot of 2000 draws") as info:
         conform(dpexact.mechanism("pf", epsilon=1), draws=50_000_000, max_seconds=1.0)
