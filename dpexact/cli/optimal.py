@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
         k: int = typer.Option(..., "--k", parser=STRICT_INT, help="lattice depth: scores 0, -2Δ, …, -2Δk"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.5, log(2), log(3/2)"),
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
-        mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios"),
+        mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios (naming a file or module imports (runs) it: use code you trust)"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
         method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
         crossover: bool = typer.Option(True, "--crossover/--no-crossover",

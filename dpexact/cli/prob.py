@@ -42,7 +42,7 @@ def _value(v: Any) -> tuple[str, float]:
 def register(app: typer.Typer) -> None:
     @app.command("prob")
     def prob_cmd(
-        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name or PATH.py:OBJECT / module:OBJECT with real outputs"),
+        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name or PATH.py:OBJECT / module:OBJECT with real outputs (naming a file or module imports (runs) it: use code you trust)"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
         scores: str = typer.Option(..., "--scores", "-q", help="comma-separated queries / scores"),
         box: str = typer.Option(..., "--box", help="lo:hi per released value, comma-separated, e.g. 0:1,-1/2:3"),

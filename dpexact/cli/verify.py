@@ -15,7 +15,7 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify_cmd(
-        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT"),
+        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT (naming a file or module imports (runs) it: use code you trust)"),
         epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="claimed ε, exact: 1, 1/3, 2*log(3) (required unless the mechanism states its own, as RAPPOR does)"),
         sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
         monotone: bool = typer.Option(False, "--monotone", help="monotone quality (ε/Δ exponent, pf Remark 1)"),

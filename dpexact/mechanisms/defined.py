@@ -308,5 +308,8 @@ def define_mechanism(
         size: the number of candidates it is tied to (``None``: any).
         params: further exact parameters, passed in ``p``.
     """
+    from .validation import warn_inexact_floats
+
+    warn_inexact_floats({"epsilon": epsilon, "sensitivity": sensitivity})
     return FunctionMechanism(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, label=name, pmf_function=pmf,
                              sampler=sampler, relation=neighbourhood, declared=properties, fixed_size=size, extra=params)

@@ -228,7 +228,7 @@ def _kind_of(target: Any) -> str:
     return f"a {type(target).__name__} object"
 
 
-def load_mechanism(spec: str, **params: Any) -> "GuardedMechanism":
+def load_mechanism(spec: str, /, **params: Any) -> "GuardedMechanism":
     """Build the mechanism named by ``spec`` with ``params`` (see the module docstring).
 
     Nothing is called before it is known to be a mechanism class, a marked factory or a
