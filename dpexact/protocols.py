@@ -70,6 +70,7 @@ __all__ = [
     "IntervalLaw",
     "Backend",
     "BackendOps",
+    "BatchFloatPmf",
     "mechanism_size",
     "value_count",
     "claimed_epsilon",
@@ -344,6 +345,21 @@ class BackendOps(Backend, Protocol):
     def compare(self, a: Any, b: Any) -> int: ...
 
     def integrate(self, f: Callable[[Any], Any], a: Any, b: Any) -> Any: ...
+
+
+@runtime_checkable
+class BatchFloatPmf(Protocol):
+    """Optional capability of a selection mechanism: float pmfs of many score vectors of one length.
+
+    ``pmf_float_batch(Q) -> (values, rel_error)``: ``Q`` a finite float64 array of shape ``(B, n)``
+    (one score vector per row); ``values`` of shape ``(B, n)`` are the rows' pmfs; ``rel_error`` of
+    shape ``(B,)`` bounds the relative error of every entry of its row exactly as ``pmf(Q[b])``'s
+    ``rel_error`` would (same method, same kind of bound), or is NaN where the batch route has no
+    useful bound: the caller then asks ``pmf(Q[b])``. Used by sums over many small vectors (the
+    optimality ratio, :func:`dpexact.lp.optimal_mechanism.total_expected_error`).
+    """
+
+    def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 # -- asking the protocol ------------------------------------------------------------------------
