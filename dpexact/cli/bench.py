@@ -48,6 +48,9 @@ def register(app: typer.Typer) -> None:
                 result = run_pmf_benchmark(quick=quick, echo=echo)
         except (ValueError, TypeError, OSError) as exc:
             _fail(str(exc), code=1)
+        from ..schemas import document
+
+        result = document("bench", result if isinstance(result, dict) else {"rows": result})
         if target is not None:
             try:
                 atomic_write_json(target, result, name="--output", indent=1)

@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
-        emit_json(rep.as_dict(), as_json, target, default=str)
+        emit_json(rep.as_dict(), as_json, target, command="conform", default=str)
         if not as_json:
             from rich.console import Console
             from rich.markup import escape

@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
         except (RuntimeError, ArithmeticError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=1)
-        emit_json(out, as_json, target)
+        emit_json(out, as_json, target, command="optimal")
         if as_json:
             return
         from rich.console import Console

@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
                   "float": lo_f if single else None, "lower": lo_t, "upper": hi_t, "lower_float": lo_f, "upper_float": hi_f,
                   # the box is stated in the mechanism's box_coordinates(y) where it defines them (dpexact.protocols)
                   "coordinates": "box_coordinates" if callable(getattr(mech, "box_coordinates", None)) else "values"}
-        emit_json(record, as_json, target, default=str)
+        emit_json(record, as_json, target, command="prob", default=str)
         if as_json:
             return
         values = "box coordinates of the values" if record["coordinates"] == "box_coordinates" else "values"

@@ -68,7 +68,8 @@ def register(app: typer.Typer) -> None:
         for path, reason in report.corrupt:
             err.print(f"corrupt store file {path} ({reason}): not used; its task was run again", markup=False)
         if as_json or target is not None:
-            emit_json([point_record(p, report.rows.get(p.key)) for p in report.points], as_json, target)
+            emit_json({"task": spec.task, "points": [point_record(p, report.rows.get(p.key)) for p in report.points]},
+                      as_json, target, command="sweep")
         failed = report.failed
         err.print(f"{len(report.points)} points: {len(report.computed)} computed, {len(report.skipped)} already in the store, "
                   f"{len(failed)} failed", markup=False)
