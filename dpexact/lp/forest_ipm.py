@@ -197,7 +197,7 @@ def solve_forest_ipm(
     lp: RegularLP,
     *,
     linear_solver: str = "dense",
-    target_width: float = 1e-9,
+    target_width: float = 1e-8,
     time_limit: float | None = None,
     max_iterations: int = 200,
     max_memory: Any = "default",
