@@ -63,6 +63,22 @@ _IPM_V, _IPM_POWER = 30459, 2.9
 _IPM_SECONDS = {"hipo": 20.0, "ipm": 150.0, "simplex": 150.0, "pdlp": 30.0}
 _HIPO_FACTOR_ENTRIES, _HIPO_FACTOR_POWER, _HIPO_BYTES_PER_ENTRY = 1.24e7, 1.93, 12.0
 _RATIO_S_PER_CLASS = 4.5e-4
+#: forest routes (:mod:`.forest_ipm`): iterations, and seconds per unit of work
+_FOREST_SECONDS = {"forest-ipm": (20, 1 / 5e9), "forest-cg": (60, 1 / 1e8)}
+#: entries of the eliminated matrix Â per variable (Σ_v (depth(v)+1) after merging)
+_FOREST_NNZ_PER_VAR = 12.0
+
+
+def _forest_cost(route: str, classes: int, v: int) -> tuple[float, float, str]:
+    """(seconds, extra bytes, model) of the forest routes."""
+    iterations, s_per_unit = _FOREST_SECONDS[route]
+    nnz = _FOREST_NNZ_PER_VAR * v
+    if route == "forest-ipm":  # dense class system: C³/3 flops per factorisation
+        return (iterations * (classes**3 / 3 + 4 * nnz) * s_per_unit, 24.0 * classes**2 + 60 * nnz,
+                f"forest-ipm: {iterations} iterations × C³/3 flops (dense class system)")
+    # forest-cg: two CG solves of up to 500 steps per iteration, each step 2 products with Â
+    return (iterations * 2 * 500 * 4 * nnz * s_per_unit, 60 * nnz,
+            f"forest-cg: {iterations} iterations × 1000 CG steps × 4·nnz(Â)")
 
 
 #: largest log V for which the exact sizes are computed (V < 2^63); beyond it only logs are used
@@ -176,6 +192,9 @@ def estimate_regular_lp_cost(n: int, k: int, epsilon: Any, *, method: str = "aut
         model = f"{route}: {_IPM_SECONDS[route]:g}·(V/30459)^2.9 s"
         if route == "hipo":
             memory += _HIPO_BYTES_PER_ENTRY * _HIPO_FACTOR_ENTRIES * (v / _IPM_V) ** _HIPO_FACTOR_POWER
+    elif route in _FOREST_SECONDS:
+        solve, extra, model = _forest_cost(route, classes, v)
+        memory += extra
     else:
         raise ValueError(f"method: unknown LP route {method!r}")
     if time_limit is not None:
