@@ -66,8 +66,11 @@ __all__ = [
     "Neighbourhood",
     "Mechanism",
     "ContinuousMechanism",
+    "SameLaw",
+    "IntervalLaw",
     "Backend",
     "BackendOps",
+    "BatchFloatPmf",
     "mechanism_size",
     "value_count",
     "claimed_epsilon",
@@ -258,6 +261,30 @@ class ContinuousMechanism(Protocol):
 
 
 @runtime_checkable
+class SameLaw(Protocol):
+    """A mechanism that runs ``law_mechanism``'s law unchanged and only states another claim (a
+    misclaimed ε, a relabelling). A proof about the *law's* level (a theorem on the registered
+    class) then applies to it: the verdict still compares that level with this object's ε."""
+
+    @property
+    def law_mechanism(self) -> Any: ...
+
+
+@runtime_checkable
+class IntervalLaw(Protocol):
+    """A selection mechanism whose law can be evaluated on *boxes* of scores.
+
+    ``pmf_on_balls(scores, prec)`` takes one arb ball per score and returns balls that enclose
+    ``Pr[M(q) = r]`` for **every** q in the box ``∏ scores`` (interval arithmetic, every operation
+    rigorous). A law that branches on the scores must decide each branch with the backend's
+    certified comparisons and raise ``ArithmeticError`` when a branch cannot be decided on the box
+    (the caller splits the box). Branch-and-bound proofs over the score space rely on it.
+    """
+
+    def pmf_on_balls(self, scores: Sequence[Any], prec: int) -> Sequence[Any]: ...
+
+
+@runtime_checkable
 class Backend(Protocol):
     """A number backend as it exists in :mod:`dpexact.numbers.backends` (float, mp, ball, exact).
 
@@ -318,6 +345,21 @@ class BackendOps(Backend, Protocol):
     def compare(self, a: Any, b: Any) -> int: ...
 
     def integrate(self, f: Callable[[Any], Any], a: Any, b: Any) -> Any: ...
+
+
+@runtime_checkable
+class BatchFloatPmf(Protocol):
+    """Optional capability of a selection mechanism: float pmfs of many score vectors of one length.
+
+    ``pmf_float_batch(Q) -> (values, rel_error)``: ``Q`` a finite float64 array of shape ``(B, n)``
+    (one score vector per row); ``values`` of shape ``(B, n)`` are the rows' pmfs; ``rel_error`` of
+    shape ``(B,)`` bounds the relative error of every entry of its row exactly as ``pmf(Q[b])``'s
+    ``rel_error`` would (same method, same kind of bound), or is NaN where the batch route has no
+    useful bound: the caller then asks ``pmf(Q[b])``. Used by sums over many small vectors (the
+    optimality ratio, :func:`dpexact.lp.optimal_mechanism.total_expected_error`).
+    """
+
+    def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 # -- asking the protocol ------------------------------------------------------------------------

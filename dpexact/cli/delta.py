@@ -77,7 +77,7 @@ def delta(
         _fail(str(exc))
         return
     out = {"mechanism": mech.name, "compositions": compositions, "prec": prec, "results": rows}
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="delta")
     if as_json:
         return
     from rich.console import Console

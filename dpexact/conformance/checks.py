@@ -45,7 +45,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..cost_limits import CostLimitError
+from ..cost_limits import CostLimitError, check_cost, check_count, estimate_from_pilot
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
 from .report import ConformanceCheck, ConformanceReport, cx as _cx, safe as _safe
@@ -86,8 +86,14 @@ def _offered(m: Any, q: Sequence[Any], backend: str) -> tuple[Any, str | None]:
 
 
 def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, draws: int = 20_000, seed: int = 0,
-            backends: Sequence[str] = ("float", "mp", "ball", "exact"), exact_max_n: int = 4) -> ConformanceReport:
-    """Run every conformance check on ``mechanism`` (see the module docstring)."""
+            backends: Sequence[str] = ("float", "mp", "ball", "exact"), exact_max_n: int = 4,
+            max_seconds: float | None = None) -> ConformanceReport:
+    """Run every conformance check on ``mechanism`` (see the module docstring).
+
+    ``draws`` is bounded before any check runs: its memory always, its time when ``max_seconds``
+    is given (:func:`_check_draws`; ``CostLimitError`` with the estimate).
+    """
+    check_count(draws, "draws", highest=MAX_DRAWS)
     try:
         check_mechanism(mechanism, continuous=True)
         mechanism_size(mechanism)
@@ -108,6 +114,7 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
     if kind == "composed":
         return _composed(mechanism, rep, corpus, draws, seed, backends, exact_max_n)
     vecs = [tuple(Fraction(Real.of(x).to_fraction()) for x in v) for v in (corpus or default_corpus(mechanism))]
+    _check_draws(mechanism, vecs, draws, seed, max_seconds)
     if not props.certified:
         for c in ("sums-to-one", "ball-encloses-exact", "float-within-bound"):
             rep.checks.append(ConformanceCheck(c, None, "sampler-only mechanism: no certified pmf"))
@@ -132,6 +139,37 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         rep.checks.append(box_marginal(mechanism, vecs))
     rep.checks.append(_bad_input(mechanism))
     return rep
+
+
+#: most sampler draws per vector conform accepts (memory: one label per draw, held at once)
+MAX_DRAWS = 10**9
+#: bytes held per draw (the label array, its Python objects while counted), a conservative figure
+_BYTES_PER_DRAW = 64.0
+_PILOT_DRAWS = 2_000
+
+
+def _check_draws(m: Any, vecs: list, draws: int, seed: int, max_seconds: float | None) -> None:
+    """Estimate the sampler checks' cost from a pilot of 2 000 draws and refuse what exceeds the budget."""
+    if not vecs or draws <= _PILOT_DRAWS:
+        return
+    q = [float(x) for x in vecs[0]]
+    pilot = min(draws, _PILOT_DRAWS)
+
+    def run() -> None:
+        out = m.rvs(q, size=pilot, random_state=seed)
+        for x in np.asarray(out):  # the checks map every draw to its output, as here
+            _label(x)
+
+    try:
+        estimate = estimate_from_pilot(f"conform: {draws} draws on each of {len(vecs)} vectors", run, pilot,
+                                       float(draws) * len(vecs), _BYTES_PER_DRAW / len(vecs),
+                                       f"pilot of {pilot} draws, linear in the draws")
+    except Exception:  # a sampler that fails is reported by the sampler check itself
+        return
+    try:
+        check_cost(estimate, max_seconds)
+    except CostLimitError as exc:
+        raise CostLimitError(f"--draws: {exc}; give fewer draws", exc.estimate) from None
 
 
 def _composed(m: Any, rep: ConformanceReport, corpus: Any, draws: int, seed: int, backends: Sequence[str],

@@ -24,6 +24,11 @@ Several routes, same LP, same optimum:
     them, re-solve from the previous basis (HiGHS keeps it across ``addCols``/``addRows``),
     and stop when nothing is missing: then the restricted solution, with the missing ``t`` at
     0 and the missing rows basic, is primal and dual feasible for the *full* LP, i.e. optimal.
+``method="forest-ipm" | "forest-cg"``
+    Interior point on the LP with its privacy forest eliminated (:mod:`.forest_ipm`): the class
+    system dense (``"forest-ipm"``, up to ~10⁴ classes) or matrix-free by CG (``"forest-cg"``,
+    any size, moderate accuracy within the time budget). Never picked by ``"auto"``: slower
+    than the routes above wherever measured (benchmarks/README.md).
 ``method="simplex" | "ipm" | "hipo" | "pdlp"``
     The full LP in one HiGHS call (dual simplex / IPX interior point / HiPO interior point /
     PDLP first-order), on the z- or w-variables. The simplex routes are slow beyond n = k = 7
@@ -59,58 +64,14 @@ from ..highs import silent_highs
 from ..cost_limits import CostEstimate, check_cost
 from .cost_model import estimate_regular_lp_cost
 from .regular_lp import RegularLP
-from .tree_bounds import OptimumBounds, optimum_bounds
+from .solution import LPSolution, _primal_violation, _total_error
+from .tree_bounds import optimum_bounds
 from .cost_model import AUTO_GENERATION_EPSILON, AUTO_SMALL_VARS, hipo_available, resolve_method  # noqa: F401
 
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
-Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp"]
+Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp", "forest-ipm", "forest-cg"]
 _METHODS = get_args(Method)
-
-@dataclass(frozen=True)
-class LPSolution:
-    """A solved reduced LP.
-
-    Attributes:
-        lp: the LP.
-        z: float64 probabilities ``z(c, ℓ)`` (unscaled), one per LP variable.
-        optimal_total_error: ``Σ_{q∈Q} E[err(M*, q)]`` in score units (float, primal value).
-        dual_total_error: the dual objective value in the same units (equal up to tolerance).
-        seconds: wall-clock time spent in HiGHS (all rounds).
-        status: HiGHS model status string.
-        method: the route used.
-        primal_infeasibility: max violation of the full LP's rows and bounds by ``z``
-            (relative to row scale 1, measured after the solve, not HiGHS's own number).
-        dual_infeasibility: HiGHS's max dual infeasibility (last round).
-        col_basic, row_basic: a basis of the z-form LP (rows: sum-to-one, then privacy).
-        rounds: generation rounds (1 for the direct routes).
-        active_columns, active_rows: size of the final restricted LP (generation).
-        bounds: proven float64 interval around the optimum (:mod:`.tree_bounds`); when the
-            solution is not a vertex (``col_basic is None``), ``z`` is its feasible point.
-    """
-
-    lp: RegularLP
-    z: np.ndarray
-    optimal_total_error: float
-    dual_total_error: float
-    seconds: float
-    status: str
-    method: str
-    primal_infeasibility: float
-    dual_infeasibility: float
-    col_basic: np.ndarray | None
-    row_basic: np.ndarray | None
-    rounds: int = 1
-    iterations: int = 0
-    active_columns: int = 0
-    active_rows: int = 0
-    basis: Any = field(default=None, repr=False, compare=False)
-    bounds: "OptimumBounds | None" = field(default=None, repr=False, compare=False)
-
-    @property
-    def is_vertex(self) -> bool:
-        return self.col_basic is not None
-
 
 def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None) -> Any:
     import highspy
@@ -203,18 +164,6 @@ def _run(h: Any, accept_limits: bool = False) -> tuple[str, float]:
     return status, seconds
 
 
-def _primal_violation(lp: RegularLP, z: np.ndarray) -> float:
-    rho = lp.rho_float()
-    rows = z[lp.row_var] - rho * z[lp.row_other]
-    sums = np.bincount(lp.var_class, weights=lp.var_count * z, minlength=len(lp.classes))
-    return float(max(0.0, -rows.min(initial=0.0), -z.min(initial=0.0), np.abs(sums - 1).max()))
-
-
-def _total_error(lp: RegularLP, z: np.ndarray) -> float:
-    mult = np.array([float(m) for m in lp.var_mult])
-    return float(np.sum(mult * lp.var_count * lp.var_level * z)) * 2 * lp.sensitivity.to_float()
-
-
 def solve_regular_lp(
     lp: RegularLP,
     *,
@@ -229,6 +178,7 @@ def solve_regular_lp(
     options: dict[str, Any] | None = None,
     max_seconds: float | None = None,
     max_memory: Any = "default",
+    progress: Any = None,
 ) -> LPSolution:
     """Solve ``lp`` with HiGHS; raise ``RuntimeError`` unless HiGHS reports an optimum.
 
@@ -258,6 +208,8 @@ def solve_regular_lp(
             :class:`~dpexact.cost_limits.CostLimitError` before HiGHS starts), and it becomes
             ``time_limit`` unless one is given. ``None``: no time check.
         max_memory: memory budget in bytes (default half the physical RAM; ``None`` disables).
+        progress: ``progress(kind, text)`` callback (``"forest-ipm"``, ``"forest-cg"``: one note per
+            iteration with the proven width so far).
 
     Every solution carries ``bounds`` (:func:`.tree_bounds.optimum_bounds`), a proven float64
     interval around the optimum computed from the returned primal and class duals.
@@ -281,6 +233,11 @@ def solve_regular_lp(
     check_cost(solve_only, max_seconds=max_seconds, max_memory=max_memory)
     if max_seconds is not None and time_limit is None:
         time_limit = float(max_seconds)  # the estimate is a model: HiGHS enforces the budget
+    if method in ("forest-ipm", "forest-cg"):
+        from .forest_ipm import solve_forest_ipm
+
+        return solve_forest_ipm(lp, linear_solver="dense" if method == "forest-ipm" else "cg",
+                                time_limit=time_limit, max_memory=max_memory, progress=progress)
     if method == "generation":
         return _solve_generation(lp, warm_start, time_limit, threads, tol, options)
     return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit)

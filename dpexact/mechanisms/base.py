@@ -369,6 +369,19 @@ def float_exponents(c: Real, q: np.ndarray, cf: float | None = None) -> np.ndarr
         return np.ldexp(cm * dm, e)
 
 
+def float_exponents_rows(cf: float, Q: np.ndarray) -> np.ndarray | None:
+    """``c·(q - q*)`` of every row of ``Q``, bit for bit what :func:`float_exponents` gives for the
+    row, or ``None`` when some row needs its scaled route (``c`` or a difference out of range)."""
+    if not 2.0**-1000 < cf < 2.0**1000:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        D = Q - Q.max(axis=1, keepdims=True)
+    if not np.isfinite(D).all():
+        return None
+    with np.errstate(under="ignore"):
+        return cf * D
+
+
 def _check_method(method: str | None, allowed: tuple[str, ...], default: str) -> str:
     m = default if method is None else method
     if m not in allowed:

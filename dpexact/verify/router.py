@@ -23,12 +23,20 @@ from __future__ import annotations
 from typing import Any
 
 from ..numbers.real import Real
+from ..protocols import mechanism_properties
 
 from .neighbourhoods import own_relation, query_relation
 from .search.selection_outputs import SelectionOutputs
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "verify_any", "extend_by_couplings"]
+__all__ = ["verify_mechanism", "verify_any", "extend_by_couplings", "bracket_selection", "DEFAULT_TOLERANCE"]
+
+#: default width asked of a bracket (a violated mechanism's level to 6 digits)
+DEFAULT_TOLERANCE = 1e-6
+#: wall-clock budget of the lower end's maximisation
+LEVEL_SECONDS = 10.0
+#: wall-clock budgets of the branch-and-bound (to prove ε; to bound a refuted mechanism's level)
+BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
 
 
 def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
@@ -131,15 +139,124 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
 
 
+def _selection_proof(mechanism: Any, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
+    """The first whole-space proof whose side conditions hold: a theorem (every n), else the
+    branch-and-bound on the stated score box (its budget shorter once a violation is certified:
+    it then only bounds the level from above)."""
+    from .proofs.selection_bnb import SelectionBnB
+    from .proofs.selection_theorems import theorem_proof
+
+    proof = theorem_proof(mechanism, n, nb)
+    if proof is not None:
+        return proof
+    bnb = SelectionBnB(seconds=BNB_SECONDS_VIOLATED if violated else BNB_SECONDS)
+    if bnb.supports(mechanism, n, nb):
+        return bnb.prove(mechanism, n, nb, target=None if violated else Real.of(mechanism.epsilon).to_float(),
+                         tolerance=tolerance)
+    return None
+
+
+def _witness_triples(v: Verdict) -> list:
+    from fractions import Fraction
+
+    out = []
+    for d in (v.counterexample.as_dict() if v.counterexample is not None else None, v.worst_pair):
+        if d and "scores" in d and isinstance(d.get("output"), int):
+            out.append((tuple(Fraction(x) for x in d["scores"]), tuple(Fraction(x) for x in d["neighbour_scores"]),
+                        d["output"]))
+    return out
+
+
+def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None, *,
+                      tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
+    """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
+
+    Upper end: the first proof that applies (:mod:`.proofs.selection_theorems`); lower end: the
+    certified maximum of :func:`.search.level.maximise_level` from the search's witnesses,
+    stopped within ``tolerance`` of the proved upper end. Comparisons with the claimed ε are
+    exact. ``violated`` stays violated (its counterexample is certified); a proof ``<= ε``
+    makes the verdict ``private``; a proof above ε with no witness above it, ``undecided``;
+    without a proof the search's verdict stands and ``reason`` says that no proof applies.
+    """
+    import math
+    import time
+    from fractions import Fraction
+
+    from ..protocols import mechanism_size
+    from .bracket import EpsilonBracket
+    from .search.level import level_starts, maximise_level
+
+    t0 = time.perf_counter()
+    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not 0 < tolerance < 1:
+        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
+    eps = Real.of(mechanism.epsilon)
+    size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
+    proof = _selection_proof(mechanism, size, nb, v.verdict == "violated", tolerance)
+    starts = level_starts(mechanism, nb, size, _witness_triples(v))
+    ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
+                        target=None if proof is None else proof.upper_float,
+                        denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
+    witness = ls.witness
+    outside = ""
+    if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
+            and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
+        outside = (f"; the {proof.method} bound {proof.upper_float:.9g} holds on its score box only "
+                   f"({proof.domain.get('scores')}) and the witness lies outside it")
+        proof = None
+    bracket = EpsilonBracket(witness, proof)
+    above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
+    proved = proof is not None and (Real.of(proof.upper) if proof.upper is not None
+                                    else Real.of(Fraction(proof.upper_float))) <= eps
+    if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
+        raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
+    _, reason = bracket.decide(eps.to_float())
+    if v.verdict != "violated" and above and not witness.unbounded:
+        from .decide.counterexample import Counterexample
+
+        q, q2 = (tuple(Fraction(x) for x in s) for s in (witness.scores, witness.neighbour_scores))
+        cx = Counterexample(mechanism, nb, q, q2, witness.output, witness.lower_float, math.inf)
+        rc = cx.recheck("ball", 256)
+        if rc.proved:
+            v.counterexample, v.recheck, v.worst_pair = cx, rc, cx.as_dict()
+            v.worst_log_ratio = rc.log_ratio_lo
+    if v.verdict == "violated" or above:
+        v.verdict = "violated"
+        reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
+    elif proved:
+        v.verdict = "private"
+        where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
+        reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
+                  f"({proof.method}: {proof.theorem or 'computation'})")
+    elif proof is not None:
+        v.verdict = "undecided"
+    else:
+        reason = (f"no proof method applies to {mechanism.short_name} on {nb.describe()}: the upper end is unknown; "
+                  f"the verdict covers the searched scope only")
+    if proof is None and v.verdict == "violated":
+        reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
+                  f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+    if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
+        how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
+        reason += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
+                   f"lower end stopped by {ls.stopped})")
+    v.bracket, v.reason = bracket, reason + outside
+    v.seconds += time.perf_counter() - t0
+    v.scope.notes.append(f"ε bracket: lower end maximised over {ls.evaluations} float log-pmfs ({ls.stopped}), "
+                         f"certified in ball arithmetic")
+    return v
+
+
 def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
-               name: str | None = None, progress: Any = None) -> Verdict:
+               name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
 
     * ``delta`` given: (ε, δ)-DP, :func:`.approx_dp.verify_approx` (searches without ``local``);
     * a selection mechanism: :func:`.search.verify` on ``neighbourhood`` (a spec string for
       :func:`.neighbourhoods.parse_neighbourhood`), extended by the couplings that prove more
-      (:func:`extend_by_couplings`); with ``relation``, the peers' query-pair families;
+      (:func:`extend_by_couplings`), then bracketed (:func:`bracket_selection`, ``tolerance`` the
+      width asked, default :data:`DEFAULT_TOLERANCE`); with ``relation``, the peers' query-pair
+      families;
     * any other output kind: :func:`verify_mechanism`.
     """
     from .neighbourhoods import parse_neighbourhood
@@ -148,6 +265,12 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
     kind = getattr(mechanism, "output_kind", "selection")
     report = progress or (lambda k, t: None)
+    if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
+                                  or not 0 < tolerance < 1):
+        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
+    if tolerance is not None and (kind != "selection" or relation is not None or delta is not None):
+        raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
+                         "(not with --delta, --relation or other output kinds)")
     if delta is not None:
         from .search.approx_dp import verify_approx
 
@@ -164,4 +287,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
                name=name, progress=progress)
     extend_by_couplings(v, mechanism, nb)
-    return v
+    if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
+        return v
+    report("step", "ε bracket: proof above, maximised witness below")
+    return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
