@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..protocols import check_mechanism
+from .base import MechanismCrash
 
 __all__ = ["is_external", "load_object", "load_mechanism", "GuardedMechanism"]
 
@@ -155,7 +156,7 @@ class GuardedMechanism:
         except (ValueError, TypeError):
             raise
         except Exception as exc:
-            raise ValueError(f"mechanism {self.spec!r}: {what} raised {type(exc).__name__}: {exc}") from exc
+            raise MechanismCrash(f"mechanism {self.spec!r}: {what} raised {type(exc).__name__}: {exc}") from exc
 
     def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
         return self._call("pmf", scores, backend, method)

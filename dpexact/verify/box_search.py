@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .options import honours
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from ..protocols import claimed_epsilon, value_count
@@ -121,6 +122,7 @@ def _geometry(m: Any) -> tuple[Fraction, Fraction, Fraction]:
     return max(b1, b2), b2 / 2, _fraction(m.threshold)
 
 
+@honours("n", "relation")
 def verify_boxes(
     mechanism: Any,
     n: int = 10,
@@ -248,6 +250,7 @@ class IntervalCounterexample:
         return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
 
 
+@honours("n", "relation")
 def verify_intervals(
     mechanism: Any,
     n: int = 5,
@@ -346,6 +349,7 @@ class ContinuousBoxCounterexample:
         return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "not separated")
 
 
+@honours("n", "relation")
 def verify_continuous_boxes(
     mechanism: Any,
     n: int = 3,

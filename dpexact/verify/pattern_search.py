@@ -27,6 +27,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .options import honours
 from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
 from ..protocols import claimed_epsilon
@@ -166,6 +167,7 @@ def pattern_pairs(mechanism: Any, n: int, relation: str, pairs: Sequence[tuple[S
     return pair_list, nb, "explicit pairs"
 
 
+@honours("n", "relation")
 def verify_patterns(
     mechanism: Any,
     n: int = 10,

@@ -26,6 +26,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .options import honours
 from ..numbers.real import Real
 from ..protocols import check_mechanism, mechanism_properties, mechanism_size
 from .certified_ratio import PmfCache
@@ -220,6 +221,7 @@ def scope_plan(mechanism: Any, searches: Sequence[str], n: int | None = None, va
     return plan
 
 
+@honours("neighbourhood", "searches", "n", "values", "steps")
 def verify(
     mechanism: Any,
     neighbourhood: Neighbourhood | None = None,
@@ -317,6 +319,9 @@ def verify(
     scope.decided_ball, scope.decided_exact, scope.undecided = res.decided_ball, res.decided_exact, res.undecided
     if res.undecided_triples:
         scope.notes.append(f"undecided triples (q, q', r, log-ratio enclosure), first {len(res.undecided_triples)}: {res.undecided_triples[:3]}")
+    if cache.exact_failure:
+        scope.notes.append(cache.exact_failure)
+    reason = ""
     if res.counterexample is not None:
         kind = "violated"
         worst = res.recheck.log_ratio_lo if res.recheck else res.counterexample.log_ratio_lo
@@ -329,6 +334,8 @@ def verify(
         kind = "inconclusive"
         worst = max(res.worst_certified_hi, max((u[4] for u in res.undecided_triples), default=-math.inf))
         wp = _triple_dict(res.worst_float_triple)
+        reason = (f"{res.undecided} triples undecided in balls"
+                  + (f" and the exact backend could not decide them: {cache.exact_failure}" if cache.exact_failure else ""))
     return Verdict(
         mechanism=name or mechanism.short_name,
         params=mechanism.params(),
@@ -341,6 +348,7 @@ def verify(
         counterexample=res.counterexample,
         recheck=res.recheck,
         seconds=time.perf_counter() - t0,
+        reason=reason,
     )
 
 
