@@ -111,6 +111,8 @@ def check_cost(estimate: CostEstimate, max_seconds: Any = None, max_memory: Any 
 
 
 def _fmt_s(s: float) -> str:
+    if not s < 1e12 * 86400:  # inf too: an estimate past float64's range
+        return "more than 10^12 days"
     if s < 120:
         return f"{s:.3g} s"
     if s < 7200:
@@ -121,6 +123,8 @@ def _fmt_s(s: float) -> str:
 
 
 def _fmt_bytes(b: float) -> str:
+    if not b < 1e18:
+        return "more than 10^6 TB"
     for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
         if b >= size:
             return f"{b / size:.3g} {unit}"

@@ -128,6 +128,7 @@ BAD = [
     ("{tmp}/syntax.py:x", "SyntaxError"),
     ("no_such_module_xyz:A", "no module named"),
     ("{gnm}:GeometricNoisyMax.__init__.x", "has no object"),
+    ("{tmp}/bad.py:Unmarked", "must be marked @dpexact.mechanism_factory; refused without calling it"),
 ]
 
 
@@ -136,8 +137,9 @@ def test_bad_external_names_give_one_line_errors(spec, message, example_path, tm
     (tmp_path / "bad.py").write_text(
         "import dpexact\n"
         "class NotAMech:\n    def __init__(self, epsilon, sensitivity=1):\n        pass\n"
-        "def Raising(epsilon, sensitivity=1):\n    raise RuntimeError('boom')\n"
-        "def PmfRaises(epsilon, sensitivity=1):\n"
+        "@dpexact.mechanism_factory\ndef Raising(epsilon, sensitivity=1):\n    raise RuntimeError('boom')\n"
+        "def Unmarked(epsilon, sensitivity=1):\n    raise RuntimeError('called')\n"
+        "@dpexact.mechanism_factory\ndef PmfRaises(epsilon, sensitivity=1):\n"
         "    return dpexact.define_mechanism('raises', lambda q, p, ops: [1 / 0 for _ in q], epsilon=epsilon)\n")
     (tmp_path / "syntax.py").write_text("x = (\n")
     spec = spec.format(tmp=tmp_path, gnm=example_path)

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dpexact.cli.main import app
-from dpexact.verify.soundness_benchmark import ChannelEntry, catalogue, run_benchmark
+from dpexact.suites.soundness import ChannelEntry, catalogue, run_benchmark
 
 CHEAP = ("em", "pf")
 

@@ -42,7 +42,7 @@ def output_option() -> Any:
 
 def prepare_output(output: "Optional[str | Path]") -> Optional[Path]:
     """Check ``--output`` before any work; a bad path ends the command with exit status 2."""
-    if output is None or str(output) == "":
+    if output is None:
         return None
     from ..io import check_writable
 
@@ -59,7 +59,7 @@ def emit_json(result: Any, as_json: bool, target: Optional[Path], **dump_kwargs:
         from ..io import atomic_write_json
 
         try:
-            atomic_write_json(target, result, **dump_kwargs)
+            atomic_write_json(target, result, name="--output", **dump_kwargs)
         except OSError as exc:
             typer.echo(f"error: --output: cannot write {target} ({exc.strerror or exc}); the result was not saved", err=True)
             raise typer.Exit(code=1) from None

@@ -19,10 +19,10 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print a JSON list of rows"),
         suite: Optional[list[str]] = typer.Option(None, "--suite", help="StatDP | DP-Sniper | CheckDP | DP-Auditorium (repeatable)"),
         name: Optional[list[str]] = typer.Option(None, "--name", help="only this peer entry (repeatable)"),
-        output: str = typer.Option("", "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
     ) -> None:
         """Every entry of StatDP, DP-Sniper, CheckDP and DP-Auditorium: exact verdict, worst log-ratio, time, peer time."""
-        from ..verify.peer_suites import PEER_SUITES, run_suites
+        from ..suites.peers import PEER_SUITES, run_suites
         from .main import fail
 
         known = sorted({e.suite for e in PEER_SUITES})
@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
         if bad:
             fail(f"--suite: unknown {bad}; choose from {known}")
             return
-        if output:
+        if output is not None:
             from ..io import check_writable
 
             try:
@@ -44,10 +44,10 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
             return
         full = [r.as_dict() for r in rows]
-        if output:
+        if output is not None:
             from ..io import atomic_write_json
 
-            atomic_write_json(output, full, indent=1, default=str)
+            atomic_write_json(output, full, name="--output", indent=1, default=str)
         if as_json:
             typer.echo(json.dumps([{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
                                                               "truth_source": d["truth_source"],

@@ -71,7 +71,7 @@ class PermuteAndFlip(SelectionMechanism):
         pmf, logpmf, rep = pf_pmf_quadrature_float(x)
         x_rel = 2.5 * U * min(float(-x.min()), 710.0)
         rel = rep.tail_rel + rep.quadrature_rel + rep.series_rel + rep.rounding_rel + x_rel
-        return Pmf(pmf, "float", "quadrature", rel_error=rel, abs_error=rel * float(pmf.max()),
+        return Pmf(pmf, "float", "quadrature", rel_error=rel, abs_error=rel * rep.max_pmf,
                    error_kind="a-priori", logvalues=logpmf, details=rep.as_dict())
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:

@@ -6,14 +6,14 @@
 ``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
                     (with ``relation``: the peers' query pairs
                     via :class:`SelectionOutputs`)
-``finite``          :func:`.pattern_search.verify_patterns`    every output of every pair
+``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
 ``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
                     threshold-shift coupling, when the law
                     states its factors), else
-                    :func:`.box_search.verify_boxes`           refutation only (boxes)
-``interval``        :func:`.box_search.verify_intervals`       refutation only (intervals)
+                    :func:`.search.boxes.verify_boxes`           refutation only (boxes)
+``interval``        :func:`.search.boxes.verify_intervals`       refutation only (intervals)
 ``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
-                    else :func:`.box_search.verify_continuous  refutation only (boxes of the
+                    else :func:`.search.boxes.verify_continuous  refutation only (boxes of the
                     _boxes` (any ``box_probability``)          box coordinates)
 ==================  =========================================  ===============================
 """
@@ -31,7 +31,7 @@ __all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_coup
 
 class SelectionOutputs:
     """A selection mechanism seen as a finite-output one (outputs ``0..n-1``), so that
-    :func:`.pattern_search.verify_patterns` runs it on the peers' query-pair families.
+    :func:`.search.patterns.verify_patterns` runs it on the peers' query-pair families.
 
     ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
     (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
@@ -85,7 +85,7 @@ class SelectionOutputs:
 
 def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
     """Add to a pattern verdict what the checked threshold-shift coupling proves beyond its pair family."""
-    from .threshold_coupling import coupling_bound
+    from .proofs.threshold_coupling import coupling_bound
 
     cb = coupling_bound(mechanism, n, relation)
     eps = Real.of(mechanism.epsilon)
@@ -98,7 +98,7 @@ def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> No
 
 def _extend_by_noisy_max(v: Verdict, mechanism: Any, relation: str) -> None:
     """Add what the noisy-max coupling (:mod:`.noisy_max_coupling`) proves beyond the searched scope."""
-    from .noisy_max_coupling import noisy_max_bound
+    from .proofs.noisy_max_coupling import noisy_max_bound
 
     bound = noisy_max_bound(mechanism, relation)
     if bound is not None and not bound > Real.of(mechanism.epsilon):
@@ -158,38 +158,38 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     if relation is None and kind != "selection":
         relation = _own_relation(mechanism)
     if kind == "finite" and hasattr(mechanism, "pattern_probability"):
-        from .pattern_search import verify_patterns
+        from .search.patterns import verify_patterns
 
         v = verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
         if v.verdict == "private-within-scope" and hasattr(mechanism, "coupling_terms"):
             _extend_by_coupling(v, mechanism, n if n is not None else 10, relation or "all-differ")
         return v
     if kind == "mixed":
-        from .box_search import verify_boxes
+        from .search.boxes import verify_boxes
 
         if hasattr(mechanism, "coupling_terms"):  # a checked coupling proves privacy for every output set
-            from .threshold_coupling import verify_coupling
+            from .proofs.threshold_coupling import verify_coupling
 
             proved = verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
             if proved is not None:
                 return proved
         return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
     if kind == "interval":
-        from .box_search import verify_intervals
+        from .search.boxes import verify_intervals
 
         return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
-    from .closed_forms import closed_form_for
+    from .proofs.closed_forms import closed_form_for
 
     closed = closed_form_for(mechanism)
     if closed is not None:
         return closed(mechanism, n, relation, name=name, **kwargs)
     if kind in ("selection", "finite"):
         if relation is not None:  # the peers' query-pair families
-            from .pattern_search import verify_patterns
+            from .search.patterns import verify_patterns
 
             v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
         else:
-            from .search import verify
+            from .search.selection import verify
 
             v = verify(mechanism, n=n, name=name, **kwargs)
         if v.verdict == "private-within-scope":
@@ -199,7 +199,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         if not callable(getattr(mechanism, "box_probability", None)):
             raise TypeError("mechanism: a continuous mechanism needs box_probability(q, box, backend) to be verified "
                             "(a density at points cannot certify a violation on a set of outputs)")
-        from .box_search import verify_continuous_boxes
+        from .search.boxes import verify_continuous_boxes
 
         return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
                                        name=name, **kwargs)
@@ -210,29 +210,29 @@ def _route_options(mechanism: Any, kind: str, relation: str | None, delta: Any) 
     """The options honoured by the verifier that :func:`verify_any` reaches (declared on it with
     :func:`.options.honours`), and a name for that route. Mirrors the dispatch below and of
     :func:`verify_mechanism`."""
-    from .closed_forms import closed_form_for
+    from .proofs.closed_forms import closed_form_for
     from .options import honoured_by
 
     who = f"{mechanism.short_name} ({kind} outputs)"
     if delta is not None:
-        from .approx_dp import approx_options
+        from .search.approx_dp import approx_options
 
         return approx_options(mechanism, relation), f"the (ε, δ) verification of {who}"
     if kind == "selection" and relation is None:
-        from .search import verify
+        from .search.selection import verify
 
         return honoured_by(verify), f"the score-family search of {who}"
     if kind == "finite" and hasattr(mechanism, "pattern_probability") or kind == "selection":
-        from .pattern_search import verify_patterns
+        from .search.patterns import verify_patterns
 
         return honoured_by(verify_patterns), f"the query-pair families of {who}"
     if kind == "mixed":
-        from .box_search import verify_boxes
-        from .threshold_coupling import verify_coupling
+        from .search.boxes import verify_boxes
+        from .proofs.threshold_coupling import verify_coupling
 
         return honoured_by(verify_boxes) & honoured_by(verify_coupling), f"the box search of {who}"
     if kind == "interval":
-        from .box_search import verify_intervals
+        from .search.boxes import verify_intervals
 
         return honoured_by(verify_intervals), f"the interval search of {who}"
     closed = closed_form_for(mechanism)
@@ -242,7 +242,7 @@ def _route_options(mechanism: Any, kind: str, relation: str | None, delta: Any) 
         return frozenset({"n"}) | (frozenset({"relation"}) if relation is not None else frozenset()), \
             f"the score-family search of {who}"
     if kind == "continuous":
-        from .box_search import verify_continuous_boxes
+        from .search.boxes import verify_continuous_boxes
 
         return honoured_by(verify_continuous_boxes), f"the box search of {who}"
     return frozenset(), who
@@ -263,7 +263,6 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     declaration) is a ``ValueError`` naming it, before any work.
     """
     from .neighbourhoods import parse_neighbourhood
-
     from .options import given_options, refuse_unhonoured
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
@@ -277,7 +276,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
                          "families); an option that cannot apply is refused, not ignored")
     report = progress or (lambda k, t: None)
     if delta is not None:
-        from .approx_dp import verify_approx
+        from .search.approx_dp import verify_approx
 
         nb = parse_neighbourhood(neighbourhood, mechanism) if kind == "selection" and relation is None else None
         return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
@@ -286,7 +285,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     if kind != "selection" or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
         return verify_mechanism(mechanism, n, relation, name=name)
-    from .search import verify
+    from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
     v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,

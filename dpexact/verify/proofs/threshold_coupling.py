@@ -41,9 +41,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
-from .options import honours
-from ..numbers.real import Real
-from .verdict import Scope, Verdict
+from ...numbers.real import Real
+from ..verdict import Scope, Verdict
+from ..options import honours
 
 __all__ = ["CouplingBound", "coupling_bound", "verify_coupling", "factor_bound"]
 

@@ -20,7 +20,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from ..numbers.real import Real
-from .neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
+from ..verify.neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
 
 __all__ = ["Misclaimed", "BenchmarkEntry", "ChannelEntry", "catalogue", "run_benchmark", "BenchmarkRow"]
 
@@ -242,7 +242,7 @@ class BenchmarkRow:
 
 def run_benchmark(entries: list[BenchmarkEntry | ChannelEntry] | None = None, progress: Callable[[BenchmarkRow], None] | None = None) -> list[BenchmarkRow]:
     """Run :func:`~.search.verify` on every catalogue entry (an entry that cannot be built is an error)."""
-    from .search import verify
+    from ..verify.search.selection import verify
 
     rows = []
     for e in entries if entries is not None else catalogue():
