@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable, TypeVar
 
-__all__ = ["OPTION_FLAGS", "honours", "honoured_by", "given_options", "refuse_unhonoured"]
+__all__ = ["OPTION_FLAGS", "DEFAULT_SEARCHES", "honours", "honoured_by", "given_options", "refuse_unhonoured"]
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: the searches run when none are named (a sweep spec fills them in: the same as not naming any)
+DEFAULT_SEARCHES = ("grid", "structured", "local")
 
 #: option name (keyword of ``verify_any``) -> its CLI flag, for the error message
 OPTION_FLAGS = {"neighbourhood": "--neighbourhood", "searches": "--search", "n": "--n", "values": "--values",
@@ -41,7 +44,8 @@ def honoured_by(fn: Callable[..., Any]) -> frozenset[str]:
 def given_options(*, neighbourhood: Any = "default", searches: Any = None, n: Any = None, values: Any = None,
                   steps: Any = 1, relation: Any = None, delta: Any = None) -> list[str]:
     """The options set away from their defaults, in a fixed order."""
-    given = {"neighbourhood": neighbourhood not in (None, "default"), "searches": searches is not None,
+    named = searches is not None and tuple(searches) != DEFAULT_SEARCHES
+    given = {"neighbourhood": neighbourhood not in (None, "default"), "searches": named,
              "n": n is not None, "values": values is not None, "steps": steps != 1, "relation": relation is not None,
              "delta": delta is not None}
     return [k for k in OPTION_FLAGS if given[k]]

@@ -263,7 +263,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     declaration) is a ``ValueError`` naming it, before any work.
     """
     from .neighbourhoods import parse_neighbourhood
-    from .options import given_options, refuse_unhonoured
+    from .options import DEFAULT_SEARCHES, given_options, refuse_unhonoured
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
@@ -271,7 +271,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     given = given_options(neighbourhood=neighbourhood, searches=searches, n=n, values=values, steps=steps,
                           relation=relation, delta=delta)
     refuse_unhonoured(given, *_route_options(mechanism, kind, relation, delta))
-    if delta is not None and searches is not None and "local" in searches:
+    if delta is not None and searches is not None and tuple(searches) != DEFAULT_SEARCHES and "local" in searches:
         raise ValueError("--search local: not used by (ε, δ) verification (it searches grid, structured and random "
                          "families); an option that cannot apply is refused, not ignored")
     report = progress or (lambda k, t: None)
