@@ -65,6 +65,8 @@ def register(app: typer.Typer) -> None:
             mech = build(mechanism, **params)
             kind = getattr(mech, "output_kind", "selection")
             part: Any = None
+            if output_part is not None and kind != "mixed":  # an option that cannot apply is refused, not ignored
+                raise ValueError(f"--pattern: {mechanism} has {kind} outputs (no finite part); it applies to mixed outputs only")
             if kind == "interval":
                 if len(b) != 1:
                     raise ValueError(f"--box: {mechanism} releases one real value, got {len(b)} intervals")

@@ -246,6 +246,48 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     return v
 
 
+def _route_options(mechanism: Any, kind: str, relation: str | None, delta: Any) -> tuple[frozenset[str], str]:
+    """The options honoured by the verifier that :func:`verify_any` reaches (declared on it with
+    :func:`.options.honours`), and a name for that route. Mirrors the dispatch below and of
+    :func:`verify_mechanism`."""
+    from .proofs.closed_forms import closed_form_for
+    from .options import honoured_by
+
+    who = f"{mechanism.short_name} ({kind} outputs)"
+    if delta is not None:
+        from .search.approx_dp import approx_options
+
+        return approx_options(mechanism, relation), f"the (ε, δ) verification of {who}"
+    if kind == "selection" and relation is None:
+        from .search.selection import verify
+
+        return honoured_by(verify), f"the score-family search of {who}"
+    if kind == "finite" and hasattr(mechanism, "pattern_probability") or kind == "selection":
+        from .search.patterns import verify_patterns
+
+        return honoured_by(verify_patterns), f"the query-pair families of {who}"
+    if kind == "mixed":
+        from .search.boxes import verify_boxes
+        from .proofs.threshold_coupling import verify_coupling
+
+        return honoured_by(verify_boxes) & honoured_by(verify_coupling), f"the box search of {who}"
+    if kind == "interval":
+        from .search.boxes import verify_intervals
+
+        return honoured_by(verify_intervals), f"the interval search of {who}"
+    closed = closed_form_for(mechanism)
+    if closed is not None:
+        return honoured_by(closed), f"the closed-form verifier of {who}"
+    if kind == "finite":  # verify_mechanism runs the score families with their defaults
+        return frozenset({"n"}) | (frozenset({"relation"}) if relation is not None else frozenset()), \
+            f"the score-family search of {who}"
+    if kind == "continuous":
+        from .search.boxes import verify_continuous_boxes
+
+        return honoured_by(verify_continuous_boxes), f"the box search of {who}"
+    return frozenset(), who
+
+
 def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
                name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
@@ -258,12 +300,22 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
       width asked, default :data:`DEFAULT_TOLERANCE`); with ``relation``, the peers' query-pair
       families;
     * any other output kind: :func:`verify_mechanism`.
+
+    An option the verifier on the route does not honour (its :func:`.options.honours`
+    declaration) is a ``ValueError`` naming it, before any work.
     """
     from .neighbourhoods import parse_neighbourhood
+    from .options import DEFAULT_SEARCHES, given_options, refuse_unhonoured
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
     kind = getattr(mechanism, "output_kind", "selection")
+    given = given_options(neighbourhood=neighbourhood, searches=searches, n=n, values=values, steps=steps,
+                          relation=relation, delta=delta)
+    refuse_unhonoured(given, *_route_options(mechanism, kind, relation, delta))
+    if delta is not None and searches is not None and tuple(searches) != DEFAULT_SEARCHES and "local" in searches:
+        raise ValueError("--search local: not used by (ε, δ) verification (it searches grid, structured and random "
+                         "families); an option that cannot apply is refused, not ignored")
     report = progress or (lambda k, t: None)
     if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
                                   or not 0 < tolerance < 1):

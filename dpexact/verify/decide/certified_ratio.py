@@ -27,6 +27,7 @@ import numpy as np
 from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.exp_lattice import exact_sign
 from ...numbers.real import Real
+from ...mechanisms.base import MechanismCrash
 
 __all__ = ["PmfCache", "PairDecision", "decide_pair", "Status"]
 
@@ -45,6 +46,8 @@ class PmfCache:
     _exact: dict = field(default_factory=dict)
     _ball_log: dict = field(default_factory=dict)
     exact_available: bool | None = None
+    #: why the exact backend stopped being used, when it crashed (reported in the verdict)
+    exact_failure: str = ""
     evaluations: dict = field(default_factory=lambda: {"float": 0, "ball": 0, "exact": 0})
 
     def logpmf(self, q: Vector) -> tuple[np.ndarray, float]:
@@ -80,7 +83,9 @@ class PmfCache:
 
         A refusal (``ValueError``: a size or cost limit on this vector, or no closed form) is
         remembered for this vector only, so that one large input does not switch off exact
-        decisions for the others; ``NotImplementedError`` / ``TypeError`` mean no exact backend.
+        decisions for the others; ``NotImplementedError`` means no exact backend. Any other
+        exception is a crash of the mechanism's exact pmf: exact decisions stop and
+        :attr:`exact_failure` names it (the verdict's reason), never a silent fallback.
         """
         if self.exact_available is False:
             return None
@@ -88,11 +93,20 @@ class PmfCache:
             try:
                 self._exact[q] = tuple(self.mechanism.pmf(list(q), backend="exact").values)
                 self.exact_available = True
-            except (NotImplementedError, TypeError):
+            except NotImplementedError:
                 self.exact_available = False
+                return None
+            except MechanismCrash as exc:
+                self.exact_available = False
+                self.exact_failure = f"the exact pmf failed on scores {[str(x) for x in q]}: {str(exc)[:200]}"
                 return None
             except ValueError:
                 self._exact[q] = None
+                return None
+            except Exception as exc:  # noqa: BLE001 - a crash: recorded and reported, not a verdict
+                self.exact_available = False
+                self.exact_failure = (f"the exact pmf raised {type(exc).__name__} on scores "
+                                      f"{[str(x) for x in q]}: {str(exc)[:200]}")
                 return None
             self.evaluations["exact"] += 1
         return self._exact[q]

@@ -219,6 +219,21 @@ class _IntervalAsBox:
         return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
 
 
+def approx_options(mechanism: Any, relation: str | None) -> frozenset[str]:
+    """The options of ``verify_any`` that :func:`verify_approx` honours for this mechanism (the
+    routes of its body): boxes and tails of a continuous law, every pair of a finite input
+    domain, the selection score families, or the query-pair families."""
+    kind = getattr(mechanism, "output_kind", "selection")
+    if kind in ("continuous", "interval"):
+        return frozenset({"n", "relation", "delta"})
+    if kind == "selection" and relation is None:
+        return frozenset({"neighbourhood", "searches", "n", "values", "steps", "delta"})
+    own = mechanism.neighbourhood() if relation is None else None
+    if getattr(own, "inputs", None):
+        return frozenset({"steps", "delta"})
+    return frozenset({"n", "relation", "delta"})
+
+
 def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
                   steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
