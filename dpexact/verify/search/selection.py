@@ -74,10 +74,17 @@ def structured_family(n: int, delta: Any = 1, depth: int = 4) -> list[Vector]:
     return sorted(out)
 
 
+#: most exact entries a random family holds (Fractions: ~1 µs and ~100 B each)
+MAX_RANDOM_ENTRIES = 1_000_000
+
+
 def random_family(n: int, count: int, low: Any, high: Any, seed: int = 0) -> list[Vector]:
     """``count`` random vectors with entries on the 1/8-grid of ``[low, high]`` (seeded)."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 1 or count > 100_000:
         raise ValueError(f"count must be an integer in 1..100000, got {count!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1 or n * count > MAX_RANDOM_ENTRIES:
+        raise ValueError(f"n: {count} random vectors of n = {n} scores exceed the limit of {MAX_RANDOM_ENTRIES} "
+                         "exact entries")
     lo, hi = as_vector([low, high], "range")
     if not lo < hi:
         raise ValueError(f"low must be < high, got [{lo}, {hi}]")
