@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["evidence_record", "replay", "ReplayResult", "REPLAY_PREC"]
+__all__ = ["evidence_record", "witness_neighbourhood", "replay", "ReplayResult", "REPLAY_PREC"]
 
 #: ball precision (bits) of a replay
 REPLAY_PREC = 256
@@ -135,6 +135,17 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
         **base, "kind": "witness", "evidence": "finite", "neighbourhood": nb,
         "scores": list(w.scores), "neighbour_scores": list(w.neighbour_scores), "output": w.output,
         "lower": w.lower if w.lower is not None else repr(w.lower_float)}
+
+
+def witness_neighbourhood(mechanism: Any, neighbourhood: str, relation: str | None, delta: Any) -> Any:
+    """The relation a bracket witness of ``verify_any(mechanism, neighbourhood=..., relation=...,
+    delta=...)`` refers to: the parsed ``neighbourhood`` of a pure-DP selection search, else None
+    (its witness is then not replayable)."""
+    from .neighbourhoods import parse_neighbourhood
+
+    if getattr(mechanism, "output_kind", "selection") != "selection" or relation is not None or delta is not None:
+        return None
+    return parse_neighbourhood(neighbourhood, mechanism)
 
 
 def _vector(rec: dict, key: str) -> tuple[Fraction, ...]:
