@@ -66,6 +66,8 @@ __all__ = [
     "Neighbourhood",
     "Mechanism",
     "ContinuousMechanism",
+    "SameLaw",
+    "IntervalLaw",
     "Backend",
     "BackendOps",
     "BatchFloatPmf",
@@ -107,8 +109,8 @@ class MechanismProperties:
             score families.
 
     The three regularity properties are pf Definition 3; they are checked with certified
-    counterexamples by :func:`dpexact.verify.regularity.check_regularity` and by
-    :func:`dpexact.verify.conformance.conform`.
+    counterexamples by :func:`dpexact.verify.decide.regularity.check_regularity` and by
+    :func:`dpexact.conformance.checks.conform`.
     """
 
     symmetric: bool = False
@@ -256,6 +258,30 @@ class ContinuousMechanism(Protocol):
     def rvs(self, scores: Any, size: Any = None, random_state: Any = None) -> Any: ...
 
     def params(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class SameLaw(Protocol):
+    """A mechanism that runs ``law_mechanism``'s law unchanged and only states another claim (a
+    misclaimed ε, a relabelling). A proof about the *law's* level (a theorem on the registered
+    class) then applies to it: the verdict still compares that level with this object's ε."""
+
+    @property
+    def law_mechanism(self) -> Any: ...
+
+
+@runtime_checkable
+class IntervalLaw(Protocol):
+    """A selection mechanism whose law can be evaluated on *boxes* of scores.
+
+    ``pmf_on_balls(scores, prec)`` takes one arb ball per score and returns balls that enclose
+    ``Pr[M(q) = r]`` for **every** q in the box ``∏ scores`` (interval arithmetic, every operation
+    rigorous). A law that branches on the scores must decide each branch with the backend's
+    certified comparisons and raise ``ArithmeticError`` when a branch cannot be decided on the box
+    (the caller splits the box). Branch-and-bound proofs over the score space rely on it.
+    """
+
+    def pmf_on_balls(self, scores: Sequence[Any], prec: int) -> Sequence[Any]: ...
 
 
 @runtime_checkable

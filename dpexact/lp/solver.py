@@ -24,6 +24,11 @@ Several routes, same LP, same optimum:
     them, re-solve from the previous basis (HiGHS keeps it across ``addCols``/``addRows``),
     and stop when nothing is missing: then the restricted solution, with the missing ``t`` at
     0 and the missing rows basic, is primal and dual feasible for the *full* LP, i.e. optimal.
+``method="forest-ipm" | "forest-cg"``
+    Interior point on the LP with its privacy forest eliminated (:mod:`.forest_ipm`): the class
+    system dense (``"forest-ipm"``, up to ~10⁴ classes) or matrix-free by CG (``"forest-cg"``,
+    any size, moderate accuracy within the time budget). Never picked by ``"auto"``: slower
+    than the routes above wherever measured (benchmarks/README.md).
 ``method="simplex" | "ipm" | "hipo" | "pdlp"``
     The full LP in one HiGHS call (dual simplex / IPX interior point / HiPO interior point /
     PDLP first-order), on the z- or w-variables. The simplex routes are slow beyond n = k = 7
@@ -63,7 +68,7 @@ from .tree_bounds import OptimumBounds, optimum_bounds
 
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
-Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp"]
+Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp", "forest-ipm", "forest-cg"]
 _METHODS = get_args(Method)
 
 #: ``method="auto"``: LPs up to this many variables go to generation (below a second)
@@ -263,6 +268,7 @@ def solve_regular_lp(
     options: dict[str, Any] | None = None,
     max_seconds: float | None = None,
     max_memory: Any = "default",
+    progress: Any = None,
 ) -> LPSolution:
     """Solve ``lp`` with HiGHS; raise ``RuntimeError`` unless HiGHS reports an optimum.
 
@@ -294,9 +300,11 @@ def solve_regular_lp(
             simplex and interior-point iterations are interrupted once the solve has spent it
             (checked at every iteration through HiGHS's interrupt callbacks; HiGHS keeps no
             iterate then, so it raises :class:`BudgetSpent`), so a loaded machine makes a solve
-            slower but does not make it fail. ``"pdlp"`` has no such callback: it
-            gets the budget as its wall-clock ``time_limit``. ``None``: no time check.
+            slower but does not make it fail. ``"pdlp"`` and the forest routes have no such
+            callback: they get the budget as their wall-clock ``time_limit``. ``None``: no time check.
         max_memory: memory budget in bytes (default half the physical RAM; ``None`` disables).
+        progress: ``progress(kind, text)`` callback (``"forest-ipm"``, ``"forest-cg"``: one note per
+            iteration with the proven width so far).
 
     Every solution carries ``bounds`` (:func:`.tree_bounds.optimum_bounds`), a proven float64
     interval around the optimum computed from the returned primal and class duals.
@@ -320,10 +328,15 @@ def solve_regular_lp(
     check_cost(solve_only, max_seconds=max_seconds, max_memory=max_memory)
     cpu_deadline = None
     if max_seconds is not None:  # the estimate is a model: the budget itself is enforced while solving
-        if method == "pdlp":
+        if method in ("pdlp", "forest-ipm", "forest-cg"):  # no per-iteration callback: a wall-clock limit
             time_limit = float(max_seconds) if time_limit is None else time_limit
         else:
             cpu_deadline = time.process_time() + float(max_seconds)
+    if method in ("forest-ipm", "forest-cg"):
+        from .forest_ipm import solve_forest_ipm
+
+        return solve_forest_ipm(lp, linear_solver="dense" if method == "forest-ipm" else "cg",
+                                time_limit=time_limit, max_memory=max_memory, progress=progress)
     if method == "generation":
         return _solve_generation(lp, warm_start, time_limit, threads, tol, options, cpu_deadline)
     return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit,
