@@ -25,7 +25,8 @@ def register(app: typer.Typer) -> None:
         accuracy: bool = typer.Option(False, "--accuracy", help="PF float/recurrence vs ball on DPBench instead of timings"),
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
     ) -> None:
-        """Time PF (float, ball, recurrence) against EM in one run; or --accuracy tables."""
+        """Time PF (float, ball, recurrence) against EM and a bare-numpy floor in one run, as CPU-time
+        ratios (median of 7 interleaved rounds, load shown); or --accuracy tables."""
         from ..io import atomic_write_json, check_writable
 
         def echo(line: str) -> None:  # with --json, stdout carries the JSON only

@@ -432,6 +432,14 @@ def float_exponents(c: Real, q: np.ndarray, cf: float | None = None) -> np.ndarr
         return np.ldexp(cm * dm, e)
 
 
+def overrides_float_route(obj: Any, owner: type) -> bool:
+    """Whether ``obj``'s class replaces the float pmf route it inherits from ``owner`` (``pmf``,
+    ``pmf_float``, ``_pmf_float``): a batch route written for ``owner`` would then no longer compute
+    what ``obj.pmf`` computes, so it must not be used."""
+    cls = type(obj)
+    return any(getattr(cls, name) is not getattr(owner, name) for name in ("pmf", "pmf_float", "_pmf_float"))
+
+
 def float_exponents_rows(cf: float, Q: np.ndarray) -> np.ndarray | None:
     """``c·(q - q*)`` of every row of ``Q``, bit for bit what :func:`float_exponents` gives for the
     row, or ``None`` when some row needs its scaled route (``c`` or a difference out of range)."""
