@@ -69,7 +69,7 @@ _FOREST_SECONDS = {"forest-ipm": (20, 1 / 5e9), "forest-cg": (60, 1 / 1e8)}
 _FOREST_NNZ_PER_VAR = 12.0
 
 
-def _forest_cost(route: str, classes: int, v: int) -> tuple[float, float, str]:
+def _forest_cost(route: str, classes: float, v: float) -> tuple[float, float, str]:
     """(seconds, extra bytes, model) of the forest routes."""
     iterations, s_per_unit = _FOREST_SECONDS[route]
     nnz = _FOREST_NNZ_PER_VAR * v
