@@ -314,7 +314,7 @@ def solve_forest_ipm(
             report("note", f"{route} iteration {it}: μ = {mu:.2e}, proven relative width {width:.2e}"
                            + (f", {cg_total} CG steps" if linear_solver == "cg" else "") + f", {elapsed:.1f} s")
             if width <= target_width:
-                status = "Optimal"  # within the requested proven width
+                status = "Target width reached"
                 break
             stall = stall + 1 if width > 0.5 * last_width else 0
             last_width = min(last_width, width)
