@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..numbers.real import Real
@@ -300,6 +301,9 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
     elif proved:
         v.verdict = "private"
+        if v.scope.pairs == 0:  # no scope searched: the proved bound and the witness are what is known
+            v.worst_log_ratio = proof.upper_float
+            v.worst_float_log_ratio = ls.float_level
         where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
         reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
                   f"({proof.method}: {proof.theorem or 'computation'})")
@@ -320,6 +324,26 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     v.scope.notes.append(f"ε bracket: lower end maximised over {ls.evaluations} float log-pmfs ({ls.stopped}), "
                          f"certified in ball arithmetic")
     return v
+
+
+def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
+    """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
+    from ..protocols import mechanism_size
+    from .selection_theorems import theorem_proof
+
+    proof = theorem_proof(mechanism, n or mechanism_size(mechanism) or 3, nb)
+    return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
+
+
+def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
+    """The verdict before its bracket when a theorem decides it: no scope was searched."""
+    from .verdict import Scope
+
+    scope = Scope(neighbourhood=nb.describe(), notes=["no scope search: a theorem proves the claimed ε for every "
+                                                      "input (run --search to add the finite-scope search)"])
+    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(Real.of(mechanism.epsilon)),
+                   verdict="undecided", scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf,
+                   worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
 
 
 def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
@@ -360,8 +384,13 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     from .search import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
-    v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
-               name=name, progress=progress)
+    if searches is None and values is None and _theorem_proves(mechanism, n, nb):
+        # a theorem covers every input: no counterexample exists, so the scope search is skipped
+        # (--search runs it anyway) and only the lower end is searched
+        v = _proved_verdict(mechanism, nb, name)
+    else:
+        v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
+                   name=name, progress=progress)
     extend_by_couplings(v, mechanism, nb)
     if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
         return v

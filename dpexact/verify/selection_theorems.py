@@ -24,7 +24,12 @@ generalized RR         ``ε`` for every relation: every output probability  brr 
 GEM / mGEM             ``ε``: the transformed scores q' have sensitivity   Raskhodnikova & Smith
 (``gem``, ``mgem``)    <= 1 on the box Δ_a (hetsel eqs. 6-7), then PF /    2015; hetsel §IV-C/D
                        EM with Δ = 1 on q' (pf Thm 1 / Def. 4)
+random stopping        ``(2+η) ε / k`` (η = 1 geometric; k the noise       Liu & Talwar 2019;
+(``rs-gamma``,         factor): one draw is (ε/k)-DP on the box Δ_a        Papernot & Steinke 2022
+``rs-gamma-tnb``)                                                          Cor. 3; hetsel Alg. 1
 =====================  ==================================================  ===========================
+
+GEM and random stopping are upper bounds, not known to be tight (``tight=False``).
 
 Why the EM level (a two-line proof, checked here only through its side conditions): with
 ``w_s = e^{c q_s}``, ``a = c (q_r - q'_r)`` and ``z = q' - q``,
@@ -181,6 +186,23 @@ def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
     return Real.of(m.epsilon) if all(Real.of(d) <= s for d, s in zip(nbd, own)) else None
 
 
+def _rs_level(m: Any, n: int | None, nb: Any) -> Real | None:
+    from ..mechanisms.heterogeneous.rs_gamma import RandomStoppingGeometric, RandomStoppingTNB
+
+    if type(m) not in (RandomStoppingGeometric, RandomStoppingTNB) or not isinstance(nb, LInfBox):
+        return None
+    k = len(nb.sensitivities) if nb.sensitivities is not None else n
+    if k is None or (m.sensitivities is not None and len(m.sensitivities) != k):
+        return None
+    own = m.candidate_sensitivities(k)
+    nbd = (nb.sensitivity,) * k if nb.sensitivities is None else nb.sensitivities
+    if not all(Real.of(d) <= s for d, s in zip(nbd, own)):
+        return None
+    eta = Real.of(1) if type(m) is RandomStoppingGeometric else Real.of(m.eta)
+    # one draw (uniform candidate a, q_a + Lap(k Δ_a / ε)) is (ε/k)-DP on the box Δ_a
+    return (eta + 2) * Real.of(m.epsilon) / Real.of(m.noise)
+
+
 THEOREMS: tuple[TheoremProof, ...] = (
     TheoremProof("exponential-mechanism", "McSherry & Talwar 2007 Thm 6; pf Definition 4 (c = ε/2Δ, ε/Δ monotone)",
                  _em_level, True),
@@ -192,6 +214,9 @@ THEOREMS: tuple[TheoremProof, ...] = (
                  _grr_level, True),
     TheoremProof("gem", "Raskhodnikova & Smith 2015 (q' has sensitivity <= 1); hetsel eqs. (6)-(7); pf Theorem 1 / Def. 4",
                  _gem_level, False),
+    TheoremProof("random-stopping", "random stopping of an ε₀-DP base (uniform candidate, Lap(kΔ_a/ε): ε₀ = ε/k) is "
+                 "(2+η)ε₀-DP: Liu & Talwar 2019 (geometric, η = 1); Papernot & Steinke 2022 Cor. 3; hetsel Alg. 1, "
+                 "App. C", _rs_level, False),
 )
 
 
