@@ -30,11 +30,17 @@ def test_cheap_catalogue_entries_are_sound_and_flagged():
     assert sum(isinstance(e, ChannelEntry) for e in catalogue()) >= 5  # LDP channels (GRR, BRR) are in it
     for r in rows:
         assert r.sound, r
+        assert r.bracket is not None, r  # every row carries its ε bracket
         if r.truth == "not-private":
             assert r.verdict == "violated" and r.certified, r
             assert r.worst_log_ratio > r.epsilon
+            assert r.bracket["lower_float"] > r.epsilon, r
         else:
-            assert r.verdict == "private-within-scope" and r.worst_log_ratio <= r.epsilon + 1e-15, r
+            # proved (a theorem / exact channel ratio: upper end <= ε) or, with no proof method, the scope's certificate
+            assert r.verdict in ("private", "private-within-scope") and r.worst_log_ratio <= r.epsilon + 1e-15, r
+            assert r.bracket["lower_float"] <= r.epsilon, r
+            if r.verdict == "private":
+                assert r.bracket["upper"] is not None and r.bracket["upper_float"] <= r.epsilon * (1 + 1e-15), r
 
 
 @pytest.mark.slow
