@@ -108,8 +108,8 @@ class MechanismProperties:
             score families.
 
     The three regularity properties are pf Definition 3; they are checked with certified
-    counterexamples by :func:`dpexact.verify.regularity.check_regularity` and by
-    :func:`dpexact.verify.conformance.conform`.
+    counterexamples by :func:`dpexact.verify.decide.regularity.check_regularity` and by
+    :func:`dpexact.conformance.checks.conform`.
     """
 
     symmetric: bool = False

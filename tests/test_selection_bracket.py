@@ -20,9 +20,9 @@ import dpexact
 from dpexact.mechanisms.exponential import ExponentialMechanism
 from dpexact.numbers.real import Real
 from dpexact.verify.neighbourhoods import LInfBox, MonotoneBox
-from dpexact.verify.output_dispatch import verify_any
-from dpexact.verify.selection_level import certify_triple, maximise_level
-from dpexact.verify.selection_theorems import literature_level, theorem_proof
+from dpexact.verify.router import verify_any
+from dpexact.verify.search.level import certify_triple, maximise_level
+from dpexact.verify.proofs.selection_theorems import literature_level, theorem_proof
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -178,7 +178,7 @@ def _half_em(claimed):
 
 
 def test_branch_and_bound_proves_a_user_law_on_its_score_box():
-    from dpexact.verify.selection_bnb import SelectionBnB
+    from dpexact.verify.proofs.selection_bnb import SelectionBnB
 
     m = _half_em(1)
     res = SelectionBnB(seconds=60).run(m, 3, LInfBox(1), target=1.0)

@@ -1,4 +1,4 @@
-"""``dpexact conform MECHANISM``: does a mechanism do what it declares? (dpexact.verify.conformance)"""
+"""``dpexact conform MECHANISM``: does a mechanism do what it declares? (dpexact.conformance.checks)"""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         """Conformance checks: pmf sums to one, ball encloses exact, float within bound, sampler fits the pmf,
         declared symmetry / shift invariance / monotonicity, clear errors on bad input. Exit 1 if one fails."""
         from .. import mechanism as build
-        from ..verify.conformance import conform
+        from ..conformance.checks import conform
         from .main import fail, parse_params
 
         if (mechanism_arg is None) == (mechanism_opt is None):

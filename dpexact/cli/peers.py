@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = typer.Option(None, "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
     ) -> None:
         """Every entry of StatDP, DP-Sniper, CheckDP and DP-Auditorium: exact verdict, worst log-ratio, time, peer time."""
-        from ..verify.peer_suites import PEER_SUITES, run_suites
+        from ..suites.peers import PEER_SUITES, run_suites
         from .main import fail
 
         known = sorted({e.suite for e in PEER_SUITES})

@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact)."""
         from .. import mechanism as build
-        from ..verify.output_dispatch import verify_any
+        from ..verify.router import verify_any
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
@@ -97,7 +97,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = output_option(),
     ) -> None:
         """Soundness benchmark: the verifier on mechanisms with known ground truth."""
-        from ..verify.soundness_benchmark import run_benchmark
+        from ..suites.soundness import run_benchmark
 
         target = prepare_output(output)
         rows = run_benchmark()

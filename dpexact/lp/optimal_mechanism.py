@@ -11,7 +11,7 @@ Optimality ratio (pf §5, Figure 2; the paper's displayed fraction has ``M_*`` i
 places, a typo): ``Σ_{q∈Q} E[err(M, q)] / Σ_{q∈Q} E[err(M*, q)]``. Convention: ``>= 1`` for
 every regular ε-DP mechanism (the LP is a relaxation of that class), ``1`` means optimal on
 Q(n, k). A mechanism that declares symmetry (``properties.symmetric``, pf eq. 1; checked by
-:mod:`dpexact.verify.conformance`) is evaluated once per class and weighted by its multiplicity;
+:mod:`dpexact.conformance.checks`) is evaluated once per class and weighted by its multiplicity;
 any other mechanism is evaluated on every vector of Q(n, k) (at most :data:`MAX_VECTORS`).
 Requires n >= 2 and k >= 1 (otherwise every error is 0).
 """

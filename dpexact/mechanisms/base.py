@@ -73,7 +73,7 @@ class SelectionMechanism:
     short_name: ClassVar[str] = "abstract"
     #: largest n accepted by the exact backend when the weights are rational (flint ``fmpq``)
     exact_limit: ClassVar[int] = 400
-    #: what every instance of the class declares (checked by dpexact.verify.conformance)
+    #: what every instance of the class declares (checked by dpexact.conformance.checks)
     declared_properties: ClassVar[MechanismProperties] = MechanismProperties()
     output_kind: ClassVar[str] = "selection"
     #: largest n when they are irrational (sympy expressions: far slower)

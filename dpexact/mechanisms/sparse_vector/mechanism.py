@@ -344,7 +344,7 @@ class SparseVector:
 
     # -- the law's factors, for the coupling verifier ---------------------------------------------
     def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]] | None:
-        """Per query, the Laplace factors of ``Pr[pattern]`` as :mod:`dpexact.verify.threshold_coupling` reads
+        """Per query, the Laplace factors of ``Pr[pattern]`` as :mod:`dpexact.verify.proofs.threshold_coupling` reads
         them: ⊥ is ``Pr[ν < x_i]`` (``"below"``), ⊤ is ``Pr[ν >= x_i]`` (``"above"``), ``x_i = T + ρ - q_i``.
 
         With a threshold redrawn after each ⊤ (Algorithm 2) each segment has its own threshold noise:

@@ -8,7 +8,7 @@ set S of outputs ``Pr[M(q) ∈ S] <= e^ε Pr[M(q') ∈ S] + δ``. The worst S is
     δ_{q,q'}(ε) = H_{e^ε}(P || Q) = Σ_y max(0, P(y) − e^ε Q(y)) <= δ.
 
 The verifier takes the scope's pairs (the score families of :func:`.search.scope_plan` for a
-selection mechanism, the query-pair family of :func:`.pattern_search.pattern_pairs` for a
+selection mechanism, the query-pair family of :func:`.patterns.pattern_pairs` for a
 sparse-vector pattern law), computes H in ball arithmetic for both orders of every pair and:
 
 * ``violated`` — some H is certainly above δ; re-checked from scratch (exact pmfs when the
@@ -19,7 +19,7 @@ sparse-vector pattern law), computes H in ball arithmetic for both orders of eve
 
 A ``continuous`` mechanism with a box law (or an ``interval`` one, seen as a one-interval box
 law) gets the box search of
-:func:`.box_search.verify_continuous_boxes` instead (boxes and tails of its box coordinates):
+:func:`.boxes.verify_continuous_boxes` instead (boxes and tails of its box coordinates):
 refutation only, and its ``worst_delta`` is a certified *lower* bound of δ(ε).
 
 ``worst_delta`` is the scope's privacy profile at ε: the largest δ_{q,q'}(ε) found (its
@@ -37,12 +37,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..numbers.backends import ball_context
-from ..numbers.real import Real
-from ..protocols import FINITE_KINDS, claimed_epsilon
-from .counterexample import Recheck
-from .hockey_stick import hockey_stick
-from .verdict import Scope, Verdict
+from ...numbers.backends import ball_context
+from ...numbers.real import Real
+from ...protocols import FINITE_KINDS, claimed_epsilon
+from ..decide.counterexample import Recheck
+from ...accounting.hockey_stick import hockey_stick
+from ..verdict import Scope, Verdict
 
 __all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx"]
 
@@ -101,7 +101,7 @@ class ApproxCounterexample:
 
 
 def _to_sympy(x: Any) -> Any:
-    from .certified_ratio import to_sympy
+    from ..decide.certified_ratio import to_sympy
 
     return to_sympy(x)
 
@@ -228,8 +228,8 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
     kind = getattr(mechanism, "output_kind", "selection")
     boxed = _IntervalAsBox(mechanism) if kind == "interval" else mechanism
     if kind in ("continuous", "interval") and callable(getattr(boxed, "box_probability", None)):  # boxes and tails
-        from .box_search import verify_continuous_boxes
-        from .output_dispatch import _query_relation
+        from .boxes import verify_continuous_boxes
+        from ..router import _query_relation
 
         _delta(delta)
         return verify_continuous_boxes(boxed, n if n is not None else 3, relation or _query_relation(mechanism),
@@ -239,15 +239,15 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
                         f"box law; output kind {kind!r} offers neither")
     own = mechanism.neighbourhood() if relation is None and neighbourhood is None else None
     if getattr(own, "inputs", None):  # a finite input domain (LDP channels, counts): every pair of it
-        from .pure_dp import neighbour_pairs
+        from ..decide.pure_dp import neighbour_pairs
 
         pairs = neighbour_pairs(list(own.inputs), own, steps)
         return verify_approx_dp(mechanism, pairs, own, delta, prec=prec, name=name, families={"inputs": len(own.inputs)},
                                 notes=["every neighbouring pair of the finite input domain"], progress=progress)
     if kind == "selection" and relation is None:
-        from .neighbourhoods import default_neighbourhood
-        from .pure_dp import neighbour_pairs
-        from .search import integer_scope, scope_plan
+        from ..neighbourhoods import default_neighbourhood
+        from ..decide.pure_dp import neighbour_pairs
+        from .selection import integer_scope, scope_plan
 
         nb = neighbourhood if neighbourhood is not None else default_neighbourhood(mechanism)
         nb, plan = integer_scope(mechanism, nb, scope_plan(mechanism, [s for s in searches if s != "local"], n, values))
@@ -255,11 +255,11 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
         pairs = neighbour_pairs(vecs, nb, steps)
         return verify_approx_dp(mechanism, pairs, nb, delta, prec=prec, name=name,
                                 families={fam: len(vs) for fam, vs in plan}, progress=progress)
-    from .pattern_search import pattern_pairs
+    from .patterns import pattern_pairs
 
     target = mechanism
     if kind == "selection":  # the peers' query-pair families for a selection mechanism
-        from .output_dispatch import SelectionOutputs
+        from ..router import SelectionOutputs
 
         target = SelectionOutputs(mechanism)
     pairs, nb, family = pattern_pairs(target, n if n is not None else (5 if kind == "selection" else 10),

@@ -46,10 +46,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..numbers.real import Real
-from ..protocols import SameLaw
-from .bracket import Proof
-from .neighbourhoods import LInfBox, MonotoneBox
+from ...numbers.real import Real
+from ...protocols import SameLaw
+from ..bracket import Proof
+from ..neighbourhoods import LInfBox, MonotoneBox
 
 __all__ = ["TheoremProof", "THEOREMS", "theorem_proof", "literature_level"]
 
@@ -91,14 +91,22 @@ class TheoremProof:
     level: Callable[[Any, int | None, Any], Real | None]
     tight: bool
 
+    def law_level(self, mechanism: Any, n: int | None, relation: Any) -> Real | None:
+        """The level of the mechanism's law; a mechanism that declares it runs another's law
+        (:class:`~dpexact.protocols.SameLaw`) is taken through that law."""
+        if isinstance(mechanism, SameLaw):
+            mechanism = mechanism.law_mechanism
+        return self.level(mechanism, n, relation)
+
     def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
-        return self.level(mechanism, n, relation) is not None
+        return self.law_level(mechanism, n, relation) is not None
 
     def prove(self, mechanism: Any, n: int | None, relation: Any) -> Proof | None:
-        lv = self.level(mechanism, n, relation)
+        lv = self.law_level(mechanism, n, relation)
         if lv is None:
             return None
-        return Proof(upper_float=_up(lv), method="theorem", domain=_domain(mechanism, relation, _n_of(relation)),
+        law = mechanism.law_mechanism if isinstance(mechanism, SameLaw) else mechanism
+        return Proof(upper_float=_up(lv), method="theorem", domain=_domain(law, relation, _n_of(relation)),
                      upper=str(lv), theorem=self.theorem,
                      details={"unit": self.name, "tight": self.tight,
                               "side_conditions": "mechanism is the registered class; neighbourhood as stated"})
@@ -116,7 +124,7 @@ def _up(x: Real) -> float:
 
 
 def _em_level(m: Any, n: int | None, nb: Any) -> Real | None:
-    from ..mechanisms.exponential import ExponentialMechanism
+    from ...mechanisms.exponential import ExponentialMechanism
 
     if type(m) is not ExponentialMechanism:
         return None
@@ -129,8 +137,8 @@ def _em_level(m: Any, n: int | None, nb: Any) -> Real | None:
 
 
 def _pf_level(m: Any, n: int | None, nb: Any) -> Real | None:
-    from ..mechanisms.heterogeneous.rnmh import RNMGlobal
-    from ..mechanisms.permute_and_flip import PermuteAndFlip
+    from ...mechanisms.heterogeneous.rnmh import RNMGlobal
+    from ...mechanisms.permute_and_flip import PermuteAndFlip
 
     if type(m) is RNMGlobal:
         k = len(nb.sensitivities) if isinstance(nb, LInfBox) and nb.sensitivities is not None else n
@@ -150,7 +158,7 @@ def _pf_level(m: Any, n: int | None, nb: Any) -> Real | None:
 
 
 def _rnm_level(m: Any, n: int | None, nb: Any) -> Real | None:
-    from ..mechanisms.report_noisy_max import RNMExponential, RNMGumbel, RNMLaplace
+    from ...mechanisms.report_noisy_max import RNMExponential, RNMGumbel, RNMLaplace
 
     if type(m) not in (RNMExponential, RNMGumbel, RNMLaplace) or m.scales is not None:
         return None
@@ -163,7 +171,7 @@ def _rnm_level(m: Any, n: int | None, nb: Any) -> Real | None:
 
 
 def _grr_level(m: Any, n: int | None, nb: Any) -> Real | None:
-    from ..mechanisms.randomized_response import TIE_BREAKS, GeneralizedRandomizedResponse
+    from ...mechanisms.randomized_response import TIE_BREAKS, GeneralizedRandomizedResponse
 
     if type(m) is not GeneralizedRandomizedResponse or m.tie_break not in TIE_BREAKS:
         return None
@@ -171,7 +179,7 @@ def _grr_level(m: Any, n: int | None, nb: Any) -> Real | None:
 
 
 def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
-    from ..mechanisms.heterogeneous.gem import GEM, ModifiedGEM
+    from ...mechanisms.heterogeneous.gem import GEM, ModifiedGEM
 
     if type(m) not in (GEM, ModifiedGEM) or m.selector not in ("rnm", "em") or not isinstance(nb, LInfBox):
         return None
@@ -187,7 +195,7 @@ def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
 
 
 def _rs_level(m: Any, n: int | None, nb: Any) -> Real | None:
-    from ..mechanisms.heterogeneous.rs_gamma import RandomStoppingGeometric, RandomStoppingTNB
+    from ...mechanisms.heterogeneous.rs_gamma import RandomStoppingGeometric, RandomStoppingTNB
 
     if type(m) not in (RandomStoppingGeometric, RandomStoppingTNB) or not isinstance(nb, LInfBox):
         return None
@@ -225,8 +233,6 @@ def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
 
     A mechanism that declares it runs another's law (:class:`~dpexact.protocols.SameLaw`) is
     proved through that law (its domain states the law's ε)."""
-    if isinstance(mechanism, SameLaw):
-        mechanism = mechanism.law_mechanism
     for t in THEOREMS:
         p = t.prove(mechanism, n, nb)
         if p is not None:
@@ -236,11 +242,9 @@ def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
 
 def literature_level(mechanism: Any, n: int | None, nb: Any) -> Real | None:
     """The exact level a *tight* theorem gives (None when no tight theorem applies)."""
-    if isinstance(mechanism, SameLaw):
-        mechanism = mechanism.law_mechanism
     for t in THEOREMS:
         if t.tight:
-            lv = t.level(mechanism, n, nb)
+            lv = t.law_level(mechanism, n, nb)
             if lv is not None:
                 return lv
     return None

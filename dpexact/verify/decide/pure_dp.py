@@ -30,11 +30,11 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..numbers.backends import ball_context
-from ..numbers.real import Real
+from ...numbers.backends import ball_context
+from ...numbers.real import Real
 from .certified_ratio import PairDecision, PmfCache, decide_pair
 from .counterexample import Counterexample, Recheck
-from .neighbourhoods import Neighbourhood, as_vector, default_neighbourhood
+from ..neighbourhoods import Neighbourhood, as_vector, default_neighbourhood
 
 __all__ = ["ScopeResult", "check_pairs", "check_pure_dp", "prop2_check", "neighbour_pairs", "MAX_PAIRS"]
 
@@ -258,7 +258,7 @@ def prop2_check(mechanism: Any, scores: Sequence[Sequence[Any]], prec: int = 128
     condition (and, for a regular mechanism, of ε-DP, since ``q + 2Δe_r`` is shift-equivalent
     to the box vertex ``q + Δ(2e_r - 1)``).
     """
-    from .neighbourhoods import LInfBox, MonotoneBox
+    from ..neighbourhoods import LInfBox, MonotoneBox
 
     s = 1 if isinstance(default_neighbourhood(mechanism), MonotoneBox) else 2
     delta = Real.of(mechanism.sensitivity).to_fraction()

@@ -18,10 +18,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..numbers.real import Real
-from .neighbourhoods import Neighbourhood
-from .pure_dp import neighbour_pairs
-from .verdict import Scope, Verdict
+from ...numbers.real import Real
+from ..neighbourhoods import Neighbourhood
+from ..decide.pure_dp import neighbour_pairs
+from ..verdict import Scope, Verdict
 
 __all__ = ["statistical_screen"]
 

@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..numbers.backends import ball_context
-from ..numbers.real import Real
-from ..protocols import claimed_epsilon, value_count
-from .counterexample import Recheck
-from ..mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
-from .verdict import Scope, Verdict
+from ...numbers.backends import ball_context
+from ...numbers.real import Real
+from ...protocols import claimed_epsilon, value_count
+from ..decide.counterexample import Recheck
+from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
+from ..verdict import Scope, Verdict
 
 __all__ = ["BoxCounterexample", "verify_boxes", "ContinuousBoxCounterexample", "verify_continuous_boxes"]
 

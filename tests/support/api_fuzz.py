@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..numbers.pmf_compare import bound_violations, is_finite, normalisation_violation
+from dpexact.numbers.pmf_compare import bound_violations, is_finite, normalisation_violation
 
 __all__ = ["Case", "Outcome", "run_case", "random_case", "epsilon_pools", "score_pools", "REQUIRED"]
 
@@ -195,7 +195,7 @@ def _classify(case: Case, m: Any, p: Any, timeout: float, reference: bool) -> Ou
     if not is_finite(p):
         return Outcome("wrong", f"non-finite result {p.to_float()} abs_error={p.abs_error}")
     if p.number_backend.is_ball:
-        from ..numbers.pmf_compare import ball_is_normalised
+        from dpexact.numbers.pmf_compare import ball_is_normalised
 
         return Outcome("correct") if ball_is_normalised(p) else Outcome("wrong", "ball total does not contain 1")
     if p.number_backend.is_exact:
@@ -222,7 +222,7 @@ def _classify(case: Case, m: Any, p: Any, timeout: float, reference: bool) -> Ou
 
 def _exact_is_one(total: Any) -> bool:
     """Whether an exact total is 1: fmpq exactly; sympy by a 512-bit ball (an excluded 1 is certain)."""
-    from ..numbers.real import Real
+    from dpexact.numbers.real import Real
 
     if type(total).__name__ == "fmpq":
         return total == 1

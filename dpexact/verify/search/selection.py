@@ -26,12 +26,12 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..numbers.real import Real
-from ..protocols import check_mechanism, mechanism_properties, mechanism_size
-from .certified_ratio import PmfCache
-from .neighbourhoods import LInfBox, MonotoneBox, Neighbourhood, as_vector, default_neighbourhood
-from .pure_dp import ScopeResult, check_pairs, neighbour_pairs
-from .verdict import Scope, Verdict
+from ...numbers.real import Real
+from ...protocols import check_mechanism, mechanism_properties, mechanism_size
+from ..decide.certified_ratio import PmfCache
+from ..neighbourhoods import LInfBox, MonotoneBox, Neighbourhood, as_vector, default_neighbourhood
+from ..decide.pure_dp import ScopeResult, check_pairs, neighbour_pairs
+from ..verdict import Scope, Verdict
 
 __all__ = ["grid_family", "structured_family", "random_family", "local_search", "verify", "SEARCHES", "fixed_size"]
 

@@ -5,7 +5,7 @@
     Pr[M(q) = r] > e^ε Pr[M(q') = r]                      (pf Definition 1 violated)
 
 * ``exact``: ``P(q)_r - e^ε P(q')_r`` is formed exactly (fmpq or sympy) and its sign decided
-  by :func:`~dpexact.verify.certified_ratio.exact_sign`;
+  by :func:`~dpexact.verify.decide.certified_ratio.exact_sign`;
 * ``ball``: ``(P(q)_r - e^ε P(q')_r).lower() > 0`` in arb at the requested precision, i.e. the
   lower end of the ratio ball exceeds the upper end of the ``e^ε`` ball.
 
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..numbers.backends import ball_context, get_backend
-from ..numbers.real import Real
+from ...numbers.backends import ball_context, get_backend
+from ...numbers.real import Real
 from .certified_ratio import exact_sign, to_sympy
 
 __all__ = ["Counterexample", "Recheck"]

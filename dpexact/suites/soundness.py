@@ -20,7 +20,7 @@ from typing import Any, Callable, Literal
 import numpy as np
 
 from ..numbers.real import Real
-from .neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
+from ..verify.neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
 
 __all__ = ["Misclaimed", "BenchmarkEntry", "ChannelEntry", "catalogue", "run_benchmark", "BenchmarkRow"]
 
@@ -248,14 +248,16 @@ class BenchmarkRow:
 
     @property
     def sound(self) -> bool:
-        return not (self.truth == "private" and self.verdict == "violated")
+        # a violation of a private mechanism, or a proof for a mechanism that is not private
+        return not ((self.truth == "private" and self.verdict == "violated")
+                    or (self.truth == "not-private" and self.verdict == "private"))
 
 
 def run_benchmark(entries: list[BenchmarkEntry | ChannelEntry] | None = None, progress: Callable[[BenchmarkRow], None] | None = None) -> list[BenchmarkRow]:
     """Run :func:`~.search.verify` on every catalogue entry, then bracket its level
-    (:func:`~.output_dispatch.bracket_selection`); an entry that cannot be built is an error."""
-    from .output_dispatch import bracket_selection
-    from .search import verify
+    (:func:`~dpexact.verify.router.bracket_selection`); an entry that cannot be built is an error."""
+    from ..verify.router import bracket_selection
+    from ..verify.search.selection import verify
 
     rows = []
     for e in entries if entries is not None else catalogue():
@@ -318,7 +320,7 @@ def _channel_bracket(channel: Any, r: Any, eps: Real) -> Any:
     (brr eq. 2), over every pair of its inputs and every output."""
     import math
 
-    from .bracket import EpsilonBracket, Proof, Witness
+    from ..verify.bracket import EpsilonBracket, Proof, Witness
 
     if r.ratio == math.inf:
         w = Witness(math.inf, (str(r.rows[0]),), (str(r.rows[1]),), r.column, "exact", unbounded=True)

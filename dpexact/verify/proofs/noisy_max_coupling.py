@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..numbers.real import Real
+from ...numbers.real import Real
 
 __all__ = ["noisy_max_bound"]
 
@@ -34,7 +34,7 @@ _SHIFT = {"all-differ": 2, "monotone": 1, "one-differ": 1}
 
 def noisy_max_bound(mechanism: Any, relation: str = "all-differ") -> Real | None:
     """``shift·h/b`` (module docstring) for report noisy max with a common noise scale, else None."""
-    from ..mechanisms.report_noisy_max import ReportNoisyMax
+    from ...mechanisms.report_noisy_max import ReportNoisyMax
 
     if not isinstance(mechanism, ReportNoisyMax) or mechanism.scales is not None:
         return None  # per-candidate scales (RNMH) move x by candidate-wise amounts: not covered here

@@ -233,7 +233,7 @@ def run_entry(e: PeerEntry) -> PeerRow:
         return PeerRow(e.suite, e.name, None, e.params, e.claimed_epsilon, e.truth, "not-implemented", False, None, 0.0,
                        e.peer_seconds, e.truth_source, e.peer_source, e.level, None, {}, e.note)
     from .. import mechanism as build
-    from .output_dispatch import verify_mechanism
+    from ..verify.router import verify_mechanism
 
     t0 = time.perf_counter()
     m = build(e.mechanism, **e.params)
@@ -248,8 +248,8 @@ def run_entry(e: PeerEntry) -> PeerRow:
 def _coupling(m: Any, e: PeerEntry) -> str | None:
     """A coupling's proven level: the threshold shift for the sparse-vector laws, the other candidates'
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
-    from .noisy_max_coupling import noisy_max_bound
-    from .threshold_coupling import coupling_bound
+    from ..verify.proofs.noisy_max_coupling import noisy_max_bound
+    from ..verify.proofs.threshold_coupling import coupling_bound
 
     nm = noisy_max_bound(m, e.relation or "all-differ")
     if nm is not None:

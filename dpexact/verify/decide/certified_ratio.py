@@ -24,9 +24,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..numbers.backends import ExactBackend, ball_context
-from ..numbers.real import Real
-from ..numbers.backends import exact_sympy
+from ...numbers.backends import ExactBackend, ball_context
+from ...numbers.real import Real
+from ...numbers.backends import exact_sympy
 
 __all__ = ["PmfCache", "PairDecision", "decide_pair", "exact_sign", "to_sympy", "Status"]
 
@@ -148,10 +148,10 @@ def exact_sign(expr: Any) -> int | None:
     """Sign of an exact value (fmpq or sympy), or ``None`` when it cannot be decided.
 
     Tries arb at 128, 512 and 2048 bits; a ball containing 0 at 2048 bits is then checked for an
-    exact zero with :func:`~dpexact.verify.symbolic_lattice.is_identically_zero` (exp-lattice
+    exact zero with :func:`~dpexact.verify.proofs.symbolic_lattice.is_identically_zero` (exp-lattice
     substitution, exact polynomial arithmetic) and finally ``sympy.simplify``.
     """
-    from .symbolic_lattice import is_identically_zero
+    from ..proofs.symbolic_lattice import is_identically_zero
 
     return ExactBackend().try_sign(expr, zero_test=is_identically_zero)
 

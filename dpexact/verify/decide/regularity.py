@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
-from ..numbers.backends import get_backend
+from ...numbers.backends import get_backend
 from .certified_ratio import exact_sign, to_sympy
-from .neighbourhoods import as_vector
+from ..neighbourhoods import as_vector
 
 __all__ = ["RegularityViolation", "RegularityReport", "check_regularity"]
 

@@ -6,14 +6,14 @@
 ``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
                     (with ``relation``: the peers' query pairs
                     via :class:`SelectionOutputs`)
-``finite``          :func:`.pattern_search.verify_patterns`    every output of every pair
+``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
 ``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
                     threshold-shift coupling, when the law
                     states its factors), else
-                    :func:`.box_search.verify_boxes`           refutation only (boxes)
-``interval``        :func:`.box_search.verify_intervals`       refutation only (intervals)
+                    :func:`.search.boxes.verify_boxes`           refutation only (boxes)
+``interval``        :func:`.search.boxes.verify_intervals`       refutation only (intervals)
 ``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
-                    else :func:`.box_search.verify_continuous  refutation only (boxes of the
+                    else :func:`.search.boxes.verify_continuous  refutation only (boxes of the
                     _boxes` (any ``box_probability``)          box coordinates)
 ==================  =========================================  ===============================
 """
@@ -35,13 +35,11 @@ __all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_coup
 DEFAULT_TOLERANCE = 1e-6
 #: wall-clock budget of the lower end's maximisation
 LEVEL_SECONDS = 10.0
-#: wall-clock budgets of the branch-and-bound (to prove ε; to bound a refuted mechanism's level)
-BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
 
 
 class SelectionOutputs:
     """A selection mechanism seen as a finite-output one (outputs ``0..n-1``), so that
-    :func:`.pattern_search.verify_patterns` runs it on the peers' query-pair families.
+    :func:`.search.patterns.verify_patterns` runs it on the peers' query-pair families.
 
     ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
     (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
@@ -95,7 +93,7 @@ class SelectionOutputs:
 
 def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
     """Add to a pattern verdict what the checked threshold-shift coupling proves beyond its pair family."""
-    from .threshold_coupling import coupling_bound
+    from .proofs.threshold_coupling import coupling_bound
 
     cb = coupling_bound(mechanism, n, relation)
     eps = Real.of(mechanism.epsilon)
@@ -108,7 +106,7 @@ def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> No
 
 def _extend_by_noisy_max(v: Verdict, mechanism: Any, relation: str) -> None:
     """Add what the noisy-max coupling (:mod:`.noisy_max_coupling`) proves beyond the searched scope."""
-    from .noisy_max_coupling import noisy_max_bound
+    from .proofs.noisy_max_coupling import noisy_max_bound
 
     bound = noisy_max_bound(mechanism, relation)
     if bound is not None and not bound > Real.of(mechanism.epsilon):
@@ -168,38 +166,38 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     if relation is None and kind != "selection":
         relation = _own_relation(mechanism)
     if kind == "finite" and hasattr(mechanism, "pattern_probability"):
-        from .pattern_search import verify_patterns
+        from .search.patterns import verify_patterns
 
         v = verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
         if v.verdict == "private-within-scope" and hasattr(mechanism, "coupling_terms"):
             _extend_by_coupling(v, mechanism, n if n is not None else 10, relation or "all-differ")
         return v
     if kind == "mixed":
-        from .box_search import verify_boxes
+        from .search.boxes import verify_boxes
 
         if hasattr(mechanism, "coupling_terms"):  # a checked coupling proves privacy for every output set
-            from .threshold_coupling import verify_coupling
+            from .proofs.threshold_coupling import verify_coupling
 
             proved = verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
             if proved is not None:
                 return proved
         return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
     if kind == "interval":
-        from .box_search import verify_intervals
+        from .search.boxes import verify_intervals
 
         return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
-    from .closed_forms import closed_form_for
+    from .proofs.closed_forms import closed_form_for
 
     closed = closed_form_for(mechanism)
     if closed is not None:
         return closed(mechanism, n, relation, name=name, **kwargs)
     if kind in ("selection", "finite"):
         if relation is not None:  # the peers' query-pair families
-            from .pattern_search import verify_patterns
+            from .search.patterns import verify_patterns
 
             v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
         else:
-            from .search import verify
+            from .search.selection import verify
 
             v = verify(mechanism, n=n, name=name, **kwargs)
         if v.verdict == "private-within-scope":
@@ -209,27 +207,23 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         if not callable(getattr(mechanism, "box_probability", None)):
             raise TypeError("mechanism: a continuous mechanism needs box_probability(q, box, backend) to be verified "
                             "(a density at points cannot certify a violation on a set of outputs)")
-        from .box_search import verify_continuous_boxes
+        from .search.boxes import verify_continuous_boxes
 
         return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
                                        name=name, **kwargs)
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
 
 
-def _selection_proof(mechanism: Any, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
-    """The first whole-space proof whose side conditions hold: a theorem (every n), else the
-    branch-and-bound on the stated score box (its budget shorter once a violation is certified:
-    it then only bounds the level from above)."""
-    from .selection_bnb import SelectionBnB
-    from .selection_theorems import theorem_proof
+def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
+    """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism and proves
+    something: a theorem (every n), else the branch-and-bound on its stated score box."""
+    from .proofs import PROOFS
 
-    proof = theorem_proof(mechanism, n, nb)
-    if proof is not None:
-        return proof
-    bnb = SelectionBnB(seconds=BNB_SECONDS_VIOLATED if violated else BNB_SECONDS)
-    if bnb.supports(mechanism, n, nb):
-        return bnb.prove(mechanism, n, nb, target=None if violated else Real.of(mechanism.epsilon).to_float(),
-                         tolerance=tolerance)
+    for unit in PROOFS:
+        if unit.supports(mechanism, n, nb):
+            proof = unit.prove(mechanism, n, nb)
+            if proof is not None:
+                return proof
     return None
 
 
@@ -248,8 +242,8 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
                       tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
     """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
 
-    Upper end: the first proof that applies (:mod:`.selection_theorems`); lower end: the
-    certified maximum of :func:`.selection_level.maximise_level` from the search's witnesses,
+    Upper end: the first proof that applies (:mod:`.proofs.selection_theorems`); lower end: the
+    certified maximum of :func:`.search.level.maximise_level` from the search's witnesses,
     stopped within ``tolerance`` of the proved upper end. Comparisons with the claimed ε are
     exact. ``violated`` stays violated (its counterexample is certified); a proof ``<= ε``
     makes the verdict ``private``; a proof above ε with no witness above it, ``undecided``;
@@ -261,14 +255,14 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
 
     from ..protocols import mechanism_size
     from .bracket import EpsilonBracket
-    from .selection_level import level_starts, maximise_level
+    from .search.level import level_starts, maximise_level
 
     t0 = time.perf_counter()
     if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not 0 < tolerance < 1:
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     eps = Real.of(mechanism.epsilon)
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
-    proof = _selection_proof(mechanism, size, nb, v.verdict == "violated", tolerance)
+    proof = _selection_proof(mechanism, size, nb)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,
@@ -288,7 +282,7 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
     if v.verdict != "violated" and above and not witness.unbounded:
-        from .counterexample import Counterexample
+        from .decide.counterexample import Counterexample
 
         q, q2 = (tuple(Fraction(x) for x in s) for s in (witness.scores, witness.neighbour_scores))
         cx = Counterexample(mechanism, nb, q, q2, witness.output, witness.lower_float, math.inf)
@@ -329,7 +323,7 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
 def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
     """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
     from ..protocols import mechanism_size
-    from .selection_theorems import theorem_proof
+    from .proofs.selection_theorems import theorem_proof
 
     proof = theorem_proof(mechanism, n or mechanism_size(mechanism) or 3, nb)
     return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
@@ -372,7 +366,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
         raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
                          "(not with --delta, --relation or other output kinds)")
     if delta is not None:
-        from .approx_dp import verify_approx
+        from .search.approx_dp import verify_approx
 
         nb = parse_neighbourhood(neighbourhood, mechanism) if kind == "selection" and relation is None else None
         return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
@@ -381,7 +375,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     if kind != "selection" or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
         return verify_mechanism(mechanism, n, relation, name=name)
-    from .search import verify
+    from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
     if searches is None and values is None and _theorem_proves(mechanism, n, nb):

@@ -164,12 +164,12 @@ def ratio_on_interval(
     """
     import sympy
 
-    from ..numbers.backends import ball_context
+    from ...numbers.backends import ball_context
 
-    from .. import mechanism as build
-    from ..mechanisms.validation import positive_real
-    from .certified_ratio import to_sympy
-    from .neighbourhoods import as_vector
+    from ... import mechanism as build
+    from ...mechanisms.validation import positive_real
+    from ..decide.certified_ratio import to_sympy
+    from ..neighbourhoods import as_vector
 
     lo_r, hi_r = positive_real(eps_lo, "eps_lo"), positive_real(eps_hi, "eps_hi")
     if (hi_r - lo_r).sign() < 0:

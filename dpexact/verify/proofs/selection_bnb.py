@@ -36,10 +36,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..numbers.backends import ball_context
-from ..protocols import IntervalLaw, mechanism_properties
-from .bracket import Proof
-from .neighbourhoods import LInfBox, MonotoneBox
+from ...numbers.backends import ball_context
+from ...protocols import IntervalLaw, mechanism_properties
+from ..bracket import Proof
+from ..neighbourhoods import LInfBox, MonotoneBox
 
 __all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH"]
 
@@ -86,13 +86,15 @@ class SelectionBnB:
 
     Args:
         score_range: G in units of the neighbourhood's largest Δ (the stated domain).
-        max_boxes, seconds: the budget.
+        max_boxes, seconds: the budget; ``seconds_refuted`` once a box centre is above the
+            target (the claim is then refuted and the bound only brackets the level).
         prec: arb precision.
     """
 
     score_range: int = 8
     max_boxes: int = 20_000
-    seconds: float = 30.0
+    seconds: float = 45.0
+    seconds_refuted: float = 10.0
     prec: int = 96
     name: str = "selection-branch-and-bound"
 
@@ -102,12 +104,14 @@ class SelectionBnB:
                 and (not isinstance(relation, LInfBox) or relation.sensitivities is None
                      or len(relation.sensitivities) == n))
 
-    def prove(self, mechanism: Any, n: int | None, relation: Any, target: float | None = None,
-              tolerance: float = 1e-6) -> Proof | None:
-        """A :class:`Proof` of the largest bound left (None when some box stayed undecidable)."""
+    def prove(self, mechanism: Any, n: int | None, relation: Any, tolerance: float = 1e-6) -> Proof | None:
+        """A :class:`Proof` of the largest bound left, the target being the claimed ε (None when some
+        box stayed undecidable)."""
         if not self.supports(mechanism, n, relation):
             return None
-        res = self.run(mechanism, n, relation, target=target, tolerance=tolerance)
+        from ...numbers.real import Real
+
+        res = self.run(mechanism, n, relation, target=Real.of(mechanism.epsilon).to_float(), tolerance=tolerance)
         if not math.isfinite(res.upper):
             return None
         return Proof(res.upper, "branch-and-bound", res.domain, details={
@@ -173,6 +177,9 @@ class SelectionBnB:
                     break
                 if count >= self.max_boxes or time.perf_counter() - t0 > self.seconds:
                     status = "budget"
+                    break
+                if target is not None and best[0] > target and time.perf_counter() - t0 > self.seconds_refuted:
+                    status = "budget (a box centre is above the target: the bound brackets a refuted level)"
                     break
                 _, _, r, box = heapq.heappop(heap)
                 i = max(range(2 * n), key=lambda k: float(box[k][1] - box[k][0]) / widths[k])

@@ -16,7 +16,7 @@ check                    passes when
                          (cells with expected count < 5 pooled; a draw on a zero-probability output fails)
 ``symmetric`` / ``shift-invariant`` / ``monotone``
                          the declared property (pf Definition 3) is not refuted by ball arithmetic
-                         (:func:`~dpexact.verify.regularity.check_regularity`); a refutation names the
+                         (:func:`~dpexact.verify.decide.regularity.check_regularity`); a refutation names the
                          vectors and outputs
 ``bad-input``            empty / non-finite / string scores and an unknown backend raise a one-line
                          ``ValueError`` / ``TypeError``
@@ -25,7 +25,7 @@ check                    passes when
 Outputs are keyed by their labels (``outputs(n)``: ints, ⊤/⊥ patterns, bit strings; a
 sampled bit array counts as its bit string). ``mixed`` mechanisms get these checks on the law
 of their finite part (the pattern) plus ``box-marginal``; ``interval`` and ``continuous`` ones
-get the checks of :mod:`.conformance_real` (partitions of every box coordinate and joint
+get the checks of :mod:`.real_outputs` (partitions of every box coordinate and joint
 orthants), where
 ``float-within-bound`` and the declared regularity properties are not applicable; a
 ``composed`` mechanism is conformed component by component (a check fails if it fails on a
@@ -50,7 +50,7 @@ from ..cost_limits import CostLimitError
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
 from ..protocols import FINITE_KINDS, check_mechanism, mechanism_properties, mechanism_size
-from .certified_ratio import exact_sign, to_sympy
+from ..verify.decide.certified_ratio import exact_sign, to_sympy
 
 __all__ = ["ConformanceCheck", "ConformanceReport", "conform", "default_corpus", "CHECKS"]
 
@@ -163,12 +163,12 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         rep.checks.append(_sampler(mechanism, vecs, draws, seed))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
     else:
-        from .conformance_real import real_checks
+        from .real_outputs import real_checks
 
         rep.checks.extend(real_checks(mechanism, vecs, draws, seed))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
     if kind == "mixed":
-        from .conformance_real import box_marginal
+        from .real_outputs import box_marginal
 
         rep.checks.append(box_marginal(mechanism, vecs))
     rep.checks.append(_bad_input(mechanism))
@@ -337,7 +337,7 @@ def _label(x: Any) -> Any:
 
 
 def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[ConformanceCheck]:
-    from .regularity import check_regularity
+    from ..verify.decide.regularity import check_regularity
 
     names = {"symmetric": "symmetry", "shift-invariant": "shift", "monotone": "monotonicity"}
     declared = {"symmetric": props.symmetric, "shift-invariant": props.shift_invariant, "monotone": props.monotone}

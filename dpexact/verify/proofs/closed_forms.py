@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..numbers.backends import ball_context
-from ..numbers.real import Real
+from ...numbers.backends import ball_context
+from ...numbers.real import Real
 
 __all__ = ["verify_additive", "verify_truncated_geometric", "verify_rappor", "verify_smart_sum",
            "verify_svt34_parallel", "CLOSED_FORMS"]
@@ -60,8 +60,8 @@ class _OneDiffer:
 
 def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check)."""
-    from .counterexample import Recheck
-    from .verdict import Scope, Verdict
+    from ..decide.counterexample import Recheck
+    from ..verdict import Scope, Verdict
 
     t0 = time.perf_counter()
     if relation is not None and relation != m.relation:
@@ -103,10 +103,10 @@ def verify_additive(m: Any, n: int | None = None, relation: str | None = None, n
 
 def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exhaustive exact check over every neighbouring pair of counts and every output."""
-    from ..numbers.exp_sum import ExpSum
-    from .counterexample import Recheck
-    from .pattern_search import PatternCounterexample
-    from .verdict import Scope, Verdict
+    from ...numbers.exp_sum import ExpSum
+    from ..decide.counterexample import Recheck
+    from ..search.patterns import PatternCounterexample
+    from ..verdict import Scope, Verdict
 
     t0 = time.perf_counter()
     eps = m.epsilon
@@ -143,8 +143,8 @@ def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name
 def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exact largest loss over every pair of inputs lo..hi (module docstring), with a ball-checked witness."""
     import sympy
-    from .counterexample import Recheck
-    from .verdict import Scope, Verdict
+    from ..decide.counterexample import Recheck
+    from ..verdict import Scope, Verdict
 
     t0 = time.perf_counter()
     qs, ps = m.bit_probabilities()
@@ -171,7 +171,7 @@ def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None 
                   pairs=len(counts))
     scope.notes.append(f"exact: the loss factorises over the {m.filter_size} bits; every pair of inputs and every "
                        f"one of the 2^{m.filter_size} outputs; worst pair differs in {a}+{b} bits")
-    from .pattern_search import PatternCounterexample
+    from ..search.patterns import PatternCounterexample
 
     cx = PatternCounterexample(m, _AnyPair(), (Fraction(v),), (Fraction(w),), "".join(map(str, o)), lo_, hi_) if violated else None
     rc = Recheck(True, "ball:256", lo_, hi_, float(m.epsilon.to_float()), True) if violated else None
@@ -186,9 +186,9 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
     """Exact level ``max_j ‖D e_j‖₁ Δ/b`` (bad: an output event of probability 1 vs 0) against the claim 2ε."""
     from flint import arb
 
-    from .counterexample import Recheck
-    from .verdict import Scope, Verdict
-    from ..mechanisms.sparse_vector.threshold_integral import ball_ops, laplace_cdf
+    from ..decide.counterexample import Recheck
+    from ..verdict import Scope, Verdict
+    from ...mechanisms.sparse_vector.threshold_integral import ball_ops, laplace_cdf
 
     t0 = time.perf_counter()
     if relation not in (None, "one-differ"):
@@ -207,7 +207,7 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
         s_q = sum(q[i - m.block + 1 : i + 1])
         scope.notes.append(f"event {{y_{i} = {s_q}}}: probability 1 under q (the block-end output is the exact "
                            f"block sum), 0 under q' whose block sum is {s_q + d}")
-        from .pattern_search import PatternCounterexample
+        from ..search.patterns import PatternCounterexample
 
         cx = PatternCounterexample(m, _OneDiffer(d), tuple(q), tuple(q2), f"y_{i} = {s_q}", float("inf"), float("inf"))
         rc = Recheck(True, "exact", float("inf"), float("inf"), float(claim.to_float()), True)
@@ -244,8 +244,8 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
 
 def verify_svt34_parallel(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Refute ε-DP of the pair through a certified violation of one component (module docstring)."""
-    from .box_search import verify_boxes
-    from .pattern_search import verify_patterns
+    from ..search.boxes import verify_boxes
+    from ..search.patterns import verify_patterns
 
     t0 = time.perf_counter()
     s3, s4 = m.components()
@@ -264,7 +264,7 @@ def verify_svt34_parallel(m: Any, n: int | None = None, relation: str | None = N
     return v
 
 
-#: class name -> verifier (dispatch of :func:`.output_dispatch.verify_mechanism`)
+#: class name -> verifier (dispatch of :func:`~dpexact.verify.router.verify_mechanism`)
 CLOSED_FORMS = {
     "AdditiveLaplace": verify_additive,
     "TruncatedGeometric": verify_truncated_geometric,

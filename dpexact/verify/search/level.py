@@ -30,9 +30,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..numbers.backends import ball_context
-from .bracket import Witness
-from .neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
+from ...numbers.backends import ball_context
+from ..bracket import Witness
+from ..neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
 
 __all__ = ["LevelSearch", "maximise_level", "certify_triple"]
 

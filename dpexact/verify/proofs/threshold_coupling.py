@@ -41,8 +41,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
-from ..numbers.real import Real
-from .verdict import Scope, Verdict
+from ...numbers.real import Real
+from ..verdict import Scope, Verdict
 
 __all__ = ["CouplingBound", "coupling_bound", "verify_coupling", "factor_bound"]
 

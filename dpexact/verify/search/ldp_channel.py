@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ..numbers.real import Real
+from ...numbers.real import Real
 
 __all__ = ["LdpLevel", "ldp_level"]
 

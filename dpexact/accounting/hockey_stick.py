@@ -22,7 +22,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
-from .certified_ratio import exact_sign, to_sympy
+from ..verify.decide.certified_ratio import exact_sign, to_sympy
 
 __all__ = ["hockey_stick", "ProfilePoint", "privacy_profile"]
 

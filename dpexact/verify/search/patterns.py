@@ -27,12 +27,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..numbers.backends import ball_context, get_backend
-from ..numbers.real import Real
-from ..protocols import claimed_epsilon
-from .counterexample import Recheck
-from ..mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
-from .verdict import Scope, Verdict
+from ...numbers.backends import ball_context, get_backend
+from ...numbers.real import Real
+from ...protocols import claimed_epsilon
+from ..decide.counterexample import Recheck
+from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
+from ..verdict import Scope, Verdict
 
 __all__ = ["PatternCounterexample", "verify_patterns", "decide_output"]
 
@@ -92,7 +92,7 @@ def _log_enclosure(p1: Any, p2: Any) -> tuple[float, float]:
 
 def _exact_difference_sign(m: Any, q: Vector, q2: Vector, output: Any) -> int | None:
     """Exact sign of ``P(q)_a - e^ε P(q')_a`` in Q[exp(Q)] (None when ε or the law is not rational)."""
-    from ..numbers.exp_sum import ExpSum
+    from ...numbers.exp_sum import ExpSum
 
     eps = Real.of(m.epsilon)
     if hasattr(m, "value_loss"):
@@ -157,7 +157,7 @@ def pattern_pairs(mechanism: Any, n: int, relation: str, pairs: Sequence[tuple[S
         T = thr.to_fraction() if thr.is_rational else Fraction(thr.to_float())
         pair_list = query_pairs(n, delta, T, _noise_scale(mechanism), relation)
         return pair_list, nb, f"query_pairs(n={n}, {relation}): constant levels T + L·s (s = largest noise scale) × offset shapes"
-    from .neighbourhoods import as_vector
+    from ..neighbourhoods import as_vector
 
     pair_list = [(as_vector(a), as_vector(b, "neighbour_scores")) for a, b in pairs]
     for a, b in pair_list:
