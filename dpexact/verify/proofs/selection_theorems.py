@@ -22,8 +22,9 @@ report noisy max       ``shift · h / b`` (:mod:`.noisy_max_coupling`):      pf 
 generalized RR         ``ε`` for every relation: every output probability  brr §2.4 eq. (6)
 (``grr``)              lies in ``[1, e^ε] / (e^ε + n - 1)``
 GEM / mGEM             ``ε``: the transformed scores q' have sensitivity   Raskhodnikova & Smith
-(``gem``, ``mgem``)    <= 1 on the box Δ_a (hetsel eqs. 6-7), then PF /    2015; hetsel §IV-C/D
-                       EM with Δ = 1 on q' (pf Thm 1 / Def. 4)
+(``gem``, ``mgem``,    <= 1 on the box Δ_a (hetsel eqs. 6-7), then PF /    2015; hetsel §IV-C/D,
+``combined-gem``)      EM with Δ = 1 on q' (pf Thm 1 / Def. 4); combined:  Alg. 2
+                       2RR (ε_c) then GEM / mGEM (ε - ε_c), composed
 random stopping        ``(2+η) ε / k`` (η = 1 geometric; k the noise       Liu & Talwar 2019;
 (``rs-gamma``,         factor): one draw is (ε/k)-DP on the box Δ_a        Papernot & Steinke 2022
 ``rs-gamma-tnb``)                                                          Cor. 3; hetsel Alg. 1
@@ -179,10 +180,13 @@ def _grr_level(m: Any, n: int | None, nb: Any) -> Real | None:
 
 
 def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
+    from ...mechanisms.heterogeneous.combined_gem import CombinedGEM
     from ...mechanisms.heterogeneous.gem import GEM, ModifiedGEM
 
-    if type(m) not in (GEM, ModifiedGEM) or m.selector not in ("rnm", "em") or not isinstance(nb, LInfBox):
+    if type(m) not in (GEM, ModifiedGEM, CombinedGEM) or m.selector not in ("rnm", "em") or not isinstance(nb, LInfBox):
         return None
+    # combined GEM (hetsel Alg. 2): 2RR on one bit (ε_c-DP whatever the bit) then GEM / mGEM with
+    # ε_g = ε - ε_c, composed: ε_c + ε_g = ε (the output r is post-processing of both)
     k = len(nb.sensitivities) if nb.sensitivities is not None else n
     if k is None:
         return None
@@ -220,7 +224,8 @@ THEOREMS: tuple[TheoremProof, ...] = (
                  _rnm_level, True),
     TheoremProof("generalized-rr", "brr §2.4 eq. (6); hetsel §III-B (every output probability in [1, e^ε]/(e^ε+n-1))",
                  _grr_level, True),
-    TheoremProof("gem", "Raskhodnikova & Smith 2015 (q' has sensitivity <= 1); hetsel eqs. (6)-(7); pf Theorem 1 / Def. 4",
+    TheoremProof("gem", "Raskhodnikova & Smith 2015 (q' has sensitivity <= 1); hetsel eqs. (6)-(7); pf Theorem 1 / Def. 4; "
+                 "combined GEM: hetsel Alg. 2, sequential composition of 2RR (ε_c) and GEM / mGEM (ε - ε_c)",
                  _gem_level, False),
     TheoremProof("random-stopping", "random stopping of an ε₀-DP base (uniform candidate, Lap(kΔ_a/ε): ε₀ = ε/k) is "
                  "(2+η)ε₀-DP: Liu & Talwar 2019 (geometric, η = 1); Papernot & Steinke 2022 Cor. 3; hetsel Alg. 1, "
