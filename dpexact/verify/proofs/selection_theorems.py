@@ -13,8 +13,10 @@ unit                   level proved (every n, every pair, every output)    theor
 exponential mechanism  box Δ_a: ``c (Δ_(1) + Δ_(2))`` (two largest Δ_a);   pf Def. 4; McSherry &
 (``em``, any base      monotone box Δ': ``c Δ'``; ``c = ε/2Δ`` (``ε/Δ``     Talwar 2007 Thm 6
 measure)               monotone); tight for n >= 2 (gap → ∞)
-permute-and-flip       ``ε`` on a box of radius <= Δ (non-monotone), on a  pf Theorem 1, Remark 1
-(``pf``)               monotone box of radius <= Δ (either); tight
+permute-and-flip       ``2cΔ'`` on a box of radius Δ', ``cΔ'`` on a        pf Theorem 1, Remark 1;
+(``pf``,               monotone box: the law depends on q through c·q      hetsel eq. 3
+``rnm-global``)        only, so it is PF at ε' = 2cΔ' (rnm-global: PF at
+                       Δ = max Δ_a); tight on a uniform box
 report noisy max       ``shift · h / b`` (:mod:`.noisy_max_coupling`):      pf Appendix F; Dwork &
 (``rnm-exp``,          shift ``Δ_(1)+Δ_(2)`` on a box, ``Δ'`` on a         Roth 2014 Claim 3.9
 ``rnm-gumbel``,        monotone box; ``h`` the noise's largest hazard rate
@@ -145,16 +147,18 @@ def _pf_level(m: Any, n: int | None, nb: Any) -> Real | None:
         k = len(nb.sensitivities) if isinstance(nb, LInfBox) and nb.sensitivities is not None else n
         if k is None or (m.sensitivities is not None and len(m.sensitivities) != k):
             return None
-        delta = m.global_sensitivity(k)  # its law is PF's with the global Δ (hetsel eq. 3; Ding et al. 2021)
+        c = Real.of(m.epsilon) / (m.global_sensitivity(k) * 2)  # PF's law at the global Δ (hetsel eq. 3)
     elif type(m) is PermuteAndFlip:
-        delta = Real.of(m.sensitivity)
+        c = m.exponent_scale
     else:
         return None
+    # PF's law depends on q only through c·q: it is PF with ε' = 2cΔ' on the box of radius Δ'
+    # (pf Theorem 1, tight) and PF monotone with ε' = cΔ' on the monotone box (pf Remark 1)
     if isinstance(nb, MonotoneBox):
-        return Real.of(m.epsilon) if Real.of(nb.sensitivity) <= delta else None
-    if isinstance(nb, LInfBox) and not m.monotone:
-        deltas = (nb.sensitivity,) if nb.sensitivities is None else nb.sensitivities
-        return Real.of(m.epsilon) if all(Real.of(d) <= delta for d in deltas) else None
+        return c * Real.of(nb.sensitivity)
+    if isinstance(nb, LInfBox):
+        radius = nb.sensitivity if nb.sensitivities is None else max(nb.sensitivities)  # the box inside the uniform one
+        return c * 2 * Real.of(radius)
     return None
 
 
