@@ -213,3 +213,22 @@ def test_pf_with_an_understated_delta_is_refuted_with_a_tight_bracket():
     assert v.verdict == "violated"
     assert _same(v.bracket.upper.upper, "4*log(3)")
     assert v.bracket.upper_float - v.bracket.lower_float < 1e-9
+
+
+def test_interval_gradient_encloses_the_closed_form_derivative():
+    """d/dx of e^{xy}/(x + 2) and of log(1 + e^x) on a box contain the closed forms at points of it."""
+    from flint import arb
+
+    from dpexact.numbers.interval_gradient import variables
+
+    box = arb(1).union(arb(2))  # x in [1, 2]
+    x, y = variables([box, arb(3)], [(0,), (1,)], 2)
+    f = (x * y).exp() / (x + 2)
+    g = (x.exp() + 1).log()
+    for t in (mpmath.mpf(1), mpmath.mpf("1.5"), mpmath.mpf(2)):
+        df = mpmath.exp(3 * t) * (3 * (t + 2) - 1) / (t + 2) ** 2
+        dg = mpmath.exp(t) / (1 + mpmath.exp(t))
+        assert f.d[0].lower() <= df <= f.d[0].upper()
+        assert g.d[0].lower() <= dg <= g.d[0].upper()
+    # y is held at 3: its derivative of e^{xy}/(x+2) is x e^{xy}/(x+2)
+    assert f.d[1].lower() <= mpmath.mpf(2) * mpmath.exp(6) / 4 <= f.d[1].upper()
