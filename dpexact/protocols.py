@@ -278,7 +278,9 @@ class IntervalLaw(Protocol):
     ``Pr[M(q) = r]`` for **every** q in the box ``∏ scores`` (interval arithmetic, every operation
     rigorous). A law that branches on the scores must decide each branch with the backend's
     certified comparisons and raise ``ArithmeticError`` when a branch cannot be decided on the box
-    (the caller splits the box). Branch-and-bound proofs over the score space rely on it.
+    (the caller splits the box). Scores may also be :class:`dpexact.numbers.interval_gradient.Dual`
+    (a ball and its gradient): the results are then duals too, enclosing the gradient over the box.
+    Branch-and-bound proofs over the score space rely on it.
     """
 
     def pmf_on_balls(self, scores: Sequence[Any], prec: int) -> Sequence[Any]: ...

@@ -279,7 +279,8 @@ class FunctionMechanism(SelectionMechanism):
     def pmf_on_balls(self, scores: Any, prec: int) -> list:
         """The pmf function run on arb balls of scores (:class:`dpexact.protocols.IntervalLaw`):
         every backend operation is interval arithmetic, so each result encloses the pmf of every
-        vector in the box; a comparison the ball cannot decide raises ``ArithmeticError``."""
+        vector in the box; a comparison the ball cannot decide raises ``ArithmeticError``. Scores
+        given as :class:`~dpexact.numbers.interval_gradient.Dual` give the gradient's enclosure too."""
         from flint import arb
 
         if self.pmf_function is None:
@@ -288,7 +289,9 @@ class FunctionMechanism(SelectionMechanism):
         be = BallBackend(prec)
         with be.context():
             vals = list(self.pmf_function(list(scores), self._namespace(be.from_real), BackendOperations(be)))
-        if len(vals) != len(scores) or not all(isinstance(v, (arb, int)) for v in vals):
+        from ..numbers.interval_gradient import Dual
+
+        if len(vals) != len(scores) or not all(isinstance(v, (arb, int, Dual)) for v in vals):
             raise ValueError(f"pmf of {self.label} must return {len(scores)} ball probabilities on the ball backend")
         return [arb(v) if isinstance(v, int) else v for v in vals]
 

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..numbers.real import Real
@@ -35,8 +36,6 @@ __all__ = ["verify_mechanism", "verify_any", "extend_by_couplings", "bracket_sel
 DEFAULT_TOLERANCE = 1e-6
 #: wall-clock budget of the lower end's maximisation
 LEVEL_SECONDS = 10.0
-#: wall-clock budgets of the branch-and-bound (to prove ε; to bound a refuted mechanism's level)
-BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
 
 
 def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
@@ -139,20 +138,16 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
 
 
-def _selection_proof(mechanism: Any, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
-    """The first whole-space proof whose side conditions hold: a theorem (every n), else the
-    branch-and-bound on the stated score box (its budget shorter once a violation is certified:
-    it then only bounds the level from above)."""
-    from .proofs.selection_bnb import SelectionBnB
-    from .proofs.selection_theorems import theorem_proof
+def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
+    """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism and proves
+    something: a theorem (every n), else the branch-and-bound on its stated score box."""
+    from .proofs import PROOFS
 
-    proof = theorem_proof(mechanism, n, nb)
-    if proof is not None:
-        return proof
-    bnb = SelectionBnB(seconds=BNB_SECONDS_VIOLATED if violated else BNB_SECONDS)
-    if bnb.supports(mechanism, n, nb):
-        return bnb.prove(mechanism, n, nb, target=None if violated else Real.of(mechanism.epsilon).to_float(),
-                         tolerance=tolerance)
+    for unit in PROOFS:
+        if unit.supports(mechanism, n, nb):
+            proof = unit.prove(mechanism, n, nb)
+            if proof is not None:
+                return proof
     return None
 
 
@@ -191,7 +186,7 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     eps = Real.of(mechanism.epsilon)
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
-    proof = _selection_proof(mechanism, size, nb, v.verdict == "violated", tolerance)
+    proof = _selection_proof(mechanism, size, nb)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,
@@ -224,6 +219,9 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
     elif proved:
         v.verdict = "private"
+        if v.scope.pairs == 0:  # no scope searched: the proved bound and the witness are what is known
+            v.worst_log_ratio = proof.upper_float
+            v.worst_float_log_ratio = ls.float_level
         where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
         reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
                   f"({proof.method}: {proof.theorem or 'computation'})")
@@ -288,6 +286,26 @@ def _route_options(mechanism: Any, kind: str, relation: str | None, delta: Any) 
     return frozenset(), who
 
 
+def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
+    """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
+    from ..protocols import mechanism_size
+    from .proofs.selection_theorems import theorem_proof
+
+    proof = theorem_proof(mechanism, n or mechanism_size(mechanism) or 3, nb)
+    return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
+
+
+def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
+    """The verdict before its bracket when a theorem decides it: no scope was searched."""
+    from .verdict import Scope
+
+    scope = Scope(neighbourhood=nb.describe(), notes=["no scope search: a theorem proves the claimed ε for every "
+                                                      "input (run --search to add the finite-scope search)"])
+    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(Real.of(mechanism.epsilon)),
+                   verdict="undecided", scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf,
+                   worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
+
+
 def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
                name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
@@ -336,8 +354,13 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
-    v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
-               name=name, progress=progress)
+    if searches is None and values is None and _theorem_proves(mechanism, n, nb):
+        # a theorem covers every input: no counterexample exists, so the scope search is skipped
+        # (--search runs it anyway) and only the lower end is searched
+        v = _proved_verdict(mechanism, nb, name)
+    else:
+        v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
+                   name=name, progress=progress)
     extend_by_couplings(v, mechanism, nb)
     if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
         return v

@@ -249,8 +249,9 @@ def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vec
 def level_starts(mechanism: Any, nb: Neighbourhood, n: int, triples: Sequence[tuple[Vector, Vector, int]] = ()
                  ) -> list[tuple[Vector, Vector, int]]:
     """``triples`` (the search's counterexample and worst pair) followed by the canonical extremal
-    shape of selection mechanisms: the last candidate ``2Δ`` below the others, its neighbour with
-    the others raised and it lowered (a box), or the others raised (a monotone box)."""
+    shapes of selection mechanisms: the last candidate ``2Δ`` below the others, its neighbour with
+    the others raised and it lowered (a box), or the others raised (a monotone box); and the top
+    candidate ``Δ/2`` ahead, overtaken in the neighbour."""
     out = [t for t in triples if t is not None]
     if n < 2:
         return out
@@ -259,6 +260,9 @@ def level_starts(mechanism: Any, nb: Neighbourhood, n: int, triples: Sequence[tu
         dmax = max(d)
         q = tuple([Fraction(0)] * (n - 1) + [-2 * dmax])
         out.append((q, tuple(a + dz for a, dz in zip(q, list(d[:-1]) + [-d[-1]])), n - 1))
+        # the top candidate overtaken (laws that jump at the argmax: GRR, noisy argmax)
+        q = tuple([Fraction(0)] + [-dmax / 2] * (n - 1))
+        out.append((q, tuple(a + (-d[0] if i == 0 else d[i]) for i, a in enumerate(q)), 0))
         # the candidate with the smallest Δ as the low one (candidate-wise boxes)
         k = min(range(n), key=lambda i: d[i])
         if k != n - 1:
@@ -268,4 +272,6 @@ def level_starts(mechanism: Any, nb: Neighbourhood, n: int, triples: Sequence[tu
         d = nb.sensitivity
         q = tuple([Fraction(0)] * (n - 1) + [-2 * d])
         out.append((q, tuple(a + (d if i < n - 1 else 0) for i, a in enumerate(q)), n - 1))
+        q = tuple([Fraction(0)] + [-d / 2] * (n - 1))
+        out.append((q, tuple(a + (0 if i == 0 else d) for i, a in enumerate(q)), 0))
     return out
