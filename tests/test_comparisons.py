@@ -15,7 +15,8 @@ from dpexact.numbers.backends import get_backend
 from dpexact.numbers.bounded_float import BoundedFloat
 from dpexact.numbers.comparisons import ExactBall, Undecidable, exact_input
 from dpexact.numbers.real import Real
-from dpexact.verify.decide.certified_ratio import exact_sign, to_sympy
+from dpexact.numbers.exp_lattice import exact_sign
+from dpexact.numbers.sympy_conversion import exact_sympy as to_sympy
 from dpexact.verify.search.selection import verify
 
 PROPS = dict(symmetric=True, shift_invariant=True, monotone=True)

@@ -554,55 +554,6 @@ class ExactBackend(Backend):
         return "fmpq", out
 
 
-#: bound on the working precision of the exponential-sum sign test
-_EXP_SUM_MAX_PREC = 1 << 16
-
-
-def _exp_rational_terms(e: Any) -> "dict[Any, Any] | None":
-    """``e`` as ``{k: c}`` with ``e = Σ c·exp(k)``, all ``c`` and ``k`` rational (sympy
-    Rationals, zero coefficients dropped), or ``None`` when ``e`` is not of that form."""
-    import sympy
-
-    out: dict[Any, Any] = {}
-    for t in sympy.Add.make_args(sympy.expand(e)):
-        c, rest = t.as_coeff_Mul()
-        if not c.is_Rational:
-            return None
-        if rest == 1:
-            k = sympy.Integer(0)
-        elif rest is sympy.E:
-            k = sympy.Integer(1)
-        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
-            k = rest.args[0]
-        else:
-            return None
-        out[k] = out.get(k, 0) + c
-    return {k: c for k, c in out.items() if c != 0}
-
-
-def _exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
-    """Sign of ``Σ c_k exp(k)`` over distinct rationals ``k``: 0 iff every ``c_k`` is 0
-    (Lindemann–Weierstrass: exponentials of distinct algebraic numbers are linearly
-    independent over the algebraic numbers); otherwise arb at doubling precision (bounded by
-    :data:`_EXP_SUM_MAX_PREC`, ``None`` beyond)."""
-    from flint import arb, fmpq
-
-    if not terms:
-        return 0
-    prec = 128
-    while prec <= _EXP_SUM_MAX_PREC:
-        with ball_context(prec):
-            total = arb(0)
-            for k, c in terms.items():
-                total += arb(fmpq(int(c.p), int(c.q))) * arb(fmpq(int(k.p), int(k.q))).exp()
-            if total > 0:
-                return 1
-            if total < 0:
-                return -1
-        prec *= 4
-    return None
-
-
 def ball_context(prec: int) -> "contextlib.AbstractContextManager[None]":
     """Run a block at ``prec`` bits of arb precision (restored afterwards, even on error)."""
     return BallBackend(int(prec)).context()

@@ -82,9 +82,7 @@ class ExactBall(_arb_type()):  # type: ignore[misc]
         return out
 
     def _cmp(self, other: Any) -> int:
-        from .backends import BallBackend
-
-        return compare(BallBackend(), self, other)
+        return _ball_compare(self, other)
 
     def __eq__(self, other: Any) -> bool:  # type: ignore[override]
         return self._cmp(other) == 0
@@ -162,7 +160,7 @@ def _lift_ball(x: Any) -> Any:
 def compare(be: "Backend", a: Any, b: Any) -> int:
     """Certified sign of ``a - b`` (module docstring); :class:`Undecidable` when it cannot be decided."""
     if be.is_exact:
-        from .backends import exact_sympy
+        from .sympy_conversion import exact_sympy
 
         s = be.try_sign(exact_sympy(_exact_operand(a)) - exact_sympy(_exact_operand(b)))
         if s is None:
@@ -171,18 +169,27 @@ def compare(be: "Backend", a: Any, b: Any) -> int:
     if be.is_mp:
         return (a > b) - (a < b)
     if be.is_ball:
-        x, y = _lift_ball(a), _lift_ball(b)
-        d = x - y
-        if d > 0:
-            return 1
-        if d < 0:
-            return -1
-        if d.is_zero():
-            return 0
-    else:
-        s = be.try_sign(a - b)
-        if s is not None:
-            return s
+        return _ball_compare(a, b)
+    s = be.try_sign(a - b)
+    if s is not None:
+        return s
+    return _exact_compare(a, b)
+
+
+def _ball_compare(a: Any, b: Any) -> int:
+    """Sign of ``a - b`` for ball operands: the balls when they separate, else the exact values."""
+    x, y = _lift_ball(a), _lift_ball(b)
+    d = x - y
+    if d > 0:
+        return 1
+    if d < 0:
+        return -1
+    if d.is_zero():
+        return 0
+    return _exact_compare(a, b)
+
+
+def _exact_compare(a: Any, b: Any) -> int:
     ea, eb = exact_value(a), exact_value(b)
     if ea is None or eb is None:
         raise Undecidable(a, b)
@@ -262,15 +269,14 @@ def exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
     (Lindemann–Weierstrass: exponentials of distinct algebraic numbers are linearly
     independent over the algebraic numbers); otherwise arb at doubling precision (bounded by
     :data:`_EXP_SUM_MAX_PREC`, ``None`` beyond)."""
-    from flint import arb, fmpq
-
-    from .backends import ball_context
+    from flint import arb, ctx, fmpq
 
     if not terms:
         return 0
-    prec = 128
+    prec, old = 128, ctx.prec
     while prec <= _EXP_SUM_MAX_PREC:
-        with ball_context(prec):
+        ctx.prec = prec  # restored below, also on error
+        try:
             total = arb(0)
             for k, c in terms.items():
                 total += arb(fmpq(int(c.p), int(c.q))) * arb(fmpq(int(k.p), int(k.q))).exp()
@@ -278,5 +284,7 @@ def exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
                 return 1
             if total < 0:
                 return -1
+        finally:
+            ctx.prec = old
         prec *= 4
     return None
