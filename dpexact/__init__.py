@@ -19,7 +19,7 @@ def __getattr__(name: str):  # light import: these pull in numpy/flint when firs
 
         return mechanism_factory
     if name == "conform":
-        from .verify.conformance import conform
+        from .conformance.checks import conform
 
         return conform
     raise AttributeError(f"module 'dpexact' has no attribute {name!r}")

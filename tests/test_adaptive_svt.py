@@ -17,8 +17,8 @@ from dpexact.mechanisms.sparse_vector.piecewise import Piecewise, integrate_prod
 from dpexact.mechanisms.sparse_vector.threshold_integral import ball_ops, exact_ops
 from dpexact.numbers.backends import ball_context
 from dpexact.numbers.exp_sum import ExpSum
-from dpexact.verify.output_dispatch import verify_mechanism
-from dpexact.verify.threshold_coupling import coupling_bound, verify_coupling
+from dpexact.verify.router import verify_mechanism
+from dpexact.verify.proofs.threshold_coupling import coupling_bound, verify_coupling
 
 EPS = Fraction(1, 10)
 NAMES = ["gap-svt", "adaptive-svt", "bad-adaptive-svt"]

@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 import dpexact
 from dpexact.cli.main import app
-from dpexact.verify.approx_dp import verify_approx
-from dpexact.verify.output_dispatch import verify_mechanism
-from dpexact.verify.pattern_search import pattern_pairs
-from dpexact.verify.search import verify
+from dpexact.verify.search.approx_dp import verify_approx
+from dpexact.verify.router import verify_mechanism
+from dpexact.verify.search.patterns import pattern_pairs
+from dpexact.verify.search.selection import verify
 
 
 def _exact_profile(m, pairs, eps):

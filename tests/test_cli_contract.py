@@ -45,7 +45,7 @@ def _verdict(kind: str, reason: str = "") -> Verdict:
 
 @pytest.mark.parametrize("kind, code", [("private", 0), ("undecided", 3)])
 def test_verify_exit_code_and_bracket_first_for_bracketed_verdicts(kind, code, monkeypatch):
-    import dpexact.verify.output_dispatch as od
+    import dpexact.verify.router as od
 
     reason = "the bracket [0.9, 1.5] straddles ε = 1 (width 0.6)" if kind == "undecided" else ""
     monkeypatch.setattr(od, "verify_any", lambda *a, **k: _verdict(kind, reason))
@@ -66,9 +66,18 @@ def test_verify_exit_code_and_bracket_first_for_bracketed_verdicts(kind, code, m
         assert "reason: the bracket [0.9, 1.5] straddles" in text.stdout.replace("\n    ", " ")
 
 
+def test_verify_exit_code_of_a_scope_only_verdict(monkeypatch):
+    import dpexact.verify.router as od
+
+    v = Verdict("pf", {"epsilon": "1"}, "1", "private-within-scope", Scope("box:1"), 0.9, 0.9, None, None, None, 0.01)
+    monkeypatch.setattr(od, "verify_any", lambda *a, **k: v)
+    r = run(["verify", "-m", "pf", "-e", "1", "--json"])
+    assert r.exit_code == 3 and doc_of(r, "verify")["verdict"] == "private-within-scope"
+
+
 def test_verify_exit_codes_of_real_verdicts(tmp_path):
     pws = run(["verify", "-m", "pf", "-e", "1", "--n", "2", "--values", "0,1", "--search", "grid", "--json"])
-    assert pws.exit_code == 3 and doc_of(pws, "verify")["verdict"] == "private-within-scope"
+    assert pws.exit_code == 0 and doc_of(pws, "verify")["verdict"] == "private"  # pf Theorem 1, every n
     bad = run(["verify", "-m", "svt4", "-e", "1/10", "--n", "4", "-p", "threshold=1", "-p", "cutoff=1", "--json"])
     assert bad.exit_code == 1 and doc_of(bad, "verify")["verdict"] == "violated"
     inc = run(["verify", "-m", "laplace", "-e", "1", "--n", "1", "--delta", "1/100", "--json"])
@@ -246,8 +255,8 @@ def test_conform_fails_with_1(tmp_path):
 
 
 def test_bench_peers_and_bench_verifier_exit_1_on_a_wrong_row(monkeypatch):
-    import dpexact.verify.peer_suites as ps
-    import dpexact.verify.soundness_benchmark as sb
+    import dpexact.suites.peers as ps
+    import dpexact.suites.soundness as sb
 
     real = ps.run_suites
 

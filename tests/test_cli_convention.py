@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from dpexact import mechanism
 from dpexact.cli.common import VERDICT_EXIT, strict_int
 from dpexact.cli.main import app
-from dpexact.verify.symbolic_lattice import MAX_LATTICE_DEGREE, is_identically_zero
+from dpexact.numbers.exp_lattice import MAX_LATTICE_DEGREE, is_identically_zero
 
 #: quick, valid arguments of every command that produces a result
 COMMANDS = {
@@ -218,7 +218,7 @@ def test_sweep_json_and_output(tmp_path):
 
 
 def test_verify_takes_the_mechanisms_own_claim_when_epsilon_is_omitted():
-    from dpexact.verify.output_dispatch import verify_mechanism
+    from dpexact.verify.router import verify_mechanism
 
     runner = CliRunner()
     r = runner.invoke(app, ["verify", "-m", "one-time-rappor", "--json"])

@@ -11,8 +11,8 @@ import pytest
 
 from conftest import REPO
 from dpexact.mechanisms.loader import load_object
-from dpexact.verify.conformance import conform
-from dpexact.verify.output_dispatch import verify_mechanism
+from dpexact.conformance.checks import conform
+from dpexact.verify.router import verify_mechanism
 
 EXAMPLE = REPO / "examples" / "own_continuous.py"
 MyLaplace, MyGaussian, MyNoisyMaxValue = (load_object(f"{EXAMPLE}:{c}") for c in ("MyLaplace", "MyGaussian", "MyNoisyMaxValue"))
@@ -84,7 +84,7 @@ def test_gaussian_approximate_dp_refuted_below_its_exact_delta_and_never_above()
     excess lies in (0.12, 0.126937]; δ = 0.127 is never refuted."""
     import mpmath
 
-    from dpexact.verify.approx_dp import verify_approx
+    from dpexact.verify.search.approx_dp import verify_approx
 
     with mpmath.workdps(30):
         phi = lambda t: mpmath.erfc(-t / mpmath.sqrt(2)) / 2  # noqa: E731

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.verify.output_dispatch import verify_mechanism
+from dpexact.verify.router import verify_mechanism
 
 Q = [Fraction(0), Fraction(3), Fraction(-2), Fraction(1)]
 

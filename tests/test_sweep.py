@@ -147,7 +147,7 @@ def test_a_failing_task_is_recorded_and_the_sweep_goes_on(tmp_path):
     spec = parse_spec({"task": "verify", "mechanisms": ["em", "no-such-mechanism"], "epsilon": "1", "n": 2})
     report = run_sweep(spec, ResultStore(tmp_path), workers=0)
     by_mech = {r.grid["mechanism"]: r for r in report.rows.values()}
-    assert by_mech["em"].status == "ok" and by_mech["em"].result["verdict"] == "private-within-scope"
+    assert by_mech["em"].status == "ok" and by_mech["em"].result["verdict"] == "private"  # EM proved for every n (theorem)
     bad = by_mech["no-such-mechanism"]
     assert bad.status == "failed" and bad.result is None and "ValueError" in bad.error and "no-such-mechanism" in bad.error
     # the failure is stored: a re-run skips it unless asked to retry
@@ -174,7 +174,7 @@ def test_verify_grid_on_two_workers_equals_serial(client, tmp_path):
     dist = run_sweep(spec, ResultStore(tmp_path / "dist"), client=client)
     assert len(dist.rows) == 4 and not dist.failed
     assert results(dist) == results(serial)
-    assert all(r.result["verdict"] == "private-within-scope" and r.certified == "true" for r in dist.rows.values())
+    assert all(r.result["verdict"] == "private" and r.certified == "true" for r in dist.rows.values())
 
 
 # --- faults ------------------------------------------------------------------------------------

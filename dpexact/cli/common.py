@@ -159,14 +159,17 @@ class LogProgress:
             self.total = total
 
     def line(self) -> str:
+        """One line at most ``COLUMNS`` wide (the phase is shortened, never the numbers)."""
+        import shutil
+
         elapsed = time.monotonic() - self._t0
-        out = f"progress: {self.phase or 'working'}"
-        if self.total:
-            out += f"  {self.done or 0}/{self.total}"
-        out += f"  elapsed {_duration(elapsed)}"
+        tail = f"  {self.done or 0}/{self.total}" if self.total else ""
+        tail += f"  elapsed {_duration(elapsed)}"
         if self.total and self.done:
-            out += f"  ETA {_duration(elapsed / self.done * max(0, self.total - self.done))}"
-        return out
+            tail += f"  ETA {_duration(elapsed / self.done * max(0, self.total - self.done))}"
+        phase = self.phase or "working"
+        room = max(10, shutil.get_terminal_size((80, 24)).columns - len("progress: ") - len(tail))
+        return f"progress: {phase if len(phase) <= room else phase[: room - 1] + '…'}{tail}"
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):

@@ -1,5 +1,5 @@
 """``dpexact delta``: certified δ(ε) and ε(δ) for a pmf pair, the Gaussian or Laplace mechanism,
-and k-fold composition (:mod:`dpexact.verify.accounting`).
+and k-fold composition (:mod:`dpexact.accounting.delta_epsilon`).
 
     dpexact delta --p-pmf 3/4,1/4 --q-pmf 1/4,3/4 -e "log(2)" --compositions 10 --json
     dpexact delta --gaussian 2 --delta 1e-5 --compositions 16
@@ -40,7 +40,7 @@ def delta(
     q_old: Optional[str] = typer.Option(None, "--q", hidden=True, help="former name of --q-pmf (-q is scores in pmf and prob)"),
     gaussian: Optional[str] = typer.Option(None, "--gaussian", help="Gaussian mechanism with this σ"),
     laplace: Optional[str] = typer.Option(None, "--laplace", help="Laplace mechanism with this scale b"),
-    sensitivity: str = typer.Option("1", "--sensitivity", help="Δ (Gaussian, Laplace)"),
+    sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (Gaussian, Laplace; default 1)"),
     epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="ε values (comma-separated): print δ(ε)"),
     delta_: Optional[str] = typer.Option(None, "--delta", "-d", help="δ values (comma-separated): print ε(δ)"),
     compositions: Optional[int] = typer.Option(None, "--compositions", parser=STRICT_INT, help="k-fold composition of identical mechanisms (default 1): pmf pairs and the Gaussian (a composed Laplace: give a discretised Laplace as a pmf pair)"),
@@ -50,7 +50,7 @@ def delta(
     output: Optional[str] = output_option(),
 ) -> None:
     """Certified (ε, δ): δ(ε) or the inverse ε(δ), as an interval, with the exact value when known."""
-    from ..verify.accounting import GaussianMechanism, LaplaceMechanism, PmfPair, delta_for_epsilon, epsilon_for_delta
+    from ..accounting.delta_epsilon import GaussianMechanism, LaplaceMechanism, PmfPair, delta_for_epsilon, epsilon_for_delta
 
     p = deprecated_alias("--p-pmf", p, "--p", p_old)
     q = deprecated_alias("--q-pmf", q, "--q", q_old)
@@ -68,11 +68,14 @@ def delta(
         if not 32 <= prec <= 4096:
             raise ValueError(f"--prec must be in [32, 4096], got {prec}")
         if p is not None:
+            if sensitivity is not None:  # an option that cannot apply is refused, not ignored
+                raise ValueError("--sensitivity: a pmf pair (--p-pmf, --q-pmf) has no sensitivity; it applies to --gaussian "
+                                 "and --laplace")
             mech: Any = PmfPair(_list(p, "--p-pmf"), _list(q or "", "--q-pmf"))
         elif gaussian is not None:
-            mech = GaussianMechanism(gaussian, sensitivity)
+            mech = GaussianMechanism(gaussian, sensitivity or "1")
         else:
-            mech = LaplaceMechanism(laplace, sensitivity)
+            mech = LaplaceMechanism(laplace, sensitivity or "1")
         rows = []
         if epsilon is not None:
             for e in _list(epsilon, "--epsilon"):

@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Every entry of StatDP, DP-Sniper, CheckDP and DP-Auditorium: exact verdict, worst log-ratio, time, peer time.
         Exit 1 if a row is wrong (a private entry flagged, or a not-private one not refuted)."""
-        from ..verify.peer_suites import PEER_SUITES, run_suites
+        from ..suites.peers import PEER_SUITES, run_suites
         from .main import fail
 
         known = sorted({e.suite for e in PEER_SUITES})

@@ -65,6 +65,10 @@ def register(app: typer.Typer) -> None:
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)
+        except OSError as exc:  # the store could not be written (disk full): finished results stay in it
+            typer.echo(f"error: --store: cannot write in {store_dir} ({exc.strerror or exc}); the results stored so far are "
+                       "kept, run the same command to resume", err=True)
+            raise typer.Exit(code=1)
         except KeyboardInterrupt:
             done = len(ResultStore(store_dir).scan().rows)
             resume = ["dpexact", "sweep", str(spec_path), "--store", str(store_dir)]

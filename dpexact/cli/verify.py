@@ -16,7 +16,7 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify_cmd(
-        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT"),
+        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT (naming a file or module imports (runs) it: use code you trust)"),
         epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="claimed ε, exact: 1, 1/3, 2*log(3) (required unless the mechanism states its own, as RAPPOR does)"),
         sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
         monotone: bool = typer.Option(False, "--monotone", help="monotone quality (ε/Δ exponent, pf Remark 1)"),
@@ -28,14 +28,15 @@ def register(app: typer.Typer) -> None:
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
         delta: Optional[str] = typer.Option(None, "--delta", "-d", help="verify (ε, δ)-DP instead of pure ε-DP: δ in [0, 1), exact"),
         relation: Optional[str] = typer.Option(None, "--relation", help="the peers' query relation: all-differ | one-differ | monotone (default: the mechanism's claim; for a selection mechanism it replaces --neighbourhood by the query-pair families)"),
+        tolerance: Optional[float] = typer.Option(None, "--tolerance", help="width asked of the ε bracket of a selection mechanism (default 1e-6: a violated level to 6 digits)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
         """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact).
         Exit 0 private (proved), 1 violated, 3 undecided / inconclusive / private-within-scope."""
-        from .. import mechanism as build
-        from ..verify.output_dispatch import verify_any
+        from ..mechanisms.registry import mechanism as build
         from ..verify.replay import evidence_record, witness_neighbourhood
+        from ..verify.router import verify_any
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
@@ -54,7 +55,7 @@ def register(app: typer.Typer) -> None:
             with Progress() as progress:
                 v = verify_any(mech, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
                                values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,
-                               progress=progress.report)
+                               progress=progress.report, tolerance=tolerance)
             d = v.as_dict()
             record = evidence_record(v, mechanism, params, witness_neighbourhood(mech, neighbourhood, relation, delta))
         except (ValueError, TypeError) as exc:
@@ -78,7 +79,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Soundness benchmark: the verifier on mechanisms with known ground truth. Exit 1 if a verdict is unsound or a
         non-private mechanism is not flagged."""
-        from ..verify.soundness_benchmark import run_benchmark
+        from ..suites.soundness import run_benchmark
 
         target = prepare_output(output)
         rows = run_benchmark()

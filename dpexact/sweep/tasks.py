@@ -4,7 +4,7 @@ Each kind calls the same library function as its CLI command, so a sweep's resul
 equals the command's ``--json`` output (the versioned document of :mod:`dpexact.schemas`):
 
 * ``optimal`` — :func:`dpexact.lp.summary.optimal_summary` (``dpexact optimal --json``);
-* ``verify`` — :func:`dpexact.verify.output_dispatch.verify_any` then ``Verdict.as_dict`` (``dpexact verify --json``:
+* ``verify`` — :func:`dpexact.verify.router.verify_any` then ``Verdict.as_dict`` (``dpexact verify --json``:
   every output kind, ``delta`` for (ε, δ));
 * ``pmf`` — :func:`dpexact.utility.summary.pmf_summary` (``dpexact pmf --json``);
 * ``check`` — ``proofs_checks.catalogue.run_claim`` then ``to_json`` (one claim of ``dpexact check``).
@@ -47,9 +47,9 @@ def _mechanism_params(i: dict[str, Any]) -> dict[str, Any]:
 
 
 def _verify(i: dict[str, Any]) -> dict[str, Any]:
-    from .. import mechanism as build
-    from ..verify.output_dispatch import verify_any
+    from ..mechanisms.registry import mechanism as build
     from ..verify.replay import evidence_record, witness_neighbourhood
+    from ..verify.router import verify_any
 
     params = _mechanism_params(i)
     mech = build(i["mechanism"], **params)

@@ -174,8 +174,8 @@ def _index(mech: Any, n: int, output: Any) -> int:
 def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> ReplayResult:
     """Re-check the evidence of a replay record (module docstring); ``arithmetic`` ``exact`` falls
     back to balls where the mechanism has no exact law. Raises ValueError on a malformed record."""
-    from .. import mechanism as build
-    from .counterexample import Counterexample
+    from ..mechanisms.registry import mechanism as build
+    from .decide.counterexample import Counterexample
 
     if arithmetic not in ("exact", "ball"):
         raise ValueError(f"arithmetic must be exact or ball, got {arithmetic!r}")
@@ -204,7 +204,7 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> Repl
             rc = cx.recheck("ball", prec)
         claim = f"Pr[M(q) = {rec['output']}] > e^ε Pr[M(q') = {rec['output']}]"
     elif evidence == "pattern":
-        from .pattern_search import PatternCounterexample
+        from .search.patterns import PatternCounterexample
 
         out = rec.get("output")
         _index(mech, len(q), out)
@@ -214,7 +214,7 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> Repl
             rc = cx.recheck("ball", prec)
         claim = f"Pr[M(q) = {out}] > e^ε Pr[M(q') = {out}]"
     elif evidence == "event":
-        from .approx_dp import ApproxCounterexample
+        from .search.approx_dp import ApproxCounterexample
 
         if rec.get("delta") is None:
             raise ValueError("an (ε, δ) event needs delta")
@@ -222,7 +222,7 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> Repl
         rc = cx.recheck(prec)
         claim = f"H_(e^ε)(M(q) || M(q')) > δ = {rec['delta']}"
     elif evidence in ("box", "continuous-box", "interval"):
-        from . import box_search as bs
+        from .search import boxes as bs
 
         def pairs(key: str) -> tuple[tuple[Fraction, Fraction], ...]:
             from ..mechanisms.neighbourhoods import as_vector

@@ -41,7 +41,7 @@ Laplace interval probability whose limits move with ρ, so the integral is in cl
 The pattern law (``pmf``) is the box law with every value unrestricted.
 
 :meth:`coupling_terms` states the same law in the vocabulary of the threshold-shift coupling
-verifier (:mod:`dpexact.verify.threshold_coupling`).
+verifier (:mod:`dpexact.verify.proofs.threshold_coupling`).
 """
 
 from __future__ import annotations
@@ -274,7 +274,7 @@ class GapSVT(_MixedLaw, SVT1):
         return "".join(out), tuple(vals)
 
     def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]]:
-        """The law's factors for :mod:`dpexact.verify.threshold_coupling` (one branch sequence)."""
+        """The law's factors for :mod:`dpexact.verify.proofs.threshold_coupling` (one branch sequence)."""
         b2 = self.scales()[1]
         return [[[("below", b2)] if a == "F" else [("window", b2)] for a in pattern]]
 
@@ -379,7 +379,7 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
         return "".join(out), tuple(vals)
 
     def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]]:
-        """The law's factors for :mod:`dpexact.verify.threshold_coupling`, one list per branch sequence.
+        """The law's factors for :mod:`dpexact.verify.proofs.threshold_coupling`, one list per branch sequence.
 
         ``("below", b)`` = ``Pr[η < x_i + c]``, ``("window", b)`` = ``Pr[η ∈ x_i + I]`` (a
         released gap), ``("opaque",)`` = a factor that depends on ρ other than through ``x_i``
