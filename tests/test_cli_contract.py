@@ -76,6 +76,16 @@ def test_verify_exit_code_of_a_scope_only_verdict(monkeypatch):
 
 
 def test_verify_exit_codes_of_real_verdicts(tmp_path):
+    proved = run(["verify", "-m", "em", "-e", "1", "--n", "3", "--json", "-o", str(tmp_path / "em.json")])
+    d = doc_of(proved, "verify")
+    assert proved.exit_code == 0 and d["verdict"] == "private" and d["epsilon_bracket"]["upper"]["method"] == "theorem"
+    # its bracket witness replays; with a lower end above the true level (EM: exactly ε) it does not
+    assert run(["replay", str(tmp_path / "em.json")]).exit_code == 0
+    rec = d["replay"]
+    assert rec["kind"] == "witness" and float(rec["lower"]) <= 1
+    (tmp_path / "high.json").write_text(json.dumps(dict(rec, lower="101/100")))
+    high = run(["replay", str(tmp_path / "high.json")])
+    assert high.exit_code == 1 and "not proved >= lower" in high.stdout
     pws = run(["verify", "-m", "pf", "-e", "1", "--n", "2", "--values", "0,1", "--search", "grid", "--json"])
     assert pws.exit_code == 0 and doc_of(pws, "verify")["verdict"] == "private"  # pf Theorem 1, every n
     bad = run(["verify", "-m", "svt4", "-e", "1/10", "--n", "4", "-p", "threshold=1", "-p", "cutoff=1", "--json"])

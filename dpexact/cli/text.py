@@ -20,6 +20,7 @@ def wrap(text: str, cols: int | None = None, indent: str = "", hang: str = "    
     """``text`` broken at spaces into lines of at most ``cols`` characters (words longer than a line
     are cut); continuation lines are indented by ``hang`` more than ``indent``."""
     cols = cols or width()
+    text = text[len(indent):] if indent and text.startswith(indent) else text
     return textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent + hang,
                          break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
 
