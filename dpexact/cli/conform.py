@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Conformance checks: pmf sums to one, ball encloses exact, float within bound, sampler fits the pmf,
         declared symmetry / shift invariance / monotonicity, clear errors on bad input. Exit 1 if one fails."""
-        from .. import mechanism as build
+        from ..mechanisms.registry import mechanism as build
         from ..conformance.checks import conform
         from .main import fail, parse_params
 
@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
-        emit_json(rep.as_dict(), as_json, target, default=str)
+        emit_json(rep.as_dict(), as_json, target, command="conform", default=str)
         if not as_json:
             from rich.console import Console
             from rich.markup import escape

@@ -95,6 +95,8 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.peers",
     "dpexact.cli.sweep",
     "dpexact.cli.prob",
+    "dpexact.cli.schema",
+    "dpexact.cli.replay",
 ]
 
 
@@ -174,7 +176,7 @@ def pmf(
     output: Optional[str] = output_option(),
 ) -> None:
     """Probability mass function of a mechanism on one score vector."""
-    from .. import mechanism as build
+    from ..mechanisms.registry import mechanism as build
     from ..utility import expected_error
 
     target = prepare_output(output)
@@ -192,7 +194,7 @@ def pmf(
     if as_json or target is not None:
         from ..utility.summary import pmf_record
 
-        emit_json(pmf_record(mechanism, mech, q, ee), as_json, target)
+        emit_json(pmf_record(mechanism, mech, q, ee), as_json, target, command="pmf")
         if as_json:
             return
     p = ee.details["pmf"]
@@ -221,8 +223,8 @@ def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optio
     if as_json or target is not None:
         emit_json({"mechanism": name, "params": mech.params(), "backend": p.backend, "scores": q,
                    "outputs": outs, "probabilities": [float(v) for v in p.to_float()],
-                   "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
-                   "pmf_rel_error": p.rel_error}, as_json, target, default=str)
+                   "probabilities_exact": p.exact_strings(), "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
+                   "pmf_rel_error": p.rel_error}, as_json, target, command="pmf", default=str)
         if as_json:
             return
     from rich.console import Console

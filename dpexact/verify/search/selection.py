@@ -32,6 +32,7 @@ from ..decide.certified_ratio import PmfCache
 from ..neighbourhoods import LInfBox, MonotoneBox, Neighbourhood, as_vector, default_neighbourhood
 from ..decide.pure_dp import ScopeResult, check_pairs, neighbour_pairs
 from ..verdict import Scope, Verdict
+from ..options import honours
 
 __all__ = ["grid_family", "structured_family", "random_family", "local_search", "verify", "SEARCHES", "fixed_size"]
 
@@ -227,6 +228,7 @@ def scope_plan(mechanism: Any, searches: Sequence[str], n: int | None = None, va
     return plan
 
 
+@honours("neighbourhood", "searches", "n", "values", "steps")
 def verify(
     mechanism: Any,
     neighbourhood: Neighbourhood | None = None,
@@ -324,6 +326,9 @@ def verify(
     scope.decided_ball, scope.decided_exact, scope.undecided = res.decided_ball, res.decided_exact, res.undecided
     if res.undecided_triples:
         scope.notes.append(f"undecided triples (q, q', r, log-ratio enclosure), first {len(res.undecided_triples)}: {res.undecided_triples[:3]}")
+    if cache.exact_failure:
+        scope.notes.append(cache.exact_failure)
+    reason = ""
     if res.counterexample is not None:
         kind = "violated"
         worst = res.recheck.log_ratio_lo if res.recheck else res.counterexample.log_ratio_lo
@@ -336,6 +341,8 @@ def verify(
         kind = "inconclusive"
         worst = max(res.worst_certified_hi, max((u[4] for u in res.undecided_triples), default=-math.inf))
         wp = _triple_dict(res.worst_float_triple)
+        reason = (f"{res.undecided} triples undecided in balls"
+                  + (f" and the exact backend could not decide them: {cache.exact_failure}" if cache.exact_failure else ""))
     return Verdict(
         mechanism=name or mechanism.short_name,
         params=mechanism.params(),
@@ -348,6 +355,7 @@ def verify(
         counterexample=res.counterexample,
         recheck=res.recheck,
         seconds=time.perf_counter() - t0,
+        reason=reason,
     )
 
 
