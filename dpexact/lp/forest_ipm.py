@@ -132,8 +132,9 @@ def dense_class_system_bytes(classes: int) -> float:
 
 
 def _cg(matvec: Callable[[np.ndarray], np.ndarray], r: np.ndarray, inv_diag: np.ndarray, tol: float,
-        maxit: int) -> tuple[np.ndarray, int]:
-    """Jacobi-preconditioned conjugate gradient for ``M x = r`` (M symmetric positive definite)."""
+        maxit: int, deadline: float = np.inf) -> tuple[np.ndarray, int]:
+    """Jacobi-preconditioned conjugate gradient for ``M x = r`` (M symmetric positive definite),
+    stopped early at the ``time.perf_counter()`` value ``deadline``."""
     x = np.zeros_like(r)
     res = r.copy()
     z = inv_diag * res
@@ -145,7 +146,7 @@ def _cg(matvec: Callable[[np.ndarray], np.ndarray], r: np.ndarray, inv_diag: np.
         alpha = rz / (p @ q)
         x += alpha * p
         res -= alpha * q
-        if np.linalg.norm(res) <= stop:
+        if np.linalg.norm(res) <= stop or (it % 16 == 0 and time.perf_counter() > deadline):
             return x, it
         z = inv_diag * res
         rz_new = res @ z
@@ -241,6 +242,7 @@ def solve_forest_ipm(
 
     report = progress or (lambda kind, text: None)
     t_start = time.perf_counter()
+    deadline = t_start + time_limit if time_limit is not None else np.inf
     form = forest_form(lp)
     a, a_t, c = form.a, form.a_t, form.cost
     nv = lp.num_vars
@@ -282,7 +284,7 @@ def solve_forest_ipm(
 
             def solve(r: np.ndarray) -> np.ndarray:
                 nonlocal cg_total
-                out, used = _cg(lambda v: a @ (d * (a_t @ v)), r, inv_diag, _CG_TOL, _CG_MAX)
+                out, used = _cg(lambda v: a @ (d * (a_t @ v)), r, inv_diag, _CG_TOL, _CG_MAX, deadline)
                 cg_total += used
                 return out
 
@@ -304,7 +306,8 @@ def solve_forest_ipm(
         if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
             status = "Numerical trouble"
             break
-        if linear_solver == "dense" or it % 3 == 0 or it == max_iterations:
+        out_of_time = time.perf_counter() > deadline
+        if linear_solver == "dense" or it % 3 == 0 or it == max_iterations or out_of_time:
             try:
                 best.update(optimum_bounds(lp, form.z_from_slacks(x), y))
             except ArithmeticError:
@@ -321,7 +324,7 @@ def solve_forest_ipm(
             if stall >= 6:
                 status = "Stalled"
                 break
-        if time_limit is not None and time.perf_counter() - t_start > time_limit:
+        if out_of_time:
             status = "Time limit reached"
             break
     if best.upper_bounds is None or not np.isfinite(best.lower):
