@@ -21,14 +21,18 @@ class system ``Â D Âᵀ Δy = r`` (``D = x / s``) twice:
 
 * ``"forest-ipm"``: ``Â D Âᵀ`` formed and Cholesky-factored densely (``C × C``, LAPACK). The
   tree rows never enter a factorisation, but the class system is dense after the elimination
-  (every class reaches the root's subtree), so memory is ``8 C²`` bytes and work ``C³/3``
-  flops per iteration: 92 378 classes at n = k = 10 need 68 GB, and the route refuses there.
+  (every class reaches the root's subtree), so memory is ``8 C²`` bytes per copy (24 C² at the
+  peak: sparse product, dense matrix, factor) and work ``C³/3`` flops per iteration: Q(8, 8)
+  (6 435 classes) 10 CPU s per iteration, 16–26 iterations to a width <= 1e-8; Q(9, 9) needs
+  14 GB and Q(10, 10) 206 GB, and the route refuses there with that estimate.
 * ``"forest-cg"``: matrix-free (products with ``Â`` and ``Âᵀ`` only, O(nnz Â) each) by the
   conjugate gradient with the Jacobi preconditioner ``diag(Â D Âᵀ)``, capped per solve;
   runs at every size the LP can be built, within a time budget, to moderate accuracy only.
   Measured (benchmarks/README.md): the class system's conditioning grows like ``1/μ`` and
   neither Jacobi nor a basis (splitting) preconditioner built from the iterate's largest
-  ``x/s`` keeps CG short before the last iterations.
+  ``x/s`` keeps CG short before the last iterations; with CG capped the dual side still
+  converges (lower end 5.6e-5 below the optimum at Q(8, 8), ε = 1/4) but the primal drifts
+  (upper end 7.3e-3 above), so the interval stalls near 1e-2 … 1e-3.
 
 **Proven result.** Every few iterations the iterate is turned into a proven interval by
 :func:`.tree_bounds.optimum_bounds` (``z = T x`` and the class duals ``y``); the best lower
