@@ -226,7 +226,7 @@ def solve_forest_ipm(
             gives the estimate.
         RuntimeError: no iterate gave a finite proven interval.
     """
-    from .solver import LPSolution, _primal_violation, _total_error
+    from .solution import LPSolution, _primal_violation, _total_error
 
     if linear_solver not in ("dense", "cg"):
         raise ValueError(f"linear_solver must be 'dense' or 'cg', got {linear_solver!r}")

@@ -55,6 +55,11 @@ class Misclaimed:
     def short_name(self) -> str:
         return f"{self.inner.short_name}-misclaimed"
 
+    @property
+    def law_mechanism(self) -> Any:
+        """The mechanism whose law this runs (:class:`dpexact.protocols.SameLaw`)."""
+        return self.inner
+
     # the rest of the protocol (dpexact.protocols.Mechanism) is the inner mechanism's
     @property
     def size(self) -> int | None:
@@ -130,7 +135,7 @@ def _brr_channel(n: int, epsilon: Any, claimed: Any = None) -> Callable[[], tupl
 
 def _m(name: str, **kw: Any) -> Callable[[], Any]:
     def build() -> Any:
-        from .. import mechanism
+        from ..mechanisms.registry import mechanism
 
         return mechanism(name, **kw)
 
@@ -234,14 +239,24 @@ class BenchmarkRow:
     seconds: float
     citation: str
     counterexample: dict | None
+    #: the ε bracket (``EpsilonBracket.as_dict()``) and why the verdict is what it is
+    bracket: dict | None = None
+    reason: str = ""
+    #: the search alone (time to a refutation or to the scope's certificate) and the bracket after it
+    search_seconds: float = 0.0
+    bracket_seconds: float = 0.0
 
     @property
     def sound(self) -> bool:
-        return not (self.truth == "private" and self.verdict == "violated")
+        # a violation of a private mechanism, or a proof for a mechanism that is not private
+        return not ((self.truth == "private" and self.verdict == "violated")
+                    or (self.truth == "not-private" and self.verdict == "private"))
 
 
 def run_benchmark(entries: list[BenchmarkEntry | ChannelEntry] | None = None, progress: Callable[[BenchmarkRow], None] | None = None) -> list[BenchmarkRow]:
-    """Run :func:`~.search.verify` on every catalogue entry (an entry that cannot be built is an error)."""
+    """Run :func:`~.search.verify` on every catalogue entry, then bracket its level
+    (:func:`~dpexact.verify.router.bracket_selection`); an entry that cannot be built is an error."""
+    from ..verify.router import bracket_selection
     from ..verify.search.selection import verify
 
     rows = []
@@ -253,11 +268,15 @@ def run_benchmark(entries: list[BenchmarkEntry | ChannelEntry] | None = None, pr
                 progress(row)
             continue
         mech = e.build()
+        nb = e.neighbourhood(mech)
         t0 = time.perf_counter()
-        v = verify(mech, e.neighbourhood(mech), name=e.label, **e.scope)
+        v = verify(mech, nb, name=e.label, **e.scope)
+        t1 = time.perf_counter()
+        bracket_selection(v, mech, nb, e.scope.get("n"))
+        t2 = time.perf_counter()
         row = BenchmarkRow(e.label, e.truth, v.verdict, v.certified, v.worst_log_ratio, float(Real.of(mech.epsilon)),
-                           time.perf_counter() - t0, e.citation,
-                           v.counterexample.as_dict() if v.counterexample else None)
+                           t2 - t0, e.citation, v.counterexample.as_dict() if v.counterexample else None,
+                           v.bracket.as_dict() if v.bracket is not None else None, v.reason, t1 - t0, t2 - t1)
         rows.append(row)
         if progress is not None:
             progress(row)
@@ -279,6 +298,42 @@ def _run_channel_entry(e: ChannelEntry) -> BenchmarkRow:
     cex = None if private else {"inputs": list(r.rows), "output": r.column, "ratio": str(r.ratio),
                                 "bound e^eps": str(sympy.exp(eps.to_sympy())),
                                 "recheck": "exact"}
-    return BenchmarkRow(e.label, e.truth, "private-within-scope" if private else "violated", True,
+    bracket = _channel_bracket(channel, r, eps)
+    dt = time.perf_counter() - t0
+    return BenchmarkRow(e.label, e.truth, "private" if private else "violated", True,
                         math.log(ratio.to_float()) if ratio is not None else math.inf, eps.to_float(),
-                        time.perf_counter() - t0, e.citation, cex)
+                        dt, e.citation, cex, bracket.as_dict(),
+                        "the exact maximum column ratio over every pair of inputs and every output", dt, 0.0)
+
+
+def _as_exact(x: Any) -> Any:
+    """An exact ratio (fmpq, sympy or Fraction) as something :meth:`Real.of` reads."""
+    if type(x).__name__ == "fmpq":
+        from fractions import Fraction
+
+        return Fraction(int(x.p), int(x.q))
+    return x
+
+
+def _channel_bracket(channel: Any, r: Any, eps: Real) -> Any:
+    """Both ends of an LDP channel's level at once: ``log`` of its exact maximum column ratio
+    (brr eq. 2), over every pair of its inputs and every output."""
+    import math
+
+    from ..verify.bracket import EpsilonBracket, Proof, Witness
+
+    if r.ratio == math.inf:
+        w = Witness(math.inf, (str(r.rows[0]),), (str(r.rows[1]),), r.column, "exact", unbounded=True)
+        return EpsilonBracket(w, None)
+    from ..numbers.backends import ball_context
+
+    with ball_context(128):
+        lr = Real.of(_as_exact(r.ratio)).to_arb(128).log()
+        lo, hi = float(lr.lower()), float(lr.upper())
+    lo = lo if lo <= lr.lower() else math.nextafter(lo, -math.inf)
+    hi = hi if hi >= lr.upper() else math.nextafter(hi, math.inf)
+    w = Witness(lo, (str(r.rows[0]),), (str(r.rows[1]),), r.column, "exact", lower=f"log({r.ratio})")
+    p = Proof(hi, "exact-channel", {"n": "the channel's inputs", "epsilon": str(eps),
+                                    "neighbourhood": "every pair of inputs (local DP)", "scores": "—"},
+              upper=f"log({r.ratio})")
+    return EpsilonBracket(w, p)
