@@ -70,6 +70,7 @@ __all__ = [
     "IntervalLaw",
     "Backend",
     "BackendOps",
+    "BatchFloatPmf",
     "mechanism_size",
     "value_count",
     "claimed_epsilon",
@@ -328,9 +329,18 @@ class BackendOps(Backend, Protocol):
         ``log1p(x)``, ``expm1(x)``, ``sqrt(x)``: elementary functions, accurate near 0.
         ``sum(xs)``: an accurate sum of a sequence (float: compensated, e.g. ``math.fsum``).
         ``sign(x)``: ``-1 | 0 | 1``, certified; raises ``ArithmeticError`` when a ball
-            contains 0 but the value cannot be proved zero. ``compare(a, b) = sign(a - b)``.
+            contains 0 but the value cannot be proved zero.
         ``integrate(f, a, b)``: ``∫_a^b f`` with a proven error bound on float / mp / ball
             (``f`` written in these operations), exact where the integrand allows.
+
+    Decisions for pmfs that branch (:mod:`dpexact.numbers.comparisons` states the contract):
+        ``compare(a, b)``: certified sign of ``a - b``; enclosures that overlap are decided by
+            the exact values of the inputs when known (a ball made from an exact score carries
+            it), else ``comparisons.Undecidable`` (an ``ArithmeticError`` carrying the two
+            enclosures: a branch-and-bound over boxes of scores splits on it).
+        ``eq(a, b)``: ``compare(a, b) == 0``. ``indicator(flag)``: the backend's exact 1 or 0.
+        ``max(xs)``: an element of ``xs`` that is a maximum; ``argmax(xs)``: every index of a
+            maximum, ties included.
     """
 
     def log1p(self, x: Any) -> Any: ...
@@ -345,7 +355,30 @@ class BackendOps(Backend, Protocol):
 
     def compare(self, a: Any, b: Any) -> int: ...
 
+    def eq(self, a: Any, b: Any) -> bool: ...
+
+    def indicator(self, flag: bool) -> Any: ...
+
+    def max(self, xs: Sequence[Any]) -> Any: ...
+
+    def argmax(self, xs: Sequence[Any]) -> tuple[int, ...]: ...
+
     def integrate(self, f: Callable[[Any], Any], a: Any, b: Any) -> Any: ...
+
+
+@runtime_checkable
+class BatchFloatPmf(Protocol):
+    """Optional capability of a selection mechanism: float pmfs of many score vectors of one length.
+
+    ``pmf_float_batch(Q) -> (values, rel_error)``: ``Q`` a finite float64 array of shape ``(B, n)``
+    (one score vector per row); ``values`` of shape ``(B, n)`` are the rows' pmfs; ``rel_error`` of
+    shape ``(B,)`` bounds the relative error of every entry of its row exactly as ``pmf(Q[b])``'s
+    ``rel_error`` would (same method, same kind of bound), or is NaN where the batch route has no
+    useful bound: the caller then asks ``pmf(Q[b])``. Used by sums over many small vectors (the
+    optimality ratio, :func:`dpexact.lp.optimal_mechanism.total_expected_error`).
+    """
+
+    def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 # -- asking the protocol ------------------------------------------------------------------------

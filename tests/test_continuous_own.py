@@ -59,7 +59,7 @@ def test_the_cli_loads_and_verifies_an_own_continuous_mechanism():
 
     spec = f"{EXAMPLE}:MyLaplace"
     r = CliRunner().invoke(app, ["verify", "-m", spec, "-e", "1/2", "-p", "factor=1/2", "--n", "2", "--json"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 1, r.output  # violated
     import json
 
     d = json.loads(r.stdout)

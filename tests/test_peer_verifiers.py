@@ -98,7 +98,7 @@ def test_bench_peers_json_rows():
     r = CliRunner().invoke(app, ["bench-peers", "--json", "--name", "iSVT3", "--name", "histogram_eps", "--name", "svt_increasing",
                                  "--name", "svt_decreasing"])
     assert r.exit_code == 0, r.output
-    rows = json.loads(r.output)
+    rows = json.loads(r.output)["rows"]
     keys = {"suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
             "seconds", "peer_seconds"}
     assert all(keys <= set(d) for d in rows)

@@ -106,7 +106,7 @@ def test_sweep_json_equals_the_cli_json(tmp_path):
     runner = CliRunner()
     res = runner.invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json", "--workers", "0"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.stdout)
+    out = json.loads(res.stdout)["points"]
     assert [(o["n"], o["k"], o["epsilon"], o["status"]) for o in out] == [(3, 4, "1/2", "ok"), (3, 4, "1", "ok")]
     for o in out:
         cli = runner.invoke(app, ["optimal", "--n", "3", "--k", "4", "-e", o["epsilon"], "--json"])
@@ -124,7 +124,12 @@ def test_verify_points_equal_the_cli_for_every_output_kind_and_delta():
         out = run_point("verify", {"mechanism": "svt4", "epsilon": "1/10", **base, **extra})
         cli = runner.invoke(app, ["verify", "-m", "svt4", "-e", "1/10", "--n", "4", "-p", "threshold=1", "-p", "cutoff=1",
                                   "--json", *flags])
-        assert out["status"] == "ok" and timeless(out["result"]) == timeless(json.loads(cli.stdout))
+        expected, got = json.loads(cli.stdout), dict(out["result"])
+        # the replay record names the parameters as given: the point's spec states Δ = 1 and types its values
+        # (cutoff = 1), the command line left Δ out and spells every value as text
+        rx, rg = expected.pop("replay"), got.pop("replay")
+        assert {**rx, "params": {**rx["params"], "sensitivity": "1"}} == {**rg, "params": {k: str(v) for k, v in rg["params"].items()}}
+        assert out["status"] == "ok" and timeless(got) == timeless(expected)
     assert out["result"]["delta"] == "1/1000" and out["result"]["verdict"] == "violated"
     spec = parse_spec({"task": "verify", "mechanisms": ["svt4"], "epsilon": ["1/10"], "delta": ["0", "1/100"], "n": [4]})
     assert spec.axes["delta"] == ["0", "1/100"]
@@ -294,7 +299,7 @@ def test_check_sweep_equals_the_check_command(tmp_path):
     runner = CliRunner()
     res = runner.invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json", "--workers", "0"])
     assert res.exit_code == 0, res.output
-    swept = {o["claim"]: o for o in json.loads(res.stdout)}
+    swept = {o["claim"]: o for o in json.loads(res.stdout)["points"]}
     cli = runner.invoke(app, ["check", "--quick", "--claim", "adp.theorem.2", "--claim", "adp.text.gaussian-eps-above-one",
                               "--output", str(tmp_path / "claims.json")])
     assert cli.exit_code == 0, cli.output
@@ -335,7 +340,7 @@ def test_cli_sweep_on_an_existing_scheduler(client, serial_lp, tmp_path):
     res = CliRunner().invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json",
                                    "--scheduler", client.scheduler.address])
     assert res.exit_code == 0, res.output
-    out = {o["key"]: o for o in json.loads(res.stdout)}
+    out = {o["key"]: o for o in json.loads(res.stdout)["points"]}
     assert {k: timeless({f: v for f, v in o.items() if f not in ("status", "error", "key")}) for k, o in out.items()} == \
         {k: timeless({**r.grid, **r.result}) for k, r in serial_lp.rows.items()}
 

@@ -53,14 +53,14 @@ def test_full_benchmark_sound():
 
 def test_cli_verify_json():
     res = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--monotone", "--neighbourhood", "box", "--json"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # violated
     d = json.loads(res.output)
     assert d["verdict"] == "violated" and d["certified"] is True
     assert set(d["counterexample"]) >= {"scores", "neighbour_scores", "output", "ratio"}
     res2 = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--search", "grid", "--n", "2", "--values", "0,1", "--json"])
     d2 = json.loads(res2.output)
     # the searched scope holds and EM's theorem proves ε for every n: private, with the bracket's proof
-    assert d2["verdict"] == "private" and d2["counterexample"] is None
+    assert d2["verdict"] == "private" and d2["counterexample"] is None and res2.exit_code == 0
     assert d2["epsilon_bracket"]["upper"]["method"] == "theorem" and d2["epsilon_bracket"]["upper_float"] <= 1
 
 

@@ -10,9 +10,13 @@ the previous complete file until this run's is complete: the running results go 
 ``FILE.partial`` beside it (marked ``"complete": false``, rewritten atomically as claims finish),
 which is moved over ``FILE`` at the end. Ctrl-C or a failed write leaves ``FILE`` as it was and
 the last good ``FILE.partial``, never truncated JSON. A character device or FIFO given as
-``--output`` (``/dev/stdout``) gets the final document only, written in place. Exit status 0 when
-every check ran, whatever the verdicts; 1 when a check crashed or the results could not be
-written; 2 on bad options; 130 when interrupted.
+``--output`` (``/dev/stdout``) gets the final document only, written in place.
+
+Exit status (``--fail-on``): with ``expectation`` (the default) 0 when every verdict is the one
+its claim records as expected (claims with no recorded expectation do not count), 1 when one
+differs; with ``refutation`` 0 when every claim holds, 1 when one is refuted, 3 when none is
+refuted but one is inconclusive. Either way 1 when a check crashed or the results could not be
+written, 2 on bad options, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import STRICT_INT
+from .common import EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, STRICT_INT, LogProgress, exit_with
 
 #: seconds between two rewrites of the --output file while claims run
 WRITE_INTERVAL = 1.0
@@ -49,6 +53,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the verdicts as JSON to this file (rewritten atomically as claims finish)"),
         workers: Optional[int] = typer.Option(None, "--workers", parser=STRICT_INT, help="run the checks on N local Dask worker processes"),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="run the checks on an existing Dask cluster, e.g. tcp://host:8786"),
+        fail_on: str = typer.Option("expectation", "--fail-on", help="exit 1 when a verdict differs from its expectation (expectation), or when a claim is refuted (refutation; 3 if one is inconclusive)"),
     ) -> None:
         """Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity."""
         import shutil
@@ -58,6 +63,8 @@ def register(app: typer.Typer) -> None:
         from .. import __version__
         from .. import io
 
+        if fail_on not in ("expectation", "refutation"):
+            _fail(f"--fail-on must be expectation or refutation, got {fail_on!r}")
         bad = [v for v in verdict or () if v not in cat.VERDICTS]
         if bad:
             _fail(f"--verdict: unknown {bad}; choose from {', '.join(cat.VERDICTS)}")
@@ -78,7 +85,10 @@ def register(app: typer.Typer) -> None:
             _fail(str(exc))
 
         def document(outcomes: list, complete: bool, **extra: Any) -> dict:
-            return {**cat.to_json(outcomes, __version__, quick=quick, complete=complete, total=len(claims)), **extra}
+            from ..schemas import document as versioned
+
+            return versioned("check", {**cat.to_json(outcomes, __version__, quick=quick, complete=complete, total=len(claims)),
+                                       **extra})
 
         # the running file beside --output; a device or FIFO gets the final document only
         running = None if output is None or io.is_stream(output) else io.partial_path(output)
@@ -107,16 +117,20 @@ def register(app: typer.Typer) -> None:
         def progress(c: Any, o: Any) -> None:
             if o is None:
                 bar.update(task, description=f"checking {c.id}")
+                log.update(f"checking {c.id}")
                 return
             done.append(o)
             bar.advance(task)
+            log.update(done=len(done))
             if time.monotonic() - last[0] >= WRITE_INTERVAL:
                 save(done, complete=False)
                 last[0] = time.monotonic()
 
         console = Console(stderr=True)
+        log = LogProgress(enabled=not console.is_terminal)
+        log.update("checking", 0, len(claims))
         try:
-            with Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+            with log, Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                           TimeElapsedColumn(), console=console, transient=True) as bar:
                 task = bar.add_task("checking", total=len(claims))
                 if workers is None and scheduler is None:
@@ -152,7 +166,18 @@ def register(app: typer.Typer) -> None:
         crashed = [o.claim.id for o in outcomes if o.crashed]
         if crashed:
             typer.echo(f"crashed checks: {', '.join(crashed)}", err=True)
-            raise typer.Exit(code=1)
+        exit_with(check_exit(outcomes, quick, fail_on))
+
+
+def check_exit(outcomes: list, quick: bool, fail_on: str) -> int:
+    """The exit status of a finished run (module docstring): a crash is a failure either way."""
+    if any(o.crashed for o in outcomes):
+        return EXIT_FAIL
+    if fail_on == "expectation":
+        differ = [o for o in outcomes if o.claim.expected_verdict(quick) not in (None, o.verdict.verdict)]
+        return EXIT_FAIL if differ else EXIT_OK
+    verdicts = {o.verdict.verdict for o in outcomes}
+    return EXIT_FAIL if "refuted" in verdicts else EXIT_UNDECIDED if "inconclusive" in verdicts else EXIT_OK
 
 
 #: the summary's line budget without filters or --all

@@ -34,7 +34,7 @@ def _choice(option: str, value: str, allowed: tuple[str, ...]) -> None:
 def _value_json(v: Any) -> dict[str, Any]:
     out = {"value": v.as_float, "error_bound": v.error_bound, "error_kind": v.error_kind}
     if v.error_kind == "exact":
-        out["exact"] = str(v.value)
+        out["value_exact"] = str(v.value)
     return out
 
 
@@ -61,6 +61,11 @@ def ldp(
     out: dict[str, Any] = {"mechanism": mechanism, "domain": domain, "epsilon": epsilon, "loss": loss}
     _choice("--m-rule", m_rule, ("search", "closed-form"))  # refused even where unused (grr, em)
     _choice("--reading", reading, ("pseudocode", "text"))
+    if mechanism != "brr":  # BRR's own options are refused for the others, never ignored
+        for flag, given in (("--brr-m", m is not None), ("--m-rule", m_rule != "search"), ("--reading", reading != "pseudocode")):
+            if given:
+                _fail(f"{flag}: a BRR option; -m {mechanism} does not use it")
+                return
     try:
         check_cost(estimate_channel_cost(mechanism, domain, backend), max_seconds=max_seconds)
         lm = loss_by_name(loss, domain)
@@ -84,10 +89,11 @@ def ldp(
     except (ValueError, TypeError) as exc:
         _fail(str(exc))
         return
-    out.update({"backend": ch.backend, "global_error": qg.as_float, "qloss": ql.as_float,
+    exact = {f"{k}_exact": str(v.value) for k, v in (("global_error", qg), ("qloss", ql)) if v.error_kind == "exact"}
+    out.update({"backend": ch.backend, "global_error": qg.as_float, "qloss": ql.as_float, **exact,
                 "global_error_detail": _value_json(qg), "qloss_detail": _value_json(ql),
                 "ldp_epsilon": ratio.as_float})
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="ldp")
     if as_json:
         return
     for k, v in out.items():
@@ -132,7 +138,7 @@ def optimal_ldp(
            "certified": opt.certified, "grr": g, "brr": b, "brr_m": brr.resolved_m(),
            "grr_ratio": g / best, "brr_ratio": b / best,
            "highs_primal_infeasibility": opt.primal_infeasibility, "details": opt.details}
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="optimal-ldp")
     if as_json:
         return
     for k, v in out.items():

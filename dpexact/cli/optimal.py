@@ -17,20 +17,29 @@ def register(app: typer.Typer) -> None:
         k: int = typer.Option(..., "--k", parser=STRICT_INT, help="lattice depth: scores 0, -2Δ, …, -2Δk"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.5, log(2), log(3/2)"),
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
-        mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios"),
+        mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios (naming a file or module imports (runs) it: use code you trust)"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
-        method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
-        crossover: bool = typer.Option(True, "--crossover/--no-crossover",
-                                       help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
+        method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp | forest-ipm | forest-cg"),
+        crossover: Optional[bool] = typer.Option(None, "--crossover/--no-crossover",
+                                                 help="hipo, pdlp, ipm: turn the interior solution into a vertex "
+                                                      "(default: only when --certify needs one for the exact certificate; "
+                                                      "otherwise the interior solution with its proven interval)"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
         max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds",
-                                          help="refuse problems estimated to take longer; HiGHS's time limit"),
+                                          help="budget in CPU seconds (this process, all threads): problems estimated to "
+                                               "need more are refused, and HiGHS stops once the solve has spent it "
+                                               "(checked every iteration; pdlp: wall-clock time limit). A loaded machine "
+                                               "makes a solve slower, not a failure"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
         from ..lp.summary import optimal_summary
 
+        if not crossover and method in ("simplex", "generation"):  # an option that cannot apply is refused
+            typer.echo(f"error: --no-crossover: the {method} route returns a vertex already (crossover applies to "
+                       "ipm, hipo, pdlp and auto)", err=True)
+            raise typer.Exit(code=2)
         target = prepare_output(output)
         names = [s.strip() for s in mechanisms.split(",") if s.strip()]
         try:
@@ -44,7 +53,7 @@ def register(app: typer.Typer) -> None:
         except (RuntimeError, ArithmeticError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=1)
-        emit_json(out, as_json, target)
+        emit_json(out, as_json, target, command="optimal")
         if as_json:
             return
         from rich.console import Console
@@ -56,7 +65,7 @@ def register(app: typer.Typer) -> None:
         ratios, ratio_bounds, exact_ratios = out["ratios"], out["ratio_error_bounds"], out.get("ratios_exact", {})
         c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}: "
                 f"{out['variables']} variables, {out['constraints']} constraints ({out['classes']} classes, {out['vectors']} vectors)")
-        c.print(f"solved by HiGHS ({out['method']}{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s; "
+        c.print(f"solved by {'dpexact' if out['method'].startswith('forest') else 'HiGHS'} ({out['method']}{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s; "
                 f"optimum Σ_q E[err(M*, q)] = {out['optimal_total_error']:.15g}, "
                 f"proven in [{lo:.15g}, {hi:.15g}]")
         if "ratios_exact" in out:

@@ -42,7 +42,7 @@ def _value(v: Any) -> tuple[str, float]:
 def register(app: typer.Typer) -> None:
     @app.command("prob")
     def prob_cmd(
-        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name or PATH.py:OBJECT / module:OBJECT with real outputs"),
+        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name or PATH.py:OBJECT / module:OBJECT with real outputs (naming a file or module imports (runs) it: use code you trust)"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
         scores: str = typer.Option(..., "--scores", "-q", help="comma-separated queries / scores"),
         box: str = typer.Option(..., "--box", help="lo:hi per released value, comma-separated, e.g. 0:1,-1/2:3"),
@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = output_option(),
     ) -> None:
         """Probability that the released real values fall in a box (rigorous ball or exact)."""
-        from .. import mechanism as build
+        from ..mechanisms.registry import mechanism as build
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
         target = prepare_output(output)
@@ -65,6 +65,8 @@ def register(app: typer.Typer) -> None:
             mech = build(mechanism, **params)
             kind = getattr(mech, "output_kind", "selection")
             part: Any = None
+            if output_part is not None and kind != "mixed":  # an option that cannot apply is refused, not ignored
+                raise ValueError(f"--pattern: {mechanism} has {kind} outputs (no finite part); it applies to mixed outputs only")
             if kind == "interval":
                 if len(b) != 1:
                     raise ValueError(f"--box: {mechanism} releases one real value, got {len(b)} intervals")
@@ -95,7 +97,7 @@ def register(app: typer.Typer) -> None:
                   "float": lo_f if single else None, "lower": lo_t, "upper": hi_t, "lower_float": lo_f, "upper_float": hi_f,
                   # the box is stated in the mechanism's box_coordinates(y) where it defines them (dpexact.protocols)
                   "coordinates": "box_coordinates" if callable(getattr(mech, "box_coordinates", None)) else "values"}
-        emit_json(record, as_json, target, default=str)
+        emit_json(record, as_json, target, command="prob", default=str)
         if as_json:
             return
         values = "box coordinates of the values" if record["coordinates"] == "box_coordinates" else "values"

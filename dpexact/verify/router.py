@@ -5,7 +5,7 @@
 ==================  =========================================  ===============================
 ``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
                     (with ``relation``: the peers' query pairs
-                    via :class:`SelectionOutputs`)
+                    via :class:`.search.selection_outputs.SelectionOutputs`)
 ``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
 ``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
                     threshold-shift coupling, when the law
@@ -26,69 +26,16 @@ from typing import Any
 from ..numbers.real import Real
 from ..protocols import mechanism_properties
 
+from .neighbourhoods import own_relation, query_relation
+from .search.selection_outputs import SelectionOutputs
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_couplings", "bracket_selection",
-           "DEFAULT_TOLERANCE"]
+__all__ = ["verify_mechanism", "verify_any", "extend_by_couplings", "bracket_selection", "DEFAULT_TOLERANCE"]
 
 #: default width asked of a bracket (a violated mechanism's level to 6 digits)
 DEFAULT_TOLERANCE = 1e-6
 #: wall-clock budget of the lower end's maximisation
 LEVEL_SECONDS = 10.0
-
-
-class SelectionOutputs:
-    """A selection mechanism seen as a finite-output one (outputs ``0..n-1``), so that
-    :func:`.search.patterns.verify_patterns` runs it on the peers' query-pair families.
-
-    ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
-    (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
-    the family's levels.
-    """
-
-    def __init__(self, mechanism: Any) -> None:
-        self.mechanism = mechanism
-        self.short_name = mechanism.short_name
-        self.epsilon = mechanism.epsilon
-        self.sensitivity = mechanism.sensitivity
-        self.threshold = 0
-        self._balls: dict = {}
-
-    def scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if getattr(self.mechanism, "monotone", False) else 2) / self.mechanism.epsilon,)
-
-    def outputs(self, n: int) -> list[int]:
-        return list(range(n))
-
-    def params(self) -> dict:
-        return self.mechanism.params()
-
-    def logpmf(self, q: Any) -> Any:
-        return self.mechanism.logpmf(q)
-
-    def pmf(self, q: Any, backend: Any = "float") -> Any:
-        key = (tuple(str(x) for x in q), str(backend))
-        if key not in self._balls:
-            self._balls[key] = self.mechanism.pmf(list(q), backend)
-        return self._balls[key]
-
-    def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
-        return self.pmf(q, backend).values[r]
-
-    def exact_difference_sign(self, q: Any, q2: Any, r: int, eps: Any) -> int | None:
-        """Exact sign of ``Pr[M(q) = r] - e^ε Pr[M(q') = r]`` from the mechanism's exact backend
-        (decides the ties a ball straddles); ``None`` when it has no exact backend here."""
-        import sympy
-
-        from ..numbers.backends import ExactBackend, exact_sympy
-
-        try:
-            a = self.pmf(q, "exact").values[r]
-            b = self.pmf(q2, "exact").values[r]
-        except (ValueError, TypeError):
-            return None
-        diff = exact_sympy(a) - sympy.exp(Real.of(eps).to_sympy()) * exact_sympy(b)
-        return ExactBackend().try_sign(diff)
 
 
 def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
@@ -132,29 +79,6 @@ def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
         _extend_by_noisy_max(v, mechanism, "all-differ")
 
 
-def _own_relation(mechanism: Any) -> str | None:
-    """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
-    from ..mechanisms.neighbourhoods import MonotoneBox
-
-    try:
-        nb = mechanism.neighbourhood()
-    except (AttributeError, TypeError, ValueError):
-        return None
-    return "monotone" if isinstance(nb, MonotoneBox) else None
-
-
-def _query_relation(mechanism: Any) -> str:
-    """The query relation of the mechanism's own claim: ``"one-differ"`` / ``"monotone"`` when its
-    neighbourhood says so, else ``"all-differ"``."""
-    from ..mechanisms.query_neighbourhoods import OneDiffer
-
-    try:
-        nb = mechanism.neighbourhood()
-    except (AttributeError, TypeError, ValueError):
-        return "all-differ"
-    return "one-differ" if isinstance(nb, OneDiffer) else (_own_relation(mechanism) or "all-differ")
-
-
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
     """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
@@ -164,7 +88,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     """
     kind = getattr(mechanism, "output_kind", "selection")
     if relation is None and kind != "selection":
-        relation = _own_relation(mechanism)
+        relation = own_relation(mechanism)
     if kind == "finite" and hasattr(mechanism, "pattern_probability"):
         from .search.patterns import verify_patterns
 
@@ -201,7 +125,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
 
             v = verify(mechanism, n=n, name=name, **kwargs)
         if v.verdict == "private-within-scope":
-            _extend_by_noisy_max(v, mechanism, relation or _own_relation(mechanism) or "all-differ")
+            _extend_by_noisy_max(v, mechanism, relation or own_relation(mechanism) or "all-differ")
         return v
     if kind == "continuous":
         if not callable(getattr(mechanism, "box_probability", None)):
@@ -209,7 +133,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
                             "(a density at points cannot certify a violation on a set of outputs)")
         from .search.boxes import verify_continuous_boxes
 
-        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
+        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or query_relation(mechanism),
                                        name=name, **kwargs)
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
 
@@ -320,6 +244,48 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     return v
 
 
+def _route_options(mechanism: Any, kind: str, relation: str | None, delta: Any) -> tuple[frozenset[str], str]:
+    """The options honoured by the verifier that :func:`verify_any` reaches (declared on it with
+    :func:`.options.honours`), and a name for that route. Mirrors the dispatch below and of
+    :func:`verify_mechanism`."""
+    from .proofs.closed_forms import closed_form_for
+    from .options import honoured_by
+
+    who = f"{mechanism.short_name} ({kind} outputs)"
+    if delta is not None:
+        from .search.approx_dp import approx_options
+
+        return approx_options(mechanism, relation), f"the (ε, δ) verification of {who}"
+    if kind == "selection" and relation is None:
+        from .search.selection import verify
+
+        return honoured_by(verify), f"the score-family search of {who}"
+    if kind == "finite" and hasattr(mechanism, "pattern_probability") or kind == "selection":
+        from .search.patterns import verify_patterns
+
+        return honoured_by(verify_patterns), f"the query-pair families of {who}"
+    if kind == "mixed":
+        from .search.boxes import verify_boxes
+        from .proofs.threshold_coupling import verify_coupling
+
+        return honoured_by(verify_boxes) & honoured_by(verify_coupling), f"the box search of {who}"
+    if kind == "interval":
+        from .search.boxes import verify_intervals
+
+        return honoured_by(verify_intervals), f"the interval search of {who}"
+    closed = closed_form_for(mechanism)
+    if closed is not None:
+        return honoured_by(closed), f"the closed-form verifier of {who}"
+    if kind == "finite":  # verify_mechanism runs the score families with their defaults
+        return frozenset({"n"}) | (frozenset({"relation"}) if relation is not None else frozenset()), \
+            f"the score-family search of {who}"
+    if kind == "continuous":
+        from .search.boxes import verify_continuous_boxes
+
+        return honoured_by(verify_continuous_boxes), f"the box search of {who}"
+    return frozenset(), who
+
+
 def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
     """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
     from ..protocols import mechanism_size
@@ -352,12 +318,22 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
       width asked, default :data:`DEFAULT_TOLERANCE`); with ``relation``, the peers' query-pair
       families;
     * any other output kind: :func:`verify_mechanism`.
+
+    An option the verifier on the route does not honour (its :func:`.options.honours`
+    declaration) is a ``ValueError`` naming it, before any work.
     """
     from .neighbourhoods import parse_neighbourhood
+    from .options import DEFAULT_SEARCHES, given_options, refuse_unhonoured
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
     kind = getattr(mechanism, "output_kind", "selection")
+    given = given_options(neighbourhood=neighbourhood, searches=searches, n=n, values=values, steps=steps,
+                          relation=relation, delta=delta)
+    refuse_unhonoured(given, *_route_options(mechanism, kind, relation, delta))
+    if delta is not None and searches is not None and tuple(searches) != DEFAULT_SEARCHES and "local" in searches:
+        raise ValueError("--search local: not used by (ε, δ) verification (it searches grid, structured and random "
+                         "families); an option that cannot apply is refused, not ignored")
     report = progress or (lambda k, t: None)
     if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
                                   or not 0 < tolerance < 1):
