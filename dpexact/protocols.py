@@ -74,6 +74,8 @@ __all__ = [
     "mechanism_properties",
     "is_mechanism",
     "check_mechanism",
+    "CouplingUnits",
+    "ThresholdCouplingLaw",
 ]
 
 #: what a mechanism outputs (module docstring): a candidate index 0..n-1, an element of a finite set
@@ -318,6 +320,51 @@ class BackendOps(Backend, Protocol):
     def compare(self, a: Any, b: Any) -> int: ...
 
     def integrate(self, f: Callable[[Any], Any], a: Any, b: Any) -> Any: ...
+
+
+# -- proof capabilities --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CouplingUnits:
+    """A threshold-noise law stated per query, for the threshold-shift coupling proofs.
+
+    Given the threshold noise ``ρ ~ Lap(threshold_scale)``, the answers are independent and query
+    i of answer kind ``k`` contributes the Laplace factors ``kinds[k]`` (each ``(kind, scale)``,
+    ``x_i = T + ρ - q_i``): ``("below", b)`` = ``Pr[η < x_i + const]``, ``("above", b)`` =
+    ``Pr[η >= x_i + const]``, ``("window", b)`` = ``Pr[η ∈ x_i + I]`` (a released gap),
+    ``("fixed", b)`` = a fresh Laplace density of a released ``q_i + η``, ``("opaque",)`` = a factor
+    that moves with ρ other than through ``x_i`` (nothing can be proved).
+
+    Count rule of one output, for every number of queries: ``Σ_k weights[k]·#k <= budget``
+    (weight 0: any count; ``budget`` None: no bound — every kind any count). ``redraw_after``:
+    the kinds after which the threshold is redrawn from ``Lap(redraw_scale)`` (each segment then has
+    a threshold noise, and a shift, of its own; every segment holds at most one such kind, so there
+    are at most ``budget`` segments). ``theorem`` cites the result the coupling re-proves.
+    Scales are :class:`~dpexact.numbers.Real` (symbolic when the mechanism's parameters are).
+    """
+
+    kinds: dict[str, list[tuple]]
+    weights: dict[str, int]
+    budget: Any
+    threshold_scale: Any
+    theorem: str
+    redraw_scale: Any = None
+    redraw_after: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class ThresholdCouplingLaw(Protocol):
+    """A mechanism whose law is stated in threshold-shift coupling factors (sparse-vector family).
+
+    ``coupling_units()`` is the per-query statement (:class:`CouplingUnits`, None when the law is
+    not of that form, e.g. no query noise); ``coupling_terms(output, n)`` lists, per branch
+    sequence reaching ``output``, each query's factors — the same factors, per output.
+    """
+
+    def coupling_units(self) -> CouplingUnits | None: ...
+
+    def coupling_terms(self, pattern: str, n: int) -> Any: ...
 
 
 # -- asking the protocol ------------------------------------------------------------------------
