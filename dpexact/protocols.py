@@ -76,6 +76,8 @@ __all__ = [
     "check_mechanism",
     "CouplingUnits",
     "ThresholdCouplingLaw",
+    "LaplacePieces",
+    "LaplaceDensity",
 ]
 
 #: what a mechanism outputs (module docstring): a candidate index 0..n-1, an element of a finite set
@@ -365,6 +367,39 @@ class ThresholdCouplingLaw(Protocol):
     def coupling_units(self) -> CouplingUnits | None: ...
 
     def coupling_terms(self, pattern: str, n: int) -> Any: ...
+
+
+@dataclass(frozen=True)
+class LaplacePieces:
+    """A real-valued law that is a product of Laplace laws in its box coordinates.
+
+    With ``x = box_coordinates(y)`` (the identity when the mechanism has none; a map with Jacobian 1),
+    the coordinates of ``x`` are independent and ``x_j ~ Σ_i centres[j][i]·q_i + Lap(scales[j])``:
+
+        log p(y | q) = Σ_j -|x_j - c_j(q)| / b_j + const,      c_j(q) = Σ_i centres[j][i] q_i,
+
+    with a constant that does not depend on q. ``centres`` are exact rationals, ``scales`` exact reals
+    (symbolic when the mechanism's parameters are).
+    """
+
+    centres: tuple[tuple[Any, ...], ...]
+    scales: tuple[Any, ...]
+
+
+@runtime_checkable
+class LaplaceDensity(Protocol):
+    """A continuous mechanism stating its density as Laplace pieces (for density-ratio proofs).
+
+    ``density_pieces(n)`` describes the law on n queries (:class:`LaplacePieces`; None when the law has
+    no density, e.g. a noiseless coordinate); ``logpdf(q, y)`` is the same density in floats and
+    ``box_probability(q, box, backend)`` the same law on boxes of the box coordinates.
+    """
+
+    def density_pieces(self, n: int) -> LaplacePieces | None: ...
+
+    def logpdf(self, queries: Any, y: Any) -> float: ...
+
+    def box_probability(self, queries: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any: ...
 
 
 # -- asking the protocol ------------------------------------------------------------------------

@@ -164,13 +164,17 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
 
     t0 = time.perf_counter()
     kind = getattr(mechanism, "output_kind", "selection")
-    proof = None
+    unit = proof = None
+    rel = relation if relation is not None else _own_relation(mechanism)
     if kind != "selection" or relation is not None:
-        proof = first_proof(mechanism, n, relation if relation is not None else _own_relation(mechanism))
+        unit, proof = first_proof(mechanism, n, rel)
         if proof is not None and proves(proof, mechanism):
             return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
     v = _search_mechanism(mechanism, n, relation, name, **kwargs)
-    return attach_bracket(v, proof)
+    witness = None if unit is None else unit.witness(mechanism, n, rel)
+    v = attach_bracket(v, proof, witness)
+    v.seconds = time.perf_counter() - t0
+    return v
 
 
 def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,

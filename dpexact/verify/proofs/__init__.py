@@ -1,7 +1,9 @@
 """Whole-space proofs: units that prove an upper end of the ε bracket for every input of a domain.
 
-Each unit has a ``name``, ``supports(mechanism, n, relation) -> bool`` and
-``prove(mechanism, n, relation) -> bracket.Proof | None`` (None: the method proves nothing here).
+Each unit has a ``name``, ``supports(mechanism, n, relation) -> bool``,
+``prove(mechanism, n, relation) -> bracket.Proof | None`` (None: the method proves nothing here) and
+``witness(mechanism, n, relation) -> bracket.Witness | None`` (a certified lower end the method
+constructs, e.g. at the level a density-ratio proof finds; None when it has none).
 :data:`PROOFS` is the ordered list the router tries; the first proof returned is used.
 """
 
@@ -10,18 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..bracket import Proof
+from .density_ratio import DensityRatioProof
 from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
 
 __all__ = ["PROOFS", "first_proof"]
 
-PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof()]
+PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof()]
 
 
-def first_proof(mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
-    """The first proof of :data:`PROOFS` that supports ``mechanism`` and proves something."""
+def first_proof(mechanism: Any, n: int | None, relation: str | None) -> tuple[Any, Proof] | tuple[None, None]:
+    """``(unit, proof)`` of the first unit of :data:`PROOFS` that supports ``mechanism`` and proves something."""
     for unit in PROOFS:
         if unit.supports(mechanism, n, relation):
             p = unit.prove(mechanism, n, relation)
             if p is not None:
-                return p
-    return None
+                return unit, p
+    return None, None

@@ -42,6 +42,8 @@ def witness_of(v: Verdict) -> Witness | None:
     d = v.counterexample.as_dict()
     lo = v.recheck.log_ratio_lo
     unbounded = lo == math.inf
+    if not unbounded:  # the re-check's float may be the ball's lower end rounded to nearest: one ulp down
+        lo = math.nextafter(lo, -math.inf)
     output = {k: x for k, x in d.items() if k not in ("scores", "neighbour_scores", "log_ratio", "epsilon")}
     return Witness(lower_float=lo if not unbounded else math.inf, scores=tuple(str(x) for x in d.get("scores", ())),
                    neighbour_scores=tuple(str(x) for x in d.get("neighbour_scores", ())),
@@ -49,18 +51,17 @@ def witness_of(v: Verdict) -> Witness | None:
                    note=v.recheck.note)
 
 
-def attach_bracket(v: Verdict, proof: Proof | None) -> Verdict:
-    """Fill ``v.bracket`` from its witness and ``proof`` (an upper end above ε, or None); keeps the verdict."""
-    if v.bracket is not None and v.bracket.upper is not None:
+def attach_bracket(v: Verdict, proof: Proof | None, witness: Witness | None = None) -> Verdict:
+    """Fill ``v.bracket``: the larger of the search's certified witness and ``witness`` below, ``proof``
+    (an upper end above ε, or None) above. The verdict is kept: a violated verdict stays violated, and
+    a proof that would decide has been used before the search."""
+    lower = v.bracket.lower if v.bracket is not None and v.bracket.lower is not None else witness_of(v)
+    if witness is not None and (lower is None or witness.lower_float > lower.lower_float):
+        lower = witness
+    upper = v.bracket.upper if v.bracket is not None and v.bracket.upper is not None else proof
+    if lower is None and upper is None:
         return v
-    lower = v.bracket.lower if v.bracket is not None else witness_of(v)
-    if lower is None and proof is None:
-        return v
-    v.bracket = EpsilonBracket(lower=lower, upper=proof)
-    if proof is not None and v.verdict != "violated":
-        _, v.reason = v.bracket.decide(float(Real.of(claimed_epsilon_str(v)).to_float()))
+    v.bracket = EpsilonBracket(lower=lower, upper=upper)
+    if v.verdict not in ("violated", "private"):
+        _, v.reason = v.bracket.decide(float(Real.of(v.epsilon).to_float()))
     return v
-
-
-def claimed_epsilon_str(v: Verdict) -> str:
-    return v.epsilon

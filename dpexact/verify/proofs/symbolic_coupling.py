@@ -90,6 +90,13 @@ def round_up(x: Any) -> float:
 def symbolic_copy(mechanism: Any, **fields: Any) -> Any:
     """A copy of ``mechanism`` whose named fields hold symbols: its own methods (scales, factors)
     replayed on them. Validation is skipped (it wants numbers); only arithmetic runs on the copy."""
+    import dataclasses
+
+    if not dataclasses.is_dataclass(mechanism) or isinstance(mechanism, type):
+        raise TypeError("a symbolic copy needs a dataclass mechanism (its fields are the parameters)")
+    names = {f.name for f in dataclasses.fields(mechanism)}
+    if not set(fields) <= names:
+        raise TypeError(f"a symbolic copy needs the fields {sorted(fields)}")
     m = copy.copy(mechanism)
     for k, v in fields.items():
         object.__setattr__(m, k, v)
@@ -333,6 +340,9 @@ class ThresholdShiftProof:
                               [str(s) for s in th.shifts], "symbolic_in": list(th.for_every),
                               "holds_for_every_value": th.holds})
 
+    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> None:
+        return None  # a coupling bounds from above only
+
 
 class NoisyMaxProof:
     """Proof unit: report noisy max's coupling on the other candidates' noises, symbolic in ε and Δ."""
@@ -362,3 +372,6 @@ class NoisyMaxProof:
                              "neighbourhood": _NEIGHBOURS[rel], "scores": "R^n", "outputs": "every index"},
                      details={"statement": f"log-ratio <= {ratio}·ε for every n", "bound_over_epsilon": str(ratio),
                               "holds_for_every_value": holds})
+
+    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> None:
+        return None  # a coupling bounds from above only
