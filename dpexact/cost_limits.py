@@ -10,14 +10,17 @@ with it); time is bounded where the caller gives a budget (the CLI always does).
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 __all__ = [
     "CostEstimate",
     "CostLimitError",
     "DEFAULT_CLI_MAX_SECONDS",
     "check_cost",
+    "check_count",
+    "estimate_from_pilot",
     "default_max_memory",
     "physical_memory",
 ]
@@ -58,6 +61,8 @@ class CostEstimate:
     def describe(self) -> str:
         parts = ", ".join(f"{k} {_fmt_s(v)}" for k, v in self.parts.items())
         memory = f" and {_fmt_bytes(self.memory_bytes)} peak memory" if self.memory_bytes > 0 else ""  # 0: not modelled
+        if self.seconds == 0 and not self.parts and memory:  # a memory-only model
+            return f"{self.what}: estimated {memory[5:]} [{self.model}]"
         return (f"{self.what}: estimated {_fmt_s(self.seconds)}"
                 + (f" ({parts})" if parts else "")
                 + f"{memory} [{self.model}]")
@@ -110,7 +115,33 @@ def check_cost(estimate: CostEstimate, max_seconds: Any = None, max_memory: Any 
     return estimate
 
 
+def check_count(value: Any, name: str, lowest: int = 1, highest: int | None = None) -> int:
+    """An integer count given by a user (``--draws``, ``--workers``): ``ValueError`` naming ``name``
+    outside ``lowest..highest``; the caller then estimates what the count will cost."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if value < lowest or (highest is not None and value > highest):
+        bound = f"{lowest}..{highest}" if highest is not None else f">= {lowest}"
+        raise ValueError(f"{name} must be in {bound}, got {value}")
+    return value
+
+
+def estimate_from_pilot(what: str, pilot: Callable[[], Any], pilot_units: int, units: float, bytes_per_unit: float,
+                        model: str) -> CostEstimate:
+    """Time ``pilot()`` (``pilot_units`` units of work) and extrapolate linearly to ``units``.
+
+    For work whose cost is linear in a count the user gives (sampler draws): the pilot is small
+    and bounded, so estimating stays cheap whatever the count.
+    """
+    t0 = time.process_time()
+    pilot()
+    per_unit = (time.process_time() - t0) / max(1, pilot_units)
+    return CostEstimate(what, bytes_per_unit * units, per_unit * units, model, {"pilot": per_unit * pilot_units})
+
+
 def _fmt_s(s: float) -> str:
+    if not s < 1e12 * 86400:  # inf too: an estimate past float64's range
+        return "more than 10^12 days"
     if s < 120:
         return f"{s:.3g} s"
     if s < 7200:
@@ -121,6 +152,8 @@ def _fmt_s(s: float) -> str:
 
 
 def _fmt_bytes(b: float) -> str:
+    if not b < 1e18:
+        return "more than 10^6 TB"
     for unit, size in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6)):
         if b >= size:
             return f"{b / size:.3g} {unit}"

@@ -20,7 +20,8 @@ fixed order (labels, not necessarily ints: ``"TF"``, ``"0110"``); ``rvs`` return
 Output kinds whose law is not a pmf over a finite set satisfy :class:`ContinuousMechanism`
 (no ``pmf``/``outputs``) and give their law by the methods of their kind:
 
-==============  ==================================================================================
+==============  ===========================================================================
+
 kind            the law is given by
 ==============  ==================================================================================
 ``mixed``       a finite part and real values (sparse vector releasing the noisy value of each ⊤,
@@ -66,8 +67,11 @@ __all__ = [
     "Neighbourhood",
     "Mechanism",
     "ContinuousMechanism",
+    "SameLaw",
+    "IntervalLaw",
     "Backend",
     "BackendOps",
+    "BatchFloatPmf",
     "mechanism_size",
     "value_count",
     "claimed_epsilon",
@@ -110,8 +114,8 @@ class MechanismProperties:
             score families.
 
     The three regularity properties are pf Definition 3; they are checked with certified
-    counterexamples by :func:`dpexact.verify.regularity.check_regularity` and by
-    :func:`dpexact.verify.conformance.conform`.
+    counterexamples by :func:`dpexact.verify.decide.regularity.check_regularity` and by
+    :func:`dpexact.conformance.checks.conform`.
     """
 
     symmetric: bool = False
@@ -262,6 +266,30 @@ class ContinuousMechanism(Protocol):
 
 
 @runtime_checkable
+class SameLaw(Protocol):
+    """A mechanism that runs ``law_mechanism``'s law unchanged and only states another claim (a
+    misclaimed ε, a relabelling). A proof about the *law's* level (a theorem on the registered
+    class) then applies to it: the verdict still compares that level with this object's ε."""
+
+    @property
+    def law_mechanism(self) -> Any: ...
+
+
+@runtime_checkable
+class IntervalLaw(Protocol):
+    """A selection mechanism whose law can be evaluated on *boxes* of scores.
+
+    ``pmf_on_balls(scores, prec)`` takes one arb ball per score and returns balls that enclose
+    ``Pr[M(q) = r]`` for **every** q in the box ``∏ scores`` (interval arithmetic, every operation
+    rigorous). A law that branches on the scores must decide each branch with the backend's
+    certified comparisons and raise ``ArithmeticError`` when a branch cannot be decided on the box
+    (the caller splits the box). Branch-and-bound proofs over the score space rely on it.
+    """
+
+    def pmf_on_balls(self, scores: Sequence[Any], prec: int) -> Sequence[Any]: ...
+
+
+@runtime_checkable
 class Backend(Protocol):
     """A number backend as it exists in :mod:`dpexact.numbers.backends` (float, mp, ball, exact).
 
@@ -400,6 +428,20 @@ class LaplaceDensity(Protocol):
     def logpdf(self, queries: Any, y: Any) -> float: ...
 
     def box_probability(self, queries: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any: ...
+
+@runtime_checkable
+class BatchFloatPmf(Protocol):
+    """Optional capability of a selection mechanism: float pmfs of many score vectors of one length.
+
+    ``pmf_float_batch(Q) -> (values, rel_error)``: ``Q`` a finite float64 array of shape ``(B, n)``
+    (one score vector per row); ``values`` of shape ``(B, n)`` are the rows' pmfs; ``rel_error`` of
+    shape ``(B,)`` bounds the relative error of every entry of its row exactly as ``pmf(Q[b])``'s
+    ``rel_error`` would (same method, same kind of bound), or is NaN where the batch route has no
+    useful bound: the caller then asks ``pmf(Q[b])``. Used by sums over many small vectors (the
+    optimality ratio, :func:`dpexact.lp.optimal_mechanism.total_expected_error`).
+    """
+
+    def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
 
 # -- asking the protocol ------------------------------------------------------------------------

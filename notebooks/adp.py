@@ -18,12 +18,12 @@
 #
 # 1. **Gaussian mechanism** (Definition 5, Theorem 2): `σ = √(2 ln(1.25/δ)) Δ₂/ε` gives
 #    (ε, δ)-DP for ε ≤ 1. We compare it with the *exact* privacy profile of the Gaussian
-#    mechanism (Balle & Wang 2018, Theorem 8; `dpexact.verify.privacy_profiles`), evaluated in
+#    mechanism (Balle & Wang 2018, Theorem 8; `dpexact.accounting.privacy_profiles`), evaluated in
 #    arb (rigorous balls), and find where the calibration breaks for ε > 1.
 # 2. **Composition** (Theorems 1 and 3): basic `kε` and advanced
 #    `ε̃ = ε√(2k ln(1/δ')) + kε(e^ε−1)/(e^ε+1)` against the exact composition of k-fold randomized
 #    response (the worst case of ε-DP composition, Kairouz–Oh–Viswanath 2015), computed with the
-#    exact hockey-stick divergence of the product pmf (`dpexact.verify.hockey_stick`).
+#    exact hockey-stick divergence of the product pmf (`dpexact.accounting.hockey_stick`).
 # 3. **Exponential mechanism** (Theorem 5 and the voting example): the utility bound
 #    `Pr[q(y) ≤ OPT − 2Δ(log k + log(1/δ))/ε] ≤ δ` against the exact error tail
 #    (`dpexact.utility.error_tail`).
@@ -45,7 +45,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 import dpexact
-from dpexact.verify.privacy_profiles import (
+from dpexact.accounting.privacy_profiles import (
     adp_gaussian_delta_claim,
     adp_gaussian_sigma,
     gaussian_profile,
@@ -226,7 +226,7 @@ plt.show()
 # %%
 from flint import arb, fmpq
 
-from dpexact.verify.hockey_stick import hockey_stick
+from dpexact.accounting.hockey_stick import hockey_stick
 
 EPS0 = "log(11/10)"
 eps0 = math.log(11 / 10)

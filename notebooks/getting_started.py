@@ -159,14 +159,14 @@ plt.show()
 # %% [markdown]
 # ## 4. Verifying a mechanism
 #
-# `dpexact.verify.search.verify` checks pure ε-DP (ε = the mechanism's *claimed* ε) over a finite
+# `dpexact.verify.search.selection.verify` checks pure ε-DP (ε = the mechanism's *claimed* ε) over a finite
 # scope of score vectors and their neighbours (ℓ∞ box `|q'_a − q_a| <= Δ` by default). A triple
 # `(q, q', r)` counts only when `Pr[M(q)=r] <= e^ε Pr[M(q')=r]` is *proved* in ball or exact
 # arithmetic; the verdict `private-within-scope` claims nothing outside the scope.
 
 # %%
 from dpexact.verify.neighbourhoods import LInfBox
-from dpexact.verify.search import verify
+from dpexact.verify.search.selection import verify
 
 v = verify(pf)
 print(v.verdict, "| certified:", v.certified, f"| {v.seconds:.1f} s")

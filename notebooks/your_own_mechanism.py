@@ -109,7 +109,7 @@ assert report.passed
 # arithmetic.
 
 # %%
-from dpexact.verify.search import verify
+from dpexact.verify.search.selection import verify
 
 v = verify(gnm, n=3, searches=("grid",) if QUICK else ("grid", "structured"))
 print(v.verdict, "| certified:", v.certified, "| worst log-ratio:", round(v.worst_log_ratio, 6), "<= ε = 1")

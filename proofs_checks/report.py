@@ -206,8 +206,16 @@ def draw_figure(fig: Figure, path: Path) -> None:
     ax.set_title(fig.title, fontsize=10)
     ax.legend(fontsize=8)
     f.tight_layout()
-    f.savefig(path, dpi=110)
-    plt.close(f)
+    import io
+
+    from dpexact.io import atomic_write_bytes
+
+    buffer = io.BytesIO()
+    try:
+        f.savefig(buffer, dpi=110, format="png")
+    finally:
+        plt.close(f)
+    atomic_write_bytes(path, buffer.getvalue(), name="--report")
 
 
 def _md(text: str) -> str:
@@ -255,4 +263,4 @@ def write_report(outcomes: list[Outcome], directory: str | Path, version: str, q
                 lines += [f"![{o.claim.id}]({png})", ""]
             ev = {k: v for k, v in o.verdict.evidence.items() if k != "traceback"} if isinstance(o.verdict.evidence, dict) else o.verdict.evidence
             lines += ["```json", json.dumps(ev, indent=1, ensure_ascii=False, default=str)[:6000], "```", ""]
-    return atomic_write_text(d / "report.md", "\n".join(lines))
+    return atomic_write_text(d / "report.md", "\n".join(lines), name="--report")

@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from dpexact.cli.main import app
 from dpexact.cost_limits import CostLimitError
-from dpexact.verify.accounting import (GaussianMechanism, LaplaceMechanism, PmfPair, delta_for_epsilon,
+from dpexact.accounting.delta_epsilon import (GaussianMechanism, LaplaceMechanism, PmfPair, delta_for_epsilon,
                                        epsilon_for_delta, privacy_loss_distribution)
-from dpexact.verify.privacy_profiles import gaussian_profile, laplace_profile
+from dpexact.accounting.privacy_profiles import gaussian_profile, laplace_profile
 
 from dp_accounting.pld import privacy_loss_distribution as pld  # the "test" extra (pyproject.toml)
 

@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 import dpexact
 from dpexact.cli.main import app
-from dpexact.verify.approx_dp import verify_approx
-from dpexact.verify.output_dispatch import verify_mechanism
-from dpexact.verify.pattern_search import pattern_pairs
-from dpexact.verify.search import verify
+from dpexact.verify.search.approx_dp import verify_approx
+from dpexact.verify.router import verify_mechanism
+from dpexact.verify.search.patterns import pattern_pairs
+from dpexact.verify.search.selection import verify
 
 
 def _exact_profile(m, pairs, eps):
@@ -73,14 +73,14 @@ def test_cli_delta_reports_the_profile_and_refuses_bad_delta():
     runner = CliRunner()
     r = runner.invoke(app, ["verify", "-m", "svt4", "-e", "1/10", "-p", "threshold=1", "-p", "cutoff=1", "--n", "3",
                             "--delta", "1/10", "--json"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 3, r.output  # private-within-scope: no proof
     d = json.loads(r.stdout)
     assert d["delta"] == "1/10" and d["verdict"] == "private-within-scope" and 0 < d["worst_delta"] < 0.1
     for bad in ("1", "-1/2", "nan", "x"):
         r = runner.invoke(app, ["verify", "-m", "pf", "-e", "1", "--delta", bad])
         assert r.exit_code == 2 and "delta" in r.output and "Traceback" not in r.output
     r = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--n", "1", "--delta", "1/100", "--json"])  # ε-DP: not refuted
-    assert r.exit_code == 0 and json.loads(r.stdout)["verdict"] == "inconclusive"
+    assert r.exit_code == 3 and json.loads(r.stdout)["verdict"] == "inconclusive"
     r = runner.invoke(app, ["verify", "-m", "svt34-parallel", "-e", "1", "--delta", "0"])
     assert r.exit_code == 2 and "offers neither" in r.output
 

@@ -8,6 +8,9 @@ from typer.testing import CliRunner
 
 import dpexact.benchmarks as benchmarks
 from dpexact.cli.main import app
+from dpexact.schemas import SCHEMA_VERSION
+
+ENVELOPE = {"schema_version": SCHEMA_VERSION, "command": "bench"}
 
 runner = CliRunner()
 
@@ -45,15 +48,15 @@ def test_result_written_atomically(tmp_path, calls):
     out = tmp_path / "sub" / "bench.json"
     res = runner.invoke(app, ["bench", "--output", str(out)])
     assert res.exit_code == 0, res.output
-    assert json.loads(out.read_text()) == {"rows": [{"what": "x", "ratio": 1.5}]}
+    assert json.loads(out.read_text()) == {**ENVELOPE, "rows": [{"what": "x", "ratio": 1.5}]}
     res = runner.invoke(app, ["bench", "--accuracy", "--output", str(out)])
-    assert res.exit_code == 0 and json.loads(out.read_text())[0]["input"] == "HEPTH/mode"
+    assert res.exit_code == 0 and json.loads(out.read_text())["rows"][0]["input"] == "HEPTH/mode"
     assert sorted(p.name for p in out.parent.iterdir()) == ["bench.json"]  # no temporary left over
 
 
 def test_json_goes_to_stdout(calls):
     res = runner.invoke(app, ["bench", "--quick", "--json"])
-    assert res.exit_code == 0 and json.loads(res.stdout) == {"rows": [{"what": "x", "ratio": 1.5}]}
+    assert res.exit_code == 0 and json.loads(res.stdout) == {**ENVELOPE, "rows": [{"what": "x", "ratio": 1.5}]}
 
 
 def test_failed_write_keeps_the_previous_file(tmp_path, calls, monkeypatch):

@@ -10,9 +10,9 @@ import sympy
 from typer.testing import CliRunner
 
 from dpexact import mechanism
-from dpexact.cli.common import strict_int
+from dpexact.cli.common import VERDICT_EXIT, strict_int
 from dpexact.cli.main import app
-from dpexact.verify.symbolic_lattice import MAX_LATTICE_DEGREE, is_identically_zero
+from dpexact.verify.proofs.symbolic_lattice import MAX_LATTICE_DEGREE, is_identically_zero
 
 #: quick, valid arguments of every command that produces a result
 COMMANDS = {
@@ -26,6 +26,10 @@ COMMANDS = {
     "conform": ["pf", "--draws", "200"],
 }
 
+#: the exit status each command's quick arguments give (README, "Exit codes"): the verify scope
+#: above ends private-within-scope, which is no proof (3)
+EXIT = {"verify": 3}
+
 
 def run(args):
     return CliRunner().invoke(app, args)
@@ -35,7 +39,7 @@ def run(args):
 def test_json_stdout_and_output_file_hold_the_same_document(command, tmp_path):
     target = tmp_path / "sub" / "result.json"
     r = run([command, *COMMANDS[command], "--json", "--output", str(target)])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == EXIT.get(command, 0), r.output
     printed = json.loads(r.stdout)  # stdout is the JSON only: progress and notes go to stderr
     assert json.loads(target.read_text()) == printed
     assert [p.name for p in target.parent.iterdir()] == ["result.json"]  # no temporary file left
@@ -45,7 +49,7 @@ def test_json_stdout_and_output_file_hold_the_same_document(command, tmp_path):
 def test_output_without_json_still_writes_the_file(command, tmp_path):
     target = tmp_path / "result.json"
     r = run([command, *COMMANDS[command], "-o", str(target)])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == EXIT.get(command, 0), r.output
     doc = json.loads(target.read_text())
     assert doc
     with pytest.raises(json.JSONDecodeError):  # the human-readable report went to stdout
@@ -214,13 +218,13 @@ def test_sweep_json_and_output(tmp_path):
 
 
 def test_verify_takes_the_mechanisms_own_claim_when_epsilon_is_omitted():
-    from dpexact.verify.output_dispatch import verify_mechanism
+    from dpexact.verify.router import verify_mechanism
 
     runner = CliRunner()
     r = runner.invoke(app, ["verify", "-m", "one-time-rappor", "--json"])
-    assert r.exit_code == 0, r.output
     d = json.loads(r.stdout)
     lib = verify_mechanism(mechanism("one-time-rappor"))
     assert d["epsilon"] == str(mechanism("one-time-rappor").epsilon) and d["verdict"] == lib.verdict
+    assert r.exit_code == VERDICT_EXIT[lib.verdict], r.output
     r = runner.invoke(app, ["verify", "-m", "svt1", "--n", "3"])
     assert r.exit_code == 2 and "-e/--epsilon is required" in r.output and "Traceback" not in r.output

@@ -15,7 +15,7 @@ from dpexact.cli.main import app
 from dpexact.mechanisms.exponential import ExponentialMechanism
 from dpexact.mechanisms.permute_and_flip import PermuteAndFlip
 from dpexact.protocols import MechanismProperties
-from dpexact.verify.conformance import conform
+from dpexact.conformance.checks import conform
 
 from conftest import REPO
 
@@ -169,7 +169,7 @@ def test_sampler_only_mechanism_is_never_certified():
     assert not bb.properties.certified
     with pytest.raises(ValueError, match="sampler-only"):
         bb.pmf([1, 0], "exact")
-    from dpexact.verify.search import verify
+    from dpexact.verify.search.selection import verify
 
     v = verify(bb, searches=("grid",))
     assert v.verdict == "violated" and not v.certified and "statistical" in " ".join(v.scope.notes)

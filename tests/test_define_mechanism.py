@@ -6,8 +6,8 @@ import pytest
 
 import dpexact
 from dpexact.mechanisms.neighbourhoods import MonotoneBox
-from dpexact.verify.certified_ratio import exact_sign, to_sympy
-from dpexact.verify.search import verify
+from dpexact.verify.decide.certified_ratio import exact_sign, to_sympy
+from dpexact.verify.search.selection import verify
 
 
 def em_pmf(q, p, ops):

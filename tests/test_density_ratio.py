@@ -14,7 +14,7 @@ import pytest
 import dpexact
 from dpexact.mechanisms.additive_noise import LaplaceMechanism, PartialSum
 from dpexact.protocols import LaplacePieces
-from dpexact.verify.output_dispatch import verify_mechanism
+from dpexact.verify.router import verify_mechanism
 from dpexact.verify.proofs.density_ratio import DensityRatioProof, pl_sup
 
 

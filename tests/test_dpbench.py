@@ -148,11 +148,14 @@ def test_unlisted_file_and_malformed_sums(tmp_path: Path) -> None:
 
 
 def test_malformed_file(tmp_path: Path) -> None:
+    """The format checks (reached unverified: a verified load refuses these by their digest first)."""
     np.save(tmp_path / "HEPTH.n4096.npy", np.zeros(100, dtype=np.int64))
-    with pytest.raises(ValueError, match="4096"):
-        load_dpbench("HEPTH", tmp_path)
+    with pytest.raises(ValueError, match="expected 4096 integer counts"):
+        load_dpbench("HEPTH", tmp_path, verify=False)
     np.save(tmp_path / "MEDCOST.n4096.npy", -np.ones(4096, dtype=np.int64))
     with pytest.raises(ValueError, match="negative"):
+        load_dpbench("MEDCOST", tmp_path, verify=False)
+    with pytest.raises(DatasetIntegrityError, match="pinned"):
         load_dpbench("MEDCOST", tmp_path)
 
 

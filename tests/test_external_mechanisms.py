@@ -108,7 +108,7 @@ def test_cli_pmf_on_three_backends(example_path):
 def test_cli_verify_and_optimal(example_path):
     spec = f"{example_path}:GeometricNoisyMax"
     res = runner.invoke(app, ["verify", "-m", spec, "-e", "1", "--n", "3", "--json"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 3, res.output  # private-within-scope: no proof
     v = json.loads(res.output)
     assert v["verdict"] == "private-within-scope" and v["certified"] and v["worst_log_ratio"] <= 1
     res = runner.invoke(app, ["optimal", "--n", "4", "--k", "4", "--epsilon", "1", "--mechanisms", f"pf,{spec}", "--json"])
@@ -128,6 +128,7 @@ BAD = [
     ("{tmp}/syntax.py:x", "SyntaxError"),
     ("no_such_module_xyz:A", "no module named"),
     ("{gnm}:GeometricNoisyMax.__init__.x", "has no object"),
+    ("{tmp}/bad.py:Unmarked", "must be marked @dpexact.mechanism_factory; refused without calling it"),
 ]
 
 
@@ -136,8 +137,9 @@ def test_bad_external_names_give_one_line_errors(spec, message, example_path, tm
     (tmp_path / "bad.py").write_text(
         "import dpexact\n"
         "class NotAMech:\n    def __init__(self, epsilon, sensitivity=1):\n        pass\n"
-        "def Raising(epsilon, sensitivity=1):\n    raise RuntimeError('boom')\n"
-        "def PmfRaises(epsilon, sensitivity=1):\n"
+        "@dpexact.mechanism_factory\ndef Raising(epsilon, sensitivity=1):\n    raise RuntimeError('boom')\n"
+        "def Unmarked(epsilon, sensitivity=1):\n    raise RuntimeError('called')\n"
+        "@dpexact.mechanism_factory\ndef PmfRaises(epsilon, sensitivity=1):\n"
         "    return dpexact.define_mechanism('raises', lambda q, p, ops: [1 / 0 for _ in q], epsilon=epsilon)\n")
     (tmp_path / "syntax.py").write_text("x = (\n")
     spec = spec.format(tmp=tmp_path, gnm=example_path)
@@ -158,7 +160,7 @@ def test_loaded_class_is_loaded_once_and_wrapped(example_path):
 def test_mechanisms_command_lists_parameters_and_citations():
     res = runner.invoke(app, ["mechanisms", "--json"])
     assert res.exit_code == 0, res.output
-    rows = {r["name"]: r for r in json.loads(res.output)}
+    rows = {r["name"]: r for r in json.loads(res.output)["mechanisms"]}
     assert set(rows) == set(dpexact.available())
     em = rows["em"]
     assert [p["name"] for p in em["parameters"]] == ["epsilon", "sensitivity", "monotone", "measure"]

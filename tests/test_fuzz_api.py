@@ -2,7 +2,7 @@
 
 Each case must end in a one-line ValueError/TypeError naming an argument, or in a finite pmf
 that sums to one within its stated bound and (float backend) lies within its stated bound of
-the rigorous ball pmf; every case runs under a time limit (:mod:`dpexact.verify.api_fuzz`).
+the rigorous ball pmf; every case runs under a time limit (:mod:`support.api_fuzz`).
 Numeric strings are left to the exact parser's own tests.
 """
 
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import dpexact
 from dpexact.mechanisms.registry import _factory
-from dpexact.verify.api_fuzz import REQUIRED, Case, epsilon_pools, random_case, run_case, score_pools
+from support.api_fuzz import REQUIRED, Case, epsilon_pools, random_case, run_case, score_pools
 
 #: the score-vector selection mechanisms; the peer-suite mechanisms (other output kinds) have their
 #: own bad-input tests (tests/test_peer_*.py) and conformance (tests/test_conformance.py)

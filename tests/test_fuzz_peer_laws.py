@@ -1,7 +1,7 @@
 """Hypothesis fuzz of the finite-output peer-suite laws (sparse vector family, RAPPOR, geometric)
 with extreme and hostile parameters: each case is a one-line error naming an argument, or a
 finite pmf summing to one within its bound and, on float, within its bound of the ball pmf
-(the oracle of :mod:`dpexact.verify.api_fuzz`, shared with tests/test_fuzz_api.py)."""
+(the oracle of :mod:`support.api_fuzz`, shared with tests/test_fuzz_api.py)."""
 
 import math
 from fractions import Fraction
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import dpexact
 from dpexact.mechanisms.registry import _factory
-from dpexact.verify.api_fuzz import Case, epsilon_pools, run_case, score_pools
+from support.api_fuzz import Case, epsilon_pools, run_case, score_pools
 
 NAMES = [n for n in dpexact.available() if getattr(_factory(n), "output_kind", "selection") in ("finite", "mixed")]
 SVT = [n for n in NAMES if "svt" in n]

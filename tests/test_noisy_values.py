@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.verify.output_dispatch import verify_mechanism
+from dpexact.verify.router import verify_mechanism
 
 Q = [Fraction(0), Fraction(3), Fraction(-2), Fraction(1)]
 
@@ -158,7 +158,7 @@ def test_smart_sum_noise_recovery_and_levels():
     assert np.all(yb[:, 2] == sum(q[:3]))
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private" and v.bracket.upper.upper == "1/5"  # density-ratio proof at the claim 2ε
-    from dpexact.verify.closed_forms import verify_smart_sum
+    from dpexact.verify.proofs.closed_forms import verify_smart_sum
 
     v = verify_smart_sum(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - 0.2) < 1e-12

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.verify.output_dispatch import verify_mechanism
+from dpexact.verify.router import verify_mechanism
 
 
 @pytest.mark.parametrize("name", ["rappor", "one-time-rappor"])
@@ -62,7 +62,7 @@ def test_default_rappor_is_too_large_to_enumerate_and_conform_says_so():
 
     from dpexact.cli.main import app
     from dpexact.cost_limits import CostLimitError
-    from dpexact.verify.conformance import conform
+    from dpexact.conformance.checks import conform
 
     m = dpexact.mechanism("rappor")
     assert verify_mechanism(m).certified

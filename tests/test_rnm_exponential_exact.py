@@ -82,7 +82,7 @@ def test_verifier_decides_a_tight_triple_exactly():
     # straddles e^ε, and the exact backend decides the tie (ratio <= e^ε holds with equality)
     from fractions import Fraction as F
 
-    from dpexact.verify.certified_ratio import PmfCache, decide_pair
+    from dpexact.verify.decide.certified_ratio import PmfCache, decide_pair
 
     m = dpexact.mechanism("rnm-exp", epsilon="1/10")
     q, q2 = (F(0), F(0), F(1)), (F(-1), F(1), F(2))
@@ -107,3 +107,35 @@ def test_ball_and_float_closed_form_agree_with_the_quadratures(q):
     f_qd = m.pmf(fq, "float", method="quadrature")
     assert f_cf.method == "closed-form" and f_cf.error_kind == "rigorous"
     assert np.max(np.abs(f_cf.values - f_qd.values)) <= f_cf.abs_error + f_qd.abs_error
+
+
+def _subset_sum(d, lam):
+    """Independent reference: the 2^(n-1) subsets of the module docstring, enumerated."""
+    import itertools
+    n = len(d)
+    out = []
+    for r in range(n):
+        others = [s for s in range(n) if s != r]
+        by_exp = {}
+        for size in range(len(others) + 1):
+            for S in itertools.combinations(others, size):
+                kappa = sum((lam[s] for s in S), Fraction(0))
+                E = lam[r] * d[r] + sum((lam[s] * d[s] for s in S), Fraction(0))
+                by_exp[E] = by_exp.get(E, 0) + (-1) ** size * lam[r] / (lam[r] + kappa)
+        out.append({e: c for e, c in by_exp.items() if c != 0})
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_integer_expansion_equals_subset_enumeration(seed):
+    from dpexact.mechanisms.rnm_exponential_exact import _CACHE, _expansion_rational
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    d = tuple(Fraction(int(v), int(rng.integers(1, 4))) for v in rng.integers(0, 6, n))
+    d = tuple(v - min(d) for v in d)
+    lam = tuple(Fraction(int(rng.integers(1, 5)), int(rng.integers(1, 7))) for _ in range(n))
+    _CACHE.clear()
+    got, _ = _expansion_rational(d, lam, 10_000)
+    assert list(got) == _subset_sum(d, lam)
+    again, _ = _expansion_rational(d, lam, 10_000)  # from the cache: the same object
+    assert again is got

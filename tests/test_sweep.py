@@ -106,7 +106,7 @@ def test_sweep_json_equals_the_cli_json(tmp_path):
     runner = CliRunner()
     res = runner.invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json", "--workers", "0"])
     assert res.exit_code == 0, res.output
-    out = json.loads(res.stdout)
+    out = json.loads(res.stdout)["points"]
     assert [(o["n"], o["k"], o["epsilon"], o["status"]) for o in out] == [(3, 4, "1/2", "ok"), (3, 4, "1", "ok")]
     for o in out:
         cli = runner.invoke(app, ["optimal", "--n", "3", "--k", "4", "-e", o["epsilon"], "--json"])
@@ -142,7 +142,7 @@ def test_a_failing_task_is_recorded_and_the_sweep_goes_on(tmp_path):
     spec = parse_spec({"task": "verify", "mechanisms": ["em", "no-such-mechanism"], "epsilon": "1", "n": 2})
     report = run_sweep(spec, ResultStore(tmp_path), workers=0)
     by_mech = {r.grid["mechanism"]: r for r in report.rows.values()}
-    assert by_mech["em"].status == "ok" and by_mech["em"].result["verdict"] == "private-within-scope"
+    assert by_mech["em"].status == "ok" and by_mech["em"].result["verdict"] == "private"  # EM proved for every n (theorem)
     bad = by_mech["no-such-mechanism"]
     assert bad.status == "failed" and bad.result is None and "ValueError" in bad.error and "no-such-mechanism" in bad.error
     # the failure is stored: a re-run skips it unless asked to retry
@@ -169,7 +169,7 @@ def test_verify_grid_on_two_workers_equals_serial(client, tmp_path):
     dist = run_sweep(spec, ResultStore(tmp_path / "dist"), client=client)
     assert len(dist.rows) == 4 and not dist.failed
     assert results(dist) == results(serial)
-    assert all(r.result["verdict"] == "private-within-scope" and r.certified == "true" for r in dist.rows.values())
+    assert all(r.result["verdict"] == "private" and r.certified == "true" for r in dist.rows.values())
 
 
 # --- faults ------------------------------------------------------------------------------------
@@ -294,7 +294,7 @@ def test_check_sweep_equals_the_check_command(tmp_path):
     runner = CliRunner()
     res = runner.invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json", "--workers", "0"])
     assert res.exit_code == 0, res.output
-    swept = {o["claim"]: o for o in json.loads(res.stdout)}
+    swept = {o["claim"]: o for o in json.loads(res.stdout)["points"]}
     cli = runner.invoke(app, ["check", "--quick", "--claim", "adp.theorem.2", "--claim", "adp.text.gaussian-eps-above-one",
                               "--output", str(tmp_path / "claims.json")])
     assert cli.exit_code == 0, cli.output
@@ -335,7 +335,7 @@ def test_cli_sweep_on_an_existing_scheduler(client, serial_lp, tmp_path):
     res = CliRunner().invoke(app, ["sweep", str(spec_file), "--store", str(tmp_path / "store"), "--json",
                                    "--scheduler", client.scheduler.address])
     assert res.exit_code == 0, res.output
-    out = {o["key"]: o for o in json.loads(res.stdout)}
+    out = {o["key"]: o for o in json.loads(res.stdout)["points"]}
     assert {k: timeless({f: v for f, v in o.items() if f not in ("status", "error", "key")}) for k, o in out.items()} == \
         {k: timeless({**r.grid, **r.result}) for k, r in serial_lp.rows.items()}
 

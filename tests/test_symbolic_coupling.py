@@ -13,10 +13,10 @@ from dpexact.mechanisms.sparse_vector.adaptive import AdaptiveSVT
 from dpexact.mechanisms.sparse_vector.mechanism import SVT1, SVT2
 from dpexact.mechanisms.sparse_vector.numerical import NumericalSVT
 from dpexact.protocols import CouplingUnits
-from dpexact.verify.output_dispatch import verify_mechanism
+from dpexact.verify.router import verify_mechanism
 from dpexact.verify.proofs import first_proof
 from dpexact.verify.proofs.symbolic_coupling import CUTOFF, EPS, threshold_theorem
-from dpexact.verify.threshold_coupling import coupling_bound
+from dpexact.verify.proofs.threshold_coupling import coupling_bound
 
 PRIVATE = [("svt1", {}, "all-differ"), ("svt1", {"monotone": True}, "monotone"), ("svt2", {}, "all-differ"),
            ("numerical-svt", {}, "all-differ"), ("gap-svt", {}, "all-differ"), ("adaptive-svt", {}, "all-differ")]
@@ -28,7 +28,7 @@ def test_private_for_every_n_epsilon_and_cutoff(name, extra, relation):
     th = threshold_theorem(m, relation)
     assert th is not None and th.holds and set(th.for_every) == {"epsilon", "Delta", "c"}
     assert sympy.simplify(th.ratio - 1) == 0  # the literature's bound is exactly ε (tight coupling)
-    p = first_proof(m, None, relation)
+    _, p = first_proof(m, None, relation)
     assert p.domain["n"] == "every" and p.domain["epsilon"] == "(0, inf)" and p.upper == "1/10"
 
 
@@ -124,7 +124,7 @@ def test_mutated_cost_term_is_proved_at_no_n(cls):
     th = threshold_theorem(m, "all-differ")
     assert th is not None and not th.holds
     assert th.bound > sympy.Rational(1, 10)  # the bound for every n exceeds ε
-    assert first_proof(m, None, "all-differ").upper != "1/10"
+    assert first_proof(m, None, "all-differ")[1].upper != "1/10"
     # the proof does not depend on n; the router falls back to the per-n search, which never says private
     assert verify_mechanism(m, 2, "all-differ").verdict != "private"
 
@@ -171,7 +171,7 @@ def test_other_mutations():
 
 
 def test_noisy_max_every_n():
-    p = first_proof(dpexact.mechanism("rnm-laplace", epsilon="1/10"), 5, "all-differ")
+    _, p = first_proof(dpexact.mechanism("rnm-laplace", epsilon="1/10"), 5, "all-differ")
     assert p.upper == "1/10" and p.domain["n"] == "every" and p.domain["epsilon"] == "(0, inf)"
-    p = first_proof(dpexact.mechanism("rnm-exp", epsilon="1/10", monotone=True), 5, "all-differ")
+    _, p = first_proof(dpexact.mechanism("rnm-exp", epsilon="1/10", monotone=True), 5, "all-differ")
     assert p.upper == "1/5"  # monotone scale Δ/ε on ALL_DIFFER: 2ε, its true level

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dpexact.cli.main import app
-from dpexact.verify.soundness_benchmark import ChannelEntry, catalogue, run_benchmark
+from dpexact.suites.soundness import ChannelEntry, catalogue, run_benchmark
 
 CHEAP = ("em", "pf")
 
@@ -34,7 +34,11 @@ def test_cheap_catalogue_entries_are_sound_and_flagged():
             assert r.verdict == "violated" and r.certified, r
             assert r.worst_log_ratio > r.epsilon
         else:
-            assert r.verdict == "private-within-scope" and r.worst_log_ratio <= r.epsilon + 1e-15, r
+            # a proof above (theorem / branch-and-bound) makes it private; else the scope's verdict
+            assert r.verdict in ("private", "private-within-scope") and r.worst_log_ratio <= r.epsilon + 1e-15, r
+            if r.verdict == "private":
+                # upper_float is rounded up, epsilon to nearest: equal levels differ by an ulp
+                assert r.bracket["upper"] is not None and r.bracket["upper_float"] <= r.epsilon * (1 + 2**-50), r
 
 
 @pytest.mark.slow
@@ -46,13 +50,15 @@ def test_full_benchmark_sound():
 
 def test_cli_verify_json():
     res = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--monotone", "--neighbourhood", "box", "--json"])
-    assert res.exit_code == 0, res.output
+    assert res.exit_code == 1, res.output  # violated
     d = json.loads(res.output)
     assert d["verdict"] == "violated" and d["certified"] is True
     assert set(d["counterexample"]) >= {"scores", "neighbour_scores", "output", "ratio"}
     res2 = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--search", "grid", "--n", "2", "--values", "0,1", "--json"])
     d2 = json.loads(res2.output)
-    assert d2["verdict"] == "private-within-scope" and d2["counterexample"] is None
+    # the searched scope holds and EM's theorem proves ε for every n: private, with the bracket's proof
+    assert d2["verdict"] == "private" and d2["counterexample"] is None and res2.exit_code == 0
+    assert d2["epsilon_bracket"]["upper"]["method"] == "theorem" and d2["epsilon_bracket"]["upper_float"] <= 1
 
 
 def test_cli_verify_bad_input():

@@ -10,8 +10,8 @@ import pytest
 from flint import fmpq
 
 import dpexact
-from dpexact.verify.hockey_stick import hockey_stick, privacy_profile
-from dpexact.verify.privacy_profiles import (adp_gaussian_delta_claim, adp_gaussian_sigma, gaussian_profile,
+from dpexact.accounting.hockey_stick import hockey_stick, privacy_profile
+from dpexact.accounting.privacy_profiles import (adp_gaussian_delta_claim, adp_gaussian_sigma, gaussian_profile,
                                              gaussian_profile_ball, laplace_profile)
 
 # dp_accounting is in the test extra: a missing install must fail, never skip

@@ -9,12 +9,12 @@ import mpmath
 import pytest
 
 import dpexact
-from dpexact.verify.counterexample import Counterexample
+from dpexact.verify.decide.counterexample import Counterexample
 from dpexact.verify.neighbourhoods import (AnyPair, HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox,
                                            default_neighbourhood, parse_neighbourhood)
-from dpexact.verify.pure_dp import check_pure_dp, neighbour_pairs, prop2_check
-from dpexact.verify.search import grid_family, random_family, structured_family, verify
-from dpexact.verify.soundness_benchmark import Misclaimed
+from dpexact.verify.decide.pure_dp import check_pure_dp, neighbour_pairs, prop2_check
+from dpexact.verify.search.selection import grid_family, random_family, structured_family, verify
+from dpexact.suites.soundness import Misclaimed
 
 
 def em_log_ratio_mp(q, q2, r, c):

@@ -11,11 +11,11 @@ import sympy
 from flint import fmpq
 
 import dpexact
-from dpexact.verify.counterexample import Counterexample
-from dpexact.verify.ldp_channel import ldp_level
+from dpexact.verify.decide.counterexample import Counterexample
+from dpexact.verify.search.ldp_channel import ldp_level
 from dpexact.verify.neighbourhoods import LInfBox
-from dpexact.verify.regularity import check_regularity
-from dpexact.verify.symbolic_lattice import is_identically_zero, ratio_on_interval
+from dpexact.verify.decide.regularity import check_regularity
+from dpexact.verify.proofs.symbolic_lattice import is_identically_zero, ratio_on_interval
 
 
 def test_pf_prop2_equality_is_an_identity_in_t():

@@ -6,6 +6,8 @@ an unwritable path costs nothing and a failed write never leaves a truncated fil
 
 from __future__ import annotations
 
+from typing import Optional
+
 import typer
 
 
@@ -19,7 +21,7 @@ def register(app: typer.Typer) -> None:
     def bench(
         quick: bool = typer.Option(False, "--quick", help="smaller sizes"),
         as_json: bool = typer.Option(False, "--json", help="print the results as JSON to stdout (progress goes to stderr)"),
-        output: str = typer.Option("", "--output", "-o", help="write the results as JSON to this file"),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="write the results as JSON to this file"),
         accuracy: bool = typer.Option(False, "--accuracy", help="PF float/recurrence vs ball on DPBench instead of timings"),
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
     ) -> None:
@@ -30,7 +32,7 @@ def register(app: typer.Typer) -> None:
             typer.echo(line, err=as_json)
 
         target = None
-        if output:
+        if output is not None:
             try:
                 target = check_writable(output, "--output")
             except ValueError as exc:
@@ -46,9 +48,12 @@ def register(app: typer.Typer) -> None:
                 result = run_pmf_benchmark(quick=quick, echo=echo)
         except (ValueError, TypeError, OSError) as exc:
             _fail(str(exc), code=1)
+        from ..schemas import document
+
+        result = document("bench", result if isinstance(result, dict) else {"rows": result})
         if target is not None:
             try:
-                atomic_write_json(target, result, indent=1)
+                atomic_write_json(target, result, name="--output", indent=1)
             except OSError as exc:
                 _fail(f"--output: cannot write {target} ({exc.strerror or exc}); the results were not saved", code=1)
         if as_json:

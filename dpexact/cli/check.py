@@ -5,12 +5,18 @@ The catalogue is the top-level package ``proofs_checks`` (installed next to ``dp
 imports ``dpexact``, so it is imported here lazily, inside the command, to keep the layers
 one-way).
 
-Results survive faults: output paths are checked before any claim runs; ``--output`` is
-replaced at once by a file marked ``"complete": false`` (so an older result never looks
-current), rewritten atomically as claims finish, and marked complete at the end. Ctrl-C or a
-failed write leaves that partial file (or the previous complete one if the very first write
-failed), never truncated JSON. Exit status 0 when every check ran, whatever the verdicts; 1 when
-a check crashed or the results could not be written; 2 on bad options; 130 when interrupted.
+Results survive faults: output paths are checked before any claim runs. ``--output FILE`` keeps
+the previous complete file until this run's is complete: the running results go to
+``FILE.partial`` beside it (marked ``"complete": false``, rewritten atomically as claims finish),
+which is moved over ``FILE`` at the end. Ctrl-C or a failed write leaves ``FILE`` as it was and
+the last good ``FILE.partial``, never truncated JSON. A character device or FIFO given as
+``--output`` (``/dev/stdout``) gets the final document only, written in place.
+
+Exit status (``--fail-on``): with ``expectation`` (the default) 0 when every verdict is the one
+its claim records as expected (claims with no recorded expectation do not count), 1 when one
+differs; with ``refutation`` 0 when every claim holds, 1 when one is refuted, 3 when none is
+refuted but one is inconclusive. Either way 1 when a check crashed or the results could not be
+written, 2 on bad options, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import STRICT_INT
+from .common import EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, STRICT_INT, exit_with
 
 #: seconds between two rewrites of the --output file while claims run
 WRITE_INTERVAL = 1.0
@@ -47,6 +53,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the verdicts as JSON to this file (rewritten atomically as claims finish)"),
         workers: Optional[int] = typer.Option(None, "--workers", parser=STRICT_INT, help="run the checks on N local Dask worker processes"),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="run the checks on an existing Dask cluster, e.g. tcp://host:8786"),
+        fail_on: str = typer.Option("expectation", "--fail-on", help="exit 1 when a verdict differs from its expectation (expectation), or when a claim is refuted (refutation; 3 if one is inconclusive)"),
     ) -> None:
         """Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity."""
         import shutil
@@ -54,8 +61,10 @@ def register(app: typer.Typer) -> None:
         import proofs_checks.catalogue as cat
 
         from .. import __version__
-        from ..io import atomic_write_json, check_writable, check_writable_dir
+        from .. import io
 
+        if fail_on not in ("expectation", "refutation"):
+            _fail(f"--fail-on must be expectation or refutation, got {fail_on!r}")
         bad = [v for v in verdict or () if v not in cat.VERDICTS]
         if bad:
             _fail(f"--verdict: unknown {bad}; choose from {', '.join(cat.VERDICTS)}")
@@ -69,25 +78,36 @@ def register(app: typer.Typer) -> None:
             _fail(str(exc))
         try:
             if output is not None:
-                check_writable(output, "--output")
+                io.check_writable(output, "--output", partial=True)
             if report is not None:
-                check_writable_dir(report, "--report")
+                io.check_writable_dir(report, "--report")
         except ValueError as exc:
             _fail(str(exc))
 
         def document(outcomes: list, complete: bool, **extra: Any) -> dict:
-            return {**cat.to_json(outcomes, __version__, quick=quick, complete=complete, total=len(claims)), **extra}
+            from ..schemas import document as versioned
+
+            return versioned("check", {**cat.to_json(outcomes, __version__, quick=quick, complete=complete, total=len(claims)),
+                                       **extra})
+
+        # the running file beside --output; a device or FIFO gets the final document only
+        running = None if output is None or io.is_stream(output) else io.partial_path(output)
 
         def save(outcomes: list, complete: bool, **extra: Any) -> None:
-            if output is None:
+            target = output if complete else running
+            if target is None:
                 return
             try:
-                atomic_write_json(output, document(outcomes, complete, **extra), indent=1)
+                io.atomic_write_json(target, document(outcomes, complete, **extra), name="--output", indent=1)
             except OSError as exc:
-                kept = "the previous file is unchanged" if not outcomes else "it keeps the last partial result"
-                _fail(f"--output: cannot write {output} ({exc.strerror or exc}) after {len(outcomes)} of {len(claims)} claims; {kept}", 1)
+                kept = f"{output} is unchanged" + (f"; {running} holds the last partial result" if running is not None
+                                                   and running.exists() else "")
+                _fail(f"--output: cannot write {target} ({exc.strerror or exc}) after {len(outcomes)} of {len(claims)} "
+                      f"claims; {kept}", 1)
+            if complete and running is not None:
+                running.unlink(missing_ok=True)
 
-        save([], complete=False)  # an older complete file must not look like this run's result
+        save([], complete=False)  # the running file says at once that this run has started
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -121,7 +141,8 @@ def register(app: typer.Typer) -> None:
                         _fail(str(exc))
         except KeyboardInterrupt:
             save(done, complete=False, interrupted=True)
-            where = f"; {output} holds them, marked incomplete" if output is not None else ""
+            where = (f"; {running} holds them, marked incomplete; {output} is unchanged" if running is not None
+                     else f"; {output} was not written" if output is not None else "")
             typer.echo(f"interrupted after {len(done)} of {len(claims)} claims{where}", err=True)
             raise typer.Exit(code=130)
         save(outcomes, complete=True)
@@ -141,7 +162,18 @@ def register(app: typer.Typer) -> None:
         crashed = [o.claim.id for o in outcomes if o.crashed]
         if crashed:
             typer.echo(f"crashed checks: {', '.join(crashed)}", err=True)
-            raise typer.Exit(code=1)
+        exit_with(check_exit(outcomes, quick, fail_on))
+
+
+def check_exit(outcomes: list, quick: bool, fail_on: str) -> int:
+    """The exit status of a finished run (module docstring): a crash is a failure either way."""
+    if any(o.crashed for o in outcomes):
+        return EXIT_FAIL
+    if fail_on == "expectation":
+        differ = [o for o in outcomes if o.claim.expected_verdict(quick) not in (None, o.verdict.verdict)]
+        return EXIT_FAIL if differ else EXIT_OK
+    verdicts = {o.verdict.verdict for o in outcomes}
+    return EXIT_FAIL if "refuted" in verdicts else EXIT_UNDECIDED if "inconclusive" in verdicts else EXIT_OK
 
 
 #: the summary's line budget without filters or --all

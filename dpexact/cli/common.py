@@ -11,7 +11,25 @@ from typing import Any, Optional
 
 import typer
 
-__all__ = ["STRICT_INT", "strict_int", "output_option", "prepare_output", "emit_json", "Progress"]
+__all__ = ["STRICT_INT", "strict_int", "output_option", "prepare_output", "emit_json", "Progress", "EXIT_OK", "EXIT_FAIL",
+           "EXIT_USAGE", "EXIT_UNDECIDED", "EXIT_INTERRUPTED", "VERDICT_EXIT", "exit_with"]
+
+#: exit statuses, the same in every command (README, "Exit codes"): the answer, not only success
+EXIT_OK = 0  # private / holds / conforms / computed
+EXIT_FAIL = 1  # violated / refuted / does not conform / a row is wrong / a task failed / internal error
+EXIT_USAGE = 2  # bad input: options, files, mechanism parameters
+EXIT_UNDECIDED = 3  # undecided / inconclusive / private-within-scope: no proof either way
+EXIT_INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
+
+#: a privacy verdict's exit status; "private-within-scope" is not a proof, so it is not 0
+VERDICT_EXIT = {"private": EXIT_OK, "violated": EXIT_FAIL, "undecided": EXIT_UNDECIDED, "inconclusive": EXIT_UNDECIDED,
+                "private-within-scope": EXIT_UNDECIDED}
+
+
+def exit_with(code: int) -> None:
+    """End the command with ``code`` (nothing to do for 0)."""
+    if code != EXIT_OK:
+        raise typer.Exit(code=code)
 
 _INT_RE = re.compile(r"[+-]?[0-9]+")
 
@@ -42,7 +60,7 @@ def output_option() -> Any:
 
 def prepare_output(output: "Optional[str | Path]") -> Optional[Path]:
     """Check ``--output`` before any work; a bad path ends the command with exit status 2."""
-    if output is None or str(output) == "":
+    if output is None:
         return None
     from ..io import check_writable
 
@@ -53,13 +71,17 @@ def prepare_output(output: "Optional[str | Path]") -> Optional[Path]:
         raise typer.Exit(code=2) from None
 
 
-def emit_json(result: Any, as_json: bool, target: Optional[Path], **dump_kwargs: Any) -> None:
-    """Write ``result`` to ``target`` (atomically) and, with ``--json``, print it to stdout."""
+def emit_json(result: Any, as_json: bool, target: Optional[Path], *, command: str, **dump_kwargs: Any) -> None:
+    """Write ``result`` to ``target`` (atomically) and, with ``--json``, print it to stdout, as the
+    versioned document of ``command`` (:func:`dpexact.schemas.document`)."""
+    from ..schemas import document
+
+    result = document(command, result)
     if target is not None:
         from ..io import atomic_write_json
 
         try:
-            atomic_write_json(target, result, **dump_kwargs)
+            atomic_write_json(target, result, name="--output", **dump_kwargs)
         except OSError as exc:
             typer.echo(f"error: --output: cannot write {target} ({exc.strerror or exc}); the result was not saved", err=True)
             raise typer.Exit(code=1) from None

@@ -1,5 +1,5 @@
 """``dpexact delta``: certified δ(ε) and ε(δ) for a pmf pair, the Gaussian or Laplace mechanism,
-and k-fold composition (:mod:`dpexact.verify.accounting`).
+and k-fold composition (:mod:`dpexact.accounting.delta_epsilon`).
 
     dpexact delta --p 3/4,1/4 --q 1/4,3/4 -e "log(2)" -k 10 --json
     dpexact delta --gaussian 2 --delta 1e-5 -k 16
@@ -47,7 +47,7 @@ def delta(
     output: Optional[str] = output_option(),
 ) -> None:
     """Certified (ε, δ): δ(ε) or the inverse ε(δ), as an interval, with the exact value when known."""
-    from ..verify.accounting import GaussianMechanism, LaplaceMechanism, PmfPair, delta_for_epsilon, epsilon_for_delta
+    from ..accounting.delta_epsilon import GaussianMechanism, LaplaceMechanism, PmfPair, delta_for_epsilon, epsilon_for_delta
 
     target = prepare_output(output)
     try:
@@ -77,7 +77,7 @@ def delta(
         _fail(str(exc))
         return
     out = {"mechanism": mech.name, "compositions": compositions, "prec": prec, "results": rows}
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="delta")
     if as_json:
         return
     from rich.console import Console

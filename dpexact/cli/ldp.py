@@ -34,7 +34,7 @@ def _choice(option: str, value: str, allowed: tuple[str, ...]) -> None:
 def _value_json(v: Any) -> dict[str, Any]:
     out = {"value": v.as_float, "error_bound": v.error_bound, "error_kind": v.error_kind}
     if v.error_kind == "exact":
-        out["exact"] = str(v.value)
+        out["value_exact"] = str(v.value)
     return out
 
 
@@ -84,10 +84,11 @@ def ldp(
     except (ValueError, TypeError) as exc:
         _fail(str(exc))
         return
-    out.update({"backend": ch.backend, "global_error": qg.as_float, "qloss": ql.as_float,
+    exact = {f"{k}_exact": str(v.value) for k, v in (("global_error", qg), ("qloss", ql)) if v.error_kind == "exact"}
+    out.update({"backend": ch.backend, "global_error": qg.as_float, "qloss": ql.as_float, **exact,
                 "global_error_detail": _value_json(qg), "qloss_detail": _value_json(ql),
                 "ldp_epsilon": ratio.as_float})
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="ldp")
     if as_json:
         return
     for k, v in out.items():
@@ -132,7 +133,7 @@ def optimal_ldp(
            "certified": opt.certified, "grr": g, "brr": b, "brr_m": brr.resolved_m(),
            "grr_ratio": g / best, "brr_ratio": b / best,
            "highs_primal_infeasibility": opt.primal_infeasibility, "details": opt.details}
-    emit_json(out, as_json, target)
+    emit_json(out, as_json, target, command="optimal-ldp")
     if as_json:
         return
     for k, v in out.items():

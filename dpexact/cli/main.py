@@ -35,8 +35,10 @@ def _is_cli_control(exc: BaseException) -> bool:
 class _Group(TyperGroup):
     """Every subcommand runs under one handler: no Python traceback ever reaches the user.
 
-    Bad input (``USER_ERRORS``) prints ``error: <message>`` and exits with status 2; any other
-    exception is a defect, reported on one line *with its type* and exit status 1.
+    Bad input (``USER_ERRORS``) prints ``error: <message>`` and exits with status 2; an
+    ``OSError`` from the system (disk full, name too long) prints its cause and exits with
+    status 1; any other exception is a defect, reported on one line *with its type* and exit
+    status 1.
     """
 
     def invoke(self, ctx: Any) -> Any:
@@ -48,6 +50,10 @@ class _Group(TyperGroup):
             if isinstance(exc, USER_ERRORS):
                 typer.echo(f"error: {one_line(exc)}", err=True)
                 raise typer.Exit(code=2) from None
+            if isinstance(exc, OSError) and exc.strerror:  # the system refused (disk full, name too long): say what
+                where = f": {exc.filename}" if exc.filename else ""
+                typer.echo(f"error: {one_line(exc.strerror + where)}", err=True)
+                raise typer.Exit(code=1) from None
             typer.echo(f"error: internal error ({type(exc).__name__}): {one_line(exc)}", err=True)
             raise typer.Exit(code=1) from None
 
@@ -89,6 +95,8 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.peers",
     "dpexact.cli.sweep",
     "dpexact.cli.prob",
+    "dpexact.cli.schema",
+    "dpexact.cli.replay",
 ]
 
 
@@ -156,7 +164,7 @@ def fail(message: str) -> None:
 
 @app.command()
 def pmf(
-    mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT"),
+    mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT (naming a file or module imports (runs) it: use code you trust)"),
     epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
     scores: str = typer.Option(..., "--scores", "-q", help="comma-separated scores, e.g. 3,2,0"),
     sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
@@ -186,7 +194,7 @@ def pmf(
     if as_json or target is not None:
         from ..utility.summary import pmf_record
 
-        emit_json(pmf_record(mechanism, mech, q, ee), as_json, target)
+        emit_json(pmf_record(mechanism, mech, q, ee), as_json, target, command="pmf")
         if as_json:
             return
     p = ee.details["pmf"]
@@ -215,8 +223,8 @@ def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optio
     if as_json or target is not None:
         emit_json({"mechanism": name, "params": mech.params(), "backend": p.backend, "scores": q,
                    "outputs": outs, "probabilities": [float(v) for v in p.to_float()],
-                   "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
-                   "pmf_rel_error": p.rel_error}, as_json, target, default=str)
+                   "probabilities_exact": p.exact_strings(), "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
+                   "pmf_rel_error": p.rel_error}, as_json, target, command="pmf", default=str)
         if as_json:
             return
     from rich.console import Console

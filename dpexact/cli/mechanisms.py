@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
         """List the registered mechanisms: output kind, parameters (default), citations, declared properties."""
         target = prepare_output(output)
         rows = catalogue()
-        emit_json(rows, as_json, target, default=str)
+        emit_json({"mechanisms": rows}, as_json, target, command="mechanisms", default=str)
         if as_json:
             return
         from rich.console import Console

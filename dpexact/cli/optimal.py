@@ -17,9 +17,9 @@ def register(app: typer.Typer) -> None:
         k: int = typer.Option(..., "--k", parser=STRICT_INT, help="lattice depth: scores 0, -2Δ, …, -2Δk"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.5, log(2), log(3/2)"),
         sensitivity: str = typer.Option("1", "--sensitivity", help="Δ"),
-        mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios"),
+        mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios (naming a file or module imports (runs) it: use code you trust)"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
-        method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp"),
+        method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp | forest-ipm | forest-cg"),
         crossover: bool = typer.Option(True, "--crossover/--no-crossover",
                                        help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
@@ -44,7 +44,7 @@ def register(app: typer.Typer) -> None:
         except (RuntimeError, ArithmeticError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=1)
-        emit_json(out, as_json, target)
+        emit_json(out, as_json, target, command="optimal")
         if as_json:
             return
         from rich.console import Console
@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
         ratios, ratio_bounds, exact_ratios = out["ratios"], out["ratio_error_bounds"], out.get("ratios_exact", {})
         c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}: "
                 f"{out['variables']} variables, {out['constraints']} constraints ({out['classes']} classes, {out['vectors']} vectors)")
-        c.print(f"solved by HiGHS ({out['method']}{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s; "
+        c.print(f"solved by {'dpexact' if out['method'].startswith('forest') else 'HiGHS'} ({out['method']}{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s; "
                 f"optimum Σ_q E[err(M*, q)] = {out['optimal_total_error']:.15g}, "
                 f"proven in [{lo:.15g}, {hi:.15g}]")
         if "ratios_exact" in out:

@@ -7,6 +7,8 @@ from typing import Optional
 
 import typer
 
+from .common import EXIT_FAIL, EXIT_OK, exit_with
+
 __all__ = ["register"]
 
 _KEYS = ("suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
@@ -19,10 +21,11 @@ def register(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="print a JSON list of rows"),
         suite: Optional[list[str]] = typer.Option(None, "--suite", help="StatDP | DP-Sniper | CheckDP | DP-Auditorium (repeatable)"),
         name: Optional[list[str]] = typer.Option(None, "--name", help="only this peer entry (repeatable)"),
-        output: str = typer.Option("", "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
+        output: Optional[str] = typer.Option(None, "--output", "-o", help="also write the full rows (with evidence) to this JSON file"),
     ) -> None:
-        """Every entry of StatDP, DP-Sniper, CheckDP and DP-Auditorium: exact verdict, worst log-ratio, time, peer time."""
-        from ..verify.peer_suites import PEER_SUITES, run_suites
+        """Every entry of StatDP, DP-Sniper, CheckDP and DP-Auditorium: exact verdict, worst log-ratio, time, peer time.
+        Exit 1 if a row is wrong (a private entry flagged, or a not-private one not refuted)."""
+        from ..suites.peers import PEER_SUITES, run_suites
         from .main import fail
 
         known = sorted({e.suite for e in PEER_SUITES})
@@ -30,7 +33,7 @@ def register(app: typer.Typer) -> None:
         if bad:
             fail(f"--suite: unknown {bad}; choose from {known}")
             return
-        if output:
+        if output is not None:
             from ..io import check_writable
 
             try:
@@ -43,16 +46,22 @@ def register(app: typer.Typer) -> None:
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
+        from ..schemas import document
+
         full = [r.as_dict() for r in rows]
-        if output:
+        wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
+        missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
+        code = EXIT_FAIL if wrong or missed else EXIT_OK
+        if output is not None:
             from ..io import atomic_write_json
 
-            atomic_write_json(output, full, indent=1, default=str)
+            atomic_write_json(output, document("bench-peers", {"rows": full}), name="--output", indent=1, default=str)
         if as_json:
-            typer.echo(json.dumps([{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
-                                                              "truth_source": d["truth_source"],
-                                                              "peer_source": d["peer_source"], "note": d["note"]}
-                                   for d in full], default=str))
+            short = [{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
+                                                 "truth_source": d["truth_source"], "peer_source": d["peer_source"],
+                                                 "note": d["note"]} for d in full]
+            typer.echo(json.dumps(document("bench-peers", {"rows": short}), default=str))
+            exit_with(code)
             return
         from rich.console import Console
         from rich.table import Table
@@ -68,10 +77,9 @@ def register(app: typer.Typer) -> None:
                       d["level"] or "", d["coupling_bound"] or "", f"{d['seconds']:.2f}", "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
         c = Console(width=200)
         c.print(t)
-        wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
-        missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
         c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
         c.print("proven <=: an upper bound on the privacy level proved by a coupling for every pair of neighbours "
                 "(threshold shift: sparse-vector laws; the other candidates' noises: report noisy max)")
         c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "
                 "CheckDP its 70 s bound; sources per row in --json (peer_source)")
+        exit_with(code)

@@ -42,7 +42,7 @@ def _value(v: Any) -> tuple[str, float]:
 def register(app: typer.Typer) -> None:
     @app.command("prob")
     def prob_cmd(
-        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name or PATH.py:OBJECT / module:OBJECT with real outputs"),
+        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name or PATH.py:OBJECT / module:OBJECT with real outputs (naming a file or module imports (runs) it: use code you trust)"),
         epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 0.1, 1/3, 2*log(3)"),
         scores: str = typer.Option(..., "--scores", "-q", help="comma-separated queries / scores"),
         box: str = typer.Option(..., "--box", help="lo:hi per released value, comma-separated, e.g. 0:1,-1/2:3"),
@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
                   "float": lo_f if single else None, "lower": lo_t, "upper": hi_t, "lower_float": lo_f, "upper_float": hi_f,
                   # the box is stated in the mechanism's box_coordinates(y) where it defines them (dpexact.protocols)
                   "coordinates": "box_coordinates" if callable(getattr(mech, "box_coordinates", None)) else "values"}
-        emit_json(record, as_json, target, default=str)
+        emit_json(record, as_json, target, command="prob", default=str)
         if as_json:
             return
         values = "box coordinates of the values" if record["coordinates"] == "box_coordinates" else "values"

@@ -58,13 +58,18 @@ def register(app: typer.Typer) -> None:
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)
+        except OSError as exc:  # the store could not be written (disk full): finished results stay in it
+            typer.echo(f"error: --store: cannot write in {store_dir} ({exc.strerror or exc}); the results stored so far are "
+                       "kept, run the same command to resume", err=True)
+            raise typer.Exit(code=1)
         except KeyboardInterrupt:
             typer.echo(f"interrupted: finished results are in {store_dir}; run the same command to resume", err=True)
             raise typer.Exit(code=130)
         for path, reason in report.corrupt:
             err.print(f"corrupt store file {path} ({reason}): not used; its task was run again", markup=False)
         if as_json or target is not None:
-            emit_json([point_record(p, report.rows.get(p.key)) for p in report.points], as_json, target)
+            emit_json({"task": spec.task, "points": [point_record(p, report.rows.get(p.key)) for p in report.points]},
+                      as_json, target, command="sweep")
         failed = report.failed
         err.print(f"{len(report.points)} points: {len(report.computed)} computed, {len(report.skipped)} already in the store, "
                   f"{len(failed)} failed", markup=False)

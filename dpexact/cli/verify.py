@@ -7,7 +7,8 @@ from typing import Any, Optional
 
 import typer
 
-from .common import STRICT_INT, Progress, emit_json, output_option, prepare_output
+from .common import EXIT_FAIL, EXIT_OK, STRICT_INT, VERDICT_EXIT, Progress, emit_json, exit_with, output_option, prepare_output
+from .text import report_lines
 
 __all__ = ["register"]
 
@@ -15,7 +16,7 @@ __all__ = ["register"]
 def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify_cmd(
-        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT"),
+        mechanism: str = typer.Option(..., "--mechanism", "-m", help="registry name (pf, em, rnm-exp; see `dpexact mechanisms`) or PATH.py:OBJECT or module:OBJECT (naming a file or module imports (runs) it: use code you trust)"),
         epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="claimed ε, exact: 1, 1/3, 2*log(3) (required unless the mechanism states its own, as RAPPOR does)"),
         sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (default 1)"),
         monotone: bool = typer.Option(False, "--monotone", help="monotone quality (ε/Δ exponent, pf Remark 1)"),
@@ -27,12 +28,15 @@ def register(app: typer.Typer) -> None:
         steps: int = typer.Option(1, "--steps", parser=STRICT_INT, help="box lattice resolution (1: vertices and face centres)"),
         delta: Optional[str] = typer.Option(None, "--delta", "-d", help="verify (ε, δ)-DP instead of pure ε-DP: δ in [0, 1), exact"),
         relation: Optional[str] = typer.Option(None, "--relation", help="the peers' query relation: all-differ | one-differ | monotone (default: the mechanism's claim; for a selection mechanism it replaces --neighbourhood by the query-pair families)"),
+        tolerance: Optional[float] = typer.Option(None, "--tolerance", help="width asked of the ε bracket of a selection mechanism (default 1e-6: a violated level to 6 digits)"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
-        """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact)."""
+        """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact).
+        Exit 0 private (proved), 1 violated, 3 undecided / inconclusive / private-within-scope."""
         from .. import mechanism as build
-        from ..verify.output_dispatch import verify_any
+        from ..verify.router import verify_any
+        from ..verify.replay import evidence_record
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
@@ -51,57 +55,45 @@ def register(app: typer.Typer) -> None:
             with Progress() as progress:
                 v = verify_any(mech, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
                                values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,
-                               progress=progress.report)
+                               progress=progress.report, tolerance=tolerance)
+            d = v.as_dict()
+            nb = None
+            if getattr(mech, "output_kind", "selection") == "selection" and relation is None and delta is None:
+                from ..verify.neighbourhoods import parse_neighbourhood
+
+                nb = parse_neighbourhood(neighbourhood, mech)
+            record = evidence_record(v, mechanism, params, nb)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
-        _report(v.as_dict(), mechanism, as_json, target)
+        if record is not None:  # `dpexact replay FILE` re-checks it without a search
+            d["replay"] = record
+        _report(d, mechanism, as_json, target)
 
     def _report(d: dict, mechanism: str, as_json: bool, target: Any = None) -> None:
-        emit_json(d, as_json, target, default=str)
-        if as_json:
-            return
-        from rich.console import Console
-        from rich.markup import escape as e
-
-        c = Console()
-        c.print(f"[bold]{e(mechanism)}[/bold] ε={e(str(d['epsilon']))}  neighbourhood: {e(str(d['neighbourhood']))}")
-        if "delta" in d:  # (ε, δ): the scope's privacy profile at ε, and the pure-DP loss for comparison
-            c.print(f"verdict: [bold]{d['verdict']}[/bold] for (ε, δ) = ({e(d['epsilon'])}, {e(d['delta'])}) (certified: "
-                    f"{d['certified']})  worst δ(ε) {d['worst_delta']:.6g}  (pure-DP log-ratio seen: {d['worst_log_ratio']})")
-        else:
-            c.print(f"verdict: [bold]{d['verdict']}[/bold] (certified: {d['certified']})  worst log-ratio {d['worst_log_ratio']}"
-                    f"  (float screen {d['worst_float_log_ratio']})")
-        s = d["scope"]
-        c.print(f"scope: families {s['families']}, {s['vectors']} vectors, {s['pairs']} pairs, {s['triples']} triples; "
-                f"decided ball {s['decided_ball']}, exact {s['decided_exact']}, undecided {s['undecided']}")
-        for note in s.get("notes", []):  # what the scope covers, in words (long lists shortened)
-            note = str(note)
-            c.print(e("  " + (note if len(note) <= 400 else note[:400] + " …")))
-        if d["counterexample"]:
-            cx = d["counterexample"]
-            extra = {k: cx[k] for k in ("box", "interval") if k in cx}
-            if "hockey_stick" in cx:
-                c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} S={cx['event']}: "
-                          f"Pr[M(q) ∈ S] - e^ε Pr[M(q') ∈ S] = {cx['hockey_stick'][0]:.6g} > δ = {cx['delta']}  "
-                          f"(re-checked: {d['recheck']})"))
-            else:
-                c.print(e(f"counterexample: q={cx['scores']} q'={cx['neighbour_scores']} output={cx['output']} {extra or ''}"
-                        f" log-ratio={cx.get('log_ratio')} > {cx['epsilon']}  (re-checked: {d['recheck']})"))
-        c.print(f"{d['seconds']:.2f} s")
+        emit_json(d, as_json, target, command="verify", default=str)
+        if not as_json:
+            for line in report_lines(d, mechanism):
+                typer.echo(line)
+        exit_with(VERDICT_EXIT[d["verdict"]])
 
     @app.command("bench-verifier")
     def bench_verifier_cmd(
         as_json: bool = typer.Option(False, "--json", help="print JSON rows"),
         output: Optional[str] = output_option(),
     ) -> None:
-        """Soundness benchmark: the verifier on mechanisms with known ground truth."""
-        from ..verify.soundness_benchmark import run_benchmark
+        """Soundness benchmark: the verifier on mechanisms with known ground truth. Exit 1 if a verdict is unsound or a
+        non-private mechanism is not flagged."""
+        from ..suites.soundness import run_benchmark
 
         target = prepare_output(output)
         rows = run_benchmark()
-        emit_json([r.__dict__ for r in rows], as_json, target, default=str)
+        emit_json({"rows": [{**r.__dict__, "sound": r.sound} for r in rows]}, as_json, target, command="bench-verifier", default=str)
+        unsound = [r.label for r in rows if not r.sound]
+        missed = [r.label for r in rows if r.truth == "not-private" and r.verdict != "violated"]
+        code = EXIT_FAIL if unsound or missed else EXIT_OK
         if as_json:
+            exit_with(code)
             return
         from rich.console import Console
         from rich.table import Table
@@ -115,6 +107,5 @@ def register(app: typer.Typer) -> None:
                       f"{r.epsilon:.6g}", f"{r.seconds:.2f}", r.citation)
         c = Console(width=200, markup=False)
         c.print(t)
-        unsound = [r.label for r in rows if not r.sound]
-        missed = [r.label for r in rows if r.truth == "not-private" and r.verdict != "violated"]
         c.print(f"unsound: {unsound or 'none'}; non-private not flagged: {missed or 'none'}")
+        exit_with(code)

@@ -13,9 +13,12 @@ notebook) can turn either into "inconclusive (reason)" and never into a number:
 
 * :class:`DatasetMissingError` (a ``FileNotFoundError``): no directory given and
   ``$DPEXACT_DPBENCH`` unset, the directory does not exist, or the file is not in it;
-* :class:`DatasetIntegrityError` (a ``ValueError``): the folder holds a ``SHA256SUMS`` file
-  (``sha256sum`` format) and the file's SHA-256 differs from it or is not listed in it.
-  Digests are cached per process by (path, size, mtime, inode), so a file is hashed once.
+* :class:`DatasetIntegrityError` (a ``ValueError``): the file's SHA-256 differs from the digest
+  pinned in the package (:data:`PINNED_SHA256`, the files as published, listed in the data
+  folder's ``SHA256SUMS`` when they were fetched), or — when the folder holds a ``SHA256SUMS``
+  file (``sha256sum`` format) — differs from it or is not listed in it. The pinned digests are
+  always checked: deleting or editing the folder's ``SHA256SUMS`` cannot make a modified file
+  load. Digests are cached per process by (path, size, mtime, inode), so a file is hashed once.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ __all__ = [
     "DPBENCH_ENV",
     "DPBENCH_DOMAIN",
     "SHA256SUMS",
+    "PINNED_SHA256",
     "DatasetIntegrityError",
     "DatasetMissingError",
     "dpbench_directory",
@@ -49,6 +53,16 @@ DPBENCH_ENV = "DPEXACT_DPBENCH"
 DPBENCH_DOMAIN = 4096
 #: checksum file looked for in the data folder
 SHA256SUMS = "SHA256SUMS"
+#: SHA-256 of each DPBench file as published (dpcomp_core/datafiles/1D at commit 233cfcc), pinned in the package
+PINNED_SHA256 = {
+    "ADULTFRANK.n4096.npy": "d85d9b9fe1ff128820cd103f710200affee71859f721ccb9ecc6e020325e4705",
+    "HEPTH.n4096.npy": "a39f1283608ac1eae6d1d5bc289e6eb7a42687b765f5f80af1b40566ff853884",
+    "INCOME.n4096.npy": "2bdb4bb9625d836ad923b280d303860dd12034ef3ae0cf9658e834cb95d8a0c5",
+    "MEDCOST.n4096.npy": "98ac6a1fb0ccdb0e249a7df49a238145eb971fdbebe1ee805174f99d28ef0dd3",
+    "NETTRACE.n4096.npy": "c402b04fa1f007431ef9f414e092064b44726b9a694c550eb446167fd0e670dd",
+    "PATENT.n4096.npy": "0dac5363cfc1e15189cf00ef3a817dcfeb39678d986b1951ba4f451b1cc6f864",
+    "SEARCHLOGS.n4096.npy": "183561b0a8bd8a6cdd0622468830aaab491400a7ee58db2f46a4496e9a4e2621",
+}
 
 
 class DatasetMissingError(FileNotFoundError):
@@ -102,21 +116,30 @@ def _read_sums(sums: Path) -> dict[str, str]:
 
 
 def verify_dpbench_file(path: "str | os.PathLike[str]") -> bool:
-    """Check ``path`` against ``SHA256SUMS`` in its folder.
+    """Check ``path`` against its pinned digest (:data:`PINNED_SHA256`) and, when its folder
+    holds one, against the folder's ``SHA256SUMS``.
 
     Returns:
-        True if the folder has a ``SHA256SUMS`` and the file matches it; False if the folder
-        has no ``SHA256SUMS`` (nothing to check against).
+        True: the file is a known DPBench file and matches every digest.
 
     Raises:
-        DatasetIntegrityError: the digest differs, or the file is not listed.
+        DatasetIntegrityError: the file is not a known DPBench file, its digest differs from
+            the pinned one or from the folder's ``SHA256SUMS``, or that file does not list it.
     """
     p = Path(path)
+    pinned = PINNED_SHA256.get(p.name)
+    if pinned is None:
+        raise DatasetIntegrityError(f"{p.name} is not a known DPBench file (known: {', '.join(sorted(PINNED_SHA256))}); "
+                                    "cannot verify it", p, None, None)
+    actual = _file_sha256(p)
+    if actual != pinned:
+        raise DatasetIntegrityError(
+            f"DPBench file {p} fails its pinned SHA-256 check (sha256 {actual[:16]}…, expected {pinned[:16]}…, as "
+            f"published and listed in {SHA256SUMS}): the file was modified or corrupted", p, pinned, actual)
     sums = p.parent / SHA256SUMS
     if not sums.is_file():
-        return False
+        return True
     expected = _read_sums(sums).get(p.name)
-    actual = _file_sha256(p)
     if expected is None:
         raise DatasetIntegrityError(f"DPBench file {p.name} is not listed in {sums}; cannot verify it", p, None, actual)
     if actual != expected:
@@ -182,7 +205,8 @@ def load_dpbench(name: str, directory: "str | os.PathLike[str] | None" = None, b
         name: dataset name, e.g. ``"HEPTH"`` (case-insensitive; see :data:`DPBENCH_DATASETS`).
         directory: folder with the ``.npy`` files; default ``$DPEXACT_DPBENCH``.
         bins: number of output bins; must divide 4096 (1024 in pf §6 / err §VI).
-        verify: check the file against the folder's ``SHA256SUMS`` when there is one.
+        verify: check the file against its pinned digest and the folder's ``SHA256SUMS``
+            (``False`` loads data no verdict may rely on; the claim catalogue always verifies).
 
     Returns:
         int64 array of length ``bins``: ``x.reshape(bins, 4096 // bins).sum(axis=1)``.
@@ -190,7 +214,8 @@ def load_dpbench(name: str, directory: "str | os.PathLike[str] | None" = None, b
     Raises:
         ValueError: unknown name, bad ``bins``, malformed file.
         DatasetMissingError: no directory configured, missing directory or file.
-        DatasetIntegrityError: the file does not match ``SHA256SUMS`` (with ``verify=True``).
+        DatasetIntegrityError: the file does not match its pinned digest or ``SHA256SUMS``
+            (with ``verify=True``).
     """
     if isinstance(bins, (bool, np.bool_)) or not isinstance(bins, (int, np.integer)):
         raise TypeError(f"bins must be an integer, got {type(bins).__name__}")

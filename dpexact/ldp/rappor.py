@@ -13,7 +13,7 @@ The output space has ``2^k`` elements, but the privacy loss factorises bit by bi
 v, v' the largest ``log(Pr[o|v]/Pr[o|v'])`` over outputs is exactly
 ``a·log max(q*/p*, (1-q*)/(1-p*)) + b·log max(p*/q*, (1-p*)/(1-q*))`` with a (b) the bits where
 ``B(v) = 1, B(v') = 0`` (resp. 0, 1), attained at the output that sets those bits to the more
-likely value. :func:`dpexact.verify.closed_forms.verify_rappor` evaluates it for every pair of the input domain
+likely value. :func:`dpexact.verify.proofs.closed_forms.verify_rappor` evaluates it for every pair of the input domain
 (LDP: any two inputs are neighbours), exactly, with a witness output re-checked in ball
 arithmetic from the product law.
 

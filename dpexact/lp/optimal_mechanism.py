@@ -11,13 +11,14 @@ Optimality ratio (pf §5, Figure 2; the paper's displayed fraction has ``M_*`` i
 places, a typo): ``Σ_{q∈Q} E[err(M, q)] / Σ_{q∈Q} E[err(M*, q)]``. Convention: ``>= 1`` for
 every regular ε-DP mechanism (the LP is a relaxation of that class), ``1`` means optimal on
 Q(n, k). A mechanism that declares symmetry (``properties.symmetric``, pf eq. 1; checked by
-:mod:`dpexact.verify.conformance`) is evaluated once per class and weighted by its multiplicity;
+:mod:`dpexact.conformance.checks`) is evaluated once per class and weighted by its multiplicity;
 any other mechanism is evaluated on every vector of Q(n, k) (at most :data:`MAX_VECTORS`).
 Requires n >= 2 and k >= 1 (otherwise every error is 0).
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -29,7 +30,7 @@ from ..numbers.backends import Backend, get_backend
 from ..numbers.certified import Certified
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
-from ..protocols import MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
+from ..protocols import BatchFloatPmf, MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
 from .exact_certificate import ExactCertificate, certify_exact
 from .lattice import LatticeClass, check_nk, count_classes, count_vectors, lattice_classes, lattice_vectors
 from .regular_lp import Boundary, build_regular_lp
@@ -41,6 +42,8 @@ __all__ = ["OptimalRegularMechanism", "optimal_mechanism", "total_expected_error
 MAX_VECTORS = 200_000
 #: the optimality-ratio pilot samples among this many first members of the sum
 PILOT_SPREAD = 50_000
+#: members per call of ``pmf_float_batch`` (memory ~ BATCH_ROWS·n²/2 floats for PF)
+BATCH_ROWS = 4096
 
 
 @dataclass(frozen=True)
@@ -166,6 +169,8 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
     check_nk(n, k)
     be = get_backend(backend)
     members, _ = _members(mechanism, n, k)
+    if be.is_float and isinstance(mechanism, BatchFloatPmf):
+        return _float_total_batched(mechanism, members, n, k)
     total: Any = None
     bound = 0.0
     count = 0
@@ -182,12 +187,50 @@ def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend
             with be.context():  # the sum at the backend's precision (flint's default is 53 bits)
                 total = ee.value * m if total is None else total + ee.value * m
     if be.is_float:
-        gamma = (count * 2**-53) / (1 - count * 2**-53)
-        return Certified(fsum, fsum, bound * (1 + gamma) + gamma * fsum, Certified.weakest(*kinds), "float")
+        return _float_total(fsum, bound, count, kinds)
     if be.is_ball or be.is_exact:
         return be.certify(total)
     f = float(total)
     return Certified(total, f, bound, "estimate", str(be))
+
+
+def _float_total(fsum: float, bound: float, count: int, kinds: list[str]) -> Certified:
+    """The float sum ``Σ m·E`` of ``count`` members with its bound: theirs weighted, plus the summation's ``γ_m Σ``."""
+    gamma = (count * 2**-53) / (1 - count * 2**-53)
+    return Certified(fsum, fsum, bound * (1 + gamma) + gamma * fsum, Certified.weakest(*kinds), "float")
+
+
+def _float_total_batched(mechanism: Any, members: Any, n: int, k: int) -> Certified:
+    """:func:`total_expected_error` on the float backend through ``pmf_float_batch``
+    (:class:`~dpexact.protocols.BatchFloatPmf`): the same scores (``-2Δℓ`` correctly rounded), the
+    same per-member expected error and bound (:func:`dpexact.utility.expected_error.float_error_bound`),
+    :data:`BATCH_ROWS` members at a time; a row the batch leaves out (NaN bound) goes through ``pmf``."""
+    from ..utility.expected_error import float_error_bound
+
+    two_delta = mechanism.sensitivity * 2
+    table = np.array([(-(two_delta * l)).to_float() if l else 0.0 for l in range(k + 1)])
+    fsum, bound, count = 0.0, 0.0, 0
+    kinds = ["a-priori"]
+    it = iter(members)
+    while True:
+        chunk = list(itertools.islice(it, BATCH_ROWS))
+        if not chunk:
+            break
+        levels = np.array([lv for lv, _ in chunk], dtype=np.int64).reshape(len(chunk), n)
+        mult = np.array([m for _, m in chunk], dtype=np.float64)
+        Q = table[levels]
+        P, rel = mechanism.pmf_float_batch(Q)
+        gaps = Q.max(axis=1, keepdims=True) - Q
+        E = np.einsum("bi,bi->b", gaps, P)
+        B = float_error_bound(E, rel, n, gaps.sum(axis=1))
+        for b in np.flatnonzero(~np.isfinite(rel)):
+            ee = _class_error(mechanism, [int(v) for v in levels[b]], get_backend("float"))
+            E[b], B[b] = ee.as_float, ee.error_bound
+            kinds.append(ee.error_kind)
+        fsum += float(np.sum(mult * E))
+        bound += float(np.sum(mult * B))
+        count += len(chunk)
+    return _float_total(fsum, bound, count, kinds)
 
 
 def _members(mechanism: Any, n: int, k: int) -> tuple[Any, int]:
@@ -224,12 +267,17 @@ def ratio_seconds_estimate(mechanism: Any, n: int, k: int, backend: "str | Backe
     (classes, or vectors for a mechanism without symmetry), at least 2 and no more than ``budget`` seconds of pilot, scaled
     to the member count. Raises what the sum would raise (a vector count over the limit, a false
     symmetry declaration) before any LP work."""
-    import itertools
     import time
 
     check_nk(n, k)
     be = get_backend(backend)
     members, count = _members(mechanism, n, k)
+    if be.is_float and isinstance(mechanism, BatchFloatPmf):
+        pilot = list(itertools.islice(members, min(count, BATCH_ROWS)))
+        _float_total_batched(mechanism, pilot[:2], n, k)  # untimed: first-call costs (nodes, imports)
+        t = time.process_time()
+        _float_total_batched(mechanism, pilot, n, k)
+        return (time.process_time() - t) / max(len(pilot), 1) * count
     step = max(1, min(count, PILOT_SPREAD) // max(1, samples))  # members beyond the spread cost as much to walk to
     spent, done = 0.0, 0
     _class_error(mechanism, [0] * n, be)  # untimed: first-call costs (imports, caches) would be scaled by the count

@@ -24,6 +24,11 @@ Several routes, same LP, same optimum:
     them, re-solve from the previous basis (HiGHS keeps it across ``addCols``/``addRows``),
     and stop when nothing is missing: then the restricted solution, with the missing ``t`` at
     0 and the missing rows basic, is primal and dual feasible for the *full* LP, i.e. optimal.
+``method="forest-ipm" | "forest-cg"``
+    Interior point on the LP with its privacy forest eliminated (:mod:`.forest_ipm`): the class
+    system dense (``"forest-ipm"``, up to ~10⁴ classes) or matrix-free by CG (``"forest-cg"``,
+    any size, moderate accuracy within the time budget). Never picked by ``"auto"``: slower
+    than the routes above wherever measured (benchmarks/README.md).
 ``method="simplex" | "ipm" | "hipo" | "pdlp"``
     The full LP in one HiGHS call (dual simplex / IPX interior point / HiPO interior point /
     PDLP first-order), on the z- or w-variables. The simplex routes are slow beyond n = k = 7
@@ -63,7 +68,7 @@ from .tree_bounds import OptimumBounds, optimum_bounds
 
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
-Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp"]
+Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp", "forest-ipm", "forest-cg"]
 _METHODS = get_args(Method)
 
 #: ``method="auto"``: LPs up to this many variables go to generation (below a second)
@@ -244,6 +249,7 @@ def solve_regular_lp(
     options: dict[str, Any] | None = None,
     max_seconds: float | None = None,
     max_memory: Any = "default",
+    progress: Any = None,
 ) -> LPSolution:
     """Solve ``lp`` with HiGHS; raise ``RuntimeError`` unless HiGHS reports an optimum.
 
@@ -273,6 +279,8 @@ def solve_regular_lp(
             :class:`~dpexact.cost_limits.CostLimitError` before HiGHS starts), and it becomes
             ``time_limit`` unless one is given. ``None``: no time check.
         max_memory: memory budget in bytes (default half the physical RAM; ``None`` disables).
+        progress: ``progress(kind, text)`` callback (``"forest-ipm"``, ``"forest-cg"``: one note per
+            iteration with the proven width so far).
 
     Every solution carries ``bounds`` (:func:`.tree_bounds.optimum_bounds`), a proven float64
     interval around the optimum computed from the returned primal and class duals.
@@ -296,6 +304,11 @@ def solve_regular_lp(
     check_cost(solve_only, max_seconds=max_seconds, max_memory=max_memory)
     if max_seconds is not None and time_limit is None:
         time_limit = float(max_seconds)  # the estimate is a model: HiGHS enforces the budget
+    if method in ("forest-ipm", "forest-cg"):
+        from .forest_ipm import solve_forest_ipm
+
+        return solve_forest_ipm(lp, linear_solver="dense" if method == "forest-ipm" else "cg",
+                                time_limit=time_limit, max_memory=max_memory, progress=progress)
     if method == "generation":
         return _solve_generation(lp, warm_start, time_limit, threads, tol, options)
     return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit)

@@ -162,6 +162,9 @@ def optimum_bounds(lp: RegularLP, z: np.ndarray, class_duals: np.ndarray) -> Opt
         raise ValueError("z, class_duals: must be finite")
     forest = privacy_forest(lp)
     rho, rho_err = _rho_ball(lp)
+    if not rho - rho_err > 0:  # e^{-ε} below float64's smallest normal: the margins below divide by it
+        raise ArithmeticError(f"epsilon: e^(-ε) = e^(-{lp.epsilon}) underflows float64; the LP's "
+                              "proven float bounds cannot be computed at this ε")
     cnt = lp.var_count.astype(np.float64)
     cls = lp.var_class
     cost = _weights(lp)

@@ -15,7 +15,7 @@ Privacy (a density-ratio theorem, not a search): the density ratio of neighbours
 orthant ``x_i >= max(q̃_i, q̃'_i)`` (tails of the Laplace law are exponential). Hence the exact
 privacy level is ``sup_{q~q'} ‖q̃ - q̃'‖₁ / b``: ``copies·k·Δ/b`` for ALL_DIFFER (k released
 coordinates) and ``copies·Δ/b`` for ONE_DIFFER, for *every* pair and every output set.
-:func:`dpexact.verify.closed_forms.verify_additive` reports it with a witness box computed from the law itself.
+:func:`dpexact.verify.proofs.closed_forms.verify_additive` reports it with a witness box computed from the law itself.
 
 ``total=True`` releases ``Σ_i q_i + Lap(b)`` (CheckDP's PartialSum).
 

@@ -73,7 +73,7 @@ class SelectionMechanism:
     short_name: ClassVar[str] = "abstract"
     #: largest n accepted by the exact backend when the weights are rational (flint ``fmpq``)
     exact_limit: ClassVar[int] = 400
-    #: what every instance of the class declares (checked by dpexact.verify.conformance)
+    #: what every instance of the class declares (checked by dpexact.conformance.checks)
     declared_properties: ClassVar[MechanismProperties] = MechanismProperties()
     output_kind: ClassVar[str] = "selection"
     #: largest n when they are irrational (sympy expressions: far slower)
@@ -367,6 +367,19 @@ def float_exponents(c: Real, q: np.ndarray, cf: float | None = None) -> np.ndarr
     e = np.clip(de.astype(np.int64) + ce, -100_000, 100_000).astype(np.int32)
     with np.errstate(over="ignore", under="ignore"):
         return np.ldexp(cm * dm, e)
+
+
+def float_exponents_rows(cf: float, Q: np.ndarray) -> np.ndarray | None:
+    """``c·(q - q*)`` of every row of ``Q``, bit for bit what :func:`float_exponents` gives for the
+    row, or ``None`` when some row needs its scaled route (``c`` or a difference out of range)."""
+    if not 2.0**-1000 < cf < 2.0**1000:
+        return None
+    with np.errstate(over="ignore", invalid="ignore"):
+        D = Q - Q.max(axis=1, keepdims=True)
+    if not np.isfinite(D).all():
+        return None
+    with np.errstate(under="ignore"):
+        return cf * D
 
 
 def _check_method(method: str | None, allowed: tuple[str, ...], default: str) -> str:

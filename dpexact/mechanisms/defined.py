@@ -241,6 +241,22 @@ class FunctionMechanism(SelectionMechanism):
         est = 10.0 ** (-backend.dps + 3) * (len(q) + 1)  # type: ignore[attr-defined]
         return Pmf(tuple(vals), str(backend), "function", est, est, "estimate")
 
+    def pmf_on_balls(self, scores: Any, prec: int) -> list:
+        """The pmf function run on arb balls of scores (:class:`dpexact.protocols.IntervalLaw`):
+        every backend operation is interval arithmetic, so each result encloses the pmf of every
+        vector in the box; a comparison the ball cannot decide raises ``ArithmeticError``."""
+        from flint import arb
+
+        if self.pmf_function is None:
+            raise ValueError(f"{self.label} is a sampler-only mechanism: no law to evaluate on boxes")
+        self._check_n(len(scores))
+        be = BallBackend(prec)
+        with be.context():
+            vals = list(self.pmf_function(list(scores), self._namespace(be.from_real), BackendOperations(be)))
+        if len(vals) != len(scores) or not all(isinstance(v, (arb, int)) for v in vals):
+            raise ValueError(f"pmf of {self.label} must return {len(scores)} ball probabilities on the ball backend")
+        return [arb(v) if isinstance(v, int) else v for v in vals]
+
     def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         self._check_n(q.size)
         if self.sampler is not None:
@@ -292,5 +308,8 @@ def define_mechanism(
         size: the number of candidates it is tied to (``None``: any).
         params: further exact parameters, passed in ``p``.
     """
+    from .validation import warn_inexact_floats
+
+    warn_inexact_floats({"epsilon": epsilon, "sensitivity": sensitivity})
     return FunctionMechanism(epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, label=name, pmf_function=pmf,
                              sampler=sampler, relation=neighbourhood, declared=properties, fixed_size=size, extra=params)

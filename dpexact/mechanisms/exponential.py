@@ -30,11 +30,16 @@ from ..numbers.backends import Backend, ExactBackend, MpBackend
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
-from .base import SelectionMechanism, _check_method
+from .base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows
 
 __all__ = ["ExponentialMechanism"]
 
 U = 2.0**-53
+
+
+def _rel_bound(xr: Any, mean_abs_x: Any, n: int) -> Any:
+    """The module docstring's relative bound ``u(2.5|x_r| + 2.5 E|x| + log2 n + 6)`` (floats or rows)."""
+    return U * (2.5 * xr + 2.5 * mean_abs_x + math.log2(max(n, 2)) + 6)
 
 
 @dataclass(frozen=True)
@@ -104,10 +109,23 @@ class ExponentialMechanism(SelectionMechanism):
         logpmf = x - math.log(s)
         pos = pmf > 0  # x = -inf has pmf 0: keep 0·inf out of the mean
         mean_abs_x = float(np.dot(pmf[pos], -x[pos]))
-        xr = min(float(-x.min()), 745.0)
-        rel = U * (2.5 * xr + 2.5 * mean_abs_x + math.log2(max(q.size, 2)) + 6)
+        rel = _rel_bound(min(float(-x.min()), 745.0), mean_abs_x, q.size)
         return Pmf(pmf, "float", "closed-form", rel_error=rel, abs_error=rel * float(pmf.max()),
                    error_kind="a-priori", logvalues=logpmf)
+
+    def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Closed-form pmfs of the rows of ``Q`` with the bound of the single-vector route
+        (:class:`~dpexact.protocols.BatchFloatPmf`); a base measure is left to ``pmf`` (NaN bounds)."""
+        X = float_exponents_rows(self._exponent_scale_float, Q) if self.measure is None else None
+        if X is None:
+            return np.zeros(Q.shape), np.full(Q.shape[0], np.nan)
+        W = np.exp(X)
+        P = W / W.sum(axis=1, keepdims=True)
+        with np.errstate(invalid="ignore"):
+            mean_abs_x = np.einsum("bi,bi->b", P, np.where(P > 0, -X, 0.0))
+        rel = _rel_bound(np.minimum(-X.min(axis=1), 745.0), mean_abs_x, Q.shape[1])
+        rel[~(rel * P.max(axis=1) <= FLOAT_USEFUL_ERROR)] = np.nan
+        return P, rel
 
     def _pmf_float_measure(self, q: np.ndarray) -> Pmf:
         import mpmath

@@ -1,17 +1,31 @@
 """Mechanisms defined outside the package: ``PATH.py:OBJECT`` and ``module:OBJECT``.
 
 Wherever a mechanism is named (``dpexact pmf -m``, ``verify -m``, ``optimal --mechanisms``,
-``conform``), a name containing ``:`` is loaded from outside the registry:
+``conform``, a sweep spec, :func:`dpexact.mechanism`), a name containing ``:`` is loaded from
+outside the registry:
 
 * ``/some/dir/my_mech.py:MyMechanism`` — the file is imported by path
   (:func:`importlib.util.spec_from_file_location`), once per absolute path;
 * ``my_package.my_module:MyMechanism`` — an importable module.
 
-``OBJECT`` is a class or a factory function, called with the command's parameters
-(``epsilon``, ``sensitivity``, ``--param name=value``), or a ready mechanism instance (then
-only the parameters it already has may be given). The result must satisfy
+Loading a module imports it, and importing runs its top-level code: name only files and modules
+you trust. Beyond that import, dpexact calls nothing that is not declared a mechanism.
+``OBJECT`` must be one of
+
+* a mechanism instance (e.g. a :func:`dpexact.define_mechanism` result) — then only the
+  parameters it already has may be given (a dataclass is rebuilt with them);
+* a class that satisfies the protocol *as a class*, checked before it is instantiated
+  (:func:`class_problem`: every member of :class:`dpexact.protocols.Mechanism` or
+  :class:`~dpexact.protocols.ContinuousMechanism` defined on the class or annotated as a
+  field, the methods callable, ``output_kind`` a known kind if it is a constant) — called with
+  the command's parameters (``epsilon``, ``sensitivity``, ``--param name=value``);
+* a function marked with :func:`mechanism_factory` (``@dpexact.mechanism_factory``), called
+  with the same parameters.
+
+Anything else (``os:system``, ``shutil:rmtree``, an unmarked function, a class that is not a
+mechanism) is refused in one line *before it is called*. What is built must satisfy
 :class:`dpexact.protocols.Mechanism` (finite outputs) or
-:class:`dpexact.protocols.ContinuousMechanism` (the other output kinds). Loading user code runs it: name only files you trust.
+:class:`dpexact.protocols.ContinuousMechanism` (the other output kinds).
 
 Every failure is one line naming the spec: file missing, import failing, object missing,
 object not a mechanism, constructor error. The loaded mechanism is wrapped in
@@ -28,14 +42,16 @@ import functools
 import hashlib
 import importlib
 import importlib.util
+import inspect
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
-from ..protocols import check_mechanism
+from ..protocols import FINITE_KINDS, KIND_METHODS, check_mechanism
 
-__all__ = ["is_external", "load_object", "load_mechanism", "GuardedMechanism"]
+__all__ = ["is_external", "load_object", "load_mechanism", "GuardedMechanism", "MechanismFactory",
+           "mechanism_factory", "class_problem"]
 
 #: the law methods of the other output kinds, guarded like pmf / logpmf / rvs
 _GUARDED = frozenset({"box_probability", "interval_probability", "pdf", "logpdf", "outputs", "rvs_values", "components"})
@@ -102,15 +118,137 @@ def load_object(spec: str) -> Any:
     return target
 
 
-def load_mechanism(spec: str, **params: Any) -> "GuardedMechanism":
-    """Build the mechanism named by ``spec`` with ``params`` (see the module docstring)."""
+class MechanismFactory:
+    """A function declared to build a mechanism (made by :func:`mechanism_factory`).
+
+    Calling it calls the function; the loader calls a ``module:OBJECT`` that is a function only
+    when it is wrapped so, because an arbitrary callable (``os.system``) must never be called
+    with the user's parameters.
+    """
+
+    def __init__(self, function: Any) -> None:
+        if not callable(function):
+            raise TypeError(f"mechanism_factory expects a function, got {type(function).__name__}")
+        self.function = function
+        functools.update_wrapper(self, function)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.function(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"mechanism_factory({self.function!r})"
+
+
+def mechanism_factory(function: Any) -> MechanismFactory:
+    """Decorator: mark ``function`` as a mechanism factory, so that ``PATH.py:NAME`` /
+    ``module:NAME`` may call it with the command's parameters::
+
+        @dpexact.mechanism_factory
+        def my_em(epsilon, sensitivity=1):
+            return dpexact.define_mechanism("my-em", pmf, epsilon=epsilon)
+    """
+    return MechanismFactory(function)
+
+
+#: members every mechanism class has (Mechanism and ContinuousMechanism share them)
+_COMMON_ATTRIBUTES = ("short_name", "epsilon", "sensitivity", "size", "properties", "output_kind")
+_COMMON_METHODS = ("rvs", "params", "neighbourhood")
+#: the methods of the finite kinds (Mechanism); the other kinds' are KIND_METHODS
+_FINITE_METHODS = ("pmf", "logpmf", "outputs")
+
+
+def _static_names(cls: type) -> set[str]:
+    """Names a class defines or annotates (dataclass fields without default), read without calling anything."""
+    names: set[str] = set()
+    for klass in inspect.getmro(cls):
+        own = klass.__dict__
+        names.update(own)
+        annotations = own.get("__annotations__", {})
+        if isinstance(annotations, dict):
+            names.update(annotations)
+    return names
+
+
+def _static_callable(cls: type, name: str) -> bool:
+    try:
+        member = inspect.getattr_static(cls, name)
+    except AttributeError:
+        return False
+    return isinstance(member, (staticmethod, classmethod)) or inspect.isroutine(member) or callable(member)
+
+
+def class_problem(cls: type) -> str | None:
+    """Why ``cls`` does not satisfy the mechanism protocol *as a class* (``None``: it does).
+
+    Read statically (:func:`inspect.getattr_static`, the MRO's ``__dict__`` and annotations): no
+    code of the class runs, so a class that is not a mechanism is refused before it is
+    instantiated.
+    """
+    names = _static_names(cls)
+    missing = [a for a in _COMMON_ATTRIBUTES if a not in names]
+    missing += [m for m in _COMMON_METHODS if not _static_callable(cls, m)]
+    try:
+        kind = inspect.getattr_static(cls, "output_kind")
+    except AttributeError:
+        kind = None
+    if isinstance(kind, str):
+        if kind not in FINITE_KINDS and kind not in KIND_METHODS:
+            return f"has an unknown output_kind {kind!r} (one of {', '.join(FINITE_KINDS + tuple(KIND_METHODS))})"
+        law = _FINITE_METHODS if kind in FINITE_KINDS else KIND_METHODS[kind]
+        missing += [m for m in law if not _static_callable(cls, m)]
+    else:  # a property: any kind's law will do, the instance is checked after it is built
+        laws = [_FINITE_METHODS, *KIND_METHODS.values()]
+        if not any(all(_static_callable(cls, m) for m in law) for law in laws):
+            missing.append("the law methods of an output kind (pmf, logpmf, outputs; or those of dpexact.protocols.KIND_METHODS)")
+    if missing:
+        return f"does not satisfy the dpexact Mechanism protocol (missing: {', '.join(missing)}); see dpexact.protocols"
+    return None
+
+
+def _instance_problem(obj: Any) -> str | None:
+    """:func:`class_problem` for an instance: its class plus its own ``__dict__``, read statically."""
+    problem = class_problem(type(obj))
+    if problem is None:
+        return None
+    try:
+        own = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        return problem
+    names = _static_names(type(obj)) | set(own)
+    if all(a in names for a in _COMMON_ATTRIBUTES + _COMMON_METHODS):
+        return None  # members set on the instance: check_mechanism decides
+    return problem
+
+
+def _kind_of(target: Any) -> str:
+    if inspect.isbuiltin(target):
+        return f"the built-in {getattr(target, '__qualname__', type(target).__name__)}"
+    if inspect.isroutine(target):
+        return f"the function {getattr(target, '__qualname__', '?')}"
+    return f"a {type(target).__name__} object"
+
+
+def load_mechanism(spec: str, /, **params: Any) -> "GuardedMechanism":
+    """Build the mechanism named by ``spec`` with ``params`` (see the module docstring).
+
+    Nothing is called before it is known to be a mechanism class, a marked factory or a
+    mechanism instance: anything else raises a one-line ``TypeError`` naming ``spec``.
+    """
     target = load_object(spec)
-    if callable(target) and not _looks_like_instance(target):
-        try:
-            mech = target(**params)
-        except Exception as exc:  # the constructor is user code
-            raise ValueError(f"mechanism {spec!r}: {type(exc).__name__}: {exc}") from exc
+    if isinstance(target, MechanismFactory):
+        mech = _build(spec, target, params)
+    elif isinstance(target, type):
+        problem = class_problem(target)
+        if problem is not None:
+            raise TypeError(f"mechanism {spec!r}: class {target.__name__} {problem}; not instantiated")
+        mech = _build(spec, target, params)
     else:
+        problem = _instance_problem(target)
+        if problem is not None:
+            callable_hint = ("; a function that builds a mechanism must be marked @dpexact.mechanism_factory"
+                             if callable(target) else "")
+            raise TypeError(f"mechanism {spec!r}: {_kind_of(target)} is not a mechanism, a mechanism class or a "
+                            f"marked factory{callable_hint}; refused without calling it")
         mech = target
         if params:
             if not dataclasses.is_dataclass(mech):
@@ -123,8 +261,11 @@ def load_mechanism(spec: str, **params: Any) -> "GuardedMechanism":
     return GuardedMechanism(mech, spec)
 
 
-def _looks_like_instance(obj: Any) -> bool:
-    return not isinstance(obj, type) and hasattr(obj, "pmf") and hasattr(obj, "params")
+def _build(spec: str, constructor: Any, params: dict[str, Any]) -> Any:
+    try:
+        return constructor(**params)
+    except Exception as exc:  # the constructor is user code
+        raise ValueError(f"mechanism {spec!r}: {type(exc).__name__}: {exc}") from exc
 
 
 class GuardedMechanism:

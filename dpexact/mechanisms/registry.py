@@ -143,7 +143,7 @@ def info(name: str) -> dict[str, Any]:
             "citations": cites}
 
 
-def mechanism(name: str, **params: Any) -> Any:
+def mechanism(name: str, /, **params: Any) -> Any:
     """Build the mechanism registered as ``name`` with ``params`` (errors name the bad parameter).
 
     ``name`` may also be ``PATH.py:OBJECT`` or ``module:OBJECT`` (a mechanism defined
@@ -151,6 +151,9 @@ def mechanism(name: str, **params: Any) -> Any:
     """
     if not isinstance(name, str):
         raise TypeError(f"mechanism must be a name, got {type(name).__name__}")
+    from .validation import warn_inexact_floats
+
+    warn_inexact_floats(params)
     if ":" in name and name not in _FACTORIES and name not in _ENTRIES:
         from .loader import load_mechanism
 

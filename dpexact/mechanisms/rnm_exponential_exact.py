@@ -34,6 +34,7 @@ scores are rational, returned as a sympy expression with terms grouped by expone
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any
 
@@ -67,7 +68,10 @@ def _expansion(q: list[Real], scales: list[Real], max_terms: int | None = None) 
     top = max(q)
     raw, rational = _values([top - x for x in q] + [Real.of(1) / b for b in scales])
     d, lam = raw[:n], raw[n:]
-    zero = Fraction(0) if rational else sympy.Integer(0)
+    if rational:
+        sums, largest = _expansion_rational(tuple(d), tuple(lam), max_terms)
+        return list(sums), {"terms": largest}, True
+    zero = sympy.Integer(0)
     out: list[dict] = []
     largest = 1
     for r in range(n):
@@ -100,6 +104,76 @@ def _expansion(q: list[Real], scales: list[Real], max_terms: int | None = None) 
             by_exp[key] = by_exp.get(key, 0) + coef
         out.append({e: c for e, c in by_exp.items() if c != 0})
     return out, {"terms": largest}, rational
+
+
+#: rational expansions kept for reuse (a verify asks for the same shifted vectors many times)
+_CACHE: dict[tuple, tuple[tuple[dict, ...], int]] = {}
+_CACHE_ENTRIES = 4096
+_CACHE_TERMS = 20_000  # larger expansions are not kept
+
+
+def _expansion_rational(d: tuple[Fraction, ...], lam: tuple[Fraction, ...], max_terms: int) -> tuple[tuple[dict, ...], int]:
+    """:func:`_expansion` for rational gaps ``d`` and rates ``λ`` in integer arithmetic.
+
+    With ``D_κ`` and ``D_E`` the common denominators of the rates and of the products ``λ_s d_s``,
+    a term ``(κ, E)`` is the integer pair ``(κ D_κ, E D_E)`` packed into one integer
+    ``κ D_κ · M + E D_E`` (``M`` above every reachable ``E D_E``), so the expansion hashes and adds
+    machine-size integers only; ``λ_r/(λ_r + κ) = λ_r D_κ / (λ_r D_κ + κ D_κ)`` and the terms of
+    one exponent are summed per denominator before a single Fraction is formed. Results depend
+    only on the gaps (a shift of the scores reuses them) and are cached.
+    """
+    key = (d, lam, max_terms)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    n = len(d)
+    e_raw = [l * g for l, g in zip(lam, d)]
+    Dk = math.lcm(*(l.denominator for l in lam))
+    De = math.lcm(*(e.denominator for e in e_raw))
+    kap = [l.numerator * (Dk // l.denominator) for l in lam]
+    ei = [e.numerator * (De // e.denominator) for e in e_raw]
+    M = sum(ei) + 1
+    shift = [k * M + e for k, e in zip(kap, ei)]
+    out: list[dict] = []
+    largest = 1
+    for r in range(n):
+        poly: dict[int, int] = {0: 1}
+        for s in range(n):
+            if s == r:
+                continue
+            sh = shift[s]
+            new = dict(poly)
+            get = new.get
+            for key2, c in poly.items():
+                k2 = key2 + sh
+                v = get(k2, 0) - c
+                if v:
+                    new[k2] = v
+                else:
+                    del new[k2]
+            poly = new
+            if len(poly) > max_terms:
+                raise ValueError(f"scores: the exact RNM expansion exceeds {max_terms} terms "
+                                 "(scores far from a common lattice); use backend='ball'")
+        largest = max(largest, len(poly))
+        lr, base = kap[r], ei[r]
+        acc: dict[int, dict[int, int]] = {}
+        for key2, c in poly.items():
+            k, e = divmod(key2, M)
+            per = acc.setdefault(base + e, {})
+            per[lr + k] = per.get(lr + k, 0) + c * lr
+        by_exp: dict[Fraction, Fraction] = {}
+        for e, per in acc.items():
+            v = sum((Fraction(num, den) for den, num in per.items() if num), Fraction(0))
+            if v:
+                by_exp[Fraction(e, De)] = v
+        out.append(by_exp)
+    res = (tuple(out), largest)
+    if sum(len(o) for o in out) <= _CACHE_TERMS:
+        if len(_CACHE) >= _CACHE_ENTRIES:
+            _CACHE.pop(next(iter(_CACHE)))  # the oldest entry
+        _CACHE[key] = res
+    return res
 
 
 def rnm_exponential_exact(q: list[Real], scales: list[Real]) -> tuple[list[Any], dict]:

@@ -12,7 +12,7 @@ Vadhan Thm. 4.7); ``log_base=2`` gives ``k = ⌈log₂(2/ε)⌉``. At ε = 0.1 t
 gives k = 3 and the level ``ln(9/8) ≈ 0.1178 > ε``; ``log_base=2`` gives k = 5, ``ln(33/32)``.
 
 Neighbours: counts differing by one. The whole input domain is finite, so
-:func:`dpexact.verify.closed_forms.verify_truncated_geometric` decides ε-DP over *every* pair of neighbouring counts and every output,
+:func:`dpexact.verify.proofs.closed_forms.verify_truncated_geometric` decides ε-DP over *every* pair of neighbouring counts and every output,
 exactly (rational probabilities against ``e^ε`` in ``Q[exp(Q)]``).
 """
 

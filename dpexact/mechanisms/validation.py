@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import warnings
+from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
@@ -16,10 +18,28 @@ __all__ = [
     "float_scores",
     "exact_scores",
     "check_size",
+    "warn_inexact_floats",
 ]
 
 #: Largest score vector accepted by float paths (8 bytes each; ~10 arrays live at once).
 MAX_FLOAT_SCORES = 50_000_000
+
+
+def warn_inexact_floats(params: dict[str, Any], stacklevel: int = 3) -> None:
+    """Warn (``UserWarning``) for each Python float parameter that is not the decimal it prints as.
+
+    dpexact takes a float at its exact binary value: ``epsilon=0.1`` is
+    3602879701896397/36028797018963968, while the CLI's and a string's ``"0.1"`` is 1/10. The
+    warning names the exact value and the string to pass instead. Floats that are exact
+    decimals (0.5, 2.0) and non-float values are silent.
+    """
+    for name, value in params.items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        for v in values:
+            if isinstance(v, float) and math.isfinite(v) and Fraction(v) != Fraction(repr(v)):
+                warnings.warn(f"{name}={v!r} is a Python float: dpexact takes it at its exact binary value {Fraction(v)}, "
+                              f"not {Fraction(repr(v))}; pass the string \"{v!r}\" for the exact decimal",
+                              UserWarning, stacklevel=stacklevel)
 
 
 def positive_real(value: Any, name: str) -> Real:

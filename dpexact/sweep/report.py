@@ -97,13 +97,13 @@ def plot_ratios(points: Sequence[Point], rows: dict[str, Row], path: "str | Path
     axes[0][0].legend()
     fig.suptitle(title or "optimality ratio vs ε (pf Figure 2 style)")
     fig.tight_layout()
-    target = Path(path)
-    tmp = target.with_name(f".{target.name}.tmp{target.suffix}")
+    import io as _bytes_io
+
+    from ..io import atomic_write_bytes
+
+    buffer = _bytes_io.BytesIO()
     try:
-        fig.savefig(tmp, dpi=120)
-        tmp.replace(target)
+        fig.savefig(buffer, dpi=120, format="png")
     finally:
         plt.close(fig)
-        if tmp.exists():
-            tmp.unlink()
-    return target
+    return atomic_write_bytes(path, buffer.getvalue(), name="--plot")

@@ -30,10 +30,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["KINDS", "MAX_POINTS", "Point", "SweepSpec", "load_spec", "parse_spec", "point_key"]
+__all__ = ["KINDS", "MAX_POINTS", "MAX_SPEC_BYTES", "MAX_SPEC_DEPTH", "Point", "SweepSpec", "load_spec", "parse_spec", "point_key"]
 
 #: no sweep may expand to more points than this (bounding the cost before spending it)
 MAX_POINTS = 100_000
+#: largest spec file read (a spec is a few lines; /dev/zero or a huge file is refused after this many bytes)
+MAX_SPEC_BYTES = 1 << 20
+#: deepest nesting of tables and arrays in a spec (the grammar needs 3: scores = [[1, 2]], params = { a = [..] })
+MAX_SPEC_DEPTH = 8
 
 
 def _int(name: str, v: Any) -> int:
@@ -279,14 +283,42 @@ def parse_spec(data: dict[str, Any]) -> SweepSpec:
 
 
 def load_spec(path: "str | Path") -> SweepSpec:
-    """Read and validate a TOML spec file (float literals kept as their exact text)."""
+    """Read and validate a TOML spec file (float literals kept as their exact text).
+
+    At most :data:`MAX_SPEC_BYTES` + 1 bytes are read, so a device or a huge file is refused
+    without reading it all; nesting deeper than :data:`MAX_SPEC_DEPTH` is refused before
+    validation.
+    """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        with open(p, "rb") as fh:
+            raw = fh.read(MAX_SPEC_BYTES + 1)
     except OSError as exc:
         raise ValueError(f"spec: cannot read {p} ({exc.strerror or exc})") from None
+    if len(raw) > MAX_SPEC_BYTES:
+        raise ValueError(f"spec: {p} is larger than {MAX_SPEC_BYTES} bytes (a sweep spec is a few lines)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"spec: {p} is not UTF-8 text (byte {exc.start})") from None
     try:
         data = tomllib.loads(text, parse_float=str)
     except tomllib.TOMLDecodeError as exc:
         raise ValueError(f"spec: {p} is not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise ValueError(f"spec: {p} nests arrays or tables too deeply (at most {MAX_SPEC_DEPTH} levels)") from None
+    _check_depth(data, str(p))
     return parse_spec(data)
+
+
+def _check_depth(data: Any, where: str) -> None:
+    """Refuse nesting deeper than :data:`MAX_SPEC_DEPTH` (iteratively: no recursion on user data)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_SPEC_DEPTH:
+            raise ValueError(f"spec: {where} nests arrays or tables deeper than {MAX_SPEC_DEPTH} levels")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)

@@ -13,7 +13,10 @@ Each file holds one row (:class:`Row`): the task's key (the file name), kind, in
 its JSON result, the evidence (certified, bounds, seconds, backend, error message) and a
 ``sha256`` over all other fields. :meth:`ResultStore.scan` re-reads every file, recomputes the
 checksum and checks the key; a truncated, corrupted or foreign file is reported in
-``ScanResult.corrupt`` and never returned as a result (its task counts as not done).
+``ScanResult.corrupt`` and never returned as a result (its task counts as not done). The
+checksum detects accidents (a truncated copy, flipped bits, a file from another store), not
+forgery: anyone who can write the store can recompute it. A ``<key>.parquet`` that is not a
+regular file (a FIFO, a device, a link) is never read nor replaced.
 """
 
 from __future__ import annotations
@@ -139,6 +142,8 @@ class ResultStore:
         cols["sha256"] = checksum(cols)
         table = pa.Table.from_pylist([cols], schema=_schema())
         target = self.path(row.key)
+        if target.is_symlink() or (target.exists() and not target.is_file()):
+            raise ValueError(f"--store: {target} is not a regular file; not replaced")
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=self.root)
         try:
             with os.fdopen(fd, "wb") as fh:
@@ -166,6 +171,8 @@ class ResultStore:
         """Read and verify one file; ``ValueError`` saying why if it is not a complete, intact row."""
         import pyarrow.parquet as pq
 
+        if path.is_symlink() or not path.is_file():  # a FIFO would block the read, a device never end
+            raise ValueError("not a regular file")
         try:
             table = pq.read_table(path, page_checksum_verification=True)
         except Exception as exc:  # pyarrow raises ArrowInvalid / OSError on truncated or garbled files

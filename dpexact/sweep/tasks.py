@@ -1,10 +1,10 @@
 """Task functions of a sweep: one grid point in, one JSON-ready outcome out.
 
 Each kind calls the same library function as its CLI command, so a sweep's result for a point
-equals the command's ``--json`` output:
+equals the command's ``--json`` output (the versioned document of :mod:`dpexact.schemas`):
 
 * ``optimal`` — :func:`dpexact.lp.summary.optimal_summary` (``dpexact optimal --json``);
-* ``verify`` — :func:`dpexact.verify.output_dispatch.verify_any` then ``Verdict.as_dict`` (``dpexact verify --json``:
+* ``verify`` — :func:`dpexact.verify.router.verify_any` then ``Verdict.as_dict`` (``dpexact verify --json``:
   every output kind, ``delta`` for (ε, δ));
 * ``pmf`` — :func:`dpexact.utility.summary.pmf_summary` (``dpexact pmf --json``);
 * ``check`` — ``proofs_checks.catalogue.run_claim`` then ``to_json`` (one claim of ``dpexact check``).
@@ -20,6 +20,8 @@ import json
 import time
 from typing import Any, Callable
 
+from ..schemas import document
+
 __all__ = ["TASKS", "run_point", "evidence", "expand_claims"]
 
 
@@ -31,9 +33,9 @@ def _jsonable(obj: Any) -> Any:
 def _optimal(i: dict[str, Any]) -> dict[str, Any]:
     from ..lp.summary import optimal_summary
 
-    return optimal_summary(i["n"], i["k"], i["epsilon"], sensitivity=i["sensitivity"], mechanisms=i["mechanisms"],
+    return document("optimal", optimal_summary(i["n"], i["k"], i["epsilon"], sensitivity=i["sensitivity"], mechanisms=i["mechanisms"],
                            boundary=i["boundary"], method=i["method"], crossover=i["crossover"], certify=i["certify"],
-                           time_limit=i.get("time_limit"), threads=i.get("threads"), max_seconds=i.get("max_seconds"))
+                           time_limit=i.get("time_limit"), threads=i.get("threads"), max_seconds=i.get("max_seconds")))
 
 
 def _mechanism_params(i: dict[str, Any]) -> dict[str, Any]:
@@ -46,19 +48,20 @@ def _mechanism_params(i: dict[str, Any]) -> dict[str, Any]:
 
 def _verify(i: dict[str, Any]) -> dict[str, Any]:
     from .. import mechanism as build
-    from ..verify.output_dispatch import verify_any
+    from ..verify.router import verify_any
 
     mech = build(i["mechanism"], **_mechanism_params(i))
     v = verify_any(mech, neighbourhood=i["neighbourhood"], searches=tuple(i["search"]), n=i.get("n"),
                    values=i.get("values"), steps=i["steps"], relation=i.get("relation"), delta=i.get("delta"),
                    name=i["mechanism"])
-    return _jsonable(v.as_dict())
+    return _jsonable(document("verify", v.as_dict()))
 
 
 def _pmf(i: dict[str, Any]) -> dict[str, Any]:
     from ..utility.summary import pmf_summary
 
-    return _jsonable(pmf_summary(i["mechanism"], _mechanism_params(i), i["scores"], backend=i["backend"], method=i.get("method")))
+    return _jsonable(document("pmf", pmf_summary(i["mechanism"], _mechanism_params(i), i["scores"], backend=i["backend"],
+                                                  method=i.get("method"))))
 
 
 def _check(i: dict[str, Any]) -> dict[str, Any]:

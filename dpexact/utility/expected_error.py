@@ -19,7 +19,17 @@ from ..numbers.backends import Backend, get_backend
 from ..numbers.certified import Certified
 from .levels import TINY, U, backend_number, exact_levels, float_levels, gamma
 
-__all__ = ["expected_error"]
+__all__ = ["expected_error", "float_error_bound"]
+
+
+def float_error_bound(val: Any, rho: Any, n: int, gaps_sum: Any) -> Any:
+    """The float a-priori bound of :func:`expected_error` (module docstring) for a pmf whose entries
+    have relative bound ``rho``: ``val·κ/(1-κ) + 2^-1074·Σ g``, ``κ = ρ + (u + γ_n)(1 + ρ)`` (inf when
+    ``κ >= 1``). Scalars or arrays (one value per score vector)."""
+    kappa = rho + (U + gamma(n)) * (1 + rho)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(kappa < 1, val * kappa / (1 - kappa) + TINY * gaps_sum, np.inf)
+    return out if np.ndim(out) else float(out)
 
 
 def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
@@ -40,8 +50,7 @@ def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "floa
         val = float(gaps @ p)
         rho = pmf.rel_error
         if rho is not None and np.isfinite(rho):
-            kappa = rho + (U + gamma(p.size)) * (1 + rho)
-            bound = val * kappa / (1 - kappa) + TINY * float(gaps.sum()) if kappa < 1 else float("inf")
+            bound = float_error_bound(val, rho, p.size, float(gaps.sum()))
         else:
             bound = float(pmf.abs_error * gaps.sum() + gamma(p.size) * (np.abs(p) @ gaps))
         return Certified(val, val, bound, Certified.weakest(pmf.error_kind, "a-priori"), "float", {"pmf": pmf})

@@ -42,7 +42,8 @@ def pmf_record(name: str, mech: Any, scores: list[Any], ee: Any) -> dict[str, An
         "backend": p.backend,
         "scores": scores,
         "probabilities": [float(v) for v in p.to_float()],
-        "exact": exact,
+        "probabilities_exact": exact,
+        "exact": exact,  # the former name of probabilities_exact, kept for one release
         "expected_error": ee.as_float,
         "error_bound": ee.error_bound,
         "method": p.method,

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .bracket import EpsilonBracket
-from .counterexample import Counterexample, Recheck
+from .decide.counterexample import Counterexample, Recheck
 
 __all__ = ["Verdict", "Scope", "VerdictKind"]
 

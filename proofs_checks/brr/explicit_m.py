@@ -261,7 +261,7 @@ def theorem_1_2(quick: bool) -> Verdict:
        scope_full="exact max column ratio (dpexact.verify.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}")
 def theorem_1_3(quick: bool) -> Verdict:
     from dpexact.ldp import BipartiteRR, absolute_loss, brr_channel, jaccard_similarity
-    from dpexact.verify.ldp_channel import ldp_level
+    from dpexact.verify.search.ldp_channel import ldp_level
 
     checked, bad, exact_e = 0, [], 0
     rng = np.random.default_rng(5)

@@ -118,7 +118,7 @@ def naive_dp_with_gap(quick: bool) -> Verdict:
        scope_quick="add/remove-one neighbours, ε = 2 log 2; exact (fmpq) re-check for n ≤ 60, arb (256 bits) beyond",
        scope_full="add/remove-one neighbours, ε = 2 log 2; exact (fmpq) re-check for n ≤ 60, arb (256 bits) beyond")
 def naive_not_dp(quick: bool) -> Verdict:
-    from dpexact.verify.counterexample import Counterexample
+    from dpexact.verify.decide.counterexample import Counterexample
     from dpexact.verify.neighbourhoods import HistogramAddRemove
 
     rows, proved = [], True

@@ -40,9 +40,9 @@ def _t1_smallest(p: str, reading: str, name: str = "err", eps: str = EPS, bound:
 def _theorem1_evidence(quick: bool) -> tuple[dict, bool]:
     import sympy as sp
 
-    from dpexact.verify.counterexample import Counterexample
+    from dpexact.verify.decide.counterexample import Counterexample
     from dpexact.verify.neighbourhoods import HistogramAddRemove, LInfBox
-    from dpexact.verify.pure_dp import check_pure_dp
+    from dpexact.verify.decide.pure_dp import check_pure_dp
 
     proved = True
     ev: dict = {}

@@ -45,9 +45,9 @@ def _ball_str(x: Any) -> str:
 
 def _certify(mech: Any, q: Sequence[Any], q2: Sequence[Any], r: int, claimed: Any, sens: Sequence[Any]) -> dict:
     """Re-check ``Pr[M(q)=r] > e^{claimed} Pr[M(q2)=r]`` in ball arithmetic (counterexample object)."""
-    from dpexact.verify.counterexample import Counterexample
+    from dpexact.verify.decide.counterexample import Counterexample
     from dpexact.verify.neighbourhoods import LInfBox
-    from dpexact.verify.soundness_benchmark import Misclaimed
+    from dpexact.suites.soundness import Misclaimed
 
     m = Misclaimed(mech, claimed)
     cx = Counterexample(m, LInfBox(1, tuple(str(s) for s in sens)), tuple(F(str(x)) for x in q),
@@ -61,8 +61,8 @@ def _certify(mech: Any, q: Sequence[Any], q2: Sequence[Any], r: int, claimed: An
 def _pure_dp(mech: Any, vectors: list, sens: Sequence[Any], claimed: Any | None = None) -> dict:
     """Certified pure-DP check of ``mech`` (claimed ε, default its own) on ``vectors`` and their box neighbours."""
     from dpexact.verify.neighbourhoods import LInfBox
-    from dpexact.verify.pure_dp import check_pure_dp
-    from dpexact.verify.soundness_benchmark import Misclaimed
+    from dpexact.verify.decide.pure_dp import check_pure_dp
+    from dpexact.suites.soundness import Misclaimed
 
     m = mech if claimed is None else Misclaimed(mech, claimed)
     res = check_pure_dp(m, vectors, LInfBox(1, tuple(str(s) for s in sens)))

@@ -194,14 +194,14 @@ def remark_1(quick: bool) -> Verdict:
 
 def _monotone_option_check(quick: bool) -> tuple[float, int, list, int, list]:
     """pf with ``monotone=True`` on monotone neighbours (q' = q + e_r), decided by the library's
-    :func:`dpexact.verify.pure_dp.check_pairs` (float screen, balls, exact on ties), both orders.
+    :func:`dpexact.verify.decide.pure_dp.check_pairs` (float screen, balls, exact on ties), both orders.
 
     Returns (largest certified upper bound of the ratio / e^ε, triples decided exactly — ratios equal
     to the bound —, violations, pairs, undecided triples).
     """
     from dpexact.numbers import Real
     from dpexact.verify.neighbourhoods import MonotoneBox
-    from dpexact.verify.pure_dp import check_pairs
+    from dpexact.verify.decide.pure_dp import check_pairs
 
     rng = np.random.default_rng(8)
     worst, at_bound, bad, pairs, undecided = 0.0, 0, [], 0, []

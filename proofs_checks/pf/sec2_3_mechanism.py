@@ -151,7 +151,7 @@ def _exact_dp_ratio(n_max: int, k: int, offsets: tuple[int, ...], factor: int, m
 
 
 def _dp_ratio_search(name: str, quick: bool, monotone_neighbours: bool, target_eps_factor: Any = 1) -> tuple[float, int, list, int, list]:
-    """Random rational vectors and neighbours, decided by :func:`dpexact.verify.pure_dp.check_pairs`
+    """Random rational vectors and neighbours, decided by :func:`dpexact.verify.decide.pure_dp.check_pairs`
     (float screen, then ball arithmetic, exact arithmetic on ties) against the claimed ε·factor.
 
     Returns (largest certified upper bound of log-ratio − claimed ε, number of triples decided
@@ -163,8 +163,8 @@ def _dp_ratio_search(name: str, quick: bool, monotone_neighbours: bool, target_e
     """
     from dpexact.numbers import Real
     from dpexact.verify.neighbourhoods import LInfBox, MonotoneBox
-    from dpexact.verify.pure_dp import check_pairs
-    from dpexact.verify.soundness_benchmark import Misclaimed
+    from dpexact.verify.decide.pure_dp import check_pairs
+    from dpexact.suites.soundness import Misclaimed
 
     rng = np.random.default_rng(2)
     nb = MonotoneBox(1) if monotone_neighbours else LInfBox(1)

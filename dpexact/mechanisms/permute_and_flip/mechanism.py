@@ -32,8 +32,9 @@ from ...numbers.backends import Backend, ExactBackend
 from ...numbers.pmf import Pmf, pmf_from_numbers
 from ...numbers.real import Real
 from ...protocols import MechanismProperties
-from ..base import SelectionMechanism, _check_method
+from ..base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows
 from ..validation import check_size
+from .gauss_exact import SMALL_N, pf_pmf_gauss_exact
 from .polynomial import pf_pmf_polynomial_fmpq, pf_pmf_polynomial_sympy
 from .quadrature import U, pf_pmf_quadrature_ball, pf_pmf_quadrature_float, pf_pmf_quadrature_mp
 from .recurrence import pf_pmf_recurrence_float, pf_pmf_recurrence_scalar
@@ -67,8 +68,19 @@ class PermuteAndFlip(SelectionMechanism):
         pmf, logpmf, rep = pf_pmf_quadrature_float(x)
         x_rel = 2.5 * U * min(float(-x.min()), 710.0)
         rel = rep.tail_rel + rep.quadrature_rel + rep.series_rel + rep.rounding_rel + x_rel
-        return Pmf(pmf, "float", "quadrature", rel_error=rel, abs_error=rel * float(pmf.max()),
+        return Pmf(pmf, "float", "quadrature", rel_error=rel, abs_error=rel * rep.max_pmf,
                    error_kind="a-priori", logvalues=logpmf, details=rep.as_dict())
+
+    def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Default-method pmfs of the rows of ``Q`` (:class:`~dpexact.protocols.BatchFloatPmf`): the
+        exact Gauss rule on all rows at once for ``n <= SMALL_N``; other rows are left to ``pmf``."""
+        X = float_exponents_rows(self._exponent_scale_float, Q) if Q.shape[1] <= SMALL_N else None
+        if X is None:
+            return np.zeros(Q.shape), np.full(Q.shape[0], np.nan)
+        pmf, _, rel = pf_pmf_gauss_exact(X)
+        rel = rel + 2.5 * U * np.minimum(-X.min(axis=1), 710.0)
+        rel[~(rel * pmf.max(axis=1) <= FLOAT_USEFUL_ERROR)] = np.nan
+        return pmf, rel
 
     def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_exact:

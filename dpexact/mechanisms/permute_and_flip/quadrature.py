@@ -21,7 +21,14 @@ Algorithm (every step comes with a proven bound):
    ``<= μ^{K+1}/(1-μ)``, ``μ = max p T``). Cost: O(n·K) with K ≈ 5, independent of ties.
 4. *Quadrature.* An N-point Gauss–Legendre rule on ``[0, T]``; its error is bounded by the
    Bernstein-ellipse theorem (:mod:`dpexact.numbers.gauss_legendre`) with
-   ``log M <= α S_1 + b² S_2/2 + Σ_big log max(1, sup|1 - p z|)`` on the ellipse.
+   ``log M <= α S_1 + b² S_2/2 + Σ_big log max(1, sup|1 - p z|)`` on the ellipse. The float
+   version takes the fewest nodes whose bound is below 1e-19 (the bound is affine in N).
+
+Float fast paths: ``n <= 64`` uses the exact Gauss rule of :mod:`.gauss_exact` (no truncation);
+larger n split the small weights once more, at ``p·T <= TINY_PT = 2^-33``: such *tiny* weights
+(most of a large vector) need only ``S_1``, ``S_2`` and two series terms, with the remainders
+bounded in :func:`pf_pmf_quadrature_float`, so only the weights near the maximum are gathered and
+the whole array is passed about ten times (measured PF/EM ratios: benchmarks/README.md).
 
 The float version states ``rel_error`` = (sum of the proven truncation/quadrature bounds) +
 (an a-priori rounding estimate); the ball version runs the same steps in arb and adds every
@@ -37,11 +44,14 @@ from typing import Any
 import numpy as np
 
 from ...numbers.gauss_legendre import bernstein_error, ellipse_axes, nodes_arb, nodes_float
+from .gauss_exact import SMALL_N, pf_pmf_gauss_exact
 
 __all__ = ["pf_pmf_quadrature_float", "pf_pmf_quadrature_ball", "pf_pmf_quadrature_mp", "QuadratureReport"]
 
 U = 2.0**-53  # unit roundoff of float64
-DELTA = 1e-3  # float: weights with p·T > DELTA are treated individually
+DELTA = 1e-2  # float: weights with p·T > DELTA are treated individually
+TINY_PT = 2.0**-33  # float: weights with p·T <= TINY_PT need two series terms and S_1, S_2 only
+MAX_NODES = 128  # float: Gauss–Legendre nodes at most (the bound is reported as it is beyond)
 DELTA_SCALAR = 1e-2  # mp/ball: longer series are cheaper than more individual weights
 RHOS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 32.0)
 
@@ -61,6 +71,8 @@ class QuadratureReport:
     quadrature_rel: float
     series_rel: float
     rounding_rel: float
+    #: the largest pmf entry (PF's pmf increases with the score, so it is among the weights near the top)
+    max_pmf: float = math.nan
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -96,59 +108,90 @@ def _best_quadrature_bound(n_nodes: int, T: float, S1: float, S2: float, p_large
     return best
 
 
-def pf_pmf_quadrature_float(x: np.ndarray, n_nodes: int = 48, L: float = 40.0) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
-    """Float64 pmf and log-pmf of PF from exponents ``x = c(q - q*)`` (max x must be 0).
+def _nodes_for(T: float, S1: float, S2: float, p_large: np.ndarray, counts: np.ndarray, target_abs: float) -> int:
+    """Fewest nodes (a multiple of 4, in [8, MAX_NODES]) whose Bernstein bound is <= ``target_abs``.
+
+    For each ρ the bound's logarithm is affine in N (:func:`bernstein_error`), so the smallest N
+    for that ρ is solved for directly; the best ρ wins."""
+    best = MAX_NODES
+    for rho in RHOS:
+        log_m = _log_m_bound(rho, T, S1, S2, p_large, counts)
+        c = math.log(T / 2 * 64 / 15) + log_m - math.log(rho * rho - 1) - math.log(target_abs)
+        best = min(best, math.ceil(max(c, 0.0) / (2 * math.log(rho))))
+    return min(MAX_NODES, max(8, -(-best // 4) * 4))
+
+
+def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
+    """Float64 pmf and log-pmf of PF from exponents ``x = c(q - q*)`` (the maximum exactly 0).
 
     Returns ``(pmf, logpmf, report)``; ``report`` carries the proven bounds and the rounding
     estimate, whose sum bounds the relative error of every entry (plus ``2.5u|x_r|`` from
-    the rounding of the exponents themselves, added by the caller).
+    the rounding of the exponents themselves, added by the caller). ``n <= SMALL_N`` goes to the
+    exact Gauss rule (:mod:`.gauss_exact`), which has no truncation at all.
+
+    Weights by size of ``p·T`` (module docstring, steps 2-3): *large* (> DELTA) one log factor per
+    distinct value; *medium* the power sums and the series to the order their μ needs; *tiny*
+    (<= TINY_PT) enter ``log F`` through ``S_1``, ``S_2`` alone (the rest ``<= Σ (pT)^3/(3(1-pT))
+    <= TINY_PT²·S·T/(3(1-TINY_PT))``) and their probabilities through ``p(M_0 + M_1 p)`` (relative
+    remainder ``<= TINY_PT²/(1-TINY_PT)``; log-pmf ``x + log M_0 + (M_1/M_0) p``, ``|log1p(y) - y| <=
+    y²/2``). Only the weights above TINY_PT (the few near the maximum) are gathered; the rest cost
+    about ten passes over the array.
     """
     n = x.size
+    if n <= SMALL_N:
+        return _small(x)
     p = np.exp(x)
-    i0 = int(np.argmax(x))
-    p[i0] = 0.0
-    Pm1 = float(np.sum(p))  # Σ_{s≠i0} p_s (the remaining maxima count fully)
-    p[i0] = 1.0
-    P = Pm1 + 1.0
-    T, tail_rel = _truncation(P, Pm1 * (1 - 1e-12), L)
-    thr = DELTA / T
-
-    # -- large weights, grouped by value -------------------------------------------------
-    large = np.flatnonzero(p > thr)
+    S = float(p.sum())
+    s_err = (n.bit_length() + 16) * U * S  # pairwise summation
+    # one maximum has p = 1 exactly (x = 0 there); the other weights sum to S - 1
+    P = S + s_err
+    T, tail_rel = _truncation(P, S - 1.0 - s_err, L)
+    thr_tiny = TINY_PT / T
+    nt = np.flatnonzero(p > thr_tiny)  # medium and large weights
+    pn = p[nt]
+    if DELTA / T < 1.0:  # large weights possible
+        is_large = pn > DELTA / T
+        lpos = np.flatnonzero(is_large)
+        large, pl = nt[lpos], pn[lpos]
+        mpos = np.flatnonzero(~is_large)
+        med, pm = nt[mpos], pn[mpos]
+    else:
+        large, pl = nt[:0], pn[:0]
+        med, pm = nt, pn
     xv, inv, counts = np.unique(x[large], return_inverse=True, return_counts=True)
     pv = np.exp(xv)
     omv = -np.expm1(xv)  # 1 - p, accurate
 
-    # -- small weights: power sums ----------------------------------------------------------
-    ps = p.copy() if large.size else p
-    if large.size:
-        ps[large] = 0.0
-    mu = min(float(ps.max()) * T, DELTA)
-    S = []
-    pw = ps
-    k = 0
-    log_rem = 0.0
-    while True:
-        k += 1
-        if k > 1:
-            pw = pw * ps
-        Sk = float(np.sum(pw))
-        S.append(Sk)
-        rem = Sk * T**k * mu / ((k + 1) * (1 - mu)) if mu > 0 else 0.0
-        if rem <= 1e-19 or k >= 40:
-            log_rem = rem
-            break
-    S1 = S[0]
-    S2 = S[1] if len(S) > 1 else float(np.sum(ps * ps))
+    # -- power sums of the small (medium and tiny) weights ---------------------------------------
+    S1 = S - float(pl.sum())
+    S2 = float(np.einsum("i,i->", p, p)) - float(np.einsum("i,i->", pl, pl))
+    S_terms = [S1, S2]
+    mu = float(pm.max()) * T if pm.size else TINY_PT  # largest p·T among small weights
+    log_rem = TINY_PT * TINY_PT * S * T / (3 * (1 - TINY_PT))  # tiny weights' terms k >= 3
+    pw = pm * pm
+    if pm.size:
+        k = 2
+        while True:
+            k += 1
+            pw *= pm
+            Sk = float(pw.sum())
+            S_terms.append(Sk)
+            rem = Sk * T**k * mu / ((k + 1) * (1 - mu))
+            if rem <= 1e-19 or k >= 60:
+                log_rem += rem
+                break
+    S1c, S2c = max(S1, 0.0), max(S2, 0.0)
 
-    # -- nodes and log F ----------------------------------------------------------------------
+    # -- nodes and log F ------------------------------------------------------------------------
+    n_nodes = _nodes_for(T, S1c, S2c, pv, counts, 1e-19 / (2 * P))
     xi, om = nodes_float(n_nodes)
     t = T * (1 + xi) / 2
     w = T * om / 2
     one_minus_t = 1 - t
     logF = np.zeros(n_nodes)
-    for j, Sk in enumerate(S, start=1):
+    for j, Sk in enumerate(S_terms, start=1):
         logF -= Sk * t**j / j
+    fac = None
     if xv.size:
         # (1 - p t) for each large value (rows: nodes, columns: values). Where p t <= 1/2 the
         # log is taken as log1p(-p t) (relative accuracy), elsewhere as
@@ -160,39 +203,75 @@ def pf_pmf_quadrature_float(x: np.ndarray, n_nodes: int = 48, L: float = 40.0) -
     F = np.exp(logF)
     wF = w * F
 
-    # -- small-weight probabilities: series in p -------------------------------------------------
-    K = 0
-    while mu > 0 and mu ** (K + 1) / (1 - mu) > 1e-19 and K < 60:
+    # -- probabilities: series in p for small weights, direct sums for large ones -----------------
+    K = 1
+    while mu ** (K + 1) / (1 - mu) > 1e-19 and K < 60:
         K += 1
-    series_rel = mu ** (K + 1) / (1 - mu) if mu > 0 else 0.0
+    series_rel = max(mu ** (K + 1) / (1 - mu), TINY_PT * TINY_PT / (1 - TINY_PT))
     Mk = [float(np.sum(wF * t**j)) for j in range(K + 1)]
-    G = np.full(n, Mk[K])
-    for j in range(K - 1, -1, -1):
-        G *= p
-        G += Mk[j]
+    # tiny weights (every entry first; the others are overwritten below), in two buffers:
+    # pmf = p (M_0 + M_1 p); logpmf = x + log M_0 + (M_1/M_0) p, with (M_0 + M_1 p) - M_0 exact
+    # (Sterbenz) but carrying that sum's rounding: an absolute error <= u in the log
+    logpmf = p * Mk[1]
+    logpmf += Mk[0]
+    pmf = p
+    pmf *= logpmf
+    logpmf -= Mk[0]
+    logpmf *= 1.0 / Mk[0]
+    logpmf += math.log(Mk[0])
+    logpmf += x
+    pmax = 0.0
+    if pm.size:  # medium weights: Horner in the buffer of the power sums; no underflow here, so
+        G = np.multiply(pm, Mk[K], out=pw)  # log-pmf = log(pmf) (p > TINY_PT/T, G >= M_0)
+        G += Mk[K - 1]
+        for j in range(K - 2, -1, -1):
+            G *= pm
+            G += Mk[j]
+        G *= pm
+        pmf[med] = G
+        pmax = float(G.max())
+        logpmf[med] = np.log(G, out=G)
     if xv.size:
         Gv = (wF[:, None] / fac).sum(axis=0)
-        G[large] = Gv[inv]
-    pmf = p * G
-    logpmf = x + np.log(G)
+        Gv *= pv
+        pmf[large] = Gv[inv]
+        pmax = max(pmax, float(Gv.max()))
+        logpmf[large] = np.log(Gv)[inv]
+    if pmax == 0.0:  # not reached (p = 1 at the maximum is never tiny); kept for safety
+        pmax = float(pmf.max())
 
-    quad_abs = _best_quadrature_bound(n_nodes, T, S1, S2, pv, counts)
+    quad_abs = _best_quadrature_bound(n_nodes, T, S1c, S2c, pv, counts)
     quad_rel = quad_abs * 2 * P
-    rounding = U * (8 * float(np.max(np.abs(logF))) + 4 * math.log2(max(n, 2)) + 4 * n_nodes + 8 * (K + len(S)) + 50)
+    # a-priori rounding: the sums S, S_1 = S - Σ_large, S_2 (pairwise: (log2 n + 16)u of S·T in log F),
+    # log F's terms, the node and moment sums, Horner, the final products
+    rounding = U * (8 * float(np.max(np.abs(logF))) + 2 * (n.bit_length() + 16) * (S * T + 1)
+                    + 4 * n_nodes + 8 * (K + len(S_terms)) + 50)
     report = QuadratureReport(
         nodes=n_nodes,
         T=T,
         total_weight=P,
         n_large=int(large.size),
         n_large_distinct=int(xv.size),
-        log_terms=len(S),
+        log_terms=len(S_terms),
         series_terms=K + 1,
         tail_rel=tail_rel,
         quadrature_rel=quad_rel,
         series_rel=series_rel + log_rem,
         rounding_rel=rounding,
+        max_pmf=pmax,
     )
     return pmf, logpmf, report
+
+
+def _small(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
+    """``n <= SMALL_N``: the exact Gauss rule of :mod:`.gauss_exact` on one row."""
+    pmf, logpmf, rel = pf_pmf_gauss_exact(x[None, :])
+    n_nodes = max(1, (x.size + 1) // 2)
+    report = QuadratureReport(nodes=n_nodes, T=1.0, total_weight=float(np.exp(x).sum()), n_large=int(x.size),
+                              n_large_distinct=int(x.size), log_terms=0, series_terms=0, tail_rel=0.0,
+                              quadrature_rel=0.0, series_rel=0.0, rounding_rel=float(rel[0]),
+                              max_pmf=float(pmf.max()))
+    return pmf[0], logpmf[0], report
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 
 with ``φ_k`` the product of the Laplace factors of answer kind k. For a neighbour ``q' = q + d``
 substitute ``ρ -> ρ + s``; ``x_i`` moves by ``t_i = s - d_i`` and, pointwise in ρ (Laplace
-densities are ``e^{1/b}``-Lipschitz in log; :mod:`..threshold_coupling` lists the factor bounds),
+densities are ``e^{1/b}``-Lipschitz in log; :mod:`.threshold_coupling` lists the factor bounds),
 
     f(o|q) <= exp( |s|/b1 + Σ_i cost_{k_i}(s, d_i) ) · f(o|q'),
     cost_k(s, d) = Σ_{(kind, b) ∈ φ_k} { max(0, d - s) (below), max(0, s - d) (above),
@@ -40,7 +40,7 @@ This is the randomness alignment of LightDP / ShadowDP / CheckDP (Wang et al. PL
 with the alignment fixed (shift the threshold) and the per-query cost inequalities checked
 symbolically.
 
-**Noisy max.** :mod:`..noisy_max_coupling`'s bound ``shift·h/b`` (conditioning on the other
+**Noisy max.** :mod:`.noisy_max_coupling`'s bound ``shift·h/b`` (conditioning on the other
 candidates' noises, hazard rate h) evaluated on the symbolic copy: ``2Δ·1/(2Δ/ε) = ε`` for every
 n, ε and Δ (Dwork & Roth 2014 Claim 3.9; pf Appendix F).
 """
@@ -355,7 +355,7 @@ class NoisyMaxProof:
         return isinstance(mechanism, ReportNoisyMax) and mechanism.scales is None and (relation or "all-differ") in _RELATIONS
 
     def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
-        from ..noisy_max_coupling import noisy_max_bound
+        from .noisy_max_coupling import noisy_max_bound
 
         rel = relation or ("monotone" if mechanism.monotone else "all-differ")
         sym = noisy_max_bound(symbolic_copy(mechanism, epsilon=Real.of(EPS), sensitivity=Real.of(DELTA)), rel)

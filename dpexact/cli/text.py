@@ -1,0 +1,109 @@
+"""Plain-text rendering shared by the commands: lines that fit the terminal (``COLUMNS``), values
+written the way a reader types them (``0, 1/2``, ``grid 27, random 8``), never Python reprs."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import textwrap
+from typing import Any, Iterable
+
+__all__ = ["width", "wrap", "value", "fmt_float", "report_lines"]
+
+
+def width() -> int:
+    """The terminal's columns (``COLUMNS`` when set), at least 40."""
+    return max(40, shutil.get_terminal_size((80, 24)).columns)
+
+
+def wrap(text: str, cols: int | None = None, indent: str = "", hang: str = "    ") -> list[str]:
+    """``text`` broken at spaces into lines of at most ``cols`` characters (words longer than a line
+    are cut); continuation lines are indented by ``hang`` more than ``indent``."""
+    cols = cols or width()
+    return textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent + hang,
+                         break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+
+
+def fmt_float(x: Any, digits: int = 6) -> str:
+    if isinstance(x, str):
+        return x
+    if x is None:
+        return "-"
+    if isinstance(x, bool):
+        return "yes" if x else "no"
+    if isinstance(x, float) and not math.isfinite(x):
+        return "inf" if x > 0 else ("-inf" if x < 0 else "nan")
+    return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
+
+
+def value(v: Any) -> str:
+    """A JSON value as a reader writes it: lists comma-separated in parentheses, mappings as
+    ``key value`` pairs, booleans yes / no, floats with 6 significant digits."""
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {value(x)}" for k, x in v.items())
+    if isinstance(v, (list, tuple)):
+        inner = ", ".join(value(x) for x in v)
+        return f"({inner})"
+    return fmt_float(v)
+
+
+def _bracket_lines(b: dict, epsilon: str) -> Iterable[str]:
+    lo, hi = b.get("lower"), b.get("upper")
+    yield (f"ε bracket: {fmt_float(b.get('lower_float'), 9)} <= ε* <= {fmt_float(b.get('upper_float'), 9)}"
+           f"  (claimed ε = {epsilon})")
+    if lo is None:
+        yield "  lower: no certified witness (0)"
+    else:
+        yield (f"  lower {lo['lower']}: witness q = {value(lo['scores'])}, q' = {value(lo['neighbour_scores'])}, "
+               f"output {value(lo['output'])}, re-checked in {lo['arithmetic']}"
+               + (f"; {lo['note']}" if lo.get("note") else ""))
+    if hi is None:
+        yield "  upper: no proof (unknown)"
+    else:
+        dom = hi.get("domain") or {}
+        yield (f"  upper {hi['upper']}: proof by {hi['method']}" + (f" ({hi['theorem']})" if hi.get("theorem") else "")
+               + (f"; domain {value(dom)}" if dom else ""))
+
+
+def report_lines(d: dict, mechanism: str) -> list[str]:
+    """The text report of a ``verify`` document: the ε bracket first (when there is one), then the
+    verdict and its reason, the evidence and the scope."""
+    cols = width()
+    out: list[str] = []
+
+    def add(text: str, indent: str = "") -> None:
+        out.extend(wrap(text, cols, indent))
+
+    add(f"{mechanism}  ε = {d['epsilon']}  neighbourhood: {d['neighbourhood']}")
+    if d.get("epsilon_bracket"):
+        for i, line in enumerate(_bracket_lines(d["epsilon_bracket"], d["epsilon"])):
+            add(line.lstrip(), "  " if i else "")
+    if "delta" in d:
+        add(f"verdict: {d['verdict']} for (ε, δ) = ({d['epsilon']}, {d['delta']}); certified {fmt_float(d['certified'])}; "
+            f"worst δ(ε) {fmt_float(d['worst_delta'])} (pure-DP log-ratio seen {fmt_float(d['worst_log_ratio'])})")
+    else:
+        add(f"verdict: {d['verdict']}; certified {fmt_float(d['certified'])}; worst log-ratio "
+            f"{fmt_float(d['worst_log_ratio'])} (float screen {fmt_float(d['worst_float_log_ratio'])})")
+    if d.get("reason"):
+        add(f"reason: {d['reason']}", "  ")
+    cx = d.get("counterexample")
+    if cx:
+        rc = d.get("recheck") or {}
+        checked = f"re-checked in {rc.get('arithmetic')}: {'proved' if rc.get('proved') else 'not proved'}"
+        if "hockey_stick" in cx:
+            add(f"counterexample: q = {value(cx['scores'])}, q' = {value(cx['neighbour_scores'])}, S = {value(cx['event'])}: "
+                f"Pr[M(q) ∈ S] - e^ε Pr[M(q') ∈ S] = {fmt_float(cx['hockey_stick'][0])} > δ = {cx['delta']} ({checked})")
+        else:
+            where = "".join(f", {k} {value(cx[k])}" for k in ("box", "interval") if k in cx)
+            lr = cx.get("log_ratio")
+            shown = f"[{fmt_float(lr[0])}, {fmt_float(lr[1])}]" if isinstance(lr, list) and len(lr) == 2 else fmt_float(lr)
+            add(f"counterexample: q = {value(cx['scores'])}, q' = {value(cx['neighbour_scores'])}, output "
+                f"{value(cx.get('output'))}{where}; log-ratio in {shown} > ε = {cx.get('epsilon', d['epsilon'])} ({checked})")
+    s = d["scope"]
+    add(f"scope: families {value(s['families']) or 'none'}; {s['vectors']} vectors, {s['pairs']} pairs, {s['triples']} "
+        f"triples; decided in ball {s['decided_ball']}, exact {s['decided_exact']}, undecided {s['undecided']}")
+    for note in s.get("notes", []):
+        note = str(note)
+        add(note if len(note) <= 400 else note[:400] + " …", "  ")
+    add(f"{d['seconds']:.2f} s")
+    return out

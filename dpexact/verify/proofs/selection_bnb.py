@@ -1,0 +1,211 @@
+"""Branch-and-bound over boxes of (scores, neighbour offsets): an upper end for any interval law.
+
+For a selection mechanism that evaluates its law on boxes (:class:`~dpexact.protocols.IntervalLaw`:
+the pmfs of ``define_mechanism`` run in arb), n candidates and an ℓ∞ or monotone box of
+neighbours, it bounds
+
+    sup { log P(q)_r - log P(q + z)_r :  q in D,  z in the offset box,  r }
+
+over a **stated** score domain D (the law has no compact parametrisation in general):
+
+* **shift invariance** (declared, conformance-checked) fixes ``q_r = 0`` and
+  ``D = {q : |q_a - q_r| <= G}``; without it ``D = [-G, G]^n``;
+* **symmetry** (declared) with a uniform box leaves one output (r = 0) and orders the other
+  scores ``q_1 >= q_2 >= …`` (boxes entirely outside the order are dropped);
+* on a box B of (q, z) the bound is ``log sup P(B_q)_r - log inf P(B_q + B_z)_r`` from the
+  arb enclosures (rounded up); the box with the largest bound is split on its widest
+  coordinate (relative to the root's width) until every remaining bound is below the target
+  or the budget (boxes, seconds) runs out;
+* a law that branches (``argmax``, ties, ``x == c``) raises ``ArithmeticError`` on a box that
+  straddles a branch: that box's bound is +∞ and it is split; a straddling box narrower than
+  ``MIN_WIDTH`` ends the run undecided;
+* each box's centre is evaluated as a point: the best one is the certified lower end.
+
+The upper end at any time is the largest bound over the remaining boxes — a proof for every
+(q, z) in D, whatever the budget did. Interval enclosures over-estimate by O(width), so a law
+whose level is reached only as a gap grows (exponential weights) cannot be proved *tight* this
+way; on a bounded D its supremum is below the limit and the proof is of that D only.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ...numbers.backends import ball_context
+from ...protocols import IntervalLaw, mechanism_properties
+from ..bracket import Proof
+from ..neighbourhoods import LInfBox, MonotoneBox
+
+__all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH"]
+
+#: a box this narrow whose law is still undecidable ends the run (a discontinuity at a point)
+MIN_WIDTH = 1e-9
+
+Interval = tuple[Fraction, Fraction]
+
+
+@dataclass
+class BnBResult:
+    """Upper end (a proof over ``domain``), the best point found and the work done."""
+
+    upper: float
+    lower: float
+    lower_point: tuple | None
+    boxes: int
+    seconds: float
+    status: str
+    domain: dict[str, Any] = field(default_factory=dict)
+
+
+def _ball(iv: Interval, prec: int) -> Any:
+    from flint import arb, fmpq
+
+    lo, hi = iv
+    a = arb(fmpq(lo.numerator, lo.denominator))
+    return a if lo == hi else a.union(arb(fmpq(hi.numerator, hi.denominator)))
+
+
+def _up(x: Any) -> float:
+    f = float(x)
+    return f if f >= x else math.nextafter(f, math.inf)
+
+
+def _down(x: Any) -> float:
+    f = float(x)
+    return f if f <= x else math.nextafter(f, -math.inf)
+
+
+@dataclass(frozen=True)
+class SelectionBnB:
+    """The branch-and-bound as a proof unit (``supports`` / ``prove``; module docstring).
+
+    Args:
+        score_range: G in units of the neighbourhood's largest Δ (the stated domain).
+        max_boxes, seconds: the budget.
+        prec: arb precision.
+    """
+
+    score_range: int = 8
+    max_boxes: int = 20_000
+    seconds: float = 30.0
+    prec: int = 96
+    name: str = "selection-branch-and-bound"
+
+    def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
+        return (isinstance(mechanism, IntervalLaw) and mechanism_properties(mechanism).certified
+                and isinstance(relation, (LInfBox, MonotoneBox)) and isinstance(n, int) and 2 <= n <= 6
+                and (not isinstance(relation, LInfBox) or relation.sensitivities is None
+                     or len(relation.sensitivities) == n))
+
+    def prove(self, mechanism: Any, n: int | None, relation: Any, target: float | None = None,
+              tolerance: float = 1e-6) -> Proof | None:
+        """A :class:`Proof` of the largest bound left (None when some box stayed undecidable)."""
+        if not self.supports(mechanism, n, relation):
+            return None
+        res = self.run(mechanism, n, relation, target=target, tolerance=tolerance)
+        if not math.isfinite(res.upper):
+            return None
+        return Proof(res.upper, "branch-and-bound", res.domain, details={
+            "boxes": res.boxes, "seconds": round(res.seconds, 3), "status": res.status,
+            "best_point_log_ratio": res.lower})
+
+    # -- the search -----------------------------------------------------------------------------
+    def _roots(self, mechanism: Any, n: int, nb: Any) -> tuple[list[tuple[int, list[Interval]]], dict[str, Any]]:
+        """Root boxes ``(r, [q intervals] + [z intervals])`` and the domain they cover."""
+        props = mechanism_properties(mechanism)
+        if isinstance(nb, LInfBox):
+            d = list(nb.deltas(n))
+            zboxes = [[(-x, x) for x in d]]
+            uniform = nb.sensitivities is None
+        else:
+            d = [nb.sensitivity] * n
+            zboxes = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
+            uniform = True
+        g = Fraction(self.score_range) * max(d)
+        outputs = [0] if props.symmetric and uniform else list(range(n))
+        roots = []
+        for r in outputs:
+            qbox = [((Fraction(0), Fraction(0)) if props.shift_invariant and a == r else (-g, g)) for a in range(n)]
+            for zb in zboxes:
+                roots.append((r, qbox + list(zb)))
+        scores = (f"|q_a - q_r| <= {g} for the output r (shift invariance fixes q_r = 0)" if props.shift_invariant
+                  else f"[-{g}, {g}]^{n}")
+        if props.symmetric and uniform:
+            scores += "; output 0 and q_1 >= ... >= q_{n-1} suffice (symmetry)"
+        return roots, {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores}
+
+    def run(self, mechanism: Any, n: int, nb: Any, target: float | None = None, tolerance: float = 1e-6) -> BnBResult:
+        t0 = time.perf_counter()
+        roots, domain = self._roots(mechanism, n, nb)
+        ordered = mechanism_properties(mechanism).symmetric and domain["scores"].endswith("(symmetry)")
+        widths = [max(float(hi - lo) for (_, box) in roots for (lo, hi) in [box[i]]) or 1.0 for i in range(2 * n)]
+        heap: list = []
+        best = (-math.inf, None)
+        count = 0
+
+        def evaluate(r: int, box: list[Interval]) -> None:
+            nonlocal best, count
+            count += 1
+            if ordered and any(box[i][1] < box[i + 1][0] for i in range(1, n - 1)):
+                return  # outside q_1 >= q_2 >= ... (another box covers its permutation)
+            ub = self._bound(mechanism, r, box, n)
+            mid = [(lo + hi) / 2 for lo, hi in box]
+            lb = self._bound(mechanism, r, [(m, m) for m in mid], n, lower=True)
+            if lb > best[0]:
+                best = (lb, (tuple(mid[:n]), tuple(a + b for a, b in zip(mid[:n], mid[n:])), r))
+            heapq.heappush(heap, (-ub, count, r, box))
+
+        with ball_context(self.prec):
+            for r, box in roots:
+                evaluate(r, box)
+            status = "bound below the target"
+            while heap:
+                ub = -heap[0][0]
+                if target is not None and ub <= target and ub - best[0] <= max(tolerance, target - best[0]):
+                    break
+                if ub - best[0] <= tolerance:
+                    status = "within tolerance"
+                    break
+                if count >= self.max_boxes or time.perf_counter() - t0 > self.seconds:
+                    status = "budget"
+                    break
+                _, _, r, box = heapq.heappop(heap)
+                i = max(range(2 * n), key=lambda k: float(box[k][1] - box[k][0]) / widths[k])
+                lo, hi = box[i]
+                if float(hi - lo) < MIN_WIDTH:
+                    heapq.heappush(heap, (-ub, count, r, box))
+                    status = "undecidable box narrower than 1e-9 (a discontinuity at a point)"
+                    break
+                m = (lo + hi) / 2
+                for half in ((lo, m), (m, hi)):
+                    child = list(box)
+                    child[i] = half
+                    evaluate(r, child)
+        upper = -heap[0][0] if heap else -math.inf
+        return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
+
+    def _bound(self, mechanism: Any, r: int, box: list[Interval], n: int, lower: bool = False) -> float:
+        """Rounded-up bound of the log-ratio on ``box`` (rounded-down value at a point when ``lower``)."""
+        q = [_ball(iv, self.prec) for iv in box[:n]]
+        q2 = [_ball((a[0] + b[0], a[1] + b[1]), self.prec) for a, b in zip(box[:n], box[n:])]
+        try:
+            p = mechanism.pmf_on_balls(q, self.prec)[r]
+            p2 = mechanism.pmf_on_balls(q2, self.prec)[r]
+        except (ArithmeticError, ZeroDivisionError, ValueError):
+            return -math.inf if lower else math.inf
+        if lower:
+            if not (p > 0) or not (p2 > 0):
+                return -math.inf
+            return _down((p.log() - p2.log()).lower())
+        if not (p2 > 0):
+            return math.inf
+        if not (p.upper() > 0):
+            return -math.inf  # P(q)_r = 0 on the whole box: no loss
+        from flint import arb
+
+        return _up(arb(p.upper()).log().upper() - arb(p2.lower()).log().lower())

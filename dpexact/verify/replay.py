@@ -1,0 +1,264 @@
+"""Replayable evidence: a verdict's counterexample (or bracket witness) as a self-contained record,
+and its re-check from that record alone — no search, exact or ball arithmetic.
+
+:func:`evidence_record` turns the evidence of a :class:`~.verdict.Verdict` into a JSON record that
+names everything the re-check needs: the mechanism (registry name, or ``PATH.py:OBJECT`` with an
+absolute path, or ``module:OBJECT``) and the parameters it was built with, the claimed ε (and δ),
+the neighbouring relation, ``q``, ``q'`` and the output set. :func:`replay` rebuilds the mechanism
+and the relation from the record and calls the re-check of the evidence's own class, which proves
+
+* a counterexample: ``q ~ q'`` and ``Pr[M(q) ∈ S] > e^ε Pr[M(q') ∈ S]`` (plus δ for (ε, δ));
+  the classes are those the searches produce (selection index, pattern, (ε, δ) event, box of
+  released values, interval, box of a continuous output), each re-checked by its ``recheck``;
+* a bracket witness (finite outputs): ``q ~ q'`` and ``log(Pr[M(q)=r] / Pr[M(q')=r]) >= lower``
+  in ball arithmetic.
+
+A record whose mechanism or relation cannot be rebuilt is refused with ValueError (never guessed).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+__all__ = ["evidence_record", "replay", "ReplayResult", "REPLAY_PREC"]
+
+#: ball precision (bits) of a replay
+REPLAY_PREC = 256
+
+#: counterexample class name -> the record's ``evidence`` kind
+_KINDS = {"Counterexample": "selection", "PatternCounterexample": "pattern", "ApproxCounterexample": "event",
+          "BoxCounterexample": "box", "IntervalCounterexample": "interval", "ContinuousBoxCounterexample": "continuous-box"}
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """``holds``: the evidence was proved again (neighbours and the inequality)."""
+
+    kind: str
+    holds: bool
+    neighbours: bool
+    arithmetic: str
+    claim: str
+    log_ratio: tuple[float, float] | None
+    note: str
+    seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        def fin(x: float) -> float | str:
+            return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+
+        return {"kind": self.kind, "holds": self.holds, "neighbours": self.neighbours, "arithmetic": self.arithmetic,
+                "claim": self.claim, **({} if self.log_ratio is None else {"log_ratio": [fin(x) for x in self.log_ratio]}),
+                **({"note": self.note} if self.note else {}), "seconds": self.seconds}
+
+
+def _mechanism_spec(spec: str) -> str:
+    """A ``PATH.py:OBJECT`` spec with an absolute path, so the record replays from any directory."""
+    path, sep, obj = spec.rpartition(":")
+    if sep and path.endswith(".py"):
+        return f"{os.path.abspath(path)}:{obj}"
+    return spec
+
+
+def _relation_record(nb: Any) -> dict[str, Any] | None:
+    from ..mechanisms.neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox
+    from ..mechanisms.query_neighbourhoods import OneDiffer
+
+    if isinstance(nb, LInfBox):
+        per = None if nb.sensitivities is None else [str(x) for x in nb.sensitivities]
+        return {"relation": "box", "sensitivity": str(nb.sensitivity), "sensitivities": per}
+    if isinstance(nb, MonotoneBox):
+        return {"relation": "monotone", "sensitivity": str(nb.sensitivity)}
+    if isinstance(nb, OneDiffer):
+        return {"relation": "one-differ", "sensitivity": str(nb.sensitivity)}
+    if isinstance(nb, HistogramAddRemove):
+        return {"relation": "add-remove"}
+    if isinstance(nb, HistogramReplace):
+        return {"relation": "replace"}
+    return None
+
+
+def _relation(rec: Any) -> Any:
+    from ..mechanisms.neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox
+    from ..mechanisms.query_neighbourhoods import OneDiffer
+
+    if not isinstance(rec, dict) or not isinstance(rec.get("relation"), str):
+        raise ValueError("neighbourhood: expected an object with a relation name")
+    r = rec["relation"]
+    if r == "box":
+        per = rec.get("sensitivities")
+        return LInfBox(rec.get("sensitivity", "1"), None if per is None else tuple(per))
+    if r == "monotone":
+        return MonotoneBox(rec.get("sensitivity", "1"))
+    if r == "one-differ":
+        return OneDiffer(rec.get("sensitivity", "1"))
+    if r == "add-remove":
+        return HistogramAddRemove()
+    if r == "replace":
+        return HistogramReplace()
+    raise ValueError(f"neighbourhood: unknown relation {r[:40]!r}")
+
+
+def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighbourhood: Any = None) -> dict[str, Any] | None:
+    """The replay record of ``verdict``'s counterexample, else of its bracket's witness (whose
+    relation is ``neighbourhood``, the one the verifier searched); None when there is no evidence
+    or its relation has no saved form (then it cannot be replayed)."""
+    cx = verdict.counterexample
+    base = {"mechanism": _mechanism_spec(mechanism), "params": dict(params), "epsilon": str(verdict.epsilon),
+            "delta": verdict.delta}
+    if cx is not None:
+        kind = _KINDS.get(type(cx).__name__)
+        nb = _relation_record(cx.neighbourhood)
+        if kind is None or nb is None:
+            return None
+        out = {**base, "kind": "counterexample", "evidence": kind, "neighbourhood": nb,
+               "scores": [str(x) for x in cx.scores], "neighbour_scores": [str(x) for x in cx.neighbour_scores]}
+        if kind in ("selection", "pattern", "box"):
+            out["output"] = cx.output
+        if kind in ("box", "continuous-box"):
+            out["box"] = [[str(a), str(b)] for a, b in cx.box]
+        if kind == "interval":
+            out["interval"] = [str(cx.interval[0]), str(cx.interval[1])]
+        if kind == "continuous-box":
+            out["delta"] = cx.delta
+        return out
+    w = None if verdict.bracket is None else verdict.bracket.lower
+    nb = None if neighbourhood is None else _relation_record(neighbourhood)
+    if w is None or w.unbounded or nb is None or not isinstance(w.output, (int, str)):
+        return None
+    return {
+        **base, "kind": "witness", "evidence": "finite", "neighbourhood": nb,
+        "scores": list(w.scores), "neighbour_scores": list(w.neighbour_scores), "output": w.output,
+        "lower": w.lower if w.lower is not None else repr(w.lower_float)}
+
+
+def _vector(rec: dict, key: str) -> tuple[Fraction, ...]:
+    from ..mechanisms.neighbourhoods import as_vector
+
+    v = rec.get(key)
+    if not isinstance(v, list) or not v or not all(isinstance(x, (str, int)) for x in v):
+        raise ValueError(f"{key}: expected a non-empty list of exact numbers")
+    return as_vector(v, key)
+
+
+def _index(mech: Any, n: int, output: Any) -> int:
+    """The position of ``output`` among ``mech.outputs(n)`` (an int is a position already)."""
+    if isinstance(output, bool) or not isinstance(output, (int, str)):
+        raise ValueError("output: expected an index or an output label")
+    labels = [str(o) for o in mech.outputs(n)]
+    if isinstance(output, int):
+        if not 0 <= output < len(labels):
+            raise ValueError(f"output: expected an index in [0, {len(labels)}), got {output}")
+        return output
+    if output not in labels:
+        raise ValueError(f"output: {output[:40]!r} is not an output of the mechanism on {n} scores")
+    return labels.index(output)
+
+
+def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> ReplayResult:
+    """Re-check the evidence of a replay record (module docstring); ``arithmetic`` ``exact`` falls
+    back to balls where the mechanism has no exact law. Raises ValueError on a malformed record."""
+    from .. import mechanism as build
+    from .decide.counterexample import Counterexample
+
+    if arithmetic not in ("exact", "ball"):
+        raise ValueError(f"arithmetic must be exact or ball, got {arithmetic!r}")
+    if not isinstance(rec, dict):
+        raise ValueError("the record must be a JSON object")
+    for key in ("mechanism", "params", "kind", "evidence"):
+        if key not in rec:
+            raise ValueError(f"the record has no {key!r}")
+    if not isinstance(rec["mechanism"], str) or not isinstance(rec["params"], dict):
+        raise ValueError("mechanism must be a name and params an object")
+    t0 = time.perf_counter()
+    mech = build(rec["mechanism"], **rec["params"])
+    q, q2 = _vector(rec, "scores"), _vector(rec, "neighbour_scores")
+    if len(q) != len(q2):
+        raise ValueError("scores and neighbour_scores differ in length")
+    kind, evidence = rec["kind"], rec["evidence"]
+    if kind == "witness":
+        return _replay_witness(mech, rec, q, q2, prec, t0)
+    if kind != "counterexample":
+        raise ValueError(f"kind must be counterexample or witness, got {str(kind)[:40]!r}")
+    nb = _relation(rec.get("neighbourhood"))
+    if evidence == "selection":
+        cx: Any = Counterexample(mech, nb, q, q2, _index(mech, len(q), rec.get("output")), 0.0, 0.0)
+        rc = cx.recheck(arithmetic, prec)
+        if arithmetic == "exact" and not rc.proved and rc.neighbours and rc.note:  # no exact law: balls decide
+            rc = cx.recheck("ball", prec)
+        claim = f"Pr[M(q) = {rec['output']}] > e^ε Pr[M(q') = {rec['output']}]"
+    elif evidence == "pattern":
+        from .search.patterns import PatternCounterexample
+
+        out = rec.get("output")
+        _index(mech, len(q), out)
+        cx = PatternCounterexample(mech, nb, q, q2, out, 0.0, 0.0)
+        rc = cx.recheck(arithmetic if arithmetic == "ball" else "exact", prec)
+        if arithmetic == "exact" and not rc.proved and rc.neighbours and rc.note:
+            rc = cx.recheck("ball", prec)
+        claim = f"Pr[M(q) = {out}] > e^ε Pr[M(q') = {out}]"
+    elif evidence == "event":
+        from .search.approx_dp import ApproxCounterexample
+
+        if rec.get("delta") is None:
+            raise ValueError("an (ε, δ) event needs delta")
+        cx = ApproxCounterexample(mech, nb, q, q2, (), 0.0, 0.0, str(rec["delta"]))
+        rc = cx.recheck(prec)
+        claim = f"H_(e^ε)(M(q) || M(q')) > δ = {rec['delta']}"
+    elif evidence in ("box", "continuous-box", "interval"):
+        from .search import boxes as bs
+
+        def pairs(key: str) -> tuple[tuple[Fraction, Fraction], ...]:
+            from ..mechanisms.neighbourhoods import as_vector
+
+            v = rec.get(key)
+            if not isinstance(v, list) or not all(isinstance(p, list) and len(p) == 2 for p in v):
+                raise ValueError(f"{key}: expected a list of [lower, upper] pairs")
+            return tuple(tuple(as_vector(p, key)) for p in v)  # type: ignore[misc]
+
+        if evidence == "box":
+            cx = bs.BoxCounterexample(mech, nb, q, q2, str(rec.get("output")), pairs("box"), 0.0, 0.0)
+        elif evidence == "continuous-box":
+            cx = bs.ContinuousBoxCounterexample(mech, nb, q, q2, pairs("box"), 0.0, 0.0, rec.get("delta"))
+        else:
+            lo, hi = _vector(rec, "interval") if len(rec.get("interval") or ()) == 2 else (None, None)
+            if lo is None:
+                raise ValueError("interval: expected [lower, upper]")
+            cx = bs.IntervalCounterexample(mech, nb, q, q2, (lo, hi), 0.0, 0.0)
+        rc = cx.recheck(prec)
+        claim = "Pr[M(q) ∈ S] > e^ε Pr[M(q') ∈ S]" + ("" if rec.get("delta") is None else f" + δ = {rec['delta']}")
+    else:
+        raise ValueError(f"evidence must be one of {', '.join(sorted(set(_KINDS.values())))}, got {str(evidence)[:40]!r}")
+    note = rc.note or ("" if rc.neighbours else "q and q' are not neighbours in the stated relation")
+    return ReplayResult("counterexample", bool(rc.proved), bool(rc.neighbours), rc.arithmetic, claim,
+                        (rc.log_ratio_lo, rc.log_ratio_hi) if rec.get("delta") is None else None, note,
+                        time.perf_counter() - t0)
+
+
+def _replay_witness(mech: Any, rec: dict, q: tuple, q2: tuple, prec: int, t0: float) -> ReplayResult:
+    """``log(Pr[M(q)=r] / Pr[M(q')=r]) >= lower`` in balls (finite outputs)."""
+    from ..numbers.backends import ball_context
+    from ..numbers.real import Real
+
+    if not isinstance(rec.get("lower"), str):
+        raise ValueError("a witness needs lower (an exact number as a string)")
+    lower = Real.of(rec["lower"])
+    r = _index(mech, len(q), rec.get("output"))
+    neighbours = bool(_relation(rec.get("neighbourhood")).contains(q, q2))
+    with ball_context(prec):
+        p1 = mech.pmf(list(q), backend=f"ball:{prec}").values[r]
+        p2 = mech.pmf(list(q2), backend=f"ball:{prec}").values[r]
+        if not (p2 > 0):
+            return ReplayResult("witness", False, neighbours, f"ball:{prec}", "log-ratio >= lower", None,
+                                "Pr[M(q')=r] is not proved positive", time.perf_counter() - t0)
+        lr = p1.log() - p2.log() if p1 > 0 else None
+        proved = lr is not None and bool(lr.lower() >= lower.to_arb(prec).upper())
+        span = None if lr is None else (float(lr.lower()), float(lr.upper()))
+    return ReplayResult("witness", proved and neighbours, neighbours, f"ball:{prec}",
+                        f"log(Pr[M(q) = {rec['output']}] / Pr[M(q') = {rec['output']}]) >= {rec['lower']}", span,
+                        "" if proved else "the log-ratio is not proved >= lower", time.perf_counter() - t0)

@@ -1,0 +1,395 @@
+"""One entry point that picks the verifier for a mechanism's output space.
+
+==================  =========================================  ===============================
+``output_kind``     verifier                                   what a private verdict covers
+==================  =========================================  ===============================
+``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
+                    (with ``relation``: the peers' query pairs
+                    via :class:`SelectionOutputs`)
+``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
+``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
+                    threshold-shift coupling, when the law
+                    states its factors), else
+                    :func:`.search.boxes.verify_boxes`           refutation only (boxes)
+``interval``        :func:`.search.boxes.verify_intervals`       refutation only (intervals)
+``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
+                    else :func:`.search.boxes.verify_continuous  refutation only (boxes of the
+                    _boxes` (any ``box_probability``)          box coordinates)
+==================  =========================================  ===============================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..numbers.real import Real
+from ..protocols import mechanism_properties
+
+from .verdict import Verdict
+
+__all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_couplings", "bracket_selection",
+           "DEFAULT_TOLERANCE"]
+
+#: default width asked of a bracket (a violated mechanism's level to 6 digits)
+DEFAULT_TOLERANCE = 1e-6
+#: wall-clock budget of the lower end's maximisation
+LEVEL_SECONDS = 10.0
+#: wall-clock budgets of the branch-and-bound (to prove ε; to bound a refuted mechanism's level)
+BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
+
+
+class SelectionOutputs:
+    """A selection mechanism seen as a finite-output one (outputs ``0..n-1``), so that
+    :func:`.search.patterns.verify_patterns` runs it on the peers' query-pair families.
+
+    ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
+    (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
+    the family's levels.
+    """
+
+    def __init__(self, mechanism: Any) -> None:
+        self.mechanism = mechanism
+        self.short_name = mechanism.short_name
+        self.epsilon = mechanism.epsilon
+        self.sensitivity = mechanism.sensitivity
+        self.threshold = 0
+        self._balls: dict = {}
+
+    def scales(self) -> tuple:
+        return (self.mechanism.sensitivity * (1 if getattr(self.mechanism, "monotone", False) else 2) / self.mechanism.epsilon,)
+
+    def outputs(self, n: int) -> list[int]:
+        return list(range(n))
+
+    def params(self) -> dict:
+        return self.mechanism.params()
+
+    def logpmf(self, q: Any) -> Any:
+        return self.mechanism.logpmf(q)
+
+    def pmf(self, q: Any, backend: Any = "float") -> Any:
+        key = (tuple(str(x) for x in q), str(backend))
+        if key not in self._balls:
+            self._balls[key] = self.mechanism.pmf(list(q), backend)
+        return self._balls[key]
+
+    def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
+        return self.pmf(q, backend).values[r]
+
+    def exact_difference_sign(self, q: Any, q2: Any, r: int, eps: Any) -> int | None:
+        """Exact sign of ``Pr[M(q) = r] - e^ε Pr[M(q') = r]`` from the mechanism's exact backend
+        (decides the ties a ball straddles); ``None`` when it has no exact backend here."""
+        import sympy
+
+        from ..numbers.backends import ExactBackend, exact_sympy
+
+        try:
+            a = self.pmf(q, "exact").values[r]
+            b = self.pmf(q2, "exact").values[r]
+        except (ValueError, TypeError):
+            return None
+        diff = exact_sympy(a) - sympy.exp(Real.of(eps).to_sympy()) * exact_sympy(b)
+        return ExactBackend().try_sign(diff)
+
+
+def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
+    """Add to a pattern verdict what the checked threshold-shift coupling proves beyond its pair family."""
+    from .proofs.threshold_coupling import coupling_bound
+
+    cb = coupling_bound(mechanism, n, relation)
+    eps = Real.of(mechanism.epsilon)
+    if cb.finite and not cb.bound > eps:
+        v.scope.notes.append(f"beyond the pair family: a threshold-shift coupling checked on the law's factors proves "
+                             f"log-ratio <= {cb.bound} <= ε for EVERY pair of neighbours and every output with n = {n} "
+                             f"(worst at output {cb.output!r}, shift {cb.shift})")
+        v.scope.families["coupling_every_pair"] = cb.outputs
+
+
+def _extend_by_noisy_max(v: Verdict, mechanism: Any, relation: str) -> None:
+    """Add what the noisy-max coupling (:mod:`.noisy_max_coupling`) proves beyond the searched scope."""
+    from .proofs.noisy_max_coupling import noisy_max_bound
+
+    bound = noisy_max_bound(mechanism, relation)
+    if bound is not None and not bound > Real.of(mechanism.epsilon):
+        v.scope.notes.append(f"beyond the searched scope: conditioning on the other candidates' noises proves "
+                             f"log-ratio <= {bound} <= ε for EVERY pair of neighbours ({relation}), every output and every n")
+
+
+def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
+    """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
+    noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
+    (every Δ_a equal to its sensitivity) or its monotone box."""
+    from ..mechanisms.neighbourhoods import LInfBox, MonotoneBox
+
+    if v.verdict != "private-within-scope":
+        return
+    delta = Real.of(mechanism.sensitivity)
+    if not delta.is_rational:
+        return
+    d = delta.value
+    if isinstance(neighbourhood, MonotoneBox) and neighbourhood.sensitivity == d:
+        _extend_by_noisy_max(v, mechanism, "monotone")
+    elif isinstance(neighbourhood, LInfBox) and neighbourhood.sensitivities is None and neighbourhood.sensitivity == d:
+        _extend_by_noisy_max(v, mechanism, "all-differ")
+
+
+def _own_relation(mechanism: Any) -> str | None:
+    """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
+    from ..mechanisms.neighbourhoods import MonotoneBox
+
+    try:
+        nb = mechanism.neighbourhood()
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return "monotone" if isinstance(nb, MonotoneBox) else None
+
+
+def _query_relation(mechanism: Any) -> str:
+    """The query relation of the mechanism's own claim: ``"one-differ"`` / ``"monotone"`` when its
+    neighbourhood says so, else ``"all-differ"``."""
+    from ..mechanisms.query_neighbourhoods import OneDiffer
+
+    try:
+        nb = mechanism.neighbourhood()
+    except (AttributeError, TypeError, ValueError):
+        return "all-differ"
+    return "one-differ" if isinstance(nb, OneDiffer) else (_own_relation(mechanism) or "all-differ")
+
+
+def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+                     **kwargs: Any) -> Verdict:
+    """Verify the claimed ε of ``mechanism``: the whole-space proofs first (:mod:`.proofs`; ``private``
+    when one proves ε for every input of its domain), else the verifier of its output kind (table
+    above), whose verdict carries the ε bracket (its certified witness below, a proof's larger bound
+    above).
+
+    ``relation``: ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (default: the relation of the
+    mechanism's own claim — ``"monotone"`` when its neighbourhood is a monotone box — else all-differ).
+    """
+    import time
+
+    from .proofs import first_proof
+    from .proofs.outcome import attach_bracket, proved_verdict, proves
+
+    t0 = time.perf_counter()
+    kind = getattr(mechanism, "output_kind", "selection")
+    unit = proof = None
+    rel = relation if relation is not None else _own_relation(mechanism)
+    if kind != "selection" or relation is not None:
+        unit, proof = first_proof(mechanism, n, rel)
+        if proof is not None and proves(proof, mechanism):
+            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
+    v = _search_mechanism(mechanism, n, relation, name, **kwargs)
+    witness = None if unit is None else unit.witness(mechanism, n, rel)
+    v = attach_bracket(v, proof, witness)
+    v.seconds = time.perf_counter() - t0
+    return v
+
+
+def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+                      **kwargs: Any) -> Verdict:
+    """The verifier of the mechanism's output kind (table above)."""
+    kind = getattr(mechanism, "output_kind", "selection")
+    if relation is None and kind != "selection":
+        relation = _own_relation(mechanism)
+    if kind == "finite" and hasattr(mechanism, "pattern_probability"):
+        from .search.patterns import verify_patterns
+
+        v = verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+        if v.verdict == "private-within-scope" and hasattr(mechanism, "coupling_terms"):
+            _extend_by_coupling(v, mechanism, n if n is not None else 10, relation or "all-differ")
+        return v
+    if kind == "mixed":
+        from .search.boxes import verify_boxes
+
+        if hasattr(mechanism, "coupling_terms"):  # a checked coupling proves privacy for every output set
+            from .proofs.threshold_coupling import verify_coupling
+
+            proved = verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
+            if proved is not None:
+                return proved
+        return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+    if kind == "interval":
+        from .search.boxes import verify_intervals
+
+        return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
+    from .proofs.closed_forms import closed_form_for
+
+    closed = closed_form_for(mechanism)
+    if closed is not None:
+        return closed(mechanism, n, relation, name=name, **kwargs)
+    if kind in ("selection", "finite"):
+        if relation is not None:  # the peers' query-pair families
+            from .search.patterns import verify_patterns
+
+            v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
+        else:
+            from .search.selection import verify
+
+            v = verify(mechanism, n=n, name=name, **kwargs)
+        if v.verdict == "private-within-scope":
+            _extend_by_noisy_max(v, mechanism, relation or _own_relation(mechanism) or "all-differ")
+        return v
+    if kind == "continuous":
+        if not callable(getattr(mechanism, "box_probability", None)):
+            raise TypeError("mechanism: a continuous mechanism needs box_probability(q, box, backend) to be verified "
+                            "(a density at points cannot certify a violation on a set of outputs)")
+        from .search.boxes import verify_continuous_boxes
+
+        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
+                                       name=name, **kwargs)
+    raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
+
+
+def _selection_proof(mechanism: Any, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
+    """The first whole-space proof whose side conditions hold: a theorem (every n), else the
+    branch-and-bound on the stated score box (its budget shorter once a violation is certified:
+    it then only bounds the level from above)."""
+    from .proofs.selection_bnb import SelectionBnB
+    from .proofs.selection_theorems import theorem_proof
+
+    proof = theorem_proof(mechanism, n, nb)
+    if proof is not None:
+        return proof
+    bnb = SelectionBnB(seconds=BNB_SECONDS_VIOLATED if violated else BNB_SECONDS)
+    if bnb.supports(mechanism, n, nb):
+        return bnb.prove(mechanism, n, nb, target=None if violated else Real.of(mechanism.epsilon).to_float(),
+                         tolerance=tolerance)
+    return None
+
+
+def _witness_triples(v: Verdict) -> list:
+    from fractions import Fraction
+
+    out = []
+    for d in (v.counterexample.as_dict() if v.counterexample is not None else None, v.worst_pair):
+        if d and "scores" in d and isinstance(d.get("output"), int):
+            out.append((tuple(Fraction(x) for x in d["scores"]), tuple(Fraction(x) for x in d["neighbour_scores"]),
+                        d["output"]))
+    return out
+
+
+def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None, *,
+                      tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
+    """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
+
+    Upper end: the first proof that applies (:mod:`.proofs.selection_theorems`); lower end: the
+    certified maximum of :func:`.search.level.maximise_level` from the search's witnesses,
+    stopped within ``tolerance`` of the proved upper end. Comparisons with the claimed ε are
+    exact. ``violated`` stays violated (its counterexample is certified); a proof ``<= ε``
+    makes the verdict ``private``; a proof above ε with no witness above it, ``undecided``;
+    without a proof the search's verdict stands and ``reason`` says that no proof applies.
+    """
+    import math
+    import time
+    from fractions import Fraction
+
+    from ..protocols import mechanism_size
+    from .bracket import EpsilonBracket
+    from .search.level import level_starts, maximise_level
+
+    t0 = time.perf_counter()
+    if not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool) or not 0 < tolerance < 1:
+        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
+    eps = Real.of(mechanism.epsilon)
+    size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
+    proof = _selection_proof(mechanism, size, nb, v.verdict == "violated", tolerance)
+    starts = level_starts(mechanism, nb, size, _witness_triples(v))
+    ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
+                        target=None if proof is None else proof.upper_float,
+                        denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
+    witness = ls.witness
+    outside = ""
+    if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
+            and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
+        outside = (f"; the {proof.method} bound {proof.upper_float:.9g} holds on its score box only "
+                   f"({proof.domain.get('scores')}) and the witness lies outside it")
+        proof = None
+    bracket = EpsilonBracket(witness, proof)
+    above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
+    proved = proof is not None and (Real.of(proof.upper) if proof.upper is not None
+                                    else Real.of(Fraction(proof.upper_float))) <= eps
+    if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
+        raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
+    _, reason = bracket.decide(eps.to_float())
+    if v.verdict != "violated" and above and not witness.unbounded:
+        from .decide.counterexample import Counterexample
+
+        q, q2 = (tuple(Fraction(x) for x in s) for s in (witness.scores, witness.neighbour_scores))
+        cx = Counterexample(mechanism, nb, q, q2, witness.output, witness.lower_float, math.inf)
+        rc = cx.recheck("ball", 256)
+        if rc.proved:
+            v.counterexample, v.recheck, v.worst_pair = cx, rc, cx.as_dict()
+            v.worst_log_ratio = rc.log_ratio_lo
+    if v.verdict == "violated" or above:
+        v.verdict = "violated"
+        reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
+    elif proved:
+        v.verdict = "private"
+        where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
+        reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
+                  f"({proof.method}: {proof.theorem or 'computation'})")
+    elif proof is not None:
+        v.verdict = "undecided"
+    else:
+        reason = (f"no proof method applies to {mechanism.short_name} on {nb.describe()}: the upper end is unknown; "
+                  f"the verdict covers the searched scope only")
+    if proof is None and v.verdict == "violated":
+        reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
+                  f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+    if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
+        how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
+        reason += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
+                   f"lower end stopped by {ls.stopped})")
+    v.bracket, v.reason = bracket, reason + outside
+    v.seconds += time.perf_counter() - t0
+    v.scope.notes.append(f"ε bracket: lower end maximised over {ls.evaluations} float log-pmfs ({ls.stopped}), "
+                         f"certified in ball arithmetic")
+    return v
+
+
+def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
+               values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
+               name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
+    """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
+
+    * ``delta`` given: (ε, δ)-DP, :func:`.approx_dp.verify_approx` (searches without ``local``);
+    * a selection mechanism: :func:`.search.verify` on ``neighbourhood`` (a spec string for
+      :func:`.neighbourhoods.parse_neighbourhood`), extended by the couplings that prove more
+      (:func:`extend_by_couplings`), then bracketed (:func:`bracket_selection`, ``tolerance`` the
+      width asked, default :data:`DEFAULT_TOLERANCE`); with ``relation``, the peers' query-pair
+      families;
+    * any other output kind: :func:`verify_mechanism`.
+    """
+    from .neighbourhoods import parse_neighbourhood
+
+    if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
+        raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
+    kind = getattr(mechanism, "output_kind", "selection")
+    report = progress or (lambda k, t: None)
+    if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
+                                  or not 0 < tolerance < 1):
+        raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
+    if tolerance is not None and (kind != "selection" or relation is not None or delta is not None):
+        raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
+                         "(not with --delta, --relation or other output kinds)")
+    if delta is not None:
+        from .search.approx_dp import verify_approx
+
+        nb = parse_neighbourhood(neighbourhood, mechanism) if kind == "selection" and relation is None else None
+        return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
+                             searches=tuple(s for s in (searches or ("grid", "structured")) if s != "local"), name=name,
+                             progress=progress)
+    if kind != "selection" or relation is not None:
+        report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
+        return verify_mechanism(mechanism, n, relation, name=name)
+    from .search.selection import verify
+
+    nb = parse_neighbourhood(neighbourhood, mechanism)
+    v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
+               name=name, progress=progress)
+    extend_by_couplings(v, mechanism, nb)
+    if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
+        return v
+    report("step", "ε bracket: proof above, maximised witness below")
+    return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)

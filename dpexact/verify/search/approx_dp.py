@@ -1,0 +1,268 @@
+"""(ε, δ)-DP of a finite-output mechanism over a scope of neighbour pairs, certified.
+
+A mechanism is (ε, δ)-DP on a set of neighbour pairs iff for every ordered pair (q, q') and every
+set S of outputs ``Pr[M(q) ∈ S] <= e^ε Pr[M(q') ∈ S] + δ``. The worst S is
+``{y : P(y) > e^ε Q(y)}``, so the condition is on the hockey-stick divergence (adp §2, Def. 1;
+:mod:`.hockey_stick`)
+
+    δ_{q,q'}(ε) = H_{e^ε}(P || Q) = Σ_y max(0, P(y) − e^ε Q(y)) <= δ.
+
+The verifier takes the scope's pairs (the score families of :func:`.search.scope_plan` for a
+selection mechanism, the query-pair family of :func:`.patterns.pattern_pairs` for a
+sparse-vector pattern law), computes H in ball arithmetic for both orders of every pair and:
+
+* ``violated`` — some H is certainly above δ; re-checked from scratch (exact pmfs when the
+  mechanism has them, else balls at 256 bits), the counterexample names the pair and the event S;
+* ``private-within-scope`` — every H is certainly at most δ (balls, or exact when a ball
+  straddles δ); nothing is claimed outside the scope;
+* ``inconclusive`` — some H could not be separated from δ.
+
+A ``continuous`` mechanism with a box law (or an ``interval`` one, seen as a one-interval box
+law) gets the box search of
+:func:`.boxes.verify_continuous_boxes` instead (boxes and tails of its box coordinates):
+refutation only, and its ``worst_delta`` is a certified *lower* bound of δ(ε).
+
+``worst_delta`` is the scope's privacy profile at ε: the largest δ_{q,q'}(ε) found (its
+certified lower bound when violated, its certified upper bound otherwise); ``worst_log_ratio``
+is the pure-DP loss of the scope seen by the float screen (what ε would be needed at δ = 0).
+With δ = 0 the verdict agrees with the pure-DP verifier on the same pairs.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ...numbers.backends import ball_context
+from ...numbers.real import Real
+from ...protocols import FINITE_KINDS, claimed_epsilon
+from ..decide.counterexample import Recheck
+from ...accounting.hockey_stick import hockey_stick
+from ..verdict import Scope, Verdict
+
+__all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx"]
+
+Vector = tuple
+
+
+def _delta(delta: Any) -> Real:
+    d = Real.of(delta, "delta")
+    if d.is_symbolic or not (d.sign() >= 0 and (d - 1).sign() < 0):
+        raise ValueError(f"delta must be a number in [0, 1), got {delta!r}")
+    return d
+
+
+@dataclass(frozen=True)
+class ApproxCounterexample:
+    """Neighbours and the event ``S = {y : P(y) > e^ε Q(y)}`` with ``P(S) − e^ε Q(S) > δ``."""
+
+    mechanism: Any
+    neighbourhood: Any
+    scores: Vector
+    neighbour_scores: Vector
+    event: tuple
+    hockey_lo: float
+    hockey_hi: float
+    delta: str
+
+    def as_dict(self) -> dict[str, Any]:
+        shown = [str(o) for o in self.event[:20]]
+        return {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
+                "output": f"the event S of {len(self.event)} outputs where Pr[M(q)=y] > e^ε Pr[M(q')=y]",
+                "event": shown + (["…"] if len(self.event) > 20 else []),
+                "hockey_stick": [self.hockey_lo, self.hockey_hi], "log_ratio": None,
+                "epsilon": str(Real.of(claimed_epsilon(self.mechanism))), "delta": self.delta}
+
+    def recheck(self, prec: int = 256) -> Recheck:
+        """Recompute both pmfs from scratch (exact when the mechanism has an exact backend, else
+        balls at ``prec`` bits) and prove ``H_{e^ε}(P || Q) > δ``."""
+        m = self.mechanism
+        nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
+        eps = Real.of(claimed_epsilon(m))
+        d = Real.of(self.delta)
+        try:
+            P = m.pmf(list(self.scores), backend="exact").values
+            Q = m.pmf(list(self.neighbour_scores), backend="exact").values
+            h = Real.of(_to_sympy(hockey_stick(P, Q, eps, "exact")))
+            proved, how = (h - d).sign() > 0, "exact"
+            lo = hi = h.to_float()
+        except (ValueError, TypeError, NotImplementedError, ArithmeticError):
+            P = m.pmf(list(self.scores), backend=f"ball:{prec}").values
+            Q = m.pmf(list(self.neighbour_scores), backend=f"ball:{prec}").values
+            h = hockey_stick(P, Q, eps, "ball", prec)
+            with ball_context(prec):
+                proved = bool(h.lower() > d.to_arb(prec).upper())
+            how, lo, hi = f"ball:{prec}", float(h.lower()), float(h.upper())
+        return Recheck(proved and nb, how, lo, hi, float(eps.to_float()), nb, "" if proved else "not separated")
+
+
+def _to_sympy(x: Any) -> Any:
+    from ..decide.certified_ratio import to_sympy
+
+    return to_sympy(x)
+
+
+def verify_approx_dp(mechanism: Any, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Any, delta: Any, *,
+                     prec: int = 128, name: str | None = None, families: dict | None = None,
+                     notes: Sequence[str] = (), progress: Callable[[str, str], None] | None = None) -> Verdict:
+    """(ε, δ)-DP, ε the claimed epsilon, on the given neighbour pairs (module docstring)."""
+    t0 = time.perf_counter()
+    report = progress or (lambda kind, text: None)
+    d = _delta(delta)
+    eps = Real.of(claimed_epsilon(mechanism))
+    if not pairs:
+        raise ValueError("pairs: the scope has no neighbour pairs")
+    with ball_context(prec):
+        d_up = d.to_arb(prec)
+    outs = mechanism.outputs(len(pairs[0][0])) if hasattr(mechanism, "outputs") else list(range(len(pairs[0][0])))
+    balls: dict = {}
+
+    def pmf(v: Vector) -> list:
+        if v not in balls:
+            balls[v] = list(mechanism.pmf(list(v), backend=f"ball:{prec}").values)
+        return balls[v]
+
+    scope = Scope(neighbourhood=neighbourhood.describe(), families=dict(families or {}))
+    scope.notes.extend(notes)
+    worst_hi, worst_pair, worst_lr = -math.inf, None, -math.inf
+    undecided: list = []
+    cx = rc = None
+    for i, (a, b) in enumerate(pairs):
+        if i % 200 == 0:
+            report("step", f"hockey-stick divergences: pairs {i + 1}-{min(i + 200, len(pairs))} of {len(pairs)}")
+        for x, y in ((a, b), (b, a)):
+            P, Q = pmf(x), pmf(y)
+            h = hockey_stick(P, Q, eps, "ball", prec)
+            scope.triples += len(P)
+            hi = float(h.upper())
+            if hi > worst_hi:
+                worst_hi, worst_pair = hi, (x, y)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                pm = np.array([float(v.mid()) for v in P])
+                qm = np.array([float(v.mid()) for v in Q])
+                lr = np.where(pm > 0, np.log(pm) - np.log(qm), -np.inf)
+            worst_lr = max(worst_lr, float(np.max(lr)))
+            with ball_context(prec):
+                above = bool(h.lower() > d_up.upper())
+                below = bool(h.upper() <= d_up.lower())
+            if above:
+                with ball_context(prec):
+                    E = eps.to_arb(prec).exp()
+                    event = tuple(o for o, p, q in zip(outs, P, Q) if (p - E * q).upper() > 0)
+                cand = ApproxCounterexample(mechanism, neighbourhood, x, y, event, float(h.lower()), hi, str(d))
+                check = cand.recheck()
+                if check.proved:
+                    cx, rc = cand, check
+                    break
+                undecided.append((x, y))
+            elif below:
+                scope.decided_ball += 1
+            else:
+                undecided.append((x, y))
+        if cx is not None:
+            break
+    if cx is None and undecided:  # balls straddling δ: decide exactly where the mechanism allows
+        left = []
+        for x, y in undecided:
+            try:
+                P = mechanism.pmf(list(x), backend="exact").values
+                Q = mechanism.pmf(list(y), backend="exact").values
+                s = (Real.of(_to_sympy(hockey_stick(P, Q, eps, "exact"))) - d).sign()
+            except (ValueError, TypeError, NotImplementedError, ArithmeticError):
+                left.append((x, y))
+                continue
+            if s > 0:
+                with ball_context(prec):
+                    E = eps.to_arb(prec).exp()
+                    event = tuple(o for o, p, q in zip(outs, pmf(x), pmf(y)) if (p - E * q).upper() > 0)
+                cand = ApproxCounterexample(mechanism, neighbourhood, x, y, event, worst_hi, worst_hi, str(d))
+                check = cand.recheck()
+                if check.proved:
+                    cx, rc = cand, check
+                    break
+            scope.decided_exact += 1
+        undecided = left if cx is None else undecided
+    scope.vectors, scope.pairs = len(balls), len(pairs)
+    scope.undecided = len(undecided) if cx is None else 0
+    scope.notes.append(f"(ε, δ) = ({eps}, {d}): hockey-stick divergence H_(e^ε)(P || Q) <= δ for both orders of every "
+                       "pair (every output set at once: the worst set is {y : P(y) > e^ε Q(y)})")
+    if cx is not None:
+        kind, worst_delta, wp = "violated", rc.log_ratio_lo, cx.as_dict()
+    elif not undecided:
+        kind, worst_delta = "private-within-scope", worst_hi
+        wp = None if worst_pair is None else {"scores": [str(v) for v in worst_pair[0]],
+                                              "neighbour_scores": [str(v) for v in worst_pair[1]]}
+    else:
+        kind, worst_delta, wp = "inconclusive", worst_hi, None
+    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
+                   scope=scope, worst_log_ratio=worst_lr, worst_float_log_ratio=worst_lr, worst_pair=wp,
+                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=str(d),
+                   worst_delta=float(worst_delta))
+
+
+class _IntervalAsBox:
+    """An ``interval`` mechanism (one real value) seen as a continuous one with a one-interval box law."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def box_probability(self, queries: Any, box: Sequence[Any], backend: str = "ball", prec: int = 128) -> Any:
+        if len(box) != 1:
+            raise ValueError(f"box: one interval expected, got {len(box)}")
+        return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
+
+
+def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation: str | None = None,
+                  searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
+                  steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
+                  progress: Callable[[str, str], None] | None = None) -> Verdict:
+    """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
+    the query-pair family for another finite-output one (module docstring)."""
+    kind = getattr(mechanism, "output_kind", "selection")
+    boxed = _IntervalAsBox(mechanism) if kind == "interval" else mechanism
+    if kind in ("continuous", "interval") and callable(getattr(boxed, "box_probability", None)):  # boxes and tails
+        from .boxes import verify_continuous_boxes
+        from ..router import _query_relation
+
+        _delta(delta)
+        return verify_continuous_boxes(boxed, n if n is not None else 3, relation or _query_relation(mechanism),
+                                       name=name or mechanism.short_name, approx_delta=delta)
+    if kind not in FINITE_KINDS:
+        raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
+                        f"box law; output kind {kind!r} offers neither")
+    own = mechanism.neighbourhood() if relation is None and neighbourhood is None else None
+    if getattr(own, "inputs", None):  # a finite input domain (LDP channels, counts): every pair of it
+        from ..decide.pure_dp import neighbour_pairs
+
+        pairs = neighbour_pairs(list(own.inputs), own, steps)
+        return verify_approx_dp(mechanism, pairs, own, delta, prec=prec, name=name, families={"inputs": len(own.inputs)},
+                                notes=["every neighbouring pair of the finite input domain"], progress=progress)
+    if kind == "selection" and relation is None:
+        from ..neighbourhoods import default_neighbourhood
+        from ..decide.pure_dp import neighbour_pairs
+        from .selection import integer_scope, scope_plan
+
+        nb = neighbourhood if neighbourhood is not None else default_neighbourhood(mechanism)
+        nb, plan = integer_scope(mechanism, nb, scope_plan(mechanism, [s for s in searches if s != "local"], n, values))
+        vecs = sorted({v for _, vs in plan for v in vs})
+        pairs = neighbour_pairs(vecs, nb, steps)
+        return verify_approx_dp(mechanism, pairs, nb, delta, prec=prec, name=name,
+                                families={fam: len(vs) for fam, vs in plan}, progress=progress)
+    from .patterns import pattern_pairs
+
+    target = mechanism
+    if kind == "selection":  # the peers' query-pair families for a selection mechanism
+        from ..router import SelectionOutputs
+
+        target = SelectionOutputs(mechanism)
+    pairs, nb, family = pattern_pairs(target, n if n is not None else (5 if kind == "selection" else 10),
+                                      relation or "all-differ")
+    return verify_approx_dp(mechanism, pairs, nb, delta, prec=prec, name=name, families={"pairs": len(pairs)},
+                            notes=[family], progress=progress)

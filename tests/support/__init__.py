@@ -1,0 +1,1 @@
+"""Test support shipped with the tests, not the library (the API fuzz oracle)."""

@@ -1,0 +1,204 @@
+"""The ε bracket of selection mechanisms: theorems above (every n), a maximised certified witness below.
+
+Expected values are computed independently: the closed-form levels of the theorems (c·2Δ' for
+EM, ε for PF / RNM / GRR), and the witness's log-ratio recomputed in mpmath at 60 digits from
+the softmax formula. Mutation tests: a mechanism with one term off is not proved.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import mpmath
+import pytest
+
+import dpexact
+from dpexact.mechanisms.exponential import ExponentialMechanism
+from dpexact.numbers.real import Real
+from dpexact.verify.neighbourhoods import LInfBox, MonotoneBox
+from dpexact.verify.router import verify_any
+from dpexact.verify.search.level import certify_triple, maximise_level
+from dpexact.verify.proofs.selection_theorems import literature_level, theorem_proof
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _softmax_log_ratio(c, q, q2, r):
+    """log(P(q)_r / P(q')_r) for Pr[r] ∝ e^{c q_r}, in mpmath at 60 digits (independent of dpexact)."""
+    with mpmath.workdps(60):
+        c = mpmath.mpf(c)
+        a = [mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in q]
+        b = [mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator for x in q2]
+        la = c * a[r] - mpmath.log(mpmath.fsum(mpmath.exp(c * x) for x in a))
+        lb = c * b[r] - mpmath.log(mpmath.fsum(mpmath.exp(c * x) for x in b))
+        return la - lb
+
+
+def _same(a, b) -> bool:
+    """Exact equality of two reals (exact strings or numbers)."""
+    return (Real.of(a) - Real.of(b)).sign() == 0
+
+
+def _load_example(name: str, attr: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return getattr(mod, attr)
+
+
+def test_em_on_a_wider_box_is_violated_with_the_level_approached():
+    """EM built for Δ = 1, neighbours differing by 1.0001: level c·2Δ' = 1.0001 (approached as a gap grows)."""
+    v = verify_any(dpexact.mechanism("em", epsilon=1), neighbourhood="box:10001/10000", n=3)
+    assert v.verdict == "violated"
+    b = v.bracket
+    assert 1 < b.lower_float <= 1.0001
+    assert _same(b.upper.upper, "10001/10000")  # closed form c·2Δ' with c = 1/2
+    assert b.upper.domain["n"] == "every" and b.upper.theorem
+    w = b.lower
+    exact = _softmax_log_ratio(mpmath.mpf(1) / 2, w.scores, w.neighbour_scores, w.output)
+    assert w.lower_float <= exact + 1e-15 and exact - w.lower_float < 1e-12
+    assert b.upper_float - b.lower_float < 1e-6
+    assert v.counterexample is not None and v.recheck.proved
+
+
+def test_biased_coin_top1_level_two_to_six_digits():
+    """The 2ε biased-coin top-1 of examples/ (define_mechanism): its level is exactly 2 (= c·2Δ, c = 1)."""
+    coin = _load_example("biased_coin_top1", "biased_coin")
+    v = verify_any(coin, n=3)
+    assert v.verdict == "violated"
+    lower = v.bracket.lower_float
+    assert f"{lower:.6g}" == "2" and lower < 2
+    w = v.bracket.lower
+    exact = _softmax_log_ratio(1, w.scores, w.neighbour_scores, w.output)
+    assert w.lower_float <= exact + 1e-15 and exact - w.lower_float < 1e-12
+    # no theorem covers a user's law; the branch-and-bound bounds it on its score box only
+    assert v.bracket.upper is None or (v.bracket.upper.method == "branch-and-bound"
+                                       and v.bracket.upper_float >= v.bracket.lower_float)
+
+
+@pytest.mark.parametrize("name,kw,nb,level", [
+    ("em", {"epsilon": 1}, LInfBox(1), "1"),
+    ("em", {"epsilon": 1}, LInfBox(2), "2"),
+    ("em", {"epsilon": 1}, MonotoneBox(1), "1/2"),
+    ("em", {"epsilon": 1, "monotone": True}, MonotoneBox(1), "1"),
+    ("em", {"epsilon": 1, "monotone": True}, LInfBox(1), "2"),
+    ("em", {"epsilon": 1}, LInfBox(1, ("1/2", 1, "1/4")), "3/4"),  # c·(Δ_(1) + Δ_(2)) = (1 + 1/2)/2
+    ("pf", {"epsilon": "2*log(3)"}, LInfBox(1), "2*log(3)"),
+    ("pf", {"epsilon": 1, "monotone": True}, MonotoneBox(1), "1"),
+    ("rnm-gumbel", {"epsilon": 1}, LInfBox(1), "1"),
+    ("rnm-laplace", {"epsilon": 1}, LInfBox(1), "1"),
+    ("rnm-exp", {"epsilon": 1, "monotone": True}, LInfBox(1), "2"),
+    ("grr", {"epsilon": "log(3)"}, LInfBox(5), "log(3)"),
+])
+def test_theorem_levels_are_the_closed_forms(name, kw, nb, level):
+    p = theorem_proof(dpexact.mechanism(name, **kw), 3, nb)
+    assert p is not None and p.method == "theorem" and p.theorem
+    assert _same(p.upper, level)
+    assert p.upper_float >= Real.of(level).to_float()
+
+
+def test_theorems_do_not_apply_outside_their_side_conditions():
+    # PF's theorem is about boxes of radius <= Δ (and monotone PF on monotone boxes only)
+    assert theorem_proof(dpexact.mechanism("pf", epsilon=1, sensitivity="1/2"), 3, LInfBox(1)) is None
+    assert theorem_proof(dpexact.mechanism("pf", epsilon=1, monotone=True), 3, LInfBox(1)) is None
+    # per-candidate noise scales (RNMH) are not the noisy-max theorem's
+    assert theorem_proof(dpexact.mechanism("rnm-exp", epsilon=1, scales=["1/5", 2]), 2, LInfBox(1)) is None
+    # GEM's transform has sensitivity <= 1 only on its own box
+    assert theorem_proof(dpexact.mechanism("gem", epsilon=1, sensitivities=["1/2", 1]), 2, LInfBox(1, ("1", "1"))) is None
+
+
+@dataclass(frozen=True)
+class _HalfDeltaEM(ExponentialMechanism):
+    """Mutation: EM with 2Δ replaced by Δ in the exponent, still declared as EM with its ε."""
+
+    @property
+    def exponent_scale(self) -> Real:
+        return self.epsilon / self.sensitivity
+
+
+def test_mutated_em_is_not_proved_and_is_refuted_at_its_level():
+    m = _HalfDeltaEM(epsilon=1)
+    assert theorem_proof(m, 3, LInfBox(1)) is None
+    v = verify_any(m, n=3)
+    assert v.verdict == "violated"
+    assert v.bracket.upper is None
+    assert 2 - 1e-6 < v.bracket.lower_float < 2  # sup = (ε/Δ)·2Δ = 2, approached
+
+
+def test_monotone_em_on_the_box_is_refuted_with_its_tight_bracket():
+    """Mutation of the side condition: the monotone exponent on non-monotone neighbours, level 2ε."""
+    v = verify_any(dpexact.mechanism("em", epsilon=1, monotone=True), neighbourhood="box", n=3)
+    assert v.verdict == "violated"
+    assert _same(v.bracket.upper.upper, 2)
+    assert v.bracket.upper_float - v.bracket.lower_float < 1e-6
+
+
+@pytest.mark.parametrize("name,kw", [("em", {"epsilon": 1}), ("pf", {"epsilon": "2*log(3)"}),
+                                     ("grr", {"epsilon": 1}), ("rnm-exp", {"epsilon": 1})])
+def test_private_builtins_are_proved_with_a_tight_bracket(name, kw):
+    m = dpexact.mechanism(name, **kw)
+    v = verify_any(m, n=3)
+    assert v.verdict == "private"
+    lit = literature_level(m, 3, m.neighbourhood())
+    assert lit is not None and _same(v.bracket.upper.upper, lit) and _same(lit, m.epsilon)
+    assert lit.to_float() - v.bracket.lower_float < 1e-6
+    assert v.as_dict()["epsilon_bracket"]["upper"]["domain"]["n"] == "every"
+
+
+def test_maximise_level_certifies_below_the_float_value():
+    m = dpexact.mechanism("em", epsilon=1)
+    nb = LInfBox(1)
+    q = (Fraction(0), Fraction(0), Fraction(-2))
+    ls = maximise_level(m, nb, [(q, (Fraction(1), Fraction(1), Fraction(-3)), 2)], seconds=5)
+    assert ls.witness is not None and ls.witness.lower_float <= 1
+    # a pair that is not a neighbour is never certified
+    assert certify_triple(m, nb, q, (Fraction(3), Fraction(0), Fraction(-2)), 0) is None
+
+
+def test_tolerance_is_checked():
+    with pytest.raises(ValueError, match="tolerance"):
+        verify_any(dpexact.mechanism("em", epsilon=1), n=3, tolerance=0)
+    with pytest.raises(ValueError, match="tolerance"):
+        verify_any(dpexact.mechanism("em", epsilon=1), n=3, tolerance=1e-3, delta="1/10")
+
+
+def _half_em(claimed):
+    """EM written as a user's pmf with the exponent ε/(4Δ): its level is ε/2 (approached)."""
+    def pmf(q, p, ops):
+        w = [ops.exp(p.epsilon * x / (4 * p.sensitivity)) for x in q]
+        s = ops.sum(w)
+        return [x / s for x in w]
+
+    return dpexact.define_mechanism("half-em", pmf, epsilon=claimed,
+                                    properties=dict(symmetric=True, shift_invariant=True, monotone=True))
+
+
+def test_branch_and_bound_proves_a_user_law_on_its_score_box():
+    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+
+    m = _half_em(1)
+    res = SelectionBnB(seconds=60).run(m, 3, LInfBox(1), target=1.0)
+    assert res.status == "bound below the target" and res.upper <= 1
+    # the bound holds at the box's worst corner, computed independently (c = 1/4, gap 8, offsets ±1)
+    corner = _softmax_log_ratio(mpmath.mpf(1) / 4, ("0", "8", "8"), ("-1", "9", "9"), 0)
+    assert res.upper >= corner and res.lower <= corner + 1e-12
+    assert "8" in res.domain["scores"] and res.domain["n"] == 3
+
+
+def test_branch_and_bound_does_not_prove_below_the_level():
+    """Mutation: the same law claiming ε = 0.45 < its level 1/2 (its level with ε = 0.45 is 0.225,
+    so claim it through a parameter-free law with the exponent fixed at 1/4)."""
+    def pmf(q, p, ops):
+        w = [ops.exp(x / 4) for x in q]
+        s = ops.sum(w)
+        return [x / s for x in w]
+
+    m = dpexact.define_mechanism("fixed-quarter", pmf, epsilon="9/20",
+                                 properties=dict(symmetric=True, shift_invariant=True, monotone=True))
+    v = verify_any(m, n=3)
+    assert v.verdict == "violated" and 0.45 < v.bracket.lower_float <= 0.5
+    assert v.bracket.upper is None or v.bracket.upper_float >= v.bracket.lower_float
