@@ -13,11 +13,12 @@ from typing import Any
 
 from ..bracket import Proof
 from .density_ratio import DensityRatioProof
+from .finite_levels import RapporLevel, TruncatedGeometricLevel
 from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
 
 __all__ = ["PROOFS", "first_proof"]
 
-PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof()]
+PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel()]
 
 
 def first_proof(mechanism: Any, n: int | None, relation: str | None) -> tuple[Any, Proof] | tuple[None, None]:

@@ -56,7 +56,7 @@ def attach_bracket(v: Verdict, proof: Proof | None, witness: Witness | None = No
     (an upper end above ε, or None) above. The verdict is kept: a violated verdict stays violated, and
     a proof that would decide has been used before the search."""
     lower = v.bracket.lower if v.bracket is not None and v.bracket.lower is not None else witness_of(v)
-    if witness is not None and (lower is None or witness.lower_float > lower.lower_float):
+    if witness is not None and (lower is None or witness.lower_float >= lower.lower_float):
         lower = witness
     upper = v.bracket.upper if v.bracket is not None and v.bracket.upper is not None else proof
     if lower is None and upper is None:
