@@ -68,3 +68,18 @@ def test_bench_peers_bracket_columns():
     assert by["LaplaceMechanism"]["verdict"] == "private" and by["LaplaceMechanism"]["proof"].startswith("density-ratio")
     assert by["SVT"]["verdict"] == "private" and "n every" in by["SVT"]["proof"]
     assert by["TruncatedGeometricMechanism"]["upper"] == "log(9/8)"
+
+
+def test_svt4_level_is_lyu_bound_to_six_digits():
+    """The maximised two-level witness reaches Lyu et al.'s (1+6c)/4·ε = 7/40 (the coupling's bound) to 6 digits;
+    its ratio re-computed in the exact backend agrees (an independent arithmetic)."""
+    from dpexact.numbers.exp_sum import ExpSum
+    from dpexact.verify.search.pattern_level import pattern_level
+
+    m = dpexact.mechanism("svt4", epsilon="1/10", threshold=1, cutoff=1)
+    w = pattern_level(m, 10, "all-differ")
+    assert 0.174999 <= w.lower_float <= 7 / 40
+    q, q2 = [Fraction(x) for x in w.scores], [Fraction(x) for x in w.neighbour_scores]
+    assert all(abs(a - b) <= 1 for a, b in zip(q, q2))  # an ALL_DIFFER pair
+    a, b = m.exact_pattern_value(q, w.output), m.exact_pattern_value(q2, w.output)
+    assert (a - ExpSum.exp(Fraction(w.lower_float).limit_denominator(10**15) - Fraction(1, 10**12)) * b).sign() > 0

@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..numbers.real import Real
@@ -181,9 +182,34 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
             return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
     v = _search_mechanism(mechanism, n, relation, name, **kwargs)
     witness = None if unit is None else unit.witness(mechanism, n, rel)
+    if v.verdict == "violated" and not (witness is not None and witness.unbounded):
+        witness = _pattern_level(v, mechanism, n, rel, proof, witness)
     v = attach_bracket(v, proof, witness)
     v.seconds = time.perf_counter() - t0
     return v
+
+
+def _pattern_level(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+    """The larger of ``witness`` and the maximised two-level witness of a pattern law
+    (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
+    above covers every n (a witness at any n then bounds the same level from below)."""
+    from ..protocols import ThresholdCouplingLaw
+    from .search.pattern_level import pattern_level
+
+    if not isinstance(mechanism, ThresholdCouplingLaw) or (v.bracket is not None and v.bracket.lower is not None
+                                                            and v.bracket.lower.unbounded):
+        return witness
+    if v.counterexample is not None and v.counterexample.as_dict().get("log_ratio") == [math.inf, math.inf]:
+        return witness
+    nn = n if n is not None else 10
+    start = v.counterexample.as_dict().get("output") if v.counterexample is not None else None
+    sizes = [nn] + ([min(3 * nn, 32)] if proof is not None and proof.domain.get("n") == "every" and nn < 32 else [])
+    best = witness
+    for size in sizes:
+        w = pattern_level(mechanism, size, relation or "all-differ", start if size == nn else None)
+        if w is not None and (best is None or w.lower_float > best.lower_float):
+            best = w
+    return best
 
 
 def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
