@@ -119,7 +119,12 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         if relation is not None:  # the peers' query-pair families
             from .search.patterns import verify_patterns
 
-            v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
+            adapter = SelectionOutputs(mechanism)
+            v = verify_patterns(adapter, n if n is not None else 5, relation, name=name, **kwargs)
+            if adapter.exact_failure:  # the exact backend crashed: named, never a silent "undecided"
+                v.scope.notes.append(adapter.exact_failure)
+                if v.verdict == "inconclusive":
+                    v.reason = (v.reason + "; " if v.reason else "") + adapter.exact_failure
         else:
             from .search.selection import verify
 
