@@ -177,3 +177,10 @@ def test_a_crashing_exact_pmf_is_named_on_the_query_pair_route() -> None:
     adapter = SelectionOutputs(CRASHING)
     assert adapter.exact_difference_sign((F(1), F(0), F(0)), (F(0), F(1), F(0)), 0, 1) is None
     assert "TypeError" in adapter.exact_failure
+
+
+def test_exact_balls_hash_by_their_exact_value() -> None:
+    be = get_backend("ball")
+    with be.context():
+        a, b, c = (exact_input(be, Real.of(x)) for x in ("1/3", "1/3", "1/2"))
+        assert len({a, b, c}) == 2 and {a: 1}[b] == 1
