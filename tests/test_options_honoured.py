@@ -40,6 +40,7 @@ def _refused(args: list[str], flag: str) -> None:
     (["delta", "--p", "1/2,1/2", "--q", "1/4,3/4", "-e", "1", "--sensitivity", "3"], "--sensitivity"),
     (["bench", "--data", "/nonexistent"], "--data"),
     (["optimal", "--n", "3", "--k", "3", "-e", "1", "--no-crossover", "--method", "simplex"], "--no-crossover"),
+    (["check", "--quick", "--claim", "pf.lemma.1", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers"),
 ])
 def test_unhonoured_option_is_refused(args: list[str], flag: str) -> None:
     _refused(args, flag)
