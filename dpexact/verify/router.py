@@ -355,7 +355,8 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
                              progress=progress)
     if kind != "selection" or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
-        return verify_mechanism(mechanism, n, relation, name=name)
+        extra = {"neighbourhood": parse_neighbourhood(neighbourhood, mechanism)} if "neighbourhood" in given else {}
+        return verify_mechanism(mechanism, n, relation, name=name, **extra)
     from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
