@@ -170,7 +170,12 @@ def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None
         if relation is not None:  # the peers' query-pair families
             from .search.patterns import verify_patterns
 
-            v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
+            adapter = SelectionOutputs(mechanism)
+            v = verify_patterns(adapter, n if n is not None else 5, relation, name=name, **kwargs)
+            if adapter.exact_failure:  # the exact backend crashed: named, never a silent "undecided"
+                v.scope.notes.append(adapter.exact_failure)
+                if v.verdict == "inconclusive":
+                    v.reason = (v.reason + "; " if v.reason else "") + adapter.exact_failure
         else:
             from .search.selection import verify
 
@@ -401,7 +406,8 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
                              progress=progress)
     if kind != "selection" or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
-        return verify_mechanism(mechanism, n, relation, name=name)
+        extra = {"neighbourhood": parse_neighbourhood(neighbourhood, mechanism)} if "neighbourhood" in given else {}
+        return verify_mechanism(mechanism, n, relation, name=name, **extra)
     from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
