@@ -200,8 +200,8 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         proof = None
     bracket = EpsilonBracket(witness, proof)
     above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
-    proved = proof is not None and (Real.of(proof.upper) if proof.upper is not None
-                                    else Real.of(Fraction(proof.upper_float))) <= eps
+    proved = proof is not None and math.isfinite(proof.upper_float) and (
+        Real.of(proof.upper) if proof.upper is not None else Real.of(Fraction(proof.upper_float))) <= eps
     if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
@@ -233,6 +233,8 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     if proof is None and v.verdict == "violated":
         reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
                   f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+    if proof is not None and not math.isfinite(proof.upper_float):
+        reason += f" (the {proof.method} found no finite bound: {proof.details.get('status', '')})"
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
         how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
         reason += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
