@@ -192,6 +192,15 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
                         target=None if proof is None else proof.upper_float,
                         denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
     witness = ls.witness
+    point = proof.details.get("best_point") if proof is not None else None
+    if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
+        from .search.level import certify_triple
+
+        w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
+                            tuple(Fraction(x) for x in point["neighbour_scores"]), point["output"],
+                            note=f"the {proof.method}'s best test point")
+        if w2 is not None and (witness is None or w2.lower_float > witness.lower_float):
+            witness = w2
     outside = ""
     if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
             and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
