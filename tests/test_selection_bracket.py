@@ -272,3 +272,26 @@ def test_a_branching_law_is_split_not_smoothed():
     q, q2 = (Fraction(0), Fraction(-1, 2)), (Fraction(-1), Fraction(1, 2))
     w = certify_triple(m, LInfBox(1), q, q2, 0)
     assert w is not None and 1 - 1e-12 < w.lower_float <= 1  # e^ε/d over 1/d: exactly ε
+
+
+def test_a_violation_beyond_the_grid_is_found_by_gap_scaling():
+    """The audit's EM whose exponent doubles once the score spread reaches 18 Δ: the grids stop
+    at a few Δ; the lower end's gap scaling reaches the spread and certifies the violation."""
+    def pmf(q, p, ops):
+        c = p.epsilon / (2 * p.sensitivity)
+        hi = lo = q[0]
+        for x in q[1:]:
+            hi = x if ops.backend.compare(x, hi) > 0 else hi
+            lo = x if ops.backend.compare(x, lo) < 0 else lo
+        if ops.backend.compare(hi - lo, ops.num(18)) >= 0:
+            c = 2 * c
+        w = [ops.exp(c * (x - hi)) for x in q]
+        s = ops.sum(w)
+        return [v / s for v in w]
+
+    m = dpexact.define_mechanism("em-gap18", pmf, epsilon=1, properties=dict(symmetric=True, shift_invariant=True))
+    v = verify_any(m, n=3)
+    assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
+    w = v.bracket.lower
+    spreads = [max(map(Fraction, s)) - min(map(Fraction, s)) for s in (w.scores, w.neighbour_scores)]
+    assert max(spreads) >= 18 > min(spreads) and w.lower_float > 1
