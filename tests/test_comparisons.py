@@ -149,3 +149,10 @@ def test_readme_branching_example() -> None:
     assert m.pmf(q, "ball").contains(e)
     v = verify(m, searches=("grid", "structured"), n=3)
     assert v.verdict == "private-within-scope" and v.certified
+
+
+def test_backends_satisfy_the_backend_ops_protocol() -> None:
+    from dpexact.protocols import BackendOps
+
+    for name in ("float", "mp", "ball", "exact"):
+        assert isinstance(get_backend(name), BackendOps)

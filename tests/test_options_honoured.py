@@ -48,7 +48,7 @@ def test_unhonoured_option_is_refused(args: list[str], flag: str) -> None:
 def test_honoured_options_still_work() -> None:
     res = runner.invoke(app, ["verify", "-m", "pf", "-e", "1", "--n", "2", "--neighbourhood", "box:2", "--search", "grid",
                               "--values", "0,1", "--json"])
-    assert res.exit_code == 0 and '"verdict": "violated"' in res.output, res.output  # ε = 1 is not enough for Δ = 2
+    assert res.exit_code == 1 and '"verdict": "violated"' in res.output, res.output  # ε = 1 is not enough for Δ = 2 (exit 1: violated)
     res = runner.invoke(app, ["ldp", "-m", "brr", "-N", "4", "-e", "1", "--brr-m", "2", "--json"])
     assert res.exit_code == 0 and '"m": 2' in res.output, res.output
     res = runner.invoke(app, ["delta", "--gaussian", "1", "--sensitivity", "2", "-e", "1", "--json"])

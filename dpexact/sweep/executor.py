@@ -64,6 +64,8 @@ class Progress:
 
 #: resident memory of one idle local worker process with dpexact imported (measured: 118 MB)
 _WORKER_BYTES = 120e6
+#: local worker processes per CPU at most (each runs one single-threaded task)
+MAX_WORKERS_PER_CPU = 4
 
 
 def default_workers() -> int:
@@ -87,6 +89,11 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     if workers is not None and scheduler is None:
         from ..cost_limits import CostEstimate, CostLimitError, check_cost
+
+        cpus = default_workers()
+        if workers > MAX_WORKERS_PER_CPU * cpus:
+            raise ValueError(f"--workers: {workers} local worker processes on {cpus} CPUs; at most "
+                             f"{MAX_WORKERS_PER_CPU * cpus} (more only add memory and start-up time)")
 
         try:  # each worker is a process: bound their memory before starting them
             check_cost(CostEstimate(f"a local Dask cluster of {workers} worker processes", _WORKER_BYTES * workers, 0.0,
