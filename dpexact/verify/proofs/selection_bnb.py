@@ -136,6 +136,11 @@ class SelectionBnB:
                 and (not isinstance(relation, LInfBox) or relation.sensitivities is None
                      or len(relation.sensitivities) == n))
 
+    def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
+        """None here: the best test point of a run is in its proof's ``details["best_point"]``,
+        which the router certifies beside the level search's maximiser."""
+        return None
+
     def prove(self, mechanism: Any, n: int | None, relation: Any, tolerance: float = 1e-6) -> Proof | None:
         """A :class:`Proof` of the largest bound left, the target being the claimed ε (``inf`` when
         some box stayed undecidable)."""
