@@ -26,9 +26,10 @@ COMMANDS = {
     "conform": ["pf", "--draws", "200"],
 }
 
-#: the exit status each command's quick arguments give (README, "Exit codes"): the verify scope
-#: above ends private-within-scope, which is no proof (3)
-EXIT = {"verify": 3}
+#: the exit status each command's quick arguments give (README, "Exit codes"): every command
+#: above ends 0 — the verify run is proved private (pf Theorem 1 for every n, the ε bracket's
+#: upper end), which exits 0
+EXIT: dict = {}
 
 
 def run(args):
