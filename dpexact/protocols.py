@@ -283,7 +283,9 @@ class IntervalLaw(Protocol):
     ``Pr[M(q) = r]`` for **every** q in the box ``∏ scores`` (interval arithmetic, every operation
     rigorous). A law that branches on the scores must decide each branch with the backend's
     certified comparisons and raise ``ArithmeticError`` when a branch cannot be decided on the box
-    (the caller splits the box). Branch-and-bound proofs over the score space rely on it.
+    (the caller splits the box). Scores may also be :class:`dpexact.numbers.interval_gradient.Dual`
+    (a ball and its gradient): the results are then duals too, enclosing the gradient over the box.
+    Branch-and-bound proofs over the score space rely on it.
     """
 
     def pmf_on_balls(self, scores: Sequence[Any], prec: int) -> Sequence[Any]: ...
@@ -332,9 +334,18 @@ class BackendOps(Backend, Protocol):
         ``log1p(x)``, ``expm1(x)``, ``sqrt(x)``: elementary functions, accurate near 0.
         ``sum(xs)``: an accurate sum of a sequence (float: compensated, e.g. ``math.fsum``).
         ``sign(x)``: ``-1 | 0 | 1``, certified; raises ``ArithmeticError`` when a ball
-            contains 0 but the value cannot be proved zero. ``compare(a, b) = sign(a - b)``.
+            contains 0 but the value cannot be proved zero.
         ``integrate(f, a, b)``: ``∫_a^b f`` with a proven error bound on float / mp / ball
             (``f`` written in these operations), exact where the integrand allows.
+
+    Decisions for pmfs that branch (:mod:`dpexact.numbers.comparisons` states the contract):
+        ``compare(a, b)``: certified sign of ``a - b``; enclosures that overlap are decided by
+            the exact values of the inputs when known (a ball made from an exact score carries
+            it), else ``comparisons.Undecidable`` (an ``ArithmeticError`` carrying the two
+            enclosures: a branch-and-bound over boxes of scores splits on it).
+        ``eq(a, b)``: ``compare(a, b) == 0``. ``indicator(flag)``: the backend's exact 1 or 0.
+        ``max(xs)``: an element of ``xs`` that is a maximum; ``argmax(xs)``: every index of a
+            maximum, ties included.
     """
 
     def log1p(self, x: Any) -> Any: ...
@@ -348,6 +359,14 @@ class BackendOps(Backend, Protocol):
     def sign(self, x: Any) -> int: ...
 
     def compare(self, a: Any, b: Any) -> int: ...
+
+    def eq(self, a: Any, b: Any) -> bool: ...
+
+    def indicator(self, flag: bool) -> Any: ...
+
+    def max(self, xs: Sequence[Any]) -> Any: ...
+
+    def argmax(self, xs: Sequence[Any]) -> tuple[int, ...]: ...
 
     def integrate(self, f: Callable[[Any], Any], a: Any, b: Any) -> Any: ...
 

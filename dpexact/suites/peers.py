@@ -246,7 +246,7 @@ def run_entry(e: PeerEntry) -> PeerRow:
     if e.mechanism is None:
         return PeerRow(e.suite, e.name, None, e.params, e.claimed_epsilon, e.truth, "not-implemented", False, None, 0.0,
                        e.peer_seconds, e.truth_source, e.peer_source, e.level, None, {}, e.note)
-    from .. import mechanism as build
+    from ..mechanisms.registry import mechanism as build
     from ..verify.router import verify_mechanism
 
     t0 = time.perf_counter()

@@ -52,7 +52,7 @@ U = 2.0**-53  # unit roundoff of float64
 DELTA = 1e-2  # float: weights with p·T > DELTA are treated individually
 TINY_PT = 2.0**-33  # float: weights with p·T <= TINY_PT need two series terms and S_1, S_2 only
 MAX_NODES = 128  # float: Gauss–Legendre nodes at most (the bound is reported as it is beyond)
-DELTA_SCALAR = 1e-2  # mp/ball: longer series are cheaper than more individual weights
+DELTA_SCALAR = 1e-1  # mp/ball: series (per-weight length) are cheaper than individual weights
 RHOS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 32.0)
 
 
@@ -314,8 +314,8 @@ class _ArbOps:
         return v + self.arb(0, err)
 
     def plus_interval(self, v: Any, lo: float, hi: float) -> Any:
-        """v + [lo, hi]."""
-        return v + self.arb((lo + hi) / 2, (hi - lo) / 2)
+        """v + [lo, hi] (the radius rounded up so that the ball covers the interval)."""
+        return v + self.arb((lo + hi) / 2, (hi - lo) / 2 * (1 + 2.0**-50) + 1e-300)
 
     def nodes(self, n: int) -> tuple[tuple, tuple]:
         return nodes_arb(n, self.prec)
@@ -392,24 +392,30 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
     g_om = [-ops.expm1(xs[i]) for i in g_rep]
 
     mu = max((ops.upper(p[i]) for i in small), default=0.0) * T  # <= DELTA up to rounding
-    # power sums of small weights
+    # power sums of small weights, each weight for as many powers as it needs: weight i with
+    # u_i >= p_i T keeps powers 1..need_i (at least 2, so that S_2 is complete for the quadrature
+    # bound); what it leaves out is <= u_i^(need_i+1) / ((need_i+1)(1-μ)), summed into log_rem
     S: list[Any] = []
-    pw = [p[i] for i in small]
-    base = list(pw)
-    k = 0
     log_rem = 0.0
-    while small:
-        k += 1
-        if k > 1:
-            pw = [a * b for a, b in zip(pw, base)]
-        Sk = ops.num(0)
-        for v in pw:
-            Sk += v
-        S.append(Sk)
-        rem = ops.upper(Sk) * T**k * mu / ((k + 1) * (1 - mu)) if mu > 0 else 0.0
-        if rem <= target or k >= 200:
-            log_rem = rem
-            break
+    u = np.array([ops.upper(p[i]) for i in small]) * T if small else np.zeros(0)
+    lu = np.log(np.clip(u, 1e-300, 0.5))
+    if small:
+        eta = target / (8 * len(small))
+        need = np.clip(np.ceil(math.log(eta * (1 - mu)) / lu), 2, 400).astype(np.int64)
+        order = np.argsort(-need, kind="stable")
+        need_desc = -need[order]  # ascending
+        base = [p[small[j]] for j in order.tolist()]
+        pw = list(base)
+        for k in range(1, int(-need_desc[0]) + 1):
+            m = int(np.searchsorted(need_desc, -k, side="right"))  # weights with need >= k: a prefix
+            if k > 1:
+                pw = [a * b for a, b in zip(pw[:m], base[:m])]
+            Sk = ops.num(0)
+            for v in pw:
+                Sk += v
+            S.append(Sk)
+        with np.errstate(under="ignore"):
+            log_rem = float(np.sum(u ** (need + 1) / ((need + 1) * (1 - mu)))) * 1.01
     S1 = ops.upper(S[0]) if S else 0.0
     S2 = ops.upper(S[1]) if len(S) > 1 else S1 * mu / max(T, 1e-300)
     p_large_up = np.array([ops.upper(v) for v in g_p])
@@ -439,9 +445,9 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
             Fi = Fi + Fi * ops.plus_interval(ops.num(0), -log_rem, 0.0)
         F.append(Fi)
     wF = [a * b for a, b in zip(w, F)]
-    K = 0
-    while mu > 0 and mu ** (K + 1) / (1 - mu) > target and K < 400:
-        K += 1
+    # series terms per small weight: K_i + 1 terms leave a relative remainder <= u_i^(K_i+1)/(1-μ)
+    Ki = np.clip(np.ceil(math.log(target * (1 - mu)) / lu) - 1, 0, 400).astype(np.int64) if small else np.zeros(0, np.int64)
+    K = int(Ki.max()) if small else 0
     Mk = []
     tp = [ops.num(1)] * n_nodes
     for j in range(K + 1):
@@ -450,27 +456,25 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
             m += a * b
         Mk.append(m)
         tp = [a * b for a, b in zip(tp, t)]
-    series_rel = mu ** (K + 1) / (1 - mu) if mu > 0 else 0.0
+    with np.errstate(under="ignore"):
+        series_rel = float(np.max(u ** (Ki + 1) / (1 - mu))) * 1.01 if small else 0.0
     M0_up = ops.upper(Mk[0])
     out: list[Any] = [None] * n
-    for i in small:
-        g = Mk[K]
+    small_hi = quad_abs + tail_abs + M0_up * series_rel  # quadrature ±, tail and series one-sided
+    for i, Kr in zip(small, Ki.tolist()):
+        g = Mk[Kr]
         pi = p[i]
-        for j in range(K - 1, -1, -1):
+        for j in range(Kr - 1, -1, -1):
             g = g * pi + Mk[j]
-        g = ops.plus_interval(g, 0.0, M0_up * series_rel)
-        out[i] = g
+        out[i] = ops.plus_interval(g, -quad_abs, small_hi)
     for key, gp, gom in zip(gkeys, g_p, g_om):
         g = ops.num(0)
         for a, b in zip(wF, omt):
             g += a / (gom + gp * b)
+        g = ops.plus_interval(g, -quad_abs, quad_abs + tail_abs)
         for i in groups[key]:
             out[i] = g
-    res = []
-    for i in range(n):
-        g = ops.pm(out[i], quad_abs)
-        g = ops.plus_interval(g, 0.0, tail_abs)
-        res.append(p[i] * g)
+    res = [pi * g for pi, g in zip(p, out)]
     info = dict(
         nodes=n_nodes,
         T=T,

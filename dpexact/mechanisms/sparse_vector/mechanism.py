@@ -56,7 +56,7 @@ from ..validation import exact_scores, float_scores, positive_real
 from .patterns import check_pattern, enumerate_patterns
 from .threshold_integral import Ops, ball_ops, exact_ops, laurent_patterns, laurent_segment, noiseless_segment
 
-__all__ = ["SparseVector", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6", "finite_real", "run_values"]
+__all__ = ["SparseVector", "SVT1", "SVT2", "SVT4", "SVT5", "SVT6", "finite_real", "run_values"]
 
 #: largest number of queries accepted (cost guard; the pattern space is bounded separately)
 MAX_QUERIES = 64
@@ -537,6 +537,3 @@ class SVT6(SparseVector):
         b1 = self.sensitivity / e1
         return b1, self.sensitivity / (self.epsilon - e1), b1
 
-
-from .numerical import NumericalSVT  # noqa: E402  (builds on SparseVector)
-from .released import SVT3  # noqa: E402  (Algorithm 3 builds on SparseVector)
