@@ -97,7 +97,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     t0 = time.perf_counter()
     kind = getattr(mechanism, "output_kind", "selection")
     unit = proof = None
-    rel = relation if relation is not None else _own_relation(mechanism)
+    rel = relation if relation is not None else own_relation(mechanism)
     if kind != "selection" or relation is not None:
         unit, proof = first_proof(mechanism, n, rel)
         if proof is not None and proves(proof, mechanism):
