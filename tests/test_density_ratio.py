@@ -98,3 +98,19 @@ def test_mutations_are_not_proved():
     assert verify_mechanism(PiecesOff(epsilon="1/10"), 5).verdict != "private"
     v = verify_mechanism(NarrowLaplace(epsilon=1), 1)
     assert v.verdict == "violated" and Fraction(v.bracket.upper.upper) == Fraction(1001, 1000)
+
+
+def test_noisy_max_value_bracket_closes_at_n_epsilon_over_two():
+    """Ding et al.'s bug: the released maximum is nε/2-DP (left tail: G ∝ e^{Σ(x - q_i)/b}); bracket closed."""
+    from dpexact.numbers.exp_sum import ExpSum
+
+    m = dpexact.mechanism("noisy-max-value", epsilon="1/10", noise="laplace")
+    v = verify_mechanism(m, 5)
+    assert v.verdict == "violated" and v.bracket.upper.upper == "1/4"
+    assert 0.25 - 1e-12 <= v.bracket.lower_float <= 0.25
+    # independent: exact interval probabilities left of every query, all queries moved by Δ = 1
+    q, q2 = [0] * 5, [1] * 5
+    lower_q = m.interval_probability(q, -30, -20, "exact")
+    upper_q = m.interval_probability(q2, -30, -20, "exact")
+    assert (ExpSum.const(1) * lower_q - ExpSum.exp(Fraction(1, 4)) * upper_q).sign() == 0  # ratio exactly e^{nΔ/b}
+    assert verify_mechanism(dpexact.mechanism("noisy-max-value", epsilon="1/10", noise="exponential"), 5).bracket.upper is None

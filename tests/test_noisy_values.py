@@ -120,7 +120,9 @@ def test_truncated_geometric_level_as_coded_by_dpsniper():
     v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10)))
     assert v.verdict == "violated" and abs(v.worst_log_ratio - math.log(9 / 8)) < 1e-12
     v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), log_base=2))
-    assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
+    # proved by the exhaustive exact comparison (verify/proofs/finite_levels.py): private, level ln(33/32)
+    assert v.verdict == "private" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
+    assert v.bracket.upper.upper == "log(33/32)"
     with pytest.raises(ValueError, match="count"):
         dpexact.mechanism("truncated-geometric", epsilon=1).pmf([7])
 

@@ -16,7 +16,7 @@ _KEYS = ("suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "ve
 
 
 def _end(d: dict, key: str) -> str:
-    """A bracket end for the table: exact where short, else 6 digits (lower rounded down, upper up)."""
+    """A bracket end for the table: exact where short, else 9 significant digits (lower rounded down, upper up)."""
     import math
 
     v = d[key]
@@ -29,8 +29,8 @@ def _end(d: dict, key: str) -> str:
     f = (d["epsilon_bracket"] or {}).get(f"{key}_float")
     if not isinstance(f, float):
         return v[:12]
-    q = 10 ** (5 - math.floor(math.log10(abs(f)))) if f else 1
-    return f"{(math.floor if key == 'lower' else math.ceil)(f * q) / q:.6g}"
+    q = 10 ** (8 - math.floor(math.log10(abs(f)))) if f else 1
+    return f"{(math.floor if key == 'lower' else math.ceil)(f * q) / q:.9g}"
 
 
 def register(app: typer.Typer) -> None:

@@ -14,7 +14,7 @@ Two ordered lists, by how the neighbouring relation is given (the first proof re
 * :data:`PROOFS` — every other claim, on a query relation named ``"all-differ"`` /
   ``"one-differ"`` / ``"monotone"``: threshold-shift and noisy-max couplings checked symbolically
   (:mod:`.symbolic_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
-  (:mod:`.finite_levels`).
+  (:mod:`.finite_levels`), noisy max's released value (:mod:`.max_value`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 from ..bracket import Proof
 from .density_ratio import DensityRatioProof
 from .finite_levels import RapporLevel, TruncatedGeometricLevel
+from .max_value import MaxValueLaplace
 from .selection_bnb import SelectionBnB
 from .selection_theorems import THEOREMS
 from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
@@ -31,7 +32,8 @@ from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
 __all__ = ["PROOFS", "SELECTION_PROOFS", "first_proof"]
 
 #: units on a query relation name (module docstring)
-PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel()]
+PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel(),
+                     MaxValueLaplace()]
 
 #: units on a score neighbourhood object (module docstring)
 SELECTION_PROOFS: list[Any] = [*THEOREMS, SelectionBnB()]
