@@ -102,7 +102,7 @@ def optimal_summary(
     t1 = time.perf_counter()
     sol = solve_regular_lp(lp, method=method, crossover=crossover, time_limit=time_limit, threads=threads,  # type: ignore[arg-type]
                            max_seconds=max_seconds, progress=report)
-    report("note", f"solved ({sol.method}) in {time.perf_counter() - t1:.2f} s; computing the ratios of {', '.join(names)}")
+    report("note", f"solved ({sol.method}); computing the ratios of {', '.join(names)}")
     report("step", "certifying and computing ratios" if certify else "computing ratios")
     cert = None
     certified: Any = False
