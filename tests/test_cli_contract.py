@@ -3,6 +3,7 @@ versioned JSON document per command that validates against its shipped schema, a
 counterexamples."""
 
 import json
+import re
 import textwrap
 from fractions import Fraction
 
@@ -318,3 +319,34 @@ def test_schemas_are_package_data():
     assert pyproject["tool"]["setuptools"]["package-data"]["dpexact.schemas"] == ["*.schema.json"]
     shipped = sorted(p.name for p in resources.files("dpexact.schemas").iterdir() if p.name.endswith(".schema.json"))
     assert shipped == sorted(f"{c}.schema.json" for c in COMMANDS)
+
+
+# --- progress lines in logs ---------------------------------------------------------------------------
+
+SLOW_CATALOGUE = '''
+import time
+from proofs_checks import Verdict, claim
+
+for i in range(4):
+    @claim(f"slowp.theorem.{i}", "A statement that takes a while.", "here", expected="holds")
+    def check(quick):
+        time.sleep(0.4)
+        return Verdict("holds", True, "nothing", {})
+'''
+
+
+def test_long_commands_print_plain_progress_lines_when_stderr_is_not_a_terminal(tmp_path, monkeypatch):
+    monkeypatch.setenv("DPEXACT_PROGRESS_SECONDS", "0.25")
+    f = tmp_path / "slowp.py"
+    f.write_text(SLOW_CATALOGUE)
+    r = run(["check", "--catalogue", str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("progress: ")]
+    assert len(lines) >= 3 and all(re.fullmatch(r"progress: \S.* {2}\d/4 {2}elapsed \d+s( {2}ETA \d+s)?", ln)
+                                   for ln in lines), lines
+    assert any("ETA" in ln for ln in lines) and json.loads(r.stdout)["claims_done"] == 4  # stdout: JSON only
+    v = run(["verify", "-m", "pf", "-e", "1", "--n", "3", "--search", "grid", "--json"])
+    assert any(ln.startswith("progress: screening the grid family") for ln in v.stderr.splitlines()), v.stderr
+    monkeypatch.setenv("DPEXACT_PROGRESS_SECONDS", "1000")
+    quiet = run(["check", "--catalogue", str(f), "--json"])
+    assert "progress:" not in quiet.stderr  # at most one line per period: none in a shorter run

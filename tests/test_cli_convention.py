@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from dpexact import mechanism
 from dpexact.cli.common import VERDICT_EXIT, strict_int
 from dpexact.cli.main import app
-from dpexact.verify.proofs.symbolic_lattice import MAX_LATTICE_DEGREE, is_identically_zero
+from dpexact.numbers.exp_lattice import MAX_LATTICE_DEGREE, is_identically_zero
 
 #: quick, valid arguments of every command that produces a result
 COMMANDS = {

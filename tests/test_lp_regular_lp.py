@@ -129,11 +129,11 @@ def test_hipo_missing_extension_is_a_clear_error(monkeypatch):
 
 
 def test_auto_route_choice(monkeypatch):
-    import dpexact.lp.solver as solver
+    import dpexact.lp.cost_model as cost_model
 
     small = build_regular_lp(4, 4, "0.25")
     assert solve_regular_lp(small).method == "generation"
-    monkeypatch.setattr(solver, "AUTO_SMALL_VARS", 0)  # pretend the LP is large
+    monkeypatch.setattr(cost_model, "AUTO_SMALL_VARS", 0)  # pretend the LP is large
     low = solve_regular_lp(build_regular_lp(5, 5, "0.25"))
     high = solve_regular_lp(build_regular_lp(5, 5, "1"))
     assert low.method == "hipo" and high.method == "generation"

@@ -89,6 +89,8 @@ def test_biased_coin_top1_level_two_to_six_digits():
     ("em", {"epsilon": 1}, LInfBox(1, ("1/2", 1, "1/4")), "3/4"),  # c·(Δ_(1) + Δ_(2)) = (1 + 1/2)/2
     ("pf", {"epsilon": "2*log(3)"}, LInfBox(1), "2*log(3)"),
     ("pf", {"epsilon": 1, "monotone": True}, MonotoneBox(1), "1"),
+    ("pf", {"epsilon": 1}, MonotoneBox(1), "1/2"),
+    ("rnm-global", {"epsilon": 1, "sensitivities": ["1/2", 1, 2]}, LInfBox(1, ("1/2", 1, 2)), "1"),
     ("rnm-gumbel", {"epsilon": 1}, LInfBox(1), "1"),
     ("rnm-laplace", {"epsilon": 1}, LInfBox(1), "1"),
     ("rnm-exp", {"epsilon": 1, "monotone": True}, LInfBox(1), "2"),
@@ -102,9 +104,9 @@ def test_theorem_levels_are_the_closed_forms(name, kw, nb, level):
 
 
 def test_theorems_do_not_apply_outside_their_side_conditions():
-    # PF's theorem is about boxes of radius <= Δ (and monotone PF on monotone boxes only)
-    assert theorem_proof(dpexact.mechanism("pf", epsilon=1, sensitivity="1/2"), 3, LInfBox(1)) is None
-    assert theorem_proof(dpexact.mechanism("pf", epsilon=1, monotone=True), 3, LInfBox(1)) is None
+    # PF with Δ understated, or its monotone exponent on the box: the theorem gives 2ε (tight), not ε
+    assert _same(theorem_proof(dpexact.mechanism("pf", epsilon=1, sensitivity="1/2"), 3, LInfBox(1)).upper, 2)
+    assert _same(theorem_proof(dpexact.mechanism("pf", epsilon=1, monotone=True), 3, LInfBox(1)).upper, 2)
     # per-candidate noise scales (RNMH) are not the noisy-max theorem's
     assert theorem_proof(dpexact.mechanism("rnm-exp", epsilon=1, scales=["1/5", 2]), 2, LInfBox(1)) is None
     # GEM's transform has sensitivity <= 1 only on its own box
@@ -202,3 +204,31 @@ def test_branch_and_bound_does_not_prove_below_the_level():
     v = verify_any(m, n=3)
     assert v.verdict == "violated" and 0.45 < v.bracket.lower_float <= 0.5
     assert v.bracket.upper is None or v.bracket.upper_float >= v.bracket.lower_float
+
+
+def test_pf_with_an_understated_delta_is_refuted_with_a_tight_bracket():
+    """Mutation of PF (Δ = 1/2 on neighbours differing by 1): level 2ε = 4 log 3, lower and upper agree."""
+    m = dpexact.mechanism("pf", epsilon="2*log(3)", sensitivity="1/2")
+    v = verify_any(m, neighbourhood="box:1", n=3)
+    assert v.verdict == "violated"
+    assert _same(v.bracket.upper.upper, "4*log(3)")
+    assert v.bracket.upper_float - v.bracket.lower_float < 1e-9
+
+
+def test_interval_gradient_encloses_the_closed_form_derivative():
+    """d/dx of e^{xy}/(x + 2) and of log(1 + e^x) on a box contain the closed forms at points of it."""
+    from flint import arb
+
+    from dpexact.numbers.interval_gradient import variables
+
+    box = arb(1).union(arb(2))  # x in [1, 2]
+    x, y = variables([box, arb(3)], [(0,), (1,)], 2)
+    f = (x * y).exp() / (x + 2)
+    g = (x.exp() + 1).log()
+    for t in (mpmath.mpf(1), mpmath.mpf("1.5"), mpmath.mpf(2)):
+        df = mpmath.exp(3 * t) * (3 * (t + 2) - 1) / (t + 2) ** 2
+        dg = mpmath.exp(t) / (1 + mpmath.exp(t))
+        assert f.d[0].lower() <= df <= f.d[0].upper()
+        assert g.d[0].lower() <= dg <= g.d[0].upper()
+    # y is held at 3: its derivative of e^{xy}/(x+2) is x e^{xy}/(x+2)
+    assert f.d[1].lower() <= mpmath.mpf(2) * mpmath.exp(6) / 4 <= f.d[1].upper()

@@ -22,7 +22,8 @@ import numpy as np
 
 from ..numbers.backends import ball_context, get_backend
 from ..numbers.real import Real
-from ..verify.decide.certified_ratio import exact_sign, to_sympy
+from ..numbers.backends import exact_sympy
+from ..numbers.exp_lattice import exact_sign
 
 __all__ = ["hockey_stick", "ProfilePoint", "privacy_profile"]
 
@@ -93,7 +94,7 @@ def hockey_stick(P: Any, Q: Any, eps_prime: Any, backend: str = "exact", prec: i
         return total
     total = sympy.Integer(0)
     for a, b in zip(P, Q):
-        d = to_sympy(_fmpq(a) if type(a).__name__ in ("Fraction", "int") else a) - E * to_sympy(
+        d = exact_sympy(_fmpq(a) if type(a).__name__ in ("Fraction", "int") else a) - E * exact_sympy(
             _fmpq(b) if type(b).__name__ in ("Fraction", "int") else b)
         s = exact_sign(d)
         if s is None:
@@ -155,7 +156,7 @@ def privacy_profile(mechanism: Any, pairs: Sequence[tuple[Sequence[Any], Sequenc
         for a, b in pairs:
             for x, y in ((a, b), (b, a)):
                 d = hockey_stick(pmf(x), pmf(y), ep, backend)
-                f = float(d.upper()) if get_backend(backend).is_ball else Real.of(to_sympy(d)).to_float()
+                f = float(d.upper()) if get_backend(backend).is_ball else Real.of(exact_sympy(d)).to_float()
                 if f > best_f:
                     best, best_f, arg = d, f, (tuple(map(str, x)), tuple(map(str, y)))
         out.append(ProfilePoint(str(Real.of(ep, "eps_prime")), best, best_f, arg))

@@ -32,6 +32,10 @@ def register(app: typer.Typer) -> None:
         def echo(line: str) -> None:  # with --json, stdout carries the JSON only
             typer.echo(line, err=as_json)
 
+        if data and not accuracy:  # an option that cannot apply is refused, not ignored
+            _fail("--data: the DPBench directory is read by --accuracy only (the timings use generated scores)")
+        if quick and accuracy:
+            _fail("--quick: applies to the timings, not to --accuracy (which reads every DPBench file)")
         target = None
         if output is not None:
             try:

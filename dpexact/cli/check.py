@@ -27,7 +27,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, STRICT_INT, exit_with
+from .common import EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, STRICT_INT, LogProgress, exit_with
 
 #: seconds between two rewrites of the --output file while claims run
 WRITE_INTERVAL = 1.0
@@ -117,16 +117,20 @@ def register(app: typer.Typer) -> None:
         def progress(c: Any, o: Any) -> None:
             if o is None:
                 bar.update(task, description=f"checking {c.id}")
+                log.update(f"checking {c.id}")
                 return
             done.append(o)
             bar.advance(task)
+            log.update(done=len(done))
             if time.monotonic() - last[0] >= WRITE_INTERVAL:
                 save(done, complete=False)
                 last[0] = time.monotonic()
 
         console = Console(stderr=True)
+        log = LogProgress(enabled=not console.is_terminal)
+        log.update("checking", 0, len(claims))
         try:
-            with Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+            with log, Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                           TimeElapsedColumn(), console=console, transient=True) as bar:
                 task = bar.add_task("checking", total=len(claims))
                 if workers is None and scheduler is None:

@@ -29,7 +29,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Conformance checks: pmf sums to one, ball encloses exact, float within bound, sampler fits the pmf,
         declared symmetry / shift invariance / monotonicity, clear errors on bad input. Exit 1 if one fails."""
-        from .. import mechanism as build
+        from ..mechanisms.registry import mechanism as build
         from ..conformance.checks import conform
         from .main import fail, parse_params
 

@@ -38,7 +38,7 @@ def delta(
     q: Optional[str] = typer.Option(None, "--q", help="pmf Q = M(x') on the same outputs"),
     gaussian: Optional[str] = typer.Option(None, "--gaussian", help="Gaussian mechanism with this σ"),
     laplace: Optional[str] = typer.Option(None, "--laplace", help="Laplace mechanism with this scale b"),
-    sensitivity: str = typer.Option("1", "--sensitivity", help="Δ (Gaussian, Laplace)"),
+    sensitivity: Optional[str] = typer.Option(None, "--sensitivity", help="Δ (Gaussian, Laplace; default 1)"),
     epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="ε values (comma-separated): print δ(ε)"),
     delta_: Optional[str] = typer.Option(None, "--delta", "-d", help="δ values (comma-separated): print ε(δ)"),
     compositions: int = typer.Option(1, "--compositions", "-k", parser=STRICT_INT, help="k-fold composition of identical mechanisms"),
@@ -61,11 +61,13 @@ def delta(
         if not 32 <= prec <= 4096:
             raise ValueError(f"--prec must be in [32, 4096], got {prec}")
         if p is not None:
+            if sensitivity is not None:  # an option that cannot apply is refused, not ignored
+                raise ValueError("--sensitivity: a pmf pair (--p, --q) has no sensitivity; it applies to --gaussian and --laplace")
             mech: Any = PmfPair(_list(p, "--p"), _list(q or "", "--q"))
         elif gaussian is not None:
-            mech = GaussianMechanism(gaussian, sensitivity)
+            mech = GaussianMechanism(gaussian, sensitivity or "1")
         else:
-            mech = LaplaceMechanism(laplace, sensitivity)
+            mech = LaplaceMechanism(laplace, sensitivity or "1")
         rows = []
         if epsilon is not None:
             for e in _list(epsilon, "--epsilon"):

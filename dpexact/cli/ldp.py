@@ -61,6 +61,11 @@ def ldp(
     out: dict[str, Any] = {"mechanism": mechanism, "domain": domain, "epsilon": epsilon, "loss": loss}
     _choice("--m-rule", m_rule, ("search", "closed-form"))  # refused even where unused (grr, em)
     _choice("--reading", reading, ("pseudocode", "text"))
+    if mechanism != "brr":  # BRR's own options are refused for the others, never ignored
+        for flag, given in (("--brr-m", m is not None), ("--m-rule", m_rule != "search"), ("--reading", reading != "pseudocode")):
+            if given:
+                _fail(f"{flag}: a BRR option; -m {mechanism} does not use it")
+                return
     try:
         check_cost(estimate_channel_cost(mechanism, domain, backend), max_seconds=max_seconds)
         lm = loss_by_name(loss, domain)

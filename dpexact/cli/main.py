@@ -176,7 +176,7 @@ def pmf(
     output: Optional[str] = output_option(),
 ) -> None:
     """Probability mass function of a mechanism on one score vector."""
-    from .. import mechanism as build
+    from ..mechanisms.registry import mechanism as build
     from ..utility import expected_error
 
     target = prepare_output(output)

@@ -36,6 +36,10 @@ def register(app: typer.Typer) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
         from ..lp.summary import optimal_summary
 
+        if not crossover and method in ("simplex", "generation"):  # an option that cannot apply is refused
+            typer.echo(f"error: --no-crossover: the {method} route returns a vertex already (crossover applies to "
+                       "ipm, hipo, pdlp and auto)", err=True)
+            raise typer.Exit(code=2)
         target = prepare_output(output)
         names = [s.strip() for s in mechanisms.split(",") if s.strip()]
         try:

@@ -15,6 +15,24 @@ _KEYS = ("suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "ve
          "seconds", "peer_seconds")
 
 
+def _end(d: dict, key: str) -> str:
+    """A bracket end for the table: exact where short, else 6 digits (lower rounded down, upper up)."""
+    import math
+
+    v = d[key]
+    if v is None:
+        return ""
+    if v == "inf":
+        return "unbounded"
+    if len(v) <= 12:
+        return v
+    f = (d["epsilon_bracket"] or {}).get(f"{key}_float")
+    if not isinstance(f, float):
+        return v[:12]
+    q = 10 ** (5 - math.floor(math.log10(abs(f)))) if f else 1
+    return f"{(math.floor if key == 'lower' else math.ceil)(f * q) / q:.6g}"
+
+
 def register(app: typer.Typer) -> None:
     @app.command("bench-peers")
     def bench_peers_cmd(
@@ -48,7 +66,7 @@ def register(app: typer.Typer) -> None:
             return
         from ..schemas import document
 
-        full = [r.as_dict() for r in rows]
+        full = [r.as_dict() | r.bracket_columns() for r in rows]
         wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
         missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
         code = EXIT_FAIL if wrong or missed else EXIT_OK
@@ -58,6 +76,8 @@ def register(app: typer.Typer) -> None:
             atomic_write_json(output, document("bench-peers", {"rows": full}), name="--output", indent=1, default=str)
         if as_json:
             short = [{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
+                                                 "lower": d["lower"], "upper": d["upper"], "proof": d["proof"],
+                                                 "epsilon_bracket": d["epsilon_bracket"],
                                                  "truth_source": d["truth_source"], "peer_source": d["peer_source"],
                                                  "note": d["note"]} for d in full]
             typer.echo(json.dumps(document("bench-peers", {"rows": short}), default=str))
@@ -67,19 +87,17 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         t = Table(title="peer suites: dpexact exact verdicts (ε claimed) vs the peers' published times")
-        for col in ("suite", "peer name", "dpexact", "truth", "verdict", "cert.", "worst log-ratio", "level", "proven <=", "s",
-                    "peer s"):
+        for col in ("suite", "peer name", "dpexact", "truth", "verdict", "cert.", "lower", "upper", "proof", "s", "peer s"):
             t.add_column(col)
         for d in full:
-            w = d["worst_log_ratio"]
-            ws = w if isinstance(w, str) else ("" if w is None else f"{w:.6g}")
-            t.add_row(d["suite"], d["name"], d["mechanism"] or "-", d["truth"], d["verdict"], str(d["certified"]), ws,
-                      d["level"] or "", d["coupling_bound"] or "", f"{d['seconds']:.2f}", "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
+            t.add_row(d["suite"], d["name"], d["mechanism"] or "-", d["truth"], d["verdict"], str(d["certified"]),
+                      _end(d, "lower"), _end(d, "upper"), d["proof"] or "", f"{d['seconds']:.2f}",
+                      "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
         c = Console(width=200)
         c.print(t)
         c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
-        c.print("proven <=: an upper bound on the privacy level proved by a coupling for every pair of neighbours "
-                "(threshold shift: sparse-vector laws; the other candidates' noises: report noisy max)")
+        c.print("lower: a certified witness's log-ratio (unbounded: an output impossible under the neighbour); upper: a "
+                "proved bound for every input of the proof's domain (method, n it covers, theorem); --json: epsilon_bracket")
         c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "
                 "CheckDP its 70 s bound; sources per row in --json (peer_source)")
         exit_with(code)

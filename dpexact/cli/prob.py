@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = output_option(),
     ) -> None:
         """Probability that the released real values fall in a box (rigorous ball or exact)."""
-        from .. import mechanism as build
+        from ..mechanisms.registry import mechanism as build
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
         target = prepare_output(output)
@@ -65,6 +65,8 @@ def register(app: typer.Typer) -> None:
             mech = build(mechanism, **params)
             kind = getattr(mech, "output_kind", "selection")
             part: Any = None
+            if output_part is not None and kind != "mixed":  # an option that cannot apply is refused, not ignored
+                raise ValueError(f"--pattern: {mechanism} has {kind} outputs (no finite part); it applies to mixed outputs only")
             if kind == "interval":
                 if len(b) != 1:
                     raise ValueError(f"--box: {mechanism} releases one real value, got {len(b)} intervals")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from .common import STRICT_INT, emit_json, output_option, prepare_output
+from ..sweep.executor import DRAIN_SECONDS
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, STRICT_INT, LogProgress, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -53,8 +55,8 @@ def register(app: typer.Typer) -> None:
             with bar:
                 report = run_sweep(spec, store, scheduler=scheduler, workers=workers, retry_failed=retry_failed,
                                    on_progress=bar.update, on_interrupt=lambda m: err.print(
-                                       f"interrupted: storing the {m} running task(s) first; Ctrl-C again to abandon them",
-                                       markup=False))
+                                       f"interrupted: storing the {m} running task(s) first (at most {DRAIN_SECONDS:g} s); "
+                                       "Ctrl-C again to abandon them", markup=False))
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)
@@ -63,8 +65,12 @@ def register(app: typer.Typer) -> None:
                        "kept, run the same command to resume", err=True)
             raise typer.Exit(code=1)
         except KeyboardInterrupt:
-            typer.echo(f"interrupted: finished results are in {store_dir}; run the same command to resume", err=True)
-            raise typer.Exit(code=130)
+            done = len(ResultStore(store_dir).scan().rows)
+            resume = ["dpexact", "sweep", str(spec_path), "--store", str(store_dir)]
+            resume += ["--scheduler", scheduler] if scheduler else ["--workers", str(workers)] if workers is not None else []
+            typer.echo(f"interrupted: {done} finished result(s) are in {store_dir}; resume with:\n  {shlex.join(resume)}",
+                       err=True)
+            raise typer.Exit(code=EXIT_INTERRUPTED)
         for path, reason in report.corrupt:
             err.print(f"corrupt store file {path} ({reason}): not used; its task was run again", markup=False)
         if as_json or target is not None:
@@ -107,15 +113,21 @@ class _ProgressBar:
                            TextColumn("running {task.fields[running]} · failed {task.fields[failed]}"),
                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=True)
         self._task = None
+        self._log = LogProgress(enabled=not console.is_terminal)  # type: ignore[attr-defined]
+        self._log.update("sweep")
 
     def __enter__(self) -> "_ProgressBar":
+        self._log.__enter__()
         self._p.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._p.__exit__(*exc)
+        self._log.__exit__()
 
     def update(self, prog: object) -> None:
+        self._log.update(f"sweep (running {prog.running}, failed {prog.failed})",  # type: ignore[attr-defined]
+                         prog.done + prog.failed, prog.total)  # type: ignore[attr-defined]
         if self._task is None:
             self._task = self._p.add_task("sweep", total=prog.total, running=0, failed=0)  # type: ignore[attr-defined]
         self._p.update(self._task, completed=prog.done + prog.failed, running=prog.running, failed=prog.failed)  # type: ignore[attr-defined]

@@ -34,9 +34,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact).
         Exit 0 private (proved), 1 violated, 3 undecided / inconclusive / private-within-scope."""
-        from .. import mechanism as build
+        from ..mechanisms.registry import mechanism as build
+        from ..verify.replay import evidence_record, witness_neighbourhood
         from ..verify.router import verify_any
-        from ..verify.replay import evidence_record
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
@@ -57,12 +57,7 @@ def register(app: typer.Typer) -> None:
                                values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,
                                progress=progress.report, tolerance=tolerance)
             d = v.as_dict()
-            nb = None
-            if getattr(mech, "output_kind", "selection") == "selection" and relation is None and delta is None:
-                from ..verify.neighbourhoods import parse_neighbourhood
-
-                nb = parse_neighbourhood(neighbourhood, mech)
-            record = evidence_record(v, mechanism, params, nb)
+            record = evidence_record(v, mechanism, params, witness_neighbourhood(mech, neighbourhood, relation, delta))
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return

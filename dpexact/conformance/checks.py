@@ -31,8 +31,10 @@ orthants), where
 ``composed`` mechanism is conformed component by component (a check fails if it fails on a
 component, and is not applicable only if it is on every component).
 
-A backend the mechanism does not offer (``pmf`` raises ``ValueError`` naming the backend) is
-reported as not applicable, not as a failure. A sampler-only mechanism
+A backend the mechanism does not offer (``pmf`` raises ``ValueError`` naming the backend, or
+``NotImplementedError``) is reported as not applicable, not as a failure; any other exception
+(a ``TypeError`` from ``True * sympy.E``, a ``ZeroDivisionError``, a define_mechanism function
+that raised) fails the check that met it, with the exception named. A sampler-only mechanism
 (``properties.certified`` False) gets only ``protocol``, ``sampler-agrees`` (against its own
 empirical pmf, so this is a smoke test) and ``bad-input``.
 """
@@ -40,58 +42,25 @@ empirical pmf, so this is a smoke test) and ``bad-input``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..cost_limits import CostLimitError, check_cost, check_count, estimate_from_pilot
+from ..mechanisms.base import MechanismCrash
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
+from .report import ConformanceCheck, ConformanceReport, cx as _cx
 from ..protocols import FINITE_KINDS, check_mechanism, mechanism_properties, mechanism_size
-from ..verify.decide.certified_ratio import exact_sign, to_sympy
+from ..numbers.backends import exact_sympy
+from ..numbers.exp_lattice import exact_sign
 
 __all__ = ["ConformanceCheck", "ConformanceReport", "conform", "default_corpus", "CHECKS"]
 
 CHECKS = ("protocol", "sums-to-one", "ball-encloses-exact", "float-within-bound", "sampler-agrees",
           "symmetric", "shift-invariant", "monotone", "box-marginal", "bad-input")
 U = 2.0**-53
-
-
-@dataclass
-class ConformanceCheck:
-    """One check: ``passed`` True / False, or None when not applicable; ``message`` says why."""
-
-    name: str
-    passed: bool | None
-    message: str
-    counterexample: dict | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-@dataclass
-class ConformanceReport:
-    mechanism: str
-    params: dict
-    checks: list[ConformanceCheck] = field(default_factory=list)
-
-    @property
-    def passed(self) -> bool:
-        return all(c.passed is not False for c in self.checks)
-
-    @property
-    def failures(self) -> list[ConformanceCheck]:
-        return [c for c in self.checks if c.passed is False]
-
-    def check(self, name: str) -> ConformanceCheck:
-        return next(c for c in self.checks if c.name == name)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"mechanism": self.mechanism, "params": self.params, "passed": self.passed,
-                "checks": [c.as_dict() for c in self.checks]}
 
 
 def default_corpus(mechanism: Any) -> list[tuple[Fraction, ...]]:
@@ -115,15 +84,36 @@ def default_corpus(mechanism: Any) -> list[tuple[Fraction, ...]]:
     return out
 
 
+class _Crash(Exception):
+    """The mechanism raised something other than a refusal: the check that met it fails."""
+
+
 def _safe(fn: Any) -> tuple[Any, str | None]:
+    """``(fn(), None)``, or ``(None, why)`` when it declines (``ValueError``, ``NotImplementedError``:
+    a backend or input it does not offer); any other exception is a crash (:class:`_Crash`)."""
     try:
         return fn(), None
-    except (ValueError, TypeError, NotImplementedError, ArithmeticError) as exc:
+    except MechanismCrash as exc:
+        raise _Crash(f"failed: {exc}") from exc
+    except (ValueError, NotImplementedError) as exc:
         return None, f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a crash fails the check; it is never "not offered"
+        raise _Crash(f"raised {type(exc).__name__}: {str(exc)[:300]}") from exc
 
 
 def _offered(m: Any, q: Sequence[Any], backend: str) -> tuple[Any, str | None]:
-    return _safe(lambda: m.pmf([str(x) for x in q], backend=backend))
+    try:
+        return _safe(lambda: m.pmf([str(x) for x in q], backend=backend))
+    except _Crash as exc:
+        raise _Crash(f"the {backend} pmf {exc} on scores {[str(x) for x in q]}") from exc
+
+
+def _checked(name: str, fn: Any, *args: Any) -> Any:
+    """Run one check; a crash of the mechanism inside it is that check's failure, named."""
+    try:
+        return fn(*args)
+    except _Crash as exc:
+        return ConformanceCheck(name, False, str(exc))
 
 
 def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, draws: int = 20_000, seed: int = 0,
@@ -159,25 +149,28 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
     if not props.certified:
         for c in ("sums-to-one", "ball-encloses-exact", "float-within-bound"):
             rep.checks.append(ConformanceCheck(c, None, "sampler-only mechanism: no certified pmf"))
-        rep.checks.append(_sampler(mechanism, vecs, draws, seed))
+        rep.checks.append(_checked("sampler-agrees", _sampler, mechanism, vecs, draws, seed))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=False))
         rep.checks.append(_bad_input(mechanism))
         return rep
     if kind in FINITE_KINDS:
-        rep.checks.append(_sums(mechanism, vecs, backends, exact_max_n))
-        rep.checks.append(_ball_exact(mechanism, vecs, exact_max_n))
-        rep.checks.append(_float_bound(mechanism, vecs, exact_max_n))
-        rep.checks.append(_sampler(mechanism, vecs, draws, seed))
+        rep.checks.append(_checked("sums-to-one", _sums, mechanism, vecs, backends, exact_max_n))
+        rep.checks.append(_checked("ball-encloses-exact", _ball_exact, mechanism, vecs, exact_max_n))
+        rep.checks.append(_checked("float-within-bound", _float_bound, mechanism, vecs, exact_max_n))
+        rep.checks.append(_checked("sampler-agrees", _sampler, mechanism, vecs, draws, seed))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
     else:
         from .real_outputs import real_checks
 
-        rep.checks.extend(real_checks(mechanism, vecs, draws, seed))
+        try:
+            rep.checks.extend(real_checks(mechanism, vecs, draws, seed))
+        except _Crash as exc:
+            rep.checks.append(ConformanceCheck("sums-to-one", False, f"the law of output sets {exc}"))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
     if kind == "mixed":
         from .real_outputs import box_marginal
 
-        rep.checks.append(box_marginal(mechanism, vecs))
+        rep.checks.append(_checked("box-marginal", box_marginal, mechanism, vecs))
     rep.checks.append(_bad_input(mechanism))
     return rep
 
@@ -253,7 +246,7 @@ def _sums(m: Any, vecs: list, backends: Sequence[str], exact_max_n: int) -> Conf
             if n != len(list(m.outputs(len(q)))):
                 return ConformanceCheck("sums-to-one", False, f"{be}: pmf has {n} entries for {len(q)} scores", _cx(q))
             if kind is not None and kind.is_exact:
-                s = exact_sign(to_sympy(p.total()) - 1)
+                s = exact_sign(exact_sympy(p.total()) - 1)
                 ok = s == 0
                 msg = f"exact: Σ p = {p.total()} ≠ 1" if s not in (0, None) else "exact: Σ p = 1 undecided"
                 if s is None:
@@ -392,7 +385,10 @@ def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[Conforman
         return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
     shifts = (1, -2) if props.integer_scores else (1, "-5/2")
-    rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
+    try:
+        rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
+    except _Crash as exc:
+        rep, err = None, str(exc)
     for k, v in declared.items():
         if not v:
             out.append(ConformanceCheck(k, None, "not declared"))
@@ -436,7 +432,3 @@ def _bad_input(m: Any) -> ConformanceCheck:
             return ConformanceCheck("bad-input", False, f"{what}: raised {type(exc).__name__} instead of ValueError/TypeError")
         return ConformanceCheck("bad-input", False, f"{what}: accepted without an error")
     return ConformanceCheck("bad-input", True, ", ".join(cases) + " rejected with one-line errors")
-
-
-def _cx(q: Sequence[Any], **extra: Any) -> dict:
-    return {"scores": [str(x) for x in q], **extra}

@@ -135,7 +135,7 @@ def real_checks(m: Any, vecs: list, draws: int, seed: int) -> list:
     """``sums-to-one``, ``ball-encloses-exact``, ``float-within-bound``, ``sampler-agrees`` for a real-valued kind."""
     from flint import arb
 
-    from .checks import ConformanceCheck, _cx, _safe
+    from .report import ConformanceCheck, cx as _cx, safe as _safe
 
     kind = m.output_kind
     na_float = ConformanceCheck("float-within-bound", None, f"output_kind {kind!r}: the law is served on ball and exact only")
@@ -213,7 +213,7 @@ def real_checks(m: Any, vecs: list, draws: int, seed: int) -> list:
 def box_marginal(m: Any, vecs: list) -> Any:
     """``mixed``: ``Pr[pattern, values in the window]`` (box_probability) against ``Pr[pattern]`` (ball pmf)."""
     from ..protocols import value_count
-    from .checks import ConformanceCheck, _cx, _safe
+    from .report import ConformanceCheck, cx as _cx, safe as _safe
 
     count = 0
     for q in vecs:

@@ -34,6 +34,7 @@ import numpy as np
 from ..numbers.backends import Backend, BallBackend, get_backend
 from ..numbers.certified import Certified
 from ..numbers.real import Real
+from ..numbers.sympy_conversion import exact_sympy
 from .losses import LossMatrix, check_domain
 
 __all__ = ["Channel", "ColumnRatio", "normalise_rows", "U"]
@@ -107,15 +108,9 @@ def _exact_cmp(a: Any, b: Any) -> int:
     """Exact sign of a − b for fmpq / sympy values."""
     if type(a).__name__ == "fmpq" and type(b).__name__ == "fmpq":
         return (a > b) - (a < b)
-    return _exact_sign(_as_sympy(a) - _as_sympy(b))
+    return _exact_sign(exact_sympy(a) - exact_sympy(b))
 
 
-def _as_sympy(v: Any) -> Any:
-    import sympy
-
-    if type(v).__name__ == "fmpq":
-        return sympy.Rational(int(v.p), int(v.q))
-    return v
 
 
 def _check_rows_shape(rows: Any) -> tuple[int, int]:
@@ -251,7 +246,7 @@ class Channel:
             else:
                 import sympy
 
-                s = sympy.Add(*[_as_sympy(v) for v in r])
+                s = sympy.Add(*[exact_sympy(v) for v in r])
                 if sympy.simplify(s - 1) != 0:
                     raise ValueError(f"rows: row {i} sums to {s}, not 1")
 
@@ -417,7 +412,7 @@ class Channel:
         if self.number_backend.is_exact:
             import sympy
 
-            eps = sympy.log(_as_sympy(best.ratio))
+            eps = sympy.log(exact_sympy(best.ratio))
         else:
             with self._context():
                 eps = best.ratio.log()
@@ -438,7 +433,7 @@ class Channel:
             return False
         import sympy
 
-        return (Real.of(sympy.exp(eps.to_sympy())) - Real.of(_as_sympy(r.ratio))).sign() >= 0
+        return (Real.of(sympy.exp(eps.to_sympy())) - Real.of(exact_sympy(r.ratio))).sign() >= 0
 
     # -- sampling ----------------------------------------------------------------------------------
     def rvs(self, x: int, size: int | None = None, random_state: Any = None) -> Any:
@@ -477,7 +472,7 @@ class Channel:
         if type(v).__name__ != "fmpq":
             import sympy
 
-            v = sympy.simplify(_as_sympy(v)) if not isinstance(v, sympy.Basic) else v
+            v = sympy.simplify(exact_sympy(v)) if not isinstance(v, sympy.Basic) else v
         return Certified(v, _float_of(v), 0.0, "exact", "exact")
 
 
@@ -486,7 +481,7 @@ def _simplify_ratio(a: Any, b: Any) -> Any:
         return a / b
     import sympy
 
-    return sympy.simplify(_as_sympy(a) / _as_sympy(b))
+    return sympy.simplify(exact_sympy(a) / exact_sympy(b))
 
 
 def _ball_prec(flat: list[Any]) -> int:

@@ -49,7 +49,23 @@ from ..cost_limits import CostEstimate
 from .lattice import check_nk
 
 __all__ = ["regular_lp_size", "regular_lp_log_size", "estimate_build_cost", "estimate_regular_lp_cost",
-           "resolve_method"]
+           "resolve_method", "hipo_available"]
+
+#: ``method="auto"``: LPs up to this many variables go to generation (below a second)
+AUTO_SMALL_VARS = 10_000
+#: ``method="auto"``: from this ε up, generation (benchmarks/README.md: <= 1.5 s at n = k = 8)
+AUTO_GENERATION_EPSILON = 0.6
+
+
+def hipo_available() -> bool:
+    """Whether HiGHS's HiPO interior-point solver can run (``highspy-extras`` matching ``highspy``)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("highspy-extras") == metadata.version("highspy")
+    except metadata.PackageNotFoundError:
+        return False
+
 
 _BASE_BYTES = 80e6
 _BYTES_PER_VAR = 900.0
@@ -64,19 +80,24 @@ _IPM_V, _IPM_POWER = 30459, 2.9
 _IPM_SECONDS = {"hipo": 45.0, "ipm": 150.0, "simplex": 150.0, "pdlp": 30.0}
 _HIPO_FACTOR_ENTRIES, _HIPO_FACTOR_POWER, _HIPO_BYTES_PER_ENTRY = 1.24e7, 1.93, 12.0
 _RATIO_S_PER_CLASS = 4e-6
-#: forest routes (:mod:`.forest_ipm`): iterations, and seconds per unit of work
-_FOREST_SECONDS = {"forest-ipm": (20, 1 / 5e9), "forest-cg": (60, 1 / 1e8)}
-#: entries of the eliminated matrix Â per variable (Σ_v (depth(v)+1) after merging)
+#: forest routes (:mod:`.forest_ipm`), CPU s measured at Q(8, 8) (dense: 10 s per iteration) and Q(10, 10)
+#: (CG: 46 ms per step), benchmarks/README.md:
+#: (iterations, seconds per unit of work)
+_FOREST_SECONDS = {"forest-ipm": (20, 1 / 1.5e10), "forest-cg": (60, 1 / 5e8)}
+#: entries of the eliminated matrix Â per variable (Σ_v (depth(v)+1) after merging; 9.4 at Q(8, 8))
 _FOREST_NNZ_PER_VAR = 12.0
+#: forest-ipm: seconds per entry of the dense class system formed from the sparse product
+_FOREST_DENSE_S_PER_ENTRY = 1.2e-7
 
 
-def _forest_cost(route: str, classes: int, v: int) -> tuple[float, float, str]:
+def _forest_cost(route: str, classes: float, v: float) -> tuple[float, float, str]:
     """(seconds, extra bytes, model) of the forest routes."""
     iterations, s_per_unit = _FOREST_SECONDS[route]
     nnz = _FOREST_NNZ_PER_VAR * v
     if route == "forest-ipm":  # dense class system: C³/3 flops per factorisation
-        return (iterations * (classes**3 / 3 + 4 * nnz) * s_per_unit, 24.0 * classes**2 + 60 * nnz,
-                f"forest-ipm: {iterations} iterations × C³/3 flops (dense class system)")
+        return (iterations * (classes**3 / 3 * s_per_unit + _FOREST_DENSE_S_PER_ENTRY * classes**2),
+                24.0 * classes**2 + 60 * nnz,
+                f"forest-ipm: {iterations} iterations × (C³/3 flops + C² entries formed) (dense class system)")
     # forest-cg: two CG solves of up to 500 steps per iteration, each step 2 products with Â
     return (iterations * 2 * 500 * 4 * nnz * s_per_unit, 60 * nnz,
             f"forest-cg: {iterations} iterations × 1000 CG steps × 4·nnz(Â)")
@@ -136,11 +157,9 @@ def estimate_build_cost(n: int, k: int) -> CostEstimate:
 
 
 def resolve_method(method: str, variables: float, epsilon: float) -> str:
-    """The route ``method="auto"`` takes (mirrors :func:`.solver.solve_regular_lp`)."""
+    """The route ``method="auto"`` takes (the one rule: :func:`.solver.solve_regular_lp` asks it too)."""
     if method != "auto":
         return method
-    from .solver import AUTO_GENERATION_EPSILON, AUTO_SMALL_VARS, hipo_available
-
     if variables <= AUTO_SMALL_VARS or epsilon >= AUTO_GENERATION_EPSILON or not hipo_available():
         return "generation"
     return "hipo"

@@ -64,63 +64,14 @@ from ..highs import silent_highs
 from ..cost_limits import CostEstimate, check_cost
 from .cost_model import estimate_regular_lp_cost
 from .regular_lp import RegularLP
-from .tree_bounds import OptimumBounds, optimum_bounds
+from .solution import LPSolution, _primal_violation, _total_error
+from .tree_bounds import optimum_bounds
+from .cost_model import AUTO_GENERATION_EPSILON, AUTO_SMALL_VARS, hipo_available, resolve_method  # noqa: F401
 
 __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 
 Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp", "forest-ipm", "forest-cg"]
 _METHODS = get_args(Method)
-
-#: ``method="auto"``: LPs up to this many variables go to generation (below a second)
-AUTO_SMALL_VARS = 10_000
-#: ``method="auto"``: from this ε up, generation (benchmarks/README.md: <= 1.5 s at n = k = 8)
-AUTO_GENERATION_EPSILON = 0.6
-
-
-@dataclass(frozen=True)
-class LPSolution:
-    """A solved reduced LP.
-
-    Attributes:
-        lp: the LP.
-        z: float64 probabilities ``z(c, ℓ)`` (unscaled), one per LP variable.
-        optimal_total_error: ``Σ_{q∈Q} E[err(M*, q)]`` in score units (float, primal value).
-        dual_total_error: the dual objective value in the same units (equal up to tolerance).
-        seconds: wall-clock time spent in HiGHS (all rounds).
-        status: HiGHS model status string.
-        method: the route used.
-        primal_infeasibility: max violation of the full LP's rows and bounds by ``z``
-            (relative to row scale 1, measured after the solve, not HiGHS's own number).
-        dual_infeasibility: HiGHS's max dual infeasibility (last round).
-        col_basic, row_basic: a basis of the z-form LP (rows: sum-to-one, then privacy).
-        rounds: generation rounds (1 for the direct routes).
-        active_columns, active_rows: size of the final restricted LP (generation).
-        bounds: proven float64 interval around the optimum (:mod:`.tree_bounds`); when the
-            solution is not a vertex (``col_basic is None``), ``z`` is its feasible point.
-    """
-
-    lp: RegularLP
-    z: np.ndarray
-    optimal_total_error: float
-    dual_total_error: float
-    seconds: float
-    status: str
-    method: str
-    primal_infeasibility: float
-    dual_infeasibility: float
-    col_basic: np.ndarray | None
-    row_basic: np.ndarray | None
-    rounds: int = 1
-    iterations: int = 0
-    active_columns: int = 0
-    active_rows: int = 0
-    basis: Any = field(default=None, repr=False, compare=False)
-    bounds: "OptimumBounds | None" = field(default=None, repr=False, compare=False)
-
-    @property
-    def is_vertex(self) -> bool:
-        return self.col_basic is not None
-
 
 def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None,
                cpu_deadline: float | None = None) -> Any:
@@ -192,16 +143,6 @@ def _pass_dual_model(h: Any, d: dict[str, Any]) -> None:
                 col_lo=np.concatenate([np.full(n_eq, -inf), np.zeros(n_ub)]), col_hi=np.full(n_eq + n_ub, inf))
 
 
-def hipo_available() -> bool:
-    """Whether HiGHS's HiPO interior-point solver can run (``highspy-extras`` matching ``highspy``)."""
-    from importlib import metadata
-
-    try:
-        return metadata.version("highspy-extras") == metadata.version("highspy")
-    except metadata.PackageNotFoundError:
-        return False
-
-
 def require_hipo() -> None:
     """Raise ``RuntimeError`` unless HiPO is available (HiGHS would silently fall back to simplex)."""
     if not hipo_available():
@@ -240,18 +181,6 @@ def _run(h: Any, accept_limits: bool = False) -> tuple[str, float]:
 
 class BudgetSpent(RuntimeError):
     """The CPU-time budget (``max_seconds``) ran out before HiGHS reached an optimum."""
-
-
-def _primal_violation(lp: RegularLP, z: np.ndarray) -> float:
-    rho = lp.rho_float()
-    rows = z[lp.row_var] - rho * z[lp.row_other]
-    sums = np.bincount(lp.var_class, weights=lp.var_count * z, minlength=len(lp.classes))
-    return float(max(0.0, -rows.min(initial=0.0), -z.min(initial=0.0), np.abs(sums - 1).max()))
-
-
-def _total_error(lp: RegularLP, z: np.ndarray) -> float:
-    mult = np.array([float(m) for m in lp.var_mult])
-    return float(np.sum(mult * lp.var_count * lp.var_level * z)) * 2 * lp.sensitivity.to_float()
 
 
 def solve_regular_lp(
@@ -335,6 +264,10 @@ def solve_regular_lp(
     if method in ("forest-ipm", "forest-cg"):
         from .forest_ipm import solve_forest_ipm
 
+        for name, value in (("warm_start", warm_start), ("threads", threads), ("options", options)):
+            if value is not None:
+                raise ValueError(f"{name}: not used by method={method!r} (no HiGHS call, no basis)")
+
         return solve_forest_ipm(lp, linear_solver="dense" if method == "forest-ipm" else "cg",
                                 time_limit=time_limit, max_memory=max_memory, progress=progress)
     if method == "generation":
@@ -344,9 +277,7 @@ def solve_regular_lp(
 
 
 def _auto_method(lp: RegularLP) -> str:
-    if lp.num_vars <= AUTO_SMALL_VARS or lp.epsilon.to_float() >= AUTO_GENERATION_EPSILON or not hipo_available():
-        return "generation"
-    return "hipo"
+    return resolve_method("auto", lp.num_vars, lp.epsilon.to_float())
 
 
 def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit,

@@ -67,7 +67,7 @@ def optimal_summary(
         RuntimeError: HiGHS reports no optimum (e.g. the simplex or generation route hit
             ``time_limit``).
     """
-    from .. import mechanism as build
+    from ..mechanisms.registry import mechanism as build
     from ..cost_limits import check_cost
     from .cost_model import estimate_regular_lp_cost
     from .exact_certificate import certify_exact, enclose_optimum

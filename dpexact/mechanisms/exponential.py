@@ -30,7 +30,7 @@ from ..numbers.backends import Backend, ExactBackend, MpBackend
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
-from .base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows, overrides_float_route
+from .base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows, lipschitz_shift, overrides_float_route
 
 __all__ = ["ExponentialMechanism"]
 
@@ -97,6 +97,11 @@ class ExponentialMechanism(SelectionMechanism):
         if len(self.measure) != n:
             raise ValueError(f"measure has {len(self.measure)} entries but scores has {n}")
         return self.measure
+
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
+        """Weights ``μ_r e^{c q_r}``: each moves by a factor within ``e^{±c·rounding}``, the
+        normalised law by ``e^{±2c·rounding}``."""
+        return lipschitz_shift(self.exponent_scale, rounding)
 
     def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")

@@ -137,10 +137,12 @@ class ExpSum:
     def to_sympy(self) -> Any:
         import sympy
 
+        from .sympy_conversion import exact_sympy
+
         s = sympy.Integer(0)
         for r, c in sorted(self.terms.items()):
-            cs = sympy.Rational(int(c.p), int(c.q))
-            s += cs if r == 0 else cs * sympy.exp(sympy.Rational(int(r.p), int(r.q)))
+            cs = exact_sympy(c)
+            s += cs if r == 0 else cs * sympy.exp(exact_sympy(r))
         return s
 
     def to_float(self) -> float:

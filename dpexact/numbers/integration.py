@@ -25,7 +25,7 @@ import numpy as np
 from .bounded_float import BoundedFloat
 from .certified import Certified
 from .gauss_legendre import bernstein_error, nodes_float
-from .backends import exact_sympy
+from .sympy_conversion import exact_sympy
 
 __all__ = ["integrate_float", "integrate_mp", "integrate_ball", "integrate_exact", "MAX_GL_NODES"]
 

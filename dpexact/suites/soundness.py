@@ -135,7 +135,7 @@ def _brr_channel(n: int, epsilon: Any, claimed: Any = None) -> Callable[[], tupl
 
 def _m(name: str, **kw: Any) -> Callable[[], Any]:
     def build() -> Any:
-        from .. import mechanism
+        from ..mechanisms.registry import mechanism
 
         return mechanism(name, **kw)
 

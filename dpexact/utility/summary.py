@@ -24,7 +24,7 @@ def pmf_summary(
 
     Raises ValueError / TypeError for bad parameters, scores or backend (naming the argument).
     """
-    from .. import mechanism as build
+    from ..mechanisms.registry import mechanism as build
     from .expected_error import expected_error
 
     mech = build(mechanism, **params)

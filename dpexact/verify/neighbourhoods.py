@@ -30,6 +30,8 @@ __all__ = [
     "as_vector",
     "default_neighbourhood",
     "parse_neighbourhood",
+    "own_relation",
+    "query_relation",
     "MAX_CANDIDATES",
 ]
 
@@ -72,3 +74,23 @@ def parse_neighbourhood(spec: str, mechanism: Any | None = None, inputs: Iterabl
         return AnyPair(tuple(inputs))
     raise ValueError(f"unknown neighbourhood {excerpt(spec)}; choose default, box[:Δ], monotone[:Δ], add-remove, replace, any-pair")
 
+
+def own_relation(mechanism: Any) -> str | None:
+    """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
+    try:
+        nb = mechanism.neighbourhood()
+    except (AttributeError, TypeError, ValueError):
+        return None
+    return "monotone" if isinstance(nb, MonotoneBox) else None
+
+
+def query_relation(mechanism: Any) -> str:
+    """The query relation of the mechanism's own claim: ``"one-differ"`` / ``"monotone"`` when its
+    neighbourhood says so, else ``"all-differ"``."""
+    from ..mechanisms.query_neighbourhoods import OneDiffer
+
+    try:
+        nb = mechanism.neighbourhood()
+    except (AttributeError, TypeError, ValueError):
+        return "all-differ"
+    return "one-differ" if isinstance(nb, OneDiffer) else (own_relation(mechanism) or "all-differ")

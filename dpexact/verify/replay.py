@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["evidence_record", "replay", "ReplayResult", "REPLAY_PREC"]
+__all__ = ["evidence_record", "witness_neighbourhood", "replay", "ReplayResult", "REPLAY_PREC"]
 
 #: ball precision (bits) of a replay
 REPLAY_PREC = 256
@@ -137,6 +137,17 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
         "lower": w.lower if w.lower is not None else repr(w.lower_float)}
 
 
+def witness_neighbourhood(mechanism: Any, neighbourhood: str, relation: str | None, delta: Any) -> Any:
+    """The relation a bracket witness of ``verify_any(mechanism, neighbourhood=..., relation=...,
+    delta=...)`` refers to: the parsed ``neighbourhood`` of a pure-DP selection search, else None
+    (its witness is then not replayable)."""
+    from .neighbourhoods import parse_neighbourhood
+
+    if getattr(mechanism, "output_kind", "selection") != "selection" or relation is not None or delta is not None:
+        return None
+    return parse_neighbourhood(neighbourhood, mechanism)
+
+
 def _vector(rec: dict, key: str) -> tuple[Fraction, ...]:
     from ..mechanisms.neighbourhoods import as_vector
 
@@ -163,7 +174,7 @@ def _index(mech: Any, n: int, output: Any) -> int:
 def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> ReplayResult:
     """Re-check the evidence of a replay record (module docstring); ``arithmetic`` ``exact`` falls
     back to balls where the mechanism has no exact law. Raises ValueError on a malformed record."""
-    from .. import mechanism as build
+    from ..mechanisms.registry import mechanism as build
     from .decide.counterexample import Counterexample
 
     if arithmetic not in ("exact", "ball"):

@@ -5,7 +5,7 @@
 ==================  =========================================  ===============================
 ``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
                     (with ``relation``: the peers' query pairs
-                    via :class:`SelectionOutputs`)
+                    via :class:`.search.selection_outputs.SelectionOutputs`)
 ``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
 ``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
                     threshold-shift coupling, when the law
@@ -20,76 +20,22 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..numbers.real import Real
 from ..protocols import mechanism_properties
 
+from .neighbourhoods import own_relation, query_relation
+from .search.selection_outputs import SelectionOutputs
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "verify_any", "SelectionOutputs", "extend_by_couplings", "bracket_selection",
-           "DEFAULT_TOLERANCE"]
+__all__ = ["verify_mechanism", "verify_any", "extend_by_couplings", "bracket_selection", "DEFAULT_TOLERANCE"]
 
 #: default width asked of a bracket (a violated mechanism's level to 6 digits)
 DEFAULT_TOLERANCE = 1e-6
 #: wall-clock budget of the lower end's maximisation
 LEVEL_SECONDS = 10.0
-#: wall-clock budgets of the branch-and-bound (to prove ε; to bound a refuted mechanism's level)
-BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
-
-
-class SelectionOutputs:
-    """A selection mechanism seen as a finite-output one (outputs ``0..n-1``), so that
-    :func:`.search.patterns.verify_patterns` runs it on the peers' query-pair families.
-
-    ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
-    (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
-    the family's levels.
-    """
-
-    def __init__(self, mechanism: Any) -> None:
-        self.mechanism = mechanism
-        self.short_name = mechanism.short_name
-        self.epsilon = mechanism.epsilon
-        self.sensitivity = mechanism.sensitivity
-        self.threshold = 0
-        self._balls: dict = {}
-
-    def scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if getattr(self.mechanism, "monotone", False) else 2) / self.mechanism.epsilon,)
-
-    def outputs(self, n: int) -> list[int]:
-        return list(range(n))
-
-    def params(self) -> dict:
-        return self.mechanism.params()
-
-    def logpmf(self, q: Any) -> Any:
-        return self.mechanism.logpmf(q)
-
-    def pmf(self, q: Any, backend: Any = "float") -> Any:
-        key = (tuple(str(x) for x in q), str(backend))
-        if key not in self._balls:
-            self._balls[key] = self.mechanism.pmf(list(q), backend)
-        return self._balls[key]
-
-    def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
-        return self.pmf(q, backend).values[r]
-
-    def exact_difference_sign(self, q: Any, q2: Any, r: int, eps: Any) -> int | None:
-        """Exact sign of ``Pr[M(q) = r] - e^ε Pr[M(q') = r]`` from the mechanism's exact backend
-        (decides the ties a ball straddles); ``None`` when it has no exact backend here."""
-        import sympy
-
-        from ..numbers.backends import ExactBackend, exact_sympy
-
-        try:
-            a = self.pmf(q, "exact").values[r]
-            b = self.pmf(q2, "exact").values[r]
-        except (ValueError, TypeError):
-            return None
-        diff = exact_sympy(a) - sympy.exp(Real.of(eps).to_sympy()) * exact_sympy(b)
-        return ExactBackend().try_sign(diff)
 
 
 def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
@@ -133,39 +79,67 @@ def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
         _extend_by_noisy_max(v, mechanism, "all-differ")
 
 
-def _own_relation(mechanism: Any) -> str | None:
-    """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
-    from ..mechanisms.neighbourhoods import MonotoneBox
-
-    try:
-        nb = mechanism.neighbourhood()
-    except (AttributeError, TypeError, ValueError):
-        return None
-    return "monotone" if isinstance(nb, MonotoneBox) else None
-
-
-def _query_relation(mechanism: Any) -> str:
-    """The query relation of the mechanism's own claim: ``"one-differ"`` / ``"monotone"`` when its
-    neighbourhood says so, else ``"all-differ"``."""
-    from ..mechanisms.query_neighbourhoods import OneDiffer
-
-    try:
-        nb = mechanism.neighbourhood()
-    except (AttributeError, TypeError, ValueError):
-        return "all-differ"
-    return "one-differ" if isinstance(nb, OneDiffer) else (_own_relation(mechanism) or "all-differ")
-
-
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
-    """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
+    """Verify the claimed ε of ``mechanism``: the whole-space proofs first (:mod:`.proofs`; ``private``
+    when one proves ε for every input of its domain), else the verifier of its output kind (table
+    above), whose verdict carries the ε bracket (its certified witness below, a proof's larger bound
+    above).
 
     ``relation``: ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (default: the relation of the
     mechanism's own claim — ``"monotone"`` when its neighbourhood is a monotone box — else all-differ).
     """
+    import time
+
+    from .proofs import first_proof
+    from .proofs.outcome import attach_bracket, proved_verdict, proves
+
+    t0 = time.perf_counter()
+    kind = getattr(mechanism, "output_kind", "selection")
+    unit = proof = None
+    rel = relation if relation is not None else own_relation(mechanism)
+    if kind != "selection" or relation is not None:
+        unit, proof = first_proof(mechanism, n, rel)
+        if proof is not None and proves(proof, mechanism):
+            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
+    v = _search_mechanism(mechanism, n, relation, name, **kwargs)
+    witness = None if unit is None else unit.witness(mechanism, n, rel)
+    if v.verdict == "violated" and not (witness is not None and witness.unbounded):
+        witness = _pattern_level(v, mechanism, n, rel, proof, witness)
+    v = attach_bracket(v, proof, witness)
+    v.seconds = time.perf_counter() - t0
+    return v
+
+
+def _pattern_level(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+    """The larger of ``witness`` and the maximised two-level witness of a pattern law
+    (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
+    above covers every n (a witness at any n then bounds the same level from below)."""
+    from ..protocols import ThresholdCouplingLaw
+    from .search.pattern_level import pattern_level
+
+    if not isinstance(mechanism, ThresholdCouplingLaw) or (v.bracket is not None and v.bracket.lower is not None
+                                                            and v.bracket.lower.unbounded):
+        return witness
+    if v.counterexample is not None and v.counterexample.as_dict().get("log_ratio") == [math.inf, math.inf]:
+        return witness
+    nn = n if n is not None else 10
+    start = v.counterexample.as_dict().get("output") if v.counterexample is not None else None
+    sizes = [nn] + ([min(3 * nn, 32)] if proof is not None and proof.domain.get("n") == "every" and nn < 32 else [])
+    best = witness
+    for size in sizes:
+        w = pattern_level(mechanism, size, relation or "all-differ", start if size == nn else None)
+        if w is not None and (best is None or w.lower_float > best.lower_float):
+            best = w
+    return best
+
+
+def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+                      **kwargs: Any) -> Verdict:
+    """The verifier of the mechanism's output kind (table above)."""
     kind = getattr(mechanism, "output_kind", "selection")
     if relation is None and kind != "selection":
-        relation = _own_relation(mechanism)
+        relation = own_relation(mechanism)
     if kind == "finite" and hasattr(mechanism, "pattern_probability"):
         from .search.patterns import verify_patterns
 
@@ -202,7 +176,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
 
             v = verify(mechanism, n=n, name=name, **kwargs)
         if v.verdict == "private-within-scope":
-            _extend_by_noisy_max(v, mechanism, relation or _own_relation(mechanism) or "all-differ")
+            _extend_by_noisy_max(v, mechanism, relation or own_relation(mechanism) or "all-differ")
         return v
     if kind == "continuous":
         if not callable(getattr(mechanism, "box_probability", None)):
@@ -210,25 +184,21 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
                             "(a density at points cannot certify a violation on a set of outputs)")
         from .search.boxes import verify_continuous_boxes
 
-        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or _query_relation(mechanism),
+        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or query_relation(mechanism),
                                        name=name, **kwargs)
     raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
 
 
-def _selection_proof(mechanism: Any, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
-    """The first whole-space proof whose side conditions hold: a theorem (every n), else the
-    branch-and-bound on the stated score box (its budget shorter once a violation is certified:
-    it then only bounds the level from above)."""
-    from .proofs.selection_bnb import SelectionBnB
-    from .proofs.selection_theorems import theorem_proof
+def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
+    """The first whole-space proof of :data:`.proofs.SELECTION_PROOFS` that supports the mechanism and proves
+    something: a theorem (every n), else the branch-and-bound on its stated score box."""
+    from .proofs import SELECTION_PROOFS
 
-    proof = theorem_proof(mechanism, n, nb)
-    if proof is not None:
-        return proof
-    bnb = SelectionBnB(seconds=BNB_SECONDS_VIOLATED if violated else BNB_SECONDS)
-    if bnb.supports(mechanism, n, nb):
-        return bnb.prove(mechanism, n, nb, target=None if violated else Real.of(mechanism.epsilon).to_float(),
-                         tolerance=tolerance)
+    for unit in SELECTION_PROOFS:
+        if unit.supports(mechanism, n, nb):
+            proof = unit.prove(mechanism, n, nb)
+            if proof is not None:
+                return proof
     return None
 
 
@@ -267,7 +237,7 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     eps = Real.of(mechanism.epsilon)
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
-    proof = _selection_proof(mechanism, size, nb, v.verdict == "violated", tolerance)
+    proof = _selection_proof(mechanism, size, nb)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,
@@ -300,6 +270,9 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
     elif proved:
         v.verdict = "private"
+        if v.scope.pairs == 0:  # no scope searched: the proved bound and the witness are what is known
+            v.worst_log_ratio = proof.upper_float
+            v.worst_float_log_ratio = ls.float_level
         where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
         reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
                   f"({proof.method}: {proof.theorem or 'computation'})")
@@ -322,6 +295,68 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     return v
 
 
+def _route_options(mechanism: Any, kind: str, relation: str | None, delta: Any) -> tuple[frozenset[str], str]:
+    """The options honoured by the verifier that :func:`verify_any` reaches (declared on it with
+    :func:`.options.honours`), and a name for that route. Mirrors the dispatch below and of
+    :func:`verify_mechanism`."""
+    from .proofs.closed_forms import closed_form_for
+    from .options import honoured_by
+
+    who = f"{mechanism.short_name} ({kind} outputs)"
+    if delta is not None:
+        from .search.approx_dp import approx_options
+
+        return approx_options(mechanism, relation), f"the (ε, δ) verification of {who}"
+    if kind == "selection" and relation is None:
+        from .search.selection import verify
+
+        return honoured_by(verify), f"the score-family search of {who}"
+    if kind == "finite" and hasattr(mechanism, "pattern_probability") or kind == "selection":
+        from .search.patterns import verify_patterns
+
+        return honoured_by(verify_patterns), f"the query-pair families of {who}"
+    if kind == "mixed":
+        from .search.boxes import verify_boxes
+        from .proofs.threshold_coupling import verify_coupling
+
+        return honoured_by(verify_boxes) & honoured_by(verify_coupling), f"the box search of {who}"
+    if kind == "interval":
+        from .search.boxes import verify_intervals
+
+        return honoured_by(verify_intervals), f"the interval search of {who}"
+    closed = closed_form_for(mechanism)
+    if closed is not None:
+        return honoured_by(closed), f"the closed-form verifier of {who}"
+    if kind == "finite":  # verify_mechanism runs the score families with their defaults
+        return frozenset({"n"}) | (frozenset({"relation"}) if relation is not None else frozenset()), \
+            f"the score-family search of {who}"
+    if kind == "continuous":
+        from .search.boxes import verify_continuous_boxes
+
+        return honoured_by(verify_continuous_boxes), f"the box search of {who}"
+    return frozenset(), who
+
+
+def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
+    """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
+    from ..protocols import mechanism_size
+    from .proofs.selection_theorems import theorem_proof
+
+    proof = theorem_proof(mechanism, n or mechanism_size(mechanism) or 3, nb)
+    return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
+
+
+def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
+    """The verdict before its bracket when a theorem decides it: no scope was searched."""
+    from .verdict import Scope
+
+    scope = Scope(neighbourhood=nb.describe(), notes=["no scope search: a theorem proves the claimed ε for every "
+                                                      "input (run --search to add the finite-scope search)"])
+    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(Real.of(mechanism.epsilon)),
+                   verdict="undecided", scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf,
+                   worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
+
+
 def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
                name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
@@ -334,12 +369,22 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
       width asked, default :data:`DEFAULT_TOLERANCE`); with ``relation``, the peers' query-pair
       families;
     * any other output kind: :func:`verify_mechanism`.
+
+    An option the verifier on the route does not honour (its :func:`.options.honours`
+    declaration) is a ``ValueError`` naming it, before any work.
     """
     from .neighbourhoods import parse_neighbourhood
+    from .options import DEFAULT_SEARCHES, given_options, refuse_unhonoured
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
     kind = getattr(mechanism, "output_kind", "selection")
+    given = given_options(neighbourhood=neighbourhood, searches=searches, n=n, values=values, steps=steps,
+                          relation=relation, delta=delta)
+    refuse_unhonoured(given, *_route_options(mechanism, kind, relation, delta))
+    if delta is not None and searches is not None and tuple(searches) != DEFAULT_SEARCHES and "local" in searches:
+        raise ValueError("--search local: not used by (ε, δ) verification (it searches grid, structured and random "
+                         "families); an option that cannot apply is refused, not ignored")
     report = progress or (lambda k, t: None)
     if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
                                   or not 0 < tolerance < 1):
@@ -360,8 +405,13 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
-    v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
-               name=name, progress=progress)
+    if searches is None and values is None and _theorem_proves(mechanism, n, nb):
+        # a theorem covers every input: no counterexample exists, so the scope search is skipped
+        # (--search runs it anyway) and only the lower end is searched
+        v = _proved_verdict(mechanism, nb, name)
+    else:
+        v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
+                   name=name, progress=progress)
     extend_by_couplings(v, mechanism, nb)
     if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
         return v

@@ -31,7 +31,8 @@ class SVT34Parallel:
     output_kind: ClassVar[str] = "composed"
 
     def components(self) -> tuple[Any, Any]:
-        from .mechanism import SVT3, SVT4
+        from .mechanism import SVT4
+        from .released import SVT3
 
         kw = dict(epsilon=self.epsilon, threshold=self.threshold, cutoff=self.cutoff, sensitivity=self.sensitivity)
         return SVT3(**kw), SVT4(**kw)

@@ -24,11 +24,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ...numbers.backends import ExactBackend, ball_context
+from ...numbers.backends import ball_context, exact_sympy
+from ...numbers.exp_lattice import exact_sign
 from ...numbers.real import Real
-from ...numbers.backends import exact_sympy
+from ...mechanisms.base import MechanismCrash
 
-__all__ = ["PmfCache", "PairDecision", "decide_pair", "exact_sign", "to_sympy", "Status"]
+__all__ = ["PmfCache", "PairDecision", "decide_pair", "Status"]
 
 Status = Literal["le", "gt", "undecided"]
 Vector = tuple[Fraction, ...]
@@ -44,6 +45,8 @@ class PmfCache:
     _ball: dict = field(default_factory=dict)
     _exact: dict = field(default_factory=dict)
     exact_available: bool | None = None
+    #: why the exact backend stopped being used, when it crashed (reported in the verdict)
+    exact_failure: str = ""
     evaluations: dict = field(default_factory=lambda: {"float": 0, "ball": 0, "exact": 0})
 
     def logpmf(self, q: Vector) -> tuple[np.ndarray, float]:
@@ -84,7 +87,9 @@ class PmfCache:
 
         A refusal (``ValueError``: a size or cost limit on this vector, or no closed form) is
         remembered for this vector only, so that one large input does not switch off exact
-        decisions for the others; ``NotImplementedError`` / ``TypeError`` mean no exact backend.
+        decisions for the others; ``NotImplementedError`` means no exact backend. Any other
+        exception is a crash of the mechanism's exact pmf: exact decisions stop and
+        :attr:`exact_failure` names it (the verdict's reason), never a silent fallback.
         """
         if self.exact_available is False:
             return None
@@ -92,11 +97,20 @@ class PmfCache:
             try:
                 self._exact[q] = tuple(self.mechanism.pmf(list(q), backend="exact").values)
                 self.exact_available = True
-            except (NotImplementedError, TypeError):
+            except NotImplementedError:
                 self.exact_available = False
+                return None
+            except MechanismCrash as exc:
+                self.exact_available = False
+                self.exact_failure = f"the exact pmf failed on scores {[str(x) for x in q]}: {str(exc)[:200]}"
                 return None
             except ValueError:
                 self._exact[q] = None
+                return None
+            except Exception as exc:  # noqa: BLE001 - a crash: recorded and reported, not a verdict
+                self.exact_available = False
+                self.exact_failure = (f"the exact pmf raised {type(exc).__name__} on scores "
+                                      f"{[str(x) for x in q]}: {str(exc)[:200]}")
                 return None
             self.evaluations["exact"] += 1
         return self._exact[q]
@@ -139,27 +153,6 @@ def _up(x: Any) -> float:
     return f if f >= x else math.nextafter(f, math.inf)
 
 
-def to_sympy(v: Any) -> Any:
-    """An exact backend value (fmpq or sympy) as a sympy expression."""
-    import sympy
-
-    if type(v).__name__ == "fmpq":
-        return sympy.Rational(int(v.p), int(v.q))
-    return exact_sympy(v)
-
-
-def exact_sign(expr: Any) -> int | None:
-    """Sign of an exact value (fmpq or sympy), or ``None`` when it cannot be decided.
-
-    Tries arb at 128, 512 and 2048 bits; a ball containing 0 at 2048 bits is then checked for an
-    exact zero with :func:`~dpexact.verify.proofs.symbolic_lattice.is_identically_zero` (exp-lattice
-    substitution, exact polynomial arithmetic) and finally ``sympy.simplify``.
-    """
-    from ..proofs.symbolic_lattice import is_identically_zero
-
-    return ExactBackend().try_sign(expr, zero_test=is_identically_zero)
-
-
 def _exp_eps(mechanism: Any) -> Any:
     import sympy
 
@@ -196,7 +189,7 @@ def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | 
 
         s = exact_sign(a - fmpq(int(E_exact.p), int(E_exact.q)) * b)
     else:
-        s = exact_sign(to_sympy(a) - E_exact * to_sympy(b))
+        s = exact_sign(exact_sympy(a) - E_exact * exact_sympy(b))
     if s is None:
         return PairDecision("undecided", lo, hi, "none")
     return PairDecision("le" if s <= 0 else "gt", lo, hi, "exact")

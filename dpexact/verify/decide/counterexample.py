@@ -21,7 +21,8 @@ from typing import Any
 
 from ...numbers.backends import ball_context, get_backend
 from ...numbers.real import Real
-from .certified_ratio import exact_sign, to_sympy
+from ...numbers.backends import exact_sympy
+from ...numbers.exp_lattice import exact_sign
 
 __all__ = ["Counterexample", "Recheck"]
 
@@ -98,7 +99,7 @@ class Counterexample:
             b = self.mechanism.pmf(list(self.neighbour_scores), backend="exact").values[self.output]
         except (ValueError, NotImplementedError) as exc:
             return Recheck(False, "exact", lo, hi, float(eps), nb, f"no exact backend: {exc}")
-        s = exact_sign(to_sympy(a) - sympy.exp(eps.to_sympy()) * to_sympy(b))
+        s = exact_sign(exact_sympy(a) - sympy.exp(eps.to_sympy()) * exact_sympy(b))
         return Recheck(s == 1 and nb, "exact", lo, hi, float(eps), nb, "" if s is not None else "sign undecided")
 
 

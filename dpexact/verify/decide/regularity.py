@@ -18,7 +18,8 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...numbers.backends import get_backend
-from .certified_ratio import exact_sign, to_sympy
+from ...numbers.backends import exact_sympy
+from ...numbers.exp_lattice import exact_sign
 from ..neighbourhoods import as_vector
 
 __all__ = ["RegularityViolation", "RegularityReport", "check_regularity"]
@@ -75,7 +76,7 @@ def check_regularity(mechanism: Any, vectors: Sequence[Sequence[Any]], shifts: S
         rep.checked[prop] += 1
         # certified sign of pb - pa (None: undecided); exact ties get the exp-lattice zero test
         if be.is_exact:
-            sg = exact_sign(to_sympy(pb) - to_sympy(pa))
+            sg = exact_sign(exact_sympy(pb) - exact_sympy(pa))
         else:
             with be.context():
                 sg = be.try_compare(pb, pa)

@@ -26,6 +26,7 @@ from typing import Any
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
+from ..options import honours
 
 __all__ = ["verify_additive", "verify_truncated_geometric", "verify_rappor", "verify_smart_sum",
            "verify_svt34_parallel", "CLOSED_FORMS"]
@@ -58,6 +59,7 @@ class _OneDiffer:
         return len(diff) <= 1 and all(t <= self.d for t in diff)
 
 
+@honours("n", "relation")
 def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check)."""
     from ..decide.counterexample import Recheck
@@ -101,6 +103,7 @@ def verify_additive(m: Any, n: int | None = None, relation: str | None = None, n
                    counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
 
 
+@honours()
 def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exhaustive exact check over every neighbouring pair of counts and every output."""
     from ...numbers.exp_sum import ExpSum
@@ -140,6 +143,7 @@ def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name
                    seconds=time.perf_counter() - t0)
 
 
+@honours()
 def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exact largest loss over every pair of inputs lo..hi (module docstring), with a ball-checked witness."""
     import sympy
@@ -182,6 +186,7 @@ def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None 
                    counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
 
 
+@honours("n", "relation")
 def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Exact level ``max_j ‖D e_j‖₁ Δ/b`` (bad: an output event of probability 1 vs 0) against the claim 2ε."""
     from flint import arb
@@ -242,6 +247,7 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
                    counterexample=None, recheck=None, seconds=time.perf_counter() - t0)
 
 
+@honours("n", "relation")
 def verify_svt34_parallel(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Refute ε-DP of the pair through a certified violation of one component (module docstring)."""
     from ..search.boxes import verify_boxes

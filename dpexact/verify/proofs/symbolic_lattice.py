@@ -13,96 +13,19 @@ functions of the weights ``exp(c(q_r - q*))``, ``c = ε/(2Δ)`` (or ε/Δ): ever
 real-root isolation) and test the sign between them at rational points.
 
 The same substitution with a *numerical* rational ε (``u = e^{1/L}``) gives an exact zero test
-(:func:`is_identically_zero`): ``e^{1/L}`` is transcendental (Lindemann), so a rational
+(:func:`~dpexact.numbers.exp_lattice.is_identically_zero`): ``e^{1/L}`` is transcendental (Lindemann), so a rational
 function of it vanishes iff its numerator polynomial is the zero polynomial.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
-#: largest power of ``t`` handled: the sparse polynomial arithmetic takes ~0.05 s at 10^6 and
-#: ~10 s at 10^8, and python-flint aborts the process (SIGFPE) near 10^12
-MAX_LATTICE_DEGREE = 10**6
+from ...numbers.exp_lattice import eps_symbol, to_lattice_rational
 
-__all__ = ["MAX_LATTICE_DEGREE", "is_identically_zero", "to_lattice_rational", "RatioIntervalResult", "ratio_on_interval"]
-
-
-def _eps_symbol() -> Any:
-    """The positive sympy symbol used for a symbolic ε."""
-    import sympy
-
-    return sympy.Symbol("epsilon", positive=True)
-
-
-def _exp_coefficients(expr: Any, var: Any | None) -> dict[Any, Fraction] | None:
-    """Map each exp atom of ``expr`` to the rational k with atom = exp(k·var) (var=None: exp(k))."""
-    import sympy
-
-    out: dict[Any, Fraction] = {}
-    atoms = set(expr.atoms(sympy.exp))
-    if expr.has(sympy.E):
-        atoms.add(sympy.E)
-    for a in atoms:
-        arg = sympy.Integer(1) if a is sympy.E else a.args[0]
-        k = arg if var is None else sympy.simplify(arg / var)
-        if not (k.is_Rational):
-            return None
-        out[a] = Fraction(int(k.p), int(k.q))
-    return out
-
-
-def to_lattice_rational(expr: Any, var: Any | None = None, extra: Sequence[Fraction] = ()) -> tuple[Any, Any, int] | None:
-    """Rewrite ``expr`` as a rational function of ``t``: ``exp(k·var) -> t^{-kL}``.
-
-    With ``var=None`` (a numerical expression) ``exp(k) -> t^{kL}``, i.e. ``t = e^{1/L}``.
-    Returns ``(numerator, denominator, L)`` as sympy polynomials in the symbol ``t`` (from
-    ``sympy.cancel``), or ``None`` when some exponential is not of that form or other
-    irrational constants remain. ``extra`` are further k's that must be integral after scaling.
-    """
-    import sympy
-
-    t = sympy.Symbol("t", positive=True)
-    coeffs = _exp_coefficients(expr, var)
-    if coeffs is None:
-        return None
-    L = 1
-    for k in list(coeffs.values()) + [Fraction(x) for x in extra]:
-        L = L * k.denominator // math.gcd(L, k.denominator)
-    sign = -1 if var is not None else 1
-    powers = {a: int(sign * k * L) for a, k in coeffs.items()}
-    degree = max((abs(d) for d in powers.values()), default=0)
-    if degree > MAX_LATTICE_DEGREE:
-        raise ValueError(f"score values too large or too finely spaced for the exact lattice test: a power of t "
-                         f"with {len(str(degree))} digits exceeds the limit t^{MAX_LATTICE_DEGREE} (choose smaller "
-                         "score values, e.g. with --values)")
-    rep = {a: t ** d for a, d in powers.items()}
-    e = expr.xreplace(rep)
-    if var is not None and e.has(var):
-        return None
-    if not all(s == t for s in e.free_symbols):
-        return None
-    if e.atoms(sympy.Function) or any(not a.is_Rational for a in e.atoms(sympy.Number)):
-        return None
-    if any(not p.exp.is_Integer for p in e.atoms(sympy.Pow)):
-        return None  # radicals such as sqrt(2) are outside Q(t)
-    num, den = sympy.fraction(sympy.cancel(sympy.together(e)))
-    return sympy.expand(num), sympy.expand(den), L
-
-
-def is_identically_zero(expr: Any) -> bool | None:
-    """Exact test ``expr == 0`` for expressions in ``exp(rational)`` and rationals.
-
-    Returns ``True``/``False``, or ``None`` when ``expr`` is not of that form.
-    """
-    res = to_lattice_rational(expr, None)
-    if res is None:
-        return None
-    return bool(res[0] == 0)
-
+__all__ = ["RatioIntervalResult", "ratio_on_interval"]
 
 @dataclass(frozen=True)
 class RatioIntervalResult:
@@ -166,9 +89,9 @@ def ratio_on_interval(
 
     from ...numbers.backends import ball_context
 
-    from ... import mechanism as build
+    from ...mechanisms.registry import mechanism as build
     from ...mechanisms.validation import positive_real
-    from ..decide.certified_ratio import to_sympy
+    from ...numbers.backends import exact_sympy
     from ..neighbourhoods import as_vector
 
     lo_r, hi_r = positive_real(eps_lo, "eps_lo"), positive_real(eps_hi, "eps_hi")
@@ -179,10 +102,10 @@ def ratio_on_interval(
         raise ValueError("q and q2 must have the same length")
     if not 0 <= r < len(a):
         raise ValueError(f"r must be an index in 0..{len(a) - 1}, got {r}")
-    eps = _eps_symbol()
+    eps = eps_symbol()
     mech = build(mechanism_name, epsilon=eps, **params)
-    p1 = to_sympy(mech.pmf(list(a), backend="exact").values[r])
-    p2 = to_sympy(mech.pmf(list(b), backend="exact").values[r])
+    p1 = exact_sympy(mech.pmf(list(a), backend="exact").values[r])
+    p2 = exact_sympy(mech.pmf(list(b), backend="exact").values[r])
     F = sympy.exp(eps) * p2 - p1
     res = to_lattice_rational(F, eps, extra=(Fraction(1),))
     if res is None:

@@ -43,6 +43,7 @@ from typing import Any, Sequence
 
 from ...numbers.real import Real
 from ..verdict import Scope, Verdict
+from ..options import honours
 
 __all__ = ["CouplingBound", "coupling_bound", "verify_coupling", "factor_bound"]
 
@@ -199,6 +200,7 @@ def coupling_bound(mechanism: Any, n: int, relation: str = "all-differ") -> Coup
     return CouplingBound(worst, where, shift, len(outs), count, per)
 
 
+@honours("n", "relation")
 def verify_coupling(mechanism: Any, n: int = 10, relation: str = "all-differ", name: str | None = None) -> Verdict | None:
     """``private-within-scope`` (certified) if the coupling bound is at most ε, else ``None``.
 

@@ -101,9 +101,9 @@ class ApproxCounterexample:
 
 
 def _to_sympy(x: Any) -> Any:
-    from ..decide.certified_ratio import to_sympy
+    from ...numbers.backends import exact_sympy
 
-    return to_sympy(x)
+    return exact_sympy(x)
 
 
 def verify_approx_dp(mechanism: Any, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Any, delta: Any, *,
@@ -219,6 +219,21 @@ class _IntervalAsBox:
         return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
 
 
+def approx_options(mechanism: Any, relation: str | None) -> frozenset[str]:
+    """The options of ``verify_any`` that :func:`verify_approx` honours for this mechanism (the
+    routes of its body): boxes and tails of a continuous law, every pair of a finite input
+    domain, the selection score families, or the query-pair families."""
+    kind = getattr(mechanism, "output_kind", "selection")
+    if kind in ("continuous", "interval"):
+        return frozenset({"n", "relation", "delta"})
+    if kind == "selection" and relation is None:
+        return frozenset({"neighbourhood", "searches", "n", "values", "steps", "delta"})
+    own = mechanism.neighbourhood() if relation is None else None
+    if getattr(own, "inputs", None):
+        return frozenset({"steps", "delta"})
+    return frozenset({"n", "relation", "delta"})
+
+
 def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
                   steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
@@ -229,10 +244,10 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
     boxed = _IntervalAsBox(mechanism) if kind == "interval" else mechanism
     if kind in ("continuous", "interval") and callable(getattr(boxed, "box_probability", None)):  # boxes and tails
         from .boxes import verify_continuous_boxes
-        from ..router import _query_relation
+        from ..neighbourhoods import query_relation
 
         _delta(delta)
-        return verify_continuous_boxes(boxed, n if n is not None else 3, relation or _query_relation(mechanism),
+        return verify_continuous_boxes(boxed, n if n is not None else 3, relation or query_relation(mechanism),
                                        name=name or mechanism.short_name, approx_delta=delta)
     if kind not in FINITE_KINDS:
         raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
@@ -259,7 +274,7 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
 
     target = mechanism
     if kind == "selection":  # the peers' query-pair families for a selection mechanism
-        from ..router import SelectionOutputs
+        from .selection_outputs import SelectionOutputs
 
         target = SelectionOutputs(mechanism)
     pairs, nb, family = pattern_pairs(target, n if n is not None else (5 if kind == "selection" else 10),
