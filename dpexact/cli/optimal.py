@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
         max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds",
                                           help="budget in CPU seconds (this process, all threads): problems estimated to "
                                                "need more are refused, and HiGHS stops once the solve has spent it "
-                                               "(checked every iteration; pdlp: wall-clock time limit). A loaded machine "
+                                               "(checked every iteration; pdlp and the forest routes: a wall-clock limit). A loaded machine "
                                                "makes a solve slower, not a failure"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
