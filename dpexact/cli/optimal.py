@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp | forest-ipm | forest-cg"),
         crossover: Optional[bool] = typer.Option(None, "--crossover/--no-crossover",
                                                  help="hipo, pdlp, ipm: turn the interior solution into a vertex "
-                                                      "(default: only when --certify needs one for the exact certificate; "
+                                                      "(default: only with --certify, whose certificate needs one; "
                                                       "otherwise the interior solution with its proven interval)"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
