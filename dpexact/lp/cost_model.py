@@ -80,13 +80,14 @@ _IPM_V, _IPM_POWER = 30459, 2.9
 _IPM_SECONDS = {"hipo": 45.0, "ipm": 150.0, "simplex": 150.0, "pdlp": 30.0}
 _HIPO_FACTOR_ENTRIES, _HIPO_FACTOR_POWER, _HIPO_BYTES_PER_ENTRY = 1.24e7, 1.93, 12.0
 _RATIO_S_PER_CLASS = 4e-6
-#: forest routes (:mod:`.forest_ipm`), measured at Q(7, 7) and Q(10, 10) (benchmarks/README.md):
+#: forest routes (:mod:`.forest_ipm`), CPU s measured at Q(8, 8) (dense: 10 s per iteration) and Q(10, 10)
+#: (CG: 46 ms per step), benchmarks/README.md:
 #: (iterations, seconds per unit of work)
-_FOREST_SECONDS = {"forest-ipm": (20, 1 / 5e9), "forest-cg": (60, 1 / 5e8)}
+_FOREST_SECONDS = {"forest-ipm": (20, 1 / 1.5e10), "forest-cg": (60, 1 / 5e8)}
 #: entries of the eliminated matrix Â per variable (Σ_v (depth(v)+1) after merging; 9.4 at Q(8, 8))
 _FOREST_NNZ_PER_VAR = 12.0
 #: forest-ipm: seconds per entry of the dense class system formed from the sparse product
-_FOREST_DENSE_S_PER_ENTRY = 3e-7
+_FOREST_DENSE_S_PER_ENTRY = 1.2e-7
 
 
 def _forest_cost(route: str, classes: float, v: float) -> tuple[float, float, str]:
