@@ -83,18 +83,36 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps(document("bench-peers", {"rows": short}), default=str))
             exit_with(code)
             return
-        from rich.console import Console
         from rich.table import Table
 
+        from .text import table_console, width
+
+        wide = width() >= 160  # the mechanism, certified and level columns; --json has every field
         t = Table(title="peer suites: dpexact exact verdicts (ε claimed) vs the peers' published times")
-        for col in ("suite", "peer name", "dpexact", "truth", "verdict", "cert.", "lower", "upper", "proof", "s", "peer s"):
-            t.add_column(col)
+        cols = ["suite", "peer name"] + (["dpexact"] if wide else []) + ["truth", "verdict"] + (["cert."] if wide else []) \
+            + ["lower", "upper"] + (["proof"] if wide else []) + ["s", "peer s"]
+        for col in cols:
+            t.add_column(col, overflow="fold")
         for d in full:
-            t.add_row(d["suite"], d["name"], d["mechanism"] or "-", d["truth"], d["verdict"], str(d["certified"]),
-                      _end(d, "lower"), _end(d, "upper"), d["proof"] or "", f"{d['seconds']:.2f}",
-                      "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
-        c = Console(width=200)
-        c.print(t)
+            cells = {"suite": d["suite"], "peer name": d["name"], "dpexact": d["mechanism"] or "-", "truth": d["truth"],
+                     "verdict": d["verdict"], "cert.": str(d["certified"]), "lower": _end(d, "lower"),
+                     "upper": _end(d, "upper"), "proof": d["proof"] or "", "s": f"{d['seconds']:.2f}",
+                     "peer s": "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}"}
+            t.add_row(*(cells[c] for c in cols))
+        c = table_console()
+        if wide:
+            c.print(t)
+        else:  # one wrapped line per entry: a table of 8 columns would cut every word at 80 columns
+            from .text import wrap
+
+            for d in full:
+                line = (f"{d['suite']} / {d['name']}: {d['verdict']} (truth {d['truth']}); ε bracket "
+                        f"[{_end(d, 'lower') or '-'}, {_end(d, 'upper') or '-'}]"
+                        + (f" ({d['proof']})" if d["proof"] else "")
+                        + f"; {d['seconds']:.2f} s" + ("" if d["peer_seconds"] is None else f" (peer {d['peer_seconds']:.0f} s)"))
+                for part in wrap(line):
+                    c.print(part)
+            c.print("the table with the mechanism, certified and proof columns: at COLUMNS >= 160, or --json")
         c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
         c.print("lower: a certified witness's log-ratio (unbounded: an output impossible under the neighbour); upper: a "
                 "proved bound for every input of the proof's domain (method, n it covers, theorem); --json: epsilon_bracket")

@@ -170,7 +170,12 @@ def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None
         if relation is not None:  # the peers' query-pair families
             from .search.patterns import verify_patterns
 
-            v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
+            adapter = SelectionOutputs(mechanism)
+            v = verify_patterns(adapter, n if n is not None else 5, relation, name=name, **kwargs)
+            if adapter.exact_failure:  # the exact backend crashed: named, never a silent "undecided"
+                v.scope.notes.append(adapter.exact_failure)
+                if v.verdict == "inconclusive":
+                    v.reason = (v.reason + "; " if v.reason else "") + adapter.exact_failure
         else:
             from .search.selection import verify
 
@@ -243,6 +248,15 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
                         target=None if proof is None else proof.upper_float,
                         denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
     witness = ls.witness
+    point = proof.details.get("best_point") if proof is not None else None
+    if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
+        from .search.level import certify_triple
+
+        w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
+                            tuple(Fraction(x) for x in point["neighbour_scores"]), point["output"],
+                            note=f"the {proof.method}'s best test point")
+        if w2 is not None and (witness is None or w2.lower_float > witness.lower_float):
+            witness = w2
     outside = ""
     if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
             and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
@@ -251,8 +265,8 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         proof = None
     bracket = EpsilonBracket(witness, proof)
     above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
-    proved = proof is not None and (Real.of(proof.upper) if proof.upper is not None
-                                    else Real.of(Fraction(proof.upper_float))) <= eps
+    proved = proof is not None and math.isfinite(proof.upper_float) and (
+        Real.of(proof.upper) if proof.upper is not None else Real.of(Fraction(proof.upper_float))) <= eps
     if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
@@ -284,6 +298,8 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     if proof is None and v.verdict == "violated":
         reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
                   f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+    if proof is not None and not math.isfinite(proof.upper_float):
+        reason += f" (the {proof.method} found no finite bound: {proof.details.get('status', '')})"
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
         how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
         reason += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
@@ -401,7 +417,8 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
                              progress=progress)
     if kind != "selection" or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
-        return verify_mechanism(mechanism, n, relation, name=name)
+        extra = {"neighbourhood": parse_neighbourhood(neighbourhood, mechanism)} if "neighbourhood" in given else {}
+        return verify_mechanism(mechanism, n, relation, name=name, **extra)
     from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
