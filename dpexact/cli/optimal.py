@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp | forest-ipm | forest-cg"),
         crossover: Optional[bool] = typer.Option(None, "--crossover/--no-crossover",
                                                  help="hipo, pdlp, ipm: turn the interior solution into a vertex "
-                                                      "(default: only when --certify needs one for the exact certificate; "
+                                                      "(default: only with --certify, whose certificate needs one; "
                                                       "otherwise the interior solution with its proven interval)"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
@@ -30,7 +30,7 @@ def register(app: typer.Typer) -> None:
         max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds",
                                           help="budget in CPU seconds (this process, all threads): problems estimated to "
                                                "need more are refused, and HiGHS stops once the solve has spent it "
-                                               "(checked every iteration; pdlp: wall-clock time limit). A loaded machine "
+                                               "(checked every iteration; pdlp and the forest routes: a wall-clock limit). A loaded machine "
                                                "makes a solve slower, not a failure"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""

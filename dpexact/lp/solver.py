@@ -264,6 +264,10 @@ def solve_regular_lp(
     if method in ("forest-ipm", "forest-cg"):
         from .forest_ipm import solve_forest_ipm
 
+        for name, value in (("warm_start", warm_start), ("threads", threads), ("options", options)):
+            if value is not None:
+                raise ValueError(f"{name}: not used by method={method!r} (no HiGHS call, no basis)")
+
         return solve_forest_ipm(lp, linear_solver="dense" if method == "forest-ipm" else "cg",
                                 time_limit=time_limit, max_memory=max_memory, progress=progress)
     if method == "generation":
