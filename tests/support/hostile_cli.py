@@ -58,6 +58,9 @@ BASE: dict[str, list[str]] = {
     "bench-peers": ["bench-peers", "--name", "noisy_max_v1a"],
     "bench": ["bench", "--quick"],
     "bench-verifier": ["bench-verifier"],
+    "replay": ["replay", "{evidence}"],
+    "schema": ["schema", "verify"],
+    "data": ["data", "--help"],  # a group: its fetch downloads, so no fetch is ever fuzzed here
 }
 #: commands whose base run is a whole benchmark: only values refused before any work are tried
 LONG = {"bench", "bench-verifier"}
@@ -161,6 +164,11 @@ class Workspace:
         self.victim = root / "victim"
         self.spec = root / "spec.toml"
         self.spec.write_text('task = "pmf"\nmechanisms = ["pf"]\nepsilon = "1"\nscores = "1,0"\n')
+        #: a replay record (EM with the monotone exponent on a box neighbourhood: violated, pf §2.3)
+        self.evidence = root / "evidence.json"
+        self.evidence.write_text('{"mechanism": "em", "params": {"epsilon": "1", "monotone": true}, "epsilon": "1", '
+                                 '"kind": "counterexample", "evidence": "selection", "neighbourhood": {"relation": "box", '
+                                 '"sensitivity": "1"}, "scores": ["0", "0"], "neighbour_scores": ["-1", "1"], "output": 0}')
         self.count = 0
         self.nodes: list[tuple[Path, str]] = []
         self.reset()
@@ -282,7 +290,7 @@ def random_case(rng: random.Random, ws: Workspace, table: list[tuple[str, str, b
                 aliases: dict[tuple[str, str], tuple[str, ...]]) -> Case:
     """One case: a command, one option replaced (a second one in a fifth of the cases)."""
     command, option, flag = rng.choice([t for t in table if not (t[0] in LONG and t[1] not in PATH_OPTIONS)])
-    base = [a.format(spec=ws.spec, store=ws.root / "store") for a in BASE.get(command, [command])]
+    base = [a.format(spec=ws.spec, store=ws.root / "store", evidence=ws.evidence) for a in BASE.get(command, [command])]
     fifos: list[str] = []
     picks = [(option, flag)]
     if rng.random() < 0.2 and command not in LONG:
