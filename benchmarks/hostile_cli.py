@@ -37,6 +37,7 @@ def main() -> int:
     table, aliases = options(), aliases_table()
     counts: collections.Counter = collections.Counter()
     bad, times, rows = [], [], []
+    slow = 0
     per_option: collections.Counter = collections.Counter()
     t_start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="dpexact-hostile-") as tmp:
@@ -47,6 +48,7 @@ def main() -> int:
             counts[out.kind] += 1
             per_option[(case.command, case.option.split("=")[0])] += 1
             times.append((out.seconds, case.args))
+            slow += out.seconds > HANG_SECONDS
             rows.append({"i": i, "command": case.command, "option": case.option, "args": case.args, "kind": out.kind,
                          "exit_code": out.exit_code, "seconds": round(out.seconds, 3), "message": out.message})
             if out.kind != "ok":
@@ -57,6 +59,7 @@ def main() -> int:
     times.sort(key=lambda t: -t[0])
     covered = {(c, o) for c, o, _ in table}
     print(f"\n{args.cases} cases in {time.perf_counter() - t_start:.0f} s (load {os.getloadavg()[0]:.1f}): {dict(counts)}")
+    print(f"wall time over {HANG_SECONDS} s (not hangs: CPU under it; the machine is shared): {slow} cases")
     print(f"options covered: {len({k for k in per_option})} option picks over {len(covered)} (command, option) pairs")
     print("slowest:", [(round(s, 1), " ".join(a)[:100]) for s, a in times[:5]])
     if args.json:

@@ -149,3 +149,38 @@ def test_readme_branching_example() -> None:
     assert m.pmf(q, "ball").contains(e)
     v = verify(m, searches=("grid", "structured"), n=3)
     assert v.verdict == "private-within-scope" and v.certified
+
+
+def test_backends_satisfy_the_backend_ops_protocol() -> None:
+    from dpexact.protocols import BackendOps
+
+    for name in ("float", "mp", "ball", "exact"):
+        assert isinstance(get_backend(name), BackendOps)
+
+
+def test_a_crashing_exact_pmf_is_named_in_an_approx_dp_verdict() -> None:
+    """(ε, δ) with δ = 0 on the same tight law: the pairs balls cannot decide go to the exact backend,
+    whose crash is the verdict's named reason."""
+    from dpexact.verify.router import verify_any
+
+    v = verify_any(CRASHING, delta="0", n=3, searches=("grid",))
+    assert v.verdict == "inconclusive" and "TypeError" in v.reason
+
+
+def test_a_crashing_exact_pmf_is_named_on_the_query_pair_route() -> None:
+    """The query-pair route asks the exact backend through its adapter: a crash is recorded there
+    (the router puts it in the notes and the reason), not taken for "no exact backend"."""
+    from fractions import Fraction as F
+
+    from dpexact.verify.search.selection_outputs import SelectionOutputs
+
+    adapter = SelectionOutputs(CRASHING)
+    assert adapter.exact_difference_sign((F(1), F(0), F(0)), (F(0), F(1), F(0)), 0, 1) is None
+    assert "TypeError" in adapter.exact_failure
+
+
+def test_exact_balls_hash_by_their_exact_value() -> None:
+    be = get_backend("ball")
+    with be.context():
+        a, b, c = (exact_input(be, Real.of(x)) for x in ("1/3", "1/3", "1/2"))
+        assert len({a, b, c}) == 2 and {a: 1}[b] == 1

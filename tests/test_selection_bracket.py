@@ -8,6 +8,7 @@ the softmax formula. Mutation tests: a mechanism with one term off is not proved
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -232,3 +233,65 @@ def test_interval_gradient_encloses_the_closed_form_derivative():
         assert g.d[0].lower() <= dg <= g.d[0].upper()
     # y is held at 3: its derivative of e^{xy}/(x+2) is x e^{xy}/(x+2)
     assert f.d[1].lower() <= mpmath.mpf(2) * mpmath.exp(6) / 4 <= f.d[1].upper()
+
+
+def test_cli_tolerance_option():
+    from typer.testing import CliRunner
+
+    from dpexact.cli.main import app
+
+    r = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--n", "3", "--tolerance", "0.01", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    b = d["epsilon_bracket"]
+    assert d["verdict"] == "private" and 0 <= b["upper_float"] - b["lower_float"] <= 0.01
+    bad = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--tolerance", "0", "--n", "3"])
+    assert bad.exit_code == 2 and "tolerance" in bad.output
+    bad = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--tolerance", "1e-3", "--delta", "1/10"])
+    assert bad.exit_code == 2 and "tolerance" in bad.output
+
+
+def test_a_branching_law_is_split_not_smoothed():
+    """GRR on the argmax written with the backend's certified comparisons: a box straddling a tie
+    raises on the comparison, so its bound is +inf and it is split — never a finite bound that
+    would hide the jump; the jump's own ratio e^ε is found as a witness."""
+    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+
+    def pmf(q, p, ops):
+        top = 0
+        for i in range(1, len(q)):
+            if ops.backend.compare(q[i], q[top]) > 0:
+                top = i
+        e = ops.exp(p.epsilon)
+        d = e + len(q) - 1
+        return [e / d if i == top else 1 / d for i in range(len(q))]
+
+    m = dpexact.define_mechanism("grr-user", pmf, epsilon=1, properties=dict(shift_invariant=True))
+    res = SelectionBnB(seconds=3).run(m, 2, LInfBox(1), target=1.0)
+    assert res.upper == math.inf and res.status.startswith("budget")
+    q, q2 = (Fraction(0), Fraction(-1, 2)), (Fraction(-1), Fraction(1, 2))
+    w = certify_triple(m, LInfBox(1), q, q2, 0)
+    assert w is not None and 1 - 1e-12 < w.lower_float <= 1  # e^ε/d over 1/d: exactly ε
+
+
+def test_a_violation_beyond_the_grid_is_found_by_gap_scaling():
+    """The audit's EM whose exponent doubles once the score spread reaches 18 Δ: the grids stop
+    at a few Δ; the lower end's gap scaling reaches the spread and certifies the violation."""
+    def pmf(q, p, ops):
+        c = p.epsilon / (2 * p.sensitivity)
+        hi = lo = q[0]
+        for x in q[1:]:
+            hi = x if ops.backend.compare(x, hi) > 0 else hi
+            lo = x if ops.backend.compare(x, lo) < 0 else lo
+        if ops.backend.compare(hi - lo, ops.num(18)) >= 0:
+            c = 2 * c
+        w = [ops.exp(c * (x - hi)) for x in q]
+        s = ops.sum(w)
+        return [v / s for v in w]
+
+    m = dpexact.define_mechanism("em-gap18", pmf, epsilon=1, properties=dict(symmetric=True, shift_invariant=True))
+    v = verify_any(m, n=3)
+    assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
+    w = v.bracket.lower
+    spreads = [max(map(Fraction, s)) - min(map(Fraction, s)) for s in (w.scores, w.neighbour_scores)]
+    assert max(spreads) >= 18 > min(spreads) and w.lower_float > 1

@@ -65,6 +65,8 @@ def register(app: typer.Typer) -> None:
 
         if fail_on not in ("expectation", "refutation"):
             _fail(f"--fail-on must be expectation or refutation, got {fail_on!r}")
+        if workers is not None and scheduler is not None:  # one would be ignored: refused, as `sweep` does
+            _fail("--workers: give either --scheduler (an existing cluster) or --workers (a local one)")
         bad = [v for v in verdict or () if v not in cat.VERDICTS]
         if bad:
             _fail(f"--verdict: unknown {bad}; choose from {', '.join(cat.VERDICTS)}")

@@ -17,7 +17,8 @@ from typing import Any, Optional
 import typer
 
 __all__ = ["STRICT_INT", "strict_int", "output_option", "prepare_output", "emit_json", "Progress", "EXIT_OK", "EXIT_FAIL",
-           "EXIT_USAGE", "EXIT_UNDECIDED", "EXIT_INTERRUPTED", "VERDICT_EXIT", "exit_with", "LogProgress"]
+           "EXIT_USAGE", "EXIT_UNDECIDED", "EXIT_INTERRUPTED", "VERDICT_EXIT", "exit_with", "LogProgress",
+           "deprecated_alias"]
 
 #: exit statuses, the same in every command (README, "Exit codes"): the answer, not only success
 EXIT_OK = 0  # private / holds / conforms / computed
@@ -52,6 +53,18 @@ def strict_int(value: Any) -> int:
         shown = text if len(text) <= 40 else text[:37] + "..."
         raise ValueError(f"{shown!r} is not an integer (digits only, no separators)")
     return int(text)
+
+
+def deprecated_alias(new: str, new_value: Any, old: str, old_value: Any) -> Any:
+    """The value of option ``new``, or of its former name ``old`` (kept for one release, with a
+    note on stderr); both given is a usage error. One meaning per option name across commands."""
+    if old_value is None:
+        return new_value
+    if new_value is not None:
+        typer.echo(f"error: {old} is the former name of {new}: give {new} only", err=True)
+        raise typer.Exit(code=EXIT_USAGE)
+    typer.echo(f"note: {old} is deprecated and will be removed in the next release; use {new}", err=True)
+    return old_value
 
 
 #: ``typer.Option(..., parser=STRICT_INT)``: every integer option of the CLI
@@ -146,14 +159,17 @@ class LogProgress:
             self.total = total
 
     def line(self) -> str:
+        """One line at most ``COLUMNS`` wide (the phase is shortened, never the numbers)."""
+        import shutil
+
         elapsed = time.monotonic() - self._t0
-        out = f"progress: {self.phase or 'working'}"
-        if self.total:
-            out += f"  {self.done or 0}/{self.total}"
-        out += f"  elapsed {_duration(elapsed)}"
+        tail = f"  {self.done or 0}/{self.total}" if self.total else ""
+        tail += f"  elapsed {_duration(elapsed)}"
         if self.total and self.done:
-            out += f"  ETA {_duration(elapsed / self.done * max(0, self.total - self.done))}"
-        return out
+            tail += f"  ETA {_duration(elapsed / self.done * max(0, self.total - self.done))}"
+        phase = self.phase or "working"
+        room = max(10, shutil.get_terminal_size((80, 24)).columns - len("progress: ") - len(tail))
+        return f"progress: {phase if len(phase) <= room else phase[: room - 1] + '…'}{tail}"
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
@@ -195,7 +211,10 @@ class Progress:
             self.progress.update(self.task, description=description)
 
     def note(self, line: str) -> None:
-        self.progress.console.print(line, soft_wrap=True)
+        from .text import wrap
+
+        for part in wrap(line, self.console.width):
+            self.progress.console.print(part, soft_wrap=True)
 
     def report(self, kind: str, text: str) -> None:
         """The ``progress(kind, text)`` callback of the library's long computations (``"step"``: a

@@ -24,7 +24,8 @@ def register(app: typer.Typer) -> None:
         workers: Optional[int] = typer.Option(None, "--workers", parser=STRICT_INT, help="local worker processes (default: the CPUs; 0: serial, no Dask)"),
         retry_failed: bool = typer.Option(False, "--retry-failed", help="run again the points whose stored result failed"),
         plot: Optional[Path] = typer.Option(None, "--plot", help="draw ratio vs ε per (n, k) from the store into this PNG"),
-        table: bool = typer.Option(False, "--table", help="print the grid's results as a table"),
+        plot_y: str = typer.Option("per-panel", "--plot-y", help="--plot's y-axes: per-panel (each panel its own range) | shared | log"),
+        table: bool = typer.Option(False, "--table", help="print the grid's results as a table, one column per mechanism"),
         output: Optional[str] = output_option(),
     ) -> None:
         """Run a grid of optimal / verify / pmf / check tasks; re-running resumes where it stopped."""
@@ -32,7 +33,7 @@ def register(app: typer.Typer) -> None:
 
         from ..io import check_writable
         from ..sweep import ResultStore, load_spec, point_record, run_sweep
-        from ..sweep.report import plot_ratios, table_rows
+        from ..sweep.report import Y_AXES, plot_ratios, table_rows
 
         err = Console(stderr=True)
         target = prepare_output(output)
@@ -42,6 +43,10 @@ def register(app: typer.Typer) -> None:
                 raise ValueError(f"--workers must be >= 0, got {workers}")
             if scheduler is not None and workers is not None:
                 raise ValueError("--workers: give either --scheduler (an existing cluster) or --workers (a local one)")
+            if plot_y not in Y_AXES:
+                raise ValueError(f"--plot-y must be one of {', '.join(Y_AXES)}, got {plot_y[:40]!r}")
+            if plot is None and plot_y != "per-panel":
+                raise ValueError("--plot-y applies to --plot only")
             if plot is not None:
                 if spec.task != "optimal":
                     raise ValueError("--plot: draws optimality ratios, so it needs a task = \"optimal\" sweep")
@@ -82,19 +87,22 @@ def register(app: typer.Typer) -> None:
         if table:
             from rich.table import Table
 
-            header, lines = table_rows(report.points, report.rows)
+            from .text import table_console, wrap
+
+            header, lines, notes = table_rows(report.points, report.rows)
             t = Table(title=f"sweep {spec_path.name} ({spec.task})")
             for h in header:
                 t.add_column(h, overflow="fold")
             for line in lines:
                 t.add_row(*line)
-            out = Console(stderr=as_json)
-            if not out.is_terminal:  # a log file or pipe: no wrapping at the 80-column default
-                out = Console(stderr=as_json, width=160)
+            out = table_console(stderr=as_json)
             out.print(t)
+            for note in notes:
+                for part in wrap(note):
+                    out.print(part)
         if plot is not None:
             try:
-                plot_ratios(report.points, report.rows, plot, title=f"{spec_path.name}: optimality ratio vs ε")
+                plot_ratios(report.points, report.rows, plot, title=f"{spec_path.name}: optimality ratio vs ε", y=plot_y)
             except ValueError as exc:
                 typer.echo(f"error: {exc}", err=True)
                 raise typer.Exit(code=1)

@@ -90,17 +90,22 @@ def register(app: typer.Typer) -> None:
         if as_json:
             exit_with(code)
             return
-        from rich.console import Console
         from rich.table import Table
 
+        from .text import table_console, width
+
+        wide = width() >= 140  # the ground-truth citation; --json has it
         t = Table(title="verifier soundness benchmark")
-        for col in ("mechanism", "truth", "verdict", "certified", "worst log-ratio", "ε", "time (s)", "ground truth"):
-            t.add_column(col)
+        cols = ("mechanism", "truth", "verdict", "certified", "worst log-ratio", "ε", "time (s)") + (("ground truth",) if wide else ())
+        for col in cols:
+            t.add_column(col, overflow="fold")
         for r in rows:
             w = r.worst_log_ratio
             t.add_row(r.label, r.truth, r.verdict, str(r.certified), f"{w:.6g}" if math.isfinite(w) else str(w),
-                      f"{r.epsilon:.6g}", f"{r.seconds:.2f}", r.citation)
-        c = Console(width=200, markup=False)
+                      f"{r.epsilon:.6g}", f"{r.seconds:.2f}", *((r.citation,) if wide else ()))
+        c = table_console()
         c.print(t)
+        if not wide:
+            c.print("ground-truth citations: at COLUMNS >= 140, or --json")
         c.print(f"unsound: {unsound or 'none'}; non-private not flagged: {missed or 'none'}")
         exit_with(code)

@@ -42,7 +42,7 @@ def optimal_summary(
             :func:`.solver.solve_regular_lp`.
         crossover: interior routes: turn the interior solution into a vertex (``True``), or
             return it with its proven interval (``False``); ``None`` (default): only where a
-            vertex is needed, i.e. for the exact certificate (``certify`` with e^{-ε} rational).
+            vertex is needed, i.e. with ``certify`` (the exact certificate or the ball enclosure).
             The interior solution's interval is what the ratios' bounds are computed from either
             way; the crossover costs about a third of the solve at n = k = 8, ε = 0.25.
         certify: exact certificate when e^{-ε} is rational, else a ball enclosure (vertex)
@@ -96,13 +96,13 @@ def optimal_summary(
     build_s = time.perf_counter() - t0
     report("note", f"LP for Q({n}, {k}): {lp.num_vars} variables, {lp.num_constraints} constraints, "
                    f"{len(lp.classes)} classes, {lp.num_vectors} vectors (built in {build_s:.2f} s)")
-    if crossover is None:
-        crossover = bool(certify and lp.rho.is_rational)
+    if crossover is None:  # a certificate (exact, or the ball enclosure) is computed from a vertex
+        crossover = bool(certify)
     report("step", f"solving the LP (method {method})")
     t1 = time.perf_counter()
     sol = solve_regular_lp(lp, method=method, crossover=crossover, time_limit=time_limit, threads=threads,  # type: ignore[arg-type]
                            max_seconds=max_seconds, progress=report)
-    report("note", f"solved ({sol.method}) in {time.perf_counter() - t1:.2f} s; computing the ratios of {', '.join(names)}")
+    report("note", f"solved ({sol.method}); computing the ratios of {', '.join(names)}")
     report("step", "certifying and computing ratios" if certify else "computing ratios")
     cert = None
     certified: Any = False

@@ -95,7 +95,7 @@ def float_scores_rounded(scores: Any, name: str = "scores") -> tuple[np.ndarray,
     if isinstance(scores, np.ndarray) and scores.dtype.kind in "biuf":
         arr = scores
         if scores.dtype.kind in "iu":
-            rounding = _int_rounding(scores.tolist())
+            rounding = _int_rounding(scores)
     else:
         try:
             seq = scores.tolist() if isinstance(scores, np.ndarray) else list(scores)
@@ -109,7 +109,7 @@ def float_scores_rounded(scores: Any, name: str = "scores") -> tuple[np.ndarray,
             raise ValueError(f"{name} must be one-dimensional, got shape {fast.shape}")
         if fast is not None and fast.dtype.kind in "iuf":
             arr = fast
-            rounding = _int_rounding(seq)  # ints beyond 2^53 (alone or among floats) are rounded
+            rounding = _int_rounding(fast, seq)  # ints beyond 2^53 (alone or among floats) are rounded
         else:
             pairs = [_float_entry(s, name, i) for i, s in enumerate(seq)]
             arr = np.array([f for f, _ in pairs], dtype=np.float64)
@@ -132,10 +132,16 @@ def _up(x: Fraction) -> float:
     return f if Fraction(f) >= x else math.nextafter(f, math.inf)
 
 
-def _int_rounding(seq: Sequence[Any]) -> float:
-    """Largest rounding of the Python / numpy integers of ``seq`` to float64 (only |k| > 2^53 round)."""
+def _int_rounding(values: np.ndarray, seq: Sequence[Any] | None = None) -> float:
+    """Largest rounding to float64 of the integers among ``seq`` (default: ``values``), the entries
+    ``values`` (their numpy form) shows beyond 2^53 in magnitude — only those can round."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        big = np.flatnonzero(~(np.abs(values.astype(np.float64)) <= 2.0**53))
+    if big.size == 0:
+        return 0.0
+    items = values.tolist() if seq is None else seq
     worst = 0.0
-    for s in seq:
+    for s in (items[int(i)] for i in big):
         if isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)) and abs(int(s)) > 2**53:
             k = int(s)
             try:

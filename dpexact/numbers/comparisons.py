@@ -102,7 +102,8 @@ class ExactBall(_arb_type()):  # type: ignore[misc]
     def __ge__(self, other: Any) -> bool:
         return self._cmp(other) >= 0
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:  # equal exact values hash equal (sets and dict keys of scores keep working)
+        return hash(self.exact.value)
 
 
 def exact_input(be: "Backend", x: Any) -> Any:

@@ -113,8 +113,10 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
             "delta": verdict.delta}
     if cx is not None:
         kind = _KINDS.get(type(cx).__name__)
+        if kind is None:  # a counterexample with no saved form (e.g. a closed form's witness box)
+            return None
         nb = _relation_record(cx.neighbourhood)
-        if kind is None or nb is None:
+        if nb is None:
             return None
         out = {**base, "kind": "counterexample", "evidence": kind, "neighbourhood": nb,
                "scores": [str(x) for x in cx.scores], "neighbour_scores": [str(x) for x in cx.neighbour_scores]}

@@ -81,11 +81,64 @@ def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
 
 def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
-    """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
+    """Verify the claimed ε of ``mechanism``: the whole-space proofs first (:mod:`.proofs`; ``private``
+    when one proves ε for every input of its domain), else the verifier of its output kind (table
+    above), whose verdict carries the ε bracket (its certified witness below, a proof's larger bound
+    above).
 
     ``relation``: ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (default: the relation of the
     mechanism's own claim — ``"monotone"`` when its neighbourhood is a monotone box — else all-differ).
     """
+    import time
+
+    from .proofs import first_proof
+    from .proofs.outcome import attach_bracket, proved_verdict, proves
+
+    t0 = time.perf_counter()
+    kind = getattr(mechanism, "output_kind", "selection")
+    unit = proof = None
+    rel = relation if relation is not None else own_relation(mechanism)
+    # the proofs are stated for the mechanism's own relation: a neighbourhood asked for goes to the
+    # verifier that honours it (verify_any checked that one does)
+    if (kind != "selection" or relation is not None) and kwargs.get("neighbourhood") is None:
+        unit, proof = first_proof(mechanism, n, rel)
+        if proof is not None and proves(proof, mechanism):
+            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
+    v = _search_mechanism(mechanism, n, relation, name, **kwargs)
+    witness = None if unit is None else unit.witness(mechanism, n, rel)
+    if v.verdict == "violated" and not (witness is not None and witness.unbounded):
+        witness = _pattern_level(v, mechanism, n, rel, proof, witness)
+    v = attach_bracket(v, proof, witness)
+    v.seconds = time.perf_counter() - t0
+    return v
+
+
+def _pattern_level(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+    """The larger of ``witness`` and the maximised two-level witness of a pattern law
+    (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
+    above covers every n (a witness at any n then bounds the same level from below)."""
+    from ..protocols import ThresholdCouplingLaw
+    from .search.pattern_level import pattern_level
+
+    if not isinstance(mechanism, ThresholdCouplingLaw) or (v.bracket is not None and v.bracket.lower is not None
+                                                            and v.bracket.lower.unbounded):
+        return witness
+    if v.counterexample is not None and v.counterexample.as_dict().get("log_ratio") == [math.inf, math.inf]:
+        return witness
+    nn = n if n is not None else 10
+    start = v.counterexample.as_dict().get("output") if v.counterexample is not None else None
+    sizes = [nn] + ([min(3 * nn, 32)] if proof is not None and proof.domain.get("n") == "every" and nn < 32 else [])
+    best = witness
+    for size in sizes:
+        w = pattern_level(mechanism, size, relation or "all-differ", start if size == nn else None)
+        if w is not None and (best is None or w.lower_float > best.lower_float):
+            best = w
+    return best
+
+
+def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+                      **kwargs: Any) -> Verdict:
+    """The verifier of the mechanism's output kind (table above)."""
     kind = getattr(mechanism, "output_kind", "selection")
     if relation is None and kind != "selection":
         relation = own_relation(mechanism)
@@ -119,7 +172,12 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
         if relation is not None:  # the peers' query-pair families
             from .search.patterns import verify_patterns
 
-            v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
+            adapter = SelectionOutputs(mechanism)
+            v = verify_patterns(adapter, n if n is not None else 5, relation, name=name, **kwargs)
+            if adapter.exact_failure:  # the exact backend crashed: named, never a silent "undecided"
+                v.scope.notes.append(adapter.exact_failure)
+                if v.verdict == "inconclusive":
+                    v.reason = (v.reason + "; " if v.reason else "") + adapter.exact_failure
         else:
             from .search.selection import verify
 
@@ -139,11 +197,11 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
 
 
 def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
-    """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism and proves
+    """The first whole-space proof of :data:`.proofs.SELECTION_PROOFS` that supports the mechanism and proves
     something: a theorem (every n), else the branch-and-bound on its stated score box."""
-    from .proofs import PROOFS
+    from .proofs import SELECTION_PROOFS
 
-    for unit in PROOFS:
+    for unit in SELECTION_PROOFS:
         if unit.supports(mechanism, n, nb):
             proof = unit.prove(mechanism, n, nb)
             if proof is not None:
@@ -192,6 +250,15 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
                         target=None if proof is None else proof.upper_float,
                         denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
     witness = ls.witness
+    point = proof.details.get("best_point") if proof is not None else None
+    if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
+        from .search.level import certify_triple
+
+        w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
+                            tuple(Fraction(x) for x in point["neighbour_scores"]), point["output"],
+                            note=f"the {proof.method}'s best test point")
+        if w2 is not None and (witness is None or w2.lower_float > witness.lower_float):
+            witness = w2
     outside = ""
     if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
             and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
@@ -200,8 +267,8 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
         proof = None
     bracket = EpsilonBracket(witness, proof)
     above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
-    proved = proof is not None and (Real.of(proof.upper) if proof.upper is not None
-                                    else Real.of(Fraction(proof.upper_float))) <= eps
+    proved = proof is not None and math.isfinite(proof.upper_float) and (
+        Real.of(proof.upper) if proof.upper is not None else Real.of(Fraction(proof.upper_float))) <= eps
     if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
@@ -233,6 +300,8 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     if proof is None and v.verdict == "violated":
         reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
                   f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+    if proof is not None and not math.isfinite(proof.upper_float):
+        reason += f" (the {proof.method} found no finite bound: {proof.details.get('status', '')})"
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
         how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
         reason += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
@@ -350,7 +419,8 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
                              progress=progress)
     if kind != "selection" or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
-        return verify_mechanism(mechanism, n, relation, name=name)
+        extra = {"neighbourhood": parse_neighbourhood(neighbourhood, mechanism)} if "neighbourhood" in given else {}
+        return verify_mechanism(mechanism, n, relation, name=name, **extra)
     from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)

@@ -9,7 +9,9 @@ callables such as ``os:system``, ``shutil:rmtree``, ``subprocess:run``, ``builti
 
 * ``code-run``  — a sentinel file appeared, the victim directory lost its file, the sentinel
   environment variable was set, or a FIFO / device node given as a path is no longer one;
-* ``hang``      — the case ran longer than :data:`HANG_SECONDS`;
+* ``hang``      — the case used more than :data:`HANG_SECONDS` of CPU time, or waited more than
+  :data:`WALL_SECONDS` of wall time (blocked: a FIFO without writer, a socket). CPU time, because
+  the machine is shared: wall time there measures the neighbours (``seconds`` records it anyway);
 * ``traceback`` — a Python traceback in the output, or an exception other than ``SystemExit``;
 * ``multi-line`` — a non-zero exit whose own ``error:`` message spans several lines;
 * ``internal``  — ``error: internal error`` (a defect reported cleanly, counted separately);
@@ -32,22 +34,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Case", "Workspace", "BASE", "LONG", "options", "random_case", "run_case", "HANG_SECONDS"]
+__all__ = ["Case", "Workspace", "BASE", "LONG", "options", "random_case", "run_case", "HANG_SECONDS", "WALL_SECONDS"]
 
-#: a case longer than this is a hang
+#: a case using more CPU seconds than this is a hang
 HANG_SECONDS = 20.0
+#: a case waiting longer than this (wall clock) is a hang even without using CPU
+WALL_SECONDS = 120.0
 SENTINEL = "SENTINEL_hostile"
 
 #: quick valid runs of each command; ``{spec}`` and ``{store}`` are filled in per workspace
 BASE: dict[str, list[str]] = {
     "pmf": ["pmf", "-m", "pf", "-e", "1", "-q", "1,0"],
     "verify": ["verify", "-m", "em", "-e", "1", "--search", "grid", "--n", "2", "--values", "0,1"],
-    "optimal": ["optimal", "--n", "2", "--k", "1", "-e", "1"],
-    "ldp": ["ldp", "-m", "grr", "-N", "3", "-e", "1"],
-    "optimal-ldp": ["optimal-ldp", "-N", "3", "-e", "1"],
+    "optimal": ["optimal", "--n", "2", "--k", "1", "-e", "1", "--max-seconds", "10"],
+    "ldp": ["ldp", "-m", "grr", "-N", "3", "-e", "1", "--max-seconds", "10"],
+    "optimal-ldp": ["optimal-ldp", "-N", "3", "-e", "1", "--max-seconds", "10"],
     "delta": ["delta", "--gaussian", "1", "-e", "1"],
     "prob": ["prob", "-m", "laplace", "-e", "1", "-q", "0", "--box", "0:1"],
-    "conform": ["conform", "pf", "-e", "1", "--draws", "200"],
+    "conform": ["conform", "em", "-e", "1", "--draws", "200", "--max-seconds", "10"],
     "check": ["check", "--quick", "--claim", "pf.lemma.7"],
     "sweep": ["sweep", "{spec}", "--store", "{store}", "--workers", "0"],
     "mechanisms": ["mechanisms"],
@@ -234,7 +238,9 @@ class Workspace:
 
 def _value(rng: random.Random, command: str, option: str, ws: Workspace) -> tuple[str, list[str]]:
     if option in PATH_OPTIONS:
-        kinds = [k for k in _PATH_KINDS if command not in LONG or k in ("directory", "empty", "long-name", "file-as-parent")]
+        # a long command runs its whole benchmark on a valid path: only paths refused before any work
+        kinds = [k for k in _PATH_KINDS if command not in LONG or k in ("directory", "long-name", "file-as-parent")
+                 or (k == "empty" and option != "--data")]
         path, fifos = ws.path(rng.choice(kinds))
         return path, ([] if option in INPUT_OPTIONS else fifos)  # an input FIFO gets no writer: it must not wait
     if option in MECHANISM_OPTIONS:
@@ -245,6 +251,8 @@ def _value(rng: random.Random, command: str, option: str, ws: Workspace) -> tupl
         return v, []
     if option == "--param":
         return rng.choice(_PARAMS).format(victim=ws.victim, sentinel=ws.sentinel), []
+    if option == "--workers":  # 0 runs serially; a valid count above 1 starts a Dask cluster, timed elsewhere
+        return rng.choice(["0", "1", "-1", "100000", "9" * 30, "", "x", "1e3", "1_000"]), []
     if option in COUNT_OPTIONS:
         return rng.choice(_COUNTS + _HOSTILE[:12]), []
     if option in NUMBER_OPTIONS:
@@ -291,7 +299,7 @@ def random_case(rng: random.Random, ws: Workspace, table: list[tuple[str, str, b
         if opt in ("mechanism_arg", "spec_path"):  # positional: replaces the base's own
             args = args[:1] + [value] + args[2:]
         else:
-            if command == "conform" and opt == "--mechanism" and args[1:2] == ["pf"]:
+            if command == "conform" and opt == "--mechanism" and args[1:2] == ["em"]:
                 args = args[:1] + args[2:]  # the mechanism given once, as the option
             args = _replace(args, opt, value, {opt: aliases.get((command, opt), (opt,))}) + [opt, value]
             if opt in ("--mechanism", "mechanism_arg") and rng.random() < 0.6:  # the keywords that make callables act
@@ -336,9 +344,10 @@ def run_case(case: Case, ws: Workspace, hang_seconds: float = HANG_SECONDS) -> O
 
     old_cwd = os.getcwd()
     os.chdir(ws.root)
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, hang_seconds)
-    t0 = time.perf_counter()
+    previous = signal.signal(signal.SIGALRM, on_alarm), signal.signal(signal.SIGPROF, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, WALL_SECONDS)
+    signal.setitimer(signal.ITIMER_PROF, hang_seconds)  # this process's CPU time (all its threads)
+    t0, c0 = time.perf_counter(), time.process_time()
     try:
         result = CliRunner().invoke(app, case.args)
         hung = False
@@ -346,12 +355,14 @@ def run_case(case: Case, ws: Workspace, hang_seconds: float = HANG_SECONDS) -> O
         result, hung = None, True
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGALRM, previous[0])
+        signal.signal(signal.SIGPROF, previous[1])
         os.chdir(old_cwd)
         stop.set()
         for r in readers:
             r.join(timeout=2)
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     bad = ws.violations()
     os.environ.pop(SENTINEL, None)
     ws.reset()
@@ -363,8 +374,8 @@ def run_case(case: Case, ws: Workspace, hang_seconds: float = HANG_SECONDS) -> O
         ws.sentinel.unlink()
     if bad:
         return Outcome(case, "code-run", seconds, None, "; ".join(bad))
-    if hung or seconds > hang_seconds:
-        return Outcome(case, "hang", seconds, None, f"longer than {hang_seconds} s")
+    if hung or cpu > hang_seconds:
+        return Outcome(case, "hang", seconds, None, f"more than {hang_seconds} CPU s or {WALL_SECONDS} wall s")
     text = result.output
     if "Traceback" in text or (result.exception is not None and not isinstance(result.exception, SystemExit)):
         return Outcome(case, "traceback", seconds, result.exit_code, repr(result.exception)[:300] + text[-300:])
@@ -374,7 +385,7 @@ def run_case(case: Case, ws: Workspace, hang_seconds: float = HANG_SECONDS) -> O
         return Outcome(case, "internal", seconds, result.exit_code, errors[-1][:300])
     if errors and (len(errors) > 1 or lines[-1] != errors[0]):  # our message: one line, the last one
         return Outcome(case, "multi-line", seconds, result.exit_code, "\n".join(lines[-3:])[:300])
-    return Outcome(case, "ok", seconds, result.exit_code, (errors[-1] if errors else "")[:200])
+    return Outcome(case, "ok", seconds, result.exit_code, (errors[-1] if errors else "")[:400])
 
 
 def aliases_table() -> dict[tuple[str, str], tuple[str, ...]]:

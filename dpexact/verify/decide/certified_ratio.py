@@ -44,7 +44,6 @@ class PmfCache:
     _float: dict = field(default_factory=dict)
     _ball: dict = field(default_factory=dict)
     _exact: dict = field(default_factory=dict)
-    _ball_log: dict = field(default_factory=dict)
     exact_available: bool | None = None
     #: why the exact backend stopped being used, when it crashed (reported in the verdict)
     exact_failure: str = ""
@@ -65,17 +64,22 @@ class PmfCache:
         return self._float[q]
 
     def ball(self, q: Vector) -> tuple:
-        v = self._ball.get(q)  # one lookup: hashing Fraction tuples dominates large scopes
-        if v is None:
-            v = self._ball[q] = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
-            self.evaluations["ball"] += 1
-        return v
+        return self.balls_and_logs(q)[0]
 
     def ball_logs(self, q: Vector) -> tuple:
         """``log`` of each ball of :meth:`ball` (None where the ball is not positive), memoised."""
-        v = self._ball_log.get(q)
+        return self.balls_and_logs(q)[1]
+
+    def balls_and_logs(self, q: Vector) -> tuple[tuple, tuple]:
+        """The ball pmf of ``q`` and the log of each entry (None where not positive), memoised
+        together: one dict lookup per vector (hashing Fraction tuples dominates large scopes)."""
+        v = self._ball.get(q)
         if v is None:
-            v = self._ball_log[q] = tuple(b.log() if b > 0 else None for b in self.ball(q))
+            balls = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
+            with ball_context(self.prec):
+                logs = tuple(b.log() if b > 0 else None for b in balls)
+            v = self._ball[q] = (balls, logs)
+            self.evaluations["ball"] += 1
         return v
 
     def exact(self, q: Vector) -> tuple | None:
@@ -159,10 +163,10 @@ def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | 
     """Decide ``P(q)_r <= e^ε P(q2)_r`` for the cached mechanism (ε = its *claimed* epsilon)."""
     with ball_context(cache.prec):
         E = eps_ball if eps_ball is not None else Real.of(cache.mechanism.epsilon).to_arb(cache.prec).exp()
-        p1 = cache.ball(q)[r]
-        p2 = cache.ball(q2)[r]
+        (b1, logs1), (b2, logs2) = cache.balls_and_logs(q), cache.balls_and_logs(q2)
+        p1, p2 = b1[r], b2[r]
         D = p1 - E * p2
-        l1, l2 = cache.ball_logs(q)[r], cache.ball_logs(q2)[r]
+        l1, l2 = logs1[r], logs2[r]
         if l1 is not None and l2 is not None:  # logs memoised per vector (one arb log per output)
             lr = l1 - l2
             lo, hi = _down(lr.lower()), _up(lr.upper())

@@ -1,17 +1,49 @@
-"""Whole-space proofs: closed forms, couplings (threshold, noisy max), the symbolic lattice.
+"""Whole-space proofs: units that prove an upper end of the ε bracket for every input of a domain.
 
-Each proof unit has a ``name``, ``supports(mechanism, n, relation) -> bool`` and
-``prove(mechanism, n, relation) -> Proof | None`` (a :class:`~dpexact.verify.bracket.Proof`; the
-target is the mechanism's claimed ε; ``relation`` is a neighbourhood object). :data:`PROOFS` is the ordered list the router tries.
-Submodules are imported on use.
+Each unit has a ``name``, ``supports(mechanism, n, relation) -> bool``,
+``prove(mechanism, n, relation) -> bracket.Proof | None`` (None: the method proves nothing here) and
+``witness(mechanism, n, relation) -> bracket.Witness | None`` (a certified lower end the method
+constructs, e.g. at the level a density-ratio proof finds; None when it has none).
+
+Two ordered lists, by how the neighbouring relation is given (the first proof returned is used):
+
+* :data:`SELECTION_PROOFS` — selection mechanisms on a score neighbourhood (a
+  :class:`~dpexact.protocols.Neighbourhood` object: ℓ∞ / monotone box): the selection theorems
+  (every n; :mod:`.selection_theorems`), then the branch-and-bound on a stated score box
+  (:mod:`.selection_bnb`);
+* :data:`PROOFS` — every other claim, on a query relation named ``"all-differ"`` /
+  ``"one-differ"`` / ``"monotone"``: threshold-shift and noisy-max couplings checked symbolically
+  (:mod:`.symbolic_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
+  (:mod:`.finite_levels`), noisy max's released value (:mod:`.max_value`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..bracket import Proof
+from .density_ratio import DensityRatioProof
+from .finite_levels import RapporLevel, TruncatedGeometricLevel
+from .max_value import MaxValueLaplace
 from .selection_bnb import SelectionBnB
 from .selection_theorems import THEOREMS
+from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
 
-#: the proof units the router tries, in order (the first that supports a mechanism and proves wins):
-#: the selection theorems (every n; :mod:`.selection_theorems`), then the branch-and-bound on a
-#: stated score box (:mod:`.selection_bnb`)
-PROOFS: list = [*THEOREMS, SelectionBnB()]
+__all__ = ["PROOFS", "SELECTION_PROOFS", "first_proof"]
+
+#: units on a query relation name (module docstring)
+PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel(),
+                     MaxValueLaplace()]
+
+#: units on a score neighbourhood object (module docstring)
+SELECTION_PROOFS: list[Any] = [*THEOREMS, SelectionBnB()]
+
+
+def first_proof(mechanism: Any, n: int | None, relation: str | None) -> tuple[Any, Proof] | tuple[None, None]:
+    """``(unit, proof)`` of the first unit of :data:`PROOFS` that supports ``mechanism`` and proves something."""
+    for unit in PROOFS:
+        if unit.supports(mechanism, n, relation):
+            p = unit.prove(mechanism, n, relation)
+            if p is not None:
+                return unit, p
+    return None, None

@@ -59,18 +59,34 @@ class _OneDiffer:
         return len(diff) <= 1 and all(t <= self.d for t in diff)
 
 
-@honours("n", "relation")
-def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
-    """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check)."""
+@honours("n", "relation", "neighbourhood")
+def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+                    neighbourhood: Any = None) -> Any:
+    """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check).
+
+    ``neighbourhood``: an ℓ∞ box ``|q'_i - q_i| <= Δ'`` (one Δ' for every query) for a mechanism whose
+    claim is about all queries moving (all-differ). The released values are a linear map of the
+    queries plus Laplace noise, so the level ``sup ‖A(q - q')‖₁ / b`` is homogeneous of degree 1 in
+    the radius: the level for Δ' is ``privacy_level(n)·Δ'/Δ`` (witness: every query moved by Δ').
+    Any other relation is refused (one line naming it).
+    """
+    from ...mechanisms.neighbourhoods import LInfBox
     from ..decide.counterexample import Recheck
     from ..verdict import Scope, Verdict
 
     t0 = time.perf_counter()
     if relation is not None and relation != m.relation:
         raise ValueError(f"relation: this mechanism's claim is stated for {m.relation!r}, got {relation!r}")
+    if neighbourhood is not None and not (isinstance(neighbourhood, LInfBox) and neighbourhood.sensitivities is None
+                                          and m.relation == "all-differ"):
+        raise ValueError(f"--neighbourhood: {m.short_name} is verified on an ℓ∞ box box:Δ' (one radius, all queries "
+                         f"moving) only; its claim's relation is {m.relation!r}")
     n = n if n is not None else (1 + max(m.coordinates) if m.coordinates else 1)
     level = m.privacy_level(n)
     d = m.sensitivity.to_fraction()
+    if neighbourhood is not None:  # the level scales with the radius (docstring)
+        level = level * Real.of(neighbourhood.sensitivity) / m.sensitivity
+        d = neighbourhood.sensitivity
     if m.relation == "all-differ":
         q1 = [d] * n
     else:
@@ -87,7 +103,8 @@ def verify_additive(m: Any, n: int | None = None, relation: str | None = None, n
         violated = bool(lr.lower() > eps_b.upper())
         lo, hi = float(lr.lower()), float(lr.upper())
     private = (level - m.epsilon).sign() <= 0
-    scope = Scope(neighbourhood=m.neighbourhood().describe(), families={"closed-form": 1})
+    nb = m.neighbourhood() if neighbourhood is None else neighbourhood
+    scope = Scope(neighbourhood=nb.describe(), families={"closed-form": 1})
     scope.notes.append(f"exact privacy level sup ‖q̃-q̃'‖₁/b = {level} for n = {n}: every pair and every output set "
                        "(Laplace density-ratio theorem); witness box attains it")
     cx = rc = None

@@ -22,7 +22,9 @@ over a **stated** score domain D (the law has no compact parametrisation in gene
 * a law that branches (``argmax``, ties, ``x == c``) raises ``ArithmeticError`` on a box that
   straddles a branch: that box's bound is +∞ and it is split; a straddling box narrower than
   ``MIN_WIDTH`` ends the run undecided;
-* each box's centre is evaluated as a point: the best one is the certified lower end.
+* each box's test point (its shortest decimal, so that a branch at a constant a user wrote is hit)
+  is evaluated as a point: the best one is a candidate for the lower end; a box left undecidable
+  is split on the coordinate whose collapse makes it decidable.
 
 The upper end at any time is the largest bound over the remaining boxes — a proof for every
 (q, z) in D, whatever the budget did. Interval enclosures over-estimate by O(width), so a law
@@ -73,6 +75,24 @@ def _ball(iv: Interval, prec: int) -> Any:
     return a if lo == hi else a.union(arb(fmpq(hi.numerator, hi.denominator)))
 
 
+def _shortest_decimal(lo: Fraction, hi: Fraction) -> Fraction:
+    """The point of [lo, hi] with the fewest decimal digits (nearest the centre among those): a
+    box's test point, so that a law branching at a constant a user wrote (``x == 0.37``) is
+    evaluated on it once the box is narrow enough."""
+    if lo == hi:
+        return lo
+    mid = (lo + hi) / 2
+    for k in range(0, 19):
+        step = Fraction(1, 10**k)
+        c = round(mid / step) * step
+        if lo <= c <= hi:
+            return c
+        c = -((-lo) // step) * step  # the first multiple of the step at or above lo
+        if c <= hi:
+            return c
+    return mid
+
+
 def _arb_of(x: Fraction) -> Any:
     from flint import arb, fmpq
 
@@ -116,19 +136,27 @@ class SelectionBnB:
                 and (not isinstance(relation, LInfBox) or relation.sensitivities is None
                      or len(relation.sensitivities) == n))
 
+    def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
+        """None here: the best test point of a run is in its proof's ``details["best_point"]``,
+        which the router certifies beside the level search's maximiser."""
+        return None
+
     def prove(self, mechanism: Any, n: int | None, relation: Any, tolerance: float = 1e-6) -> Proof | None:
-        """A :class:`Proof` of the largest bound left, the target being the claimed ε (None when some
-        box stayed undecidable)."""
+        """A :class:`Proof` of the largest bound left, the target being the claimed ε (``inf`` when
+        some box stayed undecidable)."""
         if not self.supports(mechanism, n, relation):
             return None
         from ...numbers.real import Real
 
         res = self.run(mechanism, n, relation, target=Real.of(mechanism.epsilon).to_float(), tolerance=tolerance)
-        if not math.isfinite(res.upper):
-            return None
+        # an infinite bound (a box the law's branches leave undecidable) is still reported: the
+        # method applied and could not bound the level, which is "undecided", not "no method"
         return Proof(res.upper, "branch-and-bound", res.domain, details={
             "boxes": res.boxes, "seconds": round(res.seconds, 3), "status": res.status,
-            "best_point_log_ratio": res.lower})
+            "best_point_log_ratio": res.lower,
+            **({} if res.lower_point is None else {"best_point": {
+                "scores": [str(x) for x in res.lower_point[0]], "neighbour_scores": [str(x) for x in res.lower_point[1]],
+                "output": res.lower_point[2]}})})
 
     # -- the search -----------------------------------------------------------------------------
     def _roots(self, mechanism: Any, n: int, nb: Any) -> tuple[list[tuple[int, list[Interval]]], dict[str, Any]]:
@@ -179,7 +207,7 @@ class SelectionBnB:
                 box = face  # on the face the other derivatives may have a sign now
                 grad = self._gradient(mechanism, r, box, n)
             ub = self._bound(mechanism, r, box, n)
-            mid = [(lo + hi) / 2 for lo, hi in box]
+            mid = [_shortest_decimal(lo, hi) for lo, hi in box]
             centre = self._point(mechanism, r, mid, n)
             lb = -math.inf if centre is None else _down(centre.lower())
             if lb > best[0]:
@@ -211,6 +239,8 @@ class SelectionBnB:
                     break
                 _, _, r, box = heapq.heappop(heap)
                 i = max(range(2 * n), key=lambda k: float(box[k][1] - box[k][0]) / widths[k])
+                if ub == math.inf:  # a branch undecidable on the box: split the coordinate it depends on
+                    i = self._branch_coordinate(mechanism, r, box, n, i)
                 lo, hi = box[i]
                 if float(hi - lo) < MIN_WIDTH:
                     heapq.heappush(heap, (-ub, count, r, box))
@@ -223,6 +253,17 @@ class SelectionBnB:
                     evaluate(r, child)
         upper = -heap[0][0] if heap else -math.inf
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
+
+    def _branch_coordinate(self, mechanism: Any, r: int, box: list[Interval], n: int, default: int) -> int:
+        """The first coordinate whose collapse to a point makes the law decidable on the box (the
+        branch depends on it), else ``default``."""
+        for i, (lo, hi) in enumerate(box):
+            if lo == hi:
+                continue
+            m = _shortest_decimal(lo, hi)
+            if math.isfinite(self._bound(mechanism, r, box[:i] + [(m, m)] + box[i + 1:], n)):
+                return i
+        return default
 
     def _gradient(self, mechanism: Any, r: int, box: list[Interval], n: int) -> list | None:
         """Enclosures of ∂f/∂(q, z) over the box (None when the law is not differentiable in duals

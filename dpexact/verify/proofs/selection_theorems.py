@@ -104,6 +104,10 @@ class TheoremProof:
     def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
         return self.law_level(mechanism, n, relation) is not None
 
+    def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
+        """None: a theorem constructs no witness (the router's level search certifies one)."""
+        return None
+
     def prove(self, mechanism: Any, n: int | None, relation: Any) -> Proof | None:
         lv = self.law_level(mechanism, n, relation)
         if lv is None:

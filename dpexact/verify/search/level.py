@@ -87,7 +87,22 @@ class _Objective:
                 v = float(self.logpmf(q)[r] - self.logpmf(q + z)[r])
         except (ValueError, OverflowError):  # outside the law's domain (a size or cost limit, integer scores)
             return -math.inf
+        if not math.isfinite(v):  # float underflow at large gaps: the ball law at the same (binary) point
+            v = self._ball(q, q + z, r)
         return v if not math.isnan(v) else -math.inf
+
+    def _ball(self, q: np.ndarray, q2: np.ndarray, r: int) -> float:
+        self.count += 2
+        a, b = ([Fraction(float(x)) for x in v] for v in (q, q2))
+        try:
+            with ball_context(128):
+                p = self.mechanism.pmf(a, backend="ball:128").values[r]
+                p2 = self.mechanism.pmf(b, backend="ball:128").values[r]
+                if not (p > 0) or not (p2 > 0):
+                    return -math.inf
+                return float((p.log() - p2.log()).mid())
+        except (ValueError, NotImplementedError, ArithmeticError):
+            return -math.inf
 
 
 def _corners(z: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[np.ndarray]:
@@ -206,13 +221,14 @@ def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vec
         seconds, evaluations: the budget (wall clock, float log-pmfs).
         target: a proved upper end; the search stops once the float maximum is within
             ``tolerance`` of it.
-        max_abs: largest |score| the gap scaling may reach (default ``2^12·Δ``).
+        max_abs: largest |score| the gap scaling may reach (default ``2^24·Δ``; where the float
+            law underflows the ball law is evaluated instead).
         denominator: rational rounding of the maximiser.
     """
     t0 = time.perf_counter()
     obj = _Objective(mechanism, evaluations, t0 + seconds)
     delta = float(mechanism.sensitivity)
-    max_abs = max_abs if max_abs is not None else 4096.0 * max(delta, 1.0)
+    max_abs = max_abs if max_abs is not None else 2.0**24 * max(delta, 1.0)
     tol = min(tolerance, 1e-3) / 100
     best: tuple[float, np.ndarray, np.ndarray, int, list, list] | None = None
     stopped = "starts exhausted"
