@@ -58,6 +58,8 @@ BASE: dict[str, list[str]] = {
     "bench-peers": ["bench-peers", "--name", "noisy_max_v1a"],
     "bench": ["bench", "--quick"],
     "bench-verifier": ["bench-verifier"],
+    "replay": ["replay", "{evidence}"],
+    "schema": ["schema", "verify"],
 }
 #: commands whose base run is a whole benchmark: only values refused before any work are tried
 LONG = {"bench", "bench-verifier"}
@@ -113,10 +115,10 @@ _PATH_KINDS = ["fifo", "null-device", "zero-device", "directory", "empty", "long
 COUNT_OPTIONS = {"--n", "--k", "--domain", "--draws", "--seed", "--steps", "--workers", "--compositions", "--prec",
                  "--brr-m", "--max-seconds"}
 NUMBER_OPTIONS = {"--epsilon", "--sensitivity", "--delta", "--gaussian", "--laplace"}
-SCORE_OPTIONS = {"--scores", "--values", "--p", "--q"}
-PATH_OPTIONS = {"--output", "--report", "--plot", "--store", "--data", "--catalogue", "spec_path"}
+SCORE_OPTIONS = {"--scores", "--values", "--p", "--q", "--p-pmf", "--q-pmf"}
+PATH_OPTIONS = {"--output", "--report", "--plot", "--store", "--data", "--catalogue", "spec_path", "file", "--validate"}
 MECHANISM_OPTIONS = {"--mechanism", "--mechanisms", "mechanism_arg"}
-INPUT_OPTIONS = {"--data", "--catalogue", "spec_path"}
+INPUT_OPTIONS = {"--data", "--catalogue", "spec_path", "file", "--validate"}
 
 
 @dataclass
@@ -161,6 +163,12 @@ class Workspace:
         self.victim = root / "victim"
         self.spec = root / "spec.toml"
         self.spec.write_text('task = "pmf"\nmechanisms = ["pf"]\nepsilon = "1"\nscores = "1,0"\n')
+        # a replay record as `verify -o` writes it (EM on a box of radius 2 at ε = 1: violated)
+        self.evidence = root / "evidence.json"
+        self.evidence.write_text('{"mechanism": "em", "params": {"epsilon": "1"}, "epsilon": "1", "delta": null, '
+                                 '"kind": "counterexample", "evidence": "selection", "neighbourhood": {"relation": '
+                                 '"box", "sensitivity": "2", "sensitivities": null}, "scores": ["0", "0"], '
+                                 '"neighbour_scores": ["-2", "2"], "output": 0}')
         self.count = 0
         self.nodes: list[tuple[Path, str]] = []
         self.reset()
@@ -282,7 +290,7 @@ def random_case(rng: random.Random, ws: Workspace, table: list[tuple[str, str, b
                 aliases: dict[tuple[str, str], tuple[str, ...]]) -> Case:
     """One case: a command, one option replaced (a second one in a fifth of the cases)."""
     command, option, flag = rng.choice([t for t in table if not (t[0] in LONG and t[1] not in PATH_OPTIONS)])
-    base = [a.format(spec=ws.spec, store=ws.root / "store") for a in BASE.get(command, [command])]
+    base = [a.format(spec=ws.spec, store=ws.root / "store", evidence=ws.evidence) for a in BASE.get(command, [command])]
     fifos: list[str] = []
     picks = [(option, flag)]
     if rng.random() < 0.2 and command not in LONG:
@@ -296,7 +304,7 @@ def random_case(rng: random.Random, ws: Workspace, table: list[tuple[str, str, b
             continue
         value, new_fifos = _value(rng, command, opt, ws)
         fifos += new_fifos
-        if opt in ("mechanism_arg", "spec_path"):  # positional: replaces the base's own
+        if opt in ("mechanism_arg", "spec_path", "file", "command"):  # positional: replaces the base's own
             args = args[:1] + [value] + args[2:]
         else:
             if command == "conform" and opt == "--mechanism" and args[1:2] == ["em"]:
