@@ -1,35 +1,25 @@
-"""One entry point that picks the verifier for a mechanism's output space.
+"""The one way into verification: :func:`verify` (the mechanism resolved and checked once), then
+:func:`verify_any` by claim, then :func:`verify_mechanism` by output kind.
 
-==================  =========================================  ===============================
-``output_kind``     verifier                                   what a private verdict covers
-==================  =========================================  ===============================
-``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
-                    (with ``relation``: the peers' query pairs
-                    via :class:`.search.selection_outputs.SelectionOutputs`)
-``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
-``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
-                    threshold-shift coupling, when the law
-                    states its factors), else
-                    :func:`.search.boxes.verify_boxes`           refutation only (boxes)
-``interval``        :func:`.search.boxes.verify_intervals`       refutation only (intervals)
-``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
-                    else :func:`.search.boxes.verify_continuous  refutation only (boxes of the
-                    _boxes` (any ``box_probability``)          box coordinates)
-==================  =========================================  ===============================
+:func:`verify_mechanism` tries the whole-space proofs of :data:`.proofs.PROOFS` that support the
+mechanism (a checked threshold-shift coupling, closed forms), then the search registered for its
+output kind in :data:`.kinds.KINDS` (what a private verdict covers is stated there and in each
+search's scope). A selection mechanism on a neighbourhood is searched, extended by the noisy-max
+coupling and bracketed (:func:`bracket_selection`: a proof above, a maximised witness below).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ..numbers.real import Real
-from ..protocols import mechanism_properties
+from ..protocols import AnyMechanism, mechanism_properties
 
-from .neighbourhoods import own_relation, query_relation
-from .search.selection_outputs import SelectionOutputs
+from .kinds import kind_of
+from .neighbourhoods import own_relation
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "verify_any", "extend_by_couplings", "bracket_selection", "DEFAULT_TOLERANCE"]
+__all__ = ["verify", "verify_mechanism", "verify_any", "extend_by_couplings", "bracket_selection", "DEFAULT_TOLERANCE"]
 
 #: default width asked of a bracket (a violated mechanism's level to 6 digits)
 DEFAULT_TOLERANCE = 1e-6
@@ -39,34 +29,12 @@ LEVEL_SECONDS = 10.0
 BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
 
 
-def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
-    """Add to a pattern verdict what the checked threshold-shift coupling proves beyond its pair family."""
-    from .proofs.threshold_coupling import coupling_bound
-
-    cb = coupling_bound(mechanism, n, relation)
-    eps = Real.of(mechanism.epsilon)
-    if cb.finite and not cb.bound > eps:
-        v.scope.notes.append(f"beyond the pair family: a threshold-shift coupling checked on the law's factors proves "
-                             f"log-ratio <= {cb.bound} <= ε for EVERY pair of neighbours and every output with n = {n} "
-                             f"(worst at output {cb.output!r}, shift {cb.shift})")
-        v.scope.families["coupling_every_pair"] = cb.outputs
-
-
-def _extend_by_noisy_max(v: Verdict, mechanism: Any, relation: str) -> None:
-    """Add what the noisy-max coupling (:mod:`.noisy_max_coupling`) proves beyond the searched scope."""
-    from .proofs.noisy_max_coupling import noisy_max_bound
-
-    bound = noisy_max_bound(mechanism, relation)
-    if bound is not None and not bound > Real.of(mechanism.epsilon):
-        v.scope.notes.append(f"beyond the searched scope: conditioning on the other candidates' noises proves "
-                             f"log-ratio <= {bound} <= ε for EVERY pair of neighbours ({relation}), every output and every n")
-
-
-def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
+def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Any) -> None:
     """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
     noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
     (every Δ_a equal to its sensitivity) or its monotone box."""
     from ..mechanisms.neighbourhoods import LInfBox, MonotoneBox
+    from .proofs.noisy_max_coupling import extend_by_noisy_max
 
     if v.verdict != "private-within-scope":
         return
@@ -75,71 +43,36 @@ def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
         return
     d = delta.value
     if isinstance(neighbourhood, MonotoneBox) and neighbourhood.sensitivity == d:
-        _extend_by_noisy_max(v, mechanism, "monotone")
+        extend_by_noisy_max(v, mechanism, "monotone")
     elif isinstance(neighbourhood, LInfBox) and neighbourhood.sensitivities is None and neighbourhood.sensitivity == d:
-        _extend_by_noisy_max(v, mechanism, "all-differ")
+        extend_by_noisy_max(v, mechanism, "all-differ")
 
 
-def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
-    """Verify the claimed ε of ``mechanism`` with the verifier of its output kind (table above).
+    """Verify the claimed ε of ``mechanism``: the first proof of :data:`.proofs.PROOFS` that supports
+    it and decides, else the search of its output kind (:data:`.kinds.KINDS`; a private verdict of
+    the selection and pattern searches carries what the couplings prove beyond the searched scope).
 
     ``relation``: ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (default: the relation of the
     mechanism's own claim — ``"monotone"`` when its neighbourhood is a monotone box — else all-differ).
     """
-    kind = getattr(mechanism, "output_kind", "selection")
-    if relation is None and kind != "selection":
+    from .proofs import PROOFS
+
+    kind = kind_of(mechanism)
+    if relation is None and not kind.selection:
         relation = own_relation(mechanism)
-    if kind == "finite" and hasattr(mechanism, "pattern_probability"):
-        from .search.patterns import verify_patterns
-
-        v = verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
-        if v.verdict == "private-within-scope" and hasattr(mechanism, "coupling_terms"):
-            _extend_by_coupling(v, mechanism, n if n is not None else 10, relation or "all-differ")
-        return v
-    if kind == "mixed":
-        from .search.boxes import verify_boxes
-
-        if hasattr(mechanism, "coupling_terms"):  # a checked coupling proves privacy for every output set
-            from .proofs.threshold_coupling import verify_coupling
-
-            proved = verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
-            if proved is not None:
-                return proved
-        return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
-    if kind == "interval":
-        from .search.boxes import verify_intervals
-
-        return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
-    from .proofs.closed_forms import closed_form_for
-
-    closed = closed_form_for(mechanism)
-    if closed is not None:
-        return closed(mechanism, n, relation, name=name, **kwargs)
-    if kind in ("selection", "finite"):
-        if relation is not None:  # the peers' query-pair families
-            from .search.patterns import verify_patterns
-
-            v = verify_patterns(SelectionOutputs(mechanism), n if n is not None else 5, relation, name=name, **kwargs)
-        else:
-            from .search.selection import verify
-
-            v = verify(mechanism, n=n, name=name, **kwargs)
-        if v.verdict == "private-within-scope":
-            _extend_by_noisy_max(v, mechanism, relation or own_relation(mechanism) or "all-differ")
-        return v
-    if kind == "continuous":
-        if not callable(getattr(mechanism, "box_probability", None)):
-            raise TypeError("mechanism: a continuous mechanism needs box_probability(q, box, backend) to be verified "
-                            "(a density at points cannot certify a violation on a set of outputs)")
-        from .search.boxes import verify_continuous_boxes
-
-        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or query_relation(mechanism),
-                                       name=name, **kwargs)
-    raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
+    for proof in PROOFS:
+        if proof.supports(mechanism, n, relation):
+            v = proof.verdict(mechanism, n, relation, name=name, **kwargs)
+            if v is not None:
+                return v
+    if kind.search is None:
+        raise TypeError(f"mechanism: no verifier for output kind {kind.name!r}")
+    return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: Any, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
     """The first whole-space proof whose side conditions hold: a theorem (every n), else the
     branch-and-bound on the stated score box (its budget shorter once a violation is certified:
     it then only bounds the level from above)."""
@@ -167,7 +100,7 @@ def _witness_triples(v: Verdict) -> list:
     return out
 
 
-def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None, *,
+def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | None = None, *,
                       tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
     """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
 
@@ -246,7 +179,7 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     return v
 
 
-def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
+def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
                name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
@@ -263,23 +196,23 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
-    kind = getattr(mechanism, "output_kind", "selection")
+    kind = kind_of(mechanism)
     report = progress or (lambda k, t: None)
     if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
                                   or not 0 < tolerance < 1):
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
-    if tolerance is not None and (kind != "selection" or relation is not None or delta is not None):
+    if tolerance is not None and (not kind.selection or relation is not None or delta is not None):
         raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
                          "(not with --delta, --relation or other output kinds)")
     if delta is not None:
         from .search.approx_dp import verify_approx
 
-        nb = parse_neighbourhood(neighbourhood, mechanism) if kind == "selection" and relation is None else None
+        nb = parse_neighbourhood(neighbourhood, mechanism) if kind.selection and relation is None else None
         return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
                              searches=tuple(s for s in (searches or ("grid", "structured")) if s != "local"), name=name,
                              progress=progress)
-    if kind != "selection" or relation is not None:
-        report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
+    if not kind.selection or relation is not None:
+        report("step", f"verifying {name or mechanism.short_name} ({kind.name} outputs)")
         return verify_mechanism(mechanism, n, relation, name=name)
     from .search.selection import verify
 
@@ -291,3 +224,35 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
         return v
     report("step", "ε bracket: proof above, maximised witness below")
     return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
+
+
+def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+           param: Mapping[str, Any] | None = None, neighbourhood: str = "default", search: str | Sequence[str] | None = None,
+           n: int | None = None, values: Sequence[Any] | None = None, steps: int = 1, delta: Any = None,
+           relation: str | None = None, tolerance: float | None = None) -> Verdict:
+    """Is the claimed ε (or, with ``delta``, (ε, δ)) of ``mechanism`` true? ``dpexact verify`` as a function.
+
+    ``mechanism`` is a registry name, ``PATH.py:OBJECT`` / ``module:OBJECT`` (built with ``epsilon``,
+    ``sensitivity``, ``monotone`` and the ``param`` dict) or a mechanism object (which carries its own
+    parameters: giving them too is an error). The other keywords are the CLI's options: ``neighbourhood``
+    (default | box[:Δ] | monotone[:Δ] | add-remove | replace | any-pair), ``search`` (grid | structured |
+    random | local, one or several), ``n``, ``values``, ``steps``, ``delta``, ``relation`` and
+    ``tolerance``. The mechanism is checked once here (:func:`~dpexact.mechanisms.resolve.resolve_mechanism`);
+    the route is :func:`verify_any`'s.
+
+    Example: ``dpexact.verify("pf", epsilon=1, n=3).verdict``.
+    """
+    from ..mechanisms.resolve import resolve_mechanism
+
+    m = resolve_mechanism(mechanism, epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, param=param)
+    if isinstance(search, str):
+        search = (search,)
+    elif search is not None and not all(isinstance(s, str) for s in search):
+        raise TypeError("search must be a search name or a sequence of them (grid, structured, random, local)")
+    if isinstance(values, (str, bytes)):
+        raise TypeError("values must be a sequence of numbers, not a string")
+    return verify_any(m, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
+                      values=list(values) if values is not None else None, steps=steps, relation=relation,
+                      delta=delta,
+                      name=mechanism if isinstance(mechanism, str) else None, tolerance=tolerance)
+

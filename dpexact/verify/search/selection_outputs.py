@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...numbers.real import Real
+from ...protocols import Mechanism, MonotoneQuality
 
 __all__ = ["SelectionOutputs"]
 
@@ -19,7 +20,7 @@ class SelectionOutputs:
     the family's levels.
     """
 
-    def __init__(self, mechanism: Any) -> None:
+    def __init__(self, mechanism: Mechanism) -> None:
         self.mechanism = mechanism
         self.short_name = mechanism.short_name
         self.epsilon = mechanism.epsilon
@@ -28,7 +29,7 @@ class SelectionOutputs:
         self._balls: dict = {}
 
     def scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if getattr(self.mechanism, "monotone", False) else 2) / self.mechanism.epsilon,)
+        return (self.mechanism.sensitivity * (1 if isinstance(self.mechanism, MonotoneQuality) and self.mechanism.monotone else 2) / self.mechanism.epsilon,)
 
     def outputs(self, n: int) -> list[int]:
         return list(range(n))
