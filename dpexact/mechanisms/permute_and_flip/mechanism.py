@@ -57,7 +57,7 @@ class PermuteAndFlip(SelectionMechanism):
     mp_limit: ClassVar[int] = 6_000  # n = 20 000: mp 30 s, ball 2.2 s
     ball_limit: ClassVar[int] = 100_000
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         m = _check_method(method, ("quadrature", "recurrence"), "quadrature")
         x = self._float_exponents(q)
         if m == "recurrence":
@@ -82,7 +82,7 @@ class PermuteAndFlip(SelectionMechanism):
         rel[~(rel * pmf.max(axis=1) <= FLOAT_USEFUL_ERROR)] = np.nan
         return pmf, rel
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_exact:
             xs = self._exact_exponents(q)
             m = _check_method(method, ("polynomial", "recurrence"), "polynomial")
@@ -111,7 +111,7 @@ class PermuteAndFlip(SelectionMechanism):
             vals, info = pf_pmf_quadrature_mp(xb, backend.dps)
         return _scalar_pmf(tuple(vals), backend, m, info)
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         p = np.exp(self._float_exponents(q))
         n = p.size
         out = np.empty(size, dtype=np.int64)
