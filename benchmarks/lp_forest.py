@@ -7,7 +7,8 @@
 ``run`` appends one JSON line per solve: route, status, iterations, wall and CPU seconds, load
 average (the machine is shared), peak RSS, the proven interval of Σ_q E[err(M*, q)] and its
 relative width, and with ``--ratios`` the PF and EM optimality ratios with their proven error
-bounds (:func:`dpexact.lp.optimal_mechanism.optimality_ratio`). ``figure`` plots the ratios vs ε
+bounds (:func:`dpexact.lp.optimal_mechanism.optimality_ratio`) and proven ratio intervals that
+also use PF's total error as an upper bound on the optimum (PF is feasible for the LP). ``figure`` plots the ratios vs ε
 at n = k = 10 from those lines (error bars = the proven bounds).
 """
 
@@ -40,9 +41,19 @@ def run(n: int, k: int, eps: str, method: str, time_limit: float | None, ratios:
            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3,
            "lower": b.lower, "upper": b.upper, "relative_width": b.relative_width}
     if ratios:
+        nums = {}
         for name in ("pf", "em"):
             r = optimality_ratio(build(name, epsilon=eps), sol)
             rec[f"ratio_{name}"], rec[f"ratio_{name}_bound"] = r.as_float, r.error_bound
+            num = r.details["numerator"]
+            nums[name] = (num.as_float - num.error_bound, num.as_float + num.error_bound)
+            rec[f"total_{name}"] = [nums[name][0], nums[name][1]]
+        # PF is feasible for the LP (a regular ε-DP mechanism), so its proven total error is an
+        # upper bound on the optimum too; the ratio intervals use the smaller of the two
+        opt_hi = min(b.upper, nums["pf"][1])
+        rec["optimum_upper_with_pf"] = opt_hi
+        for name in ("pf", "em"):
+            rec[f"ratio_{name}_interval"] = [nums[name][0] / opt_hi * (1 - 2**-50), nums[name][1] / b.lower * (1 + 2**-50)]
         rec["ratios_cpu_s"] = round(time.process_time() - c0 - rec["cpu_s"], 2)
     print(json.dumps(rec), flush=True)
     if out:
@@ -67,8 +78,16 @@ def figure(data: str, out: str, n: int = 10) -> None:
     eps = sorted(best)
     fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
     for name, marker in (("pf", "o"), ("em", "s")):
-        ax.errorbar(eps, [best[e][f"ratio_{name}"] for e in eps], yerr=[best[e][f"ratio_{name}_bound"] for e in eps],
-                    marker=marker, capsize=3, label=name.upper())
+        lo, hi, mid = [], [], []
+        for e in eps:
+            r = best[e]
+            a, z = r.get(f"ratio_{name}_interval", (r[f"ratio_{name}"] - r[f"ratio_{name}_bound"],
+                                                     r[f"ratio_{name}"] + r[f"ratio_{name}_bound"]))
+            m = (a + z) / 2
+            mid.append(m)
+            lo.append(m - a)
+            hi.append(z - m)
+        ax.errorbar(eps, mid, yerr=[lo, hi], marker=marker, capsize=3, label=name.upper())
     ax.set_xlabel("ε")
     ax.set_ylabel("Σ E[err(M)] / Σ E[err(M*)]")
     ax.set_title(f"optimality ratios on Q({n}, {n}) (bars: proven bounds)")

@@ -15,6 +15,7 @@ as a table over ε for several (n, k), plus the exact dual-feasibility threshold
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import dpexact
@@ -31,17 +32,20 @@ from dpexact.lp.solver import AUTO_GENERATION_EPSILON
 def run(n: int, k: int, eps_list: list[str], warm: bool, method: str, crossover: bool) -> None:
     prev = None
     print(f"# Q({n},{k}) method={method} warm={warm} crossover={crossover}")
-    print("eps\tvars\tconstraints\tbuild_s\tsolve_s\ttotal_s\trounds\titers\tvertex\t"
+    print("eps\tvars\tconstraints\tbuild_s\tsolve_s\ttotal_s\tcpu_s\tload\trounds\titers\tvertex\t"
           "proven_lower\tproven_upper\trel_width\tprimal_viol")
     for eps in eps_list:
         t0 = time.perf_counter()
+        c0 = time.process_time()  # CPU seconds of every thread: what a loaded machine does not inflate
         lp = build_regular_lp(n, k, eps)
         tb = time.perf_counter() - t0
         sol = solve_regular_lp(lp, method=method, warm_start=prev if warm else None,  # type: ignore[arg-type]
                                crossover=crossover)
         tt = time.perf_counter() - t0
+        cpu = time.process_time() - c0
         b = sol.bounds
-        print(f"{eps}\t{lp.num_vars}\t{lp.num_constraints}\t{tb:.2f}\t{sol.seconds:.2f}\t{tt:.2f}\t{sol.rounds}\t"
+        print(f"{eps}\t{lp.num_vars}\t{lp.num_constraints}\t{tb:.2f}\t{sol.seconds:.2f}\t{tt:.2f}\t{cpu:.2f}\t"
+              f"{os.getloadavg()[0]:.1f}\t{sol.rounds}\t"
               f"{sol.iterations}\t{sol.is_vertex}\t{b.lower:.12g}\t{b.upper:.12g}\t{b.relative_width:.1e}\t"
               f"{sol.primal_infeasibility:.1e}", flush=True)
         prev = sol

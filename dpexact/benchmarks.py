@@ -1,5 +1,11 @@
-"""Timing of the pmf algorithms (`dpexact bench`). Benchmarks, not tests: figures are
-reported as ratios against EM measured in the same run on the same machine.
+"""Timing of the pmf algorithms (`dpexact bench`). Benchmarks, not tests.
+
+Every figure is a **ratio against a floor measured in the same run**, interleaved (one call of
+each contender in turn, ``repeat`` rounds), the **median** of the per-round ratios, in **CPU
+time** (``time.process_time``: a machine shared with other work slows the wall clock, not the
+CPU time of this process). The floors: bare numpy ``exp``/``sum``/divide on the same array
+(the least any float pmf of this kind can cost) and EM's float pmf. The load average is
+reported with every row (``os.getloadavg``, 1 minute, at the row's start and end).
 
 Score families (ε = 1, Δ = 1, seeded):
   * ``uniform``  — n distinct scores uniform on [0, 100): thousands of weights near the max;
@@ -8,7 +14,9 @@ Score families (ε = 1, Δ = 1, seeded):
 
 from __future__ import annotations
 
+import os
 import platform
+import statistics
 import time
 from typing import Any, Callable
 
@@ -16,7 +24,7 @@ import numpy as np
 
 from .numbers.backends import ball_context
 
-__all__ = ["run_pmf_benchmark", "best_time"]
+__all__ = ["run_pmf_benchmark", "interleaved", "best_time"]
 
 
 def best_time(fn: Callable[[], Any], repeat: int = 5, budget: float = 20.0) -> float:
@@ -32,6 +40,32 @@ def best_time(fn: Callable[[], Any], repeat: int = 5, budget: float = 20.0) -> f
     return best
 
 
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
+def interleaved(fns: dict[str, Callable[[], Any]], repeat: int = 7, inner: int = 1) -> dict[str, Any]:
+    """CPU seconds per call of each function, measured in turn ``repeat`` times (``inner`` calls
+    per measurement, for calls too short for the clock): ``{"seconds": {name: median},
+    "rounds": {name: [per round]}, "load": [before, after]}``. Ratios are taken per round."""
+    load0 = _load()
+    rounds: dict[str, list[float]] = {name: [] for name in fns}
+    for fn in fns.values():  # untimed: first-call costs (imports, node tables, caches)
+        fn()
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            t = time.process_time()
+            for _ in range(inner):
+                fn()
+            rounds[name].append((time.process_time() - t) / inner)
+    return {"seconds": {k: statistics.median(v) for k, v in rounds.items()}, "rounds": rounds, "load": [load0, _load()]}
+
+
+def _ratio(m: dict[str, Any], a: str, b: str) -> float:
+    """Median over rounds of ``a / b`` (same round: same machine state)."""
+    return statistics.median(x / y if y > 0 else float("inf") for x, y in zip(m["rounds"][a], m["rounds"][b]))
+
+
 def _scores(family: str, n: int, seed: int = 0) -> np.ndarray:
     rng = np.random.default_rng(seed)
     if family == "uniform":
@@ -41,8 +75,18 @@ def _scores(family: str, n: int, seed: int = 0) -> np.ndarray:
     raise ValueError(f"unknown family {family!r}")
 
 
-def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: Callable[[str], None] = print) -> dict:
-    """PF float vs EM at n = 1e3, 1e5, 1e6; PF ball at n = 65 536; recurrence at n = 1e4.
+def _floor(q: np.ndarray) -> Callable[[], Any]:
+    """Bare numpy: ``w = exp(c(q - max q)); w / Σ w`` — no validation, no bound."""
+    def run() -> Any:
+        w = np.exp(0.5 * (q - q.max()))
+        return w / w.sum()
+    return run
+
+
+def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: Callable[[str], None] = print,
+                      repeat: int = 7) -> dict:
+    """PF float vs EM float vs the numpy floor at n = 10, 1e3, 1e5, 1e6; PF ball at n = 65 536
+    against EM float; the O(n²) recurrence at n = 1e4 against the quadrature (module docstring).
 
     ``json_path`` is checked before the first timing and written atomically at the end.
     """
@@ -52,31 +96,44 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
 
     if json_path:
         check_writable(json_path, "json_path")
+    if repeat < 5:
+        raise ValueError(f"repeat must be at least 5 (a median of 5 or more), got {repeat}")
 
     pf = dpexact.mechanism("pf", epsilon=1)
     em = dpexact.mechanism("em", epsilon=1)
-    sizes = (1_000, 100_000) if quick else (1_000, 100_000, 1_000_000)
+    sizes = (10, 1_000, 100_000) if quick else (10, 1_000, 100_000, 1_000_000)
     rows = []
+    echo(f"CPU time per call, median of {repeat} interleaved rounds; ratios per round, then the median")
     for family in ("uniform", "spread"):
         for n in sizes:
             q = _scores(family, n)
-            t_em = best_time(lambda: em.pmf(q))
-            t_pf = best_time(lambda: pf.pmf(q))
-            rows.append({"what": f"PF float / EM float, {family}", "n": n, "em_s": t_em, "pf_s": t_pf, "ratio": t_pf / t_em})
-            echo(f"{family:8s} n={n:>8d}  EM {t_em*1e3:8.2f} ms  PF {t_pf*1e3:8.2f} ms  PF/EM = {t_pf/t_em:5.2f}")
+            inner = max(1, 20_000 // n)
+            m = interleaved({"floor": _floor(q), "em": lambda: em.pmf(q), "pf": lambda: pf.pmf(q)}, repeat, inner)
+            row = {"what": f"PF float / EM float, {family}", "n": n, "floor_s": m["seconds"]["floor"],
+                   "em_s": m["seconds"]["em"], "pf_s": m["seconds"]["pf"], "ratio": _ratio(m, "pf", "em"),
+                   "em_over_floor": _ratio(m, "em", "floor"), "pf_over_floor": _ratio(m, "pf", "floor"),
+                   "repeat": repeat, "load": m["load"]}
+            rows.append(row)
+            echo(f"{family:8s} n={n:>8d}  floor {row['floor_s']*1e3:8.3f} ms  EM {row['em_s']*1e3:8.3f} ms  "
+                 f"PF {row['pf_s']*1e3:8.3f} ms  PF/EM = {row['ratio']:5.2f}  EM/floor = {row['em_over_floor']:5.2f}  "
+                 f"load {m['load'][0]:.1f}-{m['load'][1]:.1f}")
     n_ball = 8192 if quick else 65_536
     q = _scores("uniform", n_ball)
-    t_ball = best_time(lambda: pf.pmf(q, backend="ball"), repeat=1)
-    t_em = best_time(lambda: em.pmf(q))
-    rows.append({"what": "PF ball (128 bits)", "n": n_ball, "seconds": t_ball, "ratio_to_em_float": t_ball / t_em})
-    echo(f"PF ball n={n_ball}: {t_ball:.2f} s")
+    m = interleaved({"em": lambda: em.pmf(q), "ball": lambda: pf.pmf(q, backend="ball")}, repeat=5)
+    rows.append({"what": "PF ball (128 bits)", "n": n_ball, "seconds": m["seconds"]["ball"], "em_s": m["seconds"]["em"],
+                 "ratio_to_em_float": _ratio(m, "ball", "em"), "repeat": 5, "load": m["load"]})
+    echo(f"PF ball n={n_ball}: {m['seconds']['ball']:.3f} CPU s = {rows[-1]['ratio_to_em_float']:.0f}x EM float  "
+         f"load {m['load'][0]:.1f}-{m['load'][1]:.1f}")
     n_rec = 2_000 if quick else 10_000
     q = _scores("uniform", n_rec)
-    t_rec = best_time(lambda: pf.pmf(q, method="recurrence"), repeat=1)
-    t_pf = best_time(lambda: pf.pmf(q))
-    rows.append({"what": "PF recurrence / PF quadrature", "n": n_rec, "recurrence_s": t_rec, "quadrature_s": t_pf, "ratio": t_rec / t_pf})
-    echo(f"PF recurrence n={n_rec}: {t_rec:.2f} s ({t_rec/t_pf:.0f}x the quadrature)")
-    out = {"machine": platform.platform(), "python": platform.python_version(), "rows": rows}
+    m = interleaved({"quadrature": lambda: pf.pmf(q), "recurrence": lambda: pf.pmf(q, method="recurrence")}, repeat=5)
+    rows.append({"what": "PF recurrence / PF quadrature", "n": n_rec, "recurrence_s": m["seconds"]["recurrence"],
+                 "quadrature_s": m["seconds"]["quadrature"], "ratio": _ratio(m, "recurrence", "quadrature"),
+                 "repeat": 5, "load": m["load"]})
+    echo(f"PF recurrence n={n_rec}: {m['seconds']['recurrence']:.3f} CPU s ({rows[-1]['ratio']:.0f}x the quadrature)  "
+         f"load {m['load'][0]:.1f}-{m['load'][1]:.1f}")
+    out = {"machine": platform.platform(), "python": platform.python_version(), "clock": "process_time (CPU)",
+           "repeat": repeat, "rows": rows}
     if json_path:
         atomic_write_json(json_path, out, indent=2)
     return out

@@ -20,7 +20,8 @@ fixed order (labels, not necessarily ints: ``"TF"``, ``"0110"``); ``rvs`` return
 Output kinds whose law is not a pmf over a finite set satisfy :class:`ContinuousMechanism`
 (no ``pmf``/``outputs``) and give their law by the methods of their kind:
 
-==============  ==================================================================================
+==============  ===========================================================================
+
 kind            the law is given by
 ==============  ==================================================================================
 ``mixed``       a finite part and real values (sparse vector releasing the noisy value of each ⊤,
@@ -92,6 +93,10 @@ __all__ = [
     "mechanism_properties",
     "is_mechanism",
     "check_mechanism",
+    "CouplingUnits",
+    "ThresholdCouplingLaw",
+    "LaplacePieces",
+    "LaplaceDensity",
 ]
 
 #: what a mechanism outputs (module docstring): a candidate index 0..n-1, an element of a finite set
@@ -303,7 +308,9 @@ class IntervalLaw(Protocol):
     ``Pr[M(q) = r]`` for **every** q in the box ``∏ scores`` (interval arithmetic, every operation
     rigorous). A law that branches on the scores must decide each branch with the backend's
     certified comparisons and raise ``ArithmeticError`` when a branch cannot be decided on the box
-    (the caller splits the box). Branch-and-bound proofs over the score space rely on it.
+    (the caller splits the box). Scores may also be :class:`dpexact.numbers.interval_gradient.Dual`
+    (a ball and its gradient): the results are then duals too, enclosing the gradient over the box.
+    Branch-and-bound proofs over the score space rely on it.
     """
 
     def pmf_on_balls(self, scores: Sequence[Any], prec: int) -> Sequence[Any]: ...
@@ -352,9 +359,18 @@ class BackendOps(Backend, Protocol):
         ``log1p(x)``, ``expm1(x)``, ``sqrt(x)``: elementary functions, accurate near 0.
         ``sum(xs)``: an accurate sum of a sequence (float: compensated, e.g. ``math.fsum``).
         ``sign(x)``: ``-1 | 0 | 1``, certified; raises ``ArithmeticError`` when a ball
-            contains 0 but the value cannot be proved zero. ``compare(a, b) = sign(a - b)``.
+            contains 0 but the value cannot be proved zero.
         ``integrate(f, a, b)``: ``∫_a^b f`` with a proven error bound on float / mp / ball
             (``f`` written in these operations), exact where the integrand allows.
+
+    Decisions for pmfs that branch (:mod:`dpexact.numbers.comparisons` states the contract):
+        ``compare(a, b)``: certified sign of ``a - b``; enclosures that overlap are decided by
+            the exact values of the inputs when known (a ball made from an exact score carries
+            it), else ``comparisons.Undecidable`` (an ``ArithmeticError`` carrying the two
+            enclosures: a branch-and-bound over boxes of scores splits on it).
+        ``eq(a, b)``: ``compare(a, b) == 0``. ``indicator(flag)``: the backend's exact 1 or 0.
+        ``max(xs)``: an element of ``xs`` that is a maximum; ``argmax(xs)``: every index of a
+            maximum, ties included.
     """
 
     def log1p(self, x: Any) -> Any: ...
@@ -369,8 +385,93 @@ class BackendOps(Backend, Protocol):
 
     def compare(self, a: Any, b: Any) -> int: ...
 
+    def eq(self, a: Any, b: Any) -> bool: ...
+
+    def indicator(self, flag: bool) -> Any: ...
+
+    def max(self, xs: Sequence[Any]) -> Any: ...
+
+    def argmax(self, xs: Sequence[Any]) -> tuple[int, ...]: ...
+
     def integrate(self, f: Callable[[Any], Any], a: Any, b: Any) -> Any: ...
 
+
+# -- proof capabilities --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CouplingUnits:
+    """A threshold-noise law stated per query, for the threshold-shift coupling proofs.
+
+    Given the threshold noise ``ρ ~ Lap(threshold_scale)``, the answers are independent and query
+    i of answer kind ``k`` contributes the Laplace factors ``kinds[k]`` (each ``(kind, scale)``,
+    ``x_i = T + ρ - q_i``): ``("below", b)`` = ``Pr[η < x_i + const]``, ``("above", b)`` =
+    ``Pr[η >= x_i + const]``, ``("window", b)`` = ``Pr[η ∈ x_i + I]`` (a released gap),
+    ``("fixed", b)`` = a fresh Laplace density of a released ``q_i + η``, ``("opaque",)`` = a factor
+    that moves with ρ other than through ``x_i`` (nothing can be proved).
+
+    Count rule of one output, for every number of queries: ``Σ_k weights[k]·#k <= budget``
+    (weight 0: any count; ``budget`` None: no bound — every kind any count). ``redraw_after``:
+    the kinds after which the threshold is redrawn from ``Lap(redraw_scale)`` (each segment then has
+    a threshold noise, and a shift, of its own; every segment holds at most one such kind, so there
+    are at most ``budget`` segments). ``theorem`` cites the result the coupling re-proves.
+    Scales are :class:`~dpexact.numbers.Real` (symbolic when the mechanism's parameters are).
+    """
+
+    kinds: dict[str, list[tuple]]
+    weights: dict[str, int]
+    budget: Any
+    threshold_scale: Any
+    theorem: str
+    redraw_scale: Any = None
+    redraw_after: tuple[str, ...] = ()
+
+
+@runtime_checkable
+class ThresholdCouplingLaw(Protocol):
+    """A mechanism whose law is stated in threshold-shift coupling factors (sparse-vector family).
+
+    ``coupling_units()`` is the per-query statement (:class:`CouplingUnits`, None when the law is
+    not of that form, e.g. no query noise); ``coupling_terms(output, n)`` lists, per branch
+    sequence reaching ``output``, each query's factors — the same factors, per output.
+    """
+
+    def coupling_units(self) -> CouplingUnits | None: ...
+
+    def coupling_terms(self, pattern: str, n: int) -> Any: ...
+
+
+@dataclass(frozen=True)
+class LaplacePieces:
+    """A real-valued law that is a product of Laplace laws in its box coordinates.
+
+    With ``x = box_coordinates(y)`` (the identity when the mechanism has none; a map with Jacobian 1),
+    the coordinates of ``x`` are independent and ``x_j ~ Σ_i centres[j][i]·q_i + Lap(scales[j])``:
+
+        log p(y | q) = Σ_j -|x_j - c_j(q)| / b_j + const,      c_j(q) = Σ_i centres[j][i] q_i,
+
+    with a constant that does not depend on q. ``centres`` are exact rationals, ``scales`` exact reals
+    (symbolic when the mechanism's parameters are).
+    """
+
+    centres: tuple[tuple[Any, ...], ...]
+    scales: tuple[Any, ...]
+
+
+@runtime_checkable
+class LaplaceDensity(Protocol):
+    """A continuous mechanism stating its density as Laplace pieces (for density-ratio proofs).
+
+    ``density_pieces(n)`` describes the law on n queries (:class:`LaplacePieces`; None when the law has
+    no density, e.g. a noiseless coordinate); ``logpdf(q, y)`` is the same density in floats and
+    ``box_probability(q, box, backend)`` the same law on boxes of the box coordinates.
+    """
+
+    def density_pieces(self, n: int) -> LaplacePieces | None: ...
+
+    def logpdf(self, queries: Any, y: Any) -> float: ...
+
+    def box_probability(self, queries: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any: ...
 
 @runtime_checkable
 class BatchFloatPmf(Protocol):

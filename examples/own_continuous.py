@@ -11,11 +11,14 @@ What a real-valued mechanism gives (``dpexact.protocols``, ``ContinuousMechanism
 *sets* — here ``box_probability(q, box, backend)``, a rigorous arb ball of
 ``Pr[M(q) ∈ Π [lo_i, hi_i]]`` — plus a density (``pdf`` / ``logpdf``) and a sampler (``rvs``).
 The verifier searches neighbouring pairs and boxes, and certifies a violation on a set of
-positive measure (re-checked at 256 bits); with no theorem about every set it never says
-"private", only "inconclusive".
+positive measure (re-checked at 256 bits). A mechanism that also states its density as Laplace
+pieces (``density_pieces(n)``, :class:`dpexact.protocols.LaplaceDensity`) gets a density-ratio
+proof over every output set: ``private`` when it holds, and its exact level as the upper end of
+the ε bracket when it does not. Without that statement it never says "private", only "inconclusive".
 
 * :class:`MyLaplace` — ``q_i + Lap(f·Δ/ε)``, one query moves by Δ (ONE_DIFFER): ε-DP for f = 1;
-  the exact level is ε/f (density-ratio theorem), so f = 1/2 is refuted with a ratio in (ε, 2ε].
+  the exact level is ε/f (density-ratio theorem), so f = 1/2 is refuted at its level 2ε. It states its
+  density pieces: f = 1 is proved private.
 * :class:`MyGaussian` — ``q_i + N(0, (Δ/ε)²)``: not ε-DP for any ε (unbounded tail ratio).
 * :class:`MyNoisyMaxValue` — ``max(q) + Lap(f·Δ/ε)``, one real number (``output_kind
   "interval"``), every query moves by ≤ Δ: ε-DP for f = 1. It states no noise scale: the
@@ -34,7 +37,7 @@ import numpy as np
 from dpexact.mechanisms.query_neighbourhoods import OneDiffer
 from dpexact.numbers.backends import ball_context
 from dpexact.numbers.real import Real
-from dpexact.protocols import MechanismProperties
+from dpexact.protocols import LaplacePieces, MechanismProperties
 
 __all__ = ["MyLaplace", "MyGaussian", "MyNoisyMaxValue"]
 
@@ -76,6 +79,11 @@ class MyLaplace:
     def pdf(self, q: Any, y: Any) -> float:
         return math.exp(self.logpdf(q, y))
 
+    def density_pieces(self, n: int) -> LaplacePieces | None:
+        """Coordinate i is ``q_i + Lap(b)``: the density stated for a density-ratio proof."""
+        return LaplacePieces(tuple(tuple(Fraction(int(i == j)) for i in range(n)) for j in range(n)),
+                             tuple(self.b() for _ in range(n)))
+
     def box_probability(self, q: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any:
         from flint import arb
 
@@ -112,6 +120,9 @@ class MyGaussian(MyLaplace):
 
     short_name = "my-gaussian"
 
+    def density_pieces(self, n: int) -> LaplacePieces | None:
+        return None  # not a product of Laplace laws
+
     def box_probability(self, q: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any:
         from flint import arb
 
@@ -143,6 +154,9 @@ class MyNoisyMaxValue(MyLaplace):
 
     short_name = "my-max-value"
     output_kind = "interval"
+
+    def density_pieces(self, n: int) -> LaplacePieces | None:
+        return None  # one value max(q) + noise: not a linear centre
 
     def neighbourhood(self) -> Any:
         from dpexact.mechanisms.query_neighbourhoods import all_differ

@@ -148,6 +148,13 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
     lines = [one_line(title, w)] if title else []
     lines += _table_lines(*_counts(outcomes))
     diff = changed(outcomes, quick)
+    recorded = [o for o in outcomes if o.claim.expected_verdict(quick) is not None]
+    expected_refutations = sum(o.claim.expected_verdict(quick) == "refuted" and not o.crashed and o.verdict.verdict == "refuted"
+                               for o in outcomes)
+    lines += wrap_lines(f"expectations: {len(recorded) - len([o for o in diff if o in recorded])} of {len(recorded)} verdicts "
+                        f"match the catalogue's record ({expected_refutations} of the refutations are expected ones)"
+                        + (f"; {len(outcomes) - len(recorded)} claims have no recorded expectation"
+                           if len(recorded) < len(outcomes) else ""), w)
     if diff:
         lines += ["", f"{len(diff)} verdict(s) differ from the catalogue's record:"]
         for o in diff:
@@ -162,20 +169,41 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
             groups.append((key, []))
         groups[-1][1].append(o)
     footer = ["", one_line("more: --severity S or --verdict V for one group, --all for every claim", w)]
+    heads = {id(o): wrap_lines(f"  {o.claim.id}: {o.claim.statement}", w, max_lines=STATEMENT_LINES, hang=6) for o in listed}
     detailed = len(listed)
     if max_lines is not None:
-        room = max_lines - len(lines) - 2 * len(groups) - len(listed) - len(footer)
-        detailed = max(0, min(len(listed), room))
+        room = max_lines - len(lines) - 2 * len(groups) - sum(len(h) for h in heads.values()) - len(footer)
+        detailed = max(0, min(len(listed), room // EVIDENCE_LINES))
     k = 0
     for key, members in groups:
         lines += ["", f"{key} ({len(members)}):"]
         for o in members:
-            lines.append(one_line(f"  {o.claim.id}: {o.claim.statement}", w))
+            lines += heads[id(o)]
             if k < detailed:
-                label, text = ("input", smallest_input(o)) if o.verdict.verdict == "refuted" else ("evidence", short_evidence(o, w))
-                lines.append(one_line(f"      {label}: {text}", w))
+                label, text = (("smallest input", smallest_input(o, 400)) if o.verdict.verdict == "refuted"
+                               else ("evidence", short_evidence(o, 400)))
+                lines += wrap_lines(f"      {label}: {text}", w, max_lines=EVIDENCE_LINES, hang=4)
             k += 1
     return lines + footer
+
+
+#: lines of a statement and of its evidence in the summary (the rest is in --json and the report)
+STATEMENT_LINES, EVIDENCE_LINES = 2, 2
+
+
+def wrap_lines(text: str, width: int, max_lines: int | None = None, hang: int = 4) -> list[str]:
+    """``text`` wrapped at spaces to ``width`` (continuation lines indented ``hang`` more), at most
+    ``max_lines`` lines (the last one ends with … when cut)."""
+    import textwrap
+
+    text = str(text)
+    indent = text[: len(text) - len(text.lstrip(" "))]
+    out = textwrap.wrap(" ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent + " " * hang,
+                        break_on_hyphens=False) or [indent]
+    if max_lines is not None and len(out) > max_lines:
+        out = out[:max_lines]
+        out[-1] = out[-1][: width - 1] + "…" if len(out[-1]) >= width else out[-1] + "…"
+    return out
 
 
 def full_table_rows(outcomes: list[Outcome], width: int = 70) -> list[tuple[str, ...]]:

@@ -145,14 +145,14 @@ def test_pld_table_is_the_exact_composition():
 def test_cli_json_and_errors():
     import json
 
-    res = runner.invoke(app, ["delta", "--p", "3/4,1/4", "--q", "1/4,3/4", "-e", "log(2)", "-k", "3", "--json"])
+    res = runner.invoke(app, ["delta", "--p-pmf", "3/4,1/4", "--q-pmf", "1/4,3/4", "-e", "log(2)", "--compositions", "3", "--json"])
     assert res.exit_code == 0, res.output
     out = json.loads(res.output)
     assert F(out["results"][0]["delta"]["exact"]) == brute_delta((F(3, 4), F(1, 4)), (F(1, 4), F(3, 4)), 3, F(2))
     res = runner.invoke(app, ["delta", "--gaussian", "1", "-d", "1e-5"])
     assert res.exit_code == 0 and "ε(δ)" in res.output
     for args in (["delta", "--gaussian", "1"], ["delta", "--gaussian", "1", "--laplace", "1", "-e", "1"],
-                 ["delta", "--p", "1/2,1/2", "-e", "1"], ["delta", "--laplace", "1", "-e", "1", "-k", "2"],
+                 ["delta", "--p-pmf", "1/2,1/2", "-e", "1"], ["delta", "--laplace", "1", "-e", "1", "--compositions", "2"],
                  ["delta", "--gaussian", "0", "-e", "1"], ["delta", "--gaussian", "1", "-e", "1", "--prec", "9"]):
         res = runner.invoke(app, args)
         assert res.exit_code == 2 and res.output.startswith("error:") and "Traceback" not in res.output, (args, res.output)

@@ -172,8 +172,9 @@ def test_law_matches_simulation_of_the_algorithm(name, cutoff):
 def test_private_variants_certified_by_the_coupling(name, cutoff):
     m = _m(name, cutoff=cutoff)
     v = verify_mechanism(m, 6, "all-differ")
-    assert v.verdict == "private-within-scope" and v.certified
-    assert v.worst_log_ratio <= 0.1
+    # the coupling proves ε for every n (symbolic; the per-n factor check is threshold_coupling's)
+    assert v.verdict == "private" and v.certified and v.bracket.upper.domain["n"] == "every"
+    assert v.worst_log_ratio <= 0.1 and coupling_bound(m, 6).bound <= Fraction(1, 10)
 
 
 def test_coupling_bound_dominates_attained_box_ratios():
@@ -285,7 +286,11 @@ def test_coupling_of_svt4_is_lyu_level_and_svt1_is_epsilon(cutoff):
 
 def test_pattern_verdicts_name_the_coupling_scope():
     m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1)
-    v = verify_mechanism(m, 5, "all-differ")
+    v = verify_mechanism(m, 5, "all-differ")  # the symbolic coupling proves every n
+    assert v.verdict == "private" and any("for every n" in s for s in v.scope.notes)
+    from dpexact.verify.router import _search_mechanism
+
+    v = _search_mechanism(m, 5, "all-differ")  # the pattern search alone, extended by the per-n factor check
     assert v.verdict == "private-within-scope"
     assert any("EVERY pair" in s for s in v.scope.notes)
     m3 = dpexact.mechanism("svt3", epsilon=EPS, threshold=1, cutoff=1)
@@ -306,7 +311,10 @@ def test_coupling_covers_threshold_redraws(cutoff):
     for Algorithm 2) and agrees with the pattern verifier, whose exact worst ratio stays below it."""
     m = dpexact.mechanism("svt2", epsilon=EPS, threshold=1, cutoff=cutoff)
     assert coupling_bound(m, 10).bound == EPS
-    v = verify_mechanism(m, 6, "all-differ")
+    assert verify_mechanism(m, 6, "all-differ").verdict == "private"  # every n (symbolic coupling)
+    from dpexact.verify.router import _search_mechanism
+
+    v = _search_mechanism(m, 6, "all-differ")
     assert v.verdict == "private-within-scope" and any("EVERY pair" in s for s in v.scope.notes)
     assert v.worst_log_ratio <= 0.1
 

@@ -63,3 +63,22 @@ def test_batched_pmf_rows_equal_single_pmf_within_bounds():
             one = m.pmf(Q[b])
             tol = (rel[b] + one.rel_error) * np.maximum(P[b], one.values)
             assert np.all(np.abs(P[b] - one.values) <= tol)
+
+
+def test_a_subclass_with_its_own_pmf_is_not_batched():
+    from dataclasses import dataclass
+
+    from dpexact.mechanisms.permute_and_flip.mechanism import PermuteAndFlip
+
+    @dataclass(frozen=True)
+    class Shifted(PermuteAndFlip):
+        def pmf(self, scores, backend="float", method=None):
+            return super().pmf([s * 2 for s in scores], backend=backend, method=method)
+
+    m = Shifted(epsilon=1)
+    _, rel = m.pmf_float_batch(np.array([[0.0, -2.0, -4.0]]))
+    assert np.isnan(rel).all()
+    a = total_expected_error(m, 3, 3)
+    b = _member_by_member(m, 3, 3)
+    assert abs(a.as_float - b.as_float) <= 1e-14 * b.as_float
+    assert abs(a.as_float - total_expected_error(PermuteAndFlip(epsilon=1), 3, 3).as_float) > 1e-3

@@ -3,6 +3,7 @@ versioned JSON document per command that validates against its shipped schema, a
 counterexamples."""
 
 import json
+import re
 import textwrap
 from fractions import Fraction
 
@@ -75,6 +76,16 @@ def test_verify_exit_code_of_a_scope_only_verdict(monkeypatch):
 
 
 def test_verify_exit_codes_of_real_verdicts(tmp_path):
+    proved = run(["verify", "-m", "em", "-e", "1", "--n", "3", "--json", "-o", str(tmp_path / "em.json")])
+    d = doc_of(proved, "verify")
+    assert proved.exit_code == 0 and d["verdict"] == "private" and d["epsilon_bracket"]["upper"]["method"] == "theorem"
+    # its bracket witness replays; with a lower end above the true level (EM: exactly ε) it does not
+    assert run(["replay", str(tmp_path / "em.json")]).exit_code == 0
+    rec = d["replay"]
+    assert rec["kind"] == "witness" and float(rec["lower"]) <= 1
+    (tmp_path / "high.json").write_text(json.dumps(dict(rec, lower="101/100")))
+    high = run(["replay", str(tmp_path / "high.json")])
+    assert high.exit_code == 1 and "not proved >= lower" in high.stdout
     pws = run(["verify", "-m", "pf", "-e", "1", "--n", "2", "--values", "0,1", "--search", "grid", "--json"])
     assert pws.exit_code == 0 and doc_of(pws, "verify")["verdict"] == "private"  # pf Theorem 1, every n
     bad = run(["verify", "-m", "svt4", "-e", "1/10", "--n", "4", "-p", "threshold=1", "-p", "cutoff=1", "--json"])
@@ -175,7 +186,7 @@ def b(quick):
     ("minb", "refuted", "refutation", 1),  # a refutation, expected or not
     ("minc", "inconclusive", "expectation", 1),  # differs from its expectation
     ("mind", "inconclusive", "refutation", 3),  # nothing refuted, one inconclusive
-    ("mine", "holds", "refutation", 0),
+    ("minf", "holds", "refutation", 0),
 ])
 def test_check_exit_codes(tmp_path, paper, second, fail_on, code):
     f = tmp_path / f"{paper}.py"
@@ -318,3 +329,61 @@ def test_schemas_are_package_data():
     assert pyproject["tool"]["setuptools"]["package-data"]["dpexact.schemas"] == ["*.schema.json"]
     shipped = sorted(p.name for p in resources.files("dpexact.schemas").iterdir() if p.name.endswith(".schema.json"))
     assert shipped == sorted(f"{c}.schema.json" for c in COMMANDS)
+
+
+# --- progress lines in logs ---------------------------------------------------------------------------
+
+SLOW_CATALOGUE = '''
+import time
+from proofs_checks import Verdict, claim
+
+for i in range(4):
+    @claim(f"slowp.theorem.{i}", "A statement that takes a while.", "here", expected="holds")
+    def check(quick):
+        time.sleep(0.4)
+        return Verdict("holds", True, "nothing", {})
+'''
+
+
+def test_long_commands_print_plain_progress_lines_when_stderr_is_not_a_terminal(tmp_path, monkeypatch):
+    monkeypatch.setenv("DPEXACT_PROGRESS_SECONDS", "0.25")
+    f = tmp_path / "slowp.py"
+    f.write_text(SLOW_CATALOGUE)
+    r = run(["check", "--catalogue", str(f), "--json"])
+    assert r.exit_code == 0, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("progress: ")]
+    assert len(lines) >= 3 and all(re.fullmatch(r"progress: \S.* {2}\d/4 {2}elapsed \d+s( {2}ETA \d+s)?", ln)
+                                   for ln in lines), lines
+    assert any("ETA" in ln for ln in lines) and json.loads(r.stdout)["claims_done"] == 4  # stdout: JSON only
+    v = run(["verify", "-m", "pf", "-e", "1", "--n", "3", "--search", "grid", "--json"])
+    assert any(ln.startswith("progress: screening the grid family") for ln in v.stderr.splitlines()), v.stderr
+    monkeypatch.setenv("DPEXACT_PROGRESS_SECONDS", "1000")
+    quiet = run(["check", "--catalogue", str(f), "--json"])
+    assert "progress:" not in quiet.stderr  # at most one line per period: none in a shorter run
+
+
+# --- one meaning per option name: renamed options keep their former name for one release ----------
+
+@pytest.mark.parametrize("new, old", [
+    (["delta", "--p-pmf", "3/4,1/4", "--q-pmf", "1/4,3/4", "-e", "log(2)", "--compositions", "3", "--json"],
+     ["delta", "--p", "3/4,1/4", "--q", "1/4,3/4", "-e", "log(2)", "-k", "3", "--json"]),
+    (["ldp", "-m", "brr", "-N", "10", "-e", "1", "--brr-m", "2", "--json"],
+     ["ldp", "-m", "brr", "-N", "10", "-e", "1", "--m", "2", "--json"]),
+])
+def test_former_option_names_still_work_with_a_deprecation_note(new, old):
+    a, b = run(new), run(old)
+    assert a.exit_code == b.exit_code == 0, b.output
+    assert json.loads(a.stdout) == json.loads(b.stdout)
+    assert "deprecated" not in a.stderr
+    notes = [ln for ln in b.stderr.splitlines() if ln.startswith("note:")]
+    assert notes and all("deprecated and will be removed in the next release; use --" in ln for ln in notes)
+
+
+def test_an_option_given_under_both_names_is_refused():
+    r = run(["ldp", "-m", "brr", "-N", "10", "-e", "1", "--brr-m", "2", "--m", "3"])
+    assert r.exit_code == 2 and "former name of --brr-m" in r.stderr
+
+
+def test_hidden_former_names_are_not_in_the_help():
+    h = run(["delta", "--help"]).stdout
+    assert "--p-pmf" in h and "--compositions" in h and " --q " not in h and " -k" not in h

@@ -112,13 +112,23 @@ def test_conform_time_budget_is_an_estimate_from_a_pilot():
 
 
 @pytest.mark.parametrize("command", [["check", "--quick", "--claim", "pf.lemma.7"], ["sweep", "SPEC"]])
-def test_local_workers_are_bounded_by_their_memory(command, tmp_path):
+def test_local_workers_are_bounded_by_the_cpus(command, tmp_path):
     spec = tmp_path / "spec.toml"
     spec.write_text('task = "pmf"\nmechanisms = ["pf"]\nepsilon = "1"\nscores = "1,0"\n')
     args = [str(spec) if a == "SPEC" else a for a in command]
     if args[0] == "sweep":
         args += ["--store", str(tmp_path / "st")]
-    _one_line_refusal(args + ["--workers", "100000"], "--workers", "worker processes", "memory budget")
+    _one_line_refusal(args + ["--workers", "100000"], "--workers", "worker processes", "at most")
+
+
+def test_local_workers_are_bounded_by_their_memory(monkeypatch):
+    import dpexact.sweep.executor as executor
+    from dpexact.cost_limits import CostLimitError
+
+    monkeypatch.setattr(executor, "default_workers", lambda: 10**6)  # a machine with CPUs enough: memory decides
+    with _alarm(), pytest.raises(CostLimitError, match=r"--workers: .*100000 worker processes.*memory budget"):
+        with executor.dask_client(workers=100_000):
+            pass
 
 
 def test_a_python_float_epsilon_warns_with_its_exact_value():

@@ -88,3 +88,19 @@ def test_bad_arguments():
         solve_forest_ipm(lp, linear_solver="lu")
     with pytest.raises(ValueError, match="target_width"):
         solve_forest_ipm(lp, target_width=0)
+
+
+def test_cg_time_budget_returns_a_valid_interval():
+    lp = build_regular_lp(6, 6, "1/4")
+    ref = solve_regular_lp(lp, method="generation")
+    sol = solve_forest_ipm(lp, linear_solver="cg", time_limit=0.3)
+    assert sol.status == "Time limit reached"
+    assert sol.bounds.lower <= ref.optimal_total_error <= sol.bounds.upper
+
+
+def test_options_that_cannot_apply_are_errors():
+    lp = build_regular_lp(3, 3, 1)
+    with pytest.raises(ValueError, match="threads"):
+        solve_regular_lp(lp, method="forest-ipm", threads=2)
+    with pytest.raises(ValueError, match="options"):
+        solve_regular_lp(lp, method="forest-cg", options={"presolve": "off"})

@@ -31,7 +31,7 @@ def test_ldp_brr_json_fields():
     assert (out["m_search"], out["m_closed_form"], out["m"]) == (3, 4, 3)
     out = run_json("ldp", "-m", "brr", "--domain", "10", "--epsilon", "1", "--m-rule", "closed-form", "--json")
     assert out["m"] == 4
-    out = run_json("ldp", "-m", "brr", "--domain", "10", "--epsilon", "1", "--m", "2", "--json")
+    out = run_json("ldp", "-m", "brr", "--domain", "10", "--epsilon", "1", "--brr-m", "2", "--json")
     assert out["m"] == 2
 
 

@@ -72,7 +72,7 @@ def test_closed_form_levels_and_witnesses():
     v = verify_mechanism(dpexact.mechanism("noisy-hist-bad", epsilon=Fraction(1, 10)), 5)
     assert v.verdict == "violated" and v.certified and abs(v.worst_log_ratio - 10.0) < 1e-9
     v = verify_mechanism(dpexact.mechanism("noisy-hist", epsilon=Fraction(1, 10)), 5)
-    assert v.verdict == "private-within-scope"
+    assert v.verdict == "private" and v.bracket.upper.upper == "1/10"  # density-ratio proof
     # the prefix sum is ε-DP only when one query moves; all queries moving costs n·ε
     v = verify_mechanism(dpexact.mechanism("prefix-sum", epsilon=Fraction(1, 10), relation="all-differ"), 10)
     assert v.verdict == "violated" and abs(v.worst_log_ratio - 1.0) < 1e-9
@@ -120,7 +120,9 @@ def test_truncated_geometric_level_as_coded_by_dpsniper():
     v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10)))
     assert v.verdict == "violated" and abs(v.worst_log_ratio - math.log(9 / 8)) < 1e-12
     v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), log_base=2))
-    assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
+    # proved by the exhaustive exact comparison (verify/proofs/finite_levels.py): private, level ln(33/32)
+    assert v.verdict == "private" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
+    assert v.bracket.upper.upper == "log(33/32)"
     with pytest.raises(ValueError, match="count"):
         dpexact.mechanism("truncated-geometric", epsilon=1).pmf([7])
 
@@ -157,6 +159,10 @@ def test_smart_sum_noise_recovery_and_levels():
     yb = bad.rvs(q, size=100, random_state=5)
     assert np.all(yb[:, 2] == sum(q[:3]))
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
+    assert v.verdict == "private" and v.bracket.upper.upper == "1/5"  # density-ratio proof at the claim 2ε
+    from dpexact.verify.proofs.closed_forms import verify_smart_sum
+
+    v = verify_smart_sum(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - 0.2) < 1e-12
     assert abs(v.worst_float_log_ratio - 0.2) < 1e-9  # the witness box attains the level
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10), bad=True), 10)

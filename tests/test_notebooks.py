@@ -59,6 +59,7 @@ def _execute(path: Path, tmp_path: Path, quick: bool) -> float:
     return seconds
 
 
+@pytest.mark.notebooks
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_quick(path, tmp_path):
     seconds = _execute(path, tmp_path, quick=True)
@@ -67,7 +68,35 @@ def test_notebook_runs_quick(path, tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.notebooks
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs_full(path, tmp_path):
     seconds = _execute(path, tmp_path, quick=False)
     print(f"{path.stem}: {seconds:.1f} s (full)")
+
+
+@pytest.mark.notebooks
+def test_the_documented_notebook_command_leaves_the_repository_as_it_was(tmp_path):
+    """The command block of notebooks/README.md, run as written from the repository root: it
+    executes the notebook and `git status` (ignored files included) is the same before and after."""
+    import re
+    import subprocess
+
+    readme = (REPO / "notebooks" / "README.md").read_text()
+    block = re.search(r"```sh\n(.*?)```", readme, re.S).group(1)
+    assert "jupyter execute" in block and "mktemp" in block
+
+    def status() -> str:
+        return subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=REPO, capture_output=True, text=True,
+                              check=True).stdout
+
+    before = status()
+    env = {**os.environ, "DPEXACT_QUICK": "1", "TMPDIR": str(tmp_path), "MPLBACKEND": "Agg"}
+    r = subprocess.run(["bash", "-ec", block + '\necho "OUT=$OUT"'], cwd=REPO, env=env, capture_output=True, text=True,
+                       timeout=QUICK_BUDGET_S)
+    assert r.returncode == 0, r.stderr[-2000:]
+    out = Path(re.search(r"OUT=(.+)", r.stdout).group(1))
+    assert out.parent == tmp_path and (out / "getting_started.ipynb").is_file() and list((out / "figures").glob("*.png"))
+    executed = jupytext.read(out / "getting_started.ipynb")
+    assert any(c.get("outputs") for c in executed.cells if c.cell_type == "code")
+    assert status() == before

@@ -116,7 +116,7 @@ def test_sweep_plot_and_output_to_fifo_and_device(tmp_path, monkeypatch):
     png, doc = (r.finish() for r in readers)
     assert res.exit_code == 0, res.output
     assert _is_fifo(plot) and _is_fifo(out)
-    assert png.startswith(b"\x89PNG") and json.loads(doc)[0]["status"] == "ok"
+    assert png.startswith(b"\x89PNG") and json.loads(doc)["points"][0]["status"] == "ok"
 
 
 @pytest.mark.parametrize("option", ["--store", "--report"])

@@ -76,8 +76,9 @@ def test_monotone_svt1_private_for_monotone_queries_only():
     from dpexact.verify.router import verify_mechanism
 
     m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1, monotone=True)
-    v = verify_mechanism(m, 6)  # the mechanism's own claim: the monotone relation
-    assert v.verdict == "private-within-scope" and v.certified and v.worst_log_ratio <= 0.1
+    v = verify_mechanism(m, 6)  # the mechanism's own claim: the monotone relation, proved for every n
+    assert v.verdict == "private" and v.certified and v.worst_log_ratio <= 0.1
+    assert verify_patterns(m, 6, "monotone").verdict == "private-within-scope"
     assert "monotone" in v.scope.neighbourhood
     bad = verify_patterns(m, 10, "all-differ", certify_all=False)
     assert bad.verdict == "violated" and bad.certified
@@ -109,7 +110,7 @@ def test_bench_peers_json_rows():
     assert 0.1 < by["iSVT3"]["worst_log_ratio"] <= Fraction(by["iSVT3"]["coupling_bound"]) == Fraction(7, 40)
     assert by["histogram_eps"]["verdict"] == "violated"
     for nm in ("svt_increasing", "svt_decreasing"):  # CheckDP's monotone SVT: Lyu et al. Algorithm 1, halved query noise
-        assert by[nm]["verdict"] == "private-within-scope" and by[nm]["certified"] and by[nm]["params"]["monotone"] is True
+        assert by[nm]["verdict"] == "private" and by[nm]["certified"] and by[nm]["params"]["monotone"] is True
         assert by[nm]["worst_log_ratio"] <= 0.1
 
 
@@ -129,8 +130,9 @@ def test_svt34_parallel_refuted_through_a_component():
 
 def test_selection_ties_on_peer_pairs_are_decided_exactly():
     """rnm-exp's ratio equals e^ε exactly on some peer pairs: balls straddle, the exact backend decides."""
-    from dpexact.verify.router import verify_mechanism
+    from dpexact.verify.router import _search_mechanism, verify_mechanism
 
-    v = verify_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ")
+    assert verify_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ").verdict == "private"
+    v = _search_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ")  # the search alone
     assert v.verdict == "private-within-scope" and v.certified
     assert v.scope.decided_exact > 0 and v.scope.undecided == 0

@@ -27,7 +27,10 @@ def test_closed_form_matches_simulation():
     m = dpexact.mechanism("rnm-laplace", epsilon=1)
     q = [0.0, 1.0, 0.5, -1.0]
     p = m.pmf(q)
-    assert p.error_kind == "a-priori" and p.rel_error < 1e-12  # ball midpoints + the input-rounding term
+    # float scores are exact: the ball midpoints with the radius as a rigorous bound (no input rounding)
+    assert p.error_kind == "rigorous" and p.rel_error < 1e-12 and "input_rounding" not in p.details
+    r = m.pmf(["0", "1", "1/2", "-1.1"])  # exact scores: the bound adds their rounding (SelectionMechanism.pmf)
+    assert r.details["input_rounding"]["log_shift"] > 0 and r.rel_error < 1e-12
     draws = m.rvs(q, size=40000, random_state=2)
     from scipy.stats import chisquare
 

@@ -8,6 +8,7 @@ the softmax formula. Mutation tests: a mechanism with one term off is not proved
 from __future__ import annotations
 
 import importlib.util
+import json
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -89,6 +90,8 @@ def test_biased_coin_top1_level_two_to_six_digits():
     ("em", {"epsilon": 1}, LInfBox(1, ("1/2", 1, "1/4")), "3/4"),  # c·(Δ_(1) + Δ_(2)) = (1 + 1/2)/2
     ("pf", {"epsilon": "2*log(3)"}, LInfBox(1), "2*log(3)"),
     ("pf", {"epsilon": 1, "monotone": True}, MonotoneBox(1), "1"),
+    ("pf", {"epsilon": 1}, MonotoneBox(1), "1/2"),
+    ("rnm-global", {"epsilon": 1, "sensitivities": ["1/2", 1, 2]}, LInfBox(1, ("1/2", 1, 2)), "1"),
     ("rnm-gumbel", {"epsilon": 1}, LInfBox(1), "1"),
     ("rnm-laplace", {"epsilon": 1}, LInfBox(1), "1"),
     ("rnm-exp", {"epsilon": 1, "monotone": True}, LInfBox(1), "2"),
@@ -102,9 +105,9 @@ def test_theorem_levels_are_the_closed_forms(name, kw, nb, level):
 
 
 def test_theorems_do_not_apply_outside_their_side_conditions():
-    # PF's theorem is about boxes of radius <= Δ (and monotone PF on monotone boxes only)
-    assert theorem_proof(dpexact.mechanism("pf", epsilon=1, sensitivity="1/2"), 3, LInfBox(1)) is None
-    assert theorem_proof(dpexact.mechanism("pf", epsilon=1, monotone=True), 3, LInfBox(1)) is None
+    # PF with Δ understated, or its monotone exponent on the box: the theorem gives 2ε (tight), not ε
+    assert _same(theorem_proof(dpexact.mechanism("pf", epsilon=1, sensitivity="1/2"), 3, LInfBox(1)).upper, 2)
+    assert _same(theorem_proof(dpexact.mechanism("pf", epsilon=1, monotone=True), 3, LInfBox(1)).upper, 2)
     # per-candidate noise scales (RNMH) are not the noisy-max theorem's
     assert theorem_proof(dpexact.mechanism("rnm-exp", epsilon=1, scales=["1/5", 2]), 2, LInfBox(1)) is None
     # GEM's transform has sensitivity <= 1 only on its own box
@@ -202,3 +205,93 @@ def test_branch_and_bound_does_not_prove_below_the_level():
     v = verify_any(m, n=3)
     assert v.verdict == "violated" and 0.45 < v.bracket.lower_float <= 0.5
     assert v.bracket.upper is None or v.bracket.upper_float >= v.bracket.lower_float
+
+
+def test_pf_with_an_understated_delta_is_refuted_with_a_tight_bracket():
+    """Mutation of PF (Δ = 1/2 on neighbours differing by 1): level 2ε = 4 log 3, lower and upper agree."""
+    m = dpexact.mechanism("pf", epsilon="2*log(3)", sensitivity="1/2")
+    v = verify_any(m, neighbourhood="box:1", n=3)
+    assert v.verdict == "violated"
+    assert _same(v.bracket.upper.upper, "4*log(3)")
+    assert v.bracket.upper_float - v.bracket.lower_float < 1e-9
+
+
+def test_interval_gradient_encloses_the_closed_form_derivative():
+    """d/dx of e^{xy}/(x + 2) and of log(1 + e^x) on a box contain the closed forms at points of it."""
+    from flint import arb
+
+    from dpexact.numbers.interval_gradient import variables
+
+    box = arb(1).union(arb(2))  # x in [1, 2]
+    x, y = variables([box, arb(3)], [(0,), (1,)], 2)
+    f = (x * y).exp() / (x + 2)
+    g = (x.exp() + 1).log()
+    for t in (mpmath.mpf(1), mpmath.mpf("1.5"), mpmath.mpf(2)):
+        df = mpmath.exp(3 * t) * (3 * (t + 2) - 1) / (t + 2) ** 2
+        dg = mpmath.exp(t) / (1 + mpmath.exp(t))
+        assert f.d[0].lower() <= df <= f.d[0].upper()
+        assert g.d[0].lower() <= dg <= g.d[0].upper()
+    # y is held at 3: its derivative of e^{xy}/(x+2) is x e^{xy}/(x+2)
+    assert f.d[1].lower() <= mpmath.mpf(2) * mpmath.exp(6) / 4 <= f.d[1].upper()
+
+
+def test_cli_tolerance_option():
+    from typer.testing import CliRunner
+
+    from dpexact.cli.main import app
+
+    r = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--n", "3", "--tolerance", "0.01", "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    b = d["epsilon_bracket"]
+    assert d["verdict"] == "private" and 0 <= b["upper_float"] - b["lower_float"] <= 0.01
+    bad = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--tolerance", "0", "--n", "3"])
+    assert bad.exit_code == 2 and "tolerance" in bad.output
+    bad = CliRunner().invoke(app, ["verify", "-m", "em", "-e", "1", "--tolerance", "1e-3", "--delta", "1/10"])
+    assert bad.exit_code == 2 and "tolerance" in bad.output
+
+
+def test_a_branching_law_is_split_not_smoothed():
+    """GRR on the argmax written with the backend's certified comparisons: a box straddling a tie
+    raises on the comparison, so its bound is +inf and it is split — never a finite bound that
+    would hide the jump; the jump's own ratio e^ε is found as a witness."""
+    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+
+    def pmf(q, p, ops):
+        top = 0
+        for i in range(1, len(q)):
+            if ops.backend.compare(q[i], q[top]) > 0:
+                top = i
+        e = ops.exp(p.epsilon)
+        d = e + len(q) - 1
+        return [e / d if i == top else 1 / d for i in range(len(q))]
+
+    m = dpexact.define_mechanism("grr-user", pmf, epsilon=1, properties=dict(shift_invariant=True))
+    res = SelectionBnB(seconds=3).run(m, 2, LInfBox(1), target=1.0)
+    assert res.upper == math.inf and res.status.startswith("budget")
+    q, q2 = (Fraction(0), Fraction(-1, 2)), (Fraction(-1), Fraction(1, 2))
+    w = certify_triple(m, LInfBox(1), q, q2, 0)
+    assert w is not None and 1 - 1e-12 < w.lower_float <= 1  # e^ε/d over 1/d: exactly ε
+
+
+def test_a_violation_beyond_the_grid_is_found_by_gap_scaling():
+    """The audit's EM whose exponent doubles once the score spread reaches 18 Δ: the grids stop
+    at a few Δ; the lower end's gap scaling reaches the spread and certifies the violation."""
+    def pmf(q, p, ops):
+        c = p.epsilon / (2 * p.sensitivity)
+        hi = lo = q[0]
+        for x in q[1:]:
+            hi = x if ops.backend.compare(x, hi) > 0 else hi
+            lo = x if ops.backend.compare(x, lo) < 0 else lo
+        if ops.backend.compare(hi - lo, ops.num(18)) >= 0:
+            c = 2 * c
+        w = [ops.exp(c * (x - hi)) for x in q]
+        s = ops.sum(w)
+        return [v / s for v in w]
+
+    m = dpexact.define_mechanism("em-gap18", pmf, epsilon=1, properties=dict(symmetric=True, shift_invariant=True))
+    v = verify_any(m, n=3)
+    assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
+    w = v.bracket.lower
+    spreads = [max(map(Fraction, s)) - min(map(Fraction, s)) for s in (w.scores, w.neighbour_scores)]
+    assert max(spreads) >= 18 > min(spreads) and w.lower_float > 1

@@ -30,12 +30,15 @@ def test_cheap_catalogue_entries_are_sound_and_flagged():
     assert sum(isinstance(e, ChannelEntry) for e in catalogue()) >= 5  # LDP channels (GRR, BRR) are in it
     for r in rows:
         assert r.sound, r
+        assert r.bracket is not None, r  # every row carries its ε bracket
         if r.truth == "not-private":
             assert r.verdict == "violated" and r.certified, r
             assert r.worst_log_ratio > r.epsilon
+            assert r.bracket["lower_float"] > r.epsilon, r
         else:
-            # a proof above (theorem / branch-and-bound) makes it private; else the scope's verdict
+            # a proof above (theorem / exact channel ratio / branch-and-bound) makes it private; else the scope's verdict
             assert r.verdict in ("private", "private-within-scope") and r.worst_log_ratio <= r.epsilon + 1e-15, r
+            assert r.bracket["lower_float"] <= r.epsilon, r
             if r.verdict == "private":
                 # upper_float is rounded up, epsilon to nearest: equal levels differ by an ulp
                 assert r.bracket["upper"] is not None and r.bracket["upper_float"] <= r.epsilon * (1 + 2**-50), r

@@ -25,12 +25,17 @@ def register(app: typer.Typer) -> None:
         accuracy: bool = typer.Option(False, "--accuracy", help="PF float/recurrence vs ball on DPBench instead of timings"),
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
     ) -> None:
-        """Time PF (float, ball, recurrence) against EM in one run; or --accuracy tables."""
+        """Time PF (float, ball, recurrence) against EM and a bare-numpy floor in one run, as CPU-time
+        ratios (median of 7 interleaved rounds, load shown); or --accuracy tables."""
         from ..io import atomic_write_json, check_writable
 
         def echo(line: str) -> None:  # with --json, stdout carries the JSON only
             typer.echo(line, err=as_json)
 
+        if data and not accuracy:  # an option that cannot apply is refused, not ignored
+            _fail("--data: the DPBench directory is read by --accuracy only (the timings use generated scores)")
+        if quick and accuracy:
+            _fail("--quick: applies to the timings, not to --accuracy (which reads every DPBench file)")
         target = None
         if output is not None:
             try:

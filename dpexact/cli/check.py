@@ -27,7 +27,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, STRICT_INT, exit_with
+from .common import EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, STRICT_INT, LogProgress, exit_with
 
 #: seconds between two rewrites of the --output file while claims run
 WRITE_INTERVAL = 1.0
@@ -65,6 +65,8 @@ def register(app: typer.Typer) -> None:
 
         if fail_on not in ("expectation", "refutation"):
             _fail(f"--fail-on must be expectation or refutation, got {fail_on!r}")
+        if workers is not None and scheduler is not None:  # one would be ignored: refused, as `sweep` does
+            _fail("--workers: give either --scheduler (an existing cluster) or --workers (a local one)")
         bad = [v for v in verdict or () if v not in cat.VERDICTS]
         if bad:
             _fail(f"--verdict: unknown {bad}; choose from {', '.join(cat.VERDICTS)}")
@@ -117,16 +119,20 @@ def register(app: typer.Typer) -> None:
         def progress(c: Any, o: Any) -> None:
             if o is None:
                 bar.update(task, description=f"checking {c.id}")
+                log.update(f"checking {c.id}")
                 return
             done.append(o)
             bar.advance(task)
+            log.update(done=len(done))
             if time.monotonic() - last[0] >= WRITE_INTERVAL:
                 save(done, complete=False)
                 last[0] = time.monotonic()
 
         console = Console(stderr=True)
+        log = LogProgress(enabled=not console.is_terminal)
+        log.update("checking", 0, len(claims))
         try:
-            with Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+            with log, Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                           TimeElapsedColumn(), console=console, transient=True) as bar:
                 task = bar.add_task("checking", total=len(claims))
                 if workers is None and scheduler is None:

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import STRICT_INT, emit_json, output_option, prepare_output
+from .common import STRICT_INT, deprecated_alias, emit_json, output_option, prepare_output
 
 from ..numbers.parse import excerpt
 from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
@@ -42,8 +42,9 @@ def ldp(
     mechanism: str = typer.Option(..., "--mechanism", "-m", help="grr | brr | em"),
     domain: int = typer.Option(..., "--domain", "-N", parser=STRICT_INT, help="N, the number of equidistant points"),
     epsilon: str = typer.Option(..., "--epsilon", "-e", help="ε, exact: 1, 1/2, log(3)"),
-    m: Optional[int] = typer.Option(None, "--brr-m", "--m", parser=STRICT_INT,
+    m: Optional[int] = typer.Option(None, "--brr-m", parser=STRICT_INT,
                                     help="BRR: fixed number m of e^ε-weighted outputs (not -m, the mechanism)"),
+    m_old: Optional[int] = typer.Option(None, "--m", hidden=True, parser=STRICT_INT, help="former name of --brr-m"),
     m_rule: str = typer.Option("search", "--m-rule", help="BRR: search (Alg. 2) | closed-form (Alg. 3)"),
     reading: str = typer.Option("pseudocode", "--reading", help="BRR local search: pseudocode | text"),
     loss: str = typer.Option("abs", "--loss", help="abs | jaccard"),
@@ -57,10 +58,16 @@ def ldp(
     from ..ldp import BipartiteRR, ExponentialChannel, GeneralizedRR, closed_form_m, global_search, loss_by_name
     from ..ldp.cost_model import estimate_channel_cost
 
+    m = deprecated_alias("--brr-m", m, "--m", m_old)
     target = prepare_output(output)
     out: dict[str, Any] = {"mechanism": mechanism, "domain": domain, "epsilon": epsilon, "loss": loss}
     _choice("--m-rule", m_rule, ("search", "closed-form"))  # refused even where unused (grr, em)
     _choice("--reading", reading, ("pseudocode", "text"))
+    if mechanism != "brr":  # BRR's own options are refused for the others, never ignored
+        for flag, given in (("--brr-m", m is not None), ("--m-rule", m_rule != "search"), ("--reading", reading != "pseudocode")):
+            if given:
+                _fail(f"{flag}: a BRR option; -m {mechanism} does not use it")
+                return
     try:
         check_cost(estimate_channel_cost(mechanism, domain, backend), max_seconds=max_seconds)
         lm = loss_by_name(loss, domain)
@@ -91,10 +98,8 @@ def ldp(
     emit_json(out, as_json, target, command="ldp")
     if as_json:
         return
-    for k, v in out.items():
-        if not k.endswith("_detail"):
-            typer.echo(f"{k:>14}: {v}")
-    typer.echo(f"{'Q_g bound':>14}: ± {qg.error_bound:.3g} ({qg.error_kind})")
+    _print_fields({k: v for k, v in out.items() if not k.endswith("_detail")}
+                  | {"Q_g bound": f"± {qg.error_bound:.3g} ({qg.error_kind})"})
 
 
 def optimal_ldp(
@@ -136,8 +141,17 @@ def optimal_ldp(
     emit_json(out, as_json, target, command="optimal-ldp")
     if as_json:
         return
-    for k, v in out.items():
-        typer.echo(f"{k:>26}: {v}")
+    _print_fields(out)
+
+
+def _print_fields(fields: dict[str, Any]) -> None:
+    """``name: value`` lines, names right-aligned, values written plainly and wrapped to COLUMNS."""
+    from .text import value, width, wrap
+
+    pad = max(len(k) for k in fields)
+    for k, v in fields.items():
+        for line in wrap(f"{k:>{pad}}: {value(v, 16)}", width(), hang=" " * (pad + 2)):
+            typer.echo(line)
 
 
 def register(app: typer.Typer) -> None:

@@ -97,6 +97,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.prob",
     "dpexact.cli.schema",
     "dpexact.cli.replay",
+    "dpexact.cli.data",
 ]
 
 

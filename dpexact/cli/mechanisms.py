@@ -47,13 +47,19 @@ def register(app: typer.Typer) -> None:
         emit_json({"mechanisms": rows}, as_json, target, command="mechanisms", default=str)
         if as_json:
             return
-        from rich.console import Console
         from rich.table import Table
 
+        from .text import table_console, width
+
+        wide = width() >= 140  # citations and summaries need room; --json has them all
         t = Table(title="registered mechanisms (any command also takes PATH.py:OBJECT or module:OBJECT)")
-        for col in ("name", "outputs", "parameters", "citations", "summary"):
+        for col in ("name", "outputs", "parameters") + (("citations", "summary") if wide else ()):
             t.add_column(col, overflow="fold")
         for r in rows:
             params = ", ".join(p["name"] + ("" if p["required"] else f"={p['default']}") for p in r["parameters"])
-            t.add_row(r["name"], r["output_kind"] or "?", params, "; ".join(r["citations"][:4]), r["summary"])
-        Console(width=200).print(t)
+            extra = ("; ".join(r["citations"][:4]), r["summary"]) if wide else ()
+            t.add_row(r["name"], r["output_kind"] or "?", params, *extra)
+        c = table_console()
+        c.print(t)
+        if not wide:
+            c.print("citations and summaries: at COLUMNS >= 140, or `dpexact mechanisms --json`")

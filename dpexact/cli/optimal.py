@@ -20,17 +20,26 @@ def register(app: typer.Typer) -> None:
         mechanisms: str = typer.Option("pf,em", "--mechanisms", "--mechanism", "-m", help="comma-separated registry names or PATH.py:OBJECT / module:OBJECT, for ratios (naming a file or module imports (runs) it: use code you trust)"),
         boundary: str = typer.Option("clip", "--boundary", help="clip | drop: q' outside Q(n,k)"),
         method: str = typer.Option("auto", "--method", help="auto | generation | simplex | ipm | hipo (needs dpexact[hipo]) | pdlp | forest-ipm | forest-cg"),
-        crossover: bool = typer.Option(True, "--crossover/--no-crossover",
-                                       help="hipo, pdlp, ipm: turn the interior solution into a vertex"),
+        crossover: Optional[bool] = typer.Option(None, "--crossover/--no-crossover",
+                                                 help="hipo, pdlp, ipm: turn the interior solution into a vertex "
+                                                      "(default: only with --certify, whose certificate needs one; "
+                                                      "otherwise the interior solution with its proven interval)"),
         certify: bool = typer.Option(False, "--certify", help="exact certificate (e^-ε rational) or ball enclosure"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
         max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds",
-                                          help="refuse problems estimated to take longer; HiGHS's time limit"),
+                                          help="budget in CPU seconds (this process, all threads): problems estimated to "
+                                               "need more are refused, and HiGHS stops once the solve has spent it "
+                                               "(checked every iteration; pdlp and the forest routes: a wall-clock limit). A loaded machine "
+                                               "makes a solve slower, not a failure"),
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
         from ..lp.summary import optimal_summary
 
+        if not crossover and method in ("simplex", "generation"):  # an option that cannot apply is refused
+            typer.echo(f"error: --no-crossover: the {method} route returns a vertex already (crossover applies to "
+                       "ipm, hipo, pdlp and auto)", err=True)
+            raise typer.Exit(code=2)
         target = prepare_output(output)
         names = [s.strip() for s in mechanisms.split(",") if s.strip()]
         try:
@@ -48,7 +57,6 @@ def register(app: typer.Typer) -> None:
         if as_json:
             return
         from rich.console import Console
-        from rich.markup import escape
         from rich.table import Table
 
         c = Console(markup=False, highlight=False)
@@ -56,7 +64,8 @@ def register(app: typer.Typer) -> None:
         ratios, ratio_bounds, exact_ratios = out["ratios"], out["ratio_error_bounds"], out.get("ratios_exact", {})
         c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}: "
                 f"{out['variables']} variables, {out['constraints']} constraints ({out['classes']} classes, {out['vectors']} vectors)")
-        c.print(f"solved by {'dpexact' if out['method'].startswith('forest') else 'HiGHS'} ({out['method']}{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s; "
+        c.print(f"solved by {'dpexact' if out['method'].startswith('forest') else 'HiGHS'} ({out['method']}"
+                f"{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s (solver time); "
                 f"optimum Σ_q E[err(M*, q)] = {out['optimal_total_error']:.15g}, "
                 f"proven in [{lo:.15g}, {hi:.15g}]")
         if "ratios_exact" in out:
@@ -65,7 +74,7 @@ def register(app: typer.Typer) -> None:
         enclosure = out.get("optimal_total_error_enclosure")
         if enclosure is not None:
             c.print(f"rigorous enclosure of the optimum: [{enclosure[0]:.17g}, {enclosure[1]:.17g}]")
-        t = Table(title=escape("optimality ratio Σ E[err(M)] / Σ E[err(M*)]  (>= 1, 1 = optimal)"))
+        t = Table(title="optimality ratio Σ E[err(M)] / Σ E[err(M*)]  (>= 1, 1 = optimal)")
         t.add_column("mechanism")
         t.add_column("ratio")
         t.add_column("± bound")

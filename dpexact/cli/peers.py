@@ -15,6 +15,24 @@ _KEYS = ("suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "ve
          "seconds", "peer_seconds")
 
 
+def _end(d: dict, key: str) -> str:
+    """A bracket end for the table: exact where short, else 9 significant digits (lower rounded down, upper up)."""
+    import math
+
+    v = d[key]
+    if v is None:
+        return ""
+    if v == "inf":
+        return "unbounded"
+    if len(v) <= 12:
+        return v
+    f = (d["epsilon_bracket"] or {}).get(f"{key}_float")
+    if not isinstance(f, float):
+        return v[:12]
+    q = 10 ** (8 - math.floor(math.log10(abs(f)))) if f else 1
+    return f"{(math.floor if key == 'lower' else math.ceil)(f * q) / q:.9g}"
+
+
 def register(app: typer.Typer) -> None:
     @app.command("bench-peers")
     def bench_peers_cmd(
@@ -48,7 +66,7 @@ def register(app: typer.Typer) -> None:
             return
         from ..schemas import document
 
-        full = [r.as_dict() for r in rows]
+        full = [r.as_dict() | r.bracket_columns() for r in rows]
         wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
         missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
         code = EXIT_FAIL if wrong or missed else EXIT_OK
@@ -58,28 +76,46 @@ def register(app: typer.Typer) -> None:
             atomic_write_json(output, document("bench-peers", {"rows": full}), name="--output", indent=1, default=str)
         if as_json:
             short = [{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
+                                                 "lower": d["lower"], "upper": d["upper"], "proof": d["proof"],
+                                                 "epsilon_bracket": d["epsilon_bracket"],
                                                  "truth_source": d["truth_source"], "peer_source": d["peer_source"],
                                                  "note": d["note"]} for d in full]
             typer.echo(json.dumps(document("bench-peers", {"rows": short}), default=str))
             exit_with(code)
             return
-        from rich.console import Console
         from rich.table import Table
 
+        from .text import table_console, width
+
+        wide = width() >= 160  # the mechanism, certified and level columns; --json has every field
         t = Table(title="peer suites: dpexact exact verdicts (ε claimed) vs the peers' published times")
-        for col in ("suite", "peer name", "dpexact", "truth", "verdict", "cert.", "worst log-ratio", "level", "proven <=", "s",
-                    "peer s"):
-            t.add_column(col)
+        cols = ["suite", "peer name"] + (["dpexact"] if wide else []) + ["truth", "verdict"] + (["cert."] if wide else []) \
+            + ["lower", "upper"] + (["proof"] if wide else []) + ["s", "peer s"]
+        for col in cols:
+            t.add_column(col, overflow="fold")
         for d in full:
-            w = d["worst_log_ratio"]
-            ws = w if isinstance(w, str) else ("" if w is None else f"{w:.6g}")
-            t.add_row(d["suite"], d["name"], d["mechanism"] or "-", d["truth"], d["verdict"], str(d["certified"]), ws,
-                      d["level"] or "", d["coupling_bound"] or "", f"{d['seconds']:.2f}", "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}")
-        c = Console(width=200)
-        c.print(t)
+            cells = {"suite": d["suite"], "peer name": d["name"], "dpexact": d["mechanism"] or "-", "truth": d["truth"],
+                     "verdict": d["verdict"], "cert.": str(d["certified"]), "lower": _end(d, "lower"),
+                     "upper": _end(d, "upper"), "proof": d["proof"] or "", "s": f"{d['seconds']:.2f}",
+                     "peer s": "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}"}
+            t.add_row(*(cells[c] for c in cols))
+        c = table_console()
+        if wide:
+            c.print(t)
+        else:  # one wrapped line per entry: a table of 8 columns would cut every word at 80 columns
+            from .text import wrap
+
+            for d in full:
+                line = (f"{d['suite']} / {d['name']}: {d['verdict']} (truth {d['truth']}); ε bracket "
+                        f"[{_end(d, 'lower') or '-'}, {_end(d, 'upper') or '-'}]"
+                        + (f" ({d['proof']})" if d["proof"] else "")
+                        + f"; {d['seconds']:.2f} s" + ("" if d["peer_seconds"] is None else f" (peer {d['peer_seconds']:.0f} s)"))
+                for part in wrap(line):
+                    c.print(part)
+            c.print("the table with the mechanism, certified and proof columns: at COLUMNS >= 160, or --json")
         c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
-        c.print("proven <=: an upper bound on the privacy level proved by a coupling for every pair of neighbours "
-                "(threshold shift: sparse-vector laws; the other candidates' noises: report noisy max)")
+        c.print("lower: a certified witness's log-ratio (unbounded: an output impossible under the neighbour); upper: a "
+                "proved bound for every input of the proof's domain (method, n it covers, theorem); --json: epsilon_bracket")
         c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "
                 "CheckDP its 70 s bound; sources per row in --json (peer_source)")
         exit_with(code)

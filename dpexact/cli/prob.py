@@ -67,9 +67,11 @@ def register(app: typer.Typer) -> None:
             mech = build(mechanism, **params)
             kind = kind_of(mech)
             part: Any = None
+            if output_part is not None and kind.name != "mixed":  # an option that cannot apply is refused, not ignored
+                raise ValueError(f"--pattern: {mechanism} has {kind.name} outputs (no finite part); it applies to mixed outputs only")
             if kind.event is None:
                 raise ValueError(f"mechanism {mechanism!r} has {kind.name} outputs: use `dpexact pmf` for their probabilities")
-            if kind.finite and output_part is not None:  # the finite part of a mixed output
+            if output_part is not None:  # the finite part of a mixed output
                 outs = {str(o): o for o in mech.outputs(len(q))}
                 if output_part.strip() not in outs:
                     shown = ", ".join(list(outs)[:8]) + (", …" if len(outs) > 8 else "")

@@ -53,10 +53,15 @@ def register(app: typer.Typer) -> None:
                "delta": rec.get("delta"), "neighbourhood": rec.get("neighbourhood")}
         emit_json(out, as_json, target, command="replay")
         if not as_json:
+            from .text import wrap
+
             lr = res.log_ratio
             span = "" if lr is None else f"; log-ratio in [{lr[0]:.9g}, {lr[1]:.9g}]"
-            typer.echo(f"{rec['mechanism']}  ε = {rec.get('epsilon')}: {res.kind} {'holds' if res.holds else 'does NOT hold'}")
-            typer.echo(f"  {res.claim}  (re-checked in {res.arithmetic}; neighbours {'yes' if res.neighbours else 'no'}{span})")
+            lines = [f"{rec['mechanism']}  ε = {rec.get('epsilon')}: {res.kind} {'holds' if res.holds else 'does NOT hold'}",
+                     f"  {res.claim}  (re-checked in {res.arithmetic}; neighbours {'yes' if res.neighbours else 'no'}{span})"]
             if res.note:
-                typer.echo(f"  {res.note}")
+                lines.append(f"  {res.note}")
+            for line in lines:
+                for part in wrap(line, indent=line[: len(line) - len(line.lstrip())]):
+                    typer.echo(part)
         exit_with(0 if res.holds else EXIT_FAIL)

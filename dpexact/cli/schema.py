@@ -25,7 +25,10 @@ def register(app: typer.Typer) -> None:
         from ..schemas import validate as check
 
         if command == "list":
-            typer.echo(f"schema_version {SCHEMA_VERSION}: " + ", ".join(COMMANDS))
+            from .text import wrap
+
+            for line in wrap(f"schema_version {SCHEMA_VERSION}: " + ", ".join(COMMANDS)):
+                typer.echo(line)
             return
         if command not in COMMANDS:
             typer.echo(f"error: COMMAND must be one of {', '.join(COMMANDS)} (or list), got {command[:40]!r}", err=True)

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from .common import STRICT_INT, emit_json, output_option, prepare_output
+from ..sweep.executor import DRAIN_SECONDS
+from .common import EXIT_FAIL, EXIT_INTERRUPTED, STRICT_INT, LogProgress, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -22,7 +24,8 @@ def register(app: typer.Typer) -> None:
         workers: Optional[int] = typer.Option(None, "--workers", parser=STRICT_INT, help="local worker processes (default: the CPUs; 0: serial, no Dask)"),
         retry_failed: bool = typer.Option(False, "--retry-failed", help="run again the points whose stored result failed"),
         plot: Optional[Path] = typer.Option(None, "--plot", help="draw ratio vs ε per (n, k) from the store into this PNG"),
-        table: bool = typer.Option(False, "--table", help="print the grid's results as a table"),
+        plot_y: str = typer.Option("per-panel", "--plot-y", help="--plot's y-axes: per-panel (each panel its own range) | shared | log"),
+        table: bool = typer.Option(False, "--table", help="print the grid's results as a table, one column per mechanism"),
         output: Optional[str] = output_option(),
     ) -> None:
         """Run a grid of optimal / verify / pmf / check tasks; re-running resumes where it stopped."""
@@ -30,7 +33,7 @@ def register(app: typer.Typer) -> None:
 
         from ..io import check_writable
         from ..sweep import ResultStore, load_spec, point_record, run_sweep
-        from ..sweep.report import plot_ratios, table_rows
+        from ..sweep.report import Y_AXES, plot_ratios, table_rows
 
         err = Console(stderr=True)
         target = prepare_output(output)
@@ -40,6 +43,10 @@ def register(app: typer.Typer) -> None:
                 raise ValueError(f"--workers must be >= 0, got {workers}")
             if scheduler is not None and workers is not None:
                 raise ValueError("--workers: give either --scheduler (an existing cluster) or --workers (a local one)")
+            if plot_y not in Y_AXES:
+                raise ValueError(f"--plot-y must be one of {', '.join(Y_AXES)}, got {plot_y[:40]!r}")
+            if plot is None and plot_y != "per-panel":
+                raise ValueError("--plot-y applies to --plot only")
             if plot is not None:
                 if spec.task != "optimal":
                     raise ValueError("--plot: draws optimality ratios, so it needs a task = \"optimal\" sweep")
@@ -53,8 +60,8 @@ def register(app: typer.Typer) -> None:
             with bar:
                 report = run_sweep(spec, store, scheduler=scheduler, workers=workers, retry_failed=retry_failed,
                                    on_progress=bar.update, on_interrupt=lambda m: err.print(
-                                       f"interrupted: storing the {m} running task(s) first; Ctrl-C again to abandon them",
-                                       markup=False))
+                                       f"interrupted: storing the {m} running task(s) first (at most {DRAIN_SECONDS:g} s); "
+                                       "Ctrl-C again to abandon them", markup=False))
         except (ValueError, TypeError) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(code=2)
@@ -63,8 +70,12 @@ def register(app: typer.Typer) -> None:
                        "kept, run the same command to resume", err=True)
             raise typer.Exit(code=1)
         except KeyboardInterrupt:
-            typer.echo(f"interrupted: finished results are in {store_dir}; run the same command to resume", err=True)
-            raise typer.Exit(code=130)
+            done = len(ResultStore(store_dir).scan().rows)
+            resume = ["dpexact", "sweep", str(spec_path), "--store", str(store_dir)]
+            resume += ["--scheduler", scheduler] if scheduler else ["--workers", str(workers)] if workers is not None else []
+            typer.echo(f"interrupted: {done} finished result(s) are in {store_dir}; resume with:\n  {shlex.join(resume)}",
+                       err=True)
+            raise typer.Exit(code=EXIT_INTERRUPTED)
         for path, reason in report.corrupt:
             err.print(f"corrupt store file {path} ({reason}): not used; its task was run again", markup=False)
         if as_json or target is not None:
@@ -76,19 +87,22 @@ def register(app: typer.Typer) -> None:
         if table:
             from rich.table import Table
 
-            header, lines = table_rows(report.points, report.rows)
+            from .text import table_console, wrap
+
+            header, lines, notes = table_rows(report.points, report.rows)
             t = Table(title=f"sweep {spec_path.name} ({spec.task})")
             for h in header:
                 t.add_column(h, overflow="fold")
             for line in lines:
                 t.add_row(*line)
-            out = Console(stderr=as_json)
-            if not out.is_terminal:  # a log file or pipe: no wrapping at the 80-column default
-                out = Console(stderr=as_json, width=160)
+            out = table_console(stderr=as_json)
             out.print(t)
+            for note in notes:
+                for part in wrap(note):
+                    out.print(part)
         if plot is not None:
             try:
-                plot_ratios(report.points, report.rows, plot, title=f"{spec_path.name}: optimality ratio vs ε")
+                plot_ratios(report.points, report.rows, plot, title=f"{spec_path.name}: optimality ratio vs ε", y=plot_y)
             except ValueError as exc:
                 typer.echo(f"error: {exc}", err=True)
                 raise typer.Exit(code=1)
@@ -107,15 +121,21 @@ class _ProgressBar:
                            TextColumn("running {task.fields[running]} · failed {task.fields[failed]}"),
                            TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console, transient=True)
         self._task = None
+        self._log = LogProgress(enabled=not console.is_terminal)  # type: ignore[attr-defined]
+        self._log.update("sweep")
 
     def __enter__(self) -> "_ProgressBar":
+        self._log.__enter__()
         self._p.__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._p.__exit__(*exc)
+        self._log.__exit__()
 
     def update(self, prog: object) -> None:
+        self._log.update(f"sweep (running {prog.running}, failed {prog.failed})",  # type: ignore[attr-defined]
+                         prog.done + prog.failed, prog.total)  # type: ignore[attr-defined]
         if self._task is None:
             self._task = self._p.add_task("sweep", total=prog.total, running=0, failed=0)  # type: ignore[attr-defined]
         self._p.update(self._task, completed=prog.done + prog.failed, running=prog.running, failed=prog.failed)  # type: ignore[attr-defined]

@@ -8,7 +8,7 @@ import shutil
 import textwrap
 from typing import Any, Iterable
 
-__all__ = ["width", "wrap", "value", "fmt_float", "report_lines"]
+__all__ = ["width", "wrap", "value", "fmt_float", "report_lines", "table_console"]
 
 
 def width() -> int:
@@ -20,6 +20,7 @@ def wrap(text: str, cols: int | None = None, indent: str = "", hang: str = "    
     """``text`` broken at spaces into lines of at most ``cols`` characters (words longer than a line
     are cut); continuation lines are indented by ``hang`` more than ``indent``."""
     cols = cols or width()
+    text = text[len(indent):] if indent and text.startswith(indent) else text
     return textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent + hang,
                          break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
 
@@ -36,15 +37,22 @@ def fmt_float(x: Any, digits: int = 6) -> str:
     return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
 
 
-def value(v: Any) -> str:
+def value(v: Any, digits: int = 6) -> str:
     """A JSON value as a reader writes it: lists comma-separated in parentheses, mappings as
-    ``key value`` pairs, booleans yes / no, floats with 6 significant digits."""
+    ``key value`` pairs, booleans yes / no, floats with ``digits`` significant digits."""
     if isinstance(v, dict):
-        return ", ".join(f"{k} {value(x)}" for k, x in v.items())
+        return ", ".join(f"{k} {value(x, digits)}" for k, x in v.items())
     if isinstance(v, (list, tuple)):
-        inner = ", ".join(value(x) for x in v)
+        inner = ", ".join(value(x, digits) for x in v)
         return f"({inner})"
-    return fmt_float(v)
+    return fmt_float(v, digits)
+
+
+def table_console(**kwargs: Any) -> Any:
+    """A rich console for tables at the terminal's width (``COLUMNS``), printing text literally."""
+    from rich.console import Console
+
+    return Console(width=width(), markup=False, highlight=False, **kwargs)
 
 
 def _bracket_lines(b: dict, epsilon: str) -> Iterable[str]:

@@ -35,8 +35,8 @@ def register(app: typer.Typer) -> None:
         """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact).
         Exit 0 private (proved), 1 violated, 3 undecided / inconclusive / private-within-scope."""
         from ..mechanisms.registry import mechanism as build
+        from ..verify.replay import evidence_record, witness_neighbourhood
         from ..verify.router import verify_any
-        from ..verify.replay import evidence_record
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
@@ -57,12 +57,7 @@ def register(app: typer.Typer) -> None:
                                values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,
                                progress=progress.report, tolerance=tolerance)
             d = v.as_dict()
-            nb = None
-            if getattr(mech, "output_kind", "selection") == "selection" and relation is None and delta is None:
-                from ..verify.neighbourhoods import parse_neighbourhood
-
-                nb = parse_neighbourhood(neighbourhood, mech)
-            record = evidence_record(v, mechanism, params, nb)
+            record = evidence_record(v, mechanism, params, witness_neighbourhood(mech, neighbourhood, relation, delta))
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
@@ -95,17 +90,22 @@ def register(app: typer.Typer) -> None:
         if as_json:
             exit_with(code)
             return
-        from rich.console import Console
         from rich.table import Table
 
+        from .text import table_console, width
+
+        wide = width() >= 140  # the ground-truth citation; --json has it
         t = Table(title="verifier soundness benchmark")
-        for col in ("mechanism", "truth", "verdict", "certified", "worst log-ratio", "ε", "time (s)", "ground truth"):
-            t.add_column(col)
+        cols = ("mechanism", "truth", "verdict", "certified", "worst log-ratio", "ε", "time (s)") + (("ground truth",) if wide else ())
+        for col in cols:
+            t.add_column(col, overflow="fold")
         for r in rows:
             w = r.worst_log_ratio
             t.add_row(r.label, r.truth, r.verdict, str(r.certified), f"{w:.6g}" if math.isfinite(w) else str(w),
-                      f"{r.epsilon:.6g}", f"{r.seconds:.2f}", r.citation)
-        c = Console(width=200, markup=False)
+                      f"{r.epsilon:.6g}", f"{r.seconds:.2f}", *((r.citation,) if wide else ()))
+        c = table_console()
         c.print(t)
+        if not wide:
+            c.print("ground-truth citations: at COLUMNS >= 140, or --json")
         c.print(f"unsound: {unsound or 'none'}; non-private not flagged: {missed or 'none'}")
         exit_with(code)

@@ -31,8 +31,10 @@ orthants), where
 ``composed`` mechanism is conformed component by component (a check fails if it fails on a
 component, and is not applicable only if it is on every component).
 
-A backend the mechanism does not offer (``pmf`` raises ``ValueError`` naming the backend) is
-reported as not applicable, not as a failure. A sampler-only mechanism
+A backend the mechanism does not offer (``pmf`` raises ``ValueError`` naming the backend, or
+``NotImplementedError``) is reported as not applicable, not as a failure; any other exception
+(a ``TypeError`` from ``True * sympy.E``, a ``ZeroDivisionError``, a define_mechanism function
+that raised) fails the check that met it, with the exception named. A sampler-only mechanism
 (``properties.certified`` False) gets only ``protocol``, ``sampler-agrees`` (against its own
 empirical pmf, so this is a smoke test) and ``bad-input``.
 """
@@ -46,9 +48,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..cost_limits import CostLimitError, check_cost, check_count, estimate_from_pilot
+from ..mechanisms.base import MechanismCrash
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
-from .report import ConformanceCheck, ConformanceReport, cx as _cx, safe as _safe
+from .report import ConformanceCheck, ConformanceReport, cx as _cx
 from ..protocols import AnyMechanism, BoxLaw, check_mechanism, mechanism_properties, mechanism_size
 from ..verify.kinds import kind_of
 from ..numbers.backends import exact_sympy
@@ -82,8 +85,36 @@ def default_corpus(mechanism: AnyMechanism) -> list[tuple[Fraction, ...]]:
     return out
 
 
+class _Crash(Exception):
+    """The mechanism raised something other than a refusal: the check that met it fails."""
+
+
+def _safe(fn: Any) -> tuple[Any, str | None]:
+    """``(fn(), None)``, or ``(None, why)`` when it declines (``ValueError``, ``NotImplementedError``:
+    a backend or input it does not offer); any other exception is a crash (:class:`_Crash`)."""
+    try:
+        return fn(), None
+    except MechanismCrash as exc:
+        raise _Crash(f"failed: {exc}") from exc
+    except (ValueError, NotImplementedError) as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+    except Exception as exc:  # noqa: BLE001 - a crash fails the check; it is never "not offered"
+        raise _Crash(f"raised {type(exc).__name__}: {str(exc)[:300]}") from exc
+
+
 def _offered(m: AnyMechanism, q: Sequence[Any], backend: str) -> tuple[Any, str | None]:
-    return _safe(lambda: m.pmf([str(x) for x in q], backend=backend))
+    try:
+        return _safe(lambda: m.pmf([str(x) for x in q], backend=backend))
+    except _Crash as exc:
+        raise _Crash(f"the {backend} pmf {exc} on scores {[str(x) for x in q]}") from exc
+
+
+def _checked(name: str, fn: Any, *args: Any) -> Any:
+    """Run one check; a crash of the mechanism inside it is that check's failure, named."""
+    try:
+        return fn(*args)
+    except _Crash as exc:
+        return ConformanceCheck(name, False, str(exc))
 
 
 def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = None, *, draws: int = 20_000, seed: int = 0,
@@ -119,25 +150,28 @@ def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = No
     if not props.certified:
         for c in ("sums-to-one", "ball-encloses-exact", "float-within-bound"):
             rep.checks.append(ConformanceCheck(c, None, "sampler-only mechanism: no certified pmf"))
-        rep.checks.append(_sampler(mechanism, vecs, draws, seed))
+        rep.checks.append(_checked("sampler-agrees", _sampler, mechanism, vecs, draws, seed))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=False))
         rep.checks.append(_bad_input(mechanism))
         return rep
     if kind.finite:
-        rep.checks.append(_sums(mechanism, vecs, backends, exact_max_n))
-        rep.checks.append(_ball_exact(mechanism, vecs, exact_max_n))
-        rep.checks.append(_float_bound(mechanism, vecs, exact_max_n))
-        rep.checks.append(_sampler(mechanism, vecs, draws, seed))
+        rep.checks.append(_checked("sums-to-one", _sums, mechanism, vecs, backends, exact_max_n))
+        rep.checks.append(_checked("ball-encloses-exact", _ball_exact, mechanism, vecs, exact_max_n))
+        rep.checks.append(_checked("float-within-bound", _float_bound, mechanism, vecs, exact_max_n))
+        rep.checks.append(_checked("sampler-agrees", _sampler, mechanism, vecs, draws, seed))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
     else:
         from .real_outputs import real_checks
 
-        rep.checks.extend(real_checks(mechanism, vecs, draws, seed))
+        try:
+            rep.checks.extend(real_checks(mechanism, vecs, draws, seed))
+        except _Crash as exc:
+            rep.checks.append(ConformanceCheck("sums-to-one", False, f"the law of output sets {exc}"))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
     if kind.name == "mixed":
         from .real_outputs import box_marginal
 
-        rep.checks.append(box_marginal(mechanism, vecs))
+        rep.checks.append(_checked("box-marginal", box_marginal, mechanism, vecs))
     rep.checks.append(_bad_input(mechanism))
     return rep
 
@@ -352,7 +386,10 @@ def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[
         return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
     shifts = (1, -2) if props.integer_scores else (1, "-5/2")
-    rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
+    try:
+        rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
+    except _Crash as exc:
+        rep, err = None, str(exc)
     for k, v in declared.items():
         if not v:
             out.append(ConformanceCheck(k, None, "not declared"))

@@ -66,7 +66,12 @@ PINNED_SHA256 = {
 
 
 class DatasetMissingError(FileNotFoundError):
-    """The DPBench folder or file is not available (no directory configured, folder or file absent)."""
+    """The DPBench folder or file is not available (no directory configured, folder or file absent).
+    Its message ends by saying how to get the data."""
+
+    def __str__(self) -> str:
+        return (f"{super().__str__()}; to get the DPBench histograms (public upstream, digests checked): "
+                f"dpexact data fetch dpbench --dir DIR, then set {DPBENCH_ENV}=DIR")
 
 
 class DatasetIntegrityError(ValueError):

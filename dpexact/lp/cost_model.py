@@ -24,19 +24,20 @@ figures are wall clock from ``benchmarks/README.md``. The runs are listed there 
   Q(7, 7) (V × 4.2) at ε = 0.05 costs × 25, Q(7, 7) -> Q(8, 8) at ε = 0.5 × 20 (7.3 s), and
   Q(8, 8) at ε = 0.25 took > 300 s -> ``A(ε)·(V/7260)^2.5`` with A interpolated
   log-linearly between those ε;
-* HiPO (dual LP, 2 threads): 14–23 s at Q(8, 8), 829 s at Q(9, 9); flops per factorisation
-  ∝ V^2.9, factor entries 1.24e7 at Q(8, 8) ∝ V^1.93 at 12 bytes each
-  -> ``20·(V/30459)^2.9`` s and ``80 MB + 900 B·V + 12·1.24e7·(V/30459)^1.93`` bytes;
+* HiPO (dual LP, 2 threads): 14–23 s wall at Q(8, 8), 829 s at Q(9, 9); CPU time of both
+  threads, no crossover, Q(8, 8) at ε = 0.25: 46.6 s (2026-11-28, load 16); flops per
+  factorisation ∝ V^2.9, factor entries 1.24e7 at Q(8, 8) ∝ V^1.93 at 12 bytes each
+  -> ``45·(V/30459)^2.9`` CPU s and ``80 MB + 900 B·V + 12·1.24e7·(V/30459)^1.93`` bytes;
 * simplex / IPX: 105–150 s at Q(8, 8), ε = 0.25 -> ``150·(V/30459)^2.9`` s;
   PDLP: 30 s at Q(8, 8), no convergence in 554 s at Q(10, 10) -> ``30·(V/30459)^2.9`` s;
-* optimality ratios (one float pmf per class and mechanism): PF 2.92 / 10.4 / 42.4 s at
-  6 435 / 24 310 / 92 378 classes -> ``4.5e-4`` s per class and mechanism, the model when no
-  pilot is given; :func:`dpexact.lp.summary.optimal_summary` times each mechanism on a pilot
+* optimality ratios (one float pmf per class and mechanism, batched for PF and EM): 0.67 s (PF)
+  and 0.52 s (EM) CPU at Q(10, 10)'s 184 756 classes -> ``4e-6`` s per class and mechanism, the
+  model when no pilot is given; :func:`dpexact.lp.summary.optimal_summary` times each mechanism on a pilot
   instead (EM costs a third of PF, a quadrature-based mechanism a hundred times more, and a
   mechanism without declared symmetry is summed over vectors, not classes).
 
 The small-ε generation model is coarse (within a factor of 2–3 of the runs above); whatever
-it says, the CLI also hands its budget to HiGHS as a time limit.
+it says, the budget is also enforced while solving, as CPU time (:func:`.solver.solve_regular_lp`).
 """
 
 from __future__ import annotations
@@ -76,22 +77,27 @@ _GEN_FAST_EPSILON = 0.7
 _GEN_SLOW_ANCHORS = ((0.05, 11.4), (0.25, 4.46), (0.5, 0.36), (0.7, 0.23))
 _GEN_SLOW_V, _GEN_SLOW_POWER = 7260, 2.5
 _IPM_V, _IPM_POWER = 30459, 2.9
-_IPM_SECONDS = {"hipo": 20.0, "ipm": 150.0, "simplex": 150.0, "pdlp": 30.0}
+_IPM_SECONDS = {"hipo": 45.0, "ipm": 150.0, "simplex": 150.0, "pdlp": 30.0}
 _HIPO_FACTOR_ENTRIES, _HIPO_FACTOR_POWER, _HIPO_BYTES_PER_ENTRY = 1.24e7, 1.93, 12.0
-_RATIO_S_PER_CLASS = 4.5e-4
-#: forest routes (:mod:`.forest_ipm`): iterations, and seconds per unit of work
-_FOREST_SECONDS = {"forest-ipm": (20, 1 / 5e9), "forest-cg": (60, 1 / 1e8)}
-#: entries of the eliminated matrix Â per variable (Σ_v (depth(v)+1) after merging)
+_RATIO_S_PER_CLASS = 4e-6
+#: forest routes (:mod:`.forest_ipm`), CPU s measured at Q(8, 8) (dense: 10 s per iteration) and Q(10, 10)
+#: (CG: 46 ms per step), benchmarks/README.md:
+#: (iterations, seconds per unit of work)
+_FOREST_SECONDS = {"forest-ipm": (20, 1 / 1.5e10), "forest-cg": (60, 1 / 5e8)}
+#: entries of the eliminated matrix Â per variable (Σ_v (depth(v)+1) after merging; 9.4 at Q(8, 8))
 _FOREST_NNZ_PER_VAR = 12.0
+#: forest-ipm: seconds per entry of the dense class system formed from the sparse product
+_FOREST_DENSE_S_PER_ENTRY = 1.2e-7
 
 
-def _forest_cost(route: str, classes: int, v: int) -> tuple[float, float, str]:
+def _forest_cost(route: str, classes: float, v: float) -> tuple[float, float, str]:
     """(seconds, extra bytes, model) of the forest routes."""
     iterations, s_per_unit = _FOREST_SECONDS[route]
     nnz = _FOREST_NNZ_PER_VAR * v
     if route == "forest-ipm":  # dense class system: C³/3 flops per factorisation
-        return (iterations * (classes**3 / 3 + 4 * nnz) * s_per_unit, 24.0 * classes**2 + 60 * nnz,
-                f"forest-ipm: {iterations} iterations × C³/3 flops (dense class system)")
+        return (iterations * (classes**3 / 3 * s_per_unit + _FOREST_DENSE_S_PER_ENTRY * classes**2),
+                24.0 * classes**2 + 60 * nnz,
+                f"forest-ipm: {iterations} iterations × (C³/3 flops + C² entries formed) (dense class system)")
     # forest-cg: two CG solves of up to 500 steps per iteration, each step 2 products with Â
     return (iterations * 2 * 500 * 4 * nnz * s_per_unit, 60 * nnz,
             f"forest-cg: {iterations} iterations × 1000 CG steps × 4·nnz(Â)")

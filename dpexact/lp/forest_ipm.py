@@ -21,14 +21,18 @@ class system ``Â D Âᵀ Δy = r`` (``D = x / s``) twice:
 
 * ``"forest-ipm"``: ``Â D Âᵀ`` formed and Cholesky-factored densely (``C × C``, LAPACK). The
   tree rows never enter a factorisation, but the class system is dense after the elimination
-  (every class reaches the root's subtree), so memory is ``8 C²`` bytes and work ``C³/3``
-  flops per iteration: 92 378 classes at n = k = 10 need 68 GB, and the route refuses there.
+  (every class reaches the root's subtree), so memory is ``8 C²`` bytes per copy (24 C² at the
+  peak: sparse product, dense matrix, factor) and work ``C³/3`` flops per iteration: Q(8, 8)
+  (6 435 classes) 10 CPU s per iteration, 16–26 iterations to a width <= 1e-8; Q(9, 9) needs
+  14 GB and Q(10, 10) 206 GB, and the route refuses there with that estimate.
 * ``"forest-cg"``: matrix-free (products with ``Â`` and ``Âᵀ`` only, O(nnz Â) each) by the
   conjugate gradient with the Jacobi preconditioner ``diag(Â D Âᵀ)``, capped per solve;
   runs at every size the LP can be built, within a time budget, to moderate accuracy only.
   Measured (benchmarks/README.md): the class system's conditioning grows like ``1/μ`` and
   neither Jacobi nor a basis (splitting) preconditioner built from the iterate's largest
-  ``x/s`` keeps CG short before the last iterations.
+  ``x/s`` keeps CG short before the last iterations; with CG capped the dual side still
+  converges (lower end 5.6e-5 below the optimum at Q(8, 8), ε = 1/4) but the primal drifts
+  (upper end 7.3e-3 above), so the interval stalls near 1e-2 … 1e-3.
 
 **Proven result.** Every few iterations the iterate is turned into a proven interval by
 :func:`.tree_bounds.optimum_bounds` (``z = T x`` and the class duals ``y``); the best lower
@@ -132,8 +136,9 @@ def dense_class_system_bytes(classes: int) -> float:
 
 
 def _cg(matvec: Callable[[np.ndarray], np.ndarray], r: np.ndarray, inv_diag: np.ndarray, tol: float,
-        maxit: int) -> tuple[np.ndarray, int]:
-    """Jacobi-preconditioned conjugate gradient for ``M x = r`` (M symmetric positive definite)."""
+        maxit: int, deadline: float = np.inf) -> tuple[np.ndarray, int]:
+    """Jacobi-preconditioned conjugate gradient for ``M x = r`` (M symmetric positive definite),
+    stopped early at the ``time.perf_counter()`` value ``deadline``."""
     x = np.zeros_like(r)
     res = r.copy()
     z = inv_diag * res
@@ -145,7 +150,7 @@ def _cg(matvec: Callable[[np.ndarray], np.ndarray], r: np.ndarray, inv_diag: np.
         alpha = rz / (p @ q)
         x += alpha * p
         res -= alpha * q
-        if np.linalg.norm(res) <= stop:
+        if np.linalg.norm(res) <= stop or (it % 16 == 0 and time.perf_counter() > deadline):
             return x, it
         z = inv_diag * res
         rz_new = res @ z
@@ -241,6 +246,7 @@ def solve_forest_ipm(
 
     report = progress or (lambda kind, text: None)
     t_start = time.perf_counter()
+    deadline = t_start + time_limit if time_limit is not None else np.inf
     form = forest_form(lp)
     a, a_t, c = form.a, form.a_t, form.cost
     nv = lp.num_vars
@@ -282,7 +288,7 @@ def solve_forest_ipm(
 
             def solve(r: np.ndarray) -> np.ndarray:
                 nonlocal cg_total
-                out, used = _cg(lambda v: a @ (d * (a_t @ v)), r, inv_diag, _CG_TOL, _CG_MAX)
+                out, used = _cg(lambda v: a @ (d * (a_t @ v)), r, inv_diag, _CG_TOL, _CG_MAX, deadline)
                 cg_total += used
                 return out
 
@@ -304,7 +310,8 @@ def solve_forest_ipm(
         if not (np.all(np.isfinite(x)) and np.all(np.isfinite(y))):
             status = "Numerical trouble"
             break
-        if linear_solver == "dense" or it % 3 == 0 or it == max_iterations:
+        out_of_time = time.perf_counter() > deadline
+        if linear_solver == "dense" or it % 3 == 0 or it == max_iterations or out_of_time:
             try:
                 best.update(optimum_bounds(lp, form.z_from_slacks(x), y))
             except ArithmeticError:
@@ -314,14 +321,14 @@ def solve_forest_ipm(
             report("note", f"{route} iteration {it}: μ = {mu:.2e}, proven relative width {width:.2e}"
                            + (f", {cg_total} CG steps" if linear_solver == "cg" else "") + f", {elapsed:.1f} s")
             if width <= target_width:
-                status = "Optimal"  # within the requested proven width
+                status = "Target width reached"
                 break
             stall = stall + 1 if width > 0.5 * last_width else 0
             last_width = min(last_width, width)
             if stall >= 6:
                 status = "Stalled"
                 break
-        if time_limit is not None and time.perf_counter() - t_start > time_limit:
+        if out_of_time:
             status = "Time limit reached"
             break
     if best.upper_bounds is None or not np.isfinite(best.lower):

@@ -260,6 +260,10 @@ def _class_error(mechanism: Any, levels: Any, be: Backend) -> Certified:
                           else [s.to_float() for s in scores], backend=be)
 
 
+#: entries (members × n) the pilot may walk through: estimating stays cheap for any n
+PILOT_WALK_ENTRIES = 2_000_000
+
+
 def ratio_seconds_estimate(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float", samples: int = 64,
                            budget: float = 0.5) -> float:
     """Estimated CPU seconds of :func:`total_expected_error` (the numerator of an optimality ratio),
@@ -273,12 +277,14 @@ def ratio_seconds_estimate(mechanism: Any, n: int, k: int, backend: "str | Backe
     be = get_backend(backend)
     members, count = _members(mechanism, n, k)
     if be.is_float and isinstance(mechanism, BatchFloatPmf):
-        pilot = list(itertools.islice(members, min(count, BATCH_ROWS)))
+        pilot = list(itertools.islice(members, min(count, BATCH_ROWS, max(2, PILOT_WALK_ENTRIES // n))))
         _float_total_batched(mechanism, pilot[:2], n, k)  # untimed: first-call costs (nodes, imports)
         t = time.process_time()
         _float_total_batched(mechanism, pilot, n, k)
         return (time.process_time() - t) / max(len(pilot), 1) * count
-    step = max(1, min(count, PILOT_SPREAD) // max(1, samples))  # members beyond the spread cost as much to walk to
+    # members beyond the spread cost as much to walk to; walking one costs O(n), so the walk is bounded in entries too
+    spread = min(count, PILOT_SPREAD, max(samples, PILOT_WALK_ENTRIES // n))
+    step = max(1, spread // max(1, samples))
     spent, done = 0.0, 0
     _class_error(mechanism, [0] * n, be)  # untimed: first-call costs (imports, caches) would be scaled by the count
     for levels, _ in itertools.islice(members, step // 2, None, step):

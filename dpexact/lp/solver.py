@@ -73,10 +73,20 @@ __all__ = ["LPSolution", "solve_regular_lp", "chain_form", "hipo_available"]
 Method = Literal["auto", "generation", "simplex", "ipm", "hipo", "pdlp", "forest-ipm", "forest-cg"]
 _METHODS = get_args(Method)
 
-def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None) -> Any:
+def _new_highs(method: str, time_limit: float | None, threads: int | None, options: dict[str, Any] | None,
+               cpu_deadline: float | None = None) -> Any:
+    """A HiGHS instance for ``method``; ``cpu_deadline`` (a ``time.process_time()`` value) interrupts
+    the simplex and interior-point iterations once this process has spent that much CPU time."""
     import highspy
 
     h = silent_highs()
+    if cpu_deadline is not None:
+        def _stop(event: Any) -> None:
+            if time.process_time() > cpu_deadline:
+                event.interrupt()
+
+        h.cbSimplexInterrupt += _stop
+        h.cbIpmInterrupt += _stop
     h.setOptionValue("solver", method)
     if method != "hipo":  # HiPO's crossover stalls at 1e-10 (> 5 min at n = k = 8, ε = 0.05)
         h.setOptionValue("primal_feasibility_tolerance", 1e-10)
@@ -155,13 +165,22 @@ def _run(h: Any, accept_limits: bool = False) -> tuple[str, float]:
     h.run()
     seconds = time.perf_counter() - t0
     status = h.modelStatusToString(h.getModelStatus())
-    if status in ("Time limit reached", "Iteration limit reached") and accept_limits:
+    if status == "Interrupted by user":
+        status = "CPU-time budget reached"  # the only interrupt dpexact sets (_new_highs)
+    if status in ("Time limit reached", "Iteration limit reached", "CPU-time budget reached") and accept_limits:
         sol = h.getSolution()
         if sol.value_valid and sol.dual_valid:
             return status, seconds
+    if status == "CPU-time budget reached":
+        raise BudgetSpent(f"HiGHS did not find an optimum within the CPU-time budget (max_seconds); "
+                          f"stopped after {seconds:.1f} s of wall time")
     if status != "Optimal":
         raise RuntimeError(f"HiGHS did not find an optimum: {status} after {seconds:.1f} s")
     return status, seconds
+
+
+class BudgetSpent(RuntimeError):
+    """The CPU-time budget (``max_seconds``) ran out before HiGHS reached an optimum."""
 
 
 def solve_regular_lp(
@@ -190,8 +209,8 @@ def solve_regular_lp(
         warm_start: a previous solution of an LP with the same (n, k, boundary), e.g. the
             previous ε of a sweep. Generation: its active columns and rows start the
             restricted LP; direct simplex: its HiGHS basis.
-        time_limit: seconds per HiGHS call. The interior routes return the iterate reached
-            at a time or iteration limit (``status`` says which; ``"hipo"``/``"pdlp"`` then
+        time_limit: wall-clock seconds per HiGHS call (HiGHS's ``time_limit``). The interior
+            routes return the iterate reached at a time or iteration limit (``status`` says which; ``"hipo"``/``"pdlp"`` then
             still try the tree crossover) with its proven ``bounds``; the simplex and
             generation routes raise ``RuntimeError`` unless optimal.
         threads: HiGHS threads (``"hipo"``: default all cores, else HiGHS's default).
@@ -204,9 +223,14 @@ def solve_regular_lp(
             solve plus 10 s); when exceeded, the interior solution is returned (``is_vertex``
             False, still with proven ``bounds``) instead of an error.
         options: further HiGHS options (name -> value).
-        max_seconds: time budget: the estimate of :mod:`.cost_model` must fit in it (else
-            :class:`~dpexact.cost_limits.CostLimitError` before HiGHS starts), and it becomes
-            ``time_limit`` unless one is given. ``None``: no time check.
+        max_seconds: a budget of CPU seconds (this process's CPU time, every thread counted,
+            ``time.process_time``): the estimate of :mod:`.cost_model` must fit in it (else
+            :class:`~dpexact.cost_limits.CostLimitError` before HiGHS starts), and HiGHS's
+            simplex and interior-point iterations are interrupted once the solve has spent it
+            (checked at every iteration through HiGHS's interrupt callbacks; HiGHS keeps no
+            iterate then, so it raises :class:`BudgetSpent`), so a loaded machine makes a solve
+            slower but does not make it fail. ``"pdlp"`` and the forest routes have no such
+            callback: they get the budget as their wall-clock ``time_limit``. ``None``: no time check.
         max_memory: memory budget in bytes (default half the physical RAM; ``None`` disables).
         progress: ``progress(kind, text)`` callback (``"forest-ipm"``, ``"forest-cg"``: one note per
             iteration with the proven width so far).
@@ -231,23 +255,33 @@ def solve_regular_lp(
     est = estimate_regular_lp_cost(lp.n, lp.k, lp.epsilon.to_float(), method=method, time_limit=time_limit)
     solve_only = CostEstimate(est.what, est.memory_bytes, est.parts["solve"], est.model, {"solve": est.parts["solve"]})
     check_cost(solve_only, max_seconds=max_seconds, max_memory=max_memory)
-    if max_seconds is not None and time_limit is None:
-        time_limit = float(max_seconds)  # the estimate is a model: HiGHS enforces the budget
+    cpu_deadline = None
+    if max_seconds is not None:  # the estimate is a model: the budget itself is enforced while solving
+        if method in ("pdlp", "forest-ipm", "forest-cg"):  # no per-iteration callback: a wall-clock limit
+            time_limit = float(max_seconds) if time_limit is None else time_limit
+        else:
+            cpu_deadline = time.process_time() + float(max_seconds)
     if method in ("forest-ipm", "forest-cg"):
         from .forest_ipm import solve_forest_ipm
+
+        for name, value in (("warm_start", warm_start), ("threads", threads), ("options", options)):
+            if value is not None:
+                raise ValueError(f"{name}: not used by method={method!r} (no HiGHS call, no basis)")
 
         return solve_forest_ipm(lp, linear_solver="dense" if method == "forest-ipm" else "cg",
                                 time_limit=time_limit, max_memory=max_memory, progress=progress)
     if method == "generation":
-        return _solve_generation(lp, warm_start, time_limit, threads, tol, options)
-    return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit)
+        return _solve_generation(lp, warm_start, time_limit, threads, tol, options, cpu_deadline)
+    return _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit,
+                         cpu_deadline)
 
 
 def _auto_method(lp: RegularLP) -> str:
     return resolve_method("auto", lp.num_vars, lp.epsilon.to_float())
 
 
-def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit) -> LPSolution:
+def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, crossover, crossover_time_limit,
+                  cpu_deadline=None) -> LPSolution:
     import os
 
     import highspy
@@ -275,7 +309,7 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
     if method == "hipo":
         # HiPO on the dual LP: its normal equations factor faster than the primal's here
         # (n = k = 8, ε < 0.6: 14–23 s against 19–33 s, benchmarks/README.md)
-        hd = _new_highs(method, time_limit, threads, options)
+        hd = _new_highs(method, time_limit, threads, options, cpu_deadline)
         _pass_dual_model(hd, d)
         status, seconds = _run(hd, accept_limits=accept)
         info = hd.getInfo()
@@ -292,10 +326,10 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
         vertex = False
         h = None
         if crossover:
-            h = _new_highs("simplex", time_limit, threads, None)
+            h = _new_highs("simplex", time_limit, threads, None, cpu_deadline)
             _pass_model(h, d["cost"], a, row_lo, row_hi)
     else:
-        h = _new_highs(method, time_limit, threads, options)
+        h = _new_highs(method, time_limit, threads, options, cpu_deadline)
         _pass_model(h, d["cost"], a, row_lo, row_hi)
         if warm_start is not None and warm_start.basis is not None and warm_start.method == method:
             h.setBasis(warm_start.basis)
@@ -407,7 +441,7 @@ def chain_form(lp: RegularLP) -> ChainForm:
     return ChainForm(a_eq, np.asarray(cost), chain_of, lp.row_var[r0], lp.row_other[r0], r0, pos_row, colscale)
 
 
-def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSolution:
+def _solve_generation(lp, warm_start, time_limit, threads, tol, options, cpu_deadline=None) -> LPSolution:
     import highspy
     import scipy.sparse as sp
 
@@ -423,7 +457,7 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
         col_on |= warm_start.active_mask[0]
         row_on |= warm_start.active_mask[1]
     cols = np.flatnonzero(col_on)
-    h = _new_highs("simplex", time_limit, threads, options)
+    h = _new_highs("simplex", time_limit, threads, options, cpu_deadline)
     a0 = cf.a_eq[:, cols]
     rows0 = np.flatnonzero(row_on)
     if rows0.size:
@@ -448,6 +482,8 @@ def _solve_generation(lp, warm_start, time_limit, threads, tol, options) -> LPSo
         rounds += 1
         try:
             status, sec = _run(h)
+        except BudgetSpent:
+            raise
         except RuntimeError:
             # the warm-started dual simplex can lose numerical control on large restricted LPs
             # (n = k = 10, ε = 0.65: "Increasing Markowitz threshold", then status "Not Set");

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context, law_backend
 from ..numbers.real import Real
-from ..protocols import MechanismProperties
+from ..protocols import LaplacePieces, MechanismProperties
 from .validation import float_scores, positive_real
 
 __all__ = ["laplace_box_probability", "AdditiveLaplace", "LaplaceMechanism", "NoisyHistogram", "NoisyHistogramBad", "PrefixSum", "PartialSum"]
@@ -186,6 +186,16 @@ class AdditiveLaplace:
         x = q[None, :] + rng.laplace(scale=self.noise_scale().to_float(), size=(k, len(q)))
         y = np.cumsum(x, axis=1) if self.prefix else x
         return y[0] if size is None else y
+
+    def density_pieces(self, n: int) -> LaplacePieces:
+        """Each released coordinate is ``q̃_j + Lap(b)`` (in the box coordinates: the noisy values
+        behind a prefix sum), ``q̃_j`` one query, or the sum of all (``total``)."""
+        from fractions import Fraction
+
+        units = [tuple(Fraction(int(i == k)) for i in range(n)) for k in range(n)]
+        centres = self._released(units) if not self.total else [tuple(Fraction(1) for _ in range(n))] * self.copies
+        b = self.noise_scale()
+        return LaplacePieces(tuple(centres), tuple(b for _ in centres))
 
     def privacy_level(self, n: int) -> Real:
         """Exact ``sup_{q~q'} sup_S log(Pr[M(q)∈S]/Pr[M(q')∈S])`` for n queries (module docstring)."""

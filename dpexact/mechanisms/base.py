@@ -42,9 +42,9 @@ from ..numbers.backends import Backend, get_backend
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..protocols import MechanismProperties, Neighbourhood
-from .validation import exact_scores, float_scores, positive_real
+from .validation import exact_scores, float_scores, float_scores_rounded, positive_real
 
-__all__ = ["SelectionMechanism"]
+__all__ = ["SelectionMechanism", "MechanismCrash", "lipschitz_shift", "widen_for_input_rounding"]
 
 #: a float pmf whose stated absolute error exceeds this is recomputed in ball arithmetic
 #: (its midpoints, with the ball radius as a rigorous bound)
@@ -53,6 +53,12 @@ FLOAT_USEFUL_ERROR = 1e-9
 USELESS_ERROR = 0.5
 #: largest |c·(q_r - q*)| on the exact backend when c is irrational (see _exact_exponents)
 EXACT_EXPONENT_LIMIT = 1e5
+
+
+class MechanismCrash(ValueError):
+    """A mechanism's own code raised (a define_mechanism pmf function, a loaded mechanism's method):
+    a defect of the mechanism, not a backend or input it declines. A ``ValueError`` for the
+    one-line CLI error; conformance fails the check that meets it and verifiers name it."""
 
 
 @dataclass(frozen=True)
@@ -154,7 +160,10 @@ class SelectionMechanism:
         """
         be = get_backend(backend)
         if be.is_float:
-            p = self.pmf_float(float_scores(scores), method)
+            q, rounding = float_scores_rounded(scores)
+            p = self.pmf_float(q, method)
+            if rounding > 0:
+                p = self._account_input_rounding(scores, q, rounding, p, method)
             # the default method must give a useful bound; a method asked for by name (e.g. an unstable
             # recurrence kept for comparison) is returned as it is, with its own honest bound
             if method is None and not (p.abs_error <= FLOAT_USEFUL_ERROR):  # also catches inf / nan bounds
@@ -174,6 +183,36 @@ class SelectionMechanism:
             if be.is_mp:
                 _check_mp_total(p, len(q), self.short_name)
             return p
+
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float | None:
+        """A bound on ``max_r |log Pr[M(scores) = r] - log Pr[M(q) = r]|``, where ``q`` is
+        ``scores`` rounded to float64 and ``rounding >= max_r |scores_r - q_r|``; ``None`` when no
+        bound is known (the float pmf is then taken from balls on the exact scores).
+
+        The float paths compute the law of ``q``; this is what moves it to the law of the exact
+        scores. Mechanisms whose law is Lipschitz in the scores return :func:`lipschitz_shift`
+        (exponential weights ``e^{c q_r}``: rate ``c``; noisy max with noise scales ``b_r``:
+        rate ``1/min b_r``); mechanisms whose law also depends on ties or order (argmax sets)
+        return a shift only when the exact and the rounded scores have the same such structure.
+        """
+        return None
+
+    def _account_input_rounding(self, scores: Any, q: np.ndarray, rounding: float, p: Pmf,
+                                method: str | None) -> Pmf:
+        """The float pmf ``p`` of the rounded scores ``q``, with its bound made to hold for the exact
+        ``scores``: widened by :meth:`input_rounding_shift`, else recomputed in balls on the exact
+        scores, else (no ball route) labelled ``error_kind="rounded-inputs"``."""
+        shift = self.input_rounding_shift(scores, q, rounding)
+        if shift is not None and shift < 1.0:
+            return widen_for_input_rounding(p, shift, rounding)
+        unbounded = Pmf(p.values, p.backend, p.method, None, math.inf, p.error_kind, logvalues=p.logvalues,
+                        details=p.details)
+        try:
+            return self._float_from_ball(scores, method, unbounded)
+        except ValueError:
+            return Pmf(p.values, p.backend, p.method, p.rel_error, p.abs_error, "rounded-inputs", logvalues=p.logvalues,
+                       details={**p.details, "input_rounding": {"max_score_rounding": rounding, "note":
+                                "the bound holds for the scores rounded to float64, not for the exact scores"}})
 
     def _float_from_ball(self, scores: Any, method: str | None, loose: Pmf) -> Pmf:
         """A float pmf whose stated bound is useless (extreme ε, huge exponents) recomputed in ball
@@ -315,6 +354,30 @@ class SelectionMechanism:
         return [c * (x - top) for x in q]
 
 
+def lipschitz_shift(rate: Any, rounding: float) -> float:
+    """``2·rate·rounding``, rounded up: how far ``log Pr[M(q) = r]`` can move when every score
+    moves by at most ``rounding``, for a law with ``|log Pr[M(q) = r] - log Pr[M(q') = r]| <=
+    2·rate·‖q - q'‖∞``. That is the ε-DP statement of the mechanism read at every Δ: exponential
+    weights ``e^{c q_r}`` (EM, pf Def. 4; PF, pf Theorem 1) have rate ``c``; report noisy max has
+    rate ``1/b_r`` for candidate ``r`` (conditioning on the other noises, the winning threshold
+    moves by <= 2·rounding and every survival function used here — exponential, Gumbel, Laplace —
+    is log-Lipschitz with constant ``1/b``: pf Appendix F's argument), so ``1/min_r b_r`` overall."""
+    r = Real.of(rate) if not isinstance(rate, (float, int)) else Real.of(float(rate))
+    return float(r.to_arb(64).abs_upper().upper()) * 2 * rounding * (1 + 2.0**-48) + 2.0**-1074
+
+
+def widen_for_input_rounding(p: Pmf, shift: float, rounding: float) -> Pmf:
+    """``p`` (a float pmf of the rounded scores, ``|p_r - P_r(q)| <= abs``, relative ``rel``) with the
+    bounds that hold for the exact scores when ``|log P_r(exact) - log P_r(q)| <= shift``:
+    ``rel' = (1 + rel)·e^shift - 1`` and ``abs' = abs + (e^shift - 1)(max p + abs)``."""
+    g = math.expm1(shift) * (1 + 2.0**-50) + 2.0**-1074
+    rel = None if p.rel_error is None else (p.rel_error + g + p.rel_error * g) * (1 + 2.0**-50)
+    top = float(np.max(np.abs(np.asarray(p.values, dtype=np.float64))))
+    ae = (p.abs_error + g * (top + p.abs_error)) * (1 + 2.0**-50)
+    return Pmf(p.values, p.backend, p.method, rel, ae, p.error_kind, logvalues=p.logvalues,
+               details={**p.details, "input_rounding": {"max_score_rounding": rounding, "log_shift": shift}})
+
+
 def _check_mp_total(p: Pmf, n: int, name: str) -> None:
     """mp results carry only an error *estimate*: a total that misses 1 by more than the estimate
     allows (n entries) shows the estimate is wrong there, so the result is refused, not returned."""
@@ -367,6 +430,14 @@ def float_exponents(c: Real, q: np.ndarray, cf: float | None = None) -> np.ndarr
     e = np.clip(de.astype(np.int64) + ce, -100_000, 100_000).astype(np.int32)
     with np.errstate(over="ignore", under="ignore"):
         return np.ldexp(cm * dm, e)
+
+
+def overrides_float_route(obj: Any, owner: type) -> bool:
+    """Whether ``obj``'s class replaces the float pmf route it inherits from ``owner`` (``pmf``,
+    ``pmf_float``, ``_pmf_float``): a batch route written for ``owner`` would then no longer compute
+    what ``obj.pmf`` computes, so it must not be used."""
+    cls = type(obj)
+    return any(getattr(cls, name) is not getattr(owner, name) for name in ("pmf", "pmf_float", "_pmf_float"))
 
 
 def float_exponents_rows(cf: float, Q: np.ndarray) -> np.ndarray | None:

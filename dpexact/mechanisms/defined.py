@@ -26,7 +26,12 @@ Three ways to bring a mechanism to dpexact (all satisfy :class:`dpexact.protocol
    statistical screen and never report a certified verdict.
 
 ``ops`` offers ``exp``, ``log``, ``log1p``, ``expm1``, ``sqrt``, ``sum``, ``from_int``,
-``num`` (an exact number such as ``"1/3"`` into the backend) and ``name``.
+``num`` (an exact number such as ``"1/3"`` into the backend), ``name``, and the certified
+decisions of :mod:`dpexact.numbers.comparisons`: ``compare``, ``eq``, ``indicator``, ``max`` and
+``argmax`` (every maximiser: ties included). Scores and parameters reach the function as backend
+numbers that remember their exact values, so ties between equal scores are decided exactly on
+every backend (``x == max(q)`` too; a ball alone cannot tell 1/3 from 1/3). An exception raised
+by the function is a :class:`~.base.MechanismCrash` naming it: a defect, never a declined backend.
 """
 
 from __future__ import annotations
@@ -42,8 +47,9 @@ from ..numbers.backends import Backend, BallBackend, ExactBackend, get_backend
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..protocols import MechanismProperties, Neighbourhood
-from .base import SelectionMechanism
+from .base import MechanismCrash, SelectionMechanism
 from ..numbers.backends import exact_sympy
+from ..numbers.comparisons import Undecidable, exact_input
 
 __all__ = ["FunctionMechanism", "define_mechanism", "BackendOperations"]
 
@@ -85,6 +91,28 @@ class BackendOperations:
     def sum(self, xs: Any) -> Any:
         items = [self._lift(x) for x in xs]
         return self.backend.sum(items) if items else self.from_int(0)
+
+    # decisions (dpexact.numbers.comparisons): ties between equal scores are decided exactly,
+    # also on balls (the scores and parameters given to the pmf carry their exact values)
+    def compare(self, a: Any, b: Any) -> int:
+        """Certified sign of ``a - b``."""
+        return self.backend.compare(self._lift(a), self._lift(b))
+
+    def eq(self, a: Any, b: Any) -> bool:
+        """Certified ``a == b``."""
+        return self.backend.eq(self._lift(a), self._lift(b))
+
+    def indicator(self, flag: bool) -> Any:
+        """1 or 0 as a backend number (``ops.indicator(ops.eq(x, top))``)."""
+        return self.backend.indicator(flag)
+
+    def max(self, xs: Any) -> Any:
+        """A maximum of ``xs`` (one of its elements)."""
+        return self.backend.max([self._lift(x) for x in xs])
+
+    def argmax(self, xs: Any) -> tuple[int, ...]:
+        """Every index of a maximum of ``xs``, ties included."""
+        return self.backend.argmax([self._lift(x) for x in xs])
 
     def _lift(self, x: Any) -> Any:
         if isinstance(x, float):
@@ -209,8 +237,15 @@ class FunctionMechanism(SelectionMechanism):
         if method not in (None, "function"):
             raise ValueError(f"method must be 'function' (or None), got {method!r}")
         ops = BackendOperations(backend)
-        xs = [backend.from_real(v) for v in q]
-        vals = self.pmf_function(xs, self._namespace(backend.from_real), ops)
+        given = lambda v: exact_input(backend, v)  # noqa: E731 - balls that remember their exact value
+        xs = [given(v) for v in q]
+        try:
+            vals = self.pmf_function(xs, self._namespace(given), ops)
+        except Undecidable:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the user's function failed: say so, never a verdict
+            raise MechanismCrash(f"{self.label}: pmf raised {type(exc).__name__} on the {backend.name} backend: "
+                                 f"{exc}") from exc
         try:
             vals = list(vals)
         except TypeError as exc:
@@ -231,7 +266,7 @@ class FunctionMechanism(SelectionMechanism):
             bad = [type(v).__name__ for v in vals if not isinstance(v, (arb, int))]
             if bad:
                 raise ValueError(f"pmf of {self.label}: returned {bad[0]} on the ball backend; compute with ops")
-            vals = [arb(v) if isinstance(v, int) else v for v in vals]
+            vals = [arb(int(v)) if isinstance(v, int) else arb(v) for v in vals]  # plain balls (no ExactBall)
             rads = [float(v.rad()) for v in vals]
             rel = max((r / abs(float(v.mid())) for r, v in zip(rads, vals) if float(v.mid()) != 0), default=0.0)
             return Pmf(tuple(vals), str(backend), "function", rel, max(rads), "rigorous")
@@ -244,7 +279,8 @@ class FunctionMechanism(SelectionMechanism):
     def pmf_on_balls(self, scores: Any, prec: int) -> list:
         """The pmf function run on arb balls of scores (:class:`dpexact.protocols.IntervalLaw`):
         every backend operation is interval arithmetic, so each result encloses the pmf of every
-        vector in the box; a comparison the ball cannot decide raises ``ArithmeticError``."""
+        vector in the box; a comparison the ball cannot decide raises ``ArithmeticError``. Scores
+        given as :class:`~dpexact.numbers.interval_gradient.Dual` give the gradient's enclosure too."""
         from flint import arb
 
         if self.pmf_function is None:
@@ -253,7 +289,9 @@ class FunctionMechanism(SelectionMechanism):
         be = BallBackend(prec)
         with be.context():
             vals = list(self.pmf_function(list(scores), self._namespace(be.from_real), BackendOperations(be)))
-        if len(vals) != len(scores) or not all(isinstance(v, (arb, int)) for v in vals):
+        from ..numbers.interval_gradient import Dual
+
+        if len(vals) != len(scores) or not all(isinstance(v, (arb, int, Dual)) for v in vals):
             raise ValueError(f"pmf of {self.label} must return {len(scores)} ball probabilities on the ball backend")
         return [arb(v) if isinstance(v, int) else v for v in vals]
 

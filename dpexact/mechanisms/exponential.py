@@ -30,7 +30,7 @@ from ..numbers.backends import Backend, ExactBackend, MpBackend
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
-from .base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows
+from .base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows, lipschitz_shift, overrides_float_route
 
 __all__ = ["ExponentialMechanism"]
 
@@ -98,6 +98,11 @@ class ExponentialMechanism(SelectionMechanism):
             raise ValueError(f"measure has {len(self.measure)} entries but scores has {n}")
         return self.measure
 
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
+        """Weights ``μ_r e^{c q_r}``: each moves by a factor within ``e^{±c·rounding}``, the
+        normalised law by ``e^{±2c·rounding}``."""
+        return lipschitz_shift(self.exponent_scale, rounding)
+
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
         if self.measure is not None:
@@ -115,8 +120,9 @@ class ExponentialMechanism(SelectionMechanism):
 
     def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Closed-form pmfs of the rows of ``Q`` with the bound of the single-vector route
-        (:class:`~dpexact.protocols.BatchFloatPmf`); a base measure is left to ``pmf`` (NaN bounds)."""
-        X = float_exponents_rows(self._exponent_scale_float, Q) if self.measure is None else None
+        (:class:`~dpexact.protocols.BatchFloatPmf`); a base measure, or a subclass with its own pmf, is left to ``pmf`` (NaN bounds)."""
+        X = float_exponents_rows(self._exponent_scale_float, Q) \
+            if self.measure is None and not overrides_float_route(self, ExponentialMechanism) else None
         if X is None:
             return np.zeros(Q.shape), np.full(Q.shape[0], np.nan)
         W = np.exp(X)

@@ -64,7 +64,7 @@ import numpy as np
 from ..numbers.backends import Backend
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
-from .base import SelectionMechanism, _check_method
+from .base import SelectionMechanism, _check_method, lipschitz_shift
 from .exponential import ExponentialMechanism
 from .randomized_response import TIE_BREAKS, maximisers
 from .validation import probability
@@ -200,6 +200,14 @@ class _ERRBase(SelectionMechanism):
 
     def _em(self) -> ExponentialMechanism:
         return ExponentialMechanism(self.epsilon, self.sensitivity, self.monotone)
+
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float | None:
+        """``a·[r ∈ S]/|S| + b·EM_r``: EM's shift when rounding kept the set ``S``, else unknown."""
+        from .validation import exact_scores
+
+        if self._mixture_float(q)[0] != self._mixture_exact(exact_scores(scores))[0]:
+            return None
+        return lipschitz_shift(self.exponent_scale, rounding)
 
     # Pr[r] = a·[r ∈ S]/|S| + b·EM_r: subclasses give (S, a, b) by _mixture_float/_mixture_exact
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:

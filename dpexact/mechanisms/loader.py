@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 from ..protocols import FINITE_KINDS, KIND_METHODS, check_mechanism
+from .base import MechanismCrash
 
 __all__ = ["is_external", "load_object", "load_mechanism", "GuardedMechanism", "MechanismFactory",
            "mechanism_factory", "class_problem"]
@@ -296,7 +297,7 @@ class GuardedMechanism:
         except (ValueError, TypeError):
             raise
         except Exception as exc:
-            raise ValueError(f"mechanism {self.spec!r}: {what} raised {type(exc).__name__}: {exc}") from exc
+            raise MechanismCrash(f"mechanism {self.spec!r}: {what} raised {type(exc).__name__}: {exc}") from exc
 
     def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
         return self._call("pmf", scores, backend, method)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -86,6 +86,12 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         if self.tie_break == "uniform":
             return MechanismProperties(symmetric=True, shift_invariant=True, monotone=True)
         return MechanismProperties(shift_invariant=True)
+
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float | None:
+        """The law depends on the scores only through the true items: 0 when rounding kept them."""
+        from .validation import exact_scores
+
+        return 0.0 if maximisers(q, self.tie_break) == maximisers(exact_scores(scores), self.tie_break) else None
 
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")

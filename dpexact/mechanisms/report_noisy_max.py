@@ -62,7 +62,7 @@ from ..numbers.backends import Backend
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
-from .base import SelectionMechanism, _check_method
+from .base import SelectionMechanism, _check_method, lipschitz_shift
 from .noise import NoiseFamily, noise_family
 from .rnm_exponential_exact import rnm_exponential_ball, rnm_exponential_exact
 from .validation import check_size, positive_real
@@ -143,6 +143,16 @@ class ReportNoisyMax(SelectionMechanism):
         return list(self.scales)
 
     # -- pmf --------------------------------------------------------------------------------------
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
+        """Conditioning on the other noises (pf Appendix F), rate ``1/min_r b_r`` (see
+        :func:`~.base.lipschitz_shift`)."""
+        scales = self.candidate_scales(q.size)
+        low = scales[0]
+        for b in scales[1:]:
+            if b < low:
+                low = b
+        return lipschitz_shift(1 / low, rounding)
+
     def _closed_form_ball(self, q: list[Real], prec: int, max_terms: int | None = None) -> tuple[list[Any], dict] | None:
         """Exponential noise on rational inputs: the exact closed form in ball arithmetic, or None
         when it does not apply or would be longer than the quadrature (too many terms)."""
@@ -269,13 +279,9 @@ class RNMLaplace(ReportNoisyMax):
         mids = np.array([float(v.mid()) for v in vals])
         rads = np.array([float(v.rad()) for v in vals])
         rel = float(np.max((rads + mids * U) / mids)) if np.all(mids > 0) else math.inf
-        # exact scores reach this path rounded to float64 (|δq_s| <= u|q_s|): moving every score by at
-        # most δ changes each Pr[M(q) = r] by a factor within e^{±2δ/b} (the RNM privacy argument)
-        b = self.noise_scale.to_float()
-        x = 2 * U * float(np.max(np.abs(q))) / b if b > 0 else math.inf
-        spread = math.expm1(x) if x < 700 else math.inf  # beyond: no useful bound, stated as such
-        rel = rel + spread * (1 + rel)
-        return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U + spread * float(mids.max()), "a-priori")
+        # the balls are of the law of q itself (float scores are exact dyadics); the rounding of exact
+        # scores to q is added by SelectionMechanism.pmf (input_rounding_shift)
+        return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U, "rigorous")
 
     def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_mp or not self._closed_form(method):

@@ -65,9 +65,13 @@ def _expansion(q: list[Real], scales: list[Real], max_terms: int | None = None) 
     n = len(q)
     if len(scales) != n:
         raise ValueError(f"scales has {len(scales)} entries but scores has {n}")
-    top = max(q)
-    raw, rational = _values([top - x for x in q] + [Real.of(1) / b for b in scales])
-    d, lam = raw[:n], raw[n:]
+    rat = _rational_inputs(q, scales)
+    if rat is not None:
+        d, lam, rational = rat[0], rat[1], True
+    else:
+        top = max(q)
+        raw, rational = _values([top - x for x in q] + [Real.of(1) / b for b in scales])
+        d, lam = raw[:n], raw[n:]
     if rational:
         sums, largest = _expansion_rational(tuple(d), tuple(lam), max_terms)
         return list(sums), {"terms": largest}, True
@@ -106,10 +110,20 @@ def _expansion(q: list[Real], scales: list[Real], max_terms: int | None = None) 
     return out, {"terms": largest}, rational
 
 
+def _rational_inputs(q: list[Real], scales: list[Real]) -> tuple[tuple, tuple] | None:
+    """The gaps ``q* - q_s`` and rates ``1/b_s`` as Fractions when every input is rational, else None."""
+    if not (all(x.is_rational for x in q) and all(b.is_rational for b in scales)):
+        return None
+    top = max(x.value for x in q)
+    return tuple(top - x.value for x in q), tuple(1 / b.value for b in scales)
+
+
 #: rational expansions kept for reuse (a verify asks for the same shifted vectors many times)
 _CACHE: dict[tuple, tuple[tuple[dict, ...], int]] = {}
 _CACHE_ENTRIES = 4096
 _CACHE_TERMS = 20_000  # larger expansions are not kept
+#: ball values of a cached expansion, by its terms and the precision asked for
+_BALL_CACHE: dict[tuple, tuple[tuple, dict]] = {}
 
 
 def _expansion_rational(d: tuple[Fraction, ...], lam: tuple[Fraction, ...], max_terms: int) -> tuple[tuple[dict, ...], int]:
@@ -215,18 +229,31 @@ def rnm_exponential_ball(q: list[Real], scales: list[Real], prec: int, max_terms
 
     if len(q) == 1:
         return [arb(1)], {"terms": 1}
+    key = (_rational_inputs(q, scales), max_terms, prec, target_bits, max_prec)
+    hit = _BALL_CACHE.get(key) if key[0] is not None else None
+    if hit is not None:
+        return list(hit[0]), dict(hit[1])
     sums, info, rational = _expansion(q, scales, max_terms)
     if not rational:
         raise ValueError("scores: the ball closed form needs rational scores and scales")
+    from flint import fmpq
+
     p = prec
     while True:
         with ball_context(p):
+            # every exponent once (the candidates share most of them)
+            powers = {e: (-arb(fmpq(e.numerator, e.denominator))).exp() for e in set().union(*sums)}
             vals = []
             for by_exp in sums:
                 acc = arb(0)
                 for e, c in by_exp.items():
-                    acc += arb(c.numerator) / c.denominator * (-(arb(e.numerator) / e.denominator)).exp()
+                    acc += arb(fmpq(c.numerator, c.denominator)) * powers[e]
                 vals.append(acc)
         if p >= max_prec or all(v.rad() <= abs(v.mid()) * 2.0**-target_bits for v in vals):
-            return vals, {**info, "prec": p}
+            out = (tuple(vals), {**info, "prec": p})
+            if len(_BALL_CACHE) >= _CACHE_ENTRIES:
+                _BALL_CACHE.pop(next(iter(_BALL_CACHE)))
+            if sum(len(s) for s in sums) <= _CACHE_TERMS:
+                _BALL_CACHE[key] = out
+            return list(out[0]), dict(out[1])
         p *= 2

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..numbers.backends import get_backend
 from ..numbers.real import Real
-from ..protocols import MechanismProperties
+from ..protocols import LaplacePieces, MechanismProperties
 from .validation import float_scores, positive_real
 
 __all__ = ["SmartSum"]
@@ -149,6 +149,18 @@ class SmartSum:
             elif self._is_end(i) and j < i and j // self.block == i // self.block:
                 col[i] = 1
         return col
+
+    def density_pieces(self, n: int) -> LaplacePieces | None:
+        """``C y = D q + η`` (module docstring): coordinate i is ``(Dq)_i + Lap(Δ/ε)``; None for the bad
+        version (its block ends are noiseless: no density)."""
+        if self.bad:
+            return None
+        from fractions import Fraction
+
+        L = self._steps(n)
+        cols = [self.D_column(n, j) for j in range(n)]
+        centres = tuple(tuple(Fraction(cols[j][i]) for j in range(n)) for i in range(L))
+        return LaplacePieces(centres, tuple(self.noise_scale() for _ in range(L)))
 
     def rvs(self, queries: Any, size: Any = None, random_state: Any = None) -> np.ndarray:
         """CheckDP's program, literally."""

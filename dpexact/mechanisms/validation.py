@@ -16,6 +16,7 @@ __all__ = [
     "positive_real",
     "probability",
     "float_scores",
+    "float_scores_rounded",
     "exact_scores",
     "check_size",
     "warn_inexact_floats",
@@ -77,11 +78,24 @@ def float_scores(scores: Any, name: str = "scores") -> np.ndarray:
     magnitude exceeds float64's range (about 1.8e308) is a ``ValueError`` naming it: use an
     exact or ball backend for such scores.
     """
+    return float_scores_rounded(scores, name)[0]
+
+
+def float_scores_rounded(scores: Any, name: str = "scores") -> tuple[np.ndarray, float]:
+    """:func:`float_scores` and ``ρ >= max_r |q_r - fl(q_r)|``: how far rounding the exact
+    scores to float64 moved them (0.0 when every entry was a float64 value already).
+
+    A float pmf is computed from ``fl(q)``; its bound holds for the exact ``q`` only once the
+    effect of ``ρ`` on the law is added (:meth:`~.base.SelectionMechanism.input_rounding_shift`).
+    """
     if isinstance(scores, (str, bytes)):
         raise TypeError(f"{name} must be a sequence of numbers, got a string")
     arr = None
+    rounding = 0.0
     if isinstance(scores, np.ndarray) and scores.dtype.kind in "biuf":
         arr = scores
+        if scores.dtype.kind in "iu":
+            rounding = _int_rounding(scores)
     else:
         try:
             seq = scores.tolist() if isinstance(scores, np.ndarray) else list(scores)
@@ -95,8 +109,11 @@ def float_scores(scores: Any, name: str = "scores") -> np.ndarray:
             raise ValueError(f"{name} must be one-dimensional, got shape {fast.shape}")
         if fast is not None and fast.dtype.kind in "iuf":
             arr = fast
+            rounding = _int_rounding(fast, seq)  # ints beyond 2^53 (alone or among floats) are rounded
         else:
-            arr = np.array([_float_entry(s, name, i) for i, s in enumerate(seq)], dtype=np.float64)
+            pairs = [_float_entry(s, name, i) for i, s in enumerate(seq)]
+            arr = np.array([f for f, _ in pairs], dtype=np.float64)
+            rounding = max((r for _, r in pairs), default=0.0)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
     if arr.size == 0:
@@ -106,17 +123,42 @@ def float_scores(scores: Any, name: str = "scores") -> np.ndarray:
     if not np.all(np.isfinite(arr)):
         bad = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"{name} must be finite; entry {bad} is {arr[bad]}")
-    return arr
+    return arr, rounding
 
 
-def _float_entry(s: Any, name: str, i: int) -> float:
-    """One score as a float64 (see :func:`float_scores`)."""
+def _up(x: Fraction) -> float:
+    """A float64 >= the non-negative rational ``x``."""
+    f = float(x)
+    return f if Fraction(f) >= x else math.nextafter(f, math.inf)
+
+
+def _int_rounding(values: np.ndarray, seq: Sequence[Any] | None = None) -> float:
+    """Largest rounding to float64 of the integers among ``seq`` (default: ``values``), the entries
+    ``values`` (their numpy form) shows beyond 2^53 in magnitude — only those can round."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        big = np.flatnonzero(~(np.abs(values.astype(np.float64)) <= 2.0**53))
+    if big.size == 0:
+        return 0.0
+    items = values.tolist() if seq is None else seq
+    worst = 0.0
+    for s in (items[int(i)] for i in big):
+        if isinstance(s, (int, np.integer)) and not isinstance(s, (bool, np.bool_)) and abs(int(s)) > 2**53:
+            k = int(s)
+            try:
+                worst = max(worst, float(abs(k - int(float(k)))))  # an integer below 2^1024: exact in float
+            except OverflowError:
+                worst = math.inf  # beyond float64: float_scores names the entry
+    return worst
+
+
+def _float_entry(s: Any, name: str, i: int) -> tuple[float, float]:
+    """One score as a float64 and a bound on its rounding (see :func:`float_scores_rounded`)."""
     if isinstance(s, (list, tuple, np.ndarray)):
         raise ValueError(f"{name} must be one-dimensional (entry {i} is a sequence)")
     if isinstance(s, (bool, np.bool_)):
         raise TypeError(f"{name}[{i}] must be a real number, got a bool")
     if isinstance(s, (float, np.floating)):
-        return float(s)
+        return float(s), 0.0
     r = Real.of(s, f"{name}[{i}]")
     if r.is_symbolic:
         raise ValueError(f"{name}[{i}] is symbolic ({r}); the float backend needs numbers")
@@ -126,7 +168,12 @@ def _float_entry(s: Any, name: str, i: int) -> float:
         f = math.inf
     if not math.isfinite(f):
         raise ValueError(f"{name}[{i}] = {_short(r)} overflows float64 (|x| > 1.8e308); use backend='exact' or 'ball'")
-    return f
+    if r.is_rational:
+        return f, _up(abs(r.value - Fraction(f)))
+    from ..numbers.backends import ball_context
+
+    with ball_context(128):  # a closed form: its 128-bit enclosure's distance from f, rounded up
+        return f, float((r.to_arb(128) - f).abs_upper().upper()) * (1 + 2.0**-50) + 2.0**-1074
 
 
 def _short(r: Real) -> str:

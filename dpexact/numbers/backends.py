@@ -19,11 +19,14 @@ them runs on all four (run it inside :meth:`Backend.context`, or through :meth:`
 * elementary functions: :meth:`~Backend.exp`, :meth:`~Backend.log`, :meth:`~Backend.log1p`,
   :meth:`~Backend.expm1`, :meth:`~Backend.sqrt`; :meth:`~Backend.sum` (``math.fsum``,
   ``mpmath.fsum``, arb sum, exact sum);
-* decisions: :meth:`~Backend.sign` / :meth:`~Backend.compare` raise ``ArithmeticError`` when
-  undecided, :meth:`~Backend.try_sign` / :meth:`~Backend.try_compare` return ``None`` —
-  certified on ball (undecided when the ball straddles 0) and exact (exact), on float only
-  through the running bound of :class:`~.bounded_float.BoundedFloat`, on mp only as an
-  estimate (``|x|`` beyond ``error``, by default a few hundred ulps of the working precision);
+* decisions: :meth:`~Backend.sign` raises ``ArithmeticError`` when undecided,
+  :meth:`~Backend.try_sign` returns ``None`` — certified on ball (undecided when the ball
+  straddles 0) and exact (exact), on float only through the running bound of
+  :class:`~.bounded_float.BoundedFloat`, on mp only as an estimate (``|x|`` beyond ``error``,
+  by default a few hundred ulps of the working precision); for branching pmfs
+  :meth:`~Backend.compare` / :meth:`~Backend.eq` / :meth:`~Backend.indicator` /
+  :meth:`~Backend.max` / :meth:`~Backend.argmax` (ties), which decide overlapping enclosures
+  from the inputs' exact values or raise :class:`~.comparisons.Undecidable` (:mod:`.comparisons`);
 * :meth:`~Backend.integrate` (:mod:`.integration`): proven bound on float (Gauss–Legendre +
   Bernstein ellipse, given the integrand's analyticity data), an *estimate* on mp, rigorous on
   ball (``acb.integral``), closed form on exact (sympy);
@@ -142,13 +145,44 @@ class Backend:
             raise ArithmeticError(f"{self}: the sign of {x} cannot be decided in this arithmetic")
         return s
 
+    # decisions for pmfs that branch (contract and fallbacks: :mod:`.comparisons`) ---------------
     def compare(self, a: Any, b: Any) -> int:
-        """Certified sign of ``a - b`` (``ArithmeticError`` when undecided)."""
-        return self.sign(a - b)
+        """Certified sign of ``a - b``; overlapping enclosures are decided by the exact values of the
+        inputs when known, else :class:`~.comparisons.Undecidable` (an ``ArithmeticError``)."""
+        from .comparisons import compare
+
+        return compare(self, a, b)
 
     def try_compare(self, a: Any, b: Any) -> int | None:
-        """Sign of ``a - b`` or ``None`` when undecided."""
-        return self.try_sign(a - b)
+        """:meth:`compare`, or ``None`` when undecidable."""
+        from .comparisons import Undecidable, compare
+
+        try:
+            return compare(self, a, b)
+        except Undecidable:
+            return None
+
+    def eq(self, a: Any, b: Any) -> bool:
+        """Certified ``a == b`` (as :meth:`compare`)."""
+        return self.compare(a, b) == 0
+
+    def indicator(self, flag: bool) -> Any:
+        """The exact backend number 1 or 0 for a decided boolean (e.g. ``indicator(eq(x, top))``)."""
+        from .comparisons import indicator
+
+        return indicator(self, flag)
+
+    def max(self, xs: Iterable[Any]) -> Any:
+        """An element of ``xs`` that is a maximum, decided as :meth:`compare`."""
+        from .comparisons import maximum
+
+        return maximum(self, list(xs))
+
+    def argmax(self, xs: Iterable[Any]) -> tuple[int, ...]:
+        """Every index of a maximum of ``xs``, ties included (decided as :meth:`compare`)."""
+        from .comparisons import argmax
+
+        return argmax(self, list(xs))
 
     def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
         """``∫_a^b f`` as a :class:`Certified` value (see :mod:`.integration` for each backend)."""
@@ -467,9 +501,11 @@ class ExactBackend(Backend):
         e = exact_sympy(x)
         if e.is_Rational:
             return int(bool(e > 0)) - int(bool(e < 0))
-        terms = _exp_rational_terms(e)
+        from .comparisons import exp_rational_terms, exp_sum_sign
+
+        terms = exp_rational_terms(e)
         if terms is not None:
-            return _exp_sum_sign(terms)
+            return exp_sum_sign(terms)
         for prec in (128, 512, 2048):
             with ball_context(prec):
                 try:
@@ -516,55 +552,6 @@ class ExactBackend(Backend):
                 return "sympy", [exact_sympy(w) for w in values]
             out.append(fmpq(int(v.p), int(v.q)))
         return "fmpq", out
-
-
-#: bound on the working precision of the exponential-sum sign test
-_EXP_SUM_MAX_PREC = 1 << 16
-
-
-def _exp_rational_terms(e: Any) -> "dict[Any, Any] | None":
-    """``e`` as ``{k: c}`` with ``e = Σ c·exp(k)``, all ``c`` and ``k`` rational (sympy
-    Rationals, zero coefficients dropped), or ``None`` when ``e`` is not of that form."""
-    import sympy
-
-    out: dict[Any, Any] = {}
-    for t in sympy.Add.make_args(sympy.expand(e)):
-        c, rest = t.as_coeff_Mul()
-        if not c.is_Rational:
-            return None
-        if rest == 1:
-            k = sympy.Integer(0)
-        elif rest is sympy.E:
-            k = sympy.Integer(1)
-        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
-            k = rest.args[0]
-        else:
-            return None
-        out[k] = out.get(k, 0) + c
-    return {k: c for k, c in out.items() if c != 0}
-
-
-def _exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
-    """Sign of ``Σ c_k exp(k)`` over distinct rationals ``k``: 0 iff every ``c_k`` is 0
-    (Lindemann–Weierstrass: exponentials of distinct algebraic numbers are linearly
-    independent over the algebraic numbers); otherwise arb at doubling precision (bounded by
-    :data:`_EXP_SUM_MAX_PREC`, ``None`` beyond)."""
-    from flint import arb, fmpq
-
-    if not terms:
-        return 0
-    prec = 128
-    while prec <= _EXP_SUM_MAX_PREC:
-        with ball_context(prec):
-            total = arb(0)
-            for k, c in terms.items():
-                total += arb(fmpq(int(c.p), int(c.q))) * arb(fmpq(int(k.p), int(k.q))).exp()
-            if total > 0:
-                return 1
-            if total < 0:
-                return -1
-        prec *= 4
-    return None
 
 
 def ball_context(prec: int) -> "contextlib.AbstractContextManager[None]":

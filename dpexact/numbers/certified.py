@@ -23,10 +23,11 @@ from typing import Any, Literal
 
 __all__ = ["Certified", "ErrorKind"]
 
-ErrorKind = Literal["exact", "rigorous", "a-priori", "estimate"]
-_KINDS = ("exact", "rigorous", "a-priori", "estimate")
+ErrorKind = Literal["exact", "rigorous", "a-priori", "estimate", "rounded-inputs"]
+#: "rounded-inputs": the bound holds for the inputs rounded to float64, not for the exact inputs
+_KINDS = ("exact", "rigorous", "a-priori", "estimate", "rounded-inputs")
 #: weakest first: combining two values keeps the weaker statement
-_STRENGTH = {"estimate": 0, "a-priori": 1, "rigorous": 2, "exact": 3}
+_STRENGTH = {"rounded-inputs": -1, "estimate": 0, "a-priori": 1, "rigorous": 2, "exact": 3}
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class Certified:
     @property
     def certified(self) -> bool:
         """True when the bound is a proof (exact, rigorous or a-priori), not an estimate."""
-        return self.error_kind != "estimate"
+        return self.error_kind not in ("estimate", "rounded-inputs")
 
     def interval(self) -> tuple[float, float]:
         """Floats enclosing the exact value: ``as_float ± (error_bound + one rounding)``, outward."""

@@ -29,8 +29,11 @@ class Pmf:
             and ``logvalues`` carries them).
         abs_error: bound on ``max_r |computed_r - exact_r|``.
         error_kind: ``"exact"`` (no error), ``"rigorous"`` (ball radii / proven bounds),
-            ``"a-priori"`` (proven truncation bounds plus a rounding-error analysis) or
-            ``"estimate"`` (e.g. an adaptive quadrature's own error estimate).
+            ``"a-priori"`` (proven truncation bounds plus a rounding-error analysis),
+            ``"estimate"`` (e.g. an adaptive quadrature's own error estimate) or
+            ``"rounded-inputs"`` (float: the bound holds for the scores rounded to float64 only,
+            when no bound of that rounding's effect on the law is known and no ball route exists).
+            Every other float bound holds against the exact inputs (their rounding included).
         logvalues: float64 natural logs of the probabilities, accurate where ``values``
             underflow (float backend); ``None`` otherwise.
         details: method-specific diagnostics (nodes used, truncation point, ...).

@@ -218,6 +218,20 @@ class PeerRow:
     note: str = ""
     #: a proven upper bound on the privacy level (a coupling checked on the law's factors), when one applies
     coupling_bound: str | None = None
+    #: the verdict's ε bracket (:meth:`~dpexact.verify.bracket.EpsilonBracket.as_dict`): certified witness
+    #: below, proof above with its method, domain and theorem; None when the verifier computed none
+    epsilon_bracket: dict | None = None
+
+    def bracket_columns(self) -> dict[str, Any]:
+        """``lower`` / ``upper`` (exact strings where known, ``"inf"`` for an unbounded witness) and
+        ``proof`` (method; theorem; the domain's n) of the bracket, for the table and the short JSON."""
+        b = self.epsilon_bracket or {}
+        lo, up = b.get("lower"), b.get("upper")
+        proof = None
+        if up:
+            n = (up.get("domain") or {}).get("n")
+            proof = f"{up['method']} (n {'every' if n == 'every' else '= ' + str(n)})" + (f"; {up['theorem']}" if up.get("theorem") else "")
+        return {"lower": None if lo is None else lo["lower"], "upper": None if up is None else up["upper"], "proof": proof}
 
     def as_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
@@ -242,7 +256,7 @@ def run_entry(e: PeerEntry) -> PeerRow:
     return PeerRow(e.suite, e.name, e.mechanism, e.params, e.claimed_epsilon, e.truth, v.verdict, v.certified,
                    v.worst_log_ratio, secs, e.peer_seconds, e.truth_source, e.peer_source, e.level,
                    None if v.counterexample is None else v.counterexample.as_dict(), v.scope.as_dict(), e.note,
-                   _coupling(m, e))
+                   _coupling(m, e), None if v.bracket is None else v.bracket.as_dict())
 
 
 def _coupling(m: Any, e: PeerEntry) -> str | None:
@@ -287,7 +301,7 @@ def run_suites(suites: list[str] | None = None, names: list[str] | None = None) 
                                 r.certified, r.worst_log_ratio, r.seconds, e.peer_seconds, e.truth_source,
                                 e.peer_source, e.level, r.counterexample, r.scope,
                                 (e.note + "; " if e.note else "") + "same law as an earlier row: its verdict and time",
-                                r.coupling_bound))
+                                r.coupling_bound, r.epsilon_bracket))
             continue
         row = run_entry(e)
         if e.mechanism is not None:

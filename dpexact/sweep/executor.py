@@ -13,6 +13,9 @@ it to its store there), each job that Dask gives up on to ``on_failed`` with the
   ``KilledWorker`` (Dask's ``distributed.scheduler.allowed-failures``, set here for the local
   cluster; an external scheduler uses its own configuration).
 * ``workers=0`` runs the jobs serially in this process, without Dask.
+* The local cluster's workers ignore SIGINT (:mod:`.shield`): a Ctrl-C on the terminal reaches
+  this process only, which stops submitting, waits at most :data:`DRAIN_SECONDS` for the running
+  jobs (:func:`run_jobs`) and closes the cluster itself.
 """
 
 from __future__ import annotations
@@ -21,15 +24,22 @@ import collections
 import contextlib
 import logging
 import os
+import signal
+import threading
 import time
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Sequence
 
-__all__ = ["ALLOWED_FAILURES", "Job", "Progress", "dask_client", "default_workers", "run_jobs"]
+from . import shield
+
+__all__ = ["ALLOWED_FAILURES", "DRAIN_SECONDS", "Job", "Progress", "dask_client", "default_workers", "run_jobs"]
 
 #: times a job may be lost with its worker before Dask reports it failed (KilledWorker)
 ALLOWED_FAILURES = 3
+
+#: seconds the first Ctrl-C waits for the running jobs before cancelling them
+DRAIN_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,8 @@ class Progress:
 
 #: resident memory of one idle local worker process with dpexact imported (measured: 118 MB)
 _WORKER_BYTES = 120e6
+#: local worker processes per CPU at most (each runs one single-threaded task)
+MAX_WORKERS_PER_CPU = 4
 
 
 def default_workers() -> int:
@@ -78,6 +90,11 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
     if workers is not None and scheduler is None:
         from ..cost_limits import CostEstimate, CostLimitError, check_cost
 
+        cpus = default_workers()
+        if workers > MAX_WORKERS_PER_CPU * cpus:
+            raise ValueError(f"--workers: {workers} local worker processes on {cpus} CPUs; at most "
+                             f"{MAX_WORKERS_PER_CPU * cpus} (more only add memory and start-up time)")
+
         try:  # each worker is a process: bound their memory before starting them
             check_cost(CostEstimate(f"a local Dask cluster of {workers} worker processes", _WORKER_BYTES * workers, 0.0,
                                     "measured: 120 MB per idle worker process with dpexact imported"))
@@ -94,14 +111,29 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
             client.close()
         return
     with dask.config.set({"distributed.scheduler.allowed-failures": ALLOWED_FAILURES}):
-        cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+        with _sigint_ignored():  # the spawned workers inherit SIG_IGN: a terminal's Ctrl-C is this process's alone
+            cluster = LocalCluster(n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
+                                   dashboard_address=":0", silence_logs=logging.CRITICAL, preload=[shield.__name__])
         client = Client(cluster)
         try:
             yield client
         finally:
             client.close()
             cluster.close()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while the block runs (main thread only; elsewhere a no-op), then restored;
+    an interrupt that arrived meanwhile is lost, as the block only starts processes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _call(fn: Callable[..., Any], args: tuple) -> tuple[Any, str | None]:
@@ -124,6 +156,7 @@ def run_jobs(
     on_progress: Callable[[Progress], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
     poll: float = 0.5,
+    drain_seconds: float | None = None,
 ) -> Progress:
     """Run ``jobs`` on ``client`` (``None``: serially here); callbacks run in this process.
 
@@ -133,12 +166,17 @@ def run_jobs(
     Jobs are submitted in order of decreasing ``priority``, at most twice as many as the
     cluster has threads at a time, so that an interruption leaves little in flight and a grid
     of any size holds few futures. ``KeyboardInterrupt`` (Ctrl-C, or raised by a callback)
-    stops submitting and *drains*: the jobs already running finish and are handed to
-    ``on_done`` (``on_interrupt(count)`` announces them), then ``KeyboardInterrupt`` is
-    re-raised; so no finished job's result is lost and none is run twice. A second interrupt
-    while draining, or any other exception from a callback, cancels what is in flight and
-    propagates. Serially, an interrupt stops at once (the job being computed is lost).
+    stops submitting, cancels the jobs no worker has started and *drains*: the jobs already
+    running finish and are handed to ``on_done`` (``on_interrupt(count)`` announces them),
+    then ``KeyboardInterrupt`` is re-raised; so no finished job's result is lost and none is
+    stored twice. The drain lasts at most
+    ``drain_seconds`` (default :data:`DRAIN_SECONDS`); jobs still running then are cancelled and
+    run again by the next call. A second interrupt while draining, or any other exception from a
+    callback, cancels what is in flight and propagates. Serially, an interrupt stops at once (the
+    job being computed is lost).
     """
+    limit = DRAIN_SECONDS if drain_seconds is None else drain_seconds
+    deadline = float("inf")
     prog = Progress(total=len(jobs))
     if on_progress:
         on_progress(prog)
@@ -164,6 +202,8 @@ def run_jobs(
     last = 0.0
     try:
         while queue or inflight:
+            if draining and time.monotonic() > deadline:
+                break  # the bounded wait is over: what still runs is cancelled below
             try:
                 if not draining:
                     window = max(2, 2 * sum(client.nthreads().values()))
@@ -201,7 +241,13 @@ def run_jobs(
                 if draining:
                     raise
                 draining = True
+                deadline = time.monotonic() + limit
                 queue.clear()
+                waiting = _not_started(client, inflight)  # queued on a worker: cancelled, run by the next call
+                if waiting:
+                    client.cancel(waiting)
+                    for fut in waiting:
+                        del inflight[fut]
                 if on_interrupt:
                     on_interrupt(len(inflight))
                 # a job whose hand-over was interrupted is still in flight: handed over again
@@ -211,6 +257,20 @@ def run_jobs(
     if draining:
         raise KeyboardInterrupt
     return prog
+
+
+def _executing(dask_worker: Any) -> list[str]:
+    """Run on each worker: the keys of the tasks it is executing now."""
+    return [str(ts.key) for ts in dask_worker.state.executing]
+
+
+def _not_started(client: Any, pending: dict[Any, Job]) -> list[Any]:
+    """Our futures that no worker has started yet (all of them kept if the workers cannot say)."""
+    try:
+        executing = {k for keys in client.run(_executing, wait=True).values() for k in keys}
+    except Exception:  # an unreachable worker: keep every job in flight, the drain is bounded anyway
+        return []
+    return [f for f in pending if not f.done() and str(f.key) not in executing]
 
 
 def _running(client: Any, pending: dict[Any, Job]) -> int:

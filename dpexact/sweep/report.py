@@ -3,7 +3,7 @@
 :func:`plot_ratios` draws pf Figure 2's view of an ``optimal`` sweep: the optimality ratio
 ``Σ_q E[err(M, q)] / Σ_q E[err(M*, q)]`` against ε, one panel per (n, k), one curve per
 mechanism, with the proven error bar of each ratio (too small to see unless something is
-wrong). :func:`table_rows` gives one line per point for any task kind.
+wrong). :func:`table_rows` lays a sweep out with one column per mechanism.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Sequence
 from .spec import Point
 from .store import Row
 
-__all__ = ["table_rows", "plot_ratios", "epsilon_float"]
+__all__ = ["table_rows", "plot_ratios", "epsilon_float", "legend_name", "Y_AXES"]
 
 
 def epsilon_float(text: str) -> float:
@@ -25,41 +25,100 @@ def epsilon_float(text: str) -> float:
     return float(Real.of(text).to_float())
 
 
-def _summary(task: str, res: dict[str, Any]) -> str:
+#: short verdict names of the --table cells (a legend is printed under the table)
+SHORT_VERDICTS = {"private-within-scope": "in-scope", "inconclusive": "inconcl."}
+
+
+def _cell(task: str, res: dict[str, Any], mechanism: str | None) -> str:
+    """One result in a few characters: a ratio, a verdict with its worst level, an expected error."""
     if task == "optimal":
-        ratios = ", ".join(f"{m} {r:.6f}" for m, r in res["ratios"].items())
-        return f"opt {res['optimal_total_error']:.8g}; ratio {ratios}"
+        return f"{res['ratios'][mechanism]:.6f}" if mechanism is not None else f"{res['optimal_total_error']:.8g}"
     if task == "verify":
-        if "delta" in res:  # (ε, δ): the scope's δ(ε)
-            return f"{res['verdict']} (worst δ(ε) {res['worst_delta']:.6g} vs δ = {res['delta']})"
-        return f"{res['verdict']} (worst log-ratio {res['worst_log_ratio']})"
+        short = SHORT_VERDICTS.get(res["verdict"], res["verdict"])
+        if "delta" in res:
+            return f"{short} δ(ε)≈{res['worst_delta']:.3g}"
+        w = res["worst_log_ratio"]
+        return f"{short} {w:.4g}" if isinstance(w, float) else f"{short} {w}"
     if task == "pmf":
-        return f"E[err] {res['expected_error']:.10g} ± {res['error_bound']:.2g}"
+        return f"{res['expected_error']:.8g}"
     return f"{res.get('verdict')}"
 
 
-def table_rows(points: Sequence[Point], rows: dict[str, Row]) -> tuple[list[str], list[list[str]]]:
-    """Header and one text line per point: grid keys, status, result summary, certified, seconds."""
-    grid_names = list(points[0].grid) if points else []
-    header = grid_names + ["status", "result", "certified", "seconds"]
-    lines = []
+def table_rows(points: Sequence[Point], rows: dict[str, Row]) -> tuple[list[str], list[list[str]], list[str]]:
+    """Header, lines and notes of ``sweep --table``: one line per combination of the grid values
+    that vary, **one column per mechanism** (an ``optimal`` sweep: the optimum, then each
+    mechanism's ratio); grid values shared by every point, failures and the verdict legend go to
+    the notes, so the table stays narrow."""
+    if not points:
+        return [], [], []
+    task = points[0].task
+    keys = list(points[0].grid)
+    varying = [k for k in keys if len({_text(p.grid.get(k)) for p in points}) > 1]
+    fixed = [k for k in keys if k not in varying]
+    pivot = "mechanism" if "mechanism" in keys else None
+    line_keys = [k for k in varying if k != pivot]
+    if task == "optimal":
+        mechs = list(dict.fromkeys(m for p in points if (r := rows.get(p.key)) is not None and r.status == "ok"
+                                   for m in r.result["ratios"]))
+        columns: list[str | None] = [None, *mechs]
+        names = ["optimum", *mechs]
+    elif pivot is not None:
+        columns = list(dict.fromkeys(p.grid[pivot] for p in points))
+        names = [str(c) for c in columns]
+    else:
+        columns, names = [None], ["result"]
+    lines: dict[tuple, list[str]] = {}
+    notes = [f"every point: " + ", ".join(f"{k} {_text(points[0].grid[k])}" for k in fixed if not (k == pivot and len(columns) == 1))] \
+        if fixed else []
     for p in points:
+        at = tuple(_text(p.grid[k]) for k in line_keys)
+        cells = lines.setdefault(at, [""] * len(columns))
         row = rows.get(p.key)
-        cells = [", ".join(map(str, v)) if isinstance(v, list) else str(v) for v in p.grid.values()]
-        if row is None:
-            lines.append(cells + ["missing", "", "", ""])
-        elif row.status == "failed":
-            lines.append(cells + ["failed", row.error or "", "", f"{row.seconds:.2f}"])
-        else:
-            lines.append(cells + ["ok", _summary(p.task, row.result), row.certified or "", f"{row.seconds:.2f}"])
-    return header, lines
+        targets = [columns.index(p.grid[pivot])] if pivot is not None and task != "optimal" else range(len(columns))
+        for i in targets:
+            if row is None:
+                cells[i] = "missing"
+            elif row.status == "failed":
+                cells[i] = "failed"
+            else:
+                mech = p.grid[pivot] if pivot is not None and task != "optimal" else columns[i]
+                cells[i] = _cell(task, row.result, mech if task == "optimal" else None)
+        if row is not None and row.status == "failed":
+            error = row.error or ""
+            notes.append(f"failed: {', '.join(f'{k} {_text(v)}' for k, v in p.grid.items())}: "
+                         + (error if len(error) <= 150 else error[:149] + "…"))
+    if task == "verify":
+        notes.append("cells: verdict and worst log-ratio (in-scope = private-within-scope, inconcl. = inconclusive)")
+    if task == "optimal":
+        notes.append("cells: Σ E[err(M*)] (optimum) and each mechanism's optimality ratio (>= 1, 1 = optimal)")
+    return [*line_keys, *names], [[*k, *v] for k, v in lines.items()], notes
 
 
-def plot_ratios(points: Sequence[Point], rows: dict[str, Row], path: "str | Path", title: str | None = None) -> Path:
+def _text(v: Any) -> str:
+    return ", ".join(map(str, v)) if isinstance(v, list) else str(v)
+
+
+#: y-axis layouts of :func:`plot_ratios`
+Y_AXES = ("per-panel", "shared", "log")
+
+
+def legend_name(mechanism: str) -> str:
+    """A short legend entry: ``OBJECT`` of ``PATH.py:OBJECT`` / ``module:OBJECT``, else the name."""
+    return mechanism.rpartition(":")[2] or mechanism
+
+
+def plot_ratios(points: Sequence[Point], rows: dict[str, Row], path: "str | Path", title: str | None = None,
+                y: str = "per-panel") -> Path:
     """Ratio vs ε per (n, k) from the ``optimal`` rows of ``points``; PNG/PDF/SVG at ``path``.
+
+    ``y``: ``per-panel`` (each panel its own linear range, the default: one mechanism with large
+    ratios does not flatten the others elsewhere), ``shared`` (one linear range) or ``log`` (one
+    logarithmic range). Legend entries are short names (:func:`legend_name`).
 
     Raises ValueError if the points are not of an ``optimal`` sweep or none has a result.
     """
+    if y not in Y_AXES:
+        raise ValueError(f"--plot-y must be one of {', '.join(Y_AXES)}, got {str(y)[:40]!r}")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -81,13 +140,19 @@ def plot_ratios(points: Sequence[Point], rows: dict[str, Row], path: "str | Path
     keys = sorted(panels)
     cols = min(3, len(keys))
     nrows = math.ceil(len(keys) / cols)
-    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.2 * nrows), squeeze=False, sharey=True)
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.2 * nrows), squeeze=False, sharey=y != "per-panel")
     for ax, (n, k) in zip(axes.flat, keys):
         for m, pts in sorted(panels[(n, k)].items()):
             pts.sort()
             ax.errorbar([x for x, _, _ in pts], [y for _, y, _ in pts], yerr=[b for _, _, b in pts],
-                        marker="o", ms=3, lw=1.2, label=m)
+                        marker="o", ms=3, lw=1.2, label=legend_name(m))
         ax.axhline(1.0, color="grey", lw=0.8, ls=":")
+        if y == "log":
+            from matplotlib.ticker import FormatStrFormatter
+
+            ax.set_yscale("log")
+            for axis in (ax.yaxis.set_major_formatter, ax.yaxis.set_minor_formatter):
+                axis(FormatStrFormatter("%g"))  # plain ratios, not 1.2×10^0
         ax.set_title(f"n = {n}, k = {k}")
         ax.set_xlabel("ε")
         ax.grid(alpha=0.3)

@@ -48,13 +48,20 @@ def _mechanism_params(i: dict[str, Any]) -> dict[str, Any]:
 
 def _verify(i: dict[str, Any]) -> dict[str, Any]:
     from ..mechanisms.registry import mechanism as build
+    from ..verify.replay import evidence_record, witness_neighbourhood
     from ..verify.router import verify_any
 
-    mech = build(i["mechanism"], **_mechanism_params(i))
+    params = _mechanism_params(i)
+    mech = build(i["mechanism"], **params)
     v = verify_any(mech, neighbourhood=i["neighbourhood"], searches=tuple(i["search"]), n=i.get("n"),
                    values=i.get("values"), steps=i["steps"], relation=i.get("relation"), delta=i.get("delta"),
                    name=i["mechanism"])
-    return _jsonable(document("verify", v.as_dict()))
+    d = v.as_dict()
+    record = evidence_record(v, i["mechanism"], params,
+                             witness_neighbourhood(mech, i["neighbourhood"], i.get("relation"), i.get("delta")))
+    if record is not None:  # as `dpexact verify`: `dpexact replay` re-checks it
+        d["replay"] = record
+    return _jsonable(document("verify", d))
 
 
 def _pmf(i: dict[str, Any]) -> dict[str, Any]:

@@ -45,6 +45,9 @@ class OutputKind:
         event: ``(mechanism, scores, box, part, backend, name) -> (lower, upper)`` of
             ``Pr[M(q) ∈ {part} × box]`` for a kind that releases real values (``part`` the finite part of
             a mixed output, else None; equal ends for a closed form); None for the kinds without values.
+        options: ``(mechanism, relation) -> (options, route)``: the ``verify`` options the kind's search
+            honours (:mod:`.options`) and the route's name (the selection kind's entry is its query-pair
+            route; without a relation the router runs the score families).
     """
 
     name: str
@@ -54,6 +57,7 @@ class OutputKind:
     search: Callable[..., Any] | None
     default_n: int | None
     event: Callable[..., tuple[Any, Any]] | None
+    options: Callable[[Any, str | None], tuple[frozenset[str], str]] | None
 
 
 def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: str | None, **kwargs: Any) -> Any:
@@ -63,7 +67,12 @@ def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: s
         from .search.patterns import verify_patterns
         from .search.selection_outputs import SelectionOutputs
 
-        v = verify_patterns(SelectionOutputs(m), n if n is not None else 5, relation, name=name, **kwargs)
+        adapter = SelectionOutputs(m)
+        v = verify_patterns(adapter, n if n is not None else 5, relation, name=name, **kwargs)
+        if adapter.exact_failure:  # the exact backend crashed: named, never a silent "undecided"
+            v.scope.notes.append(adapter.exact_failure)
+            if v.verdict == "inconclusive":
+                v.reason = (v.reason + "; " if v.reason else "") + adapter.exact_failure
     else:
         from .search.selection import verify
 
@@ -113,6 +122,42 @@ def _continuous_search(m: AnyMechanism, n: int | None, relation: str | None, nam
     return verify_continuous_boxes(m, n if n is not None else 3, relation or query_relation(m), name=name, **kwargs)
 
 
+
+def _pattern_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+    from .options import honoured_by
+    from .search.patterns import verify_patterns
+
+    return honoured_by(verify_patterns), "the query-pair families"
+
+
+def _finite_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+    if isinstance(m, PatternLaw):
+        return _pattern_options(m, relation)
+    # a finite law given by its pmf only: the score families with their defaults
+    return frozenset({"n"}) | (frozenset({"relation"}) if relation is not None else frozenset()), "the score-family search"
+
+
+def _mixed_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+    from .options import honoured_by
+    from .proofs.threshold_coupling import verify_coupling
+    from .search.boxes import verify_boxes
+
+    return honoured_by(verify_boxes) & honoured_by(verify_coupling), "the box search"
+
+
+def _interval_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+    from .options import honoured_by
+    from .search.boxes import verify_intervals
+
+    return honoured_by(verify_intervals), "the interval search"
+
+
+def _continuous_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+    from .options import honoured_by
+    from .search.boxes import verify_continuous_boxes
+
+    return honoured_by(verify_continuous_boxes), "the box search"
+
 def _mixed_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: Any,
                  name: str) -> tuple[Any, Any]:
     if part is None:
@@ -137,12 +182,12 @@ def _continuous_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tupl
 
 
 KINDS: dict[str, OutputKind] = {k.name: k for k in (
-    OutputKind("selection", True, False, True, _selection_search, None, None),
-    OutputKind("finite", True, False, False, _finite_search, 10, None),
-    OutputKind("mixed", True, False, False, _mixed_search, 10, _mixed_event),
-    OutputKind("interval", False, True, False, _interval_search, 5, _interval_event),
-    OutputKind("continuous", False, True, False, _continuous_search, 3, _continuous_event),
-    OutputKind("composed", False, False, False, None, None, None),
+    OutputKind("selection", True, False, True, _selection_search, None, None, _pattern_options),
+    OutputKind("finite", True, False, False, _finite_search, 10, None, _finite_options),
+    OutputKind("mixed", True, False, False, _mixed_search, 10, _mixed_event, _mixed_options),
+    OutputKind("interval", False, True, False, _interval_search, 5, _interval_event, _interval_options),
+    OutputKind("continuous", False, True, False, _continuous_search, 3, _continuous_event, _continuous_options),
+    OutputKind("composed", False, False, False, None, None, None, None),
 )}
 # the facts each row states agree with the kinds the contract declares (protocols.py)
 assert tuple(k for k in KINDS if KINDS[k].finite) == FINITE_KINDS

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["evidence_record", "replay", "ReplayResult", "REPLAY_PREC"]
+__all__ = ["evidence_record", "witness_neighbourhood", "replay", "ReplayResult", "REPLAY_PREC"]
 
 #: ball precision (bits) of a replay
 REPLAY_PREC = 256
@@ -113,8 +113,10 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
             "delta": verdict.delta}
     if cx is not None:
         kind = _KINDS.get(type(cx).__name__)
+        if kind is None:  # a counterexample with no saved form (e.g. a closed form's witness box)
+            return None
         nb = _relation_record(cx.neighbourhood)
-        if kind is None or nb is None:
+        if nb is None:
             return None
         out = {**base, "kind": "counterexample", "evidence": kind, "neighbourhood": nb,
                "scores": [str(x) for x in cx.scores], "neighbour_scores": [str(x) for x in cx.neighbour_scores]}
@@ -135,6 +137,19 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
         **base, "kind": "witness", "evidence": "finite", "neighbourhood": nb,
         "scores": list(w.scores), "neighbour_scores": list(w.neighbour_scores), "output": w.output,
         "lower": w.lower if w.lower is not None else repr(w.lower_float)}
+
+
+def witness_neighbourhood(mechanism: Any, neighbourhood: str, relation: str | None, delta: Any) -> Any:
+    """The relation a bracket witness of ``verify_any(mechanism, neighbourhood=..., relation=...,
+    delta=...)`` refers to: the parsed ``neighbourhood`` of a pure-DP selection search, else None
+    (its witness is then not replayable)."""
+    from .neighbourhoods import parse_neighbourhood
+
+    from .kinds import kind_of
+
+    if not kind_of(mechanism).selection or relation is not None or delta is not None:
+        return None
+    return parse_neighbourhood(neighbourhood, mechanism)
 
 
 def _vector(rec: dict, key: str) -> tuple[Fraction, ...]:

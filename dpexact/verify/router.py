@@ -1,21 +1,22 @@
 """The one way into verification: :func:`verify` (the mechanism resolved and checked once), then
 :func:`verify_any` by claim, then :func:`verify_mechanism` by output kind.
 
-:func:`verify_mechanism` tries the whole-space proofs of :data:`.proofs.PROOFS` that support the
-mechanism (a checked threshold-shift coupling, closed forms), then the search registered for its
-output kind in :data:`.kinds.KINDS` (what a private verdict covers is stated there and in each
-search's scope). A selection mechanism on a neighbourhood is searched, extended by the noisy-max
-coupling and bracketed (:func:`bracket_selection`: a proof above, a maximised witness below).
+:func:`verify_mechanism` tries the whole-space proofs of :data:`.proofs.PROOFS` (``private`` when one
+proves ε for every input of its domain), then the verdict units of :data:`.proofs.VERDICT_UNITS`
+(the checked threshold coupling, closed forms), then the search registered for the output kind in
+:data:`.kinds.KINDS`; the verdict carries the ε bracket. A selection mechanism on a neighbourhood is
+searched, extended by the noisy-max coupling and bracketed (:func:`bracket_selection`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 from ..numbers.real import Real
 from ..protocols import AnyMechanism, mechanism_properties
 
-from .kinds import kind_of
+from .kinds import KINDS, kind_of
 from .neighbourhoods import own_relation
 from .verdict import Verdict
 
@@ -25,11 +26,9 @@ __all__ = ["verify", "verify_mechanism", "verify_any", "extend_by_couplings", "b
 DEFAULT_TOLERANCE = 1e-6
 #: wall-clock budget of the lower end's maximisation
 LEVEL_SECONDS = 10.0
-#: wall-clock budgets of the branch-and-bound (to prove ε; to bound a refuted mechanism's level)
-BNB_SECONDS, BNB_SECONDS_VIOLATED = 45.0, 10.0
 
 
-def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Any) -> None:
+def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
     """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
     noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
     (every Δ_a equal to its sensitivity) or its monotone box."""
@@ -48,23 +47,73 @@ def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Any)
         extend_by_noisy_max(v, mechanism, "all-differ")
 
 
-def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None,
+def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
-    """Verify the claimed ε of ``mechanism``: the first proof of :data:`.proofs.PROOFS` that supports
-    it and decides, else the search of its output kind (:data:`.kinds.KINDS`; a private verdict of
-    the selection and pattern searches carries what the couplings prove beyond the searched scope).
+    """Verify the claimed ε of ``mechanism``: the whole-space proofs first (:mod:`.proofs`; ``private``
+    when one proves ε for every input of its domain), else the verifier of its output kind (table
+    above), whose verdict carries the ε bracket (its certified witness below, a proof's larger bound
+    above).
 
     ``relation``: ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (default: the relation of the
     mechanism's own claim — ``"monotone"`` when its neighbourhood is a monotone box — else all-differ).
     """
-    from .proofs import PROOFS
+    import time
+
+    from .proofs import first_proof
+    from .proofs.outcome import attach_bracket, proved_verdict, proves
+
+    t0 = time.perf_counter()
+    kind = kind_of(mechanism)
+    unit = proof = None
+    rel = relation if relation is not None else own_relation(mechanism)
+    if not kind.selection or relation is not None:
+        unit, proof = first_proof(mechanism, n, rel)
+        if proof is not None and proves(proof, mechanism):
+            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
+    v = _search_mechanism(mechanism, n, relation, name, **kwargs)
+    witness = None if unit is None else unit.witness(mechanism, n, rel)
+    if v.verdict == "violated" and not (witness is not None and witness.unbounded):
+        witness = _pattern_level(v, mechanism, n, rel, proof, witness)
+    v = attach_bracket(v, proof, witness)
+    v.seconds = time.perf_counter() - t0
+    return v
+
+
+def _pattern_level(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+    """The larger of ``witness`` and the maximised two-level witness of a pattern law
+    (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
+    above covers every n (a witness at any n then bounds the same level from below)."""
+    from ..protocols import ThresholdCouplingLaw
+    from .search.pattern_level import pattern_level
+
+    if not isinstance(mechanism, ThresholdCouplingLaw) or (v.bracket is not None and v.bracket.lower is not None
+                                                            and v.bracket.lower.unbounded):
+        return witness
+    if v.counterexample is not None and v.counterexample.as_dict().get("log_ratio") == [math.inf, math.inf]:
+        return witness
+    nn = n if n is not None else 10
+    start = v.counterexample.as_dict().get("output") if v.counterexample is not None else None
+    sizes = [nn] + ([min(3 * nn, 32)] if proof is not None and proof.domain.get("n") == "every" and nn < 32 else [])
+    best = witness
+    for size in sizes:
+        w = pattern_level(mechanism, size, relation or "all-differ", start if size == nn else None)
+        if w is not None and (best is None or w.lower_float > best.lower_float):
+            best = w
+    return best
+
+
+def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None,
+                      name: str | None = None, **kwargs: Any) -> Verdict:
+    """The first unit of :data:`.proofs.VERDICT_UNITS` that supports the mechanism and decides, else the
+    search registered for its output kind (:data:`.kinds.KINDS`)."""
+    from .proofs import VERDICT_UNITS
 
     kind = kind_of(mechanism)
     if relation is None and not kind.selection:
         relation = own_relation(mechanism)
-    for proof in PROOFS:
-        if proof.supports(mechanism, n, relation):
-            v = proof.verdict(mechanism, n, relation, name=name, **kwargs)
+    for unit in VERDICT_UNITS:
+        if unit.supports(mechanism, n, relation):
+            v = unit.verdict(mechanism, n, relation, name=name, **kwargs)
             if v is not None:
                 return v
     if kind.search is None:
@@ -72,20 +121,16 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Any, violated: bool, tolerance: float) -> Any:
-    """The first whole-space proof whose side conditions hold: a theorem (every n), else the
-    branch-and-bound on the stated score box (its budget shorter once a violation is certified:
-    it then only bounds the level from above)."""
-    from .proofs.selection_bnb import SelectionBnB
-    from .proofs.selection_theorems import theorem_proof
+def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
+    """The first whole-space proof of :data:`.proofs.SELECTION_PROOFS` that supports the mechanism and proves
+    something: a theorem (every n), else the branch-and-bound on its stated score box."""
+    from .proofs import SELECTION_PROOFS
 
-    proof = theorem_proof(mechanism, n, nb)
-    if proof is not None:
-        return proof
-    bnb = SelectionBnB(seconds=BNB_SECONDS_VIOLATED if violated else BNB_SECONDS)
-    if bnb.supports(mechanism, n, nb):
-        return bnb.prove(mechanism, n, nb, target=None if violated else Real.of(mechanism.epsilon).to_float(),
-                         tolerance=tolerance)
+    for unit in SELECTION_PROOFS:
+        if unit.supports(mechanism, n, nb):
+            proof = unit.prove(mechanism, n, nb)
+            if proof is not None:
+                return proof
     return None
 
 
@@ -100,7 +145,7 @@ def _witness_triples(v: Verdict) -> list:
     return out
 
 
-def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | None = None, *,
+def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None, *,
                       tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
     """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
 
@@ -124,12 +169,21 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | Non
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     eps = Real.of(mechanism.epsilon)
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
-    proof = _selection_proof(mechanism, size, nb, v.verdict == "violated", tolerance)
+    proof = _selection_proof(mechanism, size, nb)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,
                         denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
     witness = ls.witness
+    point = proof.details.get("best_point") if proof is not None else None
+    if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
+        from .search.level import certify_triple
+
+        w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
+                            tuple(Fraction(x) for x in point["neighbour_scores"]), point["output"],
+                            note=f"the {proof.method}'s best test point")
+        if w2 is not None and (witness is None or w2.lower_float > witness.lower_float):
+            witness = w2
     outside = ""
     if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
             and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
@@ -138,8 +192,8 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | Non
         proof = None
     bracket = EpsilonBracket(witness, proof)
     above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
-    proved = proof is not None and (Real.of(proof.upper) if proof.upper is not None
-                                    else Real.of(Fraction(proof.upper_float))) <= eps
+    proved = proof is not None and math.isfinite(proof.upper_float) and (
+        Real.of(proof.upper) if proof.upper is not None else Real.of(Fraction(proof.upper_float))) <= eps
     if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
@@ -157,6 +211,9 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | Non
         reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
     elif proved:
         v.verdict = "private"
+        if v.scope.pairs == 0:  # no scope searched: the proved bound and the witness are what is known
+            v.worst_log_ratio = proof.upper_float
+            v.worst_float_log_ratio = ls.float_level
         where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
         reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
                   f"({proof.method}: {proof.theorem or 'computation'})")
@@ -168,6 +225,8 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | Non
     if proof is None and v.verdict == "violated":
         reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
                   f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+    if proof is not None and not math.isfinite(proof.upper_float):
+        reason += f" (the {proof.method} found no finite bound: {proof.details.get('status', '')})"
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
         how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
         reason += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
@@ -179,7 +238,54 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | Non
     return v
 
 
-def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
+def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None, delta: Any) -> tuple[frozenset[str], str]:
+    """The options honoured by the verifier that :func:`verify_any` reaches (declared on it with
+    :func:`.options.honours`), and a name for that route: the (ε, δ) verification, the score-family
+    search, a verdict unit, else the route of the output kind (:data:`.kinds.KINDS`)."""
+    from .options import honoured_by
+    from .proofs import VERDICT_UNITS
+
+    kind = KINDS[kind_name]
+    who = f"{mechanism.short_name} ({kind.name} outputs)"
+    if delta is not None:
+        from .search.approx_dp import approx_options
+
+        return approx_options(mechanism, relation), f"the (ε, δ) verification of {who}"
+    if kind.selection and relation is None:
+        from .search.selection import verify
+
+        return honoured_by(verify), f"the score-family search of {who}"
+    for unit in VERDICT_UNITS:  # a unit with a route of its own (a closed form); the coupling shares its kind's
+        route = unit.route(mechanism) if unit.supports(mechanism, None, relation) else None
+        if route is not None:
+            return route[0], f"{route[1]} of {who}"
+    if kind.options is None:
+        return frozenset(), who
+    honoured, route = kind.options(mechanism, relation)
+    return honoured, f"{route} of {who}"
+
+
+def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
+    """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
+    from ..protocols import mechanism_size
+    from .proofs.selection_theorems import theorem_proof
+
+    proof = theorem_proof(mechanism, n or mechanism_size(mechanism) or 3, nb)
+    return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
+
+
+def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
+    """The verdict before its bracket when a theorem decides it: no scope was searched."""
+    from .verdict import Scope
+
+    scope = Scope(neighbourhood=nb.describe(), notes=["no scope search: a theorem proves the claimed ε for every "
+                                                      "input (run --search to add the finite-scope search)"])
+    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(Real.of(mechanism.epsilon)),
+                   verdict="undecided", scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf,
+                   worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
+
+
+def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
                name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
@@ -191,12 +297,22 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
       width asked, default :data:`DEFAULT_TOLERANCE`); with ``relation``, the peers' query-pair
       families;
     * any other output kind: :func:`verify_mechanism`.
+
+    An option the verifier on the route does not honour (its :func:`.options.honours`
+    declaration) is a ``ValueError`` naming it, before any work.
     """
     from .neighbourhoods import parse_neighbourhood
+    from .options import DEFAULT_SEARCHES, given_options, refuse_unhonoured
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
     kind = kind_of(mechanism)
+    given = given_options(neighbourhood=neighbourhood, searches=searches, n=n, values=values, steps=steps,
+                          relation=relation, delta=delta)
+    refuse_unhonoured(given, *_route_options(mechanism, kind.name, relation, delta))
+    if delta is not None and searches is not None and tuple(searches) != DEFAULT_SEARCHES and "local" in searches:
+        raise ValueError("--search local: not used by (ε, δ) verification (it searches grid, structured and random "
+                         "families); an option that cannot apply is refused, not ignored")
     report = progress or (lambda k, t: None)
     if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
                                   or not 0 < tolerance < 1):
@@ -213,12 +329,18 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
                              progress=progress)
     if not kind.selection or relation is not None:
         report("step", f"verifying {name or mechanism.short_name} ({kind.name} outputs)")
-        return verify_mechanism(mechanism, n, relation, name=name)
+        extra = {"neighbourhood": parse_neighbourhood(neighbourhood, mechanism)} if "neighbourhood" in given else {}
+        return verify_mechanism(mechanism, n, relation, name=name, **extra)
     from .search.selection import verify
 
     nb = parse_neighbourhood(neighbourhood, mechanism)
-    v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
-               name=name, progress=progress)
+    if searches is None and values is None and _theorem_proves(mechanism, n, nb):
+        # a theorem covers every input: no counterexample exists, so the scope search is skipped
+        # (--search runs it anyway) and only the lower end is searched
+        v = _proved_verdict(mechanism, nb, name)
+    else:
+        v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
+                   name=name, progress=progress)
     extend_by_couplings(v, mechanism, nb)
     if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
         return v
@@ -226,7 +348,7 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
     return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
 
 
-def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+def verify(mechanism: Any, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
            param: Mapping[str, Any] | None = None, neighbourhood: str = "default", search: str | Sequence[str] | None = None,
            n: int | None = None, values: Sequence[Any] | None = None, steps: int = 1, delta: Any = None,
            relation: str | None = None, tolerance: float | None = None) -> Verdict:
@@ -255,4 +377,3 @@ def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = N
                       values=list(values) if values is not None else None, steps=steps, relation=relation,
                       delta=delta,
                       name=mechanism if isinstance(mechanism, str) else None, tolerance=tolerance)
-

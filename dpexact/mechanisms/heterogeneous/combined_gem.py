@@ -109,6 +109,14 @@ class CombinedGEM(HeterogeneousSelection):
     def _bit_float(self, q: np.ndarray) -> int:
         return int(spearman_sign(q, list(self.candidate_sensitivities(q.size))) >= 0)
 
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float | None:
+        """A mixture of GEM and mGEM (same shift) with weights set by the correlation bit: their
+        shift when rounding kept the bit, else unknown."""
+        if self._bit_float(q) != self.correlation_bit(scores):
+            return None
+        gem, mgem = self._parts()
+        return max(gem.input_rounding_shift(scores, q, rounding), mgem.input_rounding_shift(scores, q, rounding))
+
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         gem, mgem = self._parts()
         bit = self._bit_float(q)

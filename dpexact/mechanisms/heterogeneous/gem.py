@@ -35,6 +35,7 @@ import numpy as np
 from ...numbers.backends import Backend
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
+from ..base import lipschitz_shift
 from ..validation import check_size
 from .sensitivities import HeterogeneousSelection
 
@@ -143,6 +144,17 @@ class _GEMBase(HeterogeneousSelection):
 
         q = exact_scores(scores)
         return gem_scores(q, list(self.candidate_sensitivities(len(q))), self.t(len(q)))
+
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
+        """Each ratio of eq. (6) moves by <= 2·rounding/(Δ_a + Δ_a') <= rounding/min Δ, hence q'
+        too (a minimum of such ratios); the selector (PF or EM, exponent scale c) then moves by
+        ``2c·rounding/min Δ``."""
+        ds = self.candidate_sensitivities(q.size)
+        low = ds[0]
+        for d in ds[1:]:
+            if d < low:
+                low = d
+        return lipschitz_shift(self._inner().exponent_scale / low, rounding)
 
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         check_size(q.size, FLOAT_LIMIT, "the O(n²) GEM transform")

@@ -30,7 +30,7 @@ import numpy as np
 from ...numbers.backends import Backend
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
-from ..base import _check_method
+from ..base import _check_method, lipschitz_shift
 from ..validation import positive_real
 from .sensitivities import HeterogeneousSelection
 
@@ -50,6 +50,10 @@ class _PerCandidateRNM(HeterogeneousSelection):
         from ..report_noisy_max import ReportNoisyMax
 
         return ReportNoisyMax(self.epsilon, noise=self.noise, scales=tuple(self.scales(n)))
+
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
+        """Noisy max with scales ``b_a``: rate ``1/min_a b_a`` (:func:`~..base.lipschitz_shift`)."""
+        return self._rnm(q.size).input_rounding_shift(scores, q, rounding)
 
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         return self._rnm(q.size).pmf(q, backend="float", method=method)

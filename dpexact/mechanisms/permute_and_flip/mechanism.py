@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from ...numbers.backends import Backend, ExactBackend
 from ...numbers.pmf import Pmf, pmf_from_numbers
 from ...numbers.real import Real
 from ...protocols import MechanismProperties
-from ..base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows
+from ..base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_exponents_rows, lipschitz_shift, overrides_float_route
 from ..validation import check_size
 from .gauss_exact import SMALL_N, pf_pmf_gauss_exact
 from .polynomial import pf_pmf_polynomial_fmpq, pf_pmf_polynomial_sympy
@@ -57,6 +57,10 @@ class PermuteAndFlip(SelectionMechanism):
     mp_limit: ClassVar[int] = 6_000  # n = 20 000: mp 30 s, ball 2.2 s
     ball_limit: ClassVar[int] = 100_000
 
+    def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
+        """PF with exponent scale ``c`` is ``2cΔ``-DP for every Δ (pf Theorem 1): rate ``c``."""
+        return lipschitz_shift(self.exponent_scale, rounding)
+
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         m = _check_method(method, ("quadrature", "recurrence"), "quadrature")
         x = self._float_exponents(q)
@@ -73,8 +77,9 @@ class PermuteAndFlip(SelectionMechanism):
 
     def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Default-method pmfs of the rows of ``Q`` (:class:`~dpexact.protocols.BatchFloatPmf`): the
-        exact Gauss rule on all rows at once for ``n <= SMALL_N``; other rows are left to ``pmf``."""
-        X = float_exponents_rows(self._exponent_scale_float, Q) if Q.shape[1] <= SMALL_N else None
+        exact Gauss rule on all rows at once for ``n <= SMALL_N``; other rows, or a subclass with its own pmf, are left to ``pmf``."""
+        X = float_exponents_rows(self._exponent_scale_float, Q) \
+            if Q.shape[1] <= SMALL_N and not overrides_float_route(self, PermuteAndFlip) else None
         if X is None:
             return np.zeros(Q.shape), np.full(Q.shape[0], np.nan)
         pmf, _, rel = pf_pmf_gauss_exact(X)

@@ -24,6 +24,10 @@ Algorithm (every step comes with a proven bound):
    ``log M <= α S_1 + b² S_2/2 + Σ_big log max(1, sup|1 - p z|)`` on the ellipse. The float
    version takes the fewest nodes whose bound is below 1e-19 (the bound is affine in N).
 
+Ball / mp: every small weight gets the power sums and series terms *it* needs (its own
+``u = p·T`` instead of the largest one's), its omitted tails added to the bounds, so that at
+``n = 65 536`` a weight far below the maximum costs a few arb operations instead of ~40.
+
 Float fast paths: ``n <= 64`` uses the exact Gauss rule of :mod:`.gauss_exact` (no truncation);
 larger n split the small weights once more, at ``p·T <= TINY_PT = 2^-33``: such *tiny* weights
 (most of a large vector) need only ``S_1``, ``S_2`` and two series terms, with the remainders
@@ -52,7 +56,7 @@ U = 2.0**-53  # unit roundoff of float64
 DELTA = 1e-2  # float: weights with p·T > DELTA are treated individually
 TINY_PT = 2.0**-33  # float: weights with p·T <= TINY_PT need two series terms and S_1, S_2 only
 MAX_NODES = 128  # float: Gauss–Legendre nodes at most (the bound is reported as it is beyond)
-DELTA_SCALAR = 1e-2  # mp/ball: longer series are cheaper than more individual weights
+DELTA_SCALAR = 1e-1  # mp/ball: series (per-weight length) are cheaper than individual weights
 RHOS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 32.0)
 
 
@@ -88,35 +92,37 @@ def _truncation(P: float, Pm1: float, L: float) -> tuple[float, float]:
     return T, 2 * P * math.exp(-T * Pm1) / Pm1
 
 
-def _log_m_bound(rho: float, T: float, S1: float, S2: float, p_large: np.ndarray, counts: np.ndarray) -> float:
-    """Upper bound of log max_{z in ellipse} |g_r(z)| for every r (step 4)."""
-    a, b = ellipse_axes(rho, T)
+def _log_m_bounds(T: float, S1: float, S2: float, p_large: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Upper bounds of log max_{z in ellipse} |g_r(z)| for every r (step 4), one per ρ in RHOS."""
+    axes = np.array([ellipse_axes(rho, T) for rho in RHOS])
+    a, b = axes[:, 0], axes[:, 1]
     alpha, beta = a - T / 2, a + T / 2
     out = alpha * S1 + b * b * S2 / 2
     if p_large.size:
-        left = (1 + p_large * alpha) ** 2
-        right = (p_large * beta - 1) ** 2
-        sup2 = np.maximum(left, right) + (p_large * b) ** 2
-        out += float(np.sum(counts * np.maximum(0.0, 0.5 * np.log(sup2))))
+        left = (1 + p_large[None, :] * alpha[:, None]) ** 2
+        right = (p_large[None, :] * beta[:, None] - 1) ** 2
+        sup2 = np.maximum(left, right) + (p_large[None, :] * b[:, None]) ** 2
+        out += np.sum(counts[None, :] * np.maximum(0.0, 0.5 * np.log(sup2)), axis=1)
     return out
 
 
-def _best_quadrature_bound(n_nodes: int, T: float, S1: float, S2: float, p_large: np.ndarray, counts: np.ndarray) -> float:
-    best = math.inf
-    for rho in RHOS:
-        best = min(best, bernstein_error(_log_m_bound(rho, T, S1, S2, p_large, counts), rho, n_nodes, T))
-    return best
+def _best_quadrature_bound(n_nodes: int, T: float, S1: float, S2: float, p_large: np.ndarray, counts: np.ndarray,
+                           log_m: np.ndarray | None = None) -> float:
+    """The smallest Bernstein bound over ρ in RHOS for ``n_nodes`` nodes (``log_m``: the
+    :func:`_log_m_bounds`, when the caller has them)."""
+    if log_m is None:
+        log_m = _log_m_bounds(T, S1, S2, p_large, counts)
+    return min(bernstein_error(float(lm), rho, n_nodes, T) for lm, rho in zip(log_m, RHOS))
 
 
-def _nodes_for(T: float, S1: float, S2: float, p_large: np.ndarray, counts: np.ndarray, target_abs: float) -> int:
+def _nodes_for(T: float, log_m: np.ndarray, target_abs: float) -> int:
     """Fewest nodes (a multiple of 4, in [8, MAX_NODES]) whose Bernstein bound is <= ``target_abs``.
 
     For each ρ the bound's logarithm is affine in N (:func:`bernstein_error`), so the smallest N
     for that ρ is solved for directly; the best ρ wins."""
     best = MAX_NODES
-    for rho in RHOS:
-        log_m = _log_m_bound(rho, T, S1, S2, p_large, counts)
-        c = math.log(T / 2 * 64 / 15) + log_m - math.log(rho * rho - 1) - math.log(target_abs)
+    for lm, rho in zip(log_m.tolist(), RHOS):
+        c = math.log(T / 2 * 64 / 15) + lm - math.log(rho * rho - 1) - math.log(target_abs)
         best = min(best, math.ceil(max(c, 0.0) / (2 * math.log(rho))))
     return min(MAX_NODES, max(8, -(-best // 4) * 4))
 
@@ -183,14 +189,14 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     S1c, S2c = max(S1, 0.0), max(S2, 0.0)
 
     # -- nodes and log F ------------------------------------------------------------------------
-    n_nodes = _nodes_for(T, S1c, S2c, pv, counts, 1e-19 / (2 * P))
+    log_m = _log_m_bounds(T, S1c, S2c, pv, counts)
+    n_nodes = _nodes_for(T, log_m, 1e-19 / (2 * P))
     xi, om = nodes_float(n_nodes)
     t = T * (1 + xi) / 2
     w = T * om / 2
     one_minus_t = 1 - t
-    logF = np.zeros(n_nodes)
-    for j, Sk in enumerate(S_terms, start=1):
-        logF -= Sk * t**j / j
+    js = np.arange(1, len(S_terms) + 1)
+    logF = -(t[:, None] ** js[None, :]) @ (np.array(S_terms) / js)  # -Σ_k S_k t^k / k at every node
     fac = None
     if xv.size:
         # (1 - p t) for each large value (rows: nodes, columns: values). Where p t <= 1/2 the
@@ -208,7 +214,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     while mu ** (K + 1) / (1 - mu) > 1e-19 and K < 60:
         K += 1
     series_rel = max(mu ** (K + 1) / (1 - mu), TINY_PT * TINY_PT / (1 - TINY_PT))
-    Mk = [float(np.sum(wF * t**j)) for j in range(K + 1)]
+    Mk = (wF @ (t[:, None] ** np.arange(K + 1)[None, :])).tolist()  # M_j = Σ_i w_i F(t_i) t_i^j
     # tiny weights (every entry first; the others are overwritten below), in two buffers:
     # pmf = p (M_0 + M_1 p); logpmf = x + log M_0 + (M_1/M_0) p, with (M_0 + M_1 p) - M_0 exact
     # (Sterbenz) but carrying that sum's rounding: an absolute error <= u in the log
@@ -240,7 +246,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     if pmax == 0.0:  # not reached (p = 1 at the maximum is never tiny); kept for safety
         pmax = float(pmf.max())
 
-    quad_abs = _best_quadrature_bound(n_nodes, T, S1c, S2c, pv, counts)
+    quad_abs = _best_quadrature_bound(n_nodes, T, S1c, S2c, pv, counts, log_m)
     quad_rel = quad_abs * 2 * P
     # a-priori rounding: the sums S, S_1 = S - Σ_large, S_2 (pairwise: (log2 n + 16)u of S·T in log F),
     # log F's terms, the node and moment sums, Horner, the final products
@@ -314,8 +320,8 @@ class _ArbOps:
         return v + self.arb(0, err)
 
     def plus_interval(self, v: Any, lo: float, hi: float) -> Any:
-        """v + [lo, hi]."""
-        return v + self.arb((lo + hi) / 2, (hi - lo) / 2)
+        """v + [lo, hi] (the radius rounded up so that the ball covers the interval)."""
+        return v + self.arb((lo + hi) / 2, (hi - lo) / 2 * (1 + 2.0**-50) + 1e-300)
 
     def nodes(self, n: int) -> tuple[tuple, tuple]:
         return nodes_arb(n, self.prec)
@@ -392,33 +398,40 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
     g_om = [-ops.expm1(xs[i]) for i in g_rep]
 
     mu = max((ops.upper(p[i]) for i in small), default=0.0) * T  # <= DELTA up to rounding
-    # power sums of small weights
+    # power sums of small weights, each weight for as many powers as it needs: weight i with
+    # u_i >= p_i T keeps powers 1..need_i (at least 2, so that S_2 is complete for the quadrature
+    # bound); what it leaves out is <= u_i^(need_i+1) / ((need_i+1)(1-μ)), summed into log_rem
     S: list[Any] = []
-    pw = [p[i] for i in small]
-    base = list(pw)
-    k = 0
     log_rem = 0.0
-    while small:
-        k += 1
-        if k > 1:
-            pw = [a * b for a, b in zip(pw, base)]
-        Sk = ops.num(0)
-        for v in pw:
-            Sk += v
-        S.append(Sk)
-        rem = ops.upper(Sk) * T**k * mu / ((k + 1) * (1 - mu)) if mu > 0 else 0.0
-        if rem <= target or k >= 200:
-            log_rem = rem
-            break
+    u = np.array([ops.upper(p[i]) for i in small]) * T if small else np.zeros(0)
+    lu = np.log(np.clip(u, 1e-300, 0.5))
+    if small:
+        eta = target / (8 * len(small))
+        need = np.clip(np.ceil(math.log(eta * (1 - mu)) / lu), 2, 400).astype(np.int64)
+        order = np.argsort(-need, kind="stable")
+        need_desc = -need[order]  # ascending
+        base = [p[small[j]] for j in order.tolist()]
+        pw = list(base)
+        for k in range(1, int(-need_desc[0]) + 1):
+            m = int(np.searchsorted(need_desc, -k, side="right"))  # weights with need >= k: a prefix
+            if k > 1:
+                pw = [a * b for a, b in zip(pw[:m], base[:m])]
+            Sk = ops.num(0)
+            for v in pw:
+                Sk += v
+            S.append(Sk)
+        with np.errstate(under="ignore"):
+            log_rem = float(np.sum(u ** (need + 1) / ((need + 1) * (1 - mu)))) * 1.01
     S1 = ops.upper(S[0]) if S else 0.0
     S2 = ops.upper(S[1]) if len(S) > 1 else S1 * mu / max(T, 1e-300)
     p_large_up = np.array([ops.upper(v) for v in g_p])
     counts = np.array(g_cnt, dtype=float)
     # choose the number of nodes so that the quadrature bound is below target / (2P)
+    log_m = _log_m_bounds(T, S1, S2, p_large_up, counts)
     n_nodes = 16
-    while n_nodes < 1024 and _best_quadrature_bound(n_nodes, T, S1, S2, p_large_up, counts) * 2 * P_up > target:
+    while n_nodes < 1024 and _best_quadrature_bound(n_nodes, T, S1, S2, p_large_up, counts, log_m) * 2 * P_up > target:
         n_nodes = int(n_nodes * 1.25) + 1
-    quad_abs = _best_quadrature_bound(n_nodes, T, S1, S2, p_large_up, counts)
+    quad_abs = _best_quadrature_bound(n_nodes, T, S1, S2, p_large_up, counts, log_m)
     xi, om = ops.nodes(n_nodes)
     Tn = ops.num(T)
     t = [Tn * (1 + v) / 2 for v in xi]
@@ -439,9 +452,9 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
             Fi = Fi + Fi * ops.plus_interval(ops.num(0), -log_rem, 0.0)
         F.append(Fi)
     wF = [a * b for a, b in zip(w, F)]
-    K = 0
-    while mu > 0 and mu ** (K + 1) / (1 - mu) > target and K < 400:
-        K += 1
+    # series terms per small weight: K_i + 1 terms leave a relative remainder <= u_i^(K_i+1)/(1-μ)
+    Ki = np.clip(np.ceil(math.log(target * (1 - mu)) / lu) - 1, 0, 400).astype(np.int64) if small else np.zeros(0, np.int64)
+    K = int(Ki.max()) if small else 0
     Mk = []
     tp = [ops.num(1)] * n_nodes
     for j in range(K + 1):
@@ -450,27 +463,25 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
             m += a * b
         Mk.append(m)
         tp = [a * b for a, b in zip(tp, t)]
-    series_rel = mu ** (K + 1) / (1 - mu) if mu > 0 else 0.0
+    with np.errstate(under="ignore"):
+        series_rel = float(np.max(u ** (Ki + 1) / (1 - mu))) * 1.01 if small else 0.0
     M0_up = ops.upper(Mk[0])
     out: list[Any] = [None] * n
-    for i in small:
-        g = Mk[K]
+    small_hi = quad_abs + tail_abs + M0_up * series_rel  # quadrature ±, tail and series one-sided
+    for i, Kr in zip(small, Ki.tolist()):
+        g = Mk[Kr]
         pi = p[i]
-        for j in range(K - 1, -1, -1):
+        for j in range(Kr - 1, -1, -1):
             g = g * pi + Mk[j]
-        g = ops.plus_interval(g, 0.0, M0_up * series_rel)
-        out[i] = g
+        out[i] = ops.plus_interval(g, -quad_abs, small_hi)
     for key, gp, gom in zip(gkeys, g_p, g_om):
         g = ops.num(0)
         for a, b in zip(wF, omt):
             g += a / (gom + gp * b)
+        g = ops.plus_interval(g, -quad_abs, quad_abs + tail_abs)
         for i in groups[key]:
             out[i] = g
-    res = []
-    for i in range(n):
-        g = ops.pm(out[i], quad_abs)
-        g = ops.plus_interval(g, 0.0, tail_abs)
-        res.append(p[i] * g)
+    res = [pi * g for pi, g in zip(p, out)]
     info = dict(
         nodes=n_nodes,
         T=T,

@@ -55,6 +55,7 @@ import numpy as np
 
 from ...numbers.backends import ball_context, get_backend, law_backend
 from ...numbers.real import Real
+from ...protocols import CouplingUnits
 from .mechanism import MAX_PREC, SVT1, SparseVector, _accurate, finite_real, run_values
 from .patterns import MAX_PATTERNS
 from .piecewise import Piecewise, integrate_product, noise_between
@@ -273,10 +274,17 @@ class GapSVT(_MixedLaw, SVT1):
                 out.append("F")
         return "".join(out), tuple(vals)
 
+    def coupling_units(self) -> CouplingUnits:
+        """Per query: ⊥ ``Pr[ν < x_i]``, ⊤ a released gap ``Pr[ν ∈ x_i + I]``; at most c ⊤."""
+        b1, b2, _ = self.scales()
+        return CouplingUnits(kinds={"F": [("below", b2)], "T": [("window", b2)]}, weights={"F": 0, "T": 1},
+                             budget=self.cutoff, threshold_scale=b1,
+                             theorem="Ding, Wang, Zhang & Kifer, VLDB 2020 (free gap), Algorithm 2")
+
     def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]]:
         """The law's factors for :mod:`dpexact.verify.proofs.threshold_coupling` (one branch sequence)."""
-        b2 = self.scales()[1]
-        return [[[("below", b2)] if a == "F" else [("window", b2)] for a in pattern]]
+        kinds = self.coupling_units().kinds
+        return [[kinds[a] for a in pattern]]
 
 
 @dataclass(frozen=True)
@@ -378,27 +386,32 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
                 break
         return "".join(out), tuple(vals)
 
-    def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]]:
-        """The law's factors for :mod:`dpexact.verify.proofs.threshold_coupling`, one list per branch sequence.
+    def coupling_units(self) -> CouplingUnits:
+        """Per query (:class:`~dpexact.protocols.CouplingUnits`): ⊥ ``Pr[η3 < x_i + σ]·Pr[η2 < x_i]``;
+        top a released gap ``Pr[η3 ∈ x_i + I]`` (the bad variant's released answer: ``"opaque"``, its
+        window is fixed while its condition moves with ρ); middle ``Pr[η3 < x_i + σ]·Pr[η2 ∈ x_i + I]``.
+        The run goes on while ``#top + 2·#middle <= 2c - 2`` and the last answer adds at most 2, so
+        every output has ``#top + 2·#middle <= 2c``."""
+        b1, b2, b3 = self.scales()
+        return CouplingUnits(kinds={"F": [("below", b3), ("below", b2)],
+                                    "top": [("opaque",)] if self.bad else [("window", b3)],
+                                    "middle": [("below", b3), ("window", b2)]},
+                             weights={"F": 0, "top": 1, "middle": 2}, budget=self.budget + 2, threshold_scale=b1,
+                             theorem="Ding, Wang, Zhang & Kifer, VLDB 2020, Algorithm 3 (adaptive sparse vector with gaps)")
 
-        ``("below", b)`` = ``Pr[η < x_i + c]``, ``("window", b)`` = ``Pr[η ∈ x_i + I]`` (a
-        released gap), ``("opaque",)`` = a factor that depends on ρ other than through ``x_i``
-        (the bad variant's released answer, whose window is fixed while its condition moves).
-        """
-        _, b2, b3 = self.scales()
+    def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]]:
+        """The law's factors for :mod:`dpexact.verify.proofs.threshold_coupling`, one list per branch sequence
+        (each query's factors from :meth:`coupling_units`, by its branch)."""
+        kinds = self.coupling_units().kinds
         seqs = []
         for branches in self._assignments(pattern, n):
             terms, k = [], 0
             for a in pattern:
                 if a == "F":
-                    terms.append([("below", b3), ("below", b2)])
+                    terms.append(kinds["F"])
                     continue
-                br = branches[k]
+                terms.append(kinds[branches[k]])
                 k += 1
-                if br == "top":
-                    terms.append([("opaque",)] if self.bad else [("window", b3)])
-                else:
-                    terms.append([("below", b3), ("window", b2)])
             seqs.append(terms)
         return seqs
 

@@ -51,7 +51,7 @@ import numpy as np
 from ...numbers.backends import ball_context, get_backend
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
-from ...protocols import MechanismProperties
+from ...protocols import CouplingUnits, MechanismProperties
 from ..validation import exact_scores, float_scores, positive_real
 from .patterns import check_pattern, enumerate_patterns
 from .threshold_integral import Ops, ball_ops, exact_ops, laurent_patterns, laurent_segment, noiseless_segment
@@ -128,6 +128,8 @@ class SparseVector:
     #: the privacy level proved in the literature (text) and whether the ε claim holds
     privacy_level: ClassVar[str] = "ε-DP"
     claim_holds: ClassVar[bool] = True
+    #: the result the threshold-shift coupling re-proves (:meth:`coupling_units`)
+    coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, proof of Theorem 2 (threshold-shift coupling)"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))
@@ -343,21 +345,34 @@ class SparseVector:
         return top + np.log(np.exp(L - top[:, None]).sum(axis=1))
 
     # -- the law's factors, for the coupling verifier ---------------------------------------------
-    def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]] | None:
-        """Per query, the Laplace factors of ``Pr[pattern]`` as :mod:`dpexact.verify.proofs.threshold_coupling` reads
-        them: ⊥ is ``Pr[ν < x_i]`` (``"below"``), ⊤ is ``Pr[ν >= x_i]`` (``"above"``), ``x_i = T + ρ - q_i``.
-
-        With a threshold redrawn after each ⊤ (Algorithm 2) each segment has its own threshold noise:
-        ``{"segments": [(scale, factors), ...]}``. ``None`` without query noise (Algorithm 5), which the
-        coupling does not cover.
-        """
+    def coupling_units(self) -> CouplingUnits | None:
+        """The law per query (:class:`~dpexact.protocols.CouplingUnits`): ⊥ is ``Pr[ν < x_i]``
+        (``"below"``), ⊤ is ``Pr[ν >= x_i]`` (``"above"``), ``x_i = T + ρ - q_i``; at most ``cutoff``
+        ⊤ per output (none: no bound); Algorithm 2 redraws the threshold after each ⊤. ``None``
+        without query noise (Algorithm 5), which the coupling does not cover."""
         b1, b2, b1r = self.scales()
         if b2 is None:
             return None
-        per = [[("below", b2)] if a == "F" else self._top_terms(b2) for a in pattern]
+        return CouplingUnits(kinds={"F": [("below", b2)], "T": self._top_terms(b2)}, weights={"F": 0, "T": 1},
+                             budget=self.cutoff, threshold_scale=b1, theorem=self.coupling_theorem,
+                             redraw_scale=b1r if self.resample else None,
+                             redraw_after=("T",) if self.resample else ())
+
+    def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]] | None:
+        """Per query, the Laplace factors of ``Pr[pattern]`` (:meth:`coupling_units`) as
+        :mod:`dpexact.verify.proofs.threshold_coupling` reads them.
+
+        With a threshold redrawn after each ⊤ (Algorithm 2) each segment has its own threshold noise:
+        ``{"segments": [(scale, factors), ...]}``. ``None`` without query noise (Algorithm 5).
+        """
+        u = self.coupling_units()
+        if u is None:
+            return None
+        per = [u.kinds[a] for a in pattern]
         if not self.resample:
             return [per]
-        return [{"segments": [(b1 if first else b1r, per[start:stop]) for start, stop, first in self._segments(pattern)]}]
+        return [{"segments": [(u.threshold_scale if first else u.redraw_scale, per[start:stop])
+                              for start, stop, first in self._segments(pattern)]}]
 
     def _top_terms(self, b2: Real) -> list[tuple]:
         return [("above", b2)]
@@ -421,6 +436,7 @@ class SVT1(SparseVector):
 
     monotone: Any = False
     short_name: ClassVar[str] = "svt1"
+    coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, Theorem 2 (Algorithm 1; monotonic queries: its Lap(cΔ/ε2) case)"
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -453,6 +469,7 @@ class SVT2(SparseVector):
 
     short_name: ClassVar[str] = "svt2"
     resample: ClassVar[bool] = True
+    coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, Algorithm 2 (Dwork & Roth 2014, Theorem 3.25: c threshold redraws)"
 
     def scales(self) -> tuple[Real, Real | None, Real]:
         e1 = self.epsilon / 2
@@ -469,6 +486,7 @@ class SVT4(SparseVector):
     """
 
     short_name: ClassVar[str] = "svt4"
+    coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, §4: Algorithm 4 is ((1+6c)/4)·ε-DP"
     privacy_level: ClassVar[str] = "((1+6c)/4)·ε-DP (Lyu et al. §4)"
     claim_holds: ClassVar[bool] = False
 

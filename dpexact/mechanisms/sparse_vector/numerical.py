@@ -36,6 +36,7 @@ class NumericalSVT(SparseVector):
     """Numerical SVT: ρ ~ Lap(3Δ/ε), ν_i ~ Lap(6cΔ/ε), releases q_i + Lap(3cΔ/ε) for each ⊤; ε-DP (Wang et al. PLDI 2019)."""
 
     short_name: ClassVar[str] = "numerical-svt"
+    coupling_theorem: ClassVar[str] = "Wang, Ding, Wang, Kifer & Zhang, PLDI 2019 (ShadowDP), NumericalSVT"
 
     def scales(self) -> tuple[Real, Real | None, Real]:
         b1 = self.sensitivity * 3 / self.epsilon

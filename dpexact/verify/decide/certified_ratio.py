@@ -28,6 +28,7 @@ from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.exp_lattice import exact_sign
 from ...numbers.real import Real
 from ...protocols import Mechanism
+from ...mechanisms.base import MechanismCrash
 
 __all__ = ["PmfCache", "PairDecision", "decide_pair", "Status"]
 
@@ -44,8 +45,9 @@ class PmfCache:
     _float: dict = field(default_factory=dict)
     _ball: dict = field(default_factory=dict)
     _exact: dict = field(default_factory=dict)
-    _ball_log: dict = field(default_factory=dict)
     exact_available: bool | None = None
+    #: why the exact backend stopped being used, when it crashed (reported in the verdict)
+    exact_failure: str = ""
     evaluations: dict = field(default_factory=lambda: {"float": 0, "ball": 0, "exact": 0})
 
     def logpmf(self, q: Vector) -> tuple[np.ndarray, float]:
@@ -63,17 +65,22 @@ class PmfCache:
         return self._float[q]
 
     def ball(self, q: Vector) -> tuple:
-        v = self._ball.get(q)  # one lookup: hashing Fraction tuples dominates large scopes
-        if v is None:
-            v = self._ball[q] = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
-            self.evaluations["ball"] += 1
-        return v
+        return self.balls_and_logs(q)[0]
 
     def ball_logs(self, q: Vector) -> tuple:
         """``log`` of each ball of :meth:`ball` (None where the ball is not positive), memoised."""
-        v = self._ball_log.get(q)
+        return self.balls_and_logs(q)[1]
+
+    def balls_and_logs(self, q: Vector) -> tuple[tuple, tuple]:
+        """The ball pmf of ``q`` and the log of each entry (None where not positive), memoised
+        together: one dict lookup per vector (hashing Fraction tuples dominates large scopes)."""
+        v = self._ball.get(q)
         if v is None:
-            v = self._ball_log[q] = tuple(b.log() if b > 0 else None for b in self.ball(q))
+            balls = tuple(self.mechanism.pmf(list(q), backend=f"ball:{self.prec}").values)
+            with ball_context(self.prec):
+                logs = tuple(b.log() if b > 0 else None for b in balls)
+            v = self._ball[q] = (balls, logs)
+            self.evaluations["ball"] += 1
         return v
 
     def exact(self, q: Vector) -> tuple | None:
@@ -81,7 +88,9 @@ class PmfCache:
 
         A refusal (``ValueError``: a size or cost limit on this vector, or no closed form) is
         remembered for this vector only, so that one large input does not switch off exact
-        decisions for the others; ``NotImplementedError`` / ``TypeError`` mean no exact backend.
+        decisions for the others; ``NotImplementedError`` means no exact backend. Any other
+        exception is a crash of the mechanism's exact pmf: exact decisions stop and
+        :attr:`exact_failure` names it (the verdict's reason), never a silent fallback.
         """
         if self.exact_available is False:
             return None
@@ -89,11 +98,20 @@ class PmfCache:
             try:
                 self._exact[q] = tuple(self.mechanism.pmf(list(q), backend="exact").values)
                 self.exact_available = True
-            except (NotImplementedError, TypeError):
+            except NotImplementedError:
                 self.exact_available = False
+                return None
+            except MechanismCrash as exc:
+                self.exact_available = False
+                self.exact_failure = f"the exact pmf failed on scores {[str(x) for x in q]}: {str(exc)[:200]}"
                 return None
             except ValueError:
                 self._exact[q] = None
+                return None
+            except Exception as exc:  # noqa: BLE001 - a crash: recorded and reported, not a verdict
+                self.exact_available = False
+                self.exact_failure = (f"the exact pmf raised {type(exc).__name__} on scores "
+                                      f"{[str(x) for x in q]}: {str(exc)[:200]}")
                 return None
             self.evaluations["exact"] += 1
         return self._exact[q]
@@ -146,10 +164,10 @@ def decide_pair(cache: PmfCache, q: Vector, q2: Vector, r: int, eps_ball: Any | 
     """Decide ``P(q)_r <= e^ε P(q2)_r`` for the cached mechanism (ε = its *claimed* epsilon)."""
     with ball_context(cache.prec):
         E = eps_ball if eps_ball is not None else Real.of(cache.mechanism.epsilon).to_arb(cache.prec).exp()
-        p1 = cache.ball(q)[r]
-        p2 = cache.ball(q2)[r]
+        (b1, logs1), (b2, logs2) = cache.balls_and_logs(q), cache.balls_and_logs(q2)
+        p1, p2 = b1[r], b2[r]
         D = p1 - E * p2
-        l1, l2 = cache.ball_logs(q)[r], cache.ball_logs(q2)[r]
+        l1, l2 = logs1[r], logs2[r]
         if l1 is not None and l2 is not None:  # logs memoised per vector (one arb log per output)
             lr = l1 - l2
             lo, hi = _down(lr.lower()), _up(lr.upper())

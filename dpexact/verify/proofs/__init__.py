@@ -1,36 +1,60 @@
-"""Whole-space proofs: closed forms, couplings (threshold, noisy max), the symbolic lattice, and the
-selection branch-and-bound and theorems.
+"""Whole-space proofs: units that prove an upper end of the ε bracket for every input of a domain.
 
-A proof unit (:class:`ProofUnit`) has a ``name``, ``supports(mechanism, n, relation) -> bool`` and
-``verdict(mechanism, n, relation, name=…) -> Verdict | None`` (None: it proves nothing here, the
-search of the output kind runs). :data:`PROOFS` is the ordered list the router
-(:func:`~dpexact.verify.router.verify_mechanism`) tries before that search; units that bound the
-level of a selection mechanism return a :class:`~dpexact.verify.bracket.Proof` instead and are used
-by the router's bracket (:func:`~dpexact.verify.router.bracket_selection`).
+Each unit has a ``name``, ``supports(mechanism, n, relation) -> bool``,
+``prove(mechanism, n, relation) -> bracket.Proof | None`` (None: the method proves nothing here) and
+``witness(mechanism, n, relation) -> bracket.Witness | None`` (a certified lower end the method
+constructs, e.g. at the level a density-ratio proof finds; None when it has none).
+
+Two ordered lists, by how the neighbouring relation is given (the first proof returned is used):
+
+* :data:`SELECTION_PROOFS` — selection mechanisms on a score neighbourhood (a
+  :class:`~dpexact.protocols.Neighbourhood` object: ℓ∞ / monotone box): the selection theorems
+  (every n; :mod:`.selection_theorems`), then the branch-and-bound on a stated score box
+  (:mod:`.selection_bnb`);
+* :data:`PROOFS` — every other claim, on a query relation named ``"all-differ"`` /
+  ``"one-differ"`` / ``"monotone"``: threshold-shift and noisy-max couplings checked symbolically
+  (:mod:`.symbolic_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
+  (:mod:`.finite_levels`), noisy max's released value (:mod:`.max_value`).
+
+The router (:func:`~dpexact.verify.router.verify_mechanism`) then runs the search of the output kind
+(:data:`dpexact.verify.kinds.KINDS`), after the units of :data:`VERDICT_UNITS`, which give a whole
+verdict with its witness where a family's level is known: the checked threshold-shift coupling of a
+mixed sparse-vector law, and the closed forms (:mod:`.closed_forms`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from ...protocols import AnyMechanism
+from ..bracket import Proof
 from .closed_forms import ClosedForm
+from .density_ratio import DensityRatioProof
+from .finite_levels import RapporLevel, TruncatedGeometricLevel
+from .max_value import MaxValueLaplace
+from .selection_bnb import SelectionBnB
+from .selection_theorems import THEOREMS
+from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
 from .threshold_coupling import ThresholdCoupling
 
-__all__ = ["ProofUnit", "PROOFS"]
+__all__ = ["PROOFS", "SELECTION_PROOFS", "VERDICT_UNITS", "first_proof"]
+
+#: units on a query relation name (module docstring)
+PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel(),
+                     MaxValueLaplace()]
+
+#: units on a score neighbourhood object (module docstring)
+SELECTION_PROOFS: list[Any] = [*THEOREMS, SelectionBnB()]
+
+#: units giving a whole verdict (``supports(mechanism, n, relation)``, ``verdict(mechanism, n, relation,
+#: name=…) -> Verdict | None``), tried before the search of the output kind
+VERDICT_UNITS: list[Any] = [ThresholdCoupling(), ClosedForm()]
 
 
-@runtime_checkable
-class ProofUnit(Protocol):
-    """A whole-space proof the router tries (module docstring)."""
-
-    name: str
-
-    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool: ...
-
-    def verdict(self, mechanism: AnyMechanism, n: int | None, relation: str | None, name: str | None = None,
-                **kwargs: Any) -> Any: ...
-
-
-#: the proof units the router tries, in order (the first that supports a mechanism and decides wins)
-PROOFS: list[ProofUnit] = [ThresholdCoupling(), ClosedForm()]
+def first_proof(mechanism: Any, n: int | None, relation: str | None) -> tuple[Any, Proof] | tuple[None, None]:
+    """``(unit, proof)`` of the first unit of :data:`PROOFS` that supports ``mechanism`` and proves something."""
+    for unit in PROOFS:
+        if unit.supports(mechanism, n, relation):
+            p = unit.prove(mechanism, n, relation)
+            if p is not None:
+                return unit, p
+    return None, None

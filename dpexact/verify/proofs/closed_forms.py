@@ -27,6 +27,7 @@ from typing import Any
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
 from ...protocols import AnyMechanism
+from ..options import honours
 
 __all__ = ["verify_additive", "verify_truncated_geometric", "verify_rappor", "verify_smart_sum",
            "verify_svt34_parallel", "CLOSED_FORMS", "ClosedForm"]
@@ -59,17 +60,34 @@ class _OneDiffer:
         return len(diff) <= 1 and all(t <= self.d for t in diff)
 
 
-def verify_additive(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
-    """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check)."""
+@honours("n", "relation", "neighbourhood")
+def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+                    neighbourhood: Any = None) -> Any:
+    """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check).
+
+    ``neighbourhood``: an ℓ∞ box ``|q'_i - q_i| <= Δ'`` (one Δ' for every query) for a mechanism whose
+    claim is about all queries moving (all-differ). The released values are a linear map of the
+    queries plus Laplace noise, so the level ``sup ‖A(q - q')‖₁ / b`` is homogeneous of degree 1 in
+    the radius: the level for Δ' is ``privacy_level(n)·Δ'/Δ`` (witness: every query moved by Δ').
+    Any other relation is refused (one line naming it).
+    """
+    from ...mechanisms.neighbourhoods import LInfBox
     from ..decide.counterexample import Recheck
     from ..verdict import Scope, Verdict
 
     t0 = time.perf_counter()
     if relation is not None and relation != m.relation:
         raise ValueError(f"relation: this mechanism's claim is stated for {m.relation!r}, got {relation!r}")
+    if neighbourhood is not None and not (isinstance(neighbourhood, LInfBox) and neighbourhood.sensitivities is None
+                                          and m.relation == "all-differ"):
+        raise ValueError(f"--neighbourhood: {m.short_name} is verified on an ℓ∞ box box:Δ' (one radius, all queries "
+                         f"moving) only; its claim's relation is {m.relation!r}")
     n = n if n is not None else (1 + max(m.coordinates) if m.coordinates else 1)
     level = m.privacy_level(n)
     d = m.sensitivity.to_fraction()
+    if neighbourhood is not None:  # the level scales with the radius (docstring)
+        level = level * Real.of(neighbourhood.sensitivity) / m.sensitivity
+        d = neighbourhood.sensitivity
     if m.relation == "all-differ":
         q1 = [d] * n
     else:
@@ -86,7 +104,8 @@ def verify_additive(m: AnyMechanism, n: int | None = None, relation: str | None 
         violated = bool(lr.lower() > eps_b.upper())
         lo, hi = float(lr.lower()), float(lr.upper())
     private = (level - m.epsilon).sign() <= 0
-    scope = Scope(neighbourhood=m.neighbourhood().describe(), families={"closed-form": 1})
+    nb = m.neighbourhood() if neighbourhood is None else neighbourhood
+    scope = Scope(neighbourhood=nb.describe(), families={"closed-form": 1})
     scope.notes.append(f"exact privacy level sup ‖q̃-q̃'‖₁/b = {level} for n = {n}: every pair and every output set "
                        "(Laplace density-ratio theorem); witness box attains it")
     cx = rc = None
@@ -102,7 +121,8 @@ def verify_additive(m: AnyMechanism, n: int | None = None, relation: str | None 
                    counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
 
 
-def verify_truncated_geometric(m: AnyMechanism, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
+@honours()
+def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exhaustive exact check over every neighbouring pair of counts and every output."""
     from ...numbers.exp_sum import ExpSum
     from ..decide.counterexample import Recheck
@@ -141,7 +161,8 @@ def verify_truncated_geometric(m: AnyMechanism, n: Any = None, relation: Any = N
                    seconds=time.perf_counter() - t0)
 
 
-def verify_rappor(m: AnyMechanism, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
+@honours()
+def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exact largest loss over every pair of inputs lo..hi (module docstring), with a ball-checked witness."""
     import sympy
     from ..decide.counterexample import Recheck
@@ -183,7 +204,8 @@ def verify_rappor(m: AnyMechanism, n: Any = None, relation: Any = None, name: st
                    counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
 
 
-def verify_smart_sum(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
+@honours("n", "relation")
+def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Exact level ``max_j ‖D e_j‖₁ Δ/b`` (bad: an output event of probability 1 vs 0) against the claim 2ε."""
     from flint import arb
 
@@ -243,7 +265,8 @@ def verify_smart_sum(m: AnyMechanism, n: int | None = None, relation: str | None
                    counterexample=None, recheck=None, seconds=time.perf_counter() - t0)
 
 
-def verify_svt34_parallel(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
+@honours("n", "relation")
+def verify_svt34_parallel(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Refute ε-DP of the pair through a certified violation of one component (module docstring)."""
     from ..search.boxes import verify_boxes
     from ..search.patterns import verify_patterns
@@ -295,4 +318,10 @@ class ClosedForm:
     def verdict(self, mechanism: AnyMechanism, n: int | None, relation: str | None, name: str | None = None,
                 **kwargs: Any) -> Any:
         return closed_form_for(mechanism)(mechanism, n, relation, name=name, **kwargs)
+
+    def route(self, mechanism: AnyMechanism) -> tuple[frozenset[str], str]:
+        """The verify options the family's verifier honours, and the route's name."""
+        from ..options import honoured_by
+
+        return honoured_by(closed_form_for(mechanism)), "the closed-form verifier"
 

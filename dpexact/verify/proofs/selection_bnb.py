@@ -12,14 +12,19 @@ over a **stated** score domain D (the law has no compact parametrisation in gene
   ``D = {q : |q_a - q_r| <= G}``; without it ``D = [-G, G]^n``;
 * **symmetry** (declared) with a uniform box leaves one output (r = 0) and orders the other
   scores ``q_1 >= q_2 >= …`` (boxes entirely outside the order are dropped);
-* on a box B of (q, z) the bound is ``log sup P(B_q)_r - log inf P(B_q + B_z)_r`` from the
-  arb enclosures (rounded up); the box with the largest bound is split on its widest
+* on a box B of (q, z) the law is run on interval duals (:mod:`dpexact.numbers.interval_gradient`):
+  a coordinate whose derivative has one sign on B is fixed at the face where the log-ratio is
+  largest (monotonicity test: offsets go to the Δ-box's corners, scores to the domain's faces),
+  and the bound is the smaller of ``log sup P(B_q)_r - log inf P(B_q + B_z)_r`` and the
+  mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i`` (rounded up); the box with the largest bound is split on its widest
   coordinate (relative to the root's width) until every remaining bound is below the target
   or the budget (boxes, seconds) runs out;
 * a law that branches (``argmax``, ties, ``x == c``) raises ``ArithmeticError`` on a box that
   straddles a branch: that box's bound is +∞ and it is split; a straddling box narrower than
   ``MIN_WIDTH`` ends the run undecided;
-* each box's centre is evaluated as a point: the best one is the certified lower end.
+* each box's test point (its shortest decimal, so that a branch at a constant a user wrote is hit)
+  is evaluated as a point: the best one is a candidate for the lower end; a box left undecidable
+  is split on the coordinate whose collapse makes it decidable.
 
 The upper end at any time is the largest bound over the remaining boxes — a proof for every
 (q, z) in D, whatever the budget did. Interval enclosures over-estimate by O(width), so a law
@@ -70,6 +75,30 @@ def _ball(iv: Interval, prec: int) -> Any:
     return a if lo == hi else a.union(arb(fmpq(hi.numerator, hi.denominator)))
 
 
+def _shortest_decimal(lo: Fraction, hi: Fraction) -> Fraction:
+    """The point of [lo, hi] with the fewest decimal digits (nearest the centre among those): a
+    box's test point, so that a law branching at a constant a user wrote (``x == 0.37``) is
+    evaluated on it once the box is narrow enough."""
+    if lo == hi:
+        return lo
+    mid = (lo + hi) / 2
+    for k in range(0, 19):
+        step = Fraction(1, 10**k)
+        c = round(mid / step) * step
+        if lo <= c <= hi:
+            return c
+        c = -((-lo) // step) * step  # the first multiple of the step at or above lo
+        if c <= hi:
+            return c
+    return mid
+
+
+def _arb_of(x: Fraction) -> Any:
+    from flint import arb, fmpq
+
+    return arb(fmpq(x.numerator, x.denominator))
+
+
 def _up(x: Any) -> float:
     f = float(x)
     return f if f >= x else math.nextafter(f, math.inf)
@@ -86,14 +115,19 @@ class SelectionBnB:
 
     Args:
         score_range: G in units of the neighbourhood's largest Δ (the stated domain).
-        max_boxes, seconds: the budget.
+        max_boxes, seconds: the budget; ``seconds_refuted`` once a box centre is above the
+            target (the claim is then refuted and the bound only brackets the level).
+        gradients: use interval gradients (:mod:`dpexact.numbers.interval_gradient`) for the
+            monotonicity test and the mean-value form.
         prec: arb precision.
     """
 
     score_range: int = 8
     max_boxes: int = 20_000
-    seconds: float = 30.0
+    seconds: float = 45.0
+    seconds_refuted: float = 10.0
     prec: int = 96
+    gradients: bool = True
     name: str = "selection-branch-and-bound"
 
     def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
@@ -102,17 +136,27 @@ class SelectionBnB:
                 and (not isinstance(relation, LInfBox) or relation.sensitivities is None
                      or len(relation.sensitivities) == n))
 
-    def prove(self, mechanism: Any, n: int | None, relation: Any, target: float | None = None,
-              tolerance: float = 1e-6) -> Proof | None:
-        """A :class:`Proof` of the largest bound left (None when some box stayed undecidable)."""
+    def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
+        """None here: the best test point of a run is in its proof's ``details["best_point"]``,
+        which the router certifies beside the level search's maximiser."""
+        return None
+
+    def prove(self, mechanism: Any, n: int | None, relation: Any, tolerance: float = 1e-6) -> Proof | None:
+        """A :class:`Proof` of the largest bound left, the target being the claimed ε (``inf`` when
+        some box stayed undecidable)."""
         if not self.supports(mechanism, n, relation):
             return None
-        res = self.run(mechanism, n, relation, target=target, tolerance=tolerance)
-        if not math.isfinite(res.upper):
-            return None
+        from ...numbers.real import Real
+
+        res = self.run(mechanism, n, relation, target=Real.of(mechanism.epsilon).to_float(), tolerance=tolerance)
+        # an infinite bound (a box the law's branches leave undecidable) is still reported: the
+        # method applied and could not bound the level, which is "undecided", not "no method"
         return Proof(res.upper, "branch-and-bound", res.domain, details={
             "boxes": res.boxes, "seconds": round(res.seconds, 3), "status": res.status,
-            "best_point_log_ratio": res.lower})
+            "best_point_log_ratio": res.lower,
+            **({} if res.lower_point is None else {"best_point": {
+                "scores": [str(x) for x in res.lower_point[0]], "neighbour_scores": [str(x) for x in res.lower_point[1]],
+                "output": res.lower_point[2]}})})
 
     # -- the search -----------------------------------------------------------------------------
     def _roots(self, mechanism: Any, n: int, nb: Any) -> tuple[list[tuple[int, list[Interval]]], dict[str, Any]]:
@@ -153,11 +197,27 @@ class SelectionBnB:
             count += 1
             if ordered and any(box[i][1] < box[i + 1][0] for i in range(1, n - 1)):
                 return  # outside q_1 >= q_2 >= ... (another box covers its permutation)
+            grad = self._gradient(mechanism, r, box, n) if self.gradients else None
+            for _ in range(2 * n):  # monotone coordinates: only the face where f is largest matters
+                if grad is None:
+                    break
+                face = [(hi, hi) if g > 0 else (lo, lo) if g < 0 else (lo, hi) for (lo, hi), g in zip(box, grad)]
+                if face == box:
+                    break
+                box = face  # on the face the other derivatives may have a sign now
+                grad = self._gradient(mechanism, r, box, n)
             ub = self._bound(mechanism, r, box, n)
-            mid = [(lo + hi) / 2 for lo, hi in box]
-            lb = self._bound(mechanism, r, [(m, m) for m in mid], n, lower=True)
+            mid = [_shortest_decimal(lo, hi) for lo, hi in box]
+            centre = self._point(mechanism, r, mid, n)
+            lb = -math.inf if centre is None else _down(centre.lower())
             if lb > best[0]:
                 best = (lb, (tuple(mid[:n]), tuple(a + b for a, b in zip(mid[:n], mid[n:])), r))
+            if grad is not None and centre is not None:  # mean-value form f(c) + Σ |∂_i f(B)| h_i
+                mv = centre.upper()
+                for (lo, hi), g in zip(box, grad):
+                    if hi != lo:
+                        mv += max(abs(g.lower()), abs(g.upper())) * _arb_of((hi - lo) / 2)
+                ub = min(ub, _up(mv))
             heapq.heappush(heap, (-ub, count, r, box))
 
         with ball_context(self.prec):
@@ -174,8 +234,13 @@ class SelectionBnB:
                 if count >= self.max_boxes or time.perf_counter() - t0 > self.seconds:
                     status = "budget"
                     break
+                if target is not None and best[0] > target and time.perf_counter() - t0 > self.seconds_refuted:
+                    status = "budget (a box centre is above the target: the bound brackets a refuted level)"
+                    break
                 _, _, r, box = heapq.heappop(heap)
                 i = max(range(2 * n), key=lambda k: float(box[k][1] - box[k][0]) / widths[k])
+                if ub == math.inf:  # a branch undecidable on the box: split the coordinate it depends on
+                    i = self._branch_coordinate(mechanism, r, box, n, i)
                 lo, hi = box[i]
                 if float(hi - lo) < MIN_WIDTH:
                     heapq.heappush(heap, (-ub, count, r, box))
@@ -188,6 +253,49 @@ class SelectionBnB:
                     evaluate(r, child)
         upper = -heap[0][0] if heap else -math.inf
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
+
+    def _branch_coordinate(self, mechanism: Any, r: int, box: list[Interval], n: int, default: int) -> int:
+        """The first coordinate whose collapse to a point makes the law decidable on the box (the
+        branch depends on it), else ``default``."""
+        for i, (lo, hi) in enumerate(box):
+            if lo == hi:
+                continue
+            m = _shortest_decimal(lo, hi)
+            if math.isfinite(self._bound(mechanism, r, box[:i] + [(m, m)] + box[i + 1:], n)):
+                return i
+        return default
+
+    def _gradient(self, mechanism: Any, r: int, box: list[Interval], n: int) -> list | None:
+        """Enclosures of ∂f/∂(q, z) over the box (None when the law is not differentiable in duals
+        or a branch is undecidable on the box)."""
+        from ...numbers.interval_gradient import Dual, variables
+
+        k = 2 * n
+        q = variables([_ball(iv, self.prec) for iv in box[:n]], [(i,) for i in range(n)], k)
+        q2 = variables([_ball((a[0] + b[0], a[1] + b[1]), self.prec) for a, b in zip(box[:n], box[n:])],
+                       [(i, n + i) for i in range(n)], k)
+        try:
+            p = mechanism.pmf_on_balls(q, self.prec)[r]
+            p2 = mechanism.pmf_on_balls(q2, self.prec)[r]
+            if not isinstance(p, Dual) or not isinstance(p2, Dual) or not (p > 0) or not (p2 > 0):
+                return None
+            f = p.log() - p2.log()
+        except (ArithmeticError, ZeroDivisionError, ValueError, TypeError, AttributeError):
+            return None
+        return list(f.d)
+
+    def _point(self, mechanism: Any, r: int, x: list[Fraction], n: int) -> Any:
+        """The log-ratio at one point as a ball (None where it is not finite or not decidable)."""
+        q = [_ball((v, v), self.prec) for v in x[:n]]
+        q2 = [_ball((a + b, a + b), self.prec) for a, b in zip(x[:n], x[n:])]
+        try:
+            p = mechanism.pmf_on_balls(q, self.prec)[r]
+            p2 = mechanism.pmf_on_balls(q2, self.prec)[r]
+        except (ArithmeticError, ZeroDivisionError, ValueError):
+            return None
+        if not (p > 0) or not (p2 > 0):
+            return None
+        return p.log() - p2.log()
 
     def _bound(self, mechanism: Any, r: int, box: list[Interval], n: int, lower: bool = False) -> float:
         """Rounded-up bound of the log-ratio on ``box`` (rounded-down value at a point when ``lower``)."""

@@ -13,8 +13,10 @@ unit                   level proved (every n, every pair, every output)    theor
 exponential mechanism  box Δ_a: ``c (Δ_(1) + Δ_(2))`` (two largest Δ_a);   pf Def. 4; McSherry &
 (``em``, any base      monotone box Δ': ``c Δ'``; ``c = ε/2Δ`` (``ε/Δ``     Talwar 2007 Thm 6
 measure)               monotone); tight for n >= 2 (gap → ∞)
-permute-and-flip       ``ε`` on a box of radius <= Δ (non-monotone), on a  pf Theorem 1, Remark 1
-(``pf``)               monotone box of radius <= Δ (either); tight
+permute-and-flip       ``2cΔ'`` on a box of radius Δ', ``cΔ'`` on a        pf Theorem 1, Remark 1;
+(``pf``,               monotone box: the law depends on q through c·q      hetsel eq. 3
+``rnm-global``)        only, so it is PF at ε' = 2cΔ' (rnm-global: PF at
+                       Δ = max Δ_a); tight on a uniform box
 report noisy max       ``shift · h / b`` (:mod:`.noisy_max_coupling`):      pf Appendix F; Dwork &
 (``rnm-exp``,          shift ``Δ_(1)+Δ_(2)`` on a box, ``Δ'`` on a         Roth 2014 Claim 3.9
 ``rnm-gumbel``,        monotone box; ``h`` the noise's largest hazard rate
@@ -22,9 +24,15 @@ report noisy max       ``shift · h / b`` (:mod:`.noisy_max_coupling`):      pf 
 generalized RR         ``ε`` for every relation: every output probability  brr §2.4 eq. (6)
 (``grr``)              lies in ``[1, e^ε] / (e^ε + n - 1)``
 GEM / mGEM             ``ε``: the transformed scores q' have sensitivity   Raskhodnikova & Smith
-(``gem``, ``mgem``)    <= 1 on the box Δ_a (hetsel eqs. 6-7), then PF /    2015; hetsel §IV-C/D
-                       EM with Δ = 1 on q' (pf Thm 1 / Def. 4)
+(``gem``, ``mgem``,    <= 1 on the box Δ_a (hetsel eqs. 6-7), then PF /    2015; hetsel §IV-C/D,
+``combined-gem``)      EM with Δ = 1 on q' (pf Thm 1 / Def. 4); combined:  Alg. 2
+                       2RR (ε_c) then GEM / mGEM (ε - ε_c), composed
+random stopping        ``(2+η) ε / k`` (η = 1 geometric; k the noise       Liu & Talwar 2019;
+(``rs-gamma``,         factor): one draw is (ε/k)-DP on the box Δ_a        Papernot & Steinke 2022
+``rs-gamma-tnb``)                                                          Cor. 3; hetsel Alg. 1
 =====================  ==================================================  ===========================
+
+GEM and random stopping are upper bounds, not known to be tight (``tight=False``).
 
 Why the EM level (a two-line proof, checked here only through its side conditions): with
 ``w_s = e^{c q_s}``, ``a = c (q_r - q'_r)`` and ``z = q' - q``,
@@ -86,14 +94,26 @@ class TheoremProof:
     level: Callable[[Any, int | None, Any], Real | None]
     tight: bool
 
+    def law_level(self, mechanism: Any, n: int | None, relation: Any) -> Real | None:
+        """The level of the mechanism's law; a mechanism that declares it runs another's law
+        (:class:`~dpexact.protocols.SameLaw`) is taken through that law."""
+        if isinstance(mechanism, SameLaw):
+            mechanism = mechanism.law_mechanism
+        return self.level(mechanism, n, relation)
+
     def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
-        return self.level(mechanism, n, relation) is not None
+        return self.law_level(mechanism, n, relation) is not None
+
+    def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
+        """None: a theorem constructs no witness (the router's level search certifies one)."""
+        return None
 
     def prove(self, mechanism: Any, n: int | None, relation: Any) -> Proof | None:
-        lv = self.level(mechanism, n, relation)
+        lv = self.law_level(mechanism, n, relation)
         if lv is None:
             return None
-        return Proof(upper_float=_up(lv), method="theorem", domain=_domain(mechanism, relation, _n_of(relation)),
+        law = mechanism.law_mechanism if isinstance(mechanism, SameLaw) else mechanism
+        return Proof(upper_float=_up(lv), method="theorem", domain=_domain(law, relation, _n_of(relation)),
                      upper=str(lv), theorem=self.theorem,
                      details={"unit": self.name, "tight": self.tight,
                               "side_conditions": "mechanism is the registered class; neighbourhood as stated"})
@@ -131,16 +151,18 @@ def _pf_level(m: Any, n: int | None, nb: Any) -> Real | None:
         k = len(nb.sensitivities) if isinstance(nb, LInfBox) and nb.sensitivities is not None else n
         if k is None or (m.sensitivities is not None and len(m.sensitivities) != k):
             return None
-        delta = m.global_sensitivity(k)  # its law is PF's with the global Δ (hetsel eq. 3; Ding et al. 2021)
+        c = Real.of(m.epsilon) / (m.global_sensitivity(k) * 2)  # PF's law at the global Δ (hetsel eq. 3)
     elif type(m) is PermuteAndFlip:
-        delta = Real.of(m.sensitivity)
+        c = m.exponent_scale
     else:
         return None
+    # PF's law depends on q only through c·q: it is PF with ε' = 2cΔ' on the box of radius Δ'
+    # (pf Theorem 1, tight) and PF monotone with ε' = cΔ' on the monotone box (pf Remark 1)
     if isinstance(nb, MonotoneBox):
-        return Real.of(m.epsilon) if Real.of(nb.sensitivity) <= delta else None
-    if isinstance(nb, LInfBox) and not m.monotone:
-        deltas = (nb.sensitivity,) if nb.sensitivities is None else nb.sensitivities
-        return Real.of(m.epsilon) if all(Real.of(d) <= delta for d in deltas) else None
+        return c * Real.of(nb.sensitivity)
+    if isinstance(nb, LInfBox):
+        radius = nb.sensitivity if nb.sensitivities is None else max(nb.sensitivities)  # the box inside the uniform one
+        return c * 2 * Real.of(radius)
     return None
 
 
@@ -166,10 +188,13 @@ def _grr_level(m: Any, n: int | None, nb: Any) -> Real | None:
 
 
 def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
+    from ...mechanisms.heterogeneous.combined_gem import CombinedGEM
     from ...mechanisms.heterogeneous.gem import GEM, ModifiedGEM
 
-    if type(m) not in (GEM, ModifiedGEM) or m.selector not in ("rnm", "em") or not isinstance(nb, LInfBox):
+    if type(m) not in (GEM, ModifiedGEM, CombinedGEM) or m.selector not in ("rnm", "em") or not isinstance(nb, LInfBox):
         return None
+    # combined GEM (hetsel Alg. 2): 2RR on one bit (ε_c-DP whatever the bit) then GEM / mGEM with
+    # ε_g = ε - ε_c, composed: ε_c + ε_g = ε (the output r is post-processing of both)
     k = len(nb.sensitivities) if nb.sensitivities is not None else n
     if k is None:
         return None
@@ -181,6 +206,23 @@ def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
     return Real.of(m.epsilon) if all(Real.of(d) <= s for d, s in zip(nbd, own)) else None
 
 
+def _rs_level(m: Any, n: int | None, nb: Any) -> Real | None:
+    from ...mechanisms.heterogeneous.rs_gamma import RandomStoppingGeometric, RandomStoppingTNB
+
+    if type(m) not in (RandomStoppingGeometric, RandomStoppingTNB) or not isinstance(nb, LInfBox):
+        return None
+    k = len(nb.sensitivities) if nb.sensitivities is not None else n
+    if k is None or (m.sensitivities is not None and len(m.sensitivities) != k):
+        return None
+    own = m.candidate_sensitivities(k)
+    nbd = (nb.sensitivity,) * k if nb.sensitivities is None else nb.sensitivities
+    if not all(Real.of(d) <= s for d, s in zip(nbd, own)):
+        return None
+    eta = Real.of(1) if type(m) is RandomStoppingGeometric else Real.of(m.eta)
+    # one draw (uniform candidate a, q_a + Lap(k Δ_a / ε)) is (ε/k)-DP on the box Δ_a
+    return (eta + 2) * Real.of(m.epsilon) / Real.of(m.noise)
+
+
 THEOREMS: tuple[TheoremProof, ...] = (
     TheoremProof("exponential-mechanism", "McSherry & Talwar 2007 Thm 6; pf Definition 4 (c = ε/2Δ, ε/Δ monotone)",
                  _em_level, True),
@@ -190,8 +232,12 @@ THEOREMS: tuple[TheoremProof, ...] = (
                  _rnm_level, True),
     TheoremProof("generalized-rr", "brr §2.4 eq. (6); hetsel §III-B (every output probability in [1, e^ε]/(e^ε+n-1))",
                  _grr_level, True),
-    TheoremProof("gem", "Raskhodnikova & Smith 2015 (q' has sensitivity <= 1); hetsel eqs. (6)-(7); pf Theorem 1 / Def. 4",
+    TheoremProof("gem", "Raskhodnikova & Smith 2015 (q' has sensitivity <= 1); hetsel eqs. (6)-(7); pf Theorem 1 / Def. 4; "
+                 "combined GEM: hetsel Alg. 2, sequential composition of 2RR (ε_c) and GEM / mGEM (ε - ε_c)",
                  _gem_level, False),
+    TheoremProof("random-stopping", "random stopping of an ε₀-DP base (uniform candidate, Lap(kΔ_a/ε): ε₀ = ε/k) is "
+                 "(2+η)ε₀-DP: Liu & Talwar 2019 (geometric, η = 1); Papernot & Steinke 2022 Cor. 3; hetsel Alg. 1, "
+                 "App. C", _rs_level, False),
 )
 
 
@@ -200,8 +246,6 @@ def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
 
     A mechanism that declares it runs another's law (:class:`~dpexact.protocols.SameLaw`) is
     proved through that law (its domain states the law's ε)."""
-    if isinstance(mechanism, SameLaw):
-        mechanism = mechanism.law_mechanism
     for t in THEOREMS:
         p = t.prove(mechanism, n, nb)
         if p is not None:
@@ -211,11 +255,9 @@ def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
 
 def literature_level(mechanism: Any, n: int | None, nb: Any) -> Real | None:
     """The exact level a *tight* theorem gives (None when no tight theorem applies)."""
-    if isinstance(mechanism, SameLaw):
-        mechanism = mechanism.law_mechanism
     for t in THEOREMS:
         if t.tight:
-            lv = t.level(mechanism, n, nb)
+            lv = t.law_level(mechanism, n, nb)
             if lv is not None:
                 return lv
     return None

@@ -44,6 +44,7 @@ from typing import Any, Sequence
 from ...numbers.real import Real
 from ...protocols import CouplingLaw, Mechanism
 from ..verdict import Scope, Verdict
+from ..options import honours
 
 __all__ = ["CouplingBound", "coupling_bound", "verify_coupling", "factor_bound", "extend_by_coupling", "ThresholdCoupling"]
 
@@ -200,7 +201,8 @@ def coupling_bound(mechanism: Mechanism, n: int, relation: str = "all-differ") -
     return CouplingBound(worst, where, shift, len(outs), count, per)
 
 
-def verify_coupling(mechanism: Mechanism, n: int = 10, relation: str = "all-differ", name: str | None = None) -> Verdict | None:
+@honours("n", "relation")
+def verify_coupling(mechanism: Any, n: int = 10, relation: str = "all-differ", name: str | None = None) -> Verdict | None:
     """``private-within-scope`` (certified) if the coupling bound is at most ε, else ``None``.
 
     ``None`` means the coupling proves nothing (it is an upper bound, not a refutation): run a
@@ -254,3 +256,6 @@ class ThresholdCoupling:
                 **kwargs: Any) -> Verdict | None:
         return verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
 
+    def route(self, mechanism: Mechanism) -> None:
+        """No route of its own: the box search of the mixed kind runs when the coupling proves nothing."""
+        return None

@@ -39,7 +39,8 @@ import numpy as np
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import AnyMechanism, BoxLaw, FiniteDomain, FINITE_KINDS, REAL_KINDS, claimed_epsilon
+from ...mechanisms.base import MechanismCrash
+from ...protocols import FINITE_KINDS, REAL_KINDS, AnyMechanism, BoxLaw, FiniteDomain, claimed_epsilon
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
 from ..verdict import Scope, Verdict
@@ -165,6 +166,7 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
                 undecided.append((x, y))
         if cx is not None:
             break
+    exact_failure = ""
     if cx is None and undecided:  # balls straddling δ: decide exactly where the mechanism allows
         left = []
         for x, y in undecided:
@@ -172,7 +174,9 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
                 P = mechanism.pmf(list(x), backend="exact").values
                 Q = mechanism.pmf(list(y), backend="exact").values
                 s = (Real.of(_to_sympy(hockey_stick(P, Q, eps, "exact"))) - d).sign()
-            except (ValueError, TypeError, NotImplementedError, ArithmeticError):
+            except (ValueError, TypeError, NotImplementedError, ArithmeticError) as exc:
+                if isinstance(exc, (MechanismCrash, TypeError)) and not exact_failure:  # a defect: named, not silent
+                    exact_failure = f"the exact pmf failed on scores {[str(v) for v in x]}: {str(exc)[:200]}"
                 left.append((x, y))
                 continue
             if s > 0:
@@ -198,10 +202,14 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
                                               "neighbour_scores": [str(v) for v in worst_pair[1]]}
     else:
         kind, worst_delta, wp = "inconclusive", worst_hi, None
+    if exact_failure:
+        scope.notes.append(exact_failure)
+    reason = (f"{len(undecided)} pairs undecided in balls" + (f"; {exact_failure}" if exact_failure else "")
+              if kind == "inconclusive" else "")
     return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
                    scope=scope, worst_log_ratio=worst_lr, worst_float_log_ratio=worst_lr, worst_pair=wp,
                    counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=str(d),
-                   worst_delta=float(worst_delta))
+                   worst_delta=float(worst_delta), reason=reason)
 
 
 class _IntervalAsBox:
@@ -219,7 +227,22 @@ class _IntervalAsBox:
         return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
 
 
-def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, relation: str | None = None,
+def approx_options(mechanism: Any, relation: str | None) -> frozenset[str]:
+    """The options of ``verify_any`` that :func:`verify_approx` honours for this mechanism (the
+    routes of its body): boxes and tails of a continuous law, every pair of a finite input
+    domain, the selection score families, or the query-pair families."""
+    kind = mechanism.output_kind
+    if kind in REAL_KINDS:
+        return frozenset({"n", "relation", "delta"})
+    if kind == "selection" and relation is None:
+        return frozenset({"neighbourhood", "searches", "n", "values", "steps", "delta"})
+    own = mechanism.neighbourhood() if relation is None else None
+    if isinstance(own, FiniteDomain) and own.inputs:
+        return frozenset({"steps", "delta"})
+    return frozenset({"n", "relation", "delta"})
+
+
+def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
                   steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
                   progress: Callable[[str, str], None] | None = None) -> Verdict:

@@ -34,6 +34,7 @@ from ...protocols import AnyMechanism, NoiseScale, NoiseScales, claimed_epsilon,
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from ..verdict import Scope, Verdict
+from ..options import honours
 
 __all__ = ["BoxCounterexample", "verify_boxes", "ContinuousBoxCounterexample", "verify_continuous_boxes"]
 
@@ -121,6 +122,7 @@ def _geometry(m: AnyMechanism) -> tuple[Fraction, Fraction, Fraction]:
     return max(b1, b2), b2 / 2, _fraction(m.threshold)
 
 
+@honours("n", "relation")
 def verify_boxes(
     mechanism: AnyMechanism,
     n: int = 10,
@@ -248,6 +250,7 @@ class IntervalCounterexample:
         return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
 
 
+@honours("n", "relation")
 def verify_intervals(
     mechanism: AnyMechanism,
     n: int = 5,
@@ -346,6 +349,7 @@ class ContinuousBoxCounterexample:
         return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "not separated")
 
 
+@honours("n", "relation")
 def verify_continuous_boxes(
     mechanism: AnyMechanism,
     n: int = 3,

@@ -87,7 +87,22 @@ class _Objective:
                 v = float(self.logpmf(q)[r] - self.logpmf(q + z)[r])
         except (ValueError, OverflowError):  # outside the law's domain (a size or cost limit, integer scores)
             return -math.inf
+        if not math.isfinite(v):  # float underflow at large gaps: the ball law at the same (binary) point
+            v = self._ball(q, q + z, r)
         return v if not math.isnan(v) else -math.inf
+
+    def _ball(self, q: np.ndarray, q2: np.ndarray, r: int) -> float:
+        self.count += 2
+        a, b = ([Fraction(float(x)) for x in v] for v in (q, q2))
+        try:
+            with ball_context(128):
+                p = self.mechanism.pmf(a, backend="ball:128").values[r]
+                p2 = self.mechanism.pmf(b, backend="ball:128").values[r]
+                if not (p > 0) or not (p2 > 0):
+                    return -math.inf
+                return float((p.log() - p2.log()).mid())
+        except (ValueError, NotImplementedError, ArithmeticError):
+            return -math.inf
 
 
 def _corners(z: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> list[np.ndarray]:
@@ -206,13 +221,14 @@ def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vec
         seconds, evaluations: the budget (wall clock, float log-pmfs).
         target: a proved upper end; the search stops once the float maximum is within
             ``tolerance`` of it.
-        max_abs: largest |score| the gap scaling may reach (default ``2^12·Δ``).
+        max_abs: largest |score| the gap scaling may reach (default ``2^24·Δ``; where the float
+            law underflows the ball law is evaluated instead).
         denominator: rational rounding of the maximiser.
     """
     t0 = time.perf_counter()
     obj = _Objective(mechanism, evaluations, t0 + seconds)
     delta = float(mechanism.sensitivity)
-    max_abs = max_abs if max_abs is not None else 4096.0 * max(delta, 1.0)
+    max_abs = max_abs if max_abs is not None else 2.0**24 * max(delta, 1.0)
     tol = min(tolerance, 1e-3) / 100
     best: tuple[float, np.ndarray, np.ndarray, int, list, list] | None = None
     stopped = "starts exhausted"
@@ -249,8 +265,9 @@ def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vec
 def level_starts(mechanism: Any, nb: Neighbourhood, n: int, triples: Sequence[tuple[Vector, Vector, int]] = ()
                  ) -> list[tuple[Vector, Vector, int]]:
     """``triples`` (the search's counterexample and worst pair) followed by the canonical extremal
-    shape of selection mechanisms: the last candidate ``2Δ`` below the others, its neighbour with
-    the others raised and it lowered (a box), or the others raised (a monotone box)."""
+    shapes of selection mechanisms: the last candidate ``2Δ`` below the others, its neighbour with
+    the others raised and it lowered (a box), or the others raised (a monotone box); and the top
+    candidate ``Δ/2`` ahead, overtaken in the neighbour."""
     out = [t for t in triples if t is not None]
     if n < 2:
         return out
@@ -259,6 +276,9 @@ def level_starts(mechanism: Any, nb: Neighbourhood, n: int, triples: Sequence[tu
         dmax = max(d)
         q = tuple([Fraction(0)] * (n - 1) + [-2 * dmax])
         out.append((q, tuple(a + dz for a, dz in zip(q, list(d[:-1]) + [-d[-1]])), n - 1))
+        # the top candidate overtaken (laws that jump at the argmax: GRR, noisy argmax)
+        q = tuple([Fraction(0)] + [-dmax / 2] * (n - 1))
+        out.append((q, tuple(a + (-d[0] if i == 0 else d[i]) for i, a in enumerate(q)), 0))
         # the candidate with the smallest Δ as the low one (candidate-wise boxes)
         k = min(range(n), key=lambda i: d[i])
         if k != n - 1:
@@ -268,4 +288,6 @@ def level_starts(mechanism: Any, nb: Neighbourhood, n: int, triples: Sequence[tu
         d = nb.sensitivity
         q = tuple([Fraction(0)] * (n - 1) + [-2 * d])
         out.append((q, tuple(a + (d if i < n - 1 else 0) for i, a in enumerate(q)), n - 1))
+        q = tuple([Fraction(0)] + [-d / 2] * (n - 1))
+        out.append((q, tuple(a + (0 if i == 0 else d) for i, a in enumerate(q)), 0))
     return out

@@ -33,6 +33,7 @@ from ...protocols import ExactDifferenceSign, ExactPatternValue, Mechanism, Nois
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from ..verdict import Scope, Verdict
+from ..options import honours
 
 __all__ = ["PatternCounterexample", "verify_patterns", "decide_output"]
 
@@ -166,6 +167,7 @@ def pattern_pairs(mechanism: Mechanism, n: int, relation: str, pairs: Sequence[t
     return pair_list, nb, "explicit pairs"
 
 
+@honours("n", "relation")
 def verify_patterns(
     mechanism: Mechanism,
     n: int = 10,

@@ -32,6 +32,7 @@ from ..decide.certified_ratio import PmfCache
 from ..neighbourhoods import LInfBox, MonotoneBox, Neighbourhood, as_vector, default_neighbourhood
 from ..decide.pure_dp import ScopeResult, check_pairs, neighbour_pairs
 from ..verdict import Scope, Verdict
+from ..options import honours
 
 __all__ = ["grid_family", "structured_family", "random_family", "local_search", "verify", "SEARCHES", "fixed_size"]
 
@@ -73,10 +74,17 @@ def structured_family(n: int, delta: Any = 1, depth: int = 4) -> list[Vector]:
     return sorted(out)
 
 
+#: most exact entries a random family holds (Fractions: ~1 µs and ~100 B each)
+MAX_RANDOM_ENTRIES = 1_000_000
+
+
 def random_family(n: int, count: int, low: Any, high: Any, seed: int = 0) -> list[Vector]:
     """``count`` random vectors with entries on the 1/8-grid of ``[low, high]`` (seeded)."""
     if isinstance(count, bool) or not isinstance(count, int) or count < 1 or count > 100_000:
         raise ValueError(f"count must be an integer in 1..100000, got {count!r}")
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1 or n * count > MAX_RANDOM_ENTRIES:
+        raise ValueError(f"n: {count} random vectors of n = {n} scores exceed the limit of {MAX_RANDOM_ENTRIES} "
+                         "exact entries")
     lo, hi = as_vector([low, high], "range")
     if not lo < hi:
         raise ValueError(f"low must be < high, got [{lo}, {hi}]")
@@ -220,6 +228,7 @@ def scope_plan(mechanism: Mechanism, searches: Sequence[str], n: int | None = No
     return plan
 
 
+@honours("neighbourhood", "searches", "n", "values", "steps")
 def verify(
     mechanism: Mechanism,
     neighbourhood: Neighbourhood | None = None,
@@ -317,6 +326,9 @@ def verify(
     scope.decided_ball, scope.decided_exact, scope.undecided = res.decided_ball, res.decided_exact, res.undecided
     if res.undecided_triples:
         scope.notes.append(f"undecided triples (q, q', r, log-ratio enclosure), first {len(res.undecided_triples)}: {res.undecided_triples[:3]}")
+    if cache.exact_failure:
+        scope.notes.append(cache.exact_failure)
+    reason = ""
     if res.counterexample is not None:
         kind = "violated"
         worst = res.recheck.log_ratio_lo if res.recheck else res.counterexample.log_ratio_lo
@@ -329,6 +341,8 @@ def verify(
         kind = "inconclusive"
         worst = max(res.worst_certified_hi, max((u[4] for u in res.undecided_triples), default=-math.inf))
         wp = _triple_dict(res.worst_float_triple)
+        reason = (f"{res.undecided} triples undecided in balls"
+                  + (f" and the exact backend could not decide them: {cache.exact_failure}" if cache.exact_failure else ""))
     return Verdict(
         mechanism=name or mechanism.short_name,
         params=mechanism.params(),
@@ -341,6 +355,7 @@ def verify(
         counterexample=res.counterexample,
         recheck=res.recheck,
         seconds=time.perf_counter() - t0,
+        reason=reason,
     )
 
 

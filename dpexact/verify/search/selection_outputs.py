@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...mechanisms.base import MechanismCrash
 from ...numbers.real import Real
 from ...protocols import Mechanism, MonotoneQuality
 
@@ -27,6 +28,8 @@ class SelectionOutputs:
         self.sensitivity = mechanism.sensitivity
         self.threshold = 0
         self._balls: dict = {}
+        #: why the exact backend could not decide a tie, when the mechanism's exact pmf crashed
+        self.exact_failure = ""
 
     def scales(self) -> tuple:
         return (self.mechanism.sensitivity * (1 if isinstance(self.mechanism, MonotoneQuality) and self.mechanism.monotone else 2) / self.mechanism.epsilon,)
@@ -59,7 +62,9 @@ class SelectionOutputs:
         try:
             a = self.pmf(q, "exact").values[r]
             b = self.pmf(q2, "exact").values[r]
-        except (ValueError, TypeError):
+        except (ValueError, TypeError) as exc:
+            if isinstance(exc, (MechanismCrash, TypeError)) and not self.exact_failure:  # a defect: named in the verdict
+                self.exact_failure = f"the exact pmf failed on scores {[str(x) for x in q]}: {str(exc)[:200]}"
             return None
         diff = exact_sympy(a) - sympy.exp(Real.of(eps).to_sympy()) * exact_sympy(b)
         return ExactBackend().try_sign(diff)

@@ -1,0 +1,291 @@
+"""Certified decisions for pmfs that branch: comparison, equality, indicator, max and argmax with ties.
+
+A pmf such as GRR's (the true item is ``argmax q``, ties shared) or ERR's (``[r ∈ T]``) branches
+on comparisons of scores. On the exact backend they are exact; on balls two enclosures of equal
+scores overlap (1/3 and 1/3 at any precision), so the ball alone cannot decide the tie. The rule
+here: **decide by the enclosures when they are disjoint, else by the exact values they enclose
+when those are known, else raise** :class:`Undecidable`. Never a silent guess.
+
+Contract of every operation (:class:`~.backends.Backend` delegates to these functions):
+
+``compare(be, a, b) -> -1 | 0 | 1``
+    the certified sign of ``a - b``.
+
+    * exact: exact (rationals directly; closed forms as in :meth:`~.backends.ExactBackend.try_sign`).
+    * ball: ±1 when the balls are disjoint; otherwise the exact values of the operands, when both
+      are known (an :class:`ExactBall` — a ball made from an exact input by :func:`exact_input` —
+      carries its exact value; a ball of radius 0 is its own exact value); otherwise
+      :class:`Undecidable`.
+    * float: a :class:`~.bounded_float.BoundedFloat` by its interval, a plain float exactly
+      (it is an exact binary number); overlapping intervals as on ball.
+    * mp: the computed values compared as they are (mp carries an estimate, never a proof).
+``eq(be, a, b) -> bool``: ``compare(be, a, b) == 0`` (same decisions, same exception).
+``indicator(be, flag) -> number``: the backend's exact 1 or 0 for a decided boolean (``bool`` times a
+    sympy number raises; this does not).
+``maximum(be, xs)``: one element of ``xs`` that is a maximum (the element itself, so an
+    :class:`ExactBall` keeps its exact value). ``argmax(be, xs) -> tuple[int, ...]``: every index
+    attaining the maximum, in increasing order (ties included, decided as above).
+
+For a branch-and-bound that evaluates a pmf on a *box* of scores (wide balls with no exact
+value), :class:`Undecidable` is the signal to split: it carries the two enclosures
+(``operands``), and is raised before any branch is taken, so a caught exception leaves no
+partial result behind. Python's own operators on plain arb balls answer ``False`` when the
+balls overlap; on :class:`ExactBall` operands they follow the rule above.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Sequence
+
+from .real import Real
+
+if TYPE_CHECKING:
+    from .backends import Backend
+
+__all__ = ["Undecidable", "ExactBall", "exact_input", "exact_value", "compare", "eq", "indicator", "maximum",
+           "argmax", "exp_sum_sign", "exp_rational_terms"]
+
+
+class Undecidable(ArithmeticError):
+    """Two enclosures overlap and no exact value decides between them (``operands``: the two).
+
+    A branch-and-bound over boxes of scores catches it and splits the box; anywhere else it is a
+    one-line error (it is an ``ArithmeticError``, the exception the backends' ``sign`` raises)."""
+
+    def __init__(self, a: Any, b: Any) -> None:
+        super().__init__(f"the comparison of {a} and {b} cannot be decided on these enclosures (they overlap and "
+                         "their exact values are unknown); split the box or use the exact backend")
+        self.operands = (a, b)
+
+
+def _arb_type() -> type:
+    from flint import arb
+
+    return arb
+
+
+class ExactBall(_arb_type()):  # type: ignore[misc]
+    """An arb ball made from an exact number, carrying it (``exact``: a :class:`Real`).
+
+    Arithmetic on it gives plain arb balls (the exact value is not propagated); comparisons with
+    another ball decide overlapping cases from the exact values (module docstring), so that
+    ``x == max(q)`` in a pmf function is right on ball scores such as 1/3."""
+
+    exact: Real
+
+    @classmethod
+    def of(cls, x: Real, prec: int) -> "ExactBall":
+        out = cls(x.to_arb(prec))
+        out.exact = x
+        return out
+
+    def _cmp(self, other: Any) -> int:
+        return _ball_compare(self, other)
+
+    def __eq__(self, other: Any) -> bool:  # type: ignore[override]
+        return self._cmp(other) == 0
+
+    def __ne__(self, other: Any) -> bool:  # type: ignore[override]
+        return self._cmp(other) != 0
+
+    def __lt__(self, other: Any) -> bool:
+        return self._cmp(other) < 0
+
+    def __le__(self, other: Any) -> bool:
+        return self._cmp(other) <= 0
+
+    def __gt__(self, other: Any) -> bool:
+        return self._cmp(other) > 0
+
+    def __ge__(self, other: Any) -> bool:
+        return self._cmp(other) >= 0
+
+    def __hash__(self) -> int:  # equal exact values hash equal (sets and dict keys of scores keep working)
+        return hash(self.exact.value)
+
+
+def exact_input(be: "Backend", x: Any) -> Any:
+    """An exact number as a backend number that remembers it: an :class:`ExactBall` on ball (at the
+    working precision), ``be.from_real(x)`` elsewhere (exact, mp and float numbers are compared as
+    they are)."""
+    r = Real.of(x)
+    if be.is_ball:
+        from flint import ctx
+
+        return ExactBall.of(r, ctx.prec)
+    return be.from_real(r)
+
+
+def exact_value(x: Any) -> Real | None:
+    """The exact value a backend number is known to have (None: only an enclosure is known)."""
+    from .bounded_float import BoundedFloat
+
+    if isinstance(x, ExactBall):
+        return x.exact
+    if isinstance(x, bool):
+        return Real.of(int(x))
+    if isinstance(x, (int, Fraction, Real)):
+        return Real.of(x)
+    if isinstance(x, float):
+        return Real(Fraction(x)) if math.isfinite(x) else None
+    if isinstance(x, BoundedFloat):
+        return Real(Fraction(x.v)) if x.e == 0 else None
+    name = type(x).__name__
+    if name == "arb":
+        if x.is_exact() and x.is_finite():
+            man, exp = x.mid().man_exp()
+            man, exp = int(man), int(exp)
+            return Real(Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp))
+        return None
+    if name == "fmpq":
+        return Real(Fraction(int(x.p), int(x.q)))
+    return None
+
+
+def _lift_ball(x: Any) -> Any:
+    from flint import arb, fmpq
+
+    if isinstance(x, (int, bool)):
+        return arb(int(x))
+    if isinstance(x, float):
+        return arb(x)
+    if isinstance(x, Fraction):
+        return arb(fmpq(x.numerator, x.denominator))
+    if isinstance(x, Real):
+        return x.to_arb()
+    return x
+
+
+def compare(be: "Backend", a: Any, b: Any) -> int:
+    """Certified sign of ``a - b`` (module docstring); :class:`Undecidable` when it cannot be decided."""
+    if be.is_exact:
+        from .sympy_conversion import exact_sympy
+
+        s = be.try_sign(exact_sympy(_exact_operand(a)) - exact_sympy(_exact_operand(b)))
+        if s is None:
+            raise Undecidable(a, b)
+        return s
+    if be.is_mp:
+        return (a > b) - (a < b)
+    if be.is_ball:
+        return _ball_compare(a, b)
+    s = be.try_sign(a - b)
+    if s is not None:
+        return s
+    return _exact_compare(a, b)
+
+
+def _ball_compare(a: Any, b: Any) -> int:
+    """Sign of ``a - b`` for ball operands: the balls when they separate, else the exact values."""
+    x, y = _lift_ball(a), _lift_ball(b)
+    d = x - y
+    if d > 0:
+        return 1
+    if d < 0:
+        return -1
+    if d.is_zero():
+        return 0
+    return _exact_compare(a, b)
+
+
+def _exact_compare(a: Any, b: Any) -> int:
+    ea, eb = exact_value(a), exact_value(b)
+    if ea is None or eb is None:
+        raise Undecidable(a, b)
+    return (ea - eb).sign()
+
+
+def _exact_operand(x: Any) -> Any:
+    if isinstance(x, (Real, Fraction, int)) and not isinstance(x, bool):
+        return Real.of(x).to_sympy()
+    return x
+
+
+def eq(be: "Backend", a: Any, b: Any) -> bool:
+    """Certified ``a == b`` (:func:`compare`)."""
+    return compare(be, a, b) == 0
+
+
+def indicator(be: "Backend", flag: Any) -> Any:
+    """``1`` or ``0`` as an exact backend number, for a decided boolean (not a ball or a sympy relation)."""
+    if not isinstance(flag, bool):
+        import numpy as np
+
+        if not isinstance(flag, np.bool_):
+            raise TypeError(f"indicator: needs a decided bool (from compare / eq), got {type(flag).__name__}")
+    return be.from_int(1 if flag else 0)
+
+
+def maximum(be: "Backend", xs: Sequence[Any]) -> Any:
+    """An element of ``xs`` that is a maximum (ties: the first); ``ValueError`` when ``xs`` is empty."""
+    items = list(xs)
+    if not items:
+        raise ValueError("max: empty sequence")
+    top = items[0]
+    for v in items[1:]:
+        if compare(be, v, top) > 0:
+            top = v
+    return top
+
+
+def argmax(be: "Backend", xs: Sequence[Any]) -> tuple[int, ...]:
+    """Every index of a maximum of ``xs`` (ties included, decided by :func:`compare`)."""
+    items = list(xs)
+    top = maximum(be, items)
+    return tuple(i for i, v in enumerate(items) if v is top or compare(be, v, top) == 0)
+
+
+# -- exact signs of exponential sums ------------------------------------------------------------------
+
+#: bound on the working precision of the exponential-sum sign test
+_EXP_SUM_MAX_PREC = 1 << 16
+
+
+def exp_rational_terms(e: Any) -> "dict[Any, Any] | None":
+    """``e`` as ``{k: c}`` with ``e = Σ c·exp(k)``, all ``c`` and ``k`` rational (sympy
+    Rationals, zero coefficients dropped), or ``None`` when ``e`` is not of that form."""
+    import sympy
+
+    out: dict[Any, Any] = {}
+    for t in sympy.Add.make_args(sympy.expand(e)):
+        c, rest = t.as_coeff_Mul()
+        if not c.is_Rational:
+            return None
+        if rest == 1:
+            k = sympy.Integer(0)
+        elif rest is sympy.E:
+            k = sympy.Integer(1)
+        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
+            k = rest.args[0]
+        else:
+            return None
+        out[k] = out.get(k, 0) + c
+    return {k: c for k, c in out.items() if c != 0}
+
+
+def exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
+    """Sign of ``Σ c_k exp(k)`` over distinct rationals ``k``: 0 iff every ``c_k`` is 0
+    (Lindemann–Weierstrass: exponentials of distinct algebraic numbers are linearly
+    independent over the algebraic numbers); otherwise arb at doubling precision (bounded by
+    :data:`_EXP_SUM_MAX_PREC`, ``None`` beyond)."""
+    from flint import arb, ctx, fmpq
+
+    if not terms:
+        return 0
+    prec, old = 128, ctx.prec
+    while prec <= _EXP_SUM_MAX_PREC:
+        ctx.prec = prec  # restored below, also on error
+        try:
+            total = arb(0)
+            for k, c in terms.items():
+                total += arb(fmpq(int(c.p), int(c.q))) * arb(fmpq(int(k.p), int(k.q))).exp()
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+        finally:
+            ctx.prec = old
+        prec *= 4
+    return None

@@ -1,0 +1,67 @@
+"""What a proof does to a verdict: ``private`` when its upper end is at most the claimed ε, else the
+upper end of the bracket beside the search's certified witness (:mod:`..bracket`)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ...numbers.real import Real
+from ...protocols import claimed_epsilon
+from ..bracket import EpsilonBracket, Proof, Witness
+from ..verdict import Scope, Verdict
+
+__all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket"]
+
+
+def proves(proof: Proof, mechanism: Any) -> bool:
+    """``upper <= claimed ε``, compared exactly (the proof's ``upper`` is an exact expression)."""
+    up = Real.of(proof.upper if proof.upper is not None else proof.upper_float, "upper")
+    return (up - Real.of(claimed_epsilon(mechanism))).sign() <= 0
+
+
+def proved_verdict(mechanism: Any, proof: Proof, name: str | None, seconds: float) -> Verdict:
+    """The ``private`` verdict of a proof whose upper end is at most ε."""
+    eps = Real.of(claimed_epsilon(mechanism))
+    scope = Scope(neighbourhood=str(proof.domain.get("neighbourhood", "")), families={proof.method: 1})
+    scope.notes.append(f"proved ({proof.method}{'; ' + proof.theorem if proof.theorem else ''}): log-ratio <= {proof.upper} "
+                       f"<= ε = {eps} on the domain {proof.domain}")
+    if proof.details.get("statement"):
+        scope.notes.append(str(proof.details["statement"]))
+    bracket = EpsilonBracket(upper=proof)
+    _, reason = bracket.decide(float(eps.to_float()))
+    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict="private",
+                   scope=scope, worst_log_ratio=proof.upper_float, worst_float_log_ratio=proof.upper_float,
+                   worst_pair=None, counterexample=None, recheck=None, seconds=seconds, bracket=bracket, reason=reason)
+
+
+def witness_of(v: Verdict) -> Witness | None:
+    """The certified lower end of a violated verdict: its re-checked counterexample."""
+    if v.verdict != "violated" or v.counterexample is None or v.recheck is None or not v.recheck.proved:
+        return None
+    d = v.counterexample.as_dict()
+    lo = v.recheck.log_ratio_lo
+    unbounded = lo == math.inf
+    if not unbounded:  # the re-check's float may be the ball's lower end rounded to nearest: one ulp down
+        lo = math.nextafter(lo, -math.inf)
+    output = {k: x for k, x in d.items() if k not in ("scores", "neighbour_scores", "log_ratio", "epsilon")}
+    return Witness(lower_float=lo if not unbounded else math.inf, scores=tuple(str(x) for x in d.get("scores", ())),
+                   neighbour_scores=tuple(str(x) for x in d.get("neighbour_scores", ())),
+                   output=output.get("output", output), arithmetic=v.recheck.arithmetic, unbounded=unbounded,
+                   note=v.recheck.note)
+
+
+def attach_bracket(v: Verdict, proof: Proof | None, witness: Witness | None = None) -> Verdict:
+    """Fill ``v.bracket``: the larger of the search's certified witness and ``witness`` below, ``proof``
+    (an upper end above ε, or None) above. The verdict is kept: a violated verdict stays violated, and
+    a proof that would decide has been used before the search."""
+    lower = v.bracket.lower if v.bracket is not None and v.bracket.lower is not None else witness_of(v)
+    if witness is not None and (lower is None or witness.lower_float >= lower.lower_float):
+        lower = witness
+    upper = v.bracket.upper if v.bracket is not None and v.bracket.upper is not None else proof
+    if lower is None and upper is None:
+        return v
+    v.bracket = EpsilonBracket(lower=lower, upper=upper)
+    if v.verdict not in ("violated", "private"):
+        _, v.reason = v.bracket.decide(float(Real.of(v.epsilon).to_float()))
+    return v
