@@ -123,21 +123,21 @@ def _continuous_search(m: AnyMechanism, n: int | None, relation: str | None, nam
 
 
 
-def _pattern_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+def _pattern_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
     from .options import honoured_by
     from .search.patterns import verify_patterns
 
     return honoured_by(verify_patterns), "the query-pair families"
 
 
-def _finite_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+def _finite_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
     if isinstance(m, PatternLaw):
         return _pattern_options(m, relation)
     # a finite law given by its pmf only: the score families with their defaults
     return frozenset({"n"}) | (frozenset({"relation"}) if relation is not None else frozenset()), "the score-family search"
 
 
-def _mixed_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+def _mixed_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
     from .options import honoured_by
     from .proofs.threshold_coupling import verify_coupling
     from .search.boxes import verify_boxes
@@ -145,14 +145,14 @@ def _mixed_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
     return honoured_by(verify_boxes) & honoured_by(verify_coupling), "the box search"
 
 
-def _interval_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+def _interval_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
     from .options import honoured_by
     from .search.boxes import verify_intervals
 
     return honoured_by(verify_intervals), "the interval search"
 
 
-def _continuous_options(m: Any, relation: str | None) -> tuple[frozenset[str], str]:
+def _continuous_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
     from .options import honoured_by
     from .search.boxes import verify_continuous_boxes
 

@@ -28,7 +28,7 @@ DEFAULT_TOLERANCE = 1e-6
 LEVEL_SECONDS = 10.0
 
 
-def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
+def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Any) -> None:
     """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
     noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
     (every Δ_a equal to its sensitivity) or its monotone box."""
@@ -47,7 +47,7 @@ def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
         extend_by_noisy_max(v, mechanism, "all-differ")
 
 
-def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
     """Verify the claimed ε of ``mechanism``: the whole-space proofs first (:mod:`.proofs`; ``private``
     when one proves ε for every input of its domain), else the verifier of its output kind (table
@@ -79,7 +79,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     return v
 
 
-def _pattern_level(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
     """The larger of ``witness`` and the maximised two-level witness of a pattern law
     (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
     above covers every n (a witness at any n then bounds the same level from below)."""
@@ -121,7 +121,7 @@ def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: s
     return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Any) -> Any:
     """The first whole-space proof of :data:`.proofs.SELECTION_PROOFS` that supports the mechanism and proves
     something: a theorem (every n), else the branch-and-bound on its stated score box."""
     from .proofs import SELECTION_PROOFS
@@ -145,7 +145,7 @@ def _witness_triples(v: Verdict) -> list:
     return out
 
 
-def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None, *,
+def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | None = None, *,
                       tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
     """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
 
@@ -265,7 +265,7 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
     return honoured, f"{route} of {who}"
 
 
-def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
+def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Any) -> bool:
     """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
     from ..protocols import mechanism_size
     from .proofs.selection_theorems import theorem_proof
@@ -274,7 +274,7 @@ def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
     return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
 
 
-def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
+def _proved_verdict(mechanism: AnyMechanism, nb: Any, name: str | None) -> Verdict:
     """The verdict before its bracket when a theorem decides it: no scope was searched."""
     from .verdict import Scope
 
@@ -285,7 +285,7 @@ def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
                    worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
 
 
-def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
+def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
                name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
@@ -348,7 +348,7 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
 
 
-def verify(mechanism: Any, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
            param: Mapping[str, Any] | None = None, neighbourhood: str = "default", search: str | Sequence[str] | None = None,
            n: int | None = None, values: Sequence[Any] | None = None, steps: int = 1, delta: Any = None,
            relation: str | None = None, tolerance: float | None = None) -> Verdict:

@@ -35,6 +35,7 @@ from .selection_bnb import SelectionBnB
 from .selection_theorems import THEOREMS
 from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
 from .threshold_coupling import ThresholdCoupling
+from ...protocols import AnyMechanism
 
 __all__ = ["PROOFS", "SELECTION_PROOFS", "VERDICT_UNITS", "first_proof"]
 
@@ -50,7 +51,7 @@ SELECTION_PROOFS: list[Any] = [*THEOREMS, SelectionBnB()]
 VERDICT_UNITS: list[Any] = [ThresholdCoupling(), ClosedForm()]
 
 
-def first_proof(mechanism: Any, n: int | None, relation: str | None) -> tuple[Any, Proof] | tuple[None, None]:
+def first_proof(mechanism: AnyMechanism, n: int | None, relation: str | None) -> tuple[Any, Proof] | tuple[None, None]:
     """``(unit, proof)`` of the first unit of :data:`PROOFS` that supports ``mechanism`` and proves something."""
     for unit in PROOFS:
         if unit.supports(mechanism, n, relation):

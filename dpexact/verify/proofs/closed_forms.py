@@ -61,7 +61,7 @@ class _OneDiffer:
 
 
 @honours("n", "relation", "neighbourhood")
-def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+def verify_additive(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None,
                     neighbourhood: Any = None) -> Any:
     """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check).
 
@@ -122,7 +122,7 @@ def verify_additive(m: Any, n: int | None = None, relation: str | None = None, n
 
 
 @honours()
-def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
+def verify_truncated_geometric(m: AnyMechanism, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exhaustive exact check over every neighbouring pair of counts and every output."""
     from ...numbers.exp_sum import ExpSum
     from ..decide.counterexample import Recheck
@@ -162,7 +162,7 @@ def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name
 
 
 @honours()
-def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
+def verify_rappor(m: AnyMechanism, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exact largest loss over every pair of inputs lo..hi (module docstring), with a ball-checked witness."""
     import sympy
     from ..decide.counterexample import Recheck
@@ -205,7 +205,7 @@ def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None 
 
 
 @honours("n", "relation")
-def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
+def verify_smart_sum(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Exact level ``max_j ‖D e_j‖₁ Δ/b`` (bad: an output event of probability 1 vs 0) against the claim 2ε."""
     from flint import arb
 
@@ -266,7 +266,7 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
 
 
 @honours("n", "relation")
-def verify_svt34_parallel(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
+def verify_svt34_parallel(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Refute ε-DP of the pair through a certified violation of one component (module docstring)."""
     from ..search.boxes import verify_boxes
     from ..search.patterns import verify_patterns

@@ -202,7 +202,7 @@ def coupling_bound(mechanism: Mechanism, n: int, relation: str = "all-differ") -
 
 
 @honours("n", "relation")
-def verify_coupling(mechanism: Any, n: int = 10, relation: str = "all-differ", name: str | None = None) -> Verdict | None:
+def verify_coupling(mechanism: Mechanism, n: int = 10, relation: str = "all-differ", name: str | None = None) -> Verdict | None:
     """``private-within-scope`` (certified) if the coupling bound is at most ε, else ``None``.
 
     ``None`` means the coupling proves nothing (it is an upper bound, not a refutation): run a

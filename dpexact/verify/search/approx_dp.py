@@ -227,7 +227,7 @@ class _IntervalAsBox:
         return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
 
 
-def approx_options(mechanism: Any, relation: str | None) -> frozenset[str]:
+def approx_options(mechanism: AnyMechanism, relation: str | None) -> frozenset[str]:
     """The options of ``verify_any`` that :func:`verify_approx` honours for this mechanism (the
     routes of its body): boxes and tails of a continuous law, every pair of a finite input
     domain, the selection score families, or the query-pair families."""
@@ -242,7 +242,7 @@ def approx_options(mechanism: Any, relation: str | None) -> frozenset[str]:
     return frozenset({"n", "relation", "delta"})
 
 
-def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation: str | None = None,
+def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
                   steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
                   progress: Callable[[str, str], None] | None = None) -> Verdict:
