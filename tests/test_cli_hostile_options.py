@@ -23,8 +23,10 @@ def ws(tmp_path):
     return Workspace(tmp_path)
 
 
-def _check(out):
+def _check(out, wall=None):
     assert out.kind == "ok", (out.kind, out.case.args, out.message)
+    if wall is not None:  # a refusal before any work: generous for a loaded machine, far below a connect timeout
+        assert out.seconds < wall, (out.case.args, out.seconds)
 
 
 def test_every_command_has_a_base_run_and_every_option_a_family():
@@ -81,7 +83,13 @@ def test_non_mechanism_callables_with_acting_keywords(ws, spec):
     ["optimal", "--n", "1000000", "--k", "1000000", "-e", "1"],
     ["optimal", "--n", "3", "--k", "2", "-e", "1000"],
     ["sweep", "{spec}", "--store", "{store}", "--workers", "100000"],
+    ["sweep", "{spec}", "--store", "{store}", "--scheduler", "lambda: 1"],
+    ["check", "--quick", "--claim", "pf.lemma.7", "--scheduler", "tcp://256.1.1.1:99999"],
+    ["check", "--quick", "--claim", "pf.lemma.7", "--scheduler", "no-such-host.invalid:8786"],
 ])
 def test_named_option_families(ws, args):
     args = [a.format(spec=ws.spec, store=ws.root / "store") for a in args]
-    _check(run_case(Case(args[0], "named", "", args), ws))
+    out = run_case(Case(args[0], "named", "", args), ws)
+    _check(out, wall=8.0 if "--scheduler" in args else None)
+    if "--scheduler" in args:
+        assert out.exit_code == 2 and "--scheduler" in out.message, out.message

@@ -139,19 +139,20 @@ def regular_lp_size(n: int, k: int) -> tuple[int, int]:
     return classes, classes + k * math.comb(n - 2 + k, k)
 
 
-def _sizes(n: int, k: int) -> tuple[float, float, str]:
-    """``(classes, variables, V as text)`` as floats (``inf`` past float64's range), cheaply."""
+def _sizes(n: int, k: int) -> tuple[float, float, str, str]:
+    """``(classes, variables, classes as text, V as text)``: floats (``inf`` past float64's range), cheaply."""
     log_c, log_v = regular_lp_log_size(n, k)
     if log_v <= _EXACT_LOG_LIMIT:
         classes, v = regular_lp_size(n, k)
-        return float(classes), float(v), str(v)
+        return float(classes), float(v), str(classes), str(v)
     as_float = (lambda x: math.exp(x) if x < 700 else math.inf)
-    return as_float(log_c), as_float(log_v), f"about 10^{log_v / math.log(10):.4g}"
+    as_text = (lambda x: f"about 10^{x / math.log(10):.4g}")
+    return as_float(log_c), as_float(log_v), as_text(log_c), as_text(log_v)
 
 
 def estimate_build_cost(n: int, k: int) -> CostEstimate:
     """Memory and time of :func:`.regular_lp.build_regular_lp` alone."""
-    _, v, shown = _sizes(n, k)
+    _, v, _, shown = _sizes(n, k)
     return CostEstimate(f"LP Q({n}, {k}) build, {shown} variables", _BASE_BYTES + _BUILD_BYTES_PER_VAR * v,
                         _BUILD_S_PER_VAR * v, "measured fit: 340 B and 3e-6 s per variable", {"build": _BUILD_S_PER_VAR * v})
 
@@ -201,7 +202,7 @@ def estimate_regular_lp_cost(n: int, k: int, epsilon: Any, *, method: str = "aut
     """
     from ..mechanisms.validation import positive_real
 
-    classes, v, shown = _sizes(n, k)
+    classes, v, classes_shown, shown = _sizes(n, k)
     eps = positive_real(epsilon, "epsilon").to_float()
     route = resolve_method(method, v, eps)
     memory = _BASE_BYTES + _BYTES_PER_VAR * v
@@ -225,6 +226,5 @@ def estimate_regular_lp_cost(n: int, k: int, epsilon: Any, *, method: str = "aut
         model += "; ratios timed on a pilot"
     elif mechanisms:
         parts["ratios"] = _RATIO_S_PER_CLASS * classes * mechanisms
-    classes_shown = f"{classes:.0f}" if classes < 1e15 else f"{classes:.3g}"
     return CostEstimate(f"LP Q({n}, {k}) at ε = {eps:.4g} ({shown} variables, {classes_shown} classes, {route})",
                         memory, sum(parts.values()), model, parts)

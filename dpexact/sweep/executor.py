@@ -24,6 +24,7 @@ import collections
 import contextlib
 import logging
 import os
+import re
 import signal
 import threading
 import time
@@ -62,6 +63,33 @@ class Progress:
     running: int = 0
 
 
+#: how long connecting to --scheduler may take (a reachable scheduler answers in well under a second)
+CONNECT_TIMEOUT = "10s"
+_HOST = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)$")
+
+
+def _check_address(scheduler: str) -> None:
+    """A Dask address ``[tcp|tls|ws|wss]://host:port`` whose host resolves, checked before connecting
+    (a malformed or unknown address is a one-line error at once, not a wait for the timeout)."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(scheduler)
+        host, port = parse_host_port(location) if scheme in ("tcp", "tls", "ws", "wss") else (None, None)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"--scheduler: {scheduler!r} is not a Dask address such as tcp://host:8786 ({exc})") from None
+    if host is None:
+        raise ValueError(f"--scheduler: {scheduler!r}: give a tcp://, tls://, ws:// or wss:// address")
+    if not _HOST.match(str(host)) or not isinstance(port, int) or not 0 < port < 65536:
+        raise ValueError(f"--scheduler: {scheduler!r} is not a Dask address such as tcp://host:8786")
+    try:
+        socket.getaddrinfo(str(host).strip("[]"), port)
+    except (OSError, UnicodeError) as exc:
+        raise ValueError(f"--scheduler: cannot resolve {host} ({exc})") from None
+
+
 #: resident memory of one idle local worker process with dpexact imported (measured: 118 MB)
 _WORKER_BYTES = 120e6
 #: local worker processes per CPU at most (each runs one single-threaded task)
@@ -80,7 +108,8 @@ def default_workers() -> int:
 def dask_client(scheduler: str | None = None, workers: int | None = None) -> Iterator[Any]:
     """A ``distributed.Client``: to ``scheduler`` if given, else to a new local process cluster.
 
-    Raises ValueError naming ``--scheduler`` if the address cannot be reached (30 s timeout).
+    Raises ValueError naming ``--scheduler`` if the address is malformed, does not resolve, or cannot
+    be reached within :data:`CONNECT_TIMEOUT`.
     """
     import dask
     from distributed import Client, LocalCluster
@@ -101,8 +130,9 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
         except CostLimitError as exc:
             raise CostLimitError(f"--workers: {exc}", exc.estimate) from None
     if scheduler is not None:
+        _check_address(scheduler)
         try:
-            client = Client(scheduler, timeout="30s")
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
         except (OSError, TimeoutError) as exc:
             raise ValueError(f"--scheduler: cannot connect to {scheduler} ({exc})") from None
         try:
