@@ -426,11 +426,14 @@ class LaplacePieces:
         log p(y | q) = Σ_j -|x_j - c_j(q)| / b_j + const,      c_j(q) = Σ_i centres[j][i] q_i,
 
     with a constant that does not depend on q. ``centres`` are exact rationals, ``scales`` exact reals
-    (symbolic when the mechanism's parameters are).
+    (symbolic when the mechanism's parameters are). ``column_bound`` (optional): a bound, valid for
+    **every** number of queries, on each query's column ``Σ_j |centres[j][i]| / scales[j]`` (how much
+    one query moves the law); it lets a one-query-moves proof cover every n.
     """
 
     centres: tuple[tuple[Any, ...], ...]
     scales: tuple[Any, ...]
+    column_bound: Any = None
 
 
 @runtime_checkable

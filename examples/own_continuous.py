@@ -82,7 +82,7 @@ class MyLaplace:
     def density_pieces(self, n: int) -> LaplacePieces | None:
         """Coordinate i is ``q_i + Lap(b)``: the density stated for a density-ratio proof."""
         return LaplacePieces(tuple(tuple(Fraction(int(i == j)) for i in range(n)) for j in range(n)),
-                             tuple(self.b() for _ in range(n)))
+                             tuple(self.b() for _ in range(n)), column_bound=1 / self.b())
 
     def box_probability(self, q: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any:
         from flint import arb

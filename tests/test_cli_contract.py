@@ -214,6 +214,7 @@ QUICK = {
     "mechanisms": (["mechanisms"], 0),
     "conform": (["conform", "pf", "--draws", "200"], 0),
     "bench-peers": (["bench-peers", "--name", "iSVT3", "--name", "histogram_eps"], 0),
+    "bench": (["bench", "--quick"], 0),
 }
 
 USAGE = {

@@ -37,6 +37,7 @@ COMMANDS = {
     "sweep-table": ["sweep", "SPEC", "--store", "STORE", "--table", "--workers", "0"],
     "sweep-verify-table": ["sweep", "VSPEC", "--store", "VSTORE", "--table", "--workers", "0"],
     "schema-list": ["schema", "list"],
+    "bench": ["bench", "--quick"],
     "help": ["--help"],
     "verify-help": ["verify", "--help"],
     "delta-help": ["delta", "--help"],

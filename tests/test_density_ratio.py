@@ -114,3 +114,22 @@ def test_noisy_max_value_bracket_closes_at_n_epsilon_over_two():
     upper_q = m.interval_probability(q2, -30, -20, "exact")
     assert (ExpSum.const(1) * lower_q - ExpSum.exp(Fraction(1, 4)) * upper_q).sign() == 0  # ratio exactly e^{nΔ/b}
     assert verify_mechanism(dpexact.mechanism("noisy-max-value", epsilon="1/10", noise="exponential"), 5).bracket.upper is None
+
+
+def test_every_n_by_the_declared_column_bound_and_its_mutation():
+    from dpexact.mechanisms.smart_sum import SmartSum
+
+    v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon="1/10", block=2), 10)
+    assert v.verdict == "private" and v.bracket.upper.domain["n"] == "every" and v.bracket.upper.upper == "1/5"
+
+    @dataclasses.dataclass(frozen=True)
+    class Understated(SmartSum):
+        """Declares one column entry per query: false from n = 2 on (a query also enters its block end)."""
+
+        def density_pieces(self, n):
+            p = super().density_pieces(n)
+            return LaplacePieces(p.centres, p.scales, column_bound=p.column_bound * Fraction(1000, 1001))
+
+    v = verify_mechanism(Understated(epsilon="1/10", block=2), 10)
+    assert v.bracket.upper.domain["n"] == 10  # only the per-n level: the every-n statement was refused
+    assert v.verdict == "private" and v.bracket.upper.upper == "1/5"

@@ -329,7 +329,7 @@ def test_index_value_bad_inputs_and_cli():
         dpexact.mechanism("noisy-max-value", epsilon=1).box_probability([0, 1], 0, [(0, 1)])
     assert dpexact.mechanism("noisy-max-value", epsilon=1).output_kind == "interval" and m.output_kind == "mixed"
     r = CliRunner().invoke(app, ["verify", "-m", "noisy-max-value", "-e", "1/10", "--n", "5", "-p", "release=index-value"])
-    assert r.exit_code == 0 and "violated" in r.output
+    assert r.exit_code == 1 and "violated" in r.output  # exit 1: violated
     r = CliRunner().invoke(app, ["verify", "-m", "noisy-max-value", "-e", "1/10", "-p", "release=foo"])
     assert r.exit_code == 2 and "release" in r.output and "Traceback" not in r.output
 

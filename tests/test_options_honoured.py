@@ -39,7 +39,7 @@ def _refused(args: list[str], flag: str) -> None:
     (["prob", "-m", "laplace", "-e", "1", "-q", "0", "--box", "0:1", "--pattern", "TT"], "--pattern"),
     (["ldp", "-m", "grr", "-N", "4", "-e", "1", "--brr-m", "2"], "--brr-m"),
     (["ldp", "-m", "em", "-N", "4", "-e", "1", "--m-rule", "closed-form"], "--m-rule"),
-    (["delta", "--p", "1/2,1/2", "--q", "1/4,3/4", "-e", "1", "--sensitivity", "3"], "--sensitivity"),
+    (["delta", "--p-pmf", "1/2,1/2", "--q-pmf", "1/4,3/4", "-e", "1", "--sensitivity", "3"], "--sensitivity"),
     (["bench", "--data", "/nonexistent"], "--data"),
     (["optimal", "--n", "3", "--k", "3", "-e", "1", "--no-crossover", "--method", "simplex"], "--no-crossover"),
     (["check", "--quick", "--claim", "pf.lemma.1", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "--workers"),

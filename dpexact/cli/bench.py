@@ -29,8 +29,11 @@ def register(app: typer.Typer) -> None:
         ratios (median of 7 interleaved rounds, load shown); or --accuracy tables."""
         from ..io import atomic_write_json, check_writable
 
-        def echo(line: str) -> None:  # with --json, stdout carries the JSON only
-            typer.echo(line, err=as_json)
+        def echo(line: str) -> None:  # with --json, stdout carries the JSON only; lines fit COLUMNS
+            from .text import wrap
+
+            for part in wrap(line, indent=line[: len(line) - len(line.lstrip())]) if line.strip() else [line]:
+                typer.echo(part, err=as_json)
 
         if data and not accuracy:  # an option that cannot apply is refused, not ignored
             _fail("--data: the DPBench directory is read by --accuracy only (the timings use generated scores)")

@@ -189,13 +189,15 @@ class AdditiveLaplace:
 
     def density_pieces(self, n: int) -> LaplacePieces:
         """Each released coordinate is ``q̃_j + Lap(b)`` (in the box coordinates: the noisy values
-        behind a prefix sum), ``q̃_j`` one query, or the sum of all (``total``)."""
+        behind a prefix sum), ``q̃_j`` one query, or the sum of all (``total``); for every n a query
+        enters at most ``copies`` coordinates (``column_bound = copies/b``)."""
         from fractions import Fraction
 
         units = [tuple(Fraction(int(i == k)) for i in range(n)) for k in range(n)]
         centres = self._released(units) if not self.total else [tuple(Fraction(1) for _ in range(n))] * self.copies
         b = self.noise_scale()
-        return LaplacePieces(tuple(centres), tuple(b for _ in centres))
+        # every query enters ``copies`` released coordinates (its own, or the total) with weight 1
+        return LaplacePieces(tuple(centres), tuple(b for _ in centres), column_bound=Real.of(self.copies) / b)
 
     def privacy_level(self, n: int) -> Real:
         """Exact ``sup_{q~q'} sup_S log(Pr[M(q)∈S]/Pr[M(q')∈S])`` for n queries (module docstring)."""

@@ -160,7 +160,9 @@ class SmartSum:
         L = self._steps(n)
         cols = [self.D_column(n, j) for j in range(n)]
         centres = tuple(tuple(Fraction(cols[j][i]) for j in range(n)) for i in range(L))
-        return LaplacePieces(centres, tuple(self.noise_scale() for _ in range(L)))
+        b = self.noise_scale()
+        # for every n a query enters its own step and at most its block's end (D_column): 2/b
+        return LaplacePieces(centres, tuple(b for _ in range(L)), column_bound=Real.of(2) / b)
 
     def rvs(self, queries: Any, size: Any = None, random_state: Any = None) -> np.ndarray:
         """CheckDP's program, literally."""

@@ -436,7 +436,7 @@ class SVT1(SparseVector):
 
     monotone: Any = False
     short_name: ClassVar[str] = "svt1"
-    coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, Theorem 2 (Algorithm 1; monotonic queries: its Lap(cΔ/ε2) case)"
+    coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, Theorem 2 (Algorithm 1, and its Lap(cΔ/ε2) case for monotonic queries)"
 
     def __post_init__(self) -> None:
         super().__post_init__()

@@ -20,7 +20,10 @@ are enumerated, n <= 12).
 
 The level is computed on a copy of the mechanism whose ε and Δ are sympy symbols (ε, Δ > 0), so
 ``ε*/claimed ε`` is an expression checked for every ε and Δ; it is evaluated exactly at the
-mechanism's own values otherwise. The proof covers the given n (the pieces are stated per n).
+mechanism's own values otherwise. The proof covers the given n (the pieces are stated per n) — or
+every n when one query moves and the law declares a bound on every query's column for every n
+(``LaplacePieces.column_bound``, re-checked on the pieces of 1..6 queries and of n): the level is
+then at most Δ times that bound, whatever n.
 
 *Witness.* Neighbours ``q = 0``, ``q' = -d*`` and the box of the coordinates' tails beyond both
 breakpoints have probability ratio exactly ``e^{ε*}`` (the density ratio is constant there): re-checked
@@ -235,6 +238,33 @@ class DensityRatioProof:
             lvl, d, exact = density_level(concrete, kind, Real.of(mechanism.sensitivity))
             return lvl, None, d, exact, False, concrete
 
+    def _every_n(self, mechanism: Any, kind: str, n: int) -> tuple[Any, Any, bool] | None:
+        """``(Δ·column_bound, its ratio to the claim, for every ε, Δ)`` when the law declares a column bound for
+        every n and ONE_DIFFER is the relation (one query moves: the level is the largest column times Δ),
+        re-checked against the pieces of 1..6 queries and of n; None otherwise."""
+        if kind != "one-differ":
+            return None
+        bound = mechanism.density_pieces(n).column_bound
+        if bound is None:
+            return None
+        for k in sorted({*range(1, 7), n}):
+            p = mechanism.density_pieces(k)
+            for i in range(k):
+                col: Any = Real.of(0)
+                for w, b in zip(p.centres, p.scales):
+                    if w[i]:
+                        col = col + Real.of(abs(Fraction(w[i]))) / Real.of(b)
+                if (col - Real.of(bound)).sign() > 0:
+                    return None  # the declared bound fails on k queries
+        value = Real.of(mechanism.sensitivity) * Real.of(bound)
+        try:
+            sym = symbolic_copy(mechanism, epsilon=Real.of(EPS), sensitivity=Real.of(DELTA))
+            sb = Real.of(DELTA) * Real.of(sym.density_pieces(n).column_bound)
+            ratio = sympy.simplify(sb.to_sympy() / Real.of(claimed_epsilon(sym)).to_sympy())
+            return value, ratio, not ratio.free_symbols
+        except (TypeError, ValueError, AttributeError):
+            return value, None, False
+
     def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
         kind, _ = _neighbour_kind(mechanism, relation)
         got = self._level(mechanism, n, kind)
@@ -244,6 +274,18 @@ class DensityRatioProof:
         if not _pieces_match_law(mechanism, pieces, n):
             return None
         nb = mechanism.neighbourhood().describe()
+        all_n = self._every_n(mechanism, kind, n)
+        if all_n is not None and (all_n[0] - Real.of(claimed_epsilon(mechanism))).sign() <= 0:
+            bound, bratio, b_every = all_n
+            return Proof(upper_float=round_up(bound.to_sympy()), method="density-ratio", upper=str(bound), theorem=THEOREM,
+                         domain={"n": "every", "epsilon": "(0, inf)" if b_every else str(mechanism.epsilon),
+                                 "sensitivity": "(0, inf)" if b_every else str(mechanism.sensitivity),
+                                 "neighbourhood": nb, "scores": "R^n", "outputs": "every output set"},
+                         details={"statement": (f"one query moves: log-ratio <= Δ·(largest column Σ_j |w_ji|/b_j) <= "
+                                                f"{bound} for every n (the law's declared column bound, re-checked on "
+                                                f"1..6 and {n} queries)" + (f" = {bratio}·(claimed ε) for every ε, Δ > 0"
+                                                                             if b_every else "")),
+                                  "level_at_n": str(level), "n": n, "exact_at_n": exact and (level - bound).sign() == 0})
         return Proof(upper_float=round_up(level.to_sympy()), method="density-ratio", upper=str(level), theorem=THEOREM,
                      domain={"n": n, "epsilon": "(0, inf)" if every else str(mechanism.epsilon),
                              "sensitivity": "(0, inf)" if every else str(mechanism.sensitivity),
