@@ -142,3 +142,17 @@ def test_a_python_float_epsilon_warns_with_its_exact_value():
         assert str(dpexact.mechanism("pf", epsilon="0.1").epsilon) == "1/10"
         dpexact.mechanism("pf", epsilon=0.5)  # an exact decimal: nothing to warn about
         dpexact.mechanism("pf", epsilon=1)
+
+
+def test_documents_read_back_are_bounded_and_fifos_do_not_block(tmp_path):
+    import os
+
+    fifo = tmp_path / "doc.fifo"
+    os.mkfifo(fifo)  # no writer: must read as empty, not wait
+    _one_line_refusal(["schema", "verify", "--validate", str(fifo)], "--validate")
+    _one_line_refusal(["schema", "verify", "--validate", "/dev/zero"], "larger than")  # read only: /dev/zero is safe
+    _one_line_refusal(["sweep", str(fifo), "--store", str(tmp_path / "st")], "task")
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate((64 << 20) + 1)  # sparse: no disk used
+    _one_line_refusal(["replay", str(big)], "FILE")  # refused after reading 64 MiB + 1 bytes, not all of it
