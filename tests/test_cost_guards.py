@@ -11,6 +11,7 @@ import signal
 import warnings
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -142,6 +143,9 @@ def test_a_python_float_epsilon_warns_with_its_exact_value():
         assert str(dpexact.mechanism("pf", epsilon="0.1").epsilon) == "1/10"
         dpexact.mechanism("pf", epsilon=0.5)  # an exact decimal: nothing to warn about
         dpexact.mechanism("pf", epsilon=1)
+        dpexact.mechanism("pf", epsilon=np.float64(0.5))  # numpy floats are floats too (their repr is not)
+    with pytest.warns(UserWarning, match=r'epsilon=0\.1 .* pass the string "0\.1"'):
+        dpexact.mechanism("pf", epsilon=np.float64(0.1))
 
 
 def test_documents_read_back_are_bounded_and_fifos_do_not_block(tmp_path):
