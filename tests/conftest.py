@@ -23,6 +23,11 @@ def find_dpbench() -> Path:
     return path
 
 
+# CliRunner captures stderr as a non-terminal, where long commands print `progress:` lines every
+# DPEXACT_PROGRESS_SECONDS; tests that read a command's JSON from the mixed output would see them on a
+# loaded machine. The progress lines have their own test (test_cli_contract), which sets a short period.
+os.environ.setdefault("DPEXACT_PROGRESS_SECONDS", "100000")
+
 # the claim checks (proofs_checks) and the notebooks read $DPEXACT_DPBENCH: point it at the data found
 # here, so that a fresh clone next to (or cloned from) the shared folder sees the same data everywhere
 try:

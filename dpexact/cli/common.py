@@ -63,8 +63,21 @@ def deprecated_alias(new: str, new_value: Any, old: str, old_value: Any) -> Any:
     if new_value is not None:
         typer.echo(f"error: {old} is the former name of {new}: give {new} only", err=True)
         raise typer.Exit(code=EXIT_USAGE)
-    typer.echo(f"note: {old} is deprecated and will be removed in the next release; use {new}", err=True)
+    PENDING_NOTES.append(f"note: {old} is deprecated and will be removed in the next release; use {new}")
     return old_value
+
+
+#: notes printed on stderr when the command ends without a usage error (a usage error stays one line)
+PENDING_NOTES: list[str] = []
+
+
+def flush_notes(printed: bool = True) -> None:
+    """Print (or, after a usage error, drop) the pending notes."""
+    notes = list(PENDING_NOTES)
+    PENDING_NOTES.clear()
+    if printed:
+        for note in notes:
+            typer.echo(note, err=True)
 
 
 #: ``typer.Option(..., parser=STRICT_INT)``: every integer option of the CLI

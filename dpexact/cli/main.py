@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 
 from .. import __version__
 from ..numbers.parse import excerpt
-from .common import emit_json, output_option, prepare_output
+from .common import EXIT_USAGE, emit_json, flush_notes, output_option, prepare_output
 
 #: exceptions that mean "bad input" when they reach the command line: exit status 2
 USER_ERRORS = (ValueError, TypeError, OverflowError, ZeroDivisionError)
@@ -43,8 +43,12 @@ class _Group(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         try:
-            return super().invoke(ctx)
+            out = super().invoke(ctx)
+            flush_notes()
+            return out
         except Exception as exc:
+            # deprecation notes follow an answer (any exit but a usage error, which stays one line)
+            flush_notes(printed=isinstance(exc, typer.Exit) and exc.exit_code != EXIT_USAGE)
             if _is_cli_control(exc):
                 raise
             if isinstance(exc, USER_ERRORS):

@@ -117,7 +117,7 @@ _PATH_KINDS = ["fifo", "null-device", "zero-device", "directory", "empty", "long
 COUNT_OPTIONS = {"--n", "--k", "--domain", "--draws", "--seed", "--steps", "--workers", "--compositions", "--prec",
                  "--brr-m", "--max-seconds"}
 NUMBER_OPTIONS = {"--epsilon", "--sensitivity", "--delta", "--gaussian", "--laplace"}
-SCORE_OPTIONS = {"--scores", "--values", "--p", "--q"}
+SCORE_OPTIONS = {"--scores", "--values", "--p", "--q", "--p-pmf", "--q-pmf"}
 PATH_OPTIONS = {"--output", "--report", "--plot", "--store", "--data", "--catalogue", "spec_path", "file", "--validate"}
 MECHANISM_OPTIONS = {"--mechanism", "--mechanisms", "mechanism_arg"}
 INPUT_OPTIONS = {"--data", "--catalogue", "spec_path", "file", "--validate"}
