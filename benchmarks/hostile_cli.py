@@ -5,7 +5,7 @@
 Each case (``tests/support/hostile_cli.py``) is one command line with one or two options replaced by
 hostile values — counts, numbers, score lists, boxes, choices, FIFOs / device nodes / long names as
 paths, ``module:OBJECT`` names of non-mechanism callables with the ``-p`` keywords that would make them
-act. Prints the counts per outcome (code-run, hang, traceback, multi-line, internal, ok), the slowest
+act. Prints the counts per outcome (code-run, hang, traceback, multi-line, internal, long-valid, ok), the slowest
 cases, and every case that is not ``ok``; exit status 1 if any case ran code, hung or printed a
 traceback. Runs in this process (a case is ~0.1–5 s); ``--from`` / ``--cases`` split a run.
 """

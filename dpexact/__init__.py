@@ -1,12 +1,16 @@
 """dpexact: exact, certified analysis of differentially private mechanisms (selection, LDP, sparse vector, your own).
 
-Import is light; heavy libraries (sympy, flint, cvxpy) load when first used.
+The public API (:mod:`dpexact.api`): ``dpexact.verify``, ``optimal``, ``delta``, ``epsilon``, ``pmf`` — the
+CLI's commands as functions, taking a registry name, ``PATH.py:OBJECT`` or a mechanism object and the CLI's
+option names as keywords — plus ``mechanism`` / ``available`` (the registry), ``define_mechanism`` and
+``conform``. Import is light; heavy libraries (sympy, flint, cvxpy) load when first used.
 """
 
 from .mechanisms.registry import available, mechanism
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "available", "mechanism", "define_mechanism", "mechanism_factory", "conform"]
+__all__ = ["__version__", "available", "mechanism", "define_mechanism", "mechanism_factory", "conform",
+           "verify", "optimal", "delta", "epsilon", "pmf"]
 
 
 def __getattr__(name: str):  # light import: these pull in numpy/flint when first used
@@ -22,4 +26,12 @@ def __getattr__(name: str):  # light import: these pull in numpy/flint when firs
         from .conformance.checks import conform
 
         return conform
+    if name == "verify":  # the package dpexact.verify is callable: dpexact.verify(m, ...) is api.verify
+        import importlib
+
+        return importlib.import_module(".verify", __name__)
+    if name in ("optimal", "delta", "epsilon", "pmf"):
+        from . import api
+
+        return getattr(api, name)
     raise AttributeError(f"module 'dpexact' has no attribute {name!r}")

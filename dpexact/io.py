@@ -23,6 +23,10 @@ a block device, a socket, a directory  refused with one line naming the option
 A file name longer than the file system allows, an empty path and an unwritable directory are
 refused before any work (:func:`check_writable`), so a long computation never ends in a lost
 result.
+
+Inputs are read with a size limit (:func:`read_bounded`): at most ``limit + 1`` bytes, so
+``/dev/zero`` or a huge file is refused without reading it all, and a FIFO with no writer reads
+as empty instead of blocking.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_write_json", "check_writable", "check_writable_dir",
-           "output_target", "partial_path", "is_stream"]
+           "output_target", "partial_path", "is_stream", "read_bounded", "read_bounded_text"]
 
 #: longest file name and path assumed where the file system does not say (POSIX NAME_MAX / PATH_MAX)
 NAME_MAX, PATH_MAX = 255, 4096
@@ -249,3 +253,39 @@ def check_writable_dir(path: "str | os.PathLike[str]", name: str = "output direc
     except OSError as exc:
         raise ValueError(f"{name}: cannot write in {_short(str(directory))} ({exc.strerror or exc})") from None
     return directory
+
+
+def read_bounded(path: "str | os.PathLike[str]", limit: int, name: str = "input") -> bytes:
+    """The bytes of ``path``, refused (``ValueError`` naming ``name``) past ``limit`` bytes.
+
+    Reads at most ``limit + 1`` bytes. A FIFO is opened without waiting for a writer: with none
+    it reads as empty (one piped in with ``<(...)`` has its writer already).
+
+    Raises:
+        ValueError: larger than ``limit``.
+        OSError: cannot be opened or read (the caller names the cause).
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)  # from here on a read waits for data, or returns b"" with no writer
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, min(1 << 16, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise ValueError(f"{name}: {_short(os.fspath(path))} is larger than {limit} bytes")
+    return b"".join(chunks)
+
+
+def read_bounded_text(path: "str | os.PathLike[str]", limit: int, name: str = "input") -> str:
+    """:func:`read_bounded` decoded as UTF-8 (``ValueError`` naming ``name`` if it is not)."""
+    raw = read_bounded(path, limit, name)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"{name}: {_short(os.fspath(path))} is not UTF-8 text (byte {exc.start})") from None

@@ -62,16 +62,31 @@ from .numbers.pmf import Pmf
 __all__ = [
     "OutputKind",
     "FINITE_KINDS",
+    "REAL_KINDS",
     "KIND_METHODS",
     "MechanismProperties",
     "Neighbourhood",
+    "FiniteDomain",
     "Mechanism",
     "ContinuousMechanism",
+    "AnyMechanism",
     "SameLaw",
     "IntervalLaw",
     "Backend",
     "BackendOps",
     "BatchFloatPmf",
+    "PatternLaw",
+    "CouplingLaw",
+    "BoxLaw",
+    "BoxCoordinates",
+    "NoiseScale",
+    "NoiseScales",
+    "ValueLoss",
+    "ExactPatternValue",
+    "ExactDifferenceSign",
+    "ScreenLogpmf",
+    "Thresholded",
+    "MonotoneQuality",
     "mechanism_size",
     "value_count",
     "claimed_epsilon",
@@ -90,6 +105,8 @@ __all__ = [
 OutputKind = Literal["selection", "finite", "mixed", "interval", "continuous", "composed"]
 #: the kinds with a pmf over ``outputs(n)`` (for ``mixed``: the law of the finite part)
 FINITE_KINDS = ("selection", "finite", "mixed")
+#: the kinds whose output is real values only (decided on boxes of the values)
+REAL_KINDS = ("interval", "continuous")
 #: what each kind outside :class:`Mechanism` must offer besides :class:`ContinuousMechanism`
 KIND_METHODS = {"interval": ("interval_probability",), "continuous": ("pdf", "logpdf"), "composed": ("components",)}
 
@@ -170,6 +187,14 @@ class Neighbourhood(Protocol):
 
     def describe(self) -> str: ...
 
+
+
+@runtime_checkable
+class FiniteDomain(Protocol):
+    """A neighbourhood over a finite input domain (LDP inputs, counts 0..n): ``inputs`` lists every input,
+    so a verifier can check every pair of it."""
+
+    inputs: Sequence[Any]
 
 @runtime_checkable
 class Mechanism(Protocol):
@@ -465,6 +490,128 @@ class BatchFloatPmf(Protocol):
 
     def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
 
+
+#: a mechanism of any output kind: finite (:class:`Mechanism`) or real-valued / composed
+#: (:class:`ContinuousMechanism`)
+AnyMechanism = Mechanism | ContinuousMechanism
+
+# -- optional capabilities (each read by a verifier, a conformance check or a metric) ----------
+# Tested with isinstance. A capability is offered when each of its methods is *callable* on the object:
+# an attribute of the same name that is data (report noisy max's ``noise_scale`` property, its
+# per-candidate ``scales`` field) or None (``box_coordinates = None``: the identity) is not the capability.
+
+
+class _CapabilityMeta(type(Protocol)):  # type: ignore[misc]
+    def __instancecheck__(cls, obj: Any) -> bool:
+        if not super().__instancecheck__(obj):
+            return False
+        methods = [k for k, v in vars(cls).items() if callable(v) and not k.startswith("_")]
+        return all(callable(getattr(obj, k, None)) for k in methods)
+
+
+
+
+@runtime_checkable
+class PatternLaw(Protocol, metaclass=_CapabilityMeta):
+    """A ``finite`` mechanism whose law is given output by output (sparse-vector patterns, …).
+
+    ``pattern_probability(q, output, backend)``: ``Pr[M(q) = output]`` on ``backend`` (``"ball:p"``:
+    an arb ball; ``"exact"``: an exact value). The pattern search (:mod:`dpexact.verify.search.patterns`)
+    decides every output of every pair from it.
+    """
+
+    def pattern_probability(self, q: Sequence[Any], output: Any, backend: Any = "ball") -> Any: ...
+
+
+@runtime_checkable
+class CouplingLaw(Protocol, metaclass=_CapabilityMeta):
+    """A sparse-vector law that states its factors: ``coupling_terms(...)`` gives, per query, the
+    Laplace factors of ``Pr[pattern]`` that the threshold-shift coupling
+    (:mod:`dpexact.verify.proofs.threshold_coupling`) checks for every pair of neighbours."""
+
+    def coupling_terms(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+@runtime_checkable
+class BoxLaw(Protocol, metaclass=_CapabilityMeta):
+    """A mechanism releasing real values whose law is given on boxes: ``box_probability(q, box,
+    backend)`` for ``continuous`` outputs, ``box_probability(q, part, box, backend)`` for ``mixed``
+    ones (the finite part first); the output kind says which (:mod:`dpexact.verify.kinds`)."""
+
+    def box_probability(self, *args: Any, **kwargs: Any) -> Any: ...
+
+
+@runtime_checkable
+class BoxCoordinates(Protocol, metaclass=_CapabilityMeta):
+    """Boxes are stated in ``box_coordinates(y)`` of the released values ``y`` (e.g. the increments
+    of a running sum) instead of ``y`` itself; absent or None: the identity."""
+
+    def box_coordinates(self, y: Sequence[Any]) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class NoiseScale(Protocol, metaclass=_CapabilityMeta):
+    """An additive-noise mechanism's scale ``b`` (``noise_scale() -> Real``), which sets the window
+    of its real outputs; without it the unit is 2Δ/ε."""
+
+    def noise_scale(self) -> Any: ...
+
+
+@runtime_checkable
+class NoiseScales(Protocol, metaclass=_CapabilityMeta):
+    """The Laplace scales a finite-output law uses (``scales() -> tuple``, None entries for a noise
+    it does not draw); the largest sets the levels of the pattern search's query pairs."""
+
+    def scales(self) -> tuple: ...
+
+
+@runtime_checkable
+class ValueLoss(Protocol, metaclass=_CapabilityMeta):
+    """A pattern law that also releases values: ``value_loss(q, q', output) -> Real`` is the supremum
+    of the values' privacy loss for that output, charged against ε before the pattern ratio."""
+
+    def value_loss(self, q: Sequence[Any], q2: Sequence[Any], output: Any) -> Any: ...
+
+
+@runtime_checkable
+class ExactPatternValue(Protocol, metaclass=_CapabilityMeta):
+    """``exact_pattern_value(q, output) -> ExpSum``: the pattern's probability in Q[exp(Q)], which
+    decides a tie a ball straddles (rational ε)."""
+
+    def exact_pattern_value(self, q: Sequence[Any], output: Any) -> Any: ...
+
+
+@runtime_checkable
+class ExactDifferenceSign(Protocol, metaclass=_CapabilityMeta):
+    """``exact_difference_sign(q, q', output, eps) -> int | None``: the exact sign of
+    ``Pr[M(q) = o] − e^ε Pr[M(q') = o]`` (None when it cannot be decided exactly)."""
+
+    def exact_difference_sign(self, q: Sequence[Any], q2: Sequence[Any], output: Any, eps: Any) -> int | None: ...
+
+
+@runtime_checkable
+class ScreenLogpmf(Protocol, metaclass=_CapabilityMeta):
+    """``screen_logpmf(q)``: a cheaper float log-law used only to order the pattern search's outputs
+    (never to decide one); without it ``logpmf`` is used."""
+
+    def screen_logpmf(self, q: Sequence[Any]) -> Any: ...
+
+
+
+@runtime_checkable
+class Thresholded(Protocol):
+    """A law around a public threshold ``threshold`` (sparse vector): the pattern search's query pairs
+    are placed around it (otherwise around 0)."""
+
+    threshold: Any
+
+
+@runtime_checkable
+class MonotoneQuality(Protocol):
+    """A selection mechanism with pf Remark 1's ``monotone`` flag (exponent ε/Δ instead of ε/(2Δ)), which
+    halves the noise scale 2Δ/ε the query-pair family is measured in."""
+
+    monotone: bool
 
 # -- asking the protocol ------------------------------------------------------------------------
 

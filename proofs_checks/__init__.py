@@ -8,6 +8,6 @@ Run with ``dpexact check`` or :func:`proofs_checks.run`::
     outcomes = proofs_checks.run(proofs_checks.select(["pf"]), quick=True)
 """
 
-from .catalogue import SEVERITIES, Claim, Figure, Outcome, Verdict, claim, inconclusive, load_catalogue, run, select
+from .catalogue import SEVERITIES, Claim, ClaimVerdict, Figure, Outcome, Verdict, claim, inconclusive, load_catalogue, run, select
 
-__all__ = ["SEVERITIES", "Claim", "Figure", "Outcome", "Verdict", "claim", "inconclusive", "load_catalogue", "run", "select"]
+__all__ = ["SEVERITIES", "Claim", "ClaimVerdict", "Figure", "Outcome", "Verdict", "claim", "inconclusive", "load_catalogue", "run", "select"]

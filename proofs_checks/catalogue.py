@@ -1,10 +1,10 @@
-"""The claim catalogue: `Claim` (what a paper states), `Verdict` (what a check found), the
+"""The claim catalogue: `Claim` (what a paper states), `ClaimVerdict` (what a check found), the
 registry of checks and the runner behind ``dpexact check``.
 
 A claim id is ``<paper>.<kind>.<number-or-slug>`` (e.g. ``pf.theorem.3``,
 ``pf.text.hepth-mode-ratio``). Each section module of a paper (``proofs_checks/pf/fig1.py``, ...) registers its
 claims with the :func:`claim` decorator; the decorated function takes ``quick: bool`` (reduced
-scope, same id) and returns a :class:`Verdict`.
+scope, same id) and returns a :class:`ClaimVerdict`.
 
 Verdict semantics:
 
@@ -30,6 +30,7 @@ __all__ = [
     "PAPERS",
     "KINDS",
     "Claim",
+    "ClaimVerdict",
     "Verdict",
     "Figure",
     "Outcome",
@@ -68,7 +69,7 @@ class Figure:
 
 
 @dataclass(frozen=True)
-class Verdict:
+class ClaimVerdict:
     """Outcome of one check.
 
     Attributes:
@@ -92,9 +93,13 @@ class Verdict:
             raise TypeError(f"certified must be a bool, got {type(self.certified).__name__}")
 
 
-def inconclusive(reason: str, scope: str = "not run", **evidence: Any) -> Verdict:
+#: the name the catalogue's checks use (ClaimVerdict: distinct from dpexact.verify's privacy Verdict)
+Verdict = ClaimVerdict
+
+
+def inconclusive(reason: str, scope: str = "not run", **evidence: Any) -> ClaimVerdict:
     """An uncertified ``inconclusive`` verdict whose evidence starts with ``reason``."""
-    return Verdict("inconclusive", False, scope, {"reason": reason, **evidence})
+    return ClaimVerdict("inconclusive", False, scope, {"reason": reason, **evidence})
 
 
 SEVERITIES = ("false-statement", "wrong-number", "erratum", "not-reproducible")
@@ -117,7 +122,7 @@ class Claim:
         paper: short paper name (``pf``, ``adp``, ``err``, ``brr``, ``hetsel``, or a researcher's own).
         statement: the claim, quoted or faithfully paraphrased.
         location: where it is stated (section, equation, page element).
-        check: ``check(quick) -> Verdict``.
+        check: ``check(quick) -> ClaimVerdict``.
         expected: the verdict the full-scope check finds (``None``: not yet recorded).
         expected_quick: the verdict of the reduced scope when it differs from ``expected``.
         severity: for a refutation, one of :data:`SEVERITIES`.
@@ -129,7 +134,7 @@ class Claim:
     paper: str
     statement: str
     location: str
-    check: Callable[[bool], Verdict] = field(compare=False, repr=False)
+    check: Callable[[bool], ClaimVerdict] = field(compare=False, repr=False)
     expected: str | None = None
     expected_quick: str | None = None
     severity: str | None = None
@@ -171,11 +176,11 @@ _REGISTRY: dict[str, Claim] = {}
 
 def claim(id: str, statement: str, location: str, *, expected: str | None = None, expected_quick: str | None = None,
           severity: str | None = None, explanation: str = "", scope_quick: str = "",
-          scope_full: str = "") -> Callable[[Callable[[bool], Verdict]], Callable[[bool], Verdict]]:
-    """Decorator registering ``check(quick) -> Verdict`` as the check of claim ``id`` (the other
+          scope_full: str = "") -> Callable[[Callable[[bool], ClaimVerdict]], Callable[[bool], ClaimVerdict]]:
+    """Decorator registering ``check(quick) -> ClaimVerdict`` as the check of claim ``id`` (the other
     arguments are the fields of :class:`Claim`)."""
 
-    def wrap(fn: Callable[[bool], Verdict]) -> Callable[[bool], Verdict]:
+    def wrap(fn: Callable[[bool], ClaimVerdict]) -> Callable[[bool], ClaimVerdict]:
         if id in _REGISTRY:
             raise ValueError(f"claim {id!r} registered twice")
         _REGISTRY[id] = Claim(id, id.partition(".")[0], " ".join(statement.split()), location, fn, expected, expected_quick,
@@ -262,7 +267,7 @@ class Outcome:
     """A claim with its verdict, run time and, if the check crashed, the traceback."""
 
     claim: Claim
-    verdict: Verdict
+    verdict: ClaimVerdict
     seconds: float
     crashed: bool = False
 
@@ -276,14 +281,14 @@ def run_claim(c: Claim, quick: bool = False) -> Outcome:
     t0 = time.perf_counter()
     try:
         v = c.check(quick)
-        if not isinstance(v, Verdict):
+        if not isinstance(v, ClaimVerdict):
             raise TypeError(f"check of {c.id} returned {type(v).__name__}, not Verdict")
         crashed = False
     except (DatasetMissingError, DatasetIntegrityError) as exc:  # data we cannot trust decide nothing
         v = inconclusive(f"DPBench data: {exc}", "not run: data missing or failing its SHA256SUMS check")
         crashed = False
     except Exception as exc:  # a crashing check is reported, the run continues
-        v = Verdict("inconclusive", False, "check crashed", {"crash": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
+        v = ClaimVerdict("inconclusive", False, "check crashed", {"crash": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})
         crashed = True
     return Outcome(c, v, time.perf_counter() - t0, crashed)
 

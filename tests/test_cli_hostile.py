@@ -138,7 +138,8 @@ def _assert_clean_failure(args: list[str], cwd: Path, may_succeed: bool = False)
     if may_succeed and result.exit_code == 0:
         return
     assert result.exit_code not in (0, None), (args, text)
-    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    # a deprecation note (an old option name) may precede the one-line error
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip() and not ln.startswith("note: ")]
     if lines and lines[0].startswith("error:"):
         assert len(lines) == 1, (args, lines)  # our handler: exactly one line
     else:  # typer's own usage error (an integer option given text): its boxed message

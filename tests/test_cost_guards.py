@@ -11,6 +11,7 @@ import signal
 import warnings
 from contextlib import contextmanager
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -142,3 +143,20 @@ def test_a_python_float_epsilon_warns_with_its_exact_value():
         assert str(dpexact.mechanism("pf", epsilon="0.1").epsilon) == "1/10"
         dpexact.mechanism("pf", epsilon=0.5)  # an exact decimal: nothing to warn about
         dpexact.mechanism("pf", epsilon=1)
+        dpexact.mechanism("pf", epsilon=np.float64(0.5))  # numpy floats are floats too (their repr is not)
+    with pytest.warns(UserWarning, match=r'epsilon=0\.1 .* pass the string "0\.1"'):
+        dpexact.mechanism("pf", epsilon=np.float64(0.1))
+
+
+def test_documents_read_back_are_bounded_and_fifos_do_not_block(tmp_path):
+    import os
+
+    fifo = tmp_path / "doc.fifo"
+    os.mkfifo(fifo)  # no writer: must read as empty, not wait
+    _one_line_refusal(["schema", "verify", "--validate", str(fifo)], "--validate")
+    _one_line_refusal(["schema", "verify", "--validate", "/dev/zero"], "larger than")  # read only: /dev/zero is safe
+    _one_line_refusal(["sweep", str(fifo), "--store", str(tmp_path / "st")], "task")
+    big = tmp_path / "big.json"
+    with open(big, "wb") as fh:
+        fh.truncate((64 << 20) + 1)  # sparse: no disk used
+    _one_line_refusal(["replay", str(big)], "FILE")  # refused after reading 64 MiB + 1 bytes, not all of it

@@ -55,6 +55,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Probability that the released real values fall in a box (rigorous ball or exact)."""
         from ..mechanisms.registry import mechanism as build
+        from ..protocols import BoxCoordinates
+        from ..verify.kinds import kind_of
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
         target = prepare_output(output)
@@ -63,29 +65,19 @@ def register(app: typer.Typer) -> None:
             b = parse_box(box)
             params = merge_params(dedicated_params(epsilon, sensitivity, False), parse_params(param))
             mech = build(mechanism, **params)
-            kind = getattr(mech, "output_kind", "selection")
+            kind = kind_of(mech)
             part: Any = None
-            if output_part is not None and kind != "mixed":  # an option that cannot apply is refused, not ignored
-                raise ValueError(f"--pattern: {mechanism} has {kind} outputs (no finite part); it applies to mixed outputs only")
-            if kind == "interval":
-                if len(b) != 1:
-                    raise ValueError(f"--box: {mechanism} releases one real value, got {len(b)} intervals")
-                lower = upper = mech.interval_probability(q, b[0][0], b[0][1], backend=backend)
-            elif kind == "continuous":
-                if not callable(getattr(mech, "box_probability", None)):
-                    raise ValueError(f"mechanism {mechanism!r} states a density only (no box_probability)")
-                lower = upper = mech.box_probability(q, b, backend=backend)
-            elif kind == "mixed":
-                if output_part is None:
-                    raise ValueError("--pattern: a mixed output needs its finite part (a pattern such as FTT, or an index)")
+            if output_part is not None and kind.name != "mixed":  # an option that cannot apply is refused, not ignored
+                raise ValueError(f"--pattern: {mechanism} has {kind.name} outputs (no finite part); it applies to mixed outputs only")
+            if kind.event is None:
+                raise ValueError(f"mechanism {mechanism!r} has {kind.name} outputs: use `dpexact pmf` for their probabilities")
+            if output_part is not None:  # the finite part of a mixed output
                 outs = {str(o): o for o in mech.outputs(len(q))}
                 if output_part.strip() not in outs:
                     shown = ", ".join(list(outs)[:8]) + (", …" if len(outs) > 8 else "")
                     raise ValueError(f"--pattern: {output_part.strip()[:40]!r} is not an output for {len(q)} queries ({shown})")
                 part = outs[output_part.strip()]
-                lower, upper = mech.box_probability(q, part, b, backend=backend)
-            else:
-                raise ValueError(f"mechanism {mechanism!r} has {kind} outputs: use `dpexact pmf` for their probabilities")
+            lower, upper = kind.event(mech, q, b, part, backend, mechanism)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
@@ -96,7 +88,7 @@ def register(app: typer.Typer) -> None:
                   "box": [list(x) for x in b], "backend": backend, "probability": lo_t if single else None,
                   "float": lo_f if single else None, "lower": lo_t, "upper": hi_t, "lower_float": lo_f, "upper_float": hi_f,
                   # the box is stated in the mechanism's box_coordinates(y) where it defines them (dpexact.protocols)
-                  "coordinates": "box_coordinates" if callable(getattr(mech, "box_coordinates", None)) else "values"}
+                  "coordinates": "box_coordinates" if isinstance(mech, BoxCoordinates) else "values"}
         emit_json(record, as_json, target, command="prob", default=str)
         if as_json:
             return

@@ -36,8 +36,11 @@ def register(app: typer.Typer) -> None:
         target = prepare_output(output)
         if not file.is_file():
             _malformed(f"FILE: {file} is not a readable file")
-        try:
-            doc = json.loads(file.read_text(encoding="utf-8"))
+        from ..io import read_bounded_text
+        from .schema import MAX_DOCUMENT_BYTES
+
+        try:  # bounded: a huge file is refused without reading it all
+            doc = json.loads(read_bounded_text(file, MAX_DOCUMENT_BYTES, "FILE"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             _malformed(f"FILE: {file} is not JSON ({str(exc)[:80]})")
         rec = doc.get("replay", doc) if isinstance(doc, dict) and doc.get("command") == "verify" else doc

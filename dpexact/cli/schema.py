@@ -14,6 +14,10 @@ from .common import EXIT_FAIL, EXIT_USAGE
 __all__ = ["register"]
 
 
+#: largest --json document read back (bytes)
+MAX_DOCUMENT_BYTES = 64 << 20
+
+
 def register(app: typer.Typer) -> None:
     @app.command("schema")
     def schema_cmd(
@@ -36,8 +40,10 @@ def register(app: typer.Typer) -> None:
         if validate is None:
             typer.echo(json.dumps(schema(command), indent=1, ensure_ascii=False))
             return
-        try:
-            doc = json.loads(validate.read_text(encoding="utf-8"))
+        from ..io import read_bounded_text
+
+        try:  # bounded: /dev/zero or a FIFO without writer is an error, not a hang
+            doc = json.loads(read_bounded_text(validate, MAX_DOCUMENT_BYTES, "--validate"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             typer.echo(f"error: --validate: cannot read {validate} as JSON ({exc})", err=True)
             raise typer.Exit(code=EXIT_USAGE)

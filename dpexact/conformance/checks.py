@@ -52,7 +52,8 @@ from ..mechanisms.base import MechanismCrash
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
 from .report import ConformanceCheck, ConformanceReport, cx as _cx
-from ..protocols import FINITE_KINDS, check_mechanism, mechanism_properties, mechanism_size
+from ..protocols import AnyMechanism, BoxLaw, check_mechanism, mechanism_properties, mechanism_size
+from ..verify.kinds import kind_of
 from ..numbers.backends import exact_sympy
 from ..numbers.exp_lattice import exact_sign
 
@@ -63,7 +64,7 @@ CHECKS = ("protocol", "sums-to-one", "ball-encloses-exact", "float-within-bound"
 U = 2.0**-53
 
 
-def default_corpus(mechanism: Any) -> list[tuple[Fraction, ...]]:
+def default_corpus(mechanism: AnyMechanism) -> list[tuple[Fraction, ...]]:
     """Small vectors where selection mechanisms differ: ties, gaps of Δ/2 .. 3Δ, a staircase."""
     d = Real.of(mechanism.sensitivity)
     d = d.to_fraction() if d.is_rational else Fraction(1)
@@ -101,7 +102,7 @@ def _safe(fn: Any) -> tuple[Any, str | None]:
         raise _Crash(f"raised {type(exc).__name__}: {str(exc)[:300]}") from exc
 
 
-def _offered(m: Any, q: Sequence[Any], backend: str) -> tuple[Any, str | None]:
+def _offered(m: AnyMechanism, q: Sequence[Any], backend: str) -> tuple[Any, str | None]:
     try:
         return _safe(lambda: m.pmf([str(x) for x in q], backend=backend))
     except _Crash as exc:
@@ -116,7 +117,7 @@ def _checked(name: str, fn: Any, *args: Any) -> Any:
         return ConformanceCheck(name, False, str(exc))
 
 
-def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, draws: int = 20_000, seed: int = 0,
+def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = None, *, draws: int = 20_000, seed: int = 0,
             backends: Sequence[str] = ("float", "mp", "ball", "exact"), exact_max_n: int = 4,
             max_seconds: float | None = None) -> ConformanceReport:
     """Run every conformance check on ``mechanism`` (see the module docstring).
@@ -129,8 +130,8 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         check_mechanism(mechanism, continuous=True)
         mechanism_size(mechanism)
         props = mechanism_properties(mechanism)
-        kind = mechanism.output_kind
-        if kind in FINITE_KINDS:
+        kind = kind_of(mechanism)
+        if kind.finite:
             list(mechanism.outputs(mechanism_size(mechanism) or 2))
         params = mechanism.params()
         name = mechanism.short_name
@@ -141,8 +142,8 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         rep.checks.append(ConformanceCheck("protocol", False, str(exc)))
         return rep
     rep = ConformanceReport(name, params)
-    rep.checks.append(ConformanceCheck("protocol", True, f"satisfies the dpexact protocol of output_kind {kind!r}"))
-    if kind == "composed":
+    rep.checks.append(ConformanceCheck("protocol", True, f"satisfies the dpexact protocol of output_kind {kind.name!r}"))
+    if kind.name == "composed":
         return _composed(mechanism, rep, corpus, draws, seed, backends, exact_max_n)
     vecs = [tuple(Fraction(Real.of(x).to_fraction()) for x in v) for v in (corpus or default_corpus(mechanism))]
     _check_draws(mechanism, vecs, draws, seed, max_seconds)
@@ -153,7 +154,7 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         rep.checks.extend(_declared(mechanism, props, vecs, certified=False))
         rep.checks.append(_bad_input(mechanism))
         return rep
-    if kind in FINITE_KINDS:
+    if kind.finite:
         rep.checks.append(_checked("sums-to-one", _sums, mechanism, vecs, backends, exact_max_n))
         rep.checks.append(_checked("ball-encloses-exact", _ball_exact, mechanism, vecs, exact_max_n))
         rep.checks.append(_checked("float-within-bound", _float_bound, mechanism, vecs, exact_max_n))
@@ -167,7 +168,7 @@ def conform(mechanism: Any, corpus: Sequence[Sequence[Any]] | None = None, *, dr
         except _Crash as exc:
             rep.checks.append(ConformanceCheck("sums-to-one", False, f"the law of output sets {exc}"))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
-    if kind == "mixed":
+    if kind.name == "mixed":
         from .real_outputs import box_marginal
 
         rep.checks.append(_checked("box-marginal", box_marginal, mechanism, vecs))
@@ -182,7 +183,7 @@ _BYTES_PER_DRAW = 64.0
 _PILOT_DRAWS = 2_000
 
 
-def _check_draws(m: Any, vecs: list, draws: int, seed: int, max_seconds: float | None) -> None:
+def _check_draws(m: AnyMechanism, vecs: list, draws: int, seed: int, max_seconds: float | None) -> None:
     """Estimate the sampler checks' cost from a pilot of 2 000 draws and refuse what exceeds the budget."""
     if not vecs or draws <= _PILOT_DRAWS:
         return
@@ -206,7 +207,7 @@ def _check_draws(m: Any, vecs: list, draws: int, seed: int, max_seconds: float |
         raise CostLimitError(f"--draws: {exc}; give fewer draws", exc.estimate) from None
 
 
-def _composed(m: Any, rep: ConformanceReport, corpus: Any, draws: int, seed: int, backends: Sequence[str],
+def _composed(m: AnyMechanism, rep: ConformanceReport, corpus: Any, draws: int, seed: int, backends: Sequence[str],
               exact_max_n: int) -> ConformanceReport:
     """Conform each of ``m.components()``; merge the checks by name (module docstring)."""
     parts = [(c.short_name, conform(c, corpus, draws=draws, seed=seed, backends=backends, exact_max_n=exact_max_n))
@@ -231,7 +232,7 @@ def _kind(name: str) -> Backend | None:
         return None
 
 
-def _sums(m: Any, vecs: list, backends: Sequence[str], exact_max_n: int) -> ConformanceCheck:
+def _sums(m: AnyMechanism, vecs: list, backends: Sequence[str], exact_max_n: int) -> ConformanceCheck:
     done, na = [], []
     for be in backends:
         kind = _kind(be)
@@ -271,7 +272,7 @@ def _sums(m: Any, vecs: list, backends: Sequence[str], exact_max_n: int) -> Conf
     return ConformanceCheck("sums-to-one", True, f"on {', '.join(sorted(set(done)))}{note}")
 
 
-def _ball_exact(m: Any, vecs: list, exact_max_n: int) -> ConformanceCheck:
+def _ball_exact(m: AnyMechanism, vecs: list, exact_max_n: int) -> ConformanceCheck:
     count = 0
     for q in vecs:
         if len(q) > exact_max_n:
@@ -289,7 +290,7 @@ def _ball_exact(m: Any, vecs: list, exact_max_n: int) -> ConformanceCheck:
     return ConformanceCheck("ball-encloses-exact", True, f"{count} vectors")
 
 
-def _float_bound(m: Any, vecs: list, exact_max_n: int) -> ConformanceCheck:
+def _float_bound(m: AnyMechanism, vecs: list, exact_max_n: int) -> ConformanceCheck:
     worst = 0.0
     for q in vecs:
         f, err = _offered(m, q, "float")
@@ -313,7 +314,7 @@ def _float_bound(m: Any, vecs: list, exact_max_n: int) -> ConformanceCheck:
     return ConformanceCheck("float-within-bound", True, f"worst error / stated bound = {worst:.3g}")
 
 
-def _sampler(m: Any, vecs: list, draws: int, seed: int) -> ConformanceCheck:
+def _sampler(m: AnyMechanism, vecs: list, draws: int, seed: int) -> ConformanceCheck:
     from scipy.stats import chisquare
 
     worst = 1.0
@@ -367,7 +368,7 @@ def _label(x: Any) -> Any:
     return x
 
 
-def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[ConformanceCheck]:
+def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[ConformanceCheck]:
     from ..verify.decide.regularity import check_regularity
 
     names = {"symmetric": "symmetry", "shift-invariant": "shift", "monotone": "monotonicity"}
@@ -378,10 +379,10 @@ def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[Conforman
     if not certified:
         return [ConformanceCheck(k, None, "declared, but a sampler-only mechanism cannot be checked exactly" if v else "not declared")
                 for k, v in declared.items()]
-    if m.output_kind not in FINITE_KINDS:
+    if not kind_of(m).finite:
         return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
-    if m.output_kind != "selection":  # pf Definition 3 permutes outputs with candidates: selection only
+    if not kind_of(m).selection:  # pf Definition 3 permutes outputs with candidates: selection only
         return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
     shifts = (1, -2) if props.integer_scores else (1, "-5/2")
@@ -407,20 +408,19 @@ def _declared(m: Any, props: Any, vecs: list, certified: bool) -> list[Conforman
     return out
 
 
-def _bad_input(m: Any) -> ConformanceCheck:
+def _bad_input(m: AnyMechanism) -> ConformanceCheck:
     n = mechanism_size(m) or 2
     cases = {"empty scores": ([], "float"), "NaN score": ([float("nan")] + [0.0] * (n - 1), "float"),
              "string scores": ("0,1", "float"), "unknown backend": ([0] * n, "no-such-backend")}
-    kind = m.output_kind
-    if kind == "interval":
-        law = lambda q, be: m.interval_probability(q, 0, 1, backend=be)  # noqa: E731
-    elif kind == "continuous" and callable(getattr(m, "box_probability", None)):
-        law = lambda q, be: m.box_probability(q, [(0, 1)] * max(1, len(q) if not isinstance(q, str) else 1), backend=be)  # noqa: E731
-    elif kind == "continuous":
+    kind = kind_of(m)
+    if not kind.real:
+        law = lambda q, be: m.pmf(q, backend=be)  # noqa: E731
+    elif kind.name == "continuous" and not isinstance(m, BoxLaw):  # a density only: no backend to name
         cases.pop("unknown backend")
         law = lambda q, be: m.logpdf(q, [0.0] * (len(q) if not isinstance(q, str) else 1))  # noqa: E731
-    else:
-        law = lambda q, be: m.pmf(q, backend=be)  # noqa: E731
+    else:  # the kind's event law on a unit box (one interval per value)
+        law = lambda q, be: kind.event(m, q, [(0, 1)] * (1 if kind.name == "interval" else  # noqa: E731
+                                                         max(1, len(q) if not isinstance(q, str) else 1)), None, be, m.short_name)
     for what, (q, be) in cases.items():
         try:
             law(q, be)

@@ -36,6 +36,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..numbers.real import Real
+from ..protocols import AnyMechanism, BoxLaw, NoiseScale, BoxCoordinates
 
 __all__ = ["real_checks", "box_marginal"]
 
@@ -46,40 +47,39 @@ JOINT_MAX = 6
 Box = list  # one (lo, hi) per box coordinate
 
 
-def _scale(m: Any) -> Fraction:
-    s = m.noise_scale() if callable(getattr(m, "noise_scale", None)) else Real.of(m.sensitivity) * 2 / Real.of(m.epsilon)
+def _scale(m: AnyMechanism) -> Fraction:
+    s = m.noise_scale() if isinstance(m, NoiseScale) else Real.of(m.sensitivity) * 2 / Real.of(m.epsilon)
     s = Real.of(s)
     return s.to_fraction() if s.is_rational else Fraction(s.to_float()).limit_denominator(10**6)
 
 
-def _window(m: Any, q: Sequence[Fraction]) -> tuple[Fraction, Fraction]:
+def _window(m: AnyMechanism, q: Sequence[Fraction]) -> tuple[Fraction, Fraction]:
     r = sum(abs(x) for x in q) + 200 * _scale(m)
     return -r, r
 
 
-def _law(m: Any, q: Sequence[Fraction]) -> Callable[[Box, str], Any] | None:
+def _law(m: AnyMechanism, q: Sequence[Fraction]) -> Callable[[Box, str], Any] | None:
     """``(box, backend) -> Pr[box coordinates of M(q) in box]``, or None (density only)."""
     qs = [str(x) for x in q]
     if m.output_kind == "interval":
         return lambda box, be: m.interval_probability(qs, box[0][0], box[0][1], backend=be)
-    if callable(getattr(m, "box_probability", None)):
+    if isinstance(m, BoxLaw):
         return lambda box, be: m.box_probability(qs, list(box), backend=be)
     return None
 
 
-def _coordinates(m: Any, out: Any) -> np.ndarray:
+def _coordinates(m: AnyMechanism, out: Any) -> np.ndarray:
     """Draws as a (draws, k) float array in the box coordinates."""
     a = np.asarray(out, dtype=float)
     a = a.reshape(len(a), -1)
-    f = getattr(m, "box_coordinates", None)
-    return np.asarray(f(a), dtype=float).reshape(len(a), -1) if callable(f) else a
+    return np.asarray(m.box_coordinates(a), dtype=float).reshape(len(a), -1) if isinstance(m, BoxCoordinates) else a
 
 
 def _rat(v: float) -> Fraction:
     return Fraction(float(v)).limit_denominator(1000)
 
 
-def _partitions(m: Any, q: Sequence[Fraction], seed: int) -> list[tuple[str, list[Box], Callable[[np.ndarray], np.ndarray]]]:
+def _partitions(m: AnyMechanism, q: Sequence[Fraction], seed: int) -> list[tuple[str, list[Box], Callable[[np.ndarray], np.ndarray]]]:
     """``(name, cells, cell_index)``: per-coordinate partitions, and the joint orthants (k ≥ 2).
     ``cell_index(x)`` maps draws (box coordinates) to cell numbers, ``-1`` outside every cell. Cells
     are read as half-open ``[lo, hi)`` where a law has atoms (its box_probability says so)."""
@@ -131,7 +131,7 @@ def _chi_square(counts: np.ndarray, outside: int, p: np.ndarray, draws: int) -> 
     return float(chisquare(o2, np.array(e2) * (sum(o2) / sum(e2))).pvalue), None
 
 
-def real_checks(m: Any, vecs: list, draws: int, seed: int) -> list:
+def real_checks(m: AnyMechanism, vecs: list, draws: int, seed: int) -> list:
     """``sums-to-one``, ``ball-encloses-exact``, ``float-within-bound``, ``sampler-agrees`` for a real-valued kind."""
     from flint import arb
 
@@ -210,7 +210,7 @@ def real_checks(m: Any, vecs: list, draws: int, seed: int) -> list:
                                      f"partition; smallest p-value {worst:.3g}")]
 
 
-def box_marginal(m: Any, vecs: list) -> Any:
+def box_marginal(m: AnyMechanism, vecs: list) -> Any:
     """``mixed``: ``Pr[pattern, values in the window]`` (box_probability) against ``Pr[pattern]`` (ball pmf)."""
     from ..protocols import value_count
     from .report import ConformanceCheck, cx as _cx, safe as _safe

@@ -32,7 +32,8 @@ class system ``Â D Âᵀ Δy = r`` (``D = x / s``) twice:
   neither Jacobi nor a basis (splitting) preconditioner built from the iterate's largest
   ``x/s`` keeps CG short before the last iterations; with CG capped the dual side still
   converges (lower end 5.6e-5 below the optimum at Q(8, 8), ε = 1/4) but the primal drifts
-  (upper end 7.3e-3 above), so the interval stalls near 1e-2 … 1e-3.
+  (upper end 7.3e-3 above), so the interval stalls near 1e-2 … 1e-3 at Q(6, 6) … Q(8, 8);
+  at Q(10, 10) a 19-minute budget (135 CPU s) ends at 5e-2 (ε = 1/4) and 1.5e-1 (ε = 1/2).
 
 **Proven result.** Every few iterations the iterate is turned into a proven interval by
 :func:`.tree_bounds.optimum_bounds` (``z = T x`` and the class duals ``y``); the best lower

@@ -102,7 +102,7 @@ class OptimalRegularMechanism(SelectionMechanism):
     def _var(self, cls: LatticeClass, level: int) -> int:
         return self.solution.lp.variable_index(cls, level)
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         cls, levels = self._levels([Fraction(float(v)) for v in q])
         z = self.solution.z
         vals = np.array([z[self._var(cls, l)] for l in levels])
@@ -114,7 +114,7 @@ class OptimalRegularMechanism(SelectionMechanism):
         return Pmf(vals, "float", f"lp-{self.solution.method}", rel_error=None, abs_error=max(tol, 1e-9),
                    error_kind="estimate", details={"note": "HiGHS vertex; abs_error = max(solver feasibility tolerance, primal violation)"})
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if not all(v.is_rational for v in q):
             raise ValueError("scores must be rational to lie on the lattice")
         if self.certificate is None or not self.certificate.certified:
@@ -128,8 +128,8 @@ class OptimalRegularMechanism(SelectionMechanism):
         vals = tuple(arb(e) for e in ex)
         return Pmf(vals, str(backend), "lp-exact", rel_error=0.0, abs_error=0.0, error_kind="rigorous")
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
-        p = np.maximum(self._pmf_float(q, None).values, 0.0)
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        p = np.maximum(self.pmf_float(q, None).values, 0.0)
         return rng.choice(p.size, size=size, p=p / p.sum())
 
 

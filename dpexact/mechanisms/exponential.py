@@ -103,7 +103,7 @@ class ExponentialMechanism(SelectionMechanism):
         normalised law by ``e^{±2c·rounding}``."""
         return lipschitz_shift(self.exponent_scale, rounding)
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
         if self.measure is not None:
             return self._pmf_float_measure(q)
@@ -182,7 +182,7 @@ class ExponentialMechanism(SelectionMechanism):
         est = 10.0 ** (-backend.dps + 2) * (len(q) + 1)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate")
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
         if self.measure is not None:
             return self._pmf_scalar_measure(q, backend)
@@ -202,7 +202,7 @@ class ExponentialMechanism(SelectionMechanism):
         est = 10.0 ** (-backend.dps + 2) * (len(q) + 1)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate")
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         # inverse-cdf sampling from the unnormalised weights exp(c(q_r - q*)) (μ_r exp(...) with a measure)
         w = self._pmf_float_measure(q).values if self.measure is not None else np.exp(self._float_exponents(q))
         cw = np.cumsum(w)

@@ -210,7 +210,7 @@ class _ERRBase(SelectionMechanism):
         return lipschitz_shift(self.exponent_scale, rounding)
 
     # Pr[r] = a·[r ∈ S]/|S| + b·EM_r: subclasses give (S, a, b) by _mixture_float/_mixture_exact
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
         S, a, b, extra_rel = self._mixture_float(q)
         em = self._em().pmf(q)
@@ -225,7 +225,7 @@ class _ERRBase(SelectionMechanism):
         return Pmf(vals, "float", "closed-form", rel_error=rel, abs_error=rel * float(vals.max()),
                    error_kind="a-priori", logvalues=logv, details={"T": S, "m": len(S)})
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
         if backend.is_exact:
             self._check_exact_size(len(q), symbolic=self._exact_weights_symbolic(q))
@@ -249,7 +249,7 @@ class _ERRBase(SelectionMechanism):
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"T": S, "m": len(S)})
 
     def _em_sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
-        return self._em()._sample(q, rng, size)
+        return self._em().sample(q, rng, size)
 
 
 def _to_fmpq(x: Real) -> Any:
@@ -283,7 +283,7 @@ class ExponentialRandomizedResponse(_ERRBase):
     def _mixture_exact(self, q: list[Real]) -> tuple[list[int], Real, Real]:
         return candidate_set(q, self.sensitivity, self.candidate_set), self.p, 1 - self.p
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         # Lemma 1's proof: with probability p output a uniform member of T, else run EM.
         S = np.asarray(candidate_set(q, self.sensitivity, self.candidate_set))
         coin = rng.random(size) < self.p.to_float()
@@ -311,7 +311,7 @@ class NaiveExponentialRandomizedResponse(_ERRBase):
     def _mixture_exact(self, q: list[Real]) -> tuple[list[int], Real, Real]:
         return maximisers(q, self.tie_break), self.p, 1 - self.p
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         # Algorithm 2 literally: line 1 coin; lines 4-7 rejection sampling with (1-p) w_r.
         top = np.asarray(maximisers(q, self.tie_break))
         coin = rng.random(size) < self.p.to_float()
@@ -360,7 +360,7 @@ class ERRAlgorithm3Sampler(_ERRBase):
             stay = Real.of(base.to_sympy() ** t)
         return S, 1 - stay, stay
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         S = np.asarray(candidate_set(q, self.sensitivity, self.candidate_set))
         t = S.size
         self._check_terminates(t)

@@ -93,7 +93,7 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
 
         return 0.0 if maximisers(q, self.tie_break) == maximisers(exact_scores(scores), self.tie_break) else None
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
         n = q.size
         top = maximisers(q, self.tie_break)
@@ -115,7 +115,7 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         return Pmf(vals, "float", "closed-form", rel_error=rel, abs_error=rel * hi, error_kind="a-priori",
                    details={"true_items": top})
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("closed-form",), "closed-form")
         n = len(q)
         top = maximisers(q, self.tie_break)
@@ -153,7 +153,7 @@ class GeneralizedRandomizedResponse(SelectionMechanism):
         est = 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), "closed-form", est, est, "estimate", details={"true_items": top})
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         # brr eq. (6) literally: keep the true item with prob e^ε/(e^ε+n-1), otherwise report one
         # of the n-1 other items uniformly at random.
         n = q.size

@@ -166,7 +166,7 @@ class ReportNoisyMax(SelectionMechanism):
         except ValueError:
             return None
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         if method in (None, "closed-form") and self.family.name == "exponential" and q.size <= CLOSED_FORM_FLOAT_N:
             # float scores are exact dyadic rationals: the ball closed form gives a rigorous float pmf
             got = self._closed_form_ball([Real.of(float(x)) for x in q], 64, FLOAT_TERMS)
@@ -189,7 +189,7 @@ class ReportNoisyMax(SelectionMechanism):
             return Pmf(np.ones(1), "float", m, 0.0, 0.0, "exact")
         return _pmf_float(self.family, q, b)
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_exact:
             if self.family.name != "exponential":
                 raise ValueError(
@@ -221,7 +221,7 @@ class ReportNoisyMax(SelectionMechanism):
                    details={"quad_error": err})
 
     # -- sampling ---------------------------------------------------------------------------------
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         b = np.array([x.to_float() for x in self.candidate_scales(q.size)])
         qc = q - q.max()
         n = q.size
@@ -269,9 +269,9 @@ class RNMLaplace(ReportNoisyMax):
             raise ValueError("method 'closed-form' needs a common noise scale (no per-candidate scales)")
         return m == "closed-form"
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         if not self._closed_form(method):
-            return super()._pmf_float(q, "quadrature")
+            return super().pmf_float(q, "quadrature")
         from .rnm_laplace_closed_form import rnm_laplace_ball
 
         check_size(q.size, SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
@@ -283,9 +283,9 @@ class RNMLaplace(ReportNoisyMax):
         # scores to q is added by SelectionMechanism.pmf (input_rounding_shift)
         return Pmf(mids, "float", "closed-form", rel, float(rads.max()) + U, "rigorous")
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_mp or not self._closed_form(method):
-            return super()._pmf_scalar(q, backend, None if method == "closed-form" else method)
+            return super().pmf_backend(q, backend, None if method == "closed-form" else method)
         from .rnm_laplace_closed_form import rnm_laplace_ball, rnm_laplace_exact
 
         check_size(len(q), SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")

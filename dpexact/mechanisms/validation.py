@@ -37,9 +37,12 @@ def warn_inexact_floats(params: dict[str, Any], stacklevel: int = 3) -> None:
     for name, value in params.items():
         values = value if isinstance(value, (list, tuple)) else [value]
         for v in values:
-            if isinstance(v, float) and math.isfinite(v) and Fraction(v) != Fraction(repr(v)):
-                warnings.warn(f"{name}={v!r} is a Python float: dpexact takes it at its exact binary value {Fraction(v)}, "
-                              f"not {Fraction(repr(v))}; pass the string \"{v!r}\" for the exact decimal",
+            if not isinstance(v, float) or not math.isfinite(v):
+                continue
+            shown = repr(float(v))  # numpy floats (a float subclass) repr as "np.float64(...)"
+            if Fraction(v) != Fraction(shown):
+                warnings.warn(f"{name}={shown} is a Python float: dpexact takes it at its exact binary value {Fraction(v)}, "
+                              f"not {Fraction(shown)}; pass the string \"{shown}\" for the exact decimal",
                               UserWarning, stacklevel=stacklevel)
 
 

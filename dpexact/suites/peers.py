@@ -262,13 +262,14 @@ def run_entry(e: PeerEntry) -> PeerRow:
 def _coupling(m: Any, e: PeerEntry) -> str | None:
     """A coupling's proven level: the threshold shift for the sparse-vector laws, the other candidates'
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
+    from ..protocols import CouplingLaw
     from ..verify.proofs.noisy_max_coupling import noisy_max_bound
     from ..verify.proofs.threshold_coupling import coupling_bound
 
     nm = noisy_max_bound(m, e.relation or "all-differ")
     if nm is not None:
         return str(nm)
-    if not hasattr(m, "coupling_terms") or e.n is None:
+    if not isinstance(m, CouplingLaw) or e.n is None:
         return None
 
     cb = coupling_bound(m, e.n, e.relation or "all-differ")

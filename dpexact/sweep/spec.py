@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import os
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -290,17 +289,13 @@ def load_spec(path: "str | Path") -> SweepSpec:
     without reading it all; nesting deeper than :data:`MAX_SPEC_DEPTH` is refused before
     validation.
     """
+    from ..io import read_bounded_text
+
     p = Path(path)
     try:
-        raw = _read_bounded(p, MAX_SPEC_BYTES + 1)
+        text = read_bounded_text(p, MAX_SPEC_BYTES, "spec")
     except OSError as exc:
         raise ValueError(f"spec: cannot read {p} ({exc.strerror or exc})") from None
-    if len(raw) > MAX_SPEC_BYTES:
-        raise ValueError(f"spec: {p} is larger than {MAX_SPEC_BYTES} bytes (a sweep spec is a few lines)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"spec: {p} is not UTF-8 text (byte {exc.start})") from None
     try:
         data = tomllib.loads(text, parse_float=str)
     except tomllib.TOMLDecodeError as exc:
@@ -309,24 +304,6 @@ def load_spec(path: "str | Path") -> SweepSpec:
         raise ValueError(f"spec: {p} nests arrays or tables too deeply (at most {MAX_SPEC_DEPTH} levels)") from None
     _check_depth(data, str(p))
     return parse_spec(data)
-
-
-def _read_bounded(p: Path, limit: int) -> bytes:
-    """At most ``limit`` bytes of ``p``. A FIFO is opened without waiting for a writer: with
-    none, it reads as empty (a spec piped in with ``<(...)`` has its writer already)."""
-    fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        os.set_blocking(fd, True)  # from here on a read waits for data, or returns b"" with no writer
-        chunks, size = [], 0
-        while size < limit:
-            chunk = os.read(fd, min(1 << 16, limit - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def _check_depth(data: Any, where: str) -> None:

@@ -26,6 +26,7 @@ import numpy as np
 from ..numbers.backends import Backend, get_backend
 from ..numbers.pmf import ErrorKind, Pmf
 from .levels import TINY, ErrorLevels, exact_levels, float_levels, gamma
+from ..protocols import Mechanism
 
 __all__ = ["ErrorTail", "error_tail"]
 
@@ -64,7 +65,7 @@ class ErrorTail:
         return 0.0 if j >= self.levels.size else float(self.as_float[j])
 
 
-def error_tail(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> ErrorTail:
+def error_tail(mechanism: Mechanism, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> ErrorTail:
     """Error tail ``Pr[q* - q_M >= t]`` of ``mechanism`` on ``scores`` at every error level.
 
     Uses only ``mechanism.pmf(scores, backend, method)``. See the module docstring for the

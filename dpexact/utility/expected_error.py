@@ -18,6 +18,7 @@ import numpy as np
 from ..numbers.backends import Backend, get_backend
 from ..numbers.certified import Certified
 from .levels import TINY, U, backend_number, exact_levels, float_levels, gamma
+from ..protocols import Mechanism
 
 __all__ = ["expected_error", "float_error_bound"]
 
@@ -32,13 +33,13 @@ def float_error_bound(val: Any, rho: Any, n: int, gaps_sum: Any) -> Any:
     return out if np.ndim(out) else float(out)
 
 
-def expected_error(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
+def expected_error(mechanism: Mechanism, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
     """Expected error ``Σ_r Pr[M(q)=r] (q* - q_r)`` of ``mechanism`` on ``scores``.
 
     Returns a :class:`~dpexact.numbers.Certified` value (backend number, float view, bound on
     ``|as_float - exact|``, error kind); ``details["pmf"]`` is the pmf it was computed from.
     """
-    if getattr(mechanism, "output_kind", "selection") != "selection":
+    if mechanism.output_kind != "selection":
         raise TypeError(f"mechanism: the expected error needs a selection mechanism (outputs 0..n-1), "
                         f"got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)

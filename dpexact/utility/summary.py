@@ -8,6 +8,7 @@ from :func:`.expected_error.expected_error`.
 from __future__ import annotations
 
 from typing import Any, Sequence
+from ..protocols import Mechanism
 
 __all__ = ["pmf_summary", "pmf_record"]
 
@@ -32,7 +33,7 @@ def pmf_summary(
     return pmf_record(mechanism, mech, list(scores), ee)
 
 
-def pmf_record(name: str, mech: Any, scores: list[Any], ee: Any) -> dict[str, Any]:
+def pmf_record(name: str, mech: Mechanism, scores: list[Any], ee: Any) -> dict[str, Any]:
     """The JSON record of an :class:`.expected_error.ExpectedError` ``ee`` of ``mech`` on ``scores``."""
     p = ee.details["pmf"]
     exact = p.exact_strings()

@@ -26,11 +26,12 @@ from ..numbers.backends import Backend, get_backend
 from ..numbers.certified import Certified
 from .expected_error import expected_error
 from .levels import TINY, backend_number, exact_levels, float_levels, gamma
+from ..protocols import Mechanism
 
 __all__ = ["error_variance"]
 
 
-def error_variance(mechanism: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
+def error_variance(mechanism: Mechanism, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
     """Variance of the error of ``mechanism`` on ``scores`` (see the module docstring).
 
     A :class:`~dpexact.numbers.Certified` value; ``details`` holds the ``mean`` (the expected

@@ -1,6 +1,34 @@
-"""Verifiers: neighbourhoods, certified pure-DP / (ε,δ) / LDP / regularity checks, verdicts.
+"""Is the claimed ε (or ε, δ) of a mechanism true? The verdict, the ε bracket, the router, the kind table.
 
-A verdict is ``violated`` only with a counterexample re-checked in exact or ball arithmetic,
-and ``private-within-scope`` only when every checked (q, q', r) triple is proved
-``Pr[M(q)=r] <= e^ε Pr[M(q')=r]`` in exact or ball arithmetic. Submodules are imported on use.
+* :mod:`.verdict` — the :class:`~.verdict.Verdict` and its :class:`~.verdict.Scope`; :mod:`.bracket` — the ε
+  bracket (a certified witness below, a proof over a stated domain above);
+* :mod:`.router` — :func:`~.router.verify`, the one entry point; :mod:`.kinds` — the one table of output kinds;
+  :mod:`.neighbourhoods` — the relations and the ``--neighbourhood`` parser; :mod:`.replay` — re-checking a
+  verdict's evidence;
+* :mod:`.decide` — one pair or triple; :mod:`.search` — one search per output kind; :mod:`.proofs` —
+  whole-space proofs.
+
+A verdict is ``violated`` only with a counterexample re-checked in exact or ball arithmetic, ``private``
+only with a proof over a stated domain, and ``private-within-scope`` only when every checked
+(q, q', r) triple is proved ``Pr[M(q)=r] <= e^ε Pr[M(q')=r]`` in exact or ball arithmetic.
+
+The package is callable: ``dpexact.verify(mechanism, epsilon=…, …)`` is :func:`.router.verify` (the
+attribute ``dpexact.verify`` is this package once any of its modules is imported, so the function
+and the package share the name). Submodules are imported on use.
 """
+
+from __future__ import annotations
+
+import sys
+import types
+from typing import Any
+
+
+class _CallablePackage(types.ModuleType):
+    def __call__(self, mechanism: Any, **options: Any) -> Any:
+        from .router import verify
+
+        return verify(mechanism, **options)
+
+
+sys.modules[__name__].__class__ = _CallablePackage

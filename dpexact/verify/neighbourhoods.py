@@ -17,7 +17,7 @@ from ..mechanisms.neighbourhoods import (
     as_vector,
 )
 from ..numbers.parse import excerpt
-from ..protocols import Neighbourhood, check_mechanism
+from ..protocols import AnyMechanism, Neighbourhood, check_mechanism
 
 __all__ = [
     "Neighbourhood",
@@ -36,7 +36,7 @@ __all__ = [
 ]
 
 
-def default_neighbourhood(mechanism: Any) -> Neighbourhood:
+def default_neighbourhood(mechanism: AnyMechanism) -> Neighbourhood:
     """The relation the mechanism's privacy claim refers to: ``mechanism.neighbourhood()``."""
     nb = check_mechanism(mechanism).neighbourhood()
     if not isinstance(nb, Neighbourhood):
@@ -44,7 +44,7 @@ def default_neighbourhood(mechanism: Any) -> Neighbourhood:
     return nb
 
 
-def parse_neighbourhood(spec: str, mechanism: Any | None = None, inputs: Iterable[Any] | None = None) -> Neighbourhood:
+def parse_neighbourhood(spec: str, mechanism: AnyMechanism | None = None, inputs: Iterable[Any] | None = None) -> Neighbourhood:
     """``default`` | ``box[:Δ]`` | ``box:Δ1,Δ2,...`` | ``monotone[:Δ]`` | ``add-remove`` | ``replace`` | ``any-pair``."""
     if not isinstance(spec, str):
         raise TypeError(f"neighbourhood must be a string, got {type(spec).__name__}")
@@ -75,7 +75,7 @@ def parse_neighbourhood(spec: str, mechanism: Any | None = None, inputs: Iterabl
     raise ValueError(f"unknown neighbourhood {excerpt(spec)}; choose default, box[:Δ], monotone[:Δ], add-remove, replace, any-pair")
 
 
-def own_relation(mechanism: Any) -> str | None:
+def own_relation(mechanism: AnyMechanism) -> str | None:
     """``"monotone"`` when the mechanism's claim is about monotone neighbours, else None (the default)."""
     try:
         nb = mechanism.neighbourhood()
@@ -84,7 +84,7 @@ def own_relation(mechanism: Any) -> str | None:
     return "monotone" if isinstance(nb, MonotoneBox) else None
 
 
-def query_relation(mechanism: Any) -> str:
+def query_relation(mechanism: AnyMechanism) -> str:
     """The query relation of the mechanism's own claim: ``"one-differ"`` / ``"monotone"`` when its
     neighbourhood says so, else ``"all-differ"``."""
     from ..mechanisms.query_neighbourhoods import OneDiffer

@@ -17,6 +17,7 @@ A record whose mechanism or relation cannot be rebuilt is refused with ValueErro
 """
 
 from __future__ import annotations
+from ..protocols import AnyMechanism
 
 import math
 import os
@@ -139,13 +140,15 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
         "lower": w.lower if w.lower is not None else repr(w.lower_float)}
 
 
-def witness_neighbourhood(mechanism: Any, neighbourhood: str, relation: str | None, delta: Any) -> Any:
+def witness_neighbourhood(mechanism: AnyMechanism, neighbourhood: str, relation: str | None, delta: Any) -> Any:
     """The relation a bracket witness of ``verify_any(mechanism, neighbourhood=..., relation=...,
     delta=...)`` refers to: the parsed ``neighbourhood`` of a pure-DP selection search, else None
     (its witness is then not replayable)."""
     from .neighbourhoods import parse_neighbourhood
 
-    if getattr(mechanism, "output_kind", "selection") != "selection" or relation is not None or delta is not None:
+    from .kinds import kind_of
+
+    if not kind_of(mechanism).selection or relation is not None or delta is not None:
         return None
     return parse_neighbourhood(neighbourhood, mechanism)
 
@@ -159,7 +162,7 @@ def _vector(rec: dict, key: str) -> tuple[Fraction, ...]:
     return as_vector(v, key)
 
 
-def _index(mech: Any, n: int, output: Any) -> int:
+def _index(mech: AnyMechanism, n: int, output: Any) -> int:
     """The position of ``output`` among ``mech.outputs(n)`` (an int is a position already)."""
     if isinstance(output, bool) or not isinstance(output, (int, str)):
         raise ValueError("output: expected an index or an output label")
@@ -253,7 +256,7 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> Repl
                         time.perf_counter() - t0)
 
 
-def _replay_witness(mech: Any, rec: dict, q: tuple, q2: tuple, prec: int, t0: float) -> ReplayResult:
+def _replay_witness(mech: AnyMechanism, rec: dict, q: tuple, q2: tuple, prec: int, t0: float) -> ReplayResult:
     """``log(Pr[M(q)=r] / Pr[M(q')=r]) >= lower`` in balls (finite outputs)."""
     from ..numbers.backends import ball_context
     from ..numbers.real import Real

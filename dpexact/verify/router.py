@@ -1,36 +1,26 @@
-"""One entry point that picks the verifier for a mechanism's output space.
+"""The one way into verification: :func:`verify` (the mechanism resolved and checked once), then
+:func:`verify_any` by claim, then :func:`verify_mechanism` by output kind.
 
-==================  =========================================  ===============================
-``output_kind``     verifier                                   what a private verdict covers
-==================  =========================================  ===============================
-``selection``       :func:`.search.verify` (score families)    every (q, q', r) of the scope
-                    (with ``relation``: the peers' query pairs
-                    via :class:`.search.selection_outputs.SelectionOutputs`)
-``finite``          :func:`.search.patterns.verify_patterns`    every output of every pair
-``mixed``           :mod:`.threshold_coupling` (a checked      every pair and every output set
-                    threshold-shift coupling, when the law
-                    states its factors), else
-                    :func:`.search.boxes.verify_boxes`           refutation only (boxes)
-``interval``        :func:`.search.boxes.verify_intervals`       refutation only (intervals)
-``continuous``      :mod:`.closed_forms` (by family)           every pair and every output set
-                    else :func:`.search.boxes.verify_continuous  refutation only (boxes of the
-                    _boxes` (any ``box_probability``)          box coordinates)
-==================  =========================================  ===============================
+:func:`verify_mechanism` tries the whole-space proofs of :data:`.proofs.PROOFS` (``private`` when one
+proves ε for every input of its domain), then the verdict units of :data:`.proofs.VERDICT_UNITS`
+(the checked threshold coupling, closed forms), then the search registered for the output kind in
+:data:`.kinds.KINDS`; the verdict carries the ε bracket. A selection mechanism on a neighbourhood is
+searched, extended by the noisy-max coupling and bracketed (:func:`bracket_selection`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ..numbers.real import Real
-from ..protocols import mechanism_properties
+from ..protocols import AnyMechanism, mechanism_properties
 
-from .neighbourhoods import own_relation, query_relation
-from .search.selection_outputs import SelectionOutputs
+from .kinds import KINDS, kind_of
+from .neighbourhoods import own_relation
 from .verdict import Verdict
 
-__all__ = ["verify_mechanism", "verify_any", "extend_by_couplings", "bracket_selection", "DEFAULT_TOLERANCE"]
+__all__ = ["verify", "verify_mechanism", "verify_any", "extend_by_couplings", "bracket_selection", "DEFAULT_TOLERANCE"]
 
 #: default width asked of a bracket (a violated mechanism's level to 6 digits)
 DEFAULT_TOLERANCE = 1e-6
@@ -38,34 +28,12 @@ DEFAULT_TOLERANCE = 1e-6
 LEVEL_SECONDS = 10.0
 
 
-def _extend_by_coupling(v: Verdict, mechanism: Any, n: int, relation: str) -> None:
-    """Add to a pattern verdict what the checked threshold-shift coupling proves beyond its pair family."""
-    from .proofs.threshold_coupling import coupling_bound
-
-    cb = coupling_bound(mechanism, n, relation)
-    eps = Real.of(mechanism.epsilon)
-    if cb.finite and not cb.bound > eps:
-        v.scope.notes.append(f"beyond the pair family: a threshold-shift coupling checked on the law's factors proves "
-                             f"log-ratio <= {cb.bound} <= ε for EVERY pair of neighbours and every output with n = {n} "
-                             f"(worst at output {cb.output!r}, shift {cb.shift})")
-        v.scope.families["coupling_every_pair"] = cb.outputs
-
-
-def _extend_by_noisy_max(v: Verdict, mechanism: Any, relation: str) -> None:
-    """Add what the noisy-max coupling (:mod:`.noisy_max_coupling`) proves beyond the searched scope."""
-    from .proofs.noisy_max_coupling import noisy_max_bound
-
-    bound = noisy_max_bound(mechanism, relation)
-    if bound is not None and not bound > Real.of(mechanism.epsilon):
-        v.scope.notes.append(f"beyond the searched scope: conditioning on the other candidates' noises proves "
-                             f"log-ratio <= {bound} <= ε for EVERY pair of neighbours ({relation}), every output and every n")
-
-
-def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
+def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Any) -> None:
     """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
     noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
     (every Δ_a equal to its sensitivity) or its monotone box."""
     from ..mechanisms.neighbourhoods import LInfBox, MonotoneBox
+    from .proofs.noisy_max_coupling import extend_by_noisy_max
 
     if v.verdict != "private-within-scope":
         return
@@ -74,12 +42,12 @@ def extend_by_couplings(v: Verdict, mechanism: Any, neighbourhood: Any) -> None:
         return
     d = delta.value
     if isinstance(neighbourhood, MonotoneBox) and neighbourhood.sensitivity == d:
-        _extend_by_noisy_max(v, mechanism, "monotone")
+        extend_by_noisy_max(v, mechanism, "monotone")
     elif isinstance(neighbourhood, LInfBox) and neighbourhood.sensitivities is None and neighbourhood.sensitivity == d:
-        _extend_by_noisy_max(v, mechanism, "all-differ")
+        extend_by_noisy_max(v, mechanism, "all-differ")
 
 
-def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None,
                      **kwargs: Any) -> Verdict:
     """Verify the claimed ε of ``mechanism``: the whole-space proofs first (:mod:`.proofs`; ``private``
     when one proves ε for every input of its domain), else the verifier of its output kind (table
@@ -95,12 +63,12 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     from .proofs.outcome import attach_bracket, proved_verdict, proves
 
     t0 = time.perf_counter()
-    kind = getattr(mechanism, "output_kind", "selection")
+    kind = kind_of(mechanism)
     unit = proof = None
     rel = relation if relation is not None else own_relation(mechanism)
     # the proofs are stated for the mechanism's own relation: a neighbourhood asked for goes to the
     # verifier that honours it (verify_any checked that one does)
-    if (kind != "selection" or relation is not None) and kwargs.get("neighbourhood") is None:
+    if (not kind.selection or relation is not None) and kwargs.get("neighbourhood") is None:
         unit, proof = first_proof(mechanism, n, rel)
         if proof is not None and proves(proof, mechanism):
             return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
@@ -113,7 +81,7 @@ def verify_mechanism(mechanism: Any, n: int | None = None, relation: str | None 
     return v
 
 
-def _pattern_level(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
     """The larger of ``witness`` and the maximised two-level witness of a pattern law
     (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
     above covers every n (a witness at any n then bounds the same level from below)."""
@@ -136,67 +104,26 @@ def _pattern_level(v: Verdict, mechanism: Any, n: int | None, relation: str | No
     return best
 
 
-def _search_mechanism(mechanism: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
-                      **kwargs: Any) -> Verdict:
-    """The verifier of the mechanism's output kind (table above)."""
-    kind = getattr(mechanism, "output_kind", "selection")
-    if relation is None and kind != "selection":
+def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None,
+                      name: str | None = None, **kwargs: Any) -> Verdict:
+    """The first unit of :data:`.proofs.VERDICT_UNITS` that supports the mechanism and decides, else the
+    search registered for its output kind (:data:`.kinds.KINDS`)."""
+    from .proofs import VERDICT_UNITS
+
+    kind = kind_of(mechanism)
+    if relation is None and not kind.selection:
         relation = own_relation(mechanism)
-    if kind == "finite" and hasattr(mechanism, "pattern_probability"):
-        from .search.patterns import verify_patterns
-
-        v = verify_patterns(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
-        if v.verdict == "private-within-scope" and hasattr(mechanism, "coupling_terms"):
-            _extend_by_coupling(v, mechanism, n if n is not None else 10, relation or "all-differ")
-        return v
-    if kind == "mixed":
-        from .search.boxes import verify_boxes
-
-        if hasattr(mechanism, "coupling_terms"):  # a checked coupling proves privacy for every output set
-            from .proofs.threshold_coupling import verify_coupling
-
-            proved = verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
-            if proved is not None:
-                return proved
-        return verify_boxes(mechanism, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
-    if kind == "interval":
-        from .search.boxes import verify_intervals
-
-        return verify_intervals(mechanism, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
-    from .proofs.closed_forms import closed_form_for
-
-    closed = closed_form_for(mechanism)
-    if closed is not None:
-        return closed(mechanism, n, relation, name=name, **kwargs)
-    if kind in ("selection", "finite"):
-        if relation is not None:  # the peers' query-pair families
-            from .search.patterns import verify_patterns
-
-            adapter = SelectionOutputs(mechanism)
-            v = verify_patterns(adapter, n if n is not None else 5, relation, name=name, **kwargs)
-            if adapter.exact_failure:  # the exact backend crashed: named, never a silent "undecided"
-                v.scope.notes.append(adapter.exact_failure)
-                if v.verdict == "inconclusive":
-                    v.reason = (v.reason + "; " if v.reason else "") + adapter.exact_failure
-        else:
-            from .search.selection import verify
-
-            v = verify(mechanism, n=n, name=name, **kwargs)
-        if v.verdict == "private-within-scope":
-            _extend_by_noisy_max(v, mechanism, relation or own_relation(mechanism) or "all-differ")
-        return v
-    if kind == "continuous":
-        if not callable(getattr(mechanism, "box_probability", None)):
-            raise TypeError("mechanism: a continuous mechanism needs box_probability(q, box, backend) to be verified "
-                            "(a density at points cannot certify a violation on a set of outputs)")
-        from .search.boxes import verify_continuous_boxes
-
-        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or query_relation(mechanism),
-                                       name=name, **kwargs)
-    raise TypeError(f"mechanism: no verifier for output kind {kind!r}")
+    for unit in VERDICT_UNITS:
+        if unit.supports(mechanism, n, relation):
+            v = unit.verdict(mechanism, n, relation, name=name, **kwargs)
+            if v is not None:
+                return v
+    if kind.search is None:
+        raise TypeError(f"mechanism: no verifier for output kind {kind.name!r}")
+    return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: Any, n: int | None, nb: Any) -> Any:
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Any) -> Any:
     """The first whole-space proof of :data:`.proofs.SELECTION_PROOFS` that supports the mechanism and proves
     something: a theorem (every n), else the branch-and-bound on its stated score box."""
     from .proofs import SELECTION_PROOFS
@@ -220,7 +147,7 @@ def _witness_triples(v: Verdict) -> list:
     return out
 
 
-def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None, *,
+def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | None = None, *,
                       tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
     """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
 
@@ -313,49 +240,34 @@ def bracket_selection(v: Verdict, mechanism: Any, nb: Any, n: int | None = None,
     return v
 
 
-def _route_options(mechanism: Any, kind: str, relation: str | None, delta: Any) -> tuple[frozenset[str], str]:
+def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None, delta: Any) -> tuple[frozenset[str], str]:
     """The options honoured by the verifier that :func:`verify_any` reaches (declared on it with
-    :func:`.options.honours`), and a name for that route. Mirrors the dispatch below and of
-    :func:`verify_mechanism`."""
-    from .proofs.closed_forms import closed_form_for
+    :func:`.options.honours`), and a name for that route: the (ε, δ) verification, the score-family
+    search, a verdict unit, else the route of the output kind (:data:`.kinds.KINDS`)."""
     from .options import honoured_by
+    from .proofs import VERDICT_UNITS
 
-    who = f"{mechanism.short_name} ({kind} outputs)"
+    kind = KINDS[kind_name]
+    who = f"{mechanism.short_name} ({kind.name} outputs)"
     if delta is not None:
         from .search.approx_dp import approx_options
 
         return approx_options(mechanism, relation), f"the (ε, δ) verification of {who}"
-    if kind == "selection" and relation is None:
+    if kind.selection and relation is None:
         from .search.selection import verify
 
         return honoured_by(verify), f"the score-family search of {who}"
-    if kind == "finite" and hasattr(mechanism, "pattern_probability") or kind == "selection":
-        from .search.patterns import verify_patterns
-
-        return honoured_by(verify_patterns), f"the query-pair families of {who}"
-    if kind == "mixed":
-        from .search.boxes import verify_boxes
-        from .proofs.threshold_coupling import verify_coupling
-
-        return honoured_by(verify_boxes) & honoured_by(verify_coupling), f"the box search of {who}"
-    if kind == "interval":
-        from .search.boxes import verify_intervals
-
-        return honoured_by(verify_intervals), f"the interval search of {who}"
-    closed = closed_form_for(mechanism)
-    if closed is not None:
-        return honoured_by(closed), f"the closed-form verifier of {who}"
-    if kind == "finite":  # verify_mechanism runs the score families with their defaults
-        return frozenset({"n"}) | (frozenset({"relation"}) if relation is not None else frozenset()), \
-            f"the score-family search of {who}"
-    if kind == "continuous":
-        from .search.boxes import verify_continuous_boxes
-
-        return honoured_by(verify_continuous_boxes), f"the box search of {who}"
-    return frozenset(), who
+    for unit in VERDICT_UNITS:  # a unit with a route of its own (a closed form); the coupling shares its kind's
+        route = unit.route(mechanism) if unit.supports(mechanism, None, relation) else None
+        if route is not None:
+            return route[0], f"{route[1]} of {who}"
+    if kind.options is None:
+        return frozenset(), who
+    honoured, route = kind.options(mechanism, relation)
+    return honoured, f"{route} of {who}"
 
 
-def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
+def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Any) -> bool:
     """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
     from ..protocols import mechanism_size
     from .proofs.selection_theorems import theorem_proof
@@ -364,7 +276,7 @@ def _theorem_proves(mechanism: Any, n: int | None, nb: Any) -> bool:
     return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
 
 
-def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
+def _proved_verdict(mechanism: AnyMechanism, nb: Any, name: str | None) -> Verdict:
     """The verdict before its bracket when a theorem decides it: no scope was searched."""
     from .verdict import Scope
 
@@ -375,7 +287,7 @@ def _proved_verdict(mechanism: Any, nb: Any, name: str | None) -> Verdict:
                    worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
 
 
-def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
+def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
                values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
                name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
@@ -396,10 +308,10 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
 
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
-    kind = getattr(mechanism, "output_kind", "selection")
+    kind = kind_of(mechanism)
     given = given_options(neighbourhood=neighbourhood, searches=searches, n=n, values=values, steps=steps,
                           relation=relation, delta=delta)
-    refuse_unhonoured(given, *_route_options(mechanism, kind, relation, delta))
+    refuse_unhonoured(given, *_route_options(mechanism, kind.name, relation, delta))
     if delta is not None and searches is not None and tuple(searches) != DEFAULT_SEARCHES and "local" in searches:
         raise ValueError("--search local: not used by (ε, δ) verification (it searches grid, structured and random "
                          "families); an option that cannot apply is refused, not ignored")
@@ -407,18 +319,18 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
     if tolerance is not None and (not isinstance(tolerance, (int, float)) or isinstance(tolerance, bool)
                                   or not 0 < tolerance < 1):
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
-    if tolerance is not None and (kind != "selection" or relation is not None or delta is not None):
+    if tolerance is not None and (not kind.selection or relation is not None or delta is not None):
         raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
                          "(not with --delta, --relation or other output kinds)")
     if delta is not None:
         from .search.approx_dp import verify_approx
 
-        nb = parse_neighbourhood(neighbourhood, mechanism) if kind == "selection" and relation is None else None
+        nb = parse_neighbourhood(neighbourhood, mechanism) if kind.selection and relation is None else None
         return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
                              searches=tuple(s for s in (searches or ("grid", "structured")) if s != "local"), name=name,
                              progress=progress)
-    if kind != "selection" or relation is not None:
-        report("step", f"verifying {name or mechanism.short_name} ({kind} outputs)")
+    if not kind.selection or relation is not None:
+        report("step", f"verifying {name or mechanism.short_name} ({kind.name} outputs)")
         extra = {"neighbourhood": parse_neighbourhood(neighbourhood, mechanism)} if "neighbourhood" in given else {}
         return verify_mechanism(mechanism, n, relation, name=name, **extra)
     from .search.selection import verify
@@ -436,3 +348,34 @@ def verify_any(mechanism: Any, *, neighbourhood: str = "default", searches: Any 
         return v
     report("step", "ε bracket: proof above, maximised witness below")
     return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
+
+
+def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+           param: Mapping[str, Any] | None = None, neighbourhood: str = "default", search: str | Sequence[str] | None = None,
+           n: int | None = None, values: Sequence[Any] | None = None, steps: int = 1, delta: Any = None,
+           relation: str | None = None, tolerance: float | None = None) -> Verdict:
+    """Is the claimed ε (or, with ``delta``, (ε, δ)) of ``mechanism`` true? ``dpexact verify`` as a function.
+
+    ``mechanism`` is a registry name, ``PATH.py:OBJECT`` / ``module:OBJECT`` (built with ``epsilon``,
+    ``sensitivity``, ``monotone`` and the ``param`` dict) or a mechanism object (which carries its own
+    parameters: giving them too is an error). The other keywords are the CLI's options: ``neighbourhood``
+    (default | box[:Δ] | monotone[:Δ] | add-remove | replace | any-pair), ``search`` (grid | structured |
+    random | local, one or several), ``n``, ``values``, ``steps``, ``delta``, ``relation`` and
+    ``tolerance``. The mechanism is checked once here (:func:`~dpexact.mechanisms.resolve.resolve_mechanism`);
+    the route is :func:`verify_any`'s.
+
+    Example: ``dpexact.verify("pf", epsilon=1, n=3).verdict``.
+    """
+    from ..mechanisms.resolve import resolve_mechanism
+
+    m = resolve_mechanism(mechanism, epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, param=param)
+    if isinstance(search, str):
+        search = (search,)
+    elif search is not None and not all(isinstance(s, str) for s in search):
+        raise TypeError("search must be a search name or a sequence of them (grid, structured, random, local)")
+    if isinstance(values, (str, bytes)):
+        raise TypeError("values must be a sequence of numbers, not a string")
+    return verify_any(m, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
+                      values=list(values) if values is not None else None, steps=steps, relation=relation,
+                      delta=delta,
+                      name=mechanism if isinstance(mechanism, str) else None, tolerance=tolerance)

@@ -15,6 +15,8 @@ callables such as ``os:system``, ``shutil:rmtree``, ``subprocess:run``, ``builti
 * ``traceback`` — a Python traceback in the output, or an exception other than ``SystemExit``;
 * ``multi-line`` — a non-zero exit whose own ``error:`` message spans several lines;
 * ``internal``  — ``error: internal error`` (a defect reported cleanly, counted separately);
+* ``long-valid`` — a valid ``check`` of many claims (``--claim '*'``, ``--paper pf``): minutes of
+  requested work, stopped at the limit and counted apart from hangs;
 * ``ok``        — anything else (a result, or a one-line refusal).
 
 Used by ``tests/test_cli_hostile_options.py`` (a seeded sample) and
@@ -56,10 +58,10 @@ BASE: dict[str, list[str]] = {
     "sweep": ["sweep", "{spec}", "--store", "{store}", "--workers", "0"],
     "mechanisms": ["mechanisms"],
     "bench-peers": ["bench-peers", "--name", "noisy_max_v1a"],
+    "replay": ["replay", "{witness}"],
+    "schema": ["schema", "verify"],
     "bench": ["bench", "--quick"],
     "bench-verifier": ["bench-verifier"],
-    "replay": ["replay", "{evidence}"],
-    "schema": ["schema", "verify"],
     "data": ["data", "--help"],  # a group: its fetch downloads, so no fetch is ever fuzzed here
 }
 #: commands whose base run is a whole benchmark: only values refused before any work are tried
@@ -116,10 +118,12 @@ _PATH_KINDS = ["fifo", "null-device", "zero-device", "directory", "empty", "long
 COUNT_OPTIONS = {"--n", "--k", "--domain", "--draws", "--seed", "--steps", "--workers", "--compositions", "--prec",
                  "--brr-m", "--max-seconds"}
 NUMBER_OPTIONS = {"--epsilon", "--sensitivity", "--delta", "--gaussian", "--laplace"}
-SCORE_OPTIONS = {"--scores", "--values", "--p", "--q"}
-PATH_OPTIONS = {"--output", "--report", "--plot", "--store", "--data", "--catalogue", "spec_path"}
+SCORE_OPTIONS = {"--scores", "--values", "--p", "--q", "--p-pmf", "--q-pmf"}
+PATH_OPTIONS = {"--output", "--report", "--plot", "--store", "--data", "--catalogue", "spec_path", "file", "--validate"}
 MECHANISM_OPTIONS = {"--mechanism", "--mechanisms", "mechanism_arg"}
-INPUT_OPTIONS = {"--data", "--catalogue", "spec_path"}
+INPUT_OPTIONS = {"--data", "--catalogue", "spec_path", "file", "--validate"}
+#: arguments (positional), by parameter name: a value replaces the base's own at position 1
+POSITIONAL = {"mechanism_arg", "spec_path", "file", "command"}
 
 
 @dataclass
@@ -164,13 +168,15 @@ class Workspace:
         self.victim = root / "victim"
         self.spec = root / "spec.toml"
         self.spec.write_text('task = "pmf"\nmechanisms = ["pf"]\nepsilon = "1"\nscores = "1,0"\n')
-        #: a replay record (EM with the monotone exponent on a box neighbourhood: violated, pf §2.3)
-        self.evidence = root / "evidence.json"
-        self.evidence.write_text('{"mechanism": "em", "params": {"epsilon": "1", "monotone": true}, "epsilon": "1", '
-                                 '"kind": "counterexample", "evidence": "selection", "neighbourhood": {"relation": "box", '
-                                 '"sensitivity": "1"}, "scores": ["0", "0"], "neighbour_scores": ["-1", "1"], "output": 0}')
         self.count = 0
         self.nodes: list[tuple[Path, str]] = []
+        self.witness = root / "witness.json"  # a verify document, for replay
+        from typer.testing import CliRunner
+
+        from dpexact.cli.main import app
+
+        CliRunner().invoke(app, ["verify", "-m", "pf", "-e", "1/2", "--n", "2", "--values", "0,1", "--search", "grid",
+                                 "-p", "monotone=true", "-o", str(self.witness)])
         self.reset()
 
     @property
@@ -290,7 +296,7 @@ def random_case(rng: random.Random, ws: Workspace, table: list[tuple[str, str, b
                 aliases: dict[tuple[str, str], tuple[str, ...]]) -> Case:
     """One case: a command, one option replaced (a second one in a fifth of the cases)."""
     command, option, flag = rng.choice([t for t in table if not (t[0] in LONG and t[1] not in PATH_OPTIONS)])
-    base = [a.format(spec=ws.spec, store=ws.root / "store", evidence=ws.evidence) for a in BASE.get(command, [command])]
+    base = [a.format(spec=ws.spec, store=ws.root / "store", witness=ws.witness) for a in BASE.get(command, [command])]
     fifos: list[str] = []
     picks = [(option, flag)]
     if rng.random() < 0.2 and command not in LONG:
@@ -304,7 +310,7 @@ def random_case(rng: random.Random, ws: Workspace, table: list[tuple[str, str, b
             continue
         value, new_fifos = _value(rng, command, opt, ws)
         fifos += new_fifos
-        if opt in ("mechanism_arg", "spec_path"):  # positional: replaces the base's own
+        if opt in POSITIONAL:  # replaces the base's own
             args = args[:1] + [value] + args[2:]
         else:
             if command == "conform" and opt == "--mechanism" and args[1:2] == ["em"]:
@@ -383,6 +389,8 @@ def run_case(case: Case, ws: Workspace, hang_seconds: float = HANG_SECONDS) -> O
     if bad:
         return Outcome(case, "code-run", seconds, None, "; ".join(bad))
     if hung or cpu > hang_seconds:
+        if _whole_catalogue(case.args):  # a valid request for minutes of work (the README's first command)
+            return Outcome(case, "long-valid", seconds, None, "a valid run of many claims, stopped at the limit")
         return Outcome(case, "hang", seconds, None, f"more than {hang_seconds} CPU s or {WALL_SECONDS} wall s")
     text = result.output
     if "Traceback" in text or (result.exception is not None and not isinstance(result.exception, SystemExit)):
@@ -394,6 +402,16 @@ def run_case(case: Case, ws: Workspace, hang_seconds: float = HANG_SECONDS) -> O
     if errors and (len(errors) > 1 or lines[-1] != errors[0]):  # our message: one line, the last one
         return Outcome(case, "multi-line", seconds, result.exit_code, "\n".join(lines[-3:])[:300])
     return Outcome(case, "ok", seconds, result.exit_code, (errors[-1] if errors else "")[:400])
+
+
+def _whole_catalogue(args: list[str]) -> bool:
+    """``check`` selecting many claims: ``--claim`` with a wildcard, or ``--paper`` of a known paper."""
+    if args[:1] != ["check"]:
+        return False
+    values = {(a, b) for a, b in zip(args, args[1:])}
+    return any(o == "--claim" and v.endswith("*") for o, v in values) or any(
+        o == "--paper" and v in ("pf", "adp", "err", "brr", "hetsel") for o, v in values) and not any(
+        o == "--claim" and not v.endswith("*") for o, v in values)
 
 
 def aliases_table() -> dict[tuple[str, str], tuple[str, ...]]:

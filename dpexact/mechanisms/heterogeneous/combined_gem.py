@@ -117,7 +117,7 @@ class CombinedGEM(HeterogeneousSelection):
         gem, mgem = self._parts()
         return max(gem.input_rounding_shift(scores, q, rounding), mgem.input_rounding_shift(scores, q, rounding))
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         gem, mgem = self._parts()
         bit = self._bit_float(q)
         pg, pm = gem.pmf(q, method=method), mgem.pmf(q, method=method)
@@ -131,7 +131,7 @@ class CombinedGEM(HeterogeneousSelection):
         return Pmf(vals, "float", pg.method, rel_error=rel, abs_error=abs_err, error_kind="estimate",
                    details={"bit": bit, "pi_mgem": pi})
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         gem, mgem = self._parts()
         bit = int(spearman_sign(q, list(self.candidate_sensitivities(len(q)))) >= 0)
         pg, pm = gem.pmf(q, backend=backend, method=method), mgem.pmf(q, backend=backend, method=method)
@@ -153,13 +153,13 @@ class CombinedGEM(HeterogeneousSelection):
         est = max(pg.abs_error, pm.abs_error) + 10.0 ** (-backend.dps + 2)
         return Pmf(vals, str(backend), pg.method, None, est, "estimate", details={"bit": bit})
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         gem, mgem = self._parts()
         bit = self._bit_float(q)
         keep = rng.random(size) < 1.0 / (1.0 + np.exp(-self.epsilon_c.to_float()))
         report = np.where(keep, bit, 1 - bit)
-        out = gem._sample(q, rng, size)
+        out = gem.sample(q, rng, size)
         k = int(report.sum())
         if k:
-            out[report == 1] = mgem._sample(q, rng, k)
+            out[report == 1] = mgem.sample(q, rng, k)
         return out

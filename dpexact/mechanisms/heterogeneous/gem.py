@@ -156,7 +156,7 @@ class _GEMBase(HeterogeneousSelection):
                 low = d
         return lipschitz_shift(self._inner().exponent_scale / low, rounding)
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         check_size(q.size, FLOAT_LIMIT, "the O(n²) GEM transform")
         d = self.float_sensitivities(q.size)
         t = self.t(q.size).to_float()
@@ -174,15 +174,15 @@ class _GEMBase(HeterogeneousSelection):
                    error_kind="estimate", logvalues=inner.logvalues,
                    details={**inner.details, "transformed_scores_abs_error": qerr})
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         qp = gem_scores(q, list(self.candidate_sensitivities(len(q))), self.t(len(q)))
         return self._inner().pmf(qp, backend=backend, method=method)
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         d = self.float_sensitivities(q.size)
         qp, _ = gem_scores_float(q, d, self.t(q.size).to_float())
         if self.selector == "em":
-            return self._inner()._sample(qp, rng, size)
+            return self._inner().sample(qp, rng, size)
         # RNM with Exp(ε/2) noise (mean 2/ε), literally
         scale = 2.0 / self.epsilon.to_float()
         out = np.empty(size, dtype=np.int64)

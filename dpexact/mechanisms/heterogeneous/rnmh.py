@@ -55,14 +55,14 @@ class _PerCandidateRNM(HeterogeneousSelection):
         """Noisy max with scales ``b_a``: rate ``1/min_a b_a`` (:func:`~..base.lipschitz_shift`)."""
         return self._rnm(q.size).input_rounding_shift(scores, q, rounding)
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         return self._rnm(q.size).pmf(q, backend="float", method=method)
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         return self._rnm(len(q)).pmf(q, backend=backend, method=method)
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
-        return self._rnm(q.size)._sample(q, rng, size)
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+        return self._rnm(q.size).sample(q, rng, size)
 
 
 @dataclass(frozen=True)
@@ -113,13 +113,13 @@ class RNMGlobal(_PerCandidateRNM):
 
         return PermuteAndFlip(self.epsilon, self.global_sensitivity(n))
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         m = _check_method(method, ("pf", "quadrature"), "pf")
         if m == "pf":
             return self._pf(q.size).pmf(q)
         return self._rnm(q.size).pmf(q)
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         m = _check_method(method, ("pf", "quadrature"), "pf")
         if m == "pf":
             return self._pf(len(q)).pmf(q, backend=backend)

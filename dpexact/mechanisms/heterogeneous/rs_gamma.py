@@ -132,7 +132,7 @@ class _RandomStopping(HeterogeneousSelection):
                 low = b
         return lipschitz_shift(1 / low, rounding)
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         from scipy.integrate import quad_vec
 
         _check_method(method, ("quadrature",), "quadrature")
@@ -209,7 +209,7 @@ class _RandomStopping(HeterogeneousSelection):
                    details={"pieces": pieces, "clusters": len(clusters), "quadrature_error_estimate": err,
                             "tail_bound": tail, "converged": converged})
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         _check_method(method, ("quadrature",), "quadrature")
         if backend.is_exact:
             raise ValueError(f"{self.short_name}: no exact backend (the pmf is a non-elementary integral); "
@@ -342,7 +342,7 @@ class _RandomStopping(HeterogeneousSelection):
     def _draw_k(self, rng: np.random.Generator, size: int) -> np.ndarray:
         raise NotImplementedError
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         n = q.size
         b = np.array([x.to_float() for x in self._scales(n)])
         out = np.empty(size, dtype=np.int64)

@@ -61,7 +61,7 @@ class PermuteAndFlip(SelectionMechanism):
         """PF with exponent scale ``c`` is ``2cΔ``-DP for every Δ (pf Theorem 1): rate ``c``."""
         return lipschitz_shift(self.exponent_scale, rounding)
 
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
+    def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         m = _check_method(method, ("quadrature", "recurrence"), "quadrature")
         x = self._float_exponents(q)
         if m == "recurrence":
@@ -87,7 +87,7 @@ class PermuteAndFlip(SelectionMechanism):
         rel[~(rel * pmf.max(axis=1) <= FLOAT_USEFUL_ERROR)] = np.nan
         return pmf, rel
 
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
+    def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_exact:
             xs = self._exact_exponents(q)
             m = _check_method(method, ("polynomial", "recurrence"), "polynomial")
@@ -116,7 +116,7 @@ class PermuteAndFlip(SelectionMechanism):
             vals, info = pf_pmf_quadrature_mp(xb, backend.dps)
         return _scalar_pmf(tuple(vals), backend, m, info)
 
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
+    def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         p = np.exp(self._float_exponents(q))
         n = p.size
         out = np.empty(size, dtype=np.int64)

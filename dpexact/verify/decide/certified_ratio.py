@@ -27,6 +27,7 @@ import numpy as np
 from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.exp_lattice import exact_sign
 from ...numbers.real import Real
+from ...protocols import Mechanism
 from ...mechanisms.base import MechanismCrash
 
 __all__ = ["PmfCache", "PairDecision", "decide_pair", "Status"]
@@ -39,7 +40,7 @@ Vector = tuple[Fraction, ...]
 class PmfCache:
     """Memoised pmfs of one mechanism (keyed by the exact score vector)."""
 
-    mechanism: Any
+    mechanism: Mechanism
     prec: int = 128
     _float: dict = field(default_factory=dict)
     _ball: dict = field(default_factory=dict)
@@ -153,7 +154,7 @@ def _up(x: Any) -> float:
     return f if f >= x else math.nextafter(f, math.inf)
 
 
-def _exp_eps(mechanism: Any) -> Any:
+def _exp_eps(mechanism: Mechanism) -> Any:
     import sympy
 
     return sympy.exp(Real.of(mechanism.epsilon).to_sympy())

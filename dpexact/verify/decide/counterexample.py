@@ -23,6 +23,7 @@ from ...numbers.backends import ball_context, get_backend
 from ...numbers.real import Real
 from ...numbers.backends import exact_sympy
 from ...numbers.exp_lattice import exact_sign
+from ...protocols import Mechanism
 
 __all__ = ["Counterexample", "Recheck"]
 
@@ -49,7 +50,7 @@ class Recheck:
 class Counterexample:
     """Neighbours ``scores ~ neighbour_scores`` and an output whose probability ratio exceeds e^ε."""
 
-    mechanism: Any
+    mechanism: Mechanism
     neighbourhood: Any
     scores: tuple[Fraction, ...]
     neighbour_scores: tuple[Fraction, ...]

@@ -35,6 +35,7 @@ from ...numbers.real import Real
 from .certified_ratio import PairDecision, PmfCache, decide_pair
 from .counterexample import Counterexample, Recheck
 from ..neighbourhoods import Neighbourhood, as_vector, default_neighbourhood
+from ...protocols import Mechanism
 
 __all__ = ["ScopeResult", "check_pairs", "check_pure_dp", "prop2_check", "neighbour_pairs", "MAX_PAIRS"]
 
@@ -147,7 +148,7 @@ def _triple(pairs: list, i: int, o: int) -> tuple[Vector, Vector, int]:
 
 
 def check_pairs(
-    mechanism: Any,
+    mechanism: Mechanism,
     pairs: list[tuple[Vector, Vector]],
     neighbourhood: Neighbourhood,
     *,
@@ -229,7 +230,7 @@ def check_pairs(
 
 
 def check_pure_dp(
-    mechanism: Any,
+    mechanism: Mechanism,
     scores: Sequence[Any] | Sequence[Sequence[Any]],
     neighbourhood: Neighbourhood | None = None,
     steps: int = 1,
@@ -249,7 +250,7 @@ def check_pure_dp(
     return check_pairs(mechanism, neighbour_pairs(vectors, nb, steps), nb, prec=prec)
 
 
-def prop2_check(mechanism: Any, scores: Sequence[Sequence[Any]], prec: int = 128) -> ScopeResult:
+def prop2_check(mechanism: Mechanism, scores: Sequence[Sequence[Any]], prec: int = 128) -> ScopeResult:
     """pf Proposition 2 (regular mechanisms): ``Pr[M(q)=r] >= e^{-ε} Pr[M(q + 2Δ e_r)=r]`` for all r.
 
     Uses ``q + Δ e_r`` when the mechanism's neighbourhood is the monotone box (pf Remark 1). Sufficient for ε-DP on the

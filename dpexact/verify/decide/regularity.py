@@ -21,6 +21,7 @@ from ...numbers.backends import get_backend
 from ...numbers.backends import exact_sympy
 from ...numbers.exp_lattice import exact_sign
 from ..neighbourhoods import as_vector
+from ...protocols import Mechanism
 
 __all__ = ["RegularityViolation", "RegularityReport", "check_regularity"]
 
@@ -54,7 +55,7 @@ class RegularityReport:
         return not self.violations
 
 
-def check_regularity(mechanism: Any, vectors: Sequence[Sequence[Any]], shifts: Sequence[Any] = (1, "-5/2"),
+def check_regularity(mechanism: Mechanism, vectors: Sequence[Sequence[Any]], shifts: Sequence[Any] = (1, "-5/2"),
                      backend: str = "ball", max_perms: int = 24) -> RegularityReport:
     """Check pf Definition 3 on ``vectors`` (ball: refutations only; exact: also proves equalities).
 

@@ -26,15 +26,16 @@ from typing import Any
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
+from ...protocols import AnyMechanism
 from ..options import honours
 
 __all__ = ["verify_additive", "verify_truncated_geometric", "verify_rappor", "verify_smart_sum",
-           "verify_svt34_parallel", "CLOSED_FORMS"]
+           "verify_svt34_parallel", "CLOSED_FORMS", "ClosedForm"]
 
 
 @dataclass(frozen=True)
 class _Witness:
-    mechanism: Any
+    mechanism: AnyMechanism
     scores: list
     neighbour_scores: list
     box: list
@@ -60,7 +61,7 @@ class _OneDiffer:
 
 
 @honours("n", "relation", "neighbourhood")
-def verify_additive(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None,
+def verify_additive(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None,
                     neighbourhood: Any = None) -> Any:
     """Verdict from :meth:`privacy_level` with a witness box whose ratio attains it (ball re-check).
 
@@ -121,7 +122,7 @@ def verify_additive(m: Any, n: int | None = None, relation: str | None = None, n
 
 
 @honours()
-def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
+def verify_truncated_geometric(m: AnyMechanism, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exhaustive exact check over every neighbouring pair of counts and every output."""
     from ...numbers.exp_sum import ExpSum
     from ..decide.counterexample import Recheck
@@ -161,7 +162,7 @@ def verify_truncated_geometric(m: Any, n: Any = None, relation: Any = None, name
 
 
 @honours()
-def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
+def verify_rappor(m: AnyMechanism, n: Any = None, relation: Any = None, name: str | None = None) -> Any:
     """Exact largest loss over every pair of inputs lo..hi (module docstring), with a ball-checked witness."""
     import sympy
     from ..decide.counterexample import Recheck
@@ -204,7 +205,7 @@ def verify_rappor(m: Any, n: Any = None, relation: Any = None, name: str | None 
 
 
 @honours("n", "relation")
-def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
+def verify_smart_sum(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Exact level ``max_j ‖D e_j‖₁ Δ/b`` (bad: an output event of probability 1 vs 0) against the claim 2ε."""
     from flint import arb
 
@@ -265,7 +266,7 @@ def verify_smart_sum(m: Any, n: int | None = None, relation: str | None = None, 
 
 
 @honours("n", "relation")
-def verify_svt34_parallel(m: Any, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
+def verify_svt34_parallel(m: AnyMechanism, n: int | None = None, relation: str | None = None, name: str | None = None) -> Any:
     """Refute ε-DP of the pair through a certified violation of one component (module docstring)."""
     from ..search.boxes import verify_boxes
     from ..search.patterns import verify_patterns
@@ -297,10 +298,30 @@ CLOSED_FORMS = {
 }
 
 
-def closed_form_for(mechanism: Any) -> Any:
+def closed_form_for(mechanism: AnyMechanism) -> Any:
     """The closed-form verifier of ``mechanism``'s family (by class hierarchy), or None."""
     for cls in type(mechanism).__mro__:
         f = CLOSED_FORMS.get(cls.__name__)
         if f is not None:
             return f
     return None
+
+
+class ClosedForm:
+    """Proof unit: a family whose exact privacy level is a formula of its parameters (table above)."""
+
+    name = "closed form"
+
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
+        return closed_form_for(mechanism) is not None
+
+    def verdict(self, mechanism: AnyMechanism, n: int | None, relation: str | None, name: str | None = None,
+                **kwargs: Any) -> Any:
+        return closed_form_for(mechanism)(mechanism, n, relation, name=name, **kwargs)
+
+    def route(self, mechanism: AnyMechanism) -> tuple[frozenset[str], str]:
+        """The verify options the family's verifier honours, and the route's name."""
+        from ..options import honoured_by
+
+        return honoured_by(closed_form_for(mechanism)), "the closed-form verifier"
+

@@ -26,13 +26,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...numbers.real import Real
+from ...protocols import Mechanism
 
-__all__ = ["noisy_max_bound"]
+__all__ = ["noisy_max_bound", "extend_by_noisy_max"]
 
 _SHIFT = {"all-differ": 2, "monotone": 1, "one-differ": 1}
 
 
-def noisy_max_bound(mechanism: Any, relation: str = "all-differ") -> Real | None:
+def noisy_max_bound(mechanism: Mechanism, relation: str = "all-differ") -> Real | None:
     """``shift·h/b`` (module docstring) for report noisy max with a common noise scale, else None."""
     from ...mechanisms.report_noisy_max import ReportNoisyMax
 
@@ -43,3 +44,12 @@ def noisy_max_bound(mechanism: Any, relation: str = "all-differ") -> Real | None
         raise ValueError(f"relation must be one of {sorted(_SHIFT)}, got {relation!r}")
     b = Real.of(mechanism.noise_scale)
     return Real.of(mechanism.sensitivity) * _SHIFT[relation] * family.hazard_max() / b
+
+
+def extend_by_noisy_max(v: Any, mechanism: Mechanism, relation: str) -> None:
+    """Add to a private verdict what the noisy-max coupling proves beyond the searched scope."""
+    bound = noisy_max_bound(mechanism, relation)
+    if bound is not None and not bound > Real.of(mechanism.epsilon):
+        v.scope.notes.append(f"beyond the searched scope: conditioning on the other candidates' noises proves "
+                             f"log-ratio <= {bound} <= ε for EVERY pair of neighbours ({relation}), every output and every n")
+

@@ -42,10 +42,11 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...numbers.real import Real
+from ...protocols import CouplingLaw, Mechanism
 from ..verdict import Scope, Verdict
 from ..options import honours
 
-__all__ = ["CouplingBound", "coupling_bound", "verify_coupling", "factor_bound"]
+__all__ = ["CouplingBound", "coupling_bound", "verify_coupling", "factor_bound", "extend_by_coupling", "ThresholdCoupling"]
 
 INF = math.inf
 
@@ -171,7 +172,7 @@ def _branch_bound(terms: Any, b1: Any, relation: str, delta: Fraction) -> tuple[
     return worst, worst_s
 
 
-def coupling_bound(mechanism: Any, n: int, relation: str = "all-differ") -> CouplingBound:
+def coupling_bound(mechanism: Mechanism, n: int, relation: str = "all-differ") -> CouplingBound:
     """The largest checked coupling bound over every output for n queries (module docstring)."""
     delta = Real.of(mechanism.sensitivity)
     if not delta.is_rational:
@@ -201,7 +202,7 @@ def coupling_bound(mechanism: Any, n: int, relation: str = "all-differ") -> Coup
 
 
 @honours("n", "relation")
-def verify_coupling(mechanism: Any, n: int = 10, relation: str = "all-differ", name: str | None = None) -> Verdict | None:
+def verify_coupling(mechanism: Mechanism, n: int = 10, relation: str = "all-differ", name: str | None = None) -> Verdict | None:
     """``private-within-scope`` (certified) if the coupling bound is at most ε, else ``None``.
 
     ``None`` means the coupling proves nothing (it is an upper bound, not a refutation): run a
@@ -228,3 +229,33 @@ def verify_coupling(mechanism: Any, n: int = 10, relation: str = "all-differ", n
                    verdict="private-within-scope", scope=scope, worst_log_ratio=bf, worst_float_log_ratio=bf,
                    worst_pair={"output": cb.output, "shift": str(cb.shift), "bound": str(cb.bound)},
                    counterexample=None, recheck=None, seconds=time.perf_counter() - t0)
+
+
+def extend_by_coupling(v: Verdict, mechanism: Mechanism, n: int, relation: str) -> None:
+    """Add to a pattern verdict what the checked threshold-shift coupling proves beyond its pair family."""
+    cb = coupling_bound(mechanism, n, relation)
+    eps = Real.of(mechanism.epsilon)
+    if cb.finite and not cb.bound > eps:
+        v.scope.notes.append(f"beyond the pair family: a threshold-shift coupling checked on the law's factors proves "
+                             f"log-ratio <= {cb.bound} <= ε for EVERY pair of neighbours and every output with n = {n} "
+                             f"(worst at output {cb.output!r}, shift {cb.shift})")
+        v.scope.families["coupling_every_pair"] = cb.outputs
+
+
+class ThresholdCoupling:
+    """Proof unit: a ``mixed`` sparse-vector law that states its factors (:class:`CouplingLaw`), for
+    every pair of neighbours and every output set with n queries (default 10)."""
+
+    name = "threshold-shift coupling"
+
+    def supports(self, mechanism: Mechanism, n: int | None, relation: str | None) -> bool:
+        # a finite pattern law stating its factors is searched first; the coupling then extends that verdict
+        return mechanism.output_kind == "mixed" and isinstance(mechanism, CouplingLaw)
+
+    def verdict(self, mechanism: Mechanism, n: int | None, relation: str | None, name: str | None = None,
+                **kwargs: Any) -> Verdict | None:
+        return verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
+
+    def route(self, mechanism: Mechanism) -> None:
+        """No route of its own: the box search of the mixed kind runs when the coupling proves nothing."""
+        return None

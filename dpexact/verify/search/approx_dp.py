@@ -40,7 +40,7 @@ import numpy as np
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
 from ...mechanisms.base import MechanismCrash
-from ...protocols import FINITE_KINDS, claimed_epsilon
+from ...protocols import FINITE_KINDS, REAL_KINDS, AnyMechanism, BoxLaw, FiniteDomain, claimed_epsilon
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
 from ..verdict import Scope, Verdict
@@ -61,7 +61,7 @@ def _delta(delta: Any) -> Real:
 class ApproxCounterexample:
     """Neighbours and the event ``S = {y : P(y) > e^ε Q(y)}`` with ``P(S) − e^ε Q(S) > δ``."""
 
-    mechanism: Any
+    mechanism: AnyMechanism
     neighbourhood: Any
     scores: Vector
     neighbour_scores: Vector
@@ -107,7 +107,7 @@ def _to_sympy(x: Any) -> Any:
     return exact_sympy(x)
 
 
-def verify_approx_dp(mechanism: Any, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Any, delta: Any, *,
+def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Any, delta: Any, *,
                      prec: int = 128, name: str | None = None, families: dict | None = None,
                      notes: Sequence[str] = (), progress: Callable[[str, str], None] | None = None) -> Verdict:
     """(ε, δ)-DP, ε the claimed epsilon, on the given neighbour pairs (module docstring)."""
@@ -119,7 +119,7 @@ def verify_approx_dp(mechanism: Any, pairs: Sequence[tuple[Vector, Vector]], nei
         raise ValueError("pairs: the scope has no neighbour pairs")
     with ball_context(prec):
         d_up = d.to_arb(prec)
-    outs = mechanism.outputs(len(pairs[0][0])) if hasattr(mechanism, "outputs") else list(range(len(pairs[0][0])))
+    outs = mechanism.outputs(len(pairs[0][0]))
     balls: dict = {}
 
     def pmf(v: Vector) -> list:
@@ -227,30 +227,30 @@ class _IntervalAsBox:
         return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
 
 
-def approx_options(mechanism: Any, relation: str | None) -> frozenset[str]:
+def approx_options(mechanism: AnyMechanism, relation: str | None) -> frozenset[str]:
     """The options of ``verify_any`` that :func:`verify_approx` honours for this mechanism (the
     routes of its body): boxes and tails of a continuous law, every pair of a finite input
     domain, the selection score families, or the query-pair families."""
-    kind = getattr(mechanism, "output_kind", "selection")
-    if kind in ("continuous", "interval"):
+    kind = mechanism.output_kind
+    if kind in REAL_KINDS:
         return frozenset({"n", "relation", "delta"})
     if kind == "selection" and relation is None:
         return frozenset({"neighbourhood", "searches", "n", "values", "steps", "delta"})
     own = mechanism.neighbourhood() if relation is None else None
-    if getattr(own, "inputs", None):
+    if isinstance(own, FiniteDomain) and own.inputs:
         return frozenset({"steps", "delta"})
     return frozenset({"n", "relation", "delta"})
 
 
-def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation: str | None = None,
+def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
                   steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
                   progress: Callable[[str, str], None] | None = None) -> Verdict:
     """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
     the query-pair family for another finite-output one (module docstring)."""
-    kind = getattr(mechanism, "output_kind", "selection")
+    kind = mechanism.output_kind
     boxed = _IntervalAsBox(mechanism) if kind == "interval" else mechanism
-    if kind in ("continuous", "interval") and callable(getattr(boxed, "box_probability", None)):  # boxes and tails
+    if kind in REAL_KINDS and isinstance(boxed, BoxLaw):  # boxes and tails
         from .boxes import verify_continuous_boxes
         from ..neighbourhoods import query_relation
 
@@ -261,7 +261,7 @@ def verify_approx(mechanism: Any, delta: Any, *, n: int | None = None, relation:
         raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
                         f"box law; output kind {kind!r} offers neither")
     own = mechanism.neighbourhood() if relation is None and neighbourhood is None else None
-    if getattr(own, "inputs", None):  # a finite input domain (LDP channels, counts): every pair of it
+    if isinstance(own, FiniteDomain) and own.inputs:  # a finite input domain (LDP channels, counts): every pair of it
         from ..decide.pure_dp import neighbour_pairs
 
         pairs = neighbour_pairs(list(own.inputs), own, steps)

@@ -30,7 +30,7 @@ from typing import Any
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import claimed_epsilon, value_count
+from ...protocols import AnyMechanism, NoiseScale, NoiseScales, claimed_epsilon, value_count, BoxCoordinates
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from ..verdict import Scope, Verdict
@@ -45,7 +45,7 @@ Vector = tuple[Fraction, ...]
 class BoxCounterexample:
     """Neighbours, a pattern and a box of released values whose probability ratio exceeds e^ε."""
 
-    mechanism: Any
+    mechanism: AnyMechanism
     neighbourhood: Any
     scores: Vector
     neighbour_scores: Vector
@@ -102,20 +102,20 @@ def _fraction(x: Any) -> Fraction:
     return r.to_fraction() if r.is_rational else Fraction(r.to_float())
 
 
-def _noise_scale(m: Any) -> Any:
+def _noise_scale(m: AnyMechanism) -> Any:
     """The scale the search's levels and box corners are measured in: the mechanism's
     ``noise_scale()``, else 2Δ/ε (the exponential mechanism's, a fair unit for a mechanism that
     states none)."""
-    if callable(getattr(m, "noise_scale", None)):
+    if isinstance(m, NoiseScale):
         return m.noise_scale()
     return Real.of(m.sensitivity) * 2 / Real.of(claimed_epsilon(m))
 
 
-def _geometry(m: Any) -> tuple[Fraction, Fraction, Fraction]:
+def _geometry(m: AnyMechanism) -> tuple[Fraction, Fraction, Fraction]:
     """``(s, b/2, T)``: the pair family's level unit s, the box-corner step (half the released values'
     noise scale b) and the base level T — a sparse vector's ``scales()`` and threshold, or one
     ``noise_scale()`` and level 0 for a noisy max."""
-    if not callable(getattr(m, "scales", None)):
+    if not isinstance(m, NoiseScales):
         b = _fraction(_noise_scale(m))
         return b, b / 2, Fraction(0)
     b1, b2, _ = (_fraction(b) for b in m.scales())
@@ -124,7 +124,7 @@ def _geometry(m: Any) -> tuple[Fraction, Fraction, Fraction]:
 
 @honours("n", "relation")
 def verify_boxes(
-    mechanism: Any,
+    mechanism: AnyMechanism,
     n: int = 10,
     relation: str = "all-differ",
     *,
@@ -226,7 +226,7 @@ def verify_boxes(
 class IntervalCounterexample:
     """Neighbours and an output interval ``[lo, hi]`` with ``Pr[M(q) ∈ I] > e^ε Pr[M(q') ∈ I]``."""
 
-    mechanism: Any
+    mechanism: AnyMechanism
     neighbourhood: Any
     scores: Vector
     neighbour_scores: Vector
@@ -252,7 +252,7 @@ class IntervalCounterexample:
 
 @honours("n", "relation")
 def verify_intervals(
-    mechanism: Any,
+    mechanism: AnyMechanism,
     n: int = 5,
     relation: str = "all-differ",
     *,
@@ -319,7 +319,7 @@ class ContinuousBoxCounterexample:
     """Neighbours and a box ``B`` (in the mechanism's box coordinates) with
     ``Pr[T(M(q)) ∈ B] > e^ε Pr[T(M(q')) ∈ B]``, ``T`` = ``box_coordinates`` or the identity."""
 
-    mechanism: Any
+    mechanism: AnyMechanism
     neighbourhood: Any
     scores: Vector
     neighbour_scores: Vector
@@ -329,7 +329,7 @@ class ContinuousBoxCounterexample:
     delta: str | None = None  # an (ε, δ) claim: the event's excess P(S) − e^ε Q(S) is above δ
 
     def as_dict(self) -> dict[str, Any]:
-        coords = "box_coordinates(y)" if callable(getattr(self.mechanism, "box_coordinates", None)) else "y"
+        coords = "box_coordinates(y)" if isinstance(self.mechanism, BoxCoordinates) else "y"
         out = {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
                "output": f"{coords} in box", "box": [[str(a), str(b)] for a, b in self.box],
                "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
@@ -351,7 +351,7 @@ class ContinuousBoxCounterexample:
 
 @honours("n", "relation")
 def verify_continuous_boxes(
-    mechanism: Any,
+    mechanism: AnyMechanism,
     n: int = 3,
     relation: str = "all-differ",
     *,

@@ -29,7 +29,7 @@ import numpy as np
 
 from ...numbers.backends import ball_context, get_backend
 from ...numbers.real import Real
-from ...protocols import claimed_epsilon
+from ...protocols import ExactDifferenceSign, ExactPatternValue, Mechanism, NoiseScales, ScreenLogpmf, Thresholded, ValueLoss, claimed_epsilon
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from ..verdict import Scope, Verdict
@@ -46,7 +46,7 @@ CHUNK = 24
 class PatternCounterexample:
     """Neighbours ``q ~ q'`` and an output (label) with ``Pr[M(q)=a] > e^ε Pr[M(q')=a]``."""
 
-    mechanism: Any
+    mechanism: Mechanism
     neighbourhood: Any
     scores: Vector
     neighbour_scores: Vector
@@ -91,16 +91,16 @@ def _log_enclosure(p1: Any, p2: Any) -> tuple[float, float]:
     return float(lr.lower()), float(lr.upper())
 
 
-def _exact_difference_sign(m: Any, q: Vector, q2: Vector, output: Any) -> int | None:
+def _exact_difference_sign(m: Mechanism, q: Vector, q2: Vector, output: Any) -> int | None:
     """Exact sign of ``P(q)_a - e^ε P(q')_a`` in Q[exp(Q)] (None when ε or the law is not rational)."""
     from ...numbers.exp_sum import ExpSum
 
     eps = Real.of(m.epsilon)
-    if hasattr(m, "value_loss"):
+    if isinstance(m, ValueLoss):
         eps = eps - m.value_loss(q, q2, output)
-    if hasattr(m, "exact_difference_sign"):  # e.g. a selection mechanism with an exact backend
+    if isinstance(m, ExactDifferenceSign):  # e.g. a selection mechanism with an exact backend
         return m.exact_difference_sign(q, q2, output, eps)
-    if not eps.is_rational or not hasattr(m, "exact_pattern_value"):
+    if not eps.is_rational or not isinstance(m, ExactPatternValue):
         return None
     try:
         a = m.exact_pattern_value(list(q), output)
@@ -110,17 +110,17 @@ def _exact_difference_sign(m: Any, q: Vector, q2: Vector, output: Any) -> int | 
     return (a - ExpSum.exp(eps.value) * b).sign()
 
 
-def _bound(m: Any, q: Vector, q2: Vector, output: Any, E: Any, prec: int) -> tuple[Any, Any]:
+def _bound(m: Mechanism, q: Vector, q2: Vector, output: Any, E: Any, prec: int) -> tuple[Any, Any]:
     """``(e^{ε - loss} ball, ε - loss exact)`` with ``loss = m.value_loss(q, q', a)`` (0 if the mechanism releases no values)."""
     eps = Real.of(m.epsilon)
-    if not hasattr(m, "value_loss"):
+    if not isinstance(m, ValueLoss):
         return E, eps
     budget = eps - m.value_loss(q, q2, output)
     with ball_context(prec):
         return budget.to_arb(prec).exp(), budget
 
 
-def decide_output(m: Any, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector, output: Any, prec: int = 128) -> tuple[str, float, float, str]:
+def decide_output(m: Mechanism, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector, output: Any, prec: int = 128) -> tuple[str, float, float, str]:
     """``("le" | "gt" | "undecided", log-ratio lo, hi, arithmetic)`` for one triple from two balls.
 
     The bound is ``e^ε``, or ``e^{ε - loss}`` for a mechanism that also releases values
@@ -139,14 +139,14 @@ def decide_output(m: Any, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector, outpu
     return ("le" if s <= 0 else "gt"), lo, hi, "exact"
 
 
-def _noise_scale(m: Any) -> Fraction:
-    if not callable(getattr(m, "scales", None)):  # a mechanism stating no scales: the unit 2Δ/ε
+def _noise_scale(m: Mechanism) -> Fraction:
+    if not isinstance(m, NoiseScales):  # a mechanism stating no scales: the unit 2Δ/ε
         return Real.of(m.sensitivity).to_fraction() * 2 / Fraction(Real.of(m.epsilon).to_float()).limit_denominator(10**6)
     scales = [b for b in m.scales() if b is not None]
     return max(Real.of(b).to_fraction() if Real.of(b).is_rational else Fraction(Real.of(b).to_float()) for b in scales)
 
 
-def pattern_pairs(mechanism: Any, n: int, relation: str, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]] | None = None
+def pattern_pairs(mechanism: Mechanism, n: int, relation: str, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]] | None = None
                   ) -> tuple[list[tuple[Vector, Vector]], Any, str]:
     """The pair family of a finite-output mechanism (:func:`query_pairs` around its threshold, in
     units of its largest noise scale), or ``pairs`` checked against the relation; with the
@@ -154,7 +154,7 @@ def pattern_pairs(mechanism: Any, n: int, relation: str, pairs: Sequence[tuple[S
     delta = Real.of(mechanism.sensitivity).to_fraction()
     nb = relation_neighbourhood(relation, delta)
     if pairs is None:
-        thr = Real.of(getattr(mechanism, "threshold", 0))
+        thr = Real.of(mechanism.threshold if isinstance(mechanism, Thresholded) else 0)
         T = thr.to_fraction() if thr.is_rational else Fraction(thr.to_float())
         pair_list = query_pairs(n, delta, T, _noise_scale(mechanism), relation)
         return pair_list, nb, f"query_pairs(n={n}, {relation}): constant levels T + L·s (s = largest noise scale) × offset shapes"
@@ -169,7 +169,7 @@ def pattern_pairs(mechanism: Any, n: int, relation: str, pairs: Sequence[tuple[S
 
 @honours("n", "relation")
 def verify_patterns(
-    mechanism: Any,
+    mechanism: Mechanism,
     n: int = 10,
     relation: str = "all-differ",
     *,
@@ -198,11 +198,11 @@ def verify_patterns(
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pair_list)})
     scope.notes.append(family)
     scope.notes.append(f"every one of the {len(outs)} outputs enumerated for every pair, both orders")
-    if hasattr(mechanism, "value_loss"):
+    if isinstance(mechanism, ValueLoss):
         scope.notes.append("released values: exact sup of their log density ratio added per pattern (every output set)")
     eps = Real.of(mechanism.epsilon)
     eps_f = eps.to_float()
-    screen = getattr(mechanism, "screen_logpmf", mechanism.logpmf)
+    screen = mechanism.screen_logpmf if isinstance(mechanism, ScreenLogpmf) else mechanism.logpmf
     logs: dict[Vector, np.ndarray] = {}
     with ball_context(prec):
         E = eps.to_arb(prec).exp()
@@ -264,7 +264,7 @@ def verify_patterns(
                 for j, out in enumerate(outs):
                     n_triples += 1
                     st, lo, hi, how = decide_output(mechanism, px[j], py[j], E, x, y, out, prec)
-                    if hasattr(mechanism, "value_loss"):  # report the full loss: pattern ratio + values' sup
+                    if isinstance(mechanism, ValueLoss):  # report the full loss: pattern ratio + values' sup
                         extra = float(mechanism.value_loss(x, y, out).to_float())
                         lo, hi = lo + extra, hi + extra
                     if how == "exact":

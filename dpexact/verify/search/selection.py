@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ...numbers.real import Real
-from ...protocols import check_mechanism, mechanism_properties, mechanism_size
+from ...protocols import Mechanism, check_mechanism, mechanism_properties, mechanism_size
 from ..decide.certified_ratio import PmfCache
 from ..neighbourhoods import LInfBox, MonotoneBox, Neighbourhood, as_vector, default_neighbourhood
 from ..decide.pure_dp import ScopeResult, check_pairs, neighbour_pairs
@@ -93,7 +93,7 @@ def random_family(n: int, count: int, low: Any, high: Any, seed: int = 0) -> lis
     return [tuple(lo + Fraction(int(k), 8) for k in rng.integers(0, steps + 1, size=n)) for _ in range(count)]
 
 
-def fixed_size(mechanism: Any) -> int | None:
+def fixed_size(mechanism: Mechanism) -> int | None:
     """Number of candidates a mechanism is tied to (its protocol ``size``), else None."""
     return mechanism_size(mechanism)
 
@@ -135,7 +135,7 @@ def _box_for_pair(nb: Neighbourhood, q: Vector, q2: Vector) -> tuple[list[Fracti
 
 
 def local_search(
-    mechanism: Any,
+    mechanism: Mechanism,
     neighbourhood: Neighbourhood,
     starts: Sequence[tuple[Vector, Vector, int]],
     q_range: tuple[Any, Any],
@@ -182,7 +182,7 @@ def local_search(
     return out
 
 
-def _default_plan(mechanism: Any, delta: Fraction) -> list[tuple[str, list[Vector]]]:
+def _default_plan(mechanism: Mechanism, delta: Fraction) -> list[tuple[str, list[Vector]]]:
     n_fixed = mechanism_size(mechanism)
     vals2 = [k * delta for k in range(4)]
     vals3 = [k * delta for k in range(3)]
@@ -195,7 +195,7 @@ def _default_plan(mechanism: Any, delta: Fraction) -> list[tuple[str, list[Vecto
     ]
 
 
-def integer_scope(mechanism: Any, nb: Neighbourhood, plan: list[tuple[str, list[Vector]]]
+def integer_scope(mechanism: Mechanism, nb: Neighbourhood, plan: list[tuple[str, list[Vector]]]
                   ) -> tuple[Neighbourhood, list[tuple[str, list[Vector]]]]:
     """The relation and families restricted to integer score vectors when the mechanism declares
     ``integer_scores`` (its law is defined there only); unchanged otherwise."""
@@ -204,7 +204,7 @@ def integer_scope(mechanism: Any, nb: Neighbourhood, plan: list[tuple[str, list[
     return _IntegerPoints(nb), [(fam, [v for v in vecs if _is_integer(v)]) for fam, vecs in plan]
 
 
-def scope_plan(mechanism: Any, searches: Sequence[str], n: int | None = None, values: Sequence[Any] | None = None,
+def scope_plan(mechanism: Mechanism, searches: Sequence[str], n: int | None = None, values: Sequence[Any] | None = None,
                random_count: int = 50, seed: int = 0) -> list[tuple[str, list[Vector]]]:
     """The score-vector families ``[(name, vectors), ...]`` of a scope (module docstring): the
     default plan, or grid / structured families on n candidates, plus the random family."""
@@ -230,7 +230,7 @@ def scope_plan(mechanism: Any, searches: Sequence[str], n: int | None = None, va
 
 @honours("neighbourhood", "searches", "n", "values", "steps")
 def verify(
-    mechanism: Any,
+    mechanism: Mechanism,
     neighbourhood: Neighbourhood | None = None,
     searches: Sequence[str] = ("grid", "structured", "local"),
     *,

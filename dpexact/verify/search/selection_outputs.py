@@ -7,6 +7,7 @@ from typing import Any
 
 from ...mechanisms.base import MechanismCrash
 from ...numbers.real import Real
+from ...protocols import Mechanism, MonotoneQuality
 
 __all__ = ["SelectionOutputs"]
 
@@ -20,7 +21,7 @@ class SelectionOutputs:
     the family's levels.
     """
 
-    def __init__(self, mechanism: Any) -> None:
+    def __init__(self, mechanism: Mechanism) -> None:
         self.mechanism = mechanism
         self.short_name = mechanism.short_name
         self.epsilon = mechanism.epsilon
@@ -31,7 +32,7 @@ class SelectionOutputs:
         self.exact_failure = ""
 
     def scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if getattr(self.mechanism, "monotone", False) else 2) / self.mechanism.epsilon,)
+        return (self.mechanism.sensitivity * (1 if isinstance(self.mechanism, MonotoneQuality) and self.mechanism.monotone else 2) / self.mechanism.epsilon,)
 
     def outputs(self, n: int) -> list[int]:
         return list(range(n))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from ...numbers.real import Real
 from ..neighbourhoods import Neighbourhood
 from ..decide.pure_dp import neighbour_pairs
 from ..verdict import Scope, Verdict
+from ...protocols import Mechanism
 
 __all__ = ["statistical_screen"]
 
@@ -37,7 +38,7 @@ def _cp(k: int, n: int, level: float) -> tuple[float, float]:
     return lo, hi
 
 
-def statistical_screen(mechanism: Any, neighbourhood: Neighbourhood, vectors: Sequence[Vector], *, steps: int = 1,
+def statistical_screen(mechanism: Mechanism, neighbourhood: Neighbourhood, vectors: Sequence[Vector], *, steps: int = 1,
                        draws: int = 20_000, seed: int = 0, level: float = 1e-6, name: str | None = None) -> Verdict:
     """Screen ``mechanism`` (only ``rvs`` is used) on the neighbour pairs of ``vectors``."""
     if isinstance(draws, bool) or not isinstance(draws, int) or not 100 <= draws <= 10_000_000:
