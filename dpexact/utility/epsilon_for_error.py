@@ -23,6 +23,8 @@ root lies in ``[lower, upper]``.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -69,7 +71,9 @@ def _factory(mechanism: "str | Callable[..., Any]", params: dict[str, Any]) -> C
     if isinstance(mechanism, str):
         from ..mechanisms.registry import mechanism as build
 
-        return lambda eps: build(mechanism, epsilon=eps, **params)
+        # the search's trial ε are binary floats by construction: pass their exact value (a Fraction),
+        # which is what a float means to dpexact, without the warning meant for a user's decimal
+        return lambda eps: build(mechanism, epsilon=Fraction(eps), **params)
     if callable(mechanism):
         return lambda eps: mechanism(epsilon=eps, **params)
     raise TypeError(f"mechanism must be a registry name or a factory callable, got {type(mechanism).__name__}")
