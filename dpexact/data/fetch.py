@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..io import atomic_write_bytes, atomic_write_text
 from .dpbench import DPBENCH_DOMAIN, PINNED_SHA256, SHA256SUMS, DatasetIntegrityError
 
 __all__ = ["DPBENCH_UPSTREAM", "MAX_BYTES", "fetch_dpbench"]
@@ -84,20 +84,11 @@ def fetch_dpbench(directory: "str | os.PathLike[str]", names: Sequence[str] | No
         if digest != PINNED_SHA256[name]:
             raise DatasetIntegrityError(f"{url}: SHA-256 {digest} differs from the pinned {PINNED_SHA256[name]}; "
                                         "not written", target, PINNED_SHA256[name], digest)
-        fd, tmp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, target)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        atomic_write_bytes(target, data, name="--dir")
         echo(f"{name}: downloaded, SHA-256 {digest[:16]}… matches the pinned digest")
         out.append(target)
     sums = folder / SHA256SUMS
     listed = {p.name for p in folder.iterdir() if p.name in PINNED_SHA256 and p.is_file()}
     if not sums.is_symlink() and (not sums.exists() or sums.is_file()):
-        sums.write_text("".join(f"{PINNED_SHA256[n]}  {n}\n" for n in sorted(listed)), encoding="utf-8")
+        atomic_write_text(sums, "".join(f"{PINNED_SHA256[n]}  {n}\n" for n in sorted(listed)), name="--dir")
     return out
