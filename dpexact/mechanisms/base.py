@@ -366,6 +366,16 @@ def lipschitz_shift(rate: Any, rounding: float) -> float:
     return float(r.to_arb(64).abs_upper().upper()) * 2 * rounding * (1 + 2.0**-48) + 2.0**-1074
 
 
+def noisy_max_shift(scales: Any, rounding: float) -> float:
+    """:func:`lipschitz_shift` of a noisy-max law with noise scales ``scales`` (one per candidate, or
+    per group): rate ``1/min_r b_r``."""
+    low = scales[0]
+    for b in scales[1:]:
+        if b < low:
+            low = b
+    return lipschitz_shift(1 / low, rounding)
+
+
 def widen_for_input_rounding(p: Pmf, shift: float, rounding: float) -> Pmf:
     """``p`` (a float pmf of the rounded scores, ``|p_r - P_r(q)| <= abs``, relative ``rel``) with the
     bounds that hold for the exact scores when ``|log P_r(exact) - log P_r(q)| <= shift``:

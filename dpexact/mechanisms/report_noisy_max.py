@@ -62,7 +62,7 @@ from ..numbers.backends import Backend
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
-from .base import SelectionMechanism, _check_method, lipschitz_shift
+from .base import SelectionMechanism, _check_method, noisy_max_shift
 from .noise import NoiseFamily, noise_family
 from .rnm_exponential_exact import rnm_exponential_ball, rnm_exponential_exact
 from .validation import check_size, positive_real
@@ -146,12 +146,7 @@ class ReportNoisyMax(SelectionMechanism):
     def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
         """Conditioning on the other noises (pf Appendix F), rate ``1/min_r b_r`` (see
         :func:`~.base.lipschitz_shift`)."""
-        scales = self.candidate_scales(q.size)
-        low = scales[0]
-        for b in scales[1:]:
-            if b < low:
-                low = b
-        return lipschitz_shift(1 / low, rounding)
+        return noisy_max_shift(self.candidate_scales(q.size), rounding)
 
     def _closed_form_ball(self, q: list[Real], prec: int, max_terms: int | None = None) -> tuple[list[Any], dict] | None:
         """Exponential noise on rational inputs: the exact closed form in ball arithmetic, or None

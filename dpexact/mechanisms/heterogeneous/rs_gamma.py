@@ -64,7 +64,7 @@ import numpy as np
 from ...numbers.backends import Backend
 from ...numbers.pmf import Pmf, pmf_from_numbers
 from ...numbers.real import Real
-from ..base import _check_method, lipschitz_shift
+from ..base import _check_method, noisy_max_shift
 from ..validation import check_size, positive_real
 from ..windows import ExactReach, FloatReach, clusters as _clusters
 from .sensitivities import HeterogeneousSelection
@@ -125,12 +125,7 @@ class _RandomStopping(HeterogeneousSelection):
         output is ``r`` when the largest of r's Laplace copies passes a threshold that the scores
         move by <= 2·rounding; the survival function of a maximum of i.i.d. Laplace copies,
         ``(1 - F)(1 + F + ... + F^{m-1})``, is log-Lipschitz with ``1/b_r`` like ``1 - F`` itself."""
-        scales = self._scales(q.size)
-        low = scales[0]
-        for b in scales[1:]:
-            if b < low:
-                low = b
-        return lipschitz_shift(1 / low, rounding)
+        return noisy_max_shift(self._scales(q.size), rounding)
 
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         from scipy.integrate import quad_vec
