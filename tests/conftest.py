@@ -39,3 +39,53 @@ except FileNotFoundError:  # tests that need the data fail loudly through the fi
 @pytest.fixture(scope="session")
 def dpbench_path() -> Path:
     return find_dpbench()
+
+
+#: The test tiers as ``-m`` expressions, the ones README.md's "Tests" section and .ci/run give
+#: (tests/test_tiers.py checks that they agree and that every test is in one of them).
+TIERS = {
+    "quick": "not slow and not notebooks and not heavy",  # a developer's pre-commit run
+    "ci": "not slow",  # the default run: what .ci/run runs
+    "slow": "slow",
+}
+
+#: node id -> names of the marks of every test collected in this session, recorded before ``-m``
+#: deselects any (so a session of one tier still sees the others' tests)
+COLLECTED = pytest.StashKey[dict[str, frozenset[str]]]()
+
+
+#: node ids (a test's id without ``[parameters]``: all its cases) of the `heavy` tests, with their measured
+#: CPU seconds: tests/heavy_tests.txt, which states the rule and the measurement
+HEAVY = {nodeid.strip(): float(seconds) for seconds, nodeid in (
+    line.split(None, 1) for line in (REPO / "tests" / "heavy_tests.txt").read_text().splitlines()
+    if line.strip() and not line.startswith("#"))}
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid in HEAVY or item.nodeid.split("[")[0] in HEAVY:
+            item.add_marker(pytest.mark.heavy)
+    config.stash[COLLECTED] = {item.nodeid: frozenset(m.name for m in item.iter_markers()) for item in items}
+
+
+# DPEXACT_TEST_CPU=FILE: one JSON line per test (node id, CPU seconds of this process and its reaped
+# children, wall seconds) appended to FILE, the measurement tests/heavy_tests.txt is chosen from
+if os.environ.get("DPEXACT_TEST_CPU"):
+    import json
+    import resource
+    import time
+
+    def _cpu_seconds() -> float:
+        return sum(r.ru_utime + r.ru_stime for r in (resource.getrusage(resource.RUSAGE_SELF),
+                                                     resource.getrusage(resource.RUSAGE_CHILDREN)))
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+        cpu, wall = _cpu_seconds(), time.perf_counter()
+        try:
+            return (yield)
+        finally:
+            with open(os.environ["DPEXACT_TEST_CPU"], "a") as f:
+                f.write(json.dumps({"nodeid": item.nodeid, "cpu": round(_cpu_seconds() - cpu, 3),
+                                    "wall": round(time.perf_counter() - wall, 3)}) + "\n")
