@@ -489,12 +489,12 @@ class ExactBackend(Backend):
         return sympy.Add(*[exact_sympy(v) for v in items])
 
     def try_sign(self, x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
-        """Exact sign (:func:`.exact_sign.exact_sign`: rationals, sums of exponentials, arb at
+        """Exact sign (:func:`.closed_form_sign.closed_form_sign`: rationals, sums of exponentials, arb at
         rising precision, then ``zero_test`` and ``sympy.simplify``); ``None`` only when an exact tie
         cannot be decided."""
-        from .exact_sign import exact_sign
+        from .closed_form_sign import closed_form_sign
 
-        return exact_sign(x, zero_test)
+        return closed_form_sign(x, zero_test)
 
     def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
         """Closed form by :func:`sympy.integrate` (``ValueError`` when there is none)."""

@@ -19,13 +19,13 @@ from typing import Any, Callable
 
 from .sympy_conversion import exact_sympy
 
-__all__ = ["exact_sign"]
+__all__ = ["closed_form_sign"]
 
 #: arb precisions (bits) tried on a closed form before the zero test
 ARB_PRECISIONS = (128, 512, 2048)
 
 
-def exact_sign(x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
+def closed_form_sign(x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
     """``-1 | 0 | 1``, the sign of the exact number ``x`` (module docstring), or ``None`` when a
     tie cannot be decided."""
     if type(x).__name__ == "fmpq":

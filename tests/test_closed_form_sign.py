@@ -1,4 +1,4 @@
-"""The exact sign (numbers/exact_sign.py), against mpmath at 60 digits; the numbers modules stay small."""
+"""The exact sign (numbers/closed_form_sign.py), against mpmath at 60 digits; the numbers modules stay small."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sympy
 from flint import ctx, fmpq
 
 from dpexact.numbers.backends import ExactBackend
-from dpexact.numbers.exact_sign import exact_sign
+from dpexact.numbers.closed_form_sign import closed_form_sign
 
 R = sympy.Rational
 CASES = [
@@ -30,22 +30,22 @@ def _mp_sign(e) -> int:
 
 @pytest.mark.parametrize("e", CASES, ids=str)
 def test_sign_of_closed_forms_matches_mpmath(e):
-    assert exact_sign(e) == _mp_sign(e)
+    assert closed_form_sign(e) == _mp_sign(e)
     assert ExactBackend().try_sign(e) == _mp_sign(e)
 
 
 def test_ties_and_rationals():
-    assert exact_sign(fmpq(-2, 3)) == -1 and exact_sign(fmpq(0)) == 0
-    assert exact_sign(sympy.exp(R(1, 2)) ** 2 - sympy.E) == 0          # exp(1/2)^2 = e, by the exp-sum rule
-    assert exact_sign(sympy.sqrt(8) - 2 * sympy.sqrt(2)) == 0           # sympy simplifies to 0
+    assert closed_form_sign(fmpq(-2, 3)) == -1 and closed_form_sign(fmpq(0)) == 0
+    assert closed_form_sign(sympy.exp(R(1, 2)) ** 2 - sympy.E) == 0          # exp(1/2)^2 = e, by the exp-sum rule
+    assert closed_form_sign(sympy.sqrt(8) - 2 * sympy.sqrt(2)) == 0           # sympy simplifies to 0
     tie = sympy.log(6) - sympy.log(2) - sympy.log(3)
-    assert exact_sign(tie, zero_test=lambda e: False) is None          # caller says "not zero": undecided
-    assert exact_sign(tie, zero_test=lambda e: True) == 0
+    assert closed_form_sign(tie, zero_test=lambda e: False) is None          # caller says "not zero": undecided
+    assert closed_form_sign(tie, zero_test=lambda e: True) == 0
 
 
 def test_precision_restored():
     old = ctx.prec
-    exact_sign(sympy.sqrt(2) * sympy.pi - R(444288, 100000))
+    closed_form_sign(sympy.sqrt(2) * sympy.pi - R(444288, 100000))
     assert ctx.prec == old
 
 
