@@ -496,9 +496,9 @@ class BatchFloatPmf(Protocol):
 AnyMechanism = Mechanism | ContinuousMechanism
 
 # -- optional capabilities (each read by a verifier, a conformance check or a metric) ----------
-# Tested with isinstance. A capability is offered when each of its methods is *callable* on the object:
-# an attribute of the same name that is data (report noisy max's ``noise_scale`` property, its
-# per-candidate ``scales`` field) or None (``box_coordinates = None``: the identity) is not the capability.
+# Tested with isinstance; each name has one meaning and one signature across dpexact. A capability is
+# offered when each of its methods is *callable* on the object: an attribute of the same name set to None
+# (``box_coordinates = None``: the identity) is not the capability.
 
 
 class _CapabilityMeta(type(Protocol)):  # type: ignore[misc]
@@ -551,18 +551,20 @@ class BoxCoordinates(Protocol, metaclass=_CapabilityMeta):
 
 @runtime_checkable
 class NoiseScale(Protocol, metaclass=_CapabilityMeta):
-    """An additive-noise mechanism's scale ``b`` (``noise_scale() -> Real``), which sets the window
-    of its real outputs; without it the unit is 2Δ/ε."""
+    """The scale ``b`` of a mechanism's additive noise, one for every candidate or coordinate
+    (``noise_scale() -> Real``): report noisy max's common scale, the Laplace scale of released values.
+    It sets the window of real outputs; :func:`noise_unit` gives 2Δ/ε for a mechanism without it."""
 
     def noise_scale(self) -> Any: ...
 
 
 @runtime_checkable
 class NoiseScales(Protocol, metaclass=_CapabilityMeta):
-    """The Laplace scales a finite-output law uses (``scales() -> tuple``, None entries for a noise
-    it does not draw); the largest sets the levels of the pattern search's query pairs."""
+    """The Laplace scales of a threshold law (sparse vector), ``noise_scales() -> (b_threshold, b_query,
+    b_third)`` (the third: the redrawn threshold's or the released answers'; None for a noise it does not
+    draw); the largest sets the levels of the pattern search's query pairs."""
 
-    def scales(self) -> tuple: ...
+    def noise_scales(self) -> tuple: ...
 
 
 @runtime_checkable

@@ -113,12 +113,12 @@ def _noise_scale(m: AnyMechanism) -> Any:
 
 def _geometry(m: AnyMechanism) -> tuple[Fraction, Fraction, Fraction]:
     """``(s, b/2, T)``: the pair family's level unit s, the box-corner step (half the released values'
-    noise scale b) and the base level T — a sparse vector's ``scales()`` and threshold, or one
+    noise scale b) and the base level T — a sparse vector's ``noise_scales()`` and threshold, or one
     ``noise_scale()`` and level 0 for a noisy max."""
     if not isinstance(m, NoiseScales):
         b = _fraction(_noise_scale(m))
         return b, b / 2, Fraction(0)
-    b1, b2, _ = (_fraction(b) for b in m.scales())
+    b1, b2, _ = (_fraction(b) for b in m.noise_scales())
     return max(b1, b2), b2 / 2, _fraction(m.threshold)
 
 
@@ -137,7 +137,7 @@ def verify_boxes(
     """Search boxes of released values for a certified violation (module docstring).
 
     Args:
-        mechanism: offers ``outputs(n)``, ``box_probability`` and either ``scales()`` and ``threshold``
+        mechanism: offers ``outputs(n)``, ``box_probability`` and either ``noise_scales()`` and ``threshold``
             (sparse vector) or ``noise_scale()`` (noisy max releasing its index and value), else
             the unit 2Δ/ε is used.
         n: number of queries; relation: ``"all-differ"``, ``"one-differ"`` or ``"monotone"``.

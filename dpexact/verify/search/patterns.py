@@ -142,7 +142,7 @@ def decide_output(m: Mechanism, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector,
 def _noise_scale(m: Mechanism) -> Fraction:
     if not isinstance(m, NoiseScales):  # a mechanism stating no scales: the unit 2Δ/ε
         return Real.of(m.sensitivity).to_fraction() * 2 / Fraction(Real.of(m.epsilon).to_float()).limit_denominator(10**6)
-    scales = [b for b in m.scales() if b is not None]
+    scales = [b for b in m.noise_scales() if b is not None]
     return max(Real.of(b).to_fraction() if Real.of(b).is_rational else Fraction(Real.of(b).to_float()) for b in scales)
 
 
@@ -183,7 +183,7 @@ def verify_patterns(
 
     Args:
         mechanism: offers ``outputs(n)``, ``pmf(q, "ball:…")``, ``pattern_probability``,
-            ``scales()``, ``threshold``, ``sensitivity`` (the sparse-vector family does).
+            ``noise_scales()``, ``threshold``, ``sensitivity`` (the sparse-vector family does).
         n: number of queries.
         relation: ``"all-differ"`` (StatDP ALL_DIFFER, ℓ∞ box), ``"one-differ"`` or ``"monotone"``
             (CheckDP INCREASING / DECREASING: every query moves the same way, :class:`MonotoneBox`).
