@@ -85,6 +85,8 @@ __all__ = [
     "ExactPatternValue",
     "ExactDifferenceSign",
     "ScreenLogpmf",
+    "PrivacyLevel",
+    "PrivacyMap",
     "Thresholded",
     "MonotoneQuality",
     "mechanism_size",
@@ -598,6 +600,52 @@ class ScreenLogpmf(Protocol, metaclass=_CapabilityMeta):
 
     def screen_logpmf(self, q: Sequence[Any]) -> Any: ...
 
+
+
+@dataclass(frozen=True)
+class PrivacyLevel:
+    """What a mechanism's privacy map states for n queries: its exact level and a witness attaining it.
+
+    ``level`` = ``sup_{q~q'} sup_S log(Pr[M(q) ∈ S] / Pr[M(q') ∈ S])`` over the relation described by
+    ``neighbourhood``, an exact :class:`~dpexact.numbers.Real` (``math.inf``: an event of probability 1
+    against 0). ``scores`` / ``neighbour_scores`` are a neighbouring pair and ``event`` (JSON-friendly:
+    ``{"output": label}`` or ``{"output": "box", "box": [[lo, hi], ...]}``) an output set attaining it;
+    ``log_ratio`` is that event's log-ratio computed from the *law* (not from the formula), an arb ball
+    when ``arithmetic`` is ``"ball:p"``, an exact Real (or ``math.inf``) when ``"exact"``, so that a
+    verdict re-checks the formula against the law. ``families`` / ``pairs`` / ``triples`` count what the
+    map covered, ``exact_triples`` how many of them were decided exactly; ``notes`` state the theorem
+    and its domain in one line each.
+    """
+
+    level: Any
+    scores: tuple
+    neighbour_scores: tuple
+    event: dict
+    log_ratio: Any
+    arithmetic: str
+    neighbourhood: str
+    families: dict
+    notes: tuple[str, ...] = ()
+    pairs: int = 0
+    triples: int = 0
+    exact_triples: int = 0
+
+
+@runtime_checkable
+class PrivacyMap(Protocol, metaclass=_CapabilityMeta):
+    """A mechanism whose exact privacy level is a formula of its parameters (OpenDP's privacy map).
+
+    ``privacy_map(n, relation, neighbourhood) -> PrivacyLevel``: the level on ``n`` queries (None: the
+    mechanism's own default) for its claim's ``relation`` (None: its own) and, where the map takes one,
+    a ``neighbourhood`` object; an argument the map cannot take raises ``ValueError`` naming it.
+    ``privacy_map_options`` lists which of ``n``, ``relation``, ``neighbourhood`` it takes (the verify
+    options the closed-form route honours). Read by :mod:`dpexact.verify.proofs.closed_forms`.
+    """
+
+    privacy_map_options: frozenset
+
+    def privacy_map(self, n: int | None = None, relation: str | None = None,
+                    neighbourhood: "Neighbourhood | None" = None) -> PrivacyLevel: ...
 
 
 @runtime_checkable
