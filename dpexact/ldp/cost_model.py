@@ -48,7 +48,7 @@ def _backend_name(backend: Any) -> tuple[str, int]:
     from ..numbers.backends import get_backend
 
     be = get_backend(backend)
-    bits = int(getattr(be, "prec", None) or getattr(be, "bits", None) or 128)
+    bits = be.prec if be.is_ball else 128
     return be.name, bits
 
 

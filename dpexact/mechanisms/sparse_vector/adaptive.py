@@ -165,7 +165,7 @@ class _MixedLaw:
         self._guard([pattern], len(q))
         if be.is_exact:
             return self._law(q, pattern, free, exact_ops()).to_sympy()
-        return self._law_balls(q, [pattern], getattr(be, "prec", 128))[0]
+        return self._law_balls(q, [pattern], (be.prec if be.is_ball else 128))[0]
 
     def _law_balls(self, q: list[Real], patterns: list[str], prec: int) -> list[Any]:
         """Pattern probabilities as balls, precision doubled until accurate (cancellation in the closed form)."""

@@ -217,7 +217,7 @@ class SparseVector:
         check_pattern(pattern, len(q), self.cutoff)
         if be.is_exact:
             return self._pattern_value(q, pattern, exact_ops()).to_sympy()
-        return self._balls(q, [pattern], getattr(be, "prec", 128))[0]
+        return self._balls(q, [pattern], (be.prec if be.is_ball else 128))[0]
 
     def exact_pattern_value(self, queries: Any, pattern: str) -> Any:
         """``Pr[pattern]`` as an exact :class:`~dpexact.numbers.exp_sum.ExpSum` (rational inputs)."""
@@ -282,7 +282,7 @@ class SparseVector:
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"outputs": pats})
         if be.is_mp:
             raise ValueError("backend: the sparse-vector laws are served on float, ball and exact (use ball:bits for high precision)")
-        prec = getattr(be, "prec", 96)
+        prec = be.prec if be.is_ball else 96
         balls = self._balls(q, pats, prec)
         if be.is_ball:
             return Pmf(tuple(balls), str(be), "closed-form", None, max(float(b.rad()) for b in balls), "rigorous",

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...mechanisms.base import MechanismCrash
 from ...numbers.real import Real
-from ...protocols import Mechanism, MonotoneQuality
+from ...protocols import Mechanism, noise_unit
 
 __all__ = ["SelectionOutputs"]
 
@@ -32,7 +32,7 @@ class SelectionOutputs:
         self.exact_failure = ""
 
     def noise_scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if isinstance(self.mechanism, MonotoneQuality) and self.mechanism.monotone else 2) / self.mechanism.epsilon,)
+        return (noise_unit(self.mechanism),)
 
     def outputs(self, n: int) -> list[int]:
         return list(range(n))
