@@ -181,7 +181,7 @@ class ReportNoisyMax(SelectionMechanism):
         b = np.array([x.to_float() for x in self.candidate_scales(q.size)])
         if q.size == 1:
             return Pmf(np.ones(1), "float", m, 0.0, 0.0, "exact")
-        return _pmf_float(self.family, q, b)
+        return _float_law(self.family, q, b)
 
     def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_exact:
@@ -299,7 +299,7 @@ class RNMLaplace(ReportNoisyMax):
 # ---------------------------------------------------------------------------------------------
 # float: all candidates at once in the noisy value y (shifted so that max q = 0)
 # ---------------------------------------------------------------------------------------------
-def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
+def _float_law(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
     """Float pmf: candidate ``r`` integrated over its cluster of noise windows
     (:mod:`.windows`) in the local coordinate ``t = y - c``; the mass of ``f_r`` outside its
     window ``[t_low, t_high]`` scales is <= 2e^{-W} and is added to the error."""
