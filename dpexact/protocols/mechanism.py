@@ -301,19 +301,24 @@ def is_mechanism(obj: Any) -> bool:
 
 def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False) -> AnyMechanism:
     """Return ``obj`` if it satisfies :class:`Mechanism` (or, with ``continuous=True``,
-    :class:`ContinuousMechanism`), else raise a one-line ``TypeError`` naming what is missing."""
+    :class:`ContinuousMechanism`), else raise a one-line ``TypeError`` naming what is missing.
+
+    The one check: it also validates the declared ``size`` (a positive int or None) and ``properties``
+    (a :class:`MechanismProperties`), so code below the entry point that checked a mechanism reads
+    ``mechanism.size`` / ``mechanism.properties`` as given and never checks again.
+    """
     if isinstance(obj, type):
         raise TypeError(f"{name}: {obj.__name__} is a class, not a mechanism instance (call it with its parameters)")
     kind = obj.output_kind if isinstance(obj, DeclaresKind) else None
     if kind in FINITE_KINDS and isinstance(obj, Mechanism):
-        return obj
+        return _declarations(obj, name)
     if kind in _KIND_LAWS and isinstance(obj, ContinuousMechanism):
         lacking = [m for m, law in zip(KIND_METHODS[kind], _KIND_LAWS[kind]) if not isinstance(obj, law)]
         if lacking:
             raise TypeError(f"{name}: {type(obj).__name__} declares output_kind {kind!r} but lacks {', '.join(lacking)}; "
                             "see dpexact.protocols")
         if continuous:
-            return obj
+            return _declarations(obj, name)
         raise TypeError(f"{name}: {type(obj).__name__} has a continuous output (output_kind {kind!r}); "
                         "this needs a finite output space")
     if kind is not None and kind not in FINITE_KINDS and kind not in KIND_METHODS:
@@ -326,17 +331,25 @@ def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False)
                     f"(missing: {', '.join(missing) or 'logpmf'}); see dpexact.protocols")
 
 
-def mechanism_size(mechanism: AnyMechanism) -> int | None:
-    """The number of candidates ``mechanism`` is tied to (``None``: any n), asked through the protocol."""
-    v = check_mechanism(mechanism, continuous=True).size
+def _declarations(obj: AnyMechanism, name: str) -> AnyMechanism:
+    """``obj`` once its declared ``size`` and ``properties`` have the declared types (one-line ``TypeError``)."""
+    v = obj.size
     if v is not None and (isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 1):
-        raise TypeError(f"mechanism: size must be a positive int or None, got {v!r}")
+        raise TypeError(f"{name}: size must be a positive int or None, got {v!r}")
+    p = obj.properties
+    if not isinstance(p, MechanismProperties):
+        raise TypeError(f"{name}: properties must be a MechanismProperties, got {type(p).__name__}")
+    return obj
+
+
+def mechanism_size(mechanism: AnyMechanism) -> int | None:
+    """The number of candidates a *checked* mechanism (:func:`check_mechanism`) is tied to (``None``:
+    any n), as a Python int; reads the declaration, checks nothing again."""
+    v = mechanism.size
     return None if v is None else int(v)
 
 
 def mechanism_properties(mechanism: AnyMechanism) -> MechanismProperties:
-    """The properties ``mechanism`` declares (a :class:`MechanismProperties`)."""
-    p = check_mechanism(mechanism, continuous=True).properties
-    if not isinstance(p, MechanismProperties):
-        raise TypeError(f"mechanism: properties must be a MechanismProperties, got {type(p).__name__}")
-    return p
+    """The properties a *checked* mechanism (:func:`check_mechanism`) declares; reads the declaration,
+    checks nothing again."""
+    return mechanism.properties
