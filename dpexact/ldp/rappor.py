@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
-from ..protocols import MechanismProperties, Neighbourhood, PrivacyLevel
+from ..protocols import Backend, MechanismProperties, Neighbourhood, PrivacyLevel
 
 __all__ = ["Rappor", "OneTimeRappor"]
 
@@ -146,7 +146,7 @@ class Rappor:
             raise ValueError(f"scores: the input must be an integer in {self.lo}..{self.hi}, got {v}")
         return int(v.to_fraction())
 
-    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
+    def pmf(self, scores: Any, backend: str | Backend = "float", method: str | None = None) -> Any:
         """``Pr[o | v] = Π_i (q* if B(v)_i else p*)^{o_i} (1 − …)^{1−o_i}`` over :meth:`outputs` (Erlingsson et al. §3)."""
         from flint import arb, fmpq
 

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
-from ..protocols import MechanismProperties, Neighbourhood, PrivacyLevel
+from ..protocols import Backend, MechanismProperties, Neighbourhood, PrivacyLevel
 from .validation import positive_real
 
 __all__ = ["TruncatedGeometric"]
@@ -166,7 +166,7 @@ class TruncatedGeometric:
                 F.append(d)
         return [Fraction(F[z] - (F[z - 1] if z else 0), d) for z in range(n + 1)]
 
-    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
+    def pmf(self, queries: Any, backend: str | Backend = "float", method: str | None = None) -> Pmf:
         from flint import arb, fmpq
 
         from ..numbers.backends import get_backend

@@ -13,6 +13,7 @@ import numpy as np
 from .mechanism import _CapabilityMeta
 
 if TYPE_CHECKING:
+    from .backend import Backend
     from .mechanism import AnyMechanism, Neighbourhood
 
 __all__ = ["IntervalLaw", "BatchFloatPmf", "PatternLaw", "CouplingLaw", "BoxLaw", "BoxCoordinates", "NoiseScale",
@@ -67,7 +68,7 @@ class PatternLaw(Protocol, metaclass=_CapabilityMeta):
     decides every output of every pair from it.
     """
 
-    def pattern_probability(self, q: Sequence[Any], output: Any, backend: Any = "ball") -> Any: ...
+    def pattern_probability(self, q: Sequence[Any], output: Any, backend: "str | Backend" = "ball") -> Any: ...
 
 
 @runtime_checkable

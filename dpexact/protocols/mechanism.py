@@ -10,6 +10,7 @@ from typing import Any, Hashable, Literal, Protocol, Sequence, runtime_checkable
 import numpy as np
 
 from ..numbers.pmf import Pmf
+from .backend import Backend
 
 __all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "MechanismProperties", "Neighbourhood",
            "FiniteDomain", "Mechanism", "ContinuousMechanism", "AnyMechanism", "SameLaw", "Named", "DeclaresKind",
@@ -162,7 +163,7 @@ class Mechanism(Protocol):
 
     def neighbourhood(self) -> Neighbourhood: ...
 
-    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Pmf: ...
+    def pmf(self, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Pmf: ...
 
     def logpmf(self, scores: Any) -> np.ndarray: ...
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..protocols import AnyMechanism, BoxLaw, ContinuousMechanism, CouplingLaw, FINITE_KINDS, Mechanism, PatternLaw, REAL_KINDS
+from ..protocols import AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, FINITE_KINDS, Mechanism, PatternLaw, REAL_KINDS
 
 __all__ = ["OutputKind", "KINDS", "kind_of"]
 
@@ -193,14 +193,14 @@ def _continuous_options(m: AnyMechanism, relation: str | None) -> tuple[frozense
 def _composed_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
     return frozenset({"n", "relation"}), "the component searches"
 
-def _mixed_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: Any,
+def _mixed_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: str | Backend,
                  name: str) -> tuple[Any, Any]:
     if part is None:
         raise ValueError("--pattern: a mixed output needs its finite part (a pattern such as FTT, or an index)")
     return m.box_probability(scores, part, box, backend=backend)
 
 
-def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: Any,
+def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: str | Backend,
                     name: str) -> tuple[Any, Any]:
     if len(box) != 1:
         raise ValueError(f"--box: {name} releases one real value, got {len(box)} intervals")
@@ -208,7 +208,7 @@ def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[
     return p, p
 
 
-def _continuous_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: Any,
+def _continuous_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: str | Backend,
                       name: str) -> tuple[Any, Any]:
     if not isinstance(m, BoxLaw):
         raise ValueError(f"mechanism {name!r} states a density only (no box_probability)")

@@ -55,7 +55,7 @@ import numpy as np
 
 from ...numbers.backends import ball_context, get_backend, law_backend
 from ...numbers.real import Real
-from ...protocols import CouplingUnits
+from ...protocols import Backend, CouplingUnits
 from .mechanism import MAX_PREC, SVT1, SparseVector, _accurate, finite_real, run_values
 from .patterns import MAX_PATTERNS
 from .piecewise import Piecewise, integrate_product, noise_between
@@ -156,7 +156,7 @@ class _MixedLaw:
             v = self._law(q, pattern, ivs, ball_ops(prec))
         return v, v
 
-    def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
+    def pattern_probability(self, queries: Any, pattern: str, backend: str | Backend = "ball") -> Any:
         """``Pr[pattern]`` (values integrated out): sympy expression (exact) or arb ball."""
         be = get_backend(backend)
         q = self._queries(queries)
@@ -248,7 +248,7 @@ class GapSVT(_MixedLaw, SVT1):
             return Piecewise.const(ops, ops.const(0))
         return noise_between(ops, beta, lo_shift=-d[i] + lo / b1, hi_shift=None if hi is None else -d[i] + hi / b1)
 
-    def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
+    def pattern_probability(self, queries: Any, pattern: str, backend: str | Backend = "ball") -> Any:
         return SVT1.pattern_probability(self, queries, pattern, backend)
 
     def exact_values(self, queries: Any) -> list[Any]:

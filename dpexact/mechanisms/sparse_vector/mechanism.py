@@ -51,7 +51,7 @@ import numpy as np
 from ...numbers.backends import ball_context, get_backend
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
-from ...protocols import CouplingUnits, MechanismProperties
+from ...protocols import Backend, CouplingUnits, MechanismProperties
 from ..validation import exact_scores, float_scores, positive_real
 from .patterns import check_pattern, enumerate_patterns
 from .threshold_integral import Ops, ball_ops, exact_ops, laurent_patterns, laurent_segment, noiseless_segment
@@ -210,7 +210,7 @@ class SparseVector:
             raise ValueError(f"queries: {len(q)} entries exceed the limit {MAX_QUERIES}")
         return q
 
-    def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
+    def pattern_probability(self, queries: Any, pattern: str, backend: str | Backend = "ball") -> Any:
         """``Pr[pattern]`` for one pattern: an ExpSum-valued sympy expression (exact) or an arb ball."""
         be = get_backend(backend)
         q = self._queries(queries)
@@ -270,7 +270,7 @@ class SparseVector:
         ops = exact_ops()
         return [self._pattern_value(q, a, ops) for a in pats]
 
-    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
+    def pmf(self, queries: Any, backend: str | Backend = "float", method: str | None = None) -> Pmf:
         """``Pr[pattern]`` for every pattern of :meth:`outputs` (``len(queries)``)."""
         if method not in (None, "closed-form"):
             raise ValueError(f"method must be 'closed-form', got {method!r}")
