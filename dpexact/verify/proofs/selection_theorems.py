@@ -176,7 +176,7 @@ def _rnm_level(m: Any, n: int | None, nb: Any) -> Real | None:
         shift = _monotone_radius(nb)
     if shift is None:
         return None
-    return shift * m.family.hazard_max() / Real.of(m.noise_scale)
+    return shift * m.family.hazard_max() / Real.of(m.noise_scale())
 
 
 def _grr_level(m: Any, n: int | None, nb: Any) -> Real | None:

@@ -56,7 +56,7 @@ from typing import Any
 import sympy
 
 from ...numbers.real import Real
-from ...protocols import CouplingUnits, ThresholdCouplingLaw
+from ...protocols import CouplingUnits, CutoffLaw, ThresholdCouplingLaw
 from ..bracket import Proof
 
 __all__ = ["EPS", "DELTA", "CUTOFF", "CouplingTheorem", "threshold_theorem", "ThresholdShiftProof",
@@ -310,7 +310,7 @@ def _theorem(u: CouplingUnits, relation: str, values: dict, eps: Any) -> tuple |
 
 def _domain(relation: str, names: tuple, m: Any, holds: bool) -> dict:
     every = set(names) if holds else set()
-    c = getattr(m, "cutoff", None)
+    c = m.cutoff if isinstance(m, CutoffLaw) else None
     return {"n": "every",
             "epsilon": "(0, inf)" if "epsilon" in every else str(m.epsilon),
             "sensitivity": "(0, inf)" if "Delta" in every else str(m.sensitivity),

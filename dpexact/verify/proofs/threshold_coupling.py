@@ -178,7 +178,7 @@ def coupling_bound(mechanism: Mechanism, n: int, relation: str = "all-differ") -
     if not delta.is_rational:
         raise ValueError("sensitivity: the coupling grid needs a rational Δ")
     delta_f = delta.value
-    b1 = _num(mechanism.scales()[0])
+    b1 = _num(mechanism.noise_scales()[0])
     worst: Any = 0
     where, shift, count, per = None, None, 0, []
     outs = mechanism.outputs(n)

@@ -30,7 +30,7 @@ from typing import Any
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import AnyMechanism, NoiseScale, NoiseScales, claimed_epsilon, value_count, BoxCoordinates
+from ...protocols import AnyMechanism, NoiseScales, claimed_epsilon, noise_unit, value_count, BoxCoordinates
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from ..verdict import Scope, Verdict
@@ -102,23 +102,14 @@ def _fraction(x: Any) -> Fraction:
     return r.to_fraction() if r.is_rational else Fraction(r.to_float())
 
 
-def _noise_scale(m: AnyMechanism) -> Any:
-    """The scale the search's levels and box corners are measured in: the mechanism's
-    ``noise_scale()``, else 2Δ/ε (the exponential mechanism's, a fair unit for a mechanism that
-    states none)."""
-    if isinstance(m, NoiseScale):
-        return m.noise_scale()
-    return Real.of(m.sensitivity) * 2 / Real.of(claimed_epsilon(m))
-
-
 def _geometry(m: AnyMechanism) -> tuple[Fraction, Fraction, Fraction]:
     """``(s, b/2, T)``: the pair family's level unit s, the box-corner step (half the released values'
-    noise scale b) and the base level T — a sparse vector's ``scales()`` and threshold, or one
+    noise scale b) and the base level T — a sparse vector's ``noise_scales()`` and threshold, or one
     ``noise_scale()`` and level 0 for a noisy max."""
     if not isinstance(m, NoiseScales):
-        b = _fraction(_noise_scale(m))
+        b = _fraction(noise_unit(m))
         return b, b / 2, Fraction(0)
-    b1, b2, _ = (_fraction(b) for b in m.scales())
+    b1, b2, _ = (_fraction(b) for b in m.noise_scales())
     return max(b1, b2), b2 / 2, _fraction(m.threshold)
 
 
@@ -137,7 +128,7 @@ def verify_boxes(
     """Search boxes of released values for a certified violation (module docstring).
 
     Args:
-        mechanism: offers ``outputs(n)``, ``box_probability`` and either ``scales()`` and ``threshold``
+        mechanism: offers ``outputs(n)``, ``box_probability`` and either ``noise_scales()`` and ``threshold``
             (sparse vector) or ``noise_scale()`` (noisy max releasing its index and value), else
             the unit 2Δ/ε is used.
         n: number of queries; relation: ``"all-differ"``, ``"one-differ"`` or ``"monotone"``.
@@ -275,7 +266,7 @@ def verify_intervals(
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")
-    bf = _fraction(_noise_scale(mechanism))
+    bf = _fraction(noise_unit(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), bf, relation)
     eps = Real.of(mechanism.epsilon)
     cache: dict = {}
@@ -386,7 +377,7 @@ def verify_continuous_boxes(
         raise ValueError(f"width must be > 0, got {w}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    b = _fraction(_noise_scale(mechanism))
+    b = _fraction(noise_unit(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), b, relation)
     eps = Real.of(claimed_epsilon(mechanism))
     import numpy as np

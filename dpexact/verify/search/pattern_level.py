@@ -83,7 +83,7 @@ def pattern_level(m: Any, n: int, relation: str, start: str | None = None, work:
     if not delta.is_rational:
         return None
     d = delta.value
-    unit = float(Real.of(m.scales()[0]).to_float())
+    unit = float(Real.of(m.noise_scales()[0]).to_float())
     corners = [(s1 * d, s2 * d) for s1 in (1, -1) for s2 in (1, -1) if relation == "all-differ" or s1 == s2]
     best = (-math.inf, None)
     grid = [k / 2 for k in range(-4, 5)]

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...mechanisms.base import MechanismCrash
 from ...numbers.real import Real
-from ...protocols import Mechanism, MonotoneQuality
+from ...protocols import Mechanism, noise_unit
 
 __all__ = ["SelectionOutputs"]
 
@@ -17,7 +17,7 @@ class SelectionOutputs:
     :func:`.patterns.verify_patterns` runs it on the peers' query-pair families.
 
     ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
-    (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
+    (memoised per vector); ``noise_scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
     the family's levels.
     """
 
@@ -31,8 +31,8 @@ class SelectionOutputs:
         #: why the exact backend could not decide a tie, when the mechanism's exact pmf crashed
         self.exact_failure = ""
 
-    def scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if isinstance(self.mechanism, MonotoneQuality) and self.mechanism.monotone else 2) / self.mechanism.epsilon,)
+    def noise_scales(self) -> tuple:
+        return (noise_unit(self.mechanism),)
 
     def outputs(self, n: int) -> list[int]:
         return list(range(n))
