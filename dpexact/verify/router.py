@@ -2,10 +2,11 @@
 :func:`verify_any` by claim, then :func:`verify_mechanism` by output kind.
 
 :func:`verify_mechanism` tries the whole-space proofs of :data:`.proofs.PROOFS` (``private`` when one
-proves ε for every input of its domain), then the verdict units of :data:`.proofs.VERDICT_UNITS`
-(the checked threshold coupling, closed forms), then the search registered for the output kind in
-:data:`.kinds.KINDS`; the verdict carries the ε bracket. A selection mechanism on a neighbourhood is
-searched, extended by the noisy-max coupling and bracketed (:func:`bracket_selection`).
+proves ε for every input of its domain), then the units of the same list that give a whole verdict
+(:func:`.proofs.verdict_units`: the checked threshold coupling, closed forms), then the search registered
+for the output kind in :data:`.kinds.KINDS`; the verdict carries the ε bracket. A selection mechanism on
+a neighbourhood is searched, extended by the noisy-max coupling and bracketed (:func:`bracket_selection`,
+its upper end from the same list of proofs).
 """
 
 from __future__ import annotations
@@ -106,14 +107,14 @@ def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation:
 
 def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None,
                       name: str | None = None, **kwargs: Any) -> Verdict:
-    """The first unit of :data:`.proofs.VERDICT_UNITS` that supports the mechanism and decides, else the
+    """The first unit of :func:`.proofs.verdict_units` that supports the mechanism and decides, else the
     search registered for its output kind (:data:`.kinds.KINDS`)."""
-    from .proofs import VERDICT_UNITS
+    from .proofs import verdict_units
 
     kind = kind_of(mechanism)
     if relation is None and not kind.selection:
         relation = own_relation(mechanism)
-    for unit in VERDICT_UNITS:
+    for unit in verdict_units():
         if unit.supports(mechanism, n, relation):
             v = unit.verdict(mechanism, n, relation, name=name, **kwargs)
             if v is not None:
@@ -124,16 +125,12 @@ def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: s
 
 
 def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Any) -> Any:
-    """The first whole-space proof of :data:`.proofs.SELECTION_PROOFS` that supports the mechanism and proves
-    something: a theorem (every n), else the branch-and-bound on its stated score box."""
-    from .proofs import SELECTION_PROOFS
+    """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
+    neighbourhood ``nb`` and proves something: a theorem (every n), else the branch-and-bound on its
+    stated score box."""
+    from .proofs import first_proof
 
-    for unit in SELECTION_PROOFS:
-        if unit.supports(mechanism, n, nb):
-            proof = unit.prove(mechanism, n, nb)
-            if proof is not None:
-                return proof
-    return None
+    return first_proof(mechanism, n, nb)[1]
 
 
 def _witness_triples(v: Verdict) -> list:
@@ -245,7 +242,7 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
     :func:`.options.honours`), and a name for that route: the (ε, δ) verification, the score-family
     search, a verdict unit, else the route of the output kind (:data:`.kinds.KINDS`)."""
     from .options import honoured_by
-    from .proofs import VERDICT_UNITS
+    from .proofs import verdict_units
 
     kind = KINDS[kind_name]
     who = f"{mechanism.short_name} ({kind.name} outputs)"
@@ -257,7 +254,7 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
         from .search.selection import verify
 
         return honoured_by(verify), f"the score-family search of {who}"
-    for unit in VERDICT_UNITS:  # a unit with a route of its own (a closed form); the coupling shares its kind's
+    for unit in verdict_units():  # a unit with a route of its own (a closed form); the coupling shares its kind's
         route = unit.route(mechanism) if unit.supports(mechanism, None, relation) else None
         if route is not None:
             return route[0], f"{route[1]} of {who}"

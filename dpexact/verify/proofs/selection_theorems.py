@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...numbers.real import Real
-from ...protocols import SameLaw
+from ...protocols import Neighbourhood, SameLaw
 from ..bracket import Proof
 from ..neighbourhoods import LInfBox, MonotoneBox
 
@@ -102,7 +102,8 @@ class TheoremProof:
         return self.level(mechanism, n, relation)
 
     def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
-        return self.law_level(mechanism, n, relation) is not None
+        """A theorem is stated on a score neighbourhood object, never on a query relation name."""
+        return isinstance(relation, Neighbourhood) and self.law_level(mechanism, n, relation) is not None
 
     def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
         """None: a theorem constructs no witness (the router's level search certifies one)."""

@@ -259,3 +259,10 @@ class ThresholdCoupling:
     def route(self, mechanism: Mechanism) -> None:
         """No route of its own: the box search of the mixed kind runs when the coupling proves nothing."""
         return None
+
+    def prove(self, mechanism: Mechanism, n: int | None, relation: str | None) -> None:
+        """None: the coupling's bound comes with its witness in the verdict it gives (:meth:`verdict`)."""
+        return None
+
+    def witness(self, mechanism: Mechanism, n: int | None, relation: str | None) -> None:
+        return None
