@@ -275,13 +275,13 @@ def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Any) -> bool:
 
 def _proved_verdict(mechanism: AnyMechanism, nb: Any, name: str | None) -> Verdict:
     """The verdict before its bracket when a theorem decides it: no scope was searched."""
-    from .verdict import Scope
+    from .verdict import Scope, build_verdict
 
     scope = Scope(neighbourhood=nb.describe(), notes=["no scope search: a theorem proves the claimed ε for every "
                                                       "input (run --search to add the finite-scope search)"])
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(Real.of(mechanism.epsilon)),
-                   verdict="undecided", scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf,
-                   worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
+    # "undecided" until bracket_selection puts the theorem above and the maximised witness below
+    return build_verdict(mechanism, name=name, epsilon=Real.of(mechanism.epsilon), verdict="undecided", scope=scope,
+                         worst_log_ratio=-math.inf, seconds=0.0)
 
 
 def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,

@@ -9,7 +9,7 @@ from typing import Any
 from ...numbers.real import Real
 from ...protocols import claimed_epsilon
 from ..bracket import EpsilonBracket, Proof, Witness
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 
 __all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket"]
 
@@ -28,11 +28,11 @@ def proved_verdict(mechanism: Any, proof: Proof, name: str | None, seconds: floa
                        f"<= ε = {eps} on the domain {proof.domain}")
     if proof.details.get("statement"):
         scope.notes.append(str(proof.details["statement"]))
-    bracket = EpsilonBracket(upper=proof)
-    _, reason = bracket.decide(float(eps.to_float()))
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict="private",
-                   scope=scope, worst_log_ratio=proof.upper_float, worst_float_log_ratio=proof.upper_float,
-                   worst_pair=None, counterexample=None, recheck=None, seconds=seconds, bracket=bracket, reason=reason)
+    v = build_verdict(mechanism, name=name, epsilon=eps, scope=scope, worst_log_ratio=proof.upper_float, seconds=seconds,
+                      bracket=EpsilonBracket(upper=proof))
+    if v.verdict != "private":  # proves() compared the same ends exactly
+        raise AssertionError(f"{v.mechanism}: a proof <= ε whose bracket does not decide private ({v.reason})")
+    return v
 
 
 def witness_of(v: Verdict) -> Witness | None:

@@ -43,7 +43,7 @@ from ...mechanisms.base import MechanismCrash
 from ...protocols import FINITE_KINDS, REAL_KINDS, AnyMechanism, BoxLaw, FiniteDomain, claimed_epsilon
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 
 __all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx"]
 
@@ -206,10 +206,9 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
         scope.notes.append(exact_failure)
     reason = (f"{len(undecided)} pairs undecided in balls" + (f"; {exact_failure}" if exact_failure else "")
               if kind == "inconclusive" else "")
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                   scope=scope, worst_log_ratio=worst_lr, worst_float_log_ratio=worst_lr, worst_pair=wp,
-                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=str(d),
-                   worst_delta=float(worst_delta), reason=reason)
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=worst_lr,
+                         worst_pair=wp, counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=d,
+                         worst_delta=float(worst_delta), reason=reason)
 
 
 class _IntervalAsBox:
