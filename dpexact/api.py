@@ -19,8 +19,10 @@ naming the argument, as the CLI exits with one.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from .protocols import Backend, Mechanism
 from .verify.router import verify  # noqa: F401  (dpexact.verify, the callable package, calls it)
 
 __all__ = ["verify", "optimal", "delta", "epsilon", "pmf"]
@@ -68,8 +70,8 @@ def epsilon(*, delta: Any, p: Sequence[Any] | None = None, q: Sequence[Any] | No
     return epsilon_for_delta(_accounted(p, q, gaussian, laplace, sensitivity), delta, compositions, prec)
 
 
-def pmf(mechanism: Any, scores: Sequence[Any], *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
-        param: Mapping[str, Any] | None = None, backend: Any = "float", method: str | None = None) -> Any:
+def pmf(mechanism: str | Path | Mechanism, scores: Sequence[Any], *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+        param: Mapping[str, Any] | None = None, backend: str | Backend = "float", method: str | None = None) -> Any:
     """The pmf of ``mechanism`` on ``scores`` with ``backend`` (float | mp[:digits] | ball[:bits] |
     exact) and, when given, the mechanism's ``method`` (``dpexact pmf``)."""
     from .mechanisms.resolve import resolve_mechanism

@@ -15,7 +15,7 @@ import math
 from typing import Any, Mapping, Sequence
 
 from ..numbers.real import Real
-from ..protocols import AnyMechanism, mechanism_properties
+from ..protocols import AnyMechanism, Neighbourhood, mechanism_properties
 
 from .kinds import KINDS, kind_of
 from .neighbourhoods import own_relation
@@ -29,7 +29,7 @@ DEFAULT_TOLERANCE = 1e-6
 LEVEL_SECONDS = 10.0
 
 
-def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Any) -> None:
+def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Neighbourhood) -> None:
     """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
     noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
     (every Δ_a equal to its sensitivity) or its monotone box."""
@@ -124,7 +124,7 @@ def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: s
     return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Any) -> Any:
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Any:
     """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
     neighbourhood ``nb`` and proves something: a theorem (every n), else the branch-and-bound on its
     stated score box."""
@@ -144,7 +144,7 @@ def _witness_triples(v: Verdict) -> list:
     return out
 
 
-def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | None = None, *,
+def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n: int | None = None, *,
                       tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
     """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
 
@@ -264,7 +264,7 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
     return honoured, f"{route} of {who}"
 
 
-def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Any) -> bool:
+def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> bool:
     """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
     from ..protocols import mechanism_size
     from .proofs.selection_theorems import theorem_proof
@@ -273,7 +273,7 @@ def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Any) -> bool:
     return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
 
 
-def _proved_verdict(mechanism: AnyMechanism, nb: Any, name: str | None) -> Verdict:
+def _proved_verdict(mechanism: AnyMechanism, nb: Neighbourhood, name: str | None) -> Verdict:
     """The verdict before its bracket when a theorem decides it: no scope was searched."""
     from .verdict import Scope, build_verdict
 

@@ -7,20 +7,20 @@ import math
 from typing import Any
 
 from ...numbers.real import Real
-from ...protocols import claimed_epsilon
+from ...protocols import AnyMechanism, claimed_epsilon
 from ..bracket import EpsilonBracket, Proof, Witness
 from ..verdict import Scope, Verdict, build_verdict
 
 __all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket"]
 
 
-def proves(proof: Proof, mechanism: Any) -> bool:
+def proves(proof: Proof, mechanism: AnyMechanism) -> bool:
     """``upper <= claimed ε``, compared exactly (the proof's ``upper`` is an exact expression)."""
     up = Real.of(proof.upper if proof.upper is not None else proof.upper_float, "upper")
     return (up - Real.of(claimed_epsilon(mechanism))).sign() <= 0
 
 
-def proved_verdict(mechanism: Any, proof: Proof, name: str | None, seconds: float) -> Verdict:
+def proved_verdict(mechanism: AnyMechanism, proof: Proof, name: str | None, seconds: float) -> Verdict:
     """The ``private`` verdict of a proof whose upper end is at most ε."""
     eps = Real.of(claimed_epsilon(mechanism))
     scope = Scope(neighbourhood=str(proof.domain.get("neighbourhood", "")), families={proof.method: 1})

@@ -40,7 +40,7 @@ import numpy as np
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
 from ...mechanisms.base import MechanismCrash
-from ...protocols import FINITE_KINDS, REAL_KINDS, AnyMechanism, BoxLaw, FiniteDomain, claimed_epsilon
+from ...protocols import AnyMechanism, BoxLaw, FINITE_KINDS, FiniteDomain, Neighbourhood, REAL_KINDS, claimed_epsilon
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
 from ..verdict import Scope, Verdict, build_verdict
@@ -107,7 +107,7 @@ def _to_sympy(x: Any) -> Any:
     return exact_sympy(x)
 
 
-def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Any, delta: Any, *,
+def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Neighbourhood | None, delta: Any, *,
                      prec: int = 128, name: str | None = None, families: dict | None = None,
                      notes: Sequence[str] = (), progress: Callable[[str, str], None] | None = None) -> Verdict:
     """(ε, δ)-DP, ε the claimed epsilon, on the given neighbour pairs (module docstring)."""
@@ -243,7 +243,7 @@ def approx_options(mechanism: AnyMechanism, relation: str | None) -> frozenset[s
 
 def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
-                  steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
+                  steps: int = 1, neighbourhood: Neighbourhood | None = None, prec: int = 128, name: str | None = None,
                   progress: Callable[[str, str], None] | None = None) -> Verdict:
     """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
     the query-pair family for another finite-output one (module docstring)."""
