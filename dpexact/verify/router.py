@@ -12,6 +12,8 @@ its upper end from the same list of proofs).
 from __future__ import annotations
 
 import math
+import os
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..numbers.real import Real
@@ -347,13 +349,13 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
     return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
 
 
-def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+def verify(mechanism: str | Path | AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
            param: Mapping[str, Any] | None = None, neighbourhood: str = "default", search: str | Sequence[str] | None = None,
            n: int | None = None, values: Sequence[Any] | None = None, steps: int = 1, delta: Any = None,
            relation: str | None = None, tolerance: float | None = None) -> Verdict:
     """Is the claimed ε (or, with ``delta``, (ε, δ)) of ``mechanism`` true? ``dpexact verify`` as a function.
 
-    ``mechanism`` is a registry name, ``PATH.py:OBJECT`` / ``module:OBJECT`` (built with ``epsilon``,
+    ``mechanism`` is a registry name, ``PATH.py:OBJECT`` / ``module:OBJECT`` (a string or a path object; built with ``epsilon``,
     ``sensitivity``, ``monotone`` and the ``param`` dict) or a mechanism object (which carries its own
     parameters: giving them too is an error). The other keywords are the CLI's options: ``neighbourhood``
     (default | box[:Δ] | monotone[:Δ] | add-remove | replace | any-pair), ``search`` (grid | structured |
@@ -365,6 +367,8 @@ def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = N
     """
     from ..mechanisms.resolve import resolve_mechanism
 
+    if isinstance(mechanism, os.PathLike):  # a file path object: the loader's PATH.py:OBJECT string
+        mechanism = os.fspath(mechanism)
     m = resolve_mechanism(mechanism, epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, param=param)
     if isinstance(search, str):
         search = (search,)
