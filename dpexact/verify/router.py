@@ -27,7 +27,7 @@ __all__ = ["verify", "verify_mechanism", "verify_any", "extend_by_couplings", "b
 
 #: default width asked of a bracket (a violated mechanism's level to 6 digits)
 DEFAULT_TOLERANCE = 1e-6
-#: wall-clock budget of the lower end's maximisation
+#: CPU-time cap of the lower end's maximisation (its evaluation count is the budget that normally binds)
 LEVEL_SECONDS = 10.0
 
 

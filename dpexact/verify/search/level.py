@@ -17,7 +17,8 @@ the best triples ``(q, q', r)`` of the search:
    the :class:`~.bracket.Witness`.
 
 Float values only steer the search; what is reported is always the ball enclosure's lower end
-(rounded down). Budget: ``seconds`` wall clock and ``evaluations`` float log-pmfs.
+(rounded down). Budget: ``evaluations`` float log-pmfs, and ``seconds`` of this process's CPU time as
+a safety cap (CPU, not wall clock: a loaded machine makes the search slower, not shorter).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class _Objective:
 
     @property
     def exhausted(self) -> bool:
-        return self.count >= self.budget or time.perf_counter() > self.deadline
+        return self.count >= self.budget or time.process_time() > self.deadline
 
     def logpmf(self, q: np.ndarray) -> np.ndarray:
         self.count += 1
@@ -219,7 +220,7 @@ def maximise_level(mechanism: Mechanism, nb: Neighbourhood, starts: Sequence[tup
 
     Args:
         starts: triples ``(q, q', r)`` to climb from (the search's worst ones, the counterexample).
-        seconds, evaluations: the budget (wall clock, float log-pmfs).
+        seconds, evaluations: the budget (CPU seconds of this process, float log-pmfs).
         target: a proved upper end; the search stops once the float maximum is within
             ``tolerance`` of it.
         max_abs: largest |score| the gap scaling may reach (default ``2^24·Δ``; where the float
@@ -227,7 +228,7 @@ def maximise_level(mechanism: Mechanism, nb: Neighbourhood, starts: Sequence[tup
         denominator: rational rounding of the maximiser.
     """
     t0 = time.perf_counter()
-    obj = _Objective(mechanism, evaluations, t0 + seconds)
+    obj = _Objective(mechanism, evaluations, time.process_time() + seconds)
     delta = float(mechanism.sensitivity)
     max_abs = max_abs if max_abs is not None else 2.0**24 * max(delta, 1.0)
     tol = min(tolerance, 1e-3) / 100
