@@ -37,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ...numbers.backends import ball_context
+from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.real import Real
 from ...mechanisms.base import MechanismCrash
 from ...protocols import AnyMechanism, BoxLaw, FINITE_KINDS, FiniteDomain, Neighbourhood, REAL_KINDS, claimed_epsilon
@@ -88,7 +88,7 @@ class ApproxCounterexample:
         try:
             P = m.pmf(list(self.scores), backend="exact").values
             Q = m.pmf(list(self.neighbour_scores), backend="exact").values
-            h = Real.of(_to_sympy(hockey_stick(P, Q, eps, "exact")))
+            h = Real.of(exact_sympy(hockey_stick(P, Q, eps, "exact")))
             proved, how = (h - d).sign() > 0, "exact"
             lo = hi = h.to_float()
         except (ValueError, TypeError, NotImplementedError, ArithmeticError):
@@ -99,12 +99,6 @@ class ApproxCounterexample:
                 proved = bool(h.lower() > d.to_arb(prec).upper())
             how, lo, hi = f"ball:{prec}", float(h.lower()), float(h.upper())
         return Recheck(proved and nb, how, lo, hi, float(eps.to_float()), nb, "" if proved else "not separated")
-
-
-def _to_sympy(x: Any) -> Any:
-    from ...numbers.backends import exact_sympy
-
-    return exact_sympy(x)
 
 
 def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Neighbourhood | None, delta: Any, *,
@@ -173,7 +167,7 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
             try:
                 P = mechanism.pmf(list(x), backend="exact").values
                 Q = mechanism.pmf(list(y), backend="exact").values
-                s = (Real.of(_to_sympy(hockey_stick(P, Q, eps, "exact"))) - d).sign()
+                s = (Real.of(exact_sympy(hockey_stick(P, Q, eps, "exact"))) - d).sign()
             except (ValueError, TypeError, NotImplementedError, ArithmeticError) as exc:
                 if isinstance(exc, (MechanismCrash, TypeError)) and not exact_failure:  # a defect: named, not silent
                     exact_failure = f"the exact pmf failed on scores {[str(v) for v in x]}: {str(exc)[:200]}"
