@@ -14,11 +14,12 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..numbers.real import Real
 from ..protocols import AnyMechanism, Neighbourhood, mechanism_properties
 
+from .bracket import Proof, Witness
 from .kinds import KINDS, kind_of
 from .neighbourhoods import own_relation
 from .verdict import Verdict
@@ -84,7 +85,8 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     return v
 
 
-def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation: str | None, proof: Proof | None,
+                  witness: Witness | None) -> Witness | None:
     """The larger of ``witness`` and the maximised two-level witness of a pattern law
     (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
     above covers every n (a witness at any n then bounds the same level from below)."""
@@ -126,7 +128,7 @@ def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: s
     return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Any:
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Proof | None:
     """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
     neighbourhood ``nb`` and proves something: a theorem (every n), else the branch-and-bound on its
     stated score box."""
@@ -286,9 +288,9 @@ def _proved_verdict(mechanism: AnyMechanism, nb: Neighbourhood, name: str | None
                          worst_log_ratio=-math.inf, seconds=0.0)
 
 
-def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
-               values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
-               name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
+def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Sequence[str] | None = None, n: int | None = None,
+               values: Sequence[Any] | None = None, steps: int = 1, relation: str | None = None, delta: Any = None,
+               name: str | None = None, progress: Callable[[str, str], None] | None = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
 
     * ``delta`` given: (ε, δ)-DP, :func:`.approx_dp.verify_approx` (searches without ``local``);
