@@ -20,6 +20,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..protocols import Mechanism
 from ..numbers.backends import ball_context, get_backend
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
@@ -137,7 +138,7 @@ class ProfilePoint:
     pair: tuple
 
 
-def privacy_profile(mechanism: Any, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]], eps_primes: Sequence[Any],
+def privacy_profile(mechanism: Mechanism, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]], eps_primes: Sequence[Any],
                     backend: str = "exact") -> list[ProfilePoint]:
     """Privacy profile ε' -> max_{(q, q')} δ_{q,q'}(ε') over both orders of the given pairs (exact or ball)."""
     if backend not in ("exact", "ball"):
