@@ -218,7 +218,7 @@ def pmf(
     c.print(f"expected error {ee.as_float:.17g} (± {ee.error_bound:.3g}, {p.error_kind})")
 
 
-def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optional[str], as_json: bool,
+def _pmf_outputs(name: str, mech: object, q: list[str], backend: str, method: Optional[str], as_json: bool,
                  target: Any = None) -> None:
     """A finite-output mechanism (sparse-vector patterns, ...): its outputs with their probabilities."""
     from ..protocols import Mechanism
