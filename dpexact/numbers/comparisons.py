@@ -51,7 +51,6 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 
-from .interval_gradient import Dual
 from .real import Real
 
 if TYPE_CHECKING:
@@ -59,13 +58,24 @@ if TYPE_CHECKING:
 
 __all__ = ["Undecidable", "ExactBall", "exact_input", "exact_value", "compare", "eq", "indicator", "maximum",
            "argmax", "exp_sum_sign", "exp_rational_terms", "BranchOracle", "deciding_with", "SIGN", "EQUAL",
-           "GREATER", "GREATER_EQUAL", "ball_decide"]
+           "GREATER", "GREATER_EQUAL", "ball_decide", "Enclosed"]
 
 #: outcome classes of the asking operation (each a tuple of signs of ``a - b`` it does not tell apart)
 SIGN: tuple[tuple[int, ...], ...] = ((-1,), (0,), (1,))
 EQUAL: tuple[tuple[int, ...], ...] = ((0,), (-1, 1))
 GREATER: tuple[tuple[int, ...], ...] = ((1,), (-1, 0))
 GREATER_EQUAL: tuple[tuple[int, ...], ...] = ((0, 1), (-1,))
+
+
+class Enclosed:
+    """Base of numbers that carry a ball enclosing their value over a box (``enclosure``): the
+    interval duals of :mod:`.interval_gradient`, compared by that ball."""
+
+    __slots__ = ()
+
+    @property
+    def enclosure(self) -> Any:
+        raise NotImplementedError
 
 
 class BranchOracle(Protocol):
@@ -168,8 +178,8 @@ def exact_value(x: Any) -> Real | None:
 
     if isinstance(x, ExactBall):
         return x.exact
-    if isinstance(x, Dual):  # an interval dual's value (exact when its ball is)
-        return exact_value(x.v)
+    if isinstance(x, Enclosed):  # an interval dual's value (exact when its ball is)
+        return exact_value(x.enclosure)
     if isinstance(x, bool):
         return Real.of(int(x))
     if isinstance(x, (int, Fraction, Real)):
@@ -235,8 +245,8 @@ def ball_decide(a: Any, b: Any, classes: tuple[tuple[int, ...], ...]) -> int:
     class), so that it can record a branch and replay it elsewhere."""
     x, y = _lift_ball(a), _lift_ball(b)
     d = x - y
-    if isinstance(d, Dual):
-        d = d.v
+    if isinstance(d, Enclosed):
+        d = d.enclosure
     decided: int | None = None
     if d > 0:
         decided = 1

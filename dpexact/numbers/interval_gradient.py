@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from .comparisons import Enclosed
+
 __all__ = ["Dual", "variables"]
 
 
@@ -30,7 +32,7 @@ def _arb(x: Any) -> Any:
     return x if isinstance(x, arb) else arb(x)
 
 
-class Dual:
+class Dual(Enclosed):
     """A ball and its gradient (balls) with respect to k variables."""
 
     __slots__ = ("v", "d")
@@ -143,6 +145,11 @@ class Dual:
         return not self == o
 
     __hash__ = None  # type: ignore[assignment]  # equality is by value: not a dict key
+
+    @property
+    def enclosure(self) -> Any:
+        """The value's ball (what :mod:`dpexact.numbers.comparisons` compares)."""
+        return self.v
 
     def is_zero(self) -> bool:
         return self.v.is_zero()

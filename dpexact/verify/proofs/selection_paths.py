@@ -97,17 +97,20 @@ class _PathOracle:
     replays ``prefix`` whatever the enclosures say (the same branch's formula at another point)."""
 
     def __init__(self, inputs: dict[int, tuple[str, int]], noteq: frozenset[Key], prefix: tuple[int, ...],
-                 force: bool = False) -> None:
+                 force: bool = False, exact: dict[tuple[str, int], Interval] | None = None) -> None:
         self.inputs, self.noteq, self.prefix, self.force = inputs, noteq, prefix, force
+        self.exact = exact or {}
         self.trace: list[int] = []
 
-    def key(self, a: Any, b: Any) -> Key | None:
-        for x, y in ((a, b), (b, a)):
+    def key(self, a: Any, b: Any) -> tuple[Key, int] | None:
+        """``(key, s)`` when one operand is an input and the other has an exact rational value c;
+        ``s`` = +1 when the input is ``a`` (the signs asked are those of ``a - b``), else -1."""
+        for x, y, s in ((a, b, 1), (b, a, -1)):
             lab = self.inputs.get(id(x))
             if lab is not None:
                 c = exact_value(y)
                 if c is not None and c.is_rational:
-                    return (lab[0], lab[1], c.to_fraction())
+                    return (lab[0], lab[1], c.to_fraction()), s
         return None
 
     def decide(self, a: Any, b: Any, classes: tuple[tuple[int, ...], ...]) -> int:
@@ -117,9 +120,16 @@ class _PathOracle:
                 raise _Fork(())  # not the replayed branch's program: no value here
             out = self.prefix[k]
         else:
-            key = self.key(a, b) if len(classes) > 1 else None
-            if key is not None and key in self.noteq:
-                classes = tuple(c for c in (tuple(s for s in cl if s != 0) for cl in classes) if c)
+            found = self.key(a, b) if len(classes) > 1 else None
+            key = None
+            if found is not None:  # an input against an exact c: the box's exact interval decides more
+                key, sign = found
+                lo, hi = self.exact[key[:2]]
+                c = key[2]
+                possible = {s * sign for s, ok in ((-1, lo < c), (0, lo <= c <= hi and key not in self.noteq),
+                                                   (1, hi > c)) if ok}
+                narrowed = tuple(c2 for c2 in (tuple(s for s in cl if s in possible) for cl in classes) if c2)
+                classes = narrowed or classes
             if len(classes) == 1:
                 out = classes[0][0]
             elif k < len(self.prefix):
@@ -160,16 +170,17 @@ def input_balls(box: Box, prec: int, duals: bool) -> tuple[list, list]:
     return q, q2
 
 
-def _side(mechanism: IntervalLaw, r: int, balls: list, side: str, noteq: frozenset[Key], prec: int,
+def _side(mechanism: IntervalLaw, r: int, balls: list, side: str, box: Box, prec: int,
           keys: list[Key], coords: set[int]) -> list[tuple[Any, tuple[int, ...]]] | None:
     """``(P(·)_r, branch)`` along every branch the law takes on these balls (None: more than
     :data:`MAX_PATHS`)."""
     inputs = {id(b): (side, a) for a, b in enumerate(balls)}
+    exact = {(side, a): (box.iv[a] if side == "q" else box.q2_interval(a)) for a in range(box.n)}
     todo: list[tuple[int, ...]] = [()]
     out: list[tuple[Any, tuple[int, ...]]] = []
     while todo:
         prefix = todo.pop()
-        oracle = _PathOracle(inputs, noteq, prefix)
+        oracle = _PathOracle(inputs, box.noteq, prefix, exact=exact)
         try:
             with deciding_with(oracle):
                 out.append((mechanism.pmf_on_balls(balls, prec)[r], tuple(oracle.trace)))
@@ -210,8 +221,8 @@ def evaluate_box(mechanism: IntervalLaw, box: Box, prec: int, gradients: bool,
     for duals in ((True, False) if gradients else (False,)):
         q, q2 = input_balls(box, prec, duals)
         try:
-            ps = _side(mechanism, box.r, q, "q", box.noteq, prec, keys, coords)
-            p2s = _side(mechanism, box.r, q2, "q2", box.noteq, prec, keys, coords)
+            ps = _side(mechanism, box.r, q, "q", box, prec, keys, coords)
+            p2s = _side(mechanism, box.r, q2, "q2", box, prec, keys, coords)
         except (TypeError, AttributeError):
             if duals:
                 continue  # not differentiable in duals: plain balls
