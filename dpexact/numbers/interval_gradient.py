@@ -21,15 +21,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .comparisons import Enclosed
+from flint import arb as _arb_type
+
+from .comparisons import EQUAL, GREATER, GREATER_EQUAL, Enclosed, ball_decide
 
 __all__ = ["Dual", "variables"]
 
 
 def _arb(x: Any) -> Any:
-    from flint import arb
-
-    return x if isinstance(x, arb) else arb(x)
+    return x if isinstance(x, _arb_type) else _arb_type(x)
 
 
 class Dual(Enclosed):
@@ -112,33 +112,21 @@ class Dual(Enclosed):
 
     # -- comparisons: certified, as the ball backend's (dpexact.numbers.comparisons) ----------------
     def _decide(self, o: Any, classes: Any) -> int:
-        from .comparisons import ball_decide
-
         return ball_decide(self, o, classes)
 
     def __gt__(self, o: Any) -> bool:
-        from .comparisons import GREATER
-
         return self._decide(o, GREATER) > 0
 
     def __lt__(self, o: Any) -> bool:
-        from .comparisons import GREATER_EQUAL
-
         return self._decide(o, GREATER_EQUAL) < 0
 
     def __ge__(self, o: Any) -> bool:
-        from .comparisons import GREATER_EQUAL
-
         return self._decide(o, GREATER_EQUAL) >= 0
 
     def __le__(self, o: Any) -> bool:
-        from .comparisons import GREATER
-
         return self._decide(o, GREATER) <= 0
 
     def __eq__(self, o: Any) -> bool:  # type: ignore[override]
-        from .comparisons import EQUAL
-
         return self._decide(o, EQUAL) == 0
 
     def __ne__(self, o: Any) -> bool:  # type: ignore[override]

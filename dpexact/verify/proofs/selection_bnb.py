@@ -49,7 +49,7 @@ from ...numbers.backends import ball_context
 from ...protocols import IntervalLaw, Mechanism, mechanism_properties
 from ..bracket import Proof
 from ..neighbourhoods import LInfBox, MonotoneBox
-from .selection_paths import Box, Key, evaluate_box, point_log_ratio
+from .selection_paths import Box, Key, evaluate_box, mean_value_bound, point_log_ratio
 
 __all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH"]
 
@@ -201,7 +201,7 @@ class SelectionBnB:
             count += 1
             if ordered and any(box.iv[i][1] < box.iv[i + 1][0] for i in range(1, n - 1)):
                 return  # outside q_1 >= q_2 >= ... (another box covers its permutation)
-            val = evaluate_box(mechanism, box, self.prec, self.gradients, _test_point(box))
+            val = evaluate_box(mechanism, box, self.prec, self.gradients)
             keys, coords = val.keys, val.coords
             for _ in range(2 * n):  # monotone coordinates: only the face where f is largest matters
                 if val.grad is None:
@@ -210,16 +210,18 @@ class SelectionBnB:
                 if face == box:
                     break
                 box = face  # on the face the other derivatives may have a sign now
-                val = evaluate_box(mechanism, box, self.prec, self.gradients, _test_point(box))
+                val = evaluate_box(mechanism, box, self.prec, self.gradients)
                 keys = keys + [k for k in val.keys if k not in keys]
             qp, q2p = _test_point(box)
-            lr = point_log_ratio(mechanism, box.r, qp, q2p, self.prec)
+            ub, lr = mean_value_bound(mechanism, box, val, (qp, q2p), self.prec)
+            if lr is None:
+                lr = point_log_ratio(mechanism, box.r, qp, q2p, self.prec)
             lb = -math.inf if lr is None else _down(lr.lower())
             if lb > best[0]:
                 best = (lb, (tuple(qp), tuple(q2p), box.r))
                 best_box = box
             keys_of[count] = (keys, coords if val.grad is None else set())
-            heapq.heappush(heap, (-val.bound, count, box))
+            heapq.heappush(heap, (-ub, count, box))
 
         with ball_context(self.prec):
             for r, iv in roots:

@@ -33,7 +33,7 @@ from ...numbers.comparisons import ExactBall, deciding_with, exact_value
 from ...numbers.real import Real
 from ...protocols import IntervalLaw
 
-__all__ = ["Box", "BoxValue", "Key", "MAX_PATHS", "evaluate_box", "point_log_ratio", "input_balls"]
+__all__ = ["Box", "BoxValue", "Key", "MAX_PATHS", "evaluate_box", "mean_value_bound", "point_log_ratio", "input_balls"]
 
 Interval = tuple[Fraction, Fraction]
 #: ``(side, a, c)``: input ``q_a`` (side "q") or ``q'_a`` (side "q2") compared with the exact ``c``
@@ -80,6 +80,7 @@ class BoxValue:
     keys: list[Key]
     paths: int
     coords: set[int]
+    paths_values: tuple[list, list] | None = None  # (value, branch) per branch on each side, as duals
 
 
 class _Fork(Exception):
@@ -151,8 +152,10 @@ def _ball(iv: Interval, prec: int) -> Any:
     from flint import arb, fmpq
 
     lo, hi = iv
-    if lo == hi:
-        return ExactBall.of(Real(lo), prec)  # an exact point: ties and ``x == c`` decided exactly
+    if lo == hi:  # an exact point: ties and ``x == c`` decided exactly
+        out = ExactBall(arb(fmpq(lo.numerator, lo.denominator)))
+        out.exact = Real(lo)
+        return out
     return arb(fmpq(lo.numerator, lo.denominator)).union(arb(fmpq(hi.numerator, hi.denominator)))
 
 
@@ -204,12 +207,9 @@ def _replay(mechanism: IntervalLaw, r: int, point: Sequence[Fraction], branch: t
         return None
 
 
-def evaluate_box(mechanism: IntervalLaw, box: Box, prec: int, gradients: bool,
-                 centre: tuple[Sequence[Fraction], Sequence[Fraction]] | None = None) -> BoxValue:
-    """The bound of ``log P(q)_r - log P(q')_r`` over ``box`` (module docstring): the worst over the
-    branches of ``log sup P - log inf P'``, and, with gradients and a ``centre`` (a point of the
-    box), the worst over pairs of branches of the mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i``
-    (each branch's formula is smooth on the whole box; ``f(c)`` is that formula at c)."""
+def evaluate_box(mechanism: IntervalLaw, box: Box, prec: int, gradients: bool) -> BoxValue:
+    """The bound of ``log P(q)_r - log P(q')_r`` over ``box``: the worst over the branches of
+    ``log sup P - log inf P'`` (module docstring), and the gradient when one branch is taken."""
     import math
 
     from flint import arb
@@ -233,52 +233,60 @@ def evaluate_box(mechanism: IntervalLaw, box: Box, prec: int, gradients: bool,
     if ps is None or p2s is None:
         return BoxValue(math.inf, None, keys, MAX_PATHS, coords)
     npaths = len(ps) + len(p2s)
-    n = box.n
     duals_ok = all(isinstance(p, Dual) for p, _ in ps + p2s)
     vals = [p.v if isinstance(p, Dual) else p for p, _ in ps]
     vals2 = [p.v if isinstance(p, Dual) else p for p, _ in p2s]
-    at_q: list = []
-    at_q2: list = []
-    half: list = []
-    if duals_ok and centre is not None:
-        # each branch's value on the box by its mean-value form p(c) + [-1, 1] Σ |∂_i p(B)| h_i,
-        # intersected with its direct enclosure (the softmax's v/Σw suffers the dependency problem)
-        qc, q2c = centre
-        cs = list(qc) + [(b - a) if box.pins[i] is None else Fraction(0) for i, (a, b) in enumerate(zip(qc, q2c))]
-        half = [_arb_of(max(hi_ - c, c - lo_)) for (lo_, hi_), c in zip(box.iv, cs)]
-        at_q = [_replay(mechanism, box.r, qc, br, prec) for _, br in ps]
-        at_q2 = [_replay(mechanism, box.r, q2c, br, prec) for _, br in p2s]
-        if all(v is not None and v.is_finite() for v in at_q + at_q2):
-            vals = [_refine(p, c, half) for (p, _), c in zip(ps, at_q)]
-            vals2 = [_refine(p, c, half) for (p, _), c in zip(p2s, at_q2)]
-        else:
-            at_q = at_q2 = []
     hi = max(arb(v.upper()) for v in vals)
     lo = min(arb(v.lower()) for v in vals2)
     if not (hi > 0):
         return BoxValue(-math.inf, None, keys, npaths, coords)  # P(q)_r = 0 on the whole box: no loss
-    if not (lo > 0):
-        return BoxValue(math.inf, None, keys, npaths, coords)
-    bound = _up(hi.log().upper() - lo.log().lower())
-    # ∂ log p = ∂p / p with p enclosed as above
-    glog = [[g / v for g in p.d] for (p, _), v in zip(ps, vals)] if duals_ok else []
-    glog2 = [[g / v for g in p.d] for (p, _), v in zip(p2s, vals2)] if duals_ok else []
+    bound = _up(hi.log().upper() - lo.log().lower()) if lo > 0 else math.inf
     grad = None
-    if duals_ok and len(ps) == 1 and len(p2s) == 1:  # one branch on the whole box: the law is smooth there
-        grad = [a - b for a, b in zip(glog[0], glog2[0])]
-    if at_q and all(v > 0 for v in at_q + at_q2):
-        worst = -math.inf
-        for gi, ci in zip(glog, at_q):
-            for gj, cj in zip(glog2, at_q2):
-                mv = ci.log() - cj.log()
-                for i in range(2 * n):
-                    if not half[i].is_zero():
-                        g = gi[i] - gj[i]
-                        mv += max(abs(g.lower()), abs(g.upper())) * half[i]
-                u = _up(mv.upper())
-                worst = max(worst, math.inf if math.isnan(u) else u)
-        bound = min(bound, worst)
-    return BoxValue(bound, grad, keys, npaths, coords)
+    if duals_ok and len(ps) == 1 and len(p2s) == 1 and vals[0] > 0 and vals2[0] > 0:
+        grad = [a / vals[0] - b / vals2[0] for a, b in zip(ps[0][0].d, p2s[0][0].d)]  # one branch: smooth
+    return BoxValue(bound, grad, keys, npaths, coords, (ps, p2s) if duals_ok else None)
+
+
+def mean_value_bound(mechanism: IntervalLaw, box: Box, val: BoxValue, centre: tuple[Sequence[Fraction], Sequence[Fraction]],
+                     prec: int) -> tuple[float, Any]:
+    """``(bound, f(c))``: the smaller of ``val.bound`` and the worst over pairs of branches of the
+    mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i`` — each branch's formula is smooth on the whole
+    box, ``f(c)`` is that formula at the centre c (its decisions replayed), and each branch's
+    value on the box is first narrowed to ``p(c) + [-1, 1] Σ |∂_i p(B)| h_i`` (the softmax's
+    ``v / Σw`` suffers the dependency problem). ``f(c)`` is returned (a ball) when one branch
+    without any comparison is taken on each side: it is then the law's own value at c."""
+    import math
+
+    if val.paths_values is None or not math.isfinite(val.bound) and val.bound < 0:
+        return val.bound, None
+    ps, p2s = val.paths_values
+    n = box.n
+    qc, q2c = centre
+    cs = list(qc) + [(b - a) if box.pins[i] is None else Fraction(0) for i, (a, b) in enumerate(zip(qc, q2c))]
+    half = [_arb_of(max(hi_ - c, c - lo_)) for (lo_, hi_), c in zip(box.iv, cs)]
+    at_q = [_replay(mechanism, box.r, qc, br, prec) for _, br in ps]
+    at_q2 = [_replay(mechanism, box.r, q2c, br, prec) for _, br in p2s]
+    if not all(v is not None and v.is_finite() and v > 0 for v in at_q + at_q2):
+        return val.bound, None
+    vals = [_refine(p, c, half) for (p, _), c in zip(ps, at_q)]
+    vals2 = [_refine(p, c, half) for (p, _), c in zip(p2s, at_q2)]
+    if not all(v > 0 for v in vals + vals2):
+        return val.bound, None
+    bound = min(val.bound, _up(max(v.upper() for v in vals).log().upper() - min(v.lower() for v in vals2).log().lower()))
+    glog = [[g / v for g in p.d] for (p, _), v in zip(ps, vals)]  # ∂ log p = ∂p / p
+    glog2 = [[g / v for g in p.d] for (p, _), v in zip(p2s, vals2)]
+    worst = -math.inf
+    for gi, ci in zip(glog, at_q):
+        for gj, cj in zip(glog2, at_q2):
+            mv = ci.log() - cj.log()
+            for i in range(2 * n):
+                if not half[i].is_zero():
+                    g = gi[i] - gj[i]
+                    mv += max(abs(g.lower()), abs(g.upper())) * half[i]
+            u = _up(mv.upper())
+            worst = max(worst, math.inf if math.isnan(u) else u)
+    plain = len(ps) == 1 and len(p2s) == 1 and not ps[0][1] and not p2s[0][1]
+    return min(bound, worst), (at_q[0].log() - at_q2[0].log()) if plain else None
 
 
 def _refine(p: Any, at_centre: Any, half: list) -> Any:
