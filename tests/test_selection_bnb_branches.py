@@ -202,3 +202,33 @@ def test_split_at_a_constant_makes_the_slice_a_box():
     pin, rest = kids
     assert pin.pins[0] == c and pin.iv[0] == (c - 1, F(1)) and pin.q2_interval(0) == (c, c)
     assert rest.iv == box.iv and ("q2", 0, c) in rest.noteq
+
+
+def _user_em(num: int, den: int):
+    """EM written as a user's pmf with the exponent (num/den)·ε/Δ."""
+    def pmf(q, p, ops):
+        w = [ops.exp(num * p.epsilon * x / (den * p.sensitivity)) for x in q]
+        s = ops.sum(w)
+        return [x / s for x in w]
+
+    return dpexact.define_mechanism(f"em-{num}-{den}", pmf, epsilon=1,
+                                    properties=dict(symmetric=True, shift_invariant=True, monotone=True))
+
+
+def test_user_em_proved_at_n5_on_its_score_box():
+    """The user's EM with exponent ε/4Δ at n = 5 (the split on the coordinate with the largest
+    mean-value smear): proved below ε on |q_a - q_r| <= 8; the bound is at least the box's worst
+    corner, computed in mpmath (c = 1/4, gap 8, offsets ±1)."""
+    res = SelectionBnB(seconds=40).run(_user_em(1, 4), 5, LInfBox(1), target=1.0)
+    assert res.status == "bound below the target" and res.upper <= 1
+    q, q2 = ("0", "8", "8", "8", "8"), ("-1", "9", "9", "9", "9")
+    corner = _em_log_ratio("1/4", "1/4", q, q2, 0)
+    assert res.upper >= corner > 0.45 and res.lower <= corner + 1e-12
+
+
+def test_user_em_mutation_three_quarters_not_proved_at_n5():
+    """Mutation: exponent 3ε/4Δ (level 3/2 as a gap grows; above 1 at the box's corner)."""
+    q, q2 = ("0", "8", "8", "8", "8"), ("-1", "9", "9", "9", "9")
+    assert _em_log_ratio("3/4", "3/4", q, q2, 0) > 1
+    res = SelectionBnB(seconds=20).run(_user_em(3, 4), 5, LInfBox(1), target=1.0)
+    assert res.upper > 1 and res.lower > 1

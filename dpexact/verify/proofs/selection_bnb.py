@@ -16,9 +16,11 @@ over a **stated** score domain D (the law has no compact parametrisation in gene
   a coordinate whose derivative has one sign on B is fixed at the face where the log-ratio is
   largest (monotonicity test: offsets go to the Δ-box's corners, scores to the domain's faces),
   and the bound is the smaller of ``log sup P(B_q)_r - log inf P(B_q + B_z)_r`` and the
-  mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i`` (rounded up); the box with the largest bound is split on its widest
-  coordinate (relative to the root's width) until every remaining bound is below the target
-  or the budget (boxes, seconds) runs out;
+  mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i`` (rounded up); the box with the largest bound is split
+  on the coordinate with the largest smear ``|∂_i f(B)| w_i`` (the one that blurs the mean-value
+  form most; Kearfott's maximal-smear rule, Moore, Kearfott & Cloud 2009 §6), else its widest
+  (relative to the root's width), until every remaining bound is below the target or the budget
+  (boxes, seconds) runs out;
 * a law that branches (``argmax``, ties, thresholds, ``x == c``) is run along every branch it
   takes on the box (:mod:`.selection_paths`: the certified comparisons with a branch oracle), the
   bound being the worst over them, and the gradient is used only where one branch is taken; a
@@ -191,7 +193,7 @@ class SelectionBnB:
         heap: list = []
         best: tuple[float, tuple | None] = (-math.inf, None)
         count = 0
-        keys_of: dict[int, tuple[list[Key], set[int]]] = {}
+        keys_of: dict[int, tuple[list[Key], set[int], list[float] | None]] = {}
         best_box: Box | None = None
         domain_g = Fraction(self.score_range) * max(list(nb.deltas(n)) if isinstance(nb, LInfBox) else [nb.sensitivity])
         fixed = mechanism_properties(mechanism).shift_invariant
@@ -220,7 +222,9 @@ class SelectionBnB:
             if lb > best[0]:
                 best = (lb, (tuple(qp), tuple(q2p), box.r))
                 best_box = box
-            keys_of[count] = (keys, coords if val.grad is None else set())
+            smear = None if val.grad is None else [
+                float(max(abs(g.lower()), abs(g.upper()))) * float(hi - lo) for g, (lo, hi) in zip(val.grad, box.iv)]
+            keys_of[count] = (keys, coords if val.grad is None else set(), smear)
             heapq.heappush(heap, (-ub, count, box))
 
         with ball_context(self.prec):
@@ -241,12 +245,15 @@ class SelectionBnB:
                     status = "budget (a test point is above the target: the bound brackets a refuted level)"
                     break
                 _, k, box = heapq.heappop(heap)
-                keys, coords = keys_of.pop(k, ([], set()))
+                keys, coords, smear = keys_of.pop(k, ([], set(), None))
                 children = _split_at_constant(box, keys)
                 if children is None:
                     # a box where the law branches: split a coordinate its open comparisons depend on
                     where = [j for j in coords if box.iv[j][0] != box.iv[j][1]] or range(2 * n)
-                    i = max(where, key=lambda j: float(box.iv[j][1] - box.iv[j][0]) / widths[j])
+                    if smear is not None and max(smear) > 0 and all(math.isfinite(x) for x in smear):
+                        i = max(where, key=lambda j: smear[j])  # the coordinate that blurs the bound most
+                    else:
+                        i = max(where, key=lambda j: float(box.iv[j][1] - box.iv[j][0]) / widths[j])
                     if ub == math.inf:  # a law undecidable on the box: split the coordinate it depends on
                         i = self._branch_coordinate(mechanism, box, i)
                     lo, hi = box.iv[i]
