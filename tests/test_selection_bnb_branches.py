@@ -232,3 +232,22 @@ def test_user_em_mutation_three_quarters_not_proved_at_n5():
     assert _em_log_ratio("3/4", "3/4", q, q2, 0) > 1
     res = SelectionBnB(seconds=20).run(_user_em(3, 4), 5, LInfBox(1), target=1.0)
     assert res.upper > 1 and res.lower > 1
+
+
+def test_a_box_proof_is_dropped_for_a_witness_outside_its_box():
+    """em-gap18 misbehaves only at a spread >= 18 Δ, beyond the score box |q_a - q_r| <= 8 of the
+    branch-and-bound: its bound there says nothing about the witness, so the bracket's upper end
+    is left unknown instead of a box bound below the level (above 10 at the spread 19.5)."""
+    from dpexact.verify.bracket import Proof
+    from dpexact.verify.proofs.selection_bnb import witness_in_domain
+
+    p = Proof(5.0, "branch-and-bound", {"scores": "box"}, details={"score_radius": "8", "relative_to_output": True})
+    assert witness_in_domain(p, ("0", "8", "-8"), 0) and not witness_in_domain(p, ("0", "9", "1"), 0)
+    assert witness_in_domain(p, ("10", "17", "3"), 0)  # relative to q_r
+    p2 = Proof(5.0, "branch-and-bound", {"scores": "box"}, details={"score_radius": "8", "relative_to_output": False})
+    assert not witness_in_domain(p2, ("10", "17", "3"), 0)
+    # the level beyond the box, in mpmath: q spread 17.5 (exponent 1/2), q' spread 19.5 (exponent 1)
+    big = _em_log_ratio("1/2", 1, ("1", "18.5", "18.5"), ("0", "19.5", "19.5"), 0)
+    assert big > 10
+    v = verify_any(_example("em_gap18"), n=3)
+    assert v.verdict == "violated" and v.bracket.upper is None and "outside" in v.reason

@@ -188,8 +188,11 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         if w2 is not None and (witness is None or w2.lower_float > witness.lower_float):
             witness = w2
     outside = ""
+    from .proofs.selection_bnb import witness_in_domain
+
     if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
-            and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
+            and (witness.lower_float > proof.upper_float  # a witness outside the proof's score box
+                 or not witness_in_domain(proof, witness.scores, witness.output))):
         outside = (f"; the {proof.method} bound {proof.upper_float:.9g} holds on its score box only "
                    f"({proof.domain.get('scores')}) and the witness lies outside it")
         proof = None

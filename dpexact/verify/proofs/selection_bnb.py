@@ -45,7 +45,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Protocol, Sequence
 
 from ...numbers.backends import ball_context
 from ...protocols import IntervalLaw, Mechanism, mechanism_properties
@@ -53,7 +53,7 @@ from ..bracket import Proof
 from ..neighbourhoods import LInfBox, MonotoneBox
 from .selection_paths import Box, Key, evaluate_box, mean_value_bound, point_log_ratio
 
-__all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH"]
+__all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH", "witness_in_domain"]
 
 #: a box this narrow whose law is still undecidable ends the run (a discontinuity at a point)
 MIN_WIDTH = 1e-9
@@ -153,6 +153,8 @@ class SelectionBnB:
         # method applied and could not bound the level, which is "undecided", not "no method"
         return Proof(res.upper, "branch-and-bound", res.domain, details={
             "boxes": res.boxes, "seconds": round(res.seconds, 3), "status": res.status,
+            "score_radius": str(_radius(relation, n, self.score_range)),
+            "relative_to_output": mechanism_properties(mechanism).shift_invariant,
             "best_point_log_ratio": res.lower,
             **({} if res.lower_point is None else {"best_point": {
                 "scores": [str(x) for x in res.lower_point[0]], "neighbour_scores": [str(x) for x in res.lower_point[1]],
@@ -171,7 +173,7 @@ class SelectionBnB:
             d = [nb.sensitivity] * n
             zboxes = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
             uniform = True
-        g = Fraction(self.score_range) * max(d)
+        g = _radius(nb, n, self.score_range)
         outputs = [0] if props.symmetric and uniform else list(range(n))
         roots = []
         for r in outputs:
@@ -195,7 +197,7 @@ class SelectionBnB:
         count = 0
         keys_of: dict[int, tuple[list[Key], set[int], list[float] | None]] = {}
         best_box: Box | None = None
-        domain_g = Fraction(self.score_range) * max(list(nb.deltas(n)) if isinstance(nb, LInfBox) else [nb.sensitivity])
+        domain_g = _radius(nb, n, self.score_range)
         fixed = mechanism_properties(mechanism).shift_invariant
 
         def evaluate(box: Box) -> None:
@@ -337,6 +339,22 @@ class SelectionBnB:
             if math.isfinite(evaluate_box(mechanism, box.replace(i, (m, m)), self.prec, False).bound):
                 return i
         return default
+
+
+def _radius(nb: "LInfBox | MonotoneBox", n: int, score_range: int = SelectionBnB.score_range) -> Fraction:
+    """G, the score domain's radius: ``score_range`` times the neighbourhood's largest Δ."""
+    return Fraction(score_range) * max(list(nb.deltas(n)) if isinstance(nb, LInfBox) else [nb.sensitivity])
+
+
+def witness_in_domain(proof: Proof, scores: Sequence[Any], output: int) -> bool:
+    """Whether a witness's scores lie in a branch-and-bound proof's score domain (True for any other
+    proof): a bound proved on |q_a| <= G (or |q_a - q_r| <= G) says nothing about a witness beyond it."""
+    if proof.method != "branch-and-bound" or "score_radius" not in proof.details:
+        return True
+    g = Fraction(proof.details["score_radius"])
+    q = [Fraction(x) for x in scores]
+    base = q[output] if proof.details.get("relative_to_output") else Fraction(0)
+    return all(abs(x - base) <= g for x in q)
 
 
 def _face(box: Box, grad: list) -> Box:
