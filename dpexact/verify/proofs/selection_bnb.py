@@ -57,6 +57,8 @@ __all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH", "witness_in_domain"]
 
 #: a box this narrow whose law is still undecidable ends the run (a discontinuity at a point)
 MIN_WIDTH = 1e-9
+#: test points (the best ones) from which the lower end is climbed at the end of a run
+CLIMB_STARTS = 6
 
 Interval = tuple[Fraction, Fraction]
 
@@ -196,12 +198,12 @@ class SelectionBnB:
         best: tuple[float, tuple | None] = (-math.inf, None)
         count = 0
         keys_of: dict[int, tuple[list[Key], set[int], list[float] | None]] = {}
-        best_box: Box | None = None
+        starts: list = []  # the best test points with their boxes (heap of CLIMB_STARTS), climbed at the end
         domain_g = _radius(nb, n, self.score_range)
         fixed = mechanism_properties(mechanism).shift_invariant
 
         def evaluate(box: Box) -> None:
-            nonlocal best, count, best_box
+            nonlocal best, count
             count += 1
             if ordered and any(box.iv[i][1] < box.iv[i + 1][0] for i in range(1, n - 1)):
                 return  # outside q_1 >= q_2 >= ... (another box covers its permutation)
@@ -223,7 +225,9 @@ class SelectionBnB:
             lb = -math.inf if lr is None else _down(lr.lower())
             if lb > best[0]:
                 best = (lb, (tuple(qp), tuple(q2p), box.r))
-                best_box = box
+            if math.isfinite(lb):
+                item = (lb, count, (lb, (tuple(qp), tuple(q2p), box.r)), box)
+                (heapq.heappush if len(starts) < CLIMB_STARTS else heapq.heappushpop)(starts, item)
             smear = None if val.grad is None else [
                 float(max(abs(g.lower()), abs(g.upper()))) * float(hi - lo) for g, (lo, hi) in zip(val.grad, box.iv)]
             keys_of[count] = (keys, coords if val.grad is None else set(), smear)
@@ -267,20 +271,18 @@ class SelectionBnB:
                     children = [box.replace(i, (lo, m)), box.replace(i, (m, hi))]
                 for child in children:
                     evaluate(child)
-            if best[1] is not None:
-                best = self._climb(mechanism, nb, best, best_box, domain_g, fixed, t0)
+            for _, _, start, sbox in sorted(starts, reverse=True, key=lambda x: x[:2]):
+                best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, t0), key=lambda x: x[0])
         upper = -heap[0][0] if heap else -math.inf
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
 
-    def _climb(self, mechanism: "BoxLaw", nb: "LInfBox | MonotoneBox", best: tuple, box: "Box | None", g: Fraction,
+    def _climb(self, mechanism: "BoxLaw", nb: "LInfBox | MonotoneBox", best: tuple, box: Box, g: Fraction,
                fixed: bool, t0: float) -> tuple:
         """The best test point improved by a pattern search over exact points (steps G, G/2, …,
         2^-30 G on each score and offset, inside the score domain and the neighbourhood), the
         inputs pinned on a branch constant staying there: the maximum of a law that jumps at
         ``q = c`` lies on the slice, where a float optimiser never looks. Any point is a valid
         lower end; this only makes it the slice's maximum."""
-        if box is None:
-            return best
         lb, (q, q2, r) = best
         n = len(q)
         q, z = list(q), [b - a for a, b in zip(q, q2)]
