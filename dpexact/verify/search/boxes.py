@@ -33,7 +33,7 @@ from ...numbers.real import Real
 from ...protocols import AnyMechanism, NoiseScales, claimed_epsilon, noise_unit, value_count, BoxCoordinates
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
 __all__ = ["BoxCounterexample", "verify_boxes", "ContinuousBoxCounterexample", "verify_continuous_boxes"]
@@ -198,19 +198,9 @@ def verify_boxes(
         kind, worst, wp = "violated", rc.log_ratio_lo, cx.as_dict()
     else:
         kind, worst, wp = "inconclusive", best, None
-    return Verdict(
-        mechanism=name or mechanism.short_name,
-        params=mechanism.params(),
-        epsilon=str(eps),
-        verdict=kind,
-        scope=scope,
-        worst_log_ratio=float(worst),
-        worst_float_log_ratio=float(best),
-        worst_pair=wp,
-        counterexample=cx,
-        recheck=rc,
-        seconds=time.perf_counter() - t0,
-    )
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                         worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
+                         seconds=time.perf_counter() - t0)
 
 
 @dataclass(frozen=True)
@@ -300,9 +290,9 @@ def verify_intervals(
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "intervals": evaluated})
     scope.notes.append(f"output intervals [c, c+{w}] with closed-form probabilities; refutation only")
     kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                   scope=scope, worst_log_ratio=float(worst), worst_float_log_ratio=float(best), worst_pair=wp,
-                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                         worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
+                         seconds=time.perf_counter() - t0)
 
 
 @dataclass(frozen=True)
@@ -451,11 +441,10 @@ def verify_continuous_boxes(
         scope.notes.append(f"the best set's corner refined at b/32 ({refined} sets)")
     kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
     if dd is None:
-        return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                       scope=scope, worst_log_ratio=float(worst), worst_float_log_ratio=float(best), worst_pair=wp,
-                       counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
+        return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                             worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
+                             seconds=time.perf_counter() - t0)
     # (ε, δ): the largest certified excess found is a lower bound of the scope's δ(ε)
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                   scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf, worst_pair=wp,
-                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=str(dd),
-                   worst_delta=float(worst))
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=-math.inf,
+                         worst_pair=wp, counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=dd,
+                         worst_delta=float(worst))

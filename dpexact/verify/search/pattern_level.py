@@ -23,6 +23,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+from ...protocols import Mechanism
 from ...numbers.backends import ball_context
 from ..bracket import Witness
 
@@ -41,7 +42,7 @@ def _vectors(o: str, n: int, a: Fraction, b: Fraction, d_f: Fraction, d_t: Fract
     return q, q2
 
 
-def _log_ratio(m: Any, q: list, q2: list, o: str, prec: int) -> Any:
+def _log_ratio(m: Mechanism, q: list, q2: list, o: str, prec: int) -> Any:
     with ball_context(prec):
         p1 = m.pattern_probability(q, o, f"ball:{prec}")
         p2 = m.pattern_probability(q2, o, f"ball:{prec}")
@@ -50,7 +51,7 @@ def _log_ratio(m: Any, q: list, q2: list, o: str, prec: int) -> Any:
         return p1.log() - p2.log()
 
 
-def _screen(m: Any, q: list, q2: list, o: str, index: int) -> float:
+def _screen(m: Mechanism, q: list, q2: list, o: str, index: int) -> float:
     """Float log-ratio from the mechanism's uncertified ranking law (``screen_logpmf``): steering only."""
     import numpy as np
 
@@ -63,13 +64,13 @@ def _screen(m: Any, q: list, q2: list, o: str, index: int) -> float:
     return v if math.isfinite(v) else -math.inf
 
 
-def _candidates(m: Any, n: int, start: str | None) -> list[str]:
+def _candidates(m: Mechanism, n: int, start: str | None) -> list[str]:
     outs = set(m.outputs(n))
     pats = [p for p in (start, "F" * (n - 1) + "T", "T" + "F" * (n - 1)) if p is not None and p in outs]
     return list(dict.fromkeys(pats))
 
 
-def pattern_level(m: Any, n: int, relation: str, start: str | None = None, work: int = _WORK) -> Witness | None:
+def pattern_level(m: Mechanism, n: int, relation: str, start: str | None = None, work: int = _WORK) -> Witness | None:
     """The certified best two-level witness (module docstring), or None when nothing positive was found.
 
     ``work`` bounds the float screening in queries × patterns summed over ``screen_logpmf`` calls."""

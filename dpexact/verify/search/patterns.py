@@ -32,7 +32,7 @@ from ...numbers.real import Real
 from ...protocols import ExactDifferenceSign, ExactPatternValue, Mechanism, NoiseScales, ScreenLogpmf, Thresholded, ValueLoss, claimed_epsilon, noise_unit
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
 __all__ = ["PatternCounterexample", "verify_patterns", "decide_output"]
@@ -300,16 +300,6 @@ def verify_patterns(
                                                 "neighbour_scores": [str(x) for x in worst_triple[1]], "output": worst_triple[2]}
     else:
         kind, worst, wp = "inconclusive", worst_hi, None
-    return Verdict(
-        mechanism=name or mechanism.short_name,
-        params=mechanism.params(),
-        epsilon=str(eps),
-        verdict=kind,
-        scope=scope,
-        worst_log_ratio=float(worst),
-        worst_float_log_ratio=float(worst_float),
-        worst_pair=wp,
-        counterexample=counterexample,
-        recheck=recheck,
-        seconds=time.perf_counter() - t0,
-    )
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                         worst_float_log_ratio=float(worst_float), worst_pair=wp, counterexample=counterexample,
+                         recheck=recheck, seconds=time.perf_counter() - t0)

@@ -7,7 +7,7 @@ from typing import Any
 
 from ...mechanisms.base import MechanismCrash
 from ...numbers.real import Real
-from ...protocols import Mechanism, noise_unit
+from ...protocols import Backend, Mechanism, noise_unit
 
 __all__ = ["SelectionOutputs"]
 
@@ -43,13 +43,13 @@ class SelectionOutputs:
     def logpmf(self, q: Any) -> Any:
         return self.mechanism.logpmf(q)
 
-    def pmf(self, q: Any, backend: Any = "float") -> Any:
+    def pmf(self, q: Any, backend: str | Backend = "float") -> Any:
         key = (tuple(str(x) for x in q), str(backend))
         if key not in self._balls:
             self._balls[key] = self.mechanism.pmf(list(q), backend)
         return self._balls[key]
 
-    def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
+    def pattern_probability(self, q: Any, r: int, backend: str | Backend = "ball") -> Any:
         return self.pmf(q, backend).values[r]
 
     def exact_difference_sign(self, q: Any, q2: Any, r: int, eps: Any) -> int | None:
