@@ -59,9 +59,10 @@ their neutral defaults), :mod:`.proof_laws` (laws stated for the whole-space pro
 from __future__ import annotations
 
 from .backend import Backend, BackendOps
-from .capabilities import (IntervalLaw, BatchFloatPmf, PatternLaw, CouplingLaw, BoxLaw, PartBoxLaw, BoxCoordinates, NoiseScale,
-    NoiseScales, ValueLoss, ExactPatternValue, ExactDifferenceSign, ScreenLogpmf, PrivacyLevel, PrivacyMap,
-    Thresholded, MonotoneQuality, CutoffLaw, ValueCount, ClaimedEpsilon, value_count, claimed_epsilon, noise_unit)
+from .capabilities import (IntervalLaw, BatchFloatPmf, PatternLaw, CouplingLaw, BoxLaw, PartBoxLaw,
+    BoxCoordinates, NoiseScale, NoiseScales, ValueLoss, ExactPatternValue, ExactDifferenceSign, ScreenLogpmf,
+    PrivacyLevel, PrivacyMap, Thresholded, MonotoneQuality, CutoffLaw, ValueCount, ClaimedEpsilon, value_count,
+    claimed_epsilon, noise_unit)
 from .mechanism import (OutputKind, FINITE_KINDS, REAL_KINDS, KIND_METHODS, MechanismProperties, Neighbourhood,
     FiniteDomain, Mechanism, ContinuousMechanism, AnyMechanism, SameLaw, Named, DeclaresKind, IntervalProbability,
     Pdf, LogPdf, Components, is_mechanism, check_mechanism, mechanism_size, mechanism_properties)
