@@ -197,7 +197,8 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
 
     if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
             and (witness.lower_float > proof.upper_float  # a witness outside the proof's score box
-                 or not witness_in_domain(proof, witness.scores, witness.output))):
+                 or (not witness_in_domain(proof, witness.scores, witness.output)
+                     and Real.of(Fraction(witness.lower_float)) > eps))):
         outside = (f"; the {proof.method} bound {proof.upper_float:.9g} holds on its score box only "
                    f"({proof.domain.get('scores')}) and the witness lies outside it")
         proof = None

@@ -57,8 +57,10 @@ __all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH", "witness_in_domain"]
 
 #: a box this narrow whose law is still undecidable ends the run (a discontinuity at a point)
 MIN_WIDTH = 1e-9
-#: test points (the best ones) from which the lower end is climbed at the end of a run
-CLIMB_STARTS = 6
+#: the lower end is climbed at the end of a run from the best test point of each of the
+#: CLIMB_SLICES best slices (boxes with the same pinned inputs), CLIMB_STARTS kept per slice
+CLIMB_STARTS = 1
+CLIMB_SLICES = 8
 
 Interval = tuple[Fraction, Fraction]
 
@@ -198,7 +200,7 @@ class SelectionBnB:
         best: tuple[float, tuple | None] = (-math.inf, None)
         count = 0
         keys_of: dict[int, tuple[list[Key], set[int], list[float] | None]] = {}
-        starts: list = []  # the best test points with their boxes (heap of CLIMB_STARTS), climbed at the end
+        starts: dict[tuple, list] = {}  # pins -> heap of the CLIMB_STARTS best (lb, count, point, box)
         domain_g = _radius(nb, n, self.score_range)
         fixed = mechanism_properties(mechanism).shift_invariant
 
@@ -225,9 +227,10 @@ class SelectionBnB:
             lb = -math.inf if lr is None else _down(lr.lower())
             if lb > best[0]:
                 best = (lb, (tuple(qp), tuple(q2p), box.r))
-            if math.isfinite(lb):
+            if math.isfinite(lb):  # the best test points of each slice (pins), climbed at the end
+                group = starts.setdefault(box.pins, [])
                 item = (lb, count, (lb, (tuple(qp), tuple(q2p), box.r)), box)
-                (heapq.heappush if len(starts) < CLIMB_STARTS else heapq.heappushpop)(starts, item)
+                (heapq.heappush if len(group) < CLIMB_STARTS else heapq.heappushpop)(group, item)
             smear = None if val.grad is None else [
                 float(max(abs(g.lower()), abs(g.upper()))) * float(hi - lo) for g, (lo, hi) in zip(val.grad, box.iv)]
             keys_of[count] = (keys, coords if val.grad is None else set(), smear)
@@ -271,7 +274,8 @@ class SelectionBnB:
                     children = [box.replace(i, (lo, m)), box.replace(i, (m, hi))]
                 for child in children:
                     evaluate(child)
-            for _, _, start, sbox in sorted(starts, reverse=True, key=lambda x: x[:2]):
+            tops = sorted((max(g, key=lambda x: x[:2]) for g in starts.values()), reverse=True, key=lambda x: x[:2])
+            for _, _, start, sbox in tops[:CLIMB_SLICES]:
                 best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, t0), key=lambda x: x[0])
         upper = -heap[0][0] if heap else -math.inf
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
