@@ -337,7 +337,9 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
     * any other output kind: :func:`verify_mechanism`.
 
     An option the verifier on the route does not honour (its :func:`.options.honours`
-    declaration) is a ``ValueError`` naming it, before any work.
+    declaration) is a ``ValueError`` naming it, before any work. ``mechanism`` comes checked (the
+    registry, the loader of ``PATH.py:OBJECT`` or :func:`verify` ran
+    :func:`~dpexact.protocols.check_mechanism`); nothing on the route validates it again.
     """
     from .neighbourhoods import parse_neighbourhood
     from .options import DEFAULT_SEARCHES, given_options, refuse_unhonoured
@@ -383,7 +385,7 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
         v = _proved_verdict(mechanism, nb, name)
     else:
         v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
-                   name=name, progress=progress)
+                   name=name, progress=progress, checked=True)
     extend_by_couplings(v, mechanism, nb)
     if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
         return v
