@@ -57,7 +57,7 @@ from ..cost_limits import check_cost
 from ..mechanisms.validation import positive_real
 from ..numbers.real import Real
 from .cost_model import estimate_build_cost
-from .lattice import MAX_CLASSES, LatticeClass, check_nk, count_classes, count_vectors, lattice_classes
+from .lattice import MAX_CLASSES, LatticeClass, check_float_sums, check_nk, count_classes, count_vectors, lattice_classes
 
 __all__ = ["Boundary", "RegularLP", "build_regular_lp", "exp_minus_epsilon"]
 
@@ -238,7 +238,7 @@ def build_regular_lp(
         CostLimitError: (a ValueError) the estimated memory exceeds ``max_memory``; raised
             before anything is enumerated.
     """
-    check_nk(n, k)
+    check_float_sums(n, k)
     eps = positive_real(epsilon, "epsilon")
     delta = positive_real(sensitivity, "sensitivity")
     if boundary not in ("clip", "drop"):

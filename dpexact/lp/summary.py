@@ -74,8 +74,10 @@ def optimal_summary(
     from .optimal_mechanism import optimality_ratio, ratio_seconds_estimate
     from ..numbers.real import Real
     from .regular_lp import build_regular_lp, exp_minus_epsilon
+    from .lattice import check_float_sums
     from .solver import solve_regular_lp
 
+    check_float_sums(n, k)  # before any pilot: every sum below is formed in float64
     report = progress or (lambda kind, text: None)
     names = [str(s).strip() for s in mechanisms if str(s).strip()]
     if not names:
