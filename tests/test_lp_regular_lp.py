@@ -143,11 +143,11 @@ def test_auto_route_choice(monkeypatch):
 
 def test_generation_retries_a_round_that_highs_loses(monkeypatch):
     """A round HiGHS fails (numerical trouble, status "Not Set") is solved again from scratch."""
-    import dpexact.lp.solver as solver
+    import dpexact.lp.generation as generation
 
     lp = build_regular_lp(5, 5, "0.3")
     ref = solve_regular_lp(lp, method="generation")
-    real_run = solver._run
+    real_run = generation._run
     calls = {"n": 0}
 
     def flaky(h, accept_limits=False):
@@ -156,7 +156,7 @@ def test_generation_retries_a_round_that_highs_loses(monkeypatch):
             raise RuntimeError("HiGHS did not find an optimum: Not Set after 0.0 s")
         return real_run(h, accept_limits)
 
-    monkeypatch.setattr(solver, "_run", flaky)
+    monkeypatch.setattr(generation, "_run", flaky)
     sol = solve_regular_lp(lp, method="generation")
     assert calls["n"] >= 3 and ref.rounds >= 2
     assert sol.optimal_total_error == pytest.approx(ref.optimal_total_error, rel=1e-12)
