@@ -78,6 +78,9 @@ class ClaimVerdict:
         scope: what was covered (parameters, sizes, grids).
         evidence: JSON-serialisable details: counterexample, computed values next to the paper's.
         figure: an optional comparison plot.
+        missing_data: why the check could not run on its data set (missing, or failing its
+            checksum); only on an ``inconclusive`` verdict. Such a claim is not a difference from
+            its record: ``dpexact check`` exits 3 for it, with how to get the data.
     """
 
     verdict: Literal["holds", "refuted", "inconclusive"]
@@ -85,10 +88,13 @@ class ClaimVerdict:
     scope: str
     evidence: Any
     figure: Figure | None = field(default=None, compare=False)
+    missing_data: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        if self.missing_data and self.verdict != "inconclusive":
+            raise ValueError(f"missing_data is only for an inconclusive verdict, got {self.verdict!r}")
         if not isinstance(self.certified, bool):
             raise TypeError(f"certified must be a bool, got {type(self.certified).__name__}")
 
@@ -100,6 +106,13 @@ Verdict = ClaimVerdict
 def inconclusive(reason: str, scope: str = "not run", **evidence: Any) -> ClaimVerdict:
     """An uncertified ``inconclusive`` verdict whose evidence starts with ``reason``."""
     return ClaimVerdict("inconclusive", False, scope, {"reason": reason, **evidence})
+
+
+def data_missing(reason: str) -> ClaimVerdict:
+    """The ``inconclusive`` verdict of a check that could not run because its data set is missing
+    or fails its checksum (:attr:`ClaimVerdict.missing_data`): not a difference from the record."""
+    return ClaimVerdict("inconclusive", False, "not run: data missing or failing its SHA256SUMS check",
+                        {"reason": reason}, missing_data=reason)
 
 
 SEVERITIES = ("false-statement", "wrong-number", "erratum", "not-reproducible")
@@ -285,7 +298,7 @@ def run_claim(c: Claim, quick: bool = False) -> Outcome:
             raise TypeError(f"check of {c.id} returned {type(v).__name__}, not Verdict")
         crashed = False
     except (DatasetMissingError, DatasetIntegrityError) as exc:  # data we cannot trust decide nothing
-        v = inconclusive(f"DPBench data: {exc}", "not run: data missing or failing its SHA256SUMS check")
+        v = data_missing(f"DPBench data: {exc}")
         crashed = False
     except Exception as exc:  # a crashing check is reported, the run continues
         v = ClaimVerdict("inconclusive", False, "check crashed", {"crash": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()})

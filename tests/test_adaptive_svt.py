@@ -50,7 +50,7 @@ def _quad_law(m, q, pattern, box):
         x = Fraction(x.value if hasattr(x, "value") else x)
         return mpmath.mpf(x.numerator) / x.denominator
 
-    b = [mp(x) for x in m.scales()]
+    b = [mp(x) for x in m.noise_scales()]
     q = [mp(x) for x in q]
     box = [(mp(lo), mp(hi)) for lo, hi in box]
     b1 = b[0]
@@ -209,8 +209,8 @@ def test_coupling_refuses_a_mechanism_with_too_little_noise():
 
     @dataclass(frozen=True)
     class HalfNoise(AdaptiveSVT):
-        def scales(self):
-            b1, b2, b3 = super().scales()
+        def noise_scales(self):
+            b1, b2, b3 = super().noise_scales()
             return b1, b2 / 2, b3
 
     m = HalfNoise(epsilon=EPS, threshold=1, cutoff=1)

@@ -52,7 +52,7 @@ def test_private_rows_proved(name, params, n, level):
 ])
 def test_violated_with_closed_bracket(name, params, n, level):
     m = dpexact.mechanism(name, **params)
-    assert Fraction(str(m.privacy_level(n))) == level  # the family's own closed form
+    assert Fraction(str(m.privacy_map(n).level)) == level  # the family's own closed form (its privacy map)
     v = verify_mechanism(m, n)
     assert v.verdict == "violated"
     b = v.bracket

@@ -160,9 +160,9 @@ def test_smart_sum_noise_recovery_and_levels():
     assert np.all(yb[:, 2] == sum(q[:3]))
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private" and v.bracket.upper.upper == "1/5"  # density-ratio proof at the claim 2ε
-    from dpexact.verify.proofs.closed_forms import verify_smart_sum
+    from dpexact.verify.proofs.closed_forms import closed_form_verdict
 
-    v = verify_smart_sum(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
+    v = closed_form_verdict(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - 0.2) < 1e-12
     assert abs(v.worst_float_log_ratio - 0.2) < 1e-9  # the witness box attains the level
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10), bad=True), 10)

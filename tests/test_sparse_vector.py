@@ -41,7 +41,7 @@ def _mpf(x: Fraction) -> mpmath.mpf:
 
 def _quad_pattern(m, q, pattern) -> mpmath.mpf:
     """Pr[pattern] by mpmath.quad of f_ρ · Π tails, straight from the algorithm's definition."""
-    b1, b2, b1r = (None if b is None else _mpf(b.to_fraction()) for b in m.scales())
+    b1, b2, b1r = (None if b is None else _mpf(b.to_fraction()) for b in m.noise_scales())
     T = _mpf(m.threshold.to_fraction())
 
     def tail(x):  # Pr[q + ν >= T + ρ] as a function of x = T + ρ - q
@@ -149,7 +149,7 @@ def test_registry_aliases_are_the_peers_algorithms():
     assert type(dpexact.mechanism("isvt3", epsilon=1)) is SVT4
     assert type(dpexact.mechanism("isvt4", epsilon=1)) is SVT3
     # StatDP's iSVT3 uses b1 = 4/ε, b2 = 4/(3ε) (statdp/algorithms.py)
-    b1, b2, _ = SVT4(epsilon=Fraction(1, 10)).scales()
+    b1, b2, _ = SVT4(epsilon=Fraction(1, 10)).noise_scales()
     assert b1.to_fraction() == 40 and b2.to_fraction() == Fraction(40, 3)
 
 
@@ -207,7 +207,7 @@ def test_trie_pass_equals_one_integral_per_pattern_exactly():
     from dpexact.mechanisms.sparse_vector.threshold_integral import exact_ops, laurent_patterns, laurent_segment
 
     m = SVT1(epsilon=Fraction(3, 2), threshold=Fraction(1, 2), cutoff=2)
-    b1, b2, _ = m.scales()
+    b1, b2, _ = m.noise_scales()
     k = (b2 / b1).value
     deltas = [(x - m.threshold) / b2 for x in [Fraction(q) for q in QUERIES]]
     pats = m.outputs(len(QUERIES))
@@ -222,9 +222,9 @@ def test_monotone_svt1_halves_the_query_noise():
     from dpexact.mechanisms.neighbourhoods import LInfBox, MonotoneBox
 
     for c in (1, 3):
-        b1, b2, _ = SVT1(epsilon=Fraction(1, 10), cutoff=c, monotone=True).scales()
+        b1, b2, _ = SVT1(epsilon=Fraction(1, 10), cutoff=c, monotone=True).noise_scales()
         assert b1.to_fraction() == 2 / Fraction(1, 10) and b2.to_fraction() == 2 * c / Fraction(1, 10)
-        assert SVT1(epsilon=Fraction(1, 10), cutoff=c).scales()[1].to_fraction() == 4 * c / Fraction(1, 10)
+        assert SVT1(epsilon=Fraction(1, 10), cutoff=c).noise_scales()[1].to_fraction() == 4 * c / Fraction(1, 10)
     m = dpexact.mechanism("svt1", epsilon=1, monotone=True)
     assert isinstance(m.neighbourhood(), MonotoneBox) and m.params()["monotone"] is True
     assert isinstance(dpexact.mechanism("svt1", epsilon=1).neighbourhood(), LInfBox)

@@ -107,10 +107,10 @@ class SVT2RedrawOff(SVT2):
 
 @dataclasses.dataclass(frozen=True)
 class SVT1ScalesOff(SVT1):
-    """The mutation in the law itself: the query noise 1/1000 narrower (the factors follow scales())."""
+    """The mutation in the law itself: the query noise 1/1000 narrower (the factors follow noise_scales())."""
 
-    def scales(self):
-        b1, b2, b1r = super().scales()
+    def noise_scales(self):
+        b1, b2, b1r = super().noise_scales()
         return b1, b2 / _OFF, b1r
 
 

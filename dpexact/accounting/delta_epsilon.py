@@ -42,6 +42,7 @@ from ..numbers.backends import ball_context
 from ..numbers.real import Real
 
 __all__ = [
+    "AccountedMechanism",
     "Enclosure",
     "GaussianMechanism",
     "LaplaceMechanism",
@@ -146,6 +147,10 @@ class LaplaceMechanism:
     @property
     def name(self) -> str:
         return f"Laplace(b = {self.scale}, Δ = {self.sensitivity})"
+
+
+#: what δ(ε) / ε(δ) account: a pair of pmfs, or an additive Gaussian / Laplace mechanism
+AccountedMechanism = PmfPair | GaussianMechanism | LaplaceMechanism
 
 
 def _pmf(values: Any, name: str) -> tuple[Fraction, ...]:
@@ -332,7 +337,7 @@ def _clip01(lo: float, hi: float) -> tuple[float, float]:
 # -- δ(ε) -----------------------------------------------------------------------------------------
 
 
-def delta_for_epsilon(mechanism: Any, epsilon: Any, compositions: int = 1, prec: int = _PREC) -> Enclosure:
+def delta_for_epsilon(mechanism: AccountedMechanism, epsilon: Any, compositions: int = 1, prec: int = _PREC) -> Enclosure:
     """Certified δ(ε) of ``mechanism`` (:class:`PmfPair`, :class:`GaussianMechanism`,
     :class:`LaplaceMechanism`) composed ``compositions`` times (module docstring)."""
     k = _compositions(compositions)
@@ -415,7 +420,7 @@ def _epsilon_one_way(table: dict, inf_mass: Any, target: Fraction) -> Fraction |
     return Fraction(1)
 
 
-def epsilon_for_delta(mechanism: Any, delta: Any, compositions: int = 1, prec: int = _PREC) -> Enclosure:
+def epsilon_for_delta(mechanism: AccountedMechanism, delta: Any, compositions: int = 1, prec: int = _PREC) -> Enclosure:
     """Certified ε(δ) = inf{ε >= 0 : δ(ε) <= δ} (``inf`` bounds when no finite ε reaches δ)."""
     k = _compositions(compositions)
     t = _target(delta)

@@ -20,7 +20,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..protocols import Mechanism
 from ..numbers.backends import ball_context, get_backend
+from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..numbers.backends import exact_sympy
 from ..numbers.exp_lattice import exact_sign
@@ -49,8 +51,8 @@ def hockey_stick(P: Any, Q: Any, eps_prime: Any, backend: str = "exact", prec: i
     Returns:
         exact: an fmpq or sympy value; ball: an arb; float: ``(value, abs_error_bound)``.
     """
-    P = list(getattr(P, "values", P))
-    Q = list(getattr(Q, "values", Q))
+    P = list(P.values if isinstance(P, Pmf) else P)
+    Q = list(Q.values if isinstance(Q, Pmf) else Q)
     _check_pair(P, Q)
     e = Real.of(eps_prime, "eps_prime")
     be = get_backend(backend)
@@ -82,7 +84,8 @@ def hockey_stick(P: Any, Q: Any, eps_prime: Any, backend: str = "exact", prec: i
     import sympy
 
     E = sympy.exp(e.to_sympy())
-    if E.is_Rational and all(type(v).__name__ in ("fmpq", "Fraction", "int") or getattr(v, "is_Rational", False) for v in P + Q):
+    if E.is_Rational and all(type(v).__name__ in ("fmpq", "Fraction", "int") or (isinstance(v, sympy.Basic) and v.is_Rational)
+                             for v in P + Q):
         from flint import fmpq
 
         Ef = fmpq(int(E.p), int(E.q))
@@ -135,7 +138,7 @@ class ProfilePoint:
     pair: tuple
 
 
-def privacy_profile(mechanism: Any, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]], eps_primes: Sequence[Any],
+def privacy_profile(mechanism: Mechanism, pairs: Sequence[tuple[Sequence[Any], Sequence[Any]]], eps_primes: Sequence[Any],
                     backend: str = "exact") -> list[ProfilePoint]:
     """Privacy profile ε' -> max_{(q, q')} δ_{q,q'}(ε') over both orders of the given pairs (exact or ball)."""
     if backend not in ("exact", "ball"):

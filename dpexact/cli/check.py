@@ -14,7 +14,8 @@ the last good ``FILE.partial``, never truncated JSON. A character device or FIFO
 
 Exit status (``--fail-on``): with ``expectation`` (the default) 0 when every verdict is the one
 its claim records as expected (claims with no recorded expectation do not count), 1 when one
-differs; with ``refutation`` 0 when every claim holds, 1 when one is refuted, 3 when none is
+differs, 3 when none differs but a claim could not run because its data set is missing (a
+one-line note on stderr says how to get it); with ``refutation`` 0 when every claim holds, 1 when one is refuted, 3 when none is
 refuted but one is inconclusive. Either way 1 when a check crashed or the results could not be
 written, 2 on bad options, 130 when interrupted.
 """
@@ -168,6 +169,12 @@ def register(app: typer.Typer) -> None:
         crashed = [o.claim.id for o in outcomes if o.crashed]
         if crashed:
             typer.echo(f"crashed checks: {', '.join(crashed)}", err=True)
+        not_run = [o for o in outcomes if o.verdict.missing_data]
+        if not_run:
+            from ..data import DPBENCH_ENV
+
+            typer.echo(f"{len(not_run)} claim(s) inconclusive, not run: DPBench data missing or failing its checksum; "
+                       f"get it with `dpexact data fetch dpbench --dir DIR` and set {DPBENCH_ENV}=DIR", err=True)
         exit_with(check_exit(outcomes, quick, fail_on))
 
 
@@ -176,8 +183,11 @@ def check_exit(outcomes: list, quick: bool, fail_on: str) -> int:
     if any(o.crashed for o in outcomes):
         return EXIT_FAIL
     if fail_on == "expectation":
-        differ = [o for o in outcomes if o.claim.expected_verdict(quick) not in (None, o.verdict.verdict)]
-        return EXIT_FAIL if differ else EXIT_OK
+        # a claim that could not run on its data is inconclusive, not a difference from its record
+        differ = [o for o in outcomes if not o.verdict.missing_data
+                  and o.claim.expected_verdict(quick) not in (None, o.verdict.verdict)]
+        not_run = any(o.verdict.missing_data for o in outcomes)
+        return EXIT_FAIL if differ else EXIT_UNDECIDED if not_run else EXIT_OK
     verdicts = {o.verdict.verdict for o in outcomes}
     return EXIT_FAIL if "refuted" in verdicts else EXIT_UNDECIDED if "inconclusive" in verdicts else EXIT_OK
 

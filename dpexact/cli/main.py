@@ -182,6 +182,7 @@ def pmf(
 ) -> None:
     """Probability mass function of a mechanism on one score vector."""
     from ..mechanisms.registry import mechanism as build
+    from ..protocols import Mechanism
     from ..utility import expected_error
 
     target = prepare_output(output)
@@ -189,7 +190,7 @@ def pmf(
     params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
     try:
         mech = build(mechanism, **params)
-        if getattr(mech, "output_kind", "selection") != "selection":
+        if not isinstance(mech, Mechanism) or mech.output_kind != "selection":
             _pmf_outputs(mechanism, mech, q, backend, method, as_json, target)
             return
         ee = expected_error(mech, q, backend=backend, method=method)
@@ -217,10 +218,12 @@ def pmf(
     c.print(f"expected error {ee.as_float:.17g} (± {ee.error_bound:.3g}, {p.error_kind})")
 
 
-def _pmf_outputs(name: str, mech: Any, q: list[str], backend: str, method: Optional[str], as_json: bool,
+def _pmf_outputs(name: str, mech: object, q: list[str], backend: str, method: Optional[str], as_json: bool,
                  target: Any = None) -> None:
     """A finite-output mechanism (sparse-vector patterns, ...): its outputs with their probabilities."""
-    if not hasattr(mech, "outputs"):
+    from ..protocols import Mechanism
+
+    if not isinstance(mech, Mechanism):  # no pmf over a finite output set (dpexact.protocols)
         raise ValueError(f"mechanism {name!r} releases real values: it has no pmf (its law of output sets: "
                          "`dpexact prob --box`)")
     p = mech.pmf(q, backend, method)

@@ -34,7 +34,9 @@ def _value(v: Any) -> tuple[str, float]:
     """A ball or exact value as (text, float)."""
     if type(v).__name__ == "arb":
         return v.str(20, radius=True), float(v.mid())
-    if hasattr(v, "to_arb"):  # ExpSum: exact in Q[exp(Q)]
+    from ..numbers.exp_sum import ExpSum
+
+    if isinstance(v, ExpSum):  # exact in Q[exp(Q)]
         return str(v.to_sympy()), float(v.to_arb(128).mid())
     return str(v), float(v)
 

@@ -52,7 +52,7 @@ from ..mechanisms.base import MechanismCrash
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
 from .report import ConformanceCheck, ConformanceReport, cx as _cx
-from ..protocols import AnyMechanism, BoxLaw, check_mechanism, mechanism_properties, mechanism_size
+from ..protocols import AnyMechanism, BoxLaw, Named, check_mechanism, mechanism_properties, mechanism_size
 from ..verify.kinds import kind_of
 from ..numbers.backends import exact_sympy
 from ..numbers.exp_lattice import exact_sign
@@ -138,7 +138,7 @@ def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = No
     except CostLimitError as exc:  # a cost refusal is not a protocol violation: the checks cannot run here
         raise CostLimitError(f"conformance enumerates every output: {exc}; give smaller parameters", exc.estimate) from None
     except (TypeError, ValueError) as exc:
-        rep = ConformanceReport(getattr(mechanism, "short_name", type(mechanism).__name__), {})
+        rep = ConformanceReport(mechanism.short_name if isinstance(mechanism, Named) else type(mechanism).__name__, {})
         rep.checks.append(ConformanceCheck("protocol", False, str(exc)))
         return rep
     rep = ConformanceReport(name, params)

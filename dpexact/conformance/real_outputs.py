@@ -2,7 +2,7 @@
 ``mixed``), where the law is given by probabilities of intervals / boxes (dpexact.protocols).
 
 The law is probed on finite partitions of a wide window ``[c − R, c + R]``, R = 200 noise scales
-beyond the scores (``noise_scale()`` when the mechanism has one, else 2Δ/ε):
+beyond the scores (the one rule :func:`~dpexact.protocols.noise_unit`: ``noise_scale()``, else 2Δ/ε):
 
 =======================  ===========================================================================
 check                    passes when
@@ -35,8 +35,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..numbers.exp_sum import ExpSum
 from ..numbers.real import Real
-from ..protocols import AnyMechanism, BoxLaw, NoiseScale, BoxCoordinates
+from ..protocols import AnyMechanism, BoxLaw, BoxCoordinates, noise_unit
 
 __all__ = ["real_checks", "box_marginal"]
 
@@ -48,8 +49,7 @@ Box = list  # one (lo, hi) per box coordinate
 
 
 def _scale(m: AnyMechanism) -> Fraction:
-    s = m.noise_scale() if isinstance(m, NoiseScale) else Real.of(m.sensitivity) * 2 / Real.of(m.epsilon)
-    s = Real.of(s)
+    s = noise_unit(m)
     return s.to_fraction() if s.is_rational else Fraction(s.to_float()).limit_denominator(10**6)
 
 
@@ -174,7 +174,7 @@ def real_checks(m: AnyMechanism, vecs: list, draws: int, seed: int) -> list:
                     if ex is None:
                         enc = ConformanceCheck("ball-encloses-exact", None, f"no exact box law ({err})")
                         break
-                    e = ex.to_arb(256) if hasattr(ex, "to_arb") else arb(str(ex))
+                    e = ex.to_arb(256) if isinstance(ex, (ExpSum, Real)) else arb(str(ex))
                     bl = law(c, "ball")
                     if not bl.contains(e):
                         box = [[str(a), str(b)] for a, b in c]

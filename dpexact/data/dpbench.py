@@ -237,8 +237,8 @@ def load_dpbench(name: str, directory: "str | os.PathLike[str] | None" = None, b
     except (ValueError, OSError, EOFError) as exc:
         raise ValueError(f"{path.name}: not a readable .npy array ({exc})") from None
     if not isinstance(x, np.ndarray) or x.shape != (DPBENCH_DOMAIN,) or x.dtype.kind not in "iu":
-        raise ValueError(f"{path.name}: expected {DPBENCH_DOMAIN} integer counts, got shape {getattr(x, 'shape', None)}, "
-                         f"dtype {getattr(x, 'dtype', None)}")
+        got = f"shape {x.shape}, dtype {x.dtype}" if isinstance(x, np.ndarray) else type(x).__name__
+        raise ValueError(f"{path.name}: expected {DPBENCH_DOMAIN} integer counts, got {got}")
     if np.any(x < 0):
         raise ValueError(f"{path.name}: negative counts")
     return x.astype(np.int64).reshape(bins, DPBENCH_DOMAIN // bins).sum(axis=1)

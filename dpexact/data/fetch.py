@@ -47,7 +47,7 @@ def _download(url: str, timeout: float) -> bytes:
     except urllib.error.HTTPError as exc:
         raise OSError(f"cannot download {url}: HTTP {exc.code} {exc.reason}") from None
     except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-        raise OSError(f"cannot download {url}: {getattr(exc, 'reason', exc)}") from None
+        raise OSError(f"cannot download {url}: {exc.reason if isinstance(exc, urllib.error.URLError) else exc}") from None
     if len(data) > MAX_BYTES:
         raise DatasetIntegrityError(f"{url}: larger than {MAX_BYTES} bytes; not a DPBench histogram", Path(url), None, None)
     return data

@@ -30,9 +30,9 @@ CPU and 113 / 132 / 199 MB at N = 10 / 20 / 30 -> ``0.7 + 1.65·(N/30)^4.2`` s,
 
 from __future__ import annotations
 
-from typing import Any
 
 from ..cost_limits import CostEstimate
+from ..protocols import Backend
 from .losses import check_domain
 
 __all__ = ["estimate_channel_cost", "estimate_optimal_ldp_cost"]
@@ -44,15 +44,15 @@ _BALL_BYTES = 270.0
 _EXACT_RR = (0.5, 5e-4, 1000.0)
 
 
-def _backend_name(backend: Any) -> tuple[str, int]:
+def _backend_name(backend: str | Backend) -> tuple[str, int]:
     from ..numbers.backends import get_backend
 
     be = get_backend(backend)
-    bits = int(getattr(be, "prec", None) or getattr(be, "bits", None) or 128)
+    bits = be.prec if be.is_ball else 128
     return be.name, bits
 
 
-def estimate_channel_cost(mechanism: str, domain: int, backend: Any = "ball") -> CostEstimate:
+def estimate_channel_cost(mechanism: str, domain: int, backend: str | Backend = "ball") -> CostEstimate:
     """Estimated time and memory of one ``dpexact ldp`` run (channel, Q_g, QLoss, LDP ratio).
 
     Args:

@@ -13,7 +13,7 @@ The output space has ``2^k`` elements, but the privacy loss factorises bit by bi
 v, v' the largest ``log(Pr[o|v]/Pr[o|v'])`` over outputs is exactly
 ``a·log max(q*/p*, (1-q*)/(1-p*)) + b·log max(p*/q*, (1-p*)/(1-q*))`` with a (b) the bits where
 ``B(v) = 1, B(v') = 0`` (resp. 0, 1), attained at the output that sets those bits to the more
-likely value. :func:`dpexact.verify.proofs.closed_forms.verify_rappor` evaluates it for every pair of the input domain
+likely value. :meth:`Rappor.privacy_map` evaluates it for every pair of the input domain
 (LDP: any two inputs are neighbours), exactly, with a witness output re-checked in ball
 arithmetic from the product law.
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
-from ..protocols import MechanismProperties
+from ..protocols import Backend, MechanismProperties, Neighbourhood, PrivacyLevel
 
 __all__ = ["Rappor", "OneTimeRappor"]
 
@@ -146,7 +146,7 @@ class Rappor:
             raise ValueError(f"scores: the input must be an integer in {self.lo}..{self.hi}, got {v}")
         return int(v.to_fraction())
 
-    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
+    def pmf(self, scores: Any, backend: str | Backend = "float", method: str | None = None) -> Any:
         """``Pr[o | v] = Π_i (q* if B(v)_i else p*)^{o_i} (1 − …)^{1−o_i}`` over :meth:`outputs` (Erlingsson et al. §3)."""
         from flint import arb, fmpq
 
@@ -193,6 +193,44 @@ class Rappor:
                 p1 = qs if b else ps
                 r *= arb(fmpq(p1.numerator, p1.denominator)) if x else arb(fmpq((1 - p1).numerator, (1 - p1).denominator))
             return r
+
+    #: the privacy map takes no option: its domain is every pair of values lo..hi (:class:`~dpexact.protocols.PrivacyMap`)
+    privacy_map_options: ClassVar[frozenset] = frozenset()
+
+    def privacy_map(self, n: int | None = None, relation: str | None = None,
+                    neighbourhood: Neighbourhood | None = None) -> PrivacyLevel:
+        """The exact largest loss over every pair of inputs lo..hi (module docstring): the loss factorises
+        over the bits, a bit set for v only costing ``log max(q*/p*, (1-q*)/(1-p*))`` and one set for v' only
+        ``log max(p*/q*, (1-p*)/(1-q*))``; the witness report takes each bit's worse value, its log-ratio
+        enclosed in 256-bit balls from :meth:`output_probability`."""
+        import sympy
+
+        if n is not None or relation is not None or neighbourhood is not None:
+            raise ValueError(f"{self.short_name}: the privacy map covers every pair of values {self.lo}..{self.hi}; it "
+                             "takes no n, relation or neighbourhood")
+        qs, ps = self.bit_probabilities()
+        up = max(qs / ps, (1 - qs) / (1 - ps))  # a bit with B(v)=1, B(v')=0: report 1 (or 0)
+        down = max(ps / qs, (1 - ps) / (1 - qs))  # B(v)=0, B(v')=1: report 0 (or 1)
+        o_up = 1 if qs / ps >= (1 - qs) / (1 - ps) else 0
+        o_down = 0 if (1 - ps) / (1 - qs) >= ps / qs else 1
+        filters = {v: self.bloom(v) for v in range(self.lo, self.hi + 1)}
+        counts: dict[tuple[int, int], tuple[int, int]] = {}
+        for v, bv in filters.items():
+            for w, bw in filters.items():
+                if v != w:
+                    counts[(v, w)] = (sum(1 for x, y in zip(bv, bw) if x > y), sum(1 for x, y in zip(bv, bw) if x < y))
+        (v, w), (a, b) = max(counts.items(), key=lambda kv: kv[1][0] * float(up) + kv[1][1] * float(down))
+        level = Real.of(a * sympy.log(sympy.Rational(up)) + b * sympy.log(sympy.Rational(down)))
+        o = tuple(o_up if x > y else o_down if x < y else x for x, y in zip(filters[v], filters[w]))
+        p1, p2 = self.output_probability(v, o, 256), self.output_probability(w, o, 256)
+        with ball_context(256):
+            lr = p1.log() - p2.log()
+        return PrivacyLevel(level=level, scores=(Fraction(v),), neighbour_scores=(Fraction(w),),
+                            event={"output": "".join(map(str, o))}, log_ratio=lr, arithmetic="ball:256",
+                            neighbourhood=f"any two values in {self.lo}..{self.hi} (LDP)",
+                            families={"value pairs": len(counts)}, pairs=len(counts),
+                            notes=(f"exact: the loss factorises over the {self.filter_size} bits; every pair of inputs and "
+                                   f"every one of the 2^{self.filter_size} outputs; worst pair differs in {a}+{b} bits",))
 
     def rvs(self, v: Any, size: Any = None, random_state: Any = None) -> np.ndarray:
         """Reports of input ``v`` (an int, or a one-entry score vector as for :meth:`pmf`), as 0/1 arrays."""

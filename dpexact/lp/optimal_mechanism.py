@@ -30,7 +30,7 @@ from ..numbers.backends import Backend, get_backend
 from ..numbers.certified import Certified
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
-from ..protocols import BatchFloatPmf, MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
+from ..protocols import BatchFloatPmf, Mechanism, MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
 from .exact_certificate import ExactCertificate, certify_exact
 from .lattice import LatticeClass, check_float_sums, check_nk, count_classes, count_vectors, lattice_classes, lattice_vectors
 from .regular_lp import Boundary, build_regular_lp
@@ -158,7 +158,7 @@ def optimal_mechanism(
     return OptimalRegularMechanism(epsilon=lp.epsilon, sensitivity=lp.sensitivity, solution=sol, certificate=cert)
 
 
-def total_expected_error(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float") -> Certified:
+def total_expected_error(mechanism: Mechanism, n: int, k: int, backend: "str | Backend" = "float") -> Certified:
     """Sum of ``E[err(M, q)]`` over Q(n, k): one pmf per class when the mechanism declares
     symmetry, else one pmf per vector (``ValueError`` beyond :data:`MAX_VECTORS` vectors).
 
@@ -202,7 +202,7 @@ def _float_total(fsum: float, bound: float, count: int, kinds: list[str]) -> Cer
     return Certified(fsum, fsum, bound * (1 + gamma) + gamma * fsum, Certified.weakest(*kinds), "float")
 
 
-def _float_total_batched(mechanism: Any, members: Any, n: int, k: int) -> Certified:
+def _float_total_batched(mechanism: Mechanism, members: Any, n: int, k: int) -> Certified:
     """:func:`total_expected_error` on the float backend through ``pmf_float_batch``
     (:class:`~dpexact.protocols.BatchFloatPmf`): the same scores (``-2Δℓ`` correctly rounded), the
     same per-member expected error and bound (:func:`dpexact.utility.expected_error.float_error_bound`),
@@ -235,7 +235,7 @@ def _float_total_batched(mechanism: Any, members: Any, n: int, k: int) -> Certif
     return _float_total(fsum, bound, count, kinds)
 
 
-def _members(mechanism: Any, n: int, k: int) -> tuple[Any, int]:
+def _members(mechanism: Mechanism, n: int, k: int) -> tuple[Any, int]:
     """``((levels, multiplicity), …)`` summed by :func:`total_expected_error` and their count: the
     classes of Q(n, k) for a mechanism declaring symmetry, else every vector (refused beyond
     :data:`MAX_VECTORS`)."""
@@ -252,7 +252,7 @@ def _members(mechanism: Any, n: int, k: int) -> tuple[Any, int]:
     return ((v, 1) for v in lattice_vectors(n, k)), count_vectors(n, k)
 
 
-def _class_error(mechanism: Any, levels: Any, be: Backend) -> Certified:
+def _class_error(mechanism: Mechanism, levels: Any, be: Backend) -> Certified:
     """``E[err(M, q)]`` at the scores ``q_r = −2Δℓ_r`` of ``levels``, on backend ``be``."""
     from ..utility.expected_error import expected_error
 
@@ -266,7 +266,7 @@ def _class_error(mechanism: Any, levels: Any, be: Backend) -> Certified:
 PILOT_WALK_ENTRIES = 2_000_000
 
 
-def ratio_seconds_estimate(mechanism: Any, n: int, k: int, backend: "str | Backend" = "float", samples: int = 64,
+def ratio_seconds_estimate(mechanism: Mechanism, n: int, k: int, backend: "str | Backend" = "float", samples: int = 64,
                            budget: float = 0.5) -> float:
     """Estimated CPU seconds of :func:`total_expected_error` (the numerator of an optimality ratio),
     timed on a pilot: up to ``samples`` members spread over the first :data:`PILOT_SPREAD` of the sum
@@ -301,7 +301,7 @@ def ratio_seconds_estimate(mechanism: Any, n: int, k: int, backend: "str | Backe
     return spent / max(done, 1) * count
 
 
-def _spot_check_symmetry(mechanism: Any, n: int, k: int, classes: int = 3) -> None:
+def _spot_check_symmetry(mechanism: Mechanism, n: int, k: int, classes: int = 3) -> None:
     """Refuse a false symmetry declaration before relying on it: on a few classes, the pmf of the
     reversed vector must be the reversed pmf within both float bounds (conformance checks more)."""
     two_delta = (mechanism.sensitivity * 2).to_float()
@@ -331,7 +331,7 @@ def _spot_check_symmetry(mechanism: Any, n: int, k: int, classes: int = 3) -> No
 #: |primal − dual| + violation × Σ. ``details``: ``numerator`` (Certified), ``optimum`` (float).
 
 
-def optimality_ratio(mechanism: Any, solution: LPSolution, backend: "str | Backend" = "float",
+def optimality_ratio(mechanism: Mechanism, solution: LPSolution, backend: "str | Backend" = "float",
                      certificate: ExactCertificate | None = None) -> Certified:
     """Optimality ratio of ``mechanism`` against the LP optimum in ``solution``.
 

@@ -13,6 +13,8 @@ from __future__ import annotations
 import time
 from typing import Any, Callable, Sequence
 
+from ..protocols import Mechanism, check_mechanism
+
 __all__ = ["optimal_summary"]
 
 
@@ -22,7 +24,7 @@ def optimal_summary(
     epsilon: str,
     *,
     sensitivity: str = "1",
-    mechanisms: Sequence[str] = ("pf", "em"),
+    mechanisms: Sequence[str | Mechanism] = ("pf", "em"),
     boundary: str = "clip",
     method: str = "auto",
     crossover: bool | None = None,
@@ -37,7 +39,9 @@ def optimal_summary(
     Args:
         n, k: candidates and lattice depth (scores 0, -2Δ, …, -2Δk).
         epsilon, sensitivity: exact strings (``"1/2"``, ``"log(2)"``).
-        mechanisms: registry names whose optimality ratios are computed.
+        mechanisms: the mechanisms whose optimality ratios are computed: registry names or
+            ``PATH.py:OBJECT`` (built at ``epsilon``, ``sensitivity``), or mechanism objects (at the
+            same ε and Δ; keyed by their ``short_name``).
         boundary, method: passed to :func:`.regular_lp.build_regular_lp` /
             :func:`.solver.solve_regular_lp`.
         crossover: interior routes: turn the interior solution into a vertex (``True``), or
@@ -79,11 +83,22 @@ def optimal_summary(
 
     check_float_sums(n, k)  # before any pilot: every sum below is formed in float64
     report = progress or (lambda kind, text: None)
-    names = [str(s).strip() for s in mechanisms if str(s).strip()]
+    # built before the LP so that a misspelt name, or an object at another ε or Δ, is reported at once,
+    # not after the solve
+    mechs: dict[str, Any] = {}
+    for s in mechanisms:
+        if isinstance(s, str) and s.strip():
+            mechs[s.strip()] = build(s.strip(), epsilon=epsilon, sensitivity=sensitivity)
+        elif not isinstance(s, str):
+            m = check_mechanism(s, "mechanisms")
+            if (Real.of(m.epsilon) - Real.of(epsilon, "epsilon")).sign() or (Real.of(m.sensitivity)
+                                                                           - Real.of(sensitivity, "sensitivity")).sign():
+                raise ValueError(f"mechanisms: {m.short_name} has ε = {m.epsilon}, Δ = {m.sensitivity}; the LP's are "
+                                 f"ε = {epsilon}, Δ = {sensitivity}")
+            mechs[m.short_name] = m
+    names = list(mechs)
     if not names:
         raise ValueError("mechanisms: give at least one mechanism name")
-    # built before the LP so that a misspelt name is reported at once, not after the solve
-    mechs = {name: build(name, epsilon=epsilon, sensitivity=sensitivity) for name in names}
     # the LP alone first (no pilot spent on a problem refused anyway), then the ratios timed on a pilot of
     # each mechanism (which also refuses, before the LP, a sum it cannot do)
     check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, time_limit=time_limit, ratio_seconds=0.0),

@@ -15,7 +15,7 @@ Privacy (a density-ratio theorem, not a search): the density ratio of neighbours
 orthant ``x_i >= max(q̃_i, q̃'_i)`` (tails of the Laplace law are exponential). Hence the exact
 privacy level is ``sup_{q~q'} ‖q̃ - q̃'‖₁ / b``: ``copies·k·Δ/b`` for ALL_DIFFER (k released
 coordinates) and ``copies·Δ/b`` for ONE_DIFFER, for *every* pair and every output set.
-:func:`dpexact.verify.proofs.closed_forms.verify_additive` reports it with a witness box computed from the law itself.
+:meth:`AdditiveLaplace.privacy_map` states it (the mechanism's privacy map) with a witness box computed from the law itself.
 
 ``total=True`` releases ``Σ_i q_i + Lap(b)`` (CheckDP's PartialSum).
 
@@ -33,7 +33,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context, law_backend
 from ..numbers.real import Real
-from ..protocols import LaplacePieces, MechanismProperties
+from ..protocols import LaplacePieces, MechanismProperties, Neighbourhood, PrivacyLevel
 from .validation import float_scores, positive_real
 
 __all__ = ["laplace_box_probability", "AdditiveLaplace", "LaplaceMechanism", "NoisyHistogram", "NoisyHistogramBad", "PrefixSum", "PartialSum"]
@@ -199,13 +199,56 @@ class AdditiveLaplace:
         # every query enters ``copies`` released coordinates (its own, or the total) with weight 1
         return LaplacePieces(tuple(centres), tuple(b for _ in centres), column_bound=Real.of(self.copies) / b)
 
-    def privacy_level(self, n: int) -> Real:
-        """Exact ``sup_{q~q'} sup_S log(Pr[M(q)∈S]/Pr[M(q')∈S])`` for n queries (module docstring)."""
+    #: the verify options the privacy map takes (:class:`~dpexact.protocols.PrivacyMap`)
+    privacy_map_options: ClassVar[frozenset] = frozenset({"n", "relation", "neighbourhood"})
+
+    def privacy_map(self, n: int | None = None, relation: str | None = None,
+                    neighbourhood: Neighbourhood | None = None) -> PrivacyLevel:
+        """Exact ``sup_{q~q'} sup_S log(Pr[M(q)∈S]/Pr[M(q')∈S]) = sup ‖q̃ - q̃'‖₁ / b`` for n queries
+        (module docstring; default n: one more than the largest released coordinate), with a witness box
+        ``x_i ∈ [2Δ, 3Δ]`` in the orthant ``x_i >= max(q̃_i, q̃'_i)`` where the ratio equals the sup, its
+        log-ratio enclosed in 256-bit balls from :meth:`box_probability`.
+
+        ``neighbourhood``: an ℓ∞ box ``|q'_i - q_i| <= Δ'`` (one Δ' for every query) for a claim about all
+        queries moving (all-differ). The level ``sup ‖A(q - q')‖₁ / b`` is homogeneous of degree 1 in the
+        radius: for Δ' it is ``level·Δ'/Δ`` (witness: every query moved by Δ'). Any other relation is a
+        ``ValueError`` naming it.
+        """
+        from fractions import Fraction
+
+        from .neighbourhoods import LInfBox
+
+        if relation is not None and relation != self.relation:
+            raise ValueError(f"relation: this mechanism's claim is stated for {self.relation!r}, got {relation!r}")
+        if neighbourhood is not None and not (isinstance(neighbourhood, LInfBox) and neighbourhood.sensitivities is None
+                                              and self.relation == "all-differ"):
+            raise ValueError(f"--neighbourhood: {self.short_name} is verified on an ℓ∞ box box:Δ' (one radius, all "
+                             f"queries moving) only; its claim's relation is {self.relation!r}")
+        n = n if n is not None else (1 + max(self.coordinates) if self.coordinates else 1)
         k = n if self.coordinates is None or self.total else len(self.coordinates)
         moved = k if self.relation == "all-differ" else 1  # the sum moves by at most kΔ or Δ
-        return self.sensitivity * (moved * self.copies) / self.noise_scale()
-
-
+        level = self.sensitivity * (moved * self.copies) / self.noise_scale()
+        d = self.sensitivity.to_fraction()
+        if neighbourhood is not None:  # the level scales with the radius (docstring)
+            level = level * Real.of(neighbourhood.sensitivity) / self.sensitivity
+            d = neighbourhood.sensitivity
+        if self.relation == "all-differ":
+            q1 = [d] * n
+        else:
+            first = 0 if self.coordinates is None else self.coordinates[0]
+            q1 = [d if i == first else Fraction(0) for i in range(n)]
+        q0 = [Fraction(0)] * n
+        box = [(2 * d, 3 * d)] * len(self._released(q0))  # x_i >= max(q_i, q'_i): the ratio equals the sup there
+        p1 = self.box_probability(q1, box, "ball", 256)
+        p0 = self.box_probability(q0, box, "ball", 256)
+        with ball_context(256):
+            lr = p1.log() - p0.log()
+        nb = self.neighbourhood() if neighbourhood is None else neighbourhood
+        return PrivacyLevel(level=level, scores=tuple(q1), neighbour_scores=tuple(q0),
+                            event={"output": "box", "box": [[str(a), str(b)] for a, b in box]}, log_ratio=lr,
+                            arithmetic="ball:256", neighbourhood=nb.describe(), families={"closed-form": 1},
+                            notes=(f"exact privacy level sup ‖q̃-q̃'‖₁/b = {level} for n = {n}: every pair and every "
+                                   "output set (Laplace density-ratio theorem); witness box attains it",))
 
 
 @dataclass(frozen=True)

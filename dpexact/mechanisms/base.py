@@ -15,8 +15,7 @@ Verifiers, the LP and the utility metrics only use the public surface written do
 A subclass implements three public hooks: ``pmf_float(q, method)`` (float64 scores in, a
 float :class:`Pmf` with its bound out), ``pmf_backend(q, backend, method)`` (exact
 :class:`Real` scores; runs inside the backend's precision context for mp / ball / exact) and
-``sample(q, rng, size)`` (the algorithm's own randomness). The underscored names
-``_pmf_float`` / ``_pmf_scalar`` / ``_sample`` are the same hooks under their older names.
+``sample(q, rng, size)`` (the algorithm's own randomness).
 It declares its properties in ``declared_properties`` (or overrides ``properties`` when they
 depend on the parameters), and overrides ``size`` / ``neighbourhood()`` when it is tied to a
 number of candidates or to a candidate-wise relation.
@@ -261,26 +260,17 @@ class SelectionMechanism:
         total = int(np.prod(shape))
         return self.sample(q, rng, total).reshape(shape)
 
-    # -- to implement (public hooks; the underscored names are accepted too) ----------------------
+    # -- to implement (public hooks) ------------------------------------------------------------
     def pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
         """Float64 pmf of the validated scores ``q`` with its error bound."""
-        return self._pmf_float(q, method)
+        raise NotImplementedError(f"{type(self).__name__}: implement pmf_float(q, method)")
 
     def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         """The pmf on mp / ball / exact from exact scores, inside ``backend.context()``."""
-        return self._pmf_scalar(q, backend, method)
+        raise ValueError(f"backend {backend}: {type(self).__name__} implements no pmf_backend(q, backend, method)")
 
     def sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         """``size`` independent draws (int64 output indices) by the mechanism's own algorithm."""
-        return self._sample(q, rng, size)
-
-    def _pmf_float(self, q: np.ndarray, method: str | None) -> Pmf:
-        raise NotImplementedError(f"{type(self).__name__}: implement pmf_float(q, method)")
-
-    def _pmf_scalar(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
-        raise ValueError(f"backend {backend}: {type(self).__name__} implements no pmf_backend(q, backend, method)")
-
-    def _sample(self, q: np.ndarray, rng: np.random.Generator, size: int) -> np.ndarray:
         raise NotImplementedError(f"{type(self).__name__}: implement sample(q, rng, size)")
 
     # -- helpers for subclasses ------------------------------------------------------------------
@@ -444,10 +434,10 @@ def float_exponents(c: Real, q: np.ndarray, cf: float | None = None) -> np.ndarr
 
 def overrides_float_route(obj: Any, owner: type) -> bool:
     """Whether ``obj``'s class replaces the float pmf route it inherits from ``owner`` (``pmf``,
-    ``pmf_float``, ``_pmf_float``): a batch route written for ``owner`` would then no longer compute
+    ``pmf_float``): a batch route written for ``owner`` would then no longer compute
     what ``obj.pmf`` computes, so it must not be used."""
     cls = type(obj)
-    return any(getattr(cls, name) is not getattr(owner, name) for name in ("pmf", "pmf_float", "_pmf_float"))
+    return any(getattr(cls, name) is not getattr(owner, name) for name in ("pmf", "pmf_float"))
 
 
 def float_exponents_rows(cf: float, Q: np.ndarray) -> np.ndarray | None:

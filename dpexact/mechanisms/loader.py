@@ -48,7 +48,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..protocols import FINITE_KINDS, KIND_METHODS, check_mechanism
+from ..protocols import FINITE_KINDS, KIND_METHODS, Backend, check_mechanism
 from .base import MechanismCrash
 
 __all__ = ["is_external", "load_object", "load_mechanism", "GuardedMechanism", "MechanismFactory",
@@ -275,7 +275,7 @@ class GuardedMechanism:
     Every attribute is the wrapped mechanism's; ``inner`` is the mechanism itself.
     """
 
-    def __init__(self, inner: Any, spec: str) -> None:
+    def __init__(self, inner: object, spec: str) -> None:
         object.__setattr__(self, "inner", inner)
         object.__setattr__(self, "spec", spec)
 
@@ -299,7 +299,7 @@ class GuardedMechanism:
         except Exception as exc:
             raise MechanismCrash(f"mechanism {self.spec!r}: {what} raised {type(exc).__name__}: {exc}") from exc
 
-    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
+    def pmf(self, scores: Any, backend: str | Backend = "float", method: str | None = None) -> Any:
         return self._call("pmf", scores, backend, method)
 
     def logpmf(self, scores: Any) -> Any:

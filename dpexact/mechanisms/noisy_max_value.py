@@ -36,7 +36,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context, law_backend
 from ..numbers.real import Real
-from ..protocols import MechanismProperties
+from ..protocols import Backend, MechanismProperties
 from .validation import exact_scores, float_scores, positive_real
 
 __all__ = ["NoisyMaxValue"]
@@ -138,7 +138,7 @@ class NoisyMaxValue:
         """One released real value (the maximum) with every index."""
         return 1
 
-    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Any:
+    def pmf(self, queries: Any, backend: str | Backend = "float", method: str | None = None) -> Any:
         """``Pr[I = i]`` for every i: rnm-laplace / rnm-exp (:meth:`index_mechanism`)."""
         self._index_only("pmf")
         return self.index_mechanism().pmf(queries, backend, method)

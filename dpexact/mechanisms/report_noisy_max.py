@@ -117,7 +117,6 @@ class ReportNoisyMax(SelectionMechanism):
     def family(self) -> NoiseFamily:
         return noise_family(self.noise)
 
-    @property
     def noise_scale(self) -> Real:
         """The common scale ``b = 2Δ/ε`` (``Δ/ε`` when monotone), i.e. ``1 / exponent_scale``."""
         return (self.sensitivity if self.monotone else self.sensitivity * 2) / self.epsilon
@@ -137,7 +136,7 @@ class ReportNoisyMax(SelectionMechanism):
     def candidate_scales(self, n: int) -> list[Real]:
         """``[b_0, ..., b_{n-1}]`` for ``n`` candidates (``ValueError`` naming ``scales`` on a mismatch)."""
         if self.scales is None:
-            return [self.noise_scale] * n
+            return [self.noise_scale()] * n
         if len(self.scales) != n:
             raise ValueError(f"scales has {len(self.scales)} entries but scores has {n}")
         return list(self.scales)
@@ -182,7 +181,7 @@ class ReportNoisyMax(SelectionMechanism):
         b = np.array([x.to_float() for x in self.candidate_scales(q.size)])
         if q.size == 1:
             return Pmf(np.ones(1), "float", m, 0.0, 0.0, "exact")
-        return _pmf_float(self.family, q, b)
+        return _float_law(self.family, q, b)
 
     def pmf_backend(self, q: list[Real], backend: Backend, method: str | None) -> Pmf:
         if backend.is_exact:
@@ -270,7 +269,7 @@ class RNMLaplace(ReportNoisyMax):
         from .rnm_laplace_closed_form import rnm_laplace_ball
 
         check_size(q.size, SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
-        vals = rnm_laplace_ball([Real.of(float(x)) for x in q], self.noise_scale, 128)
+        vals = rnm_laplace_ball([Real.of(float(x)) for x in q], self.noise_scale(), 128)
         mids = np.array([float(v.mid()) for v in vals])
         rads = np.array([float(v.rad()) for v in vals])
         rel = float(np.max((rads + mids * U) / mids)) if np.all(mids > 0) else math.inf
@@ -284,7 +283,7 @@ class RNMLaplace(ReportNoisyMax):
         from .rnm_laplace_closed_form import rnm_laplace_ball, rnm_laplace_exact
 
         check_size(len(q), SCALAR_LIMIT, "the closed-form RNM-Laplace pmf (O(n^3))")
-        b = self.noise_scale
+        b = self.noise_scale()
         if backend.is_exact:
             if not (b.is_rational and all(x.is_rational for x in q)):
                 raise ValueError("exact backend: the closed form needs rational epsilon, sensitivity and scores")
@@ -300,7 +299,7 @@ class RNMLaplace(ReportNoisyMax):
 # ---------------------------------------------------------------------------------------------
 # float: all candidates at once in the noisy value y (shifted so that max q = 0)
 # ---------------------------------------------------------------------------------------------
-def _pmf_float(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
+def _float_law(fam: NoiseFamily, q: np.ndarray, b: np.ndarray) -> Pmf:
     """Float pmf: candidate ``r`` integrated over its cluster of noise windows
     (:mod:`.windows`) in the local coordinate ``t = y - c``; the mass of ``f_r`` outside its
     window ``[t_low, t_high]`` scales is <= 2e^{-W} and is added to the error."""

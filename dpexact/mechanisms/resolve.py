@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..protocols import check_mechanism
+from ..protocols import AnyMechanism, check_mechanism
 from .registry import mechanism as build
 
 __all__ = ["resolve_mechanism"]
 
 
-def resolve_mechanism(mechanism: Any, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
-                      param: Mapping[str, Any] | None = None) -> Any:
+def resolve_mechanism(mechanism: str | object, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+                      param: Mapping[str, Any] | None = None) -> AnyMechanism:
     """The mechanism named or given by ``mechanism``, checked once against the protocol.
 
     Raises:

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..numbers.backends import get_backend
 from ..numbers.real import Real
-from ..protocols import LaplacePieces, MechanismProperties
+from ..protocols import LaplacePieces, MechanismProperties, Neighbourhood, PrivacyLevel
 from .validation import float_scores, positive_real
 
 __all__ = ["SmartSum"]
@@ -149,6 +149,67 @@ class SmartSum:
             elif self._is_end(i) and j < i and j // self.block == i // self.block:
                 col[i] = 1
         return col
+
+    #: the verify options the privacy map takes (:class:`~dpexact.protocols.PrivacyMap`)
+    privacy_map_options: ClassVar[frozenset] = frozenset({"n", "relation"})
+
+    def privacy_map(self, n: int | None = None, relation: str | None = None,
+                    neighbourhood: Neighbourhood | None = None) -> PrivacyLevel:
+        """The exact level ``max_j ‖D e_j‖₁·Δ/b`` on n steps (default 10) when one query differs (module
+        docstring; density-ratio theorem), with η-boxes ``[3Δ, 3Δ+1]`` on the steps ``q_j`` moves as the
+        witness (ratio enclosed in 256-bit balls from the Laplace cdf); the bad version: the event
+        ``{y_i = Σ_block q}`` of probability 1 against 0 (level ∞)."""
+        import math
+        from fractions import Fraction
+
+        from flint import arb
+
+        from ..numbers.backends import ball_context
+        from .sparse_vector.threshold_integral import ball_ops, laplace_cdf
+
+        if relation not in (None, "one-differ"):
+            raise ValueError(f"relation: SmartSum's claim is stated for 'one-differ', got {relation!r}")
+        if neighbourhood is not None:
+            raise ValueError("--neighbourhood: SmartSum's privacy map is stated for one query differing by Δ")
+        n = n if n is not None else 10
+        L = self._steps(n)
+        d = self.sensitivity.to_fraction()
+        where = f"one query differs by at most {d} (ONE_DIFFER)"
+        ends = [i for i in range(L) if self._is_end(i)]
+        if self.bad and ends and ends[0] >= 1:
+            i = ends[0]
+            q = [Fraction(0)] * n
+            q2 = list(q)
+            q2[i - 1] = d  # same block, earlier step: the exact block sum moves by Δ
+            s_q = sum(q[i - self.block + 1 : i + 1])
+            return PrivacyLevel(level=math.inf, scores=tuple(q), neighbour_scores=tuple(q2),
+                                event={"output": f"y_{i} = {s_q}"}, log_ratio=math.inf, arithmetic="exact",
+                                neighbourhood=where, families={"closed-form": 1},
+                                notes=(f"event {{y_{i} = {s_q}}}: probability 1 under q (the block-end output is the "
+                                       f"exact block sum), 0 under q' whose block sum is {s_q + d}",))
+        b = self.noise_scale()
+        cols = [self.D_column(n, j) for j in range(n)]
+        j = max(range(n), key=lambda t: sum(cols[t]))
+        level = Real.of(d * sum(cols[j])) / b
+        # witness: q' = q + Δe_j; η-boxes [c, c+1] in the right tail on the affected steps, the bulk elsewhere
+        shifts = [c * d for c in cols[j]]  # D(q' - q)
+        ops = ball_ops(256)
+        with ball_context(256):
+            lr = arb(0)
+            for sh in shifts:
+                if sh:
+                    # output set {y : η(y; q) ∈ [c, c+1]}; under q', η(y; q') = η(y; q) - sh ∈ [c-sh, c+1-sh]
+                    c = Real.of(3 * d)
+                    p_q = laplace_cdf(ops, c + 1, b) - laplace_cdf(ops, c, b)
+                    p_q2 = laplace_cdf(ops, c + 1 - sh, b) - laplace_cdf(ops, c - sh, b)
+                    lr += p_q2.log() - p_q.log()  # the pair ordered (q', q): η nearer 0 under q'
+        q = [Fraction(0)] * n
+        q2 = [d if t == j else Fraction(0) for t in range(n)]
+        return PrivacyLevel(level=level, scores=tuple(q2), neighbour_scores=tuple(q),
+                            event={"output": f"η-boxes [{3 * d}, {3 * d + 1}] on the steps q_{j} moves"}, log_ratio=lr,
+                            arithmetic="ball:256", neighbourhood=where, families={"closed-form": 1},
+                            notes=(f"exact level ‖D e_j‖₁·Δ/b = {level} (every pair, every output set; density-ratio "
+                                   "theorem), witness: η-boxes in the tail on the steps q_j moves",))
 
     def density_pieces(self, n: int) -> LaplacePieces | None:
         """``C y = D q + η`` (module docstring): coordinate i is ``(Dq)_i + Lap(Δ/ε)``; None for the bad

@@ -12,8 +12,8 @@ Vadhan Thm. 4.7); ``log_base=2`` gives ``k = ⌈log₂(2/ε)⌉``. At ε = 0.1 t
 gives k = 3 and the level ``ln(9/8) ≈ 0.1178 > ε``; ``log_base=2`` gives k = 5, ``ln(33/32)``.
 
 Neighbours: counts differing by one. The whole input domain is finite, so
-:func:`dpexact.verify.proofs.closed_forms.verify_truncated_geometric` decides ε-DP over *every* pair of neighbouring counts and every output,
-exactly (rational probabilities against ``e^ε`` in ``Q[exp(Q)]``).
+:meth:`TruncatedGeometric.privacy_map` computes the exact level over *every* pair of neighbouring counts and every
+output (rational probabilities), which the closed-form verdict compares with ε exactly.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 
 from ..numbers.pmf import Pmf
 from ..numbers.real import Real
-from ..protocols import MechanismProperties
+from ..protocols import Backend, MechanismProperties, Neighbourhood, PrivacyLevel
 from .validation import positive_real
 
 __all__ = ["TruncatedGeometric"]
@@ -82,11 +82,45 @@ class TruncatedGeometric:
                              f"got k = {k} for ε = {self.epsilon}")
         return k
 
-    def privacy_level(self) -> Real:
-        """Balcer & Vadhan Thm. 4.7: ``ln(1 + 2^{-k})``."""
+    def stated_level(self) -> Real:
+        """The level Balcer & Vadhan Thm. 4.7 states: ``ln(1 + 2^{-k})``."""
         import sympy
 
         return Real.of(sympy.log(1 + sympy.Rational(1, 2**self.k)))
+
+    #: the privacy map takes no option: its domain is every count in 0..n (:class:`~dpexact.protocols.PrivacyMap`)
+    privacy_map_options: ClassVar[frozenset] = frozenset()
+
+    def privacy_map(self, n: int | None = None, relation: str | None = None,
+                    neighbourhood: Neighbourhood | None = None) -> PrivacyLevel:
+        """The exact level ``max log(Pr[z | c] / Pr[z | c'])`` over every pair of neighbouring counts in
+        0..n and every output z (rational pmf: exhaustive, exact), and the triple attaining it."""
+        import sympy
+
+        if n is not None or relation is not None or neighbourhood is not None:
+            raise ValueError("truncated-geometric: the privacy map covers every count in 0..n; it takes no n, relation "
+                             "or neighbourhood")
+        best, arg, triples = Fraction(-1), None, 0
+        for c in range(self.n + 1):
+            p = self.exact_pmf([c])
+            for c2 in (c - 1, c + 1):
+                if not 0 <= c2 <= self.n:
+                    continue
+                p2 = self.exact_pmf([c2])
+                for z in range(self.n + 1):
+                    triples += 1
+                    if p[z] == 0:
+                        continue
+                    r = math.inf if p2[z] == 0 else p[z] / p2[z]
+                    if r > best:
+                        best, arg = r, (c, c2, z)
+        c, c2, z = arg
+        level = math.inf if best == math.inf else Real.of(sympy.log(sympy.Rational(best.numerator, best.denominator)))
+        return PrivacyLevel(level=level, scores=(Fraction(c),), neighbour_scores=(Fraction(c2),), event={"output": z},
+                            log_ratio=level, arithmetic="exact", neighbourhood="counts differing by one",
+                            families={"all counts": self.n + 1}, pairs=2 * self.n, triples=triples, exact_triples=triples,
+                            notes=(f"exhaustive: every pair of neighbouring counts in 0..{self.n} and every output (exact); "
+                                   f"closed-form level ln(1+2^-k) = {math.log1p(2.0 ** -self.k):.6g}",))
 
     @property
     def size(self) -> int | None:
@@ -132,7 +166,7 @@ class TruncatedGeometric:
                 F.append(d)
         return [Fraction(F[z] - (F[z - 1] if z else 0), d) for z in range(n + 1)]
 
-    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
+    def pmf(self, queries: Any, backend: str | Backend = "float", method: str | None = None) -> Pmf:
         from flint import arb, fmpq
 
         from ..numbers.backends import get_backend

@@ -489,39 +489,12 @@ class ExactBackend(Backend):
         return sympy.Add(*[exact_sympy(v) for v in items])
 
     def try_sign(self, x: Any, zero_test: Callable[[Any], "bool | None"] | None = None) -> int | None:
-        """Exact sign: rationals directly; closed forms by arb at 128, 512, 2048 bits, then a
-        zero test: ``zero_test(expr)`` if given (True: zero, False: not zero, None: unknown),
-        then ``sympy.simplify``. ``None`` only when an exact tie cannot be decided."""
-        if type(x).__name__ == "fmpq":
-            return (x > 0) - (x < 0)
-        import sympy
+        """Exact sign (:func:`.closed_form_sign.closed_form_sign`: rationals, sums of exponentials, arb at
+        rising precision, then ``zero_test`` and ``sympy.simplify``); ``None`` only when an exact tie
+        cannot be decided."""
+        from .closed_form_sign import closed_form_sign
 
-        from .real import sympy_to_arb
-
-        e = exact_sympy(x)
-        if e.is_Rational:
-            return int(bool(e > 0)) - int(bool(e < 0))
-        from .comparisons import exp_rational_terms, exp_sum_sign
-
-        terms = exp_rational_terms(e)
-        if terms is not None:
-            return exp_sum_sign(terms)
-        for prec in (128, 512, 2048):
-            with ball_context(prec):
-                try:
-                    b = sympy_to_arb(e)
-                except TypeError:
-                    break
-                if b > 0:
-                    return 1
-                if b < 0:
-                    return -1
-        z = zero_test(e) if zero_test is not None else None
-        if z is True:
-            return 0
-        if z is None and sympy.simplify(e) == 0:
-            return 0
-        return None
+        return closed_form_sign(x, zero_test)
 
     def integrate(self, f: Callable[..., Any], a: Any, b: Any, **options: Any) -> Certified:
         """Closed form by :func:`sympy.integrate` (``ValueError`` when there is none)."""

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from .certified import ErrorKind
+
+if TYPE_CHECKING:  # backends imports this module at run time
+    from .backends import Backend
 
 __all__ = ["Pmf", "ErrorKind", "pmf_from_numbers"]
 
@@ -129,7 +132,7 @@ class Pmf:
         return s
 
 
-def pmf_from_numbers(values: Sequence[Any], backend: Any, method: str, details: dict | None = None) -> Pmf:
+def pmf_from_numbers(values: Sequence[Any], backend: Backend, method: str, details: dict | None = None) -> Pmf:
     """A :class:`Pmf` from backend numbers, with the error statement the backend's operations carry.
 
     ``values`` come from a pmf written against the backend operations (:mod:`.backends`):

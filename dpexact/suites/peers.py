@@ -29,6 +29,8 @@ are listed with ``verdict = "not-implemented"``.
 
 from __future__ import annotations
 
+from ..protocols import AnyMechanism
+
 import math
 import time
 from dataclasses import dataclass, field
@@ -259,7 +261,7 @@ def run_entry(e: PeerEntry) -> PeerRow:
                    _coupling(m, e), None if v.bracket is None else v.bracket.as_dict())
 
 
-def _coupling(m: Any, e: PeerEntry) -> str | None:
+def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     """A coupling's proven level: the threshold shift for the sparse-vector laws, the other candidates'
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
     from ..protocols import CouplingLaw

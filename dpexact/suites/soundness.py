@@ -19,6 +19,7 @@ from typing import Any, Callable, Literal
 
 import numpy as np
 
+from ..protocols import Backend
 from ..numbers.real import Real
 from ..verify.neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
 
@@ -79,7 +80,7 @@ class Misclaimed:
     def neighbourhood(self) -> Any:
         return self.inner.neighbourhood()
 
-    def pmf(self, scores: Any, backend: Any = "float", method: str | None = None) -> Any:
+    def pmf(self, scores: Any, backend: str | Backend = "float", method: str | None = None) -> Any:
         return self.inner.pmf(scores, backend=backend, method=method)
 
     def logpmf(self, scores: Any) -> np.ndarray:

@@ -7,16 +7,25 @@ float (a-priori): all terms are non-negative, so with the pmf's relative bound �
 rounding per gap (u) and recursive summation (γ_n), ``|Ẽ - E| <= κ/(1-κ)·Ẽ`` with
 ``κ = ρ + (u + γ_n)(1 + ρ)``, plus ``2^-1074 Σ_r g_r`` for pmf entries that underflow (for pmfs without a relative bound: ``a·Σ g + γ_n Σ|p̃| g``,
 ``a`` the pmf's absolute bound).
+
+Float scores more than ~1.8e308 apart: a gap ``q* - q_r`` overflows float64, so the float sum would
+be inf or nan. The same float pmf is then summed exactly (gaps and pmf entries as rationals), with
+``|Ẽ - E| <= u·S + ρ/(1-ρ)·(S + 2^-1074 Σ g) + 2^-1074 Σ g`` (``S`` the exact sum of the float
+pmf times the exact gaps; ``u·S + a·Σ g`` without a relative bound); an expected error beyond
+float64's range is an error naming ``scores``.
 """
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from ..numbers.backends import Backend, get_backend
 from ..numbers.certified import Certified
+from ..mechanisms.validation import float_scores
 from .levels import TINY, U, backend_number, exact_levels, float_levels, gamma
 from ..protocols import Mechanism
 
@@ -45,6 +54,11 @@ def expected_error(mechanism: Mechanism, scores: Any, backend: "str | Backend" =
     be = get_backend(backend)
     pmf = mechanism.pmf(scores, backend=be, method=method)
     if be.is_float:
+        q = float_scores(scores)
+        with np.errstate(over="ignore"):
+            span = q.max() - q.min()
+        if not np.isfinite(span):
+            return _exact_sum_of_float_pmf(q, pmf)
         lv = float_levels(scores)
         gaps = lv.levels[lv.index]
         p = np.asarray(pmf.values, dtype=np.float64)
@@ -67,3 +81,30 @@ def expected_error(mechanism: Mechanism, scores: Any, backend: "str | Backend" =
         return be.certify(total).with_details(pmf=pmf)
     f = float(total)
     return Certified(total, f, (pmf.rel_error or 0.0) * abs(f), "estimate", str(be), {"pmf": pmf})
+
+
+def _exact_sum_of_float_pmf(q: np.ndarray, pmf: Any) -> Certified:
+    """The expected error of a float pmf whose gaps overflow float64, summed exactly (module docstring)."""
+    top = Fraction(float(q.max()))
+    gaps = [top - Fraction(float(x)) for x in q]
+    p = [Fraction(float(v)) for v in np.asarray(pmf.values, dtype=np.float64)]
+    total = sum((pr * g for pr, g in zip(p, gaps)), Fraction(0))
+    gsum = sum(gaps, Fraction(0))
+    try:
+        val = float(total)
+    except OverflowError:
+        raise ValueError("scores: the expected error exceeds float64's range (|E| > 1.8e308); "
+                         "use backend='ball' or 'exact'") from None
+    rho = pmf.rel_error
+    if rho is not None and math.isfinite(rho):
+        r = Fraction(rho)
+        exact_bound = (Fraction(U) * total + r / (1 - r) * (total + Fraction(TINY) * gsum) + Fraction(TINY) * gsum
+                       if r < 1 else None)
+    else:
+        exact_bound = Fraction(U) * total + Fraction(pmf.abs_error) * gsum
+    try:
+        bound = math.inf if exact_bound is None else math.nextafter(float(exact_bound), math.inf)
+    except OverflowError:
+        bound = math.inf
+    return Certified(val, val, bound, Certified.weakest(pmf.error_kind, "a-priori"), "float",
+                     {"pmf": pmf, "summation": "exact (float gaps overflow)"})

@@ -56,8 +56,13 @@ class ErrorLevels:
 
 
 def float_levels(scores: Any) -> ErrorLevels:
+    """The float64 gaps; a ``ValueError`` naming ``scores`` when one overflows (scores ~1.8e308 apart)."""
     q = float_scores(scores)
-    gaps = q.max() - q
+    with np.errstate(over="ignore"):
+        gaps = q.max() - q
+    if not np.isfinite(gaps).all():
+        raise ValueError(f"scores: the gap q* - q_r = {q.max():g} - ({q.min():g}) exceeds float64's range; "
+                         "use backend='ball' or 'exact'")
     levels, index = np.unique(gaps, return_inverse=True)
     return ErrorLevels(levels, index.astype(np.int64))
 

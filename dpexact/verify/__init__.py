@@ -21,11 +21,17 @@ from __future__ import annotations
 
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from ..protocols import AnyMechanism
+    from .verdict import Verdict
 
 
 class _CallablePackage(types.ModuleType):
-    def __call__(self, mechanism: Any, **options: Any) -> Any:
+    def __call__(self, mechanism: str | Path | AnyMechanism, **options: Any) -> Verdict:
         from .router import verify
 
         return verify(mechanism, **options)

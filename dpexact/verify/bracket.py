@@ -134,6 +134,30 @@ class EpsilonBracket:
         return "undecided", (f"the bracket [{self.lower_float:.9g}, {self.upper_float:.9g}] straddles ε = {claimed:.9g} "
                              f"(width {self.width:.3g})")
 
+    def decide_exact(self, claimed: Any) -> tuple[BracketDecision, str]:
+        """:meth:`decide` for an exact claimed ε (a :class:`~dpexact.numbers.Real` or what ``Real.of`` reads):
+        each end is compared exactly — by its exact expression (``Witness.lower``, ``Proof.upper``) where
+        one is known, else by its outward-rounded float — so an end *equal* to ε is decided (``private``
+        for a proof, not ``violated`` for a witness). The reasons are :meth:`decide`'s."""
+        from ..numbers.real import Real
+
+        eps = Real.of(claimed, "epsilon")
+        c = float(eps.to_float())
+
+        def exact(text: str | None, x: float) -> Any:
+            return Real.of(text if text is not None else x)
+
+        if self.lower is not None and (self.lower.unbounded
+                                       or (exact(self.lower.lower, self.lower.lower_float) - eps).sign() > 0):
+            return "violated", f"a certified witness has log-ratio >= {self.lower_float:.9g} > ε = {c:.9g}"
+        if self.upper is not None and math.isfinite(self.upper.upper_float) and (
+                exact(self.upper.upper, self.upper.upper_float) - eps).sign() <= 0:
+            return "private", f"proved log-ratio <= {self.upper_float:.9g} <= ε = {c:.9g} ({self.upper.method})"
+        if self.upper is None:
+            return "undecided", "no proof method applies: the upper end is unknown"
+        return "undecided", (f"the bracket [{self.lower_float:.9g}, {self.upper_float:.9g}] straddles ε = {c:.9g} "
+                             f"(width {self.width:.3g})")
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "lower": None if self.lower is None else self.lower.as_dict(),

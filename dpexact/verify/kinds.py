@@ -13,7 +13,8 @@ kind            finite   an event's probability                              pur
 ``mixed``       yes      ``box_probability(q, o, box)`` (pattern × values)   boxes (10), refutation only   no
 ``interval``    no       ``interval_probability(q, lo, hi)``                 intervals (5), refutation     yes
 ``continuous``  no       ``box_probability(q, box)`` (:class:`BoxLaw`)       boxes (3), refutation only    yes
-``composed``    no       its ``components``                                  none (a proof must apply)     no
+``composed``    no       its ``components``                                  a component's search (10),    no
+                                                                             refutation only
 ==============  =======  ==================================================  ===========================  =========
 
 The router (:mod:`.router`), the (ε, δ) search, conformance and ``dpexact prob`` read this table;
@@ -25,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..protocols import AnyMechanism, BoxLaw, CouplingLaw, FINITE_KINDS, Mechanism, PatternLaw, REAL_KINDS
+from ..protocols import AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, FINITE_KINDS, Mechanism, PatternLaw, REAL_KINDS
 
 __all__ = ["OutputKind", "KINDS", "kind_of"]
 
@@ -123,6 +124,37 @@ def _continuous_search(m: AnyMechanism, n: int | None, relation: str | None, nam
 
 
 
+def _composed_search(m: ContinuousMechanism, n: int | None, relation: str | None, name: str | None,
+                     **kwargs: Any) -> Any:
+    """Refutation through one component: the components run on the same scores, so an event on one
+    component's output (the others' unconstrained) has that component's probabilities, and a certified
+    violation of a component refutes the whole. Anything short of that is ``inconclusive`` (only a
+    proof could say more)."""
+    import time
+
+    t0 = time.perf_counter()
+    nn = n if n is not None else 10
+    parts = m.components()
+    v = None
+    for i, c in enumerate(parts):
+        row = kind_of(c)
+        if row.search is None:
+            continue
+        v = row.search(c, nn, relation or "all-differ", name or m.short_name)
+        others = ", ".join(f"{d.short_name} output" for d in parts if d is not c) or "nothing else"
+        v.scope.notes.append(f"event on the {c.short_name} component ({row.name} outputs), {others} unconstrained: "
+                             "same probabilities as the component's event")
+        if v.verdict == "violated":
+            break
+    if v is None:
+        raise TypeError(f"mechanism: no component of {m.short_name} has a search of its own")
+    if v.verdict != "violated":
+        v.verdict = "inconclusive"
+    v.params = m.params()
+    v.seconds = time.perf_counter() - t0
+    return v
+
+
 def _pattern_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
     from .options import honoured_by
     from .search.patterns import verify_patterns
@@ -158,14 +190,17 @@ def _continuous_options(m: AnyMechanism, relation: str | None) -> tuple[frozense
 
     return honoured_by(verify_continuous_boxes), "the box search"
 
-def _mixed_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: Any,
+def _composed_options(m: AnyMechanism, relation: str | None) -> tuple[frozenset[str], str]:
+    return frozenset({"n", "relation"}), "the component searches"
+
+def _mixed_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: str | Backend,
                  name: str) -> tuple[Any, Any]:
     if part is None:
         raise ValueError("--pattern: a mixed output needs its finite part (a pattern such as FTT, or an index)")
     return m.box_probability(scores, part, box, backend=backend)
 
 
-def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: Any,
+def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: str | Backend,
                     name: str) -> tuple[Any, Any]:
     if len(box) != 1:
         raise ValueError(f"--box: {name} releases one real value, got {len(box)} intervals")
@@ -173,7 +208,7 @@ def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[
     return p, p
 
 
-def _continuous_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: Any,
+def _continuous_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: str | Backend,
                       name: str) -> tuple[Any, Any]:
     if not isinstance(m, BoxLaw):
         raise ValueError(f"mechanism {name!r} states a density only (no box_probability)")
@@ -187,7 +222,7 @@ KINDS: dict[str, OutputKind] = {k.name: k for k in (
     OutputKind("mixed", True, False, False, _mixed_search, 10, _mixed_event, _mixed_options),
     OutputKind("interval", False, True, False, _interval_search, 5, _interval_event, _interval_options),
     OutputKind("continuous", False, True, False, _continuous_search, 3, _continuous_event, _continuous_options),
-    OutputKind("composed", False, False, False, None, None, None, None),
+    OutputKind("composed", False, False, False, _composed_search, 10, None, _composed_options),
 )}
 # the facts each row states agree with the kinds the contract declares (protocols.py)
 assert tuple(k for k in KINDS if KINDS[k].finite) == FINITE_KINDS
@@ -195,9 +230,9 @@ assert tuple(k for k in KINDS if KINDS[k].real) == REAL_KINDS
 
 
 def kind_of(mechanism: AnyMechanism) -> OutputKind:
-    """The row of ``mechanism``'s declared ``output_kind`` (a mechanism declaring none is a selection
-    mechanism, as :class:`~dpexact.protocols.Mechanism` defaults)."""
-    name = getattr(mechanism, "output_kind", "selection")
+    """The row of ``mechanism``'s declared ``output_kind`` (every mechanism declares one:
+    :class:`~dpexact.protocols.Mechanism`)."""
+    name = mechanism.output_kind
     try:
         return KINDS[name]
     except (KeyError, TypeError):

@@ -17,7 +17,7 @@ from ..mechanisms.neighbourhoods import (
     as_vector,
 )
 from ..numbers.parse import excerpt
-from ..protocols import AnyMechanism, Neighbourhood, check_mechanism
+from ..protocols import AnyMechanism, Neighbourhood
 
 __all__ = [
     "Neighbourhood",
@@ -37,8 +37,9 @@ __all__ = [
 
 
 def default_neighbourhood(mechanism: AnyMechanism) -> Neighbourhood:
-    """The relation the mechanism's privacy claim refers to: ``mechanism.neighbourhood()``."""
-    nb = check_mechanism(mechanism).neighbourhood()
+    """The relation the claim of a checked mechanism refers to: ``mechanism.neighbourhood()`` (the
+    mechanism was checked once at the entry point; only the returned relation is checked here)."""
+    nb = mechanism.neighbourhood()
     if not isinstance(nb, Neighbourhood):
         raise TypeError(f"mechanism: neighbourhood() returned {type(nb).__name__}, not a Neighbourhood (see dpexact.protocols)")
     return nb

@@ -41,8 +41,8 @@ def honoured_by(fn: Callable[..., Any]) -> frozenset[str]:
     return frozenset(fn.__dict__.get("honoured_options", ()))
 
 
-def given_options(*, neighbourhood: Any = "default", searches: Any = None, n: Any = None, values: Any = None,
-                  steps: Any = 1, relation: Any = None, delta: Any = None) -> list[str]:
+def given_options(*, neighbourhood: str | None = "default", searches: Any = None, n: Any = None, values: Any = None,
+                  steps: Any = 1, relation: str | None = None, delta: Any = None) -> list[str]:
     """The options set away from their defaults, in a fixed order."""
     named = searches is not None and tuple(searches) != DEFAULT_SEARCHES
     given = {"neighbourhood": neighbourhood not in (None, "default"), "searches": named,

@@ -17,7 +17,7 @@ A record whose mechanism or relation cannot be rebuilt is refused with ValueErro
 """
 
 from __future__ import annotations
-from ..protocols import AnyMechanism
+from ..protocols import AnyMechanism, Neighbourhood
 
 import math
 import os
@@ -66,7 +66,7 @@ def _mechanism_spec(spec: str) -> str:
     return spec
 
 
-def _relation_record(nb: Any) -> dict[str, Any] | None:
+def _relation_record(nb: Neighbourhood) -> dict[str, Any] | None:
     from ..mechanisms.neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox
     from ..mechanisms.query_neighbourhoods import OneDiffer
 
@@ -105,7 +105,7 @@ def _relation(rec: Any) -> Any:
     raise ValueError(f"neighbourhood: unknown relation {r[:40]!r}")
 
 
-def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighbourhood: Any = None) -> dict[str, Any] | None:
+def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighbourhood: Neighbourhood | None = None) -> dict[str, Any] | None:
     """The replay record of ``verdict``'s counterexample, else of its bracket's witness (whose
     relation is ``neighbourhood``, the one the verifier searched); None when there is no evidence
     or its relation has no saved form (then it cannot be replayed)."""

@@ -2,20 +2,24 @@
 :func:`verify_any` by claim, then :func:`verify_mechanism` by output kind.
 
 :func:`verify_mechanism` tries the whole-space proofs of :data:`.proofs.PROOFS` (``private`` when one
-proves ε for every input of its domain), then the verdict units of :data:`.proofs.VERDICT_UNITS`
-(the checked threshold coupling, closed forms), then the search registered for the output kind in
-:data:`.kinds.KINDS`; the verdict carries the ε bracket. A selection mechanism on a neighbourhood is
-searched, extended by the noisy-max coupling and bracketed (:func:`bracket_selection`).
+proves ε for every input of its domain), then the units of the same list that give a whole verdict
+(:func:`.proofs.verdict_units`: the checked threshold coupling, closed forms), then the search registered
+for the output kind in :data:`.kinds.KINDS`; the verdict carries the ε bracket. A selection mechanism on
+a neighbourhood is searched, extended by the noisy-max coupling and bracketed (:func:`bracket_selection`,
+its upper end from the same list of proofs).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+import os
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
 
 from ..numbers.real import Real
-from ..protocols import AnyMechanism, mechanism_properties
+from ..protocols import AnyMechanism, Neighbourhood, mechanism_properties
 
+from .bracket import Proof, Witness
 from .kinds import KINDS, kind_of
 from .neighbourhoods import own_relation
 from .verdict import Verdict
@@ -24,11 +28,11 @@ __all__ = ["verify", "verify_mechanism", "verify_any", "extend_by_couplings", "b
 
 #: default width asked of a bracket (a violated mechanism's level to 6 digits)
 DEFAULT_TOLERANCE = 1e-6
-#: wall-clock budget of the lower end's maximisation
+#: CPU-time cap of the lower end's maximisation (its evaluation count is the budget that normally binds)
 LEVEL_SECONDS = 10.0
 
 
-def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Any) -> None:
+def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Neighbourhood) -> None:
     """For a private verdict of a selection mechanism searched on ``neighbourhood``: add what the
     noisy-max coupling proves for every pair, when the neighbourhood is the mechanism's ℓ∞ box
     (every Δ_a equal to its sensitivity) or its monotone box."""
@@ -81,7 +85,8 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     return v
 
 
-def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation: str | None, proof: Any, witness: Any) -> Any:
+def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation: str | None, proof: Proof | None,
+                  witness: Witness | None) -> Witness | None:
     """The larger of ``witness`` and the maximised two-level witness of a pattern law
     (:mod:`.search.pattern_level`): on the verdict's n, and on 3n queries (at most 32) when the proof
     above covers every n (a witness at any n then bounds the same level from below)."""
@@ -106,14 +111,14 @@ def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation:
 
 def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None,
                       name: str | None = None, **kwargs: Any) -> Verdict:
-    """The first unit of :data:`.proofs.VERDICT_UNITS` that supports the mechanism and decides, else the
+    """The first unit of :func:`.proofs.verdict_units` that supports the mechanism and decides, else the
     search registered for its output kind (:data:`.kinds.KINDS`)."""
-    from .proofs import VERDICT_UNITS
+    from .proofs import verdict_units
 
     kind = kind_of(mechanism)
     if relation is None and not kind.selection:
         relation = own_relation(mechanism)
-    for unit in VERDICT_UNITS:
+    for unit in verdict_units():
         if unit.supports(mechanism, n, relation):
             v = unit.verdict(mechanism, n, relation, name=name, **kwargs)
             if v is not None:
@@ -123,17 +128,13 @@ def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: s
     return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Any) -> Any:
-    """The first whole-space proof of :data:`.proofs.SELECTION_PROOFS` that supports the mechanism and proves
-    something: a theorem (every n), else the branch-and-bound on its stated score box."""
-    from .proofs import SELECTION_PROOFS
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Proof | None:
+    """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
+    neighbourhood ``nb`` and proves something: a theorem (every n), else the branch-and-bound on its
+    stated score box."""
+    from .proofs import first_proof
 
-    for unit in SELECTION_PROOFS:
-        if unit.supports(mechanism, n, nb):
-            proof = unit.prove(mechanism, n, nb)
-            if proof is not None:
-                return proof
-    return None
+    return first_proof(mechanism, n, nb)[1]
 
 
 def _witness_triples(v: Verdict) -> list:
@@ -147,7 +148,7 @@ def _witness_triples(v: Verdict) -> list:
     return out
 
 
-def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Any, n: int | None = None, *,
+def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n: int | None = None, *,
                       tolerance: float = DEFAULT_TOLERANCE, seconds: float = LEVEL_SECONDS) -> Verdict:
     """Put the ε bracket on a selection verdict and decide from it (:mod:`.bracket`).
 
@@ -245,7 +246,7 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
     :func:`.options.honours`), and a name for that route: the (ε, δ) verification, the score-family
     search, a verdict unit, else the route of the output kind (:data:`.kinds.KINDS`)."""
     from .options import honoured_by
-    from .proofs import VERDICT_UNITS
+    from .proofs import verdict_units
 
     kind = KINDS[kind_name]
     who = f"{mechanism.short_name} ({kind.name} outputs)"
@@ -257,7 +258,7 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
         from .search.selection import verify
 
         return honoured_by(verify), f"the score-family search of {who}"
-    for unit in VERDICT_UNITS:  # a unit with a route of its own (a closed form); the coupling shares its kind's
+    for unit in verdict_units():  # a unit with a route of its own (a closed form); the coupling shares its kind's
         route = unit.route(mechanism) if unit.supports(mechanism, None, relation) else None
         if route is not None:
             return route[0], f"{route[1]} of {who}"
@@ -267,7 +268,7 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
     return honoured, f"{route} of {who}"
 
 
-def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Any) -> bool:
+def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> bool:
     """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
     from ..protocols import mechanism_size
     from .proofs.selection_theorems import theorem_proof
@@ -276,20 +277,20 @@ def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Any) -> bool:
     return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
 
 
-def _proved_verdict(mechanism: AnyMechanism, nb: Any, name: str | None) -> Verdict:
+def _proved_verdict(mechanism: AnyMechanism, nb: Neighbourhood, name: str | None) -> Verdict:
     """The verdict before its bracket when a theorem decides it: no scope was searched."""
-    from .verdict import Scope
+    from .verdict import Scope, build_verdict
 
     scope = Scope(neighbourhood=nb.describe(), notes=["no scope search: a theorem proves the claimed ε for every "
                                                       "input (run --search to add the finite-scope search)"])
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(Real.of(mechanism.epsilon)),
-                   verdict="undecided", scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf,
-                   worst_pair=None, counterexample=None, recheck=None, seconds=0.0)
+    # "undecided" until bracket_selection puts the theorem above and the maximised witness below
+    return build_verdict(mechanism, name=name, epsilon=Real.of(mechanism.epsilon), verdict="undecided", scope=scope,
+                         worst_log_ratio=-math.inf, seconds=0.0)
 
 
-def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Any = None, n: int | None = None,
-               values: Any = None, steps: int = 1, relation: str | None = None, delta: Any = None,
-               name: str | None = None, progress: Any = None, tolerance: float | None = None) -> Verdict:
+def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Sequence[str] | None = None, n: int | None = None,
+               values: Sequence[Any] | None = None, steps: int = 1, relation: str | None = None, delta: Any = None,
+               name: str | None = None, progress: Callable[[str, str], None] | None = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
 
     * ``delta`` given: (ε, δ)-DP, :func:`.approx_dp.verify_approx` (searches without ``local``);
@@ -350,13 +351,13 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
     return bracket_selection(v, mechanism, nb, n, tolerance=DEFAULT_TOLERANCE if tolerance is None else tolerance)
 
 
-def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
+def verify(mechanism: str | Path | AnyMechanism, *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
            param: Mapping[str, Any] | None = None, neighbourhood: str = "default", search: str | Sequence[str] | None = None,
            n: int | None = None, values: Sequence[Any] | None = None, steps: int = 1, delta: Any = None,
            relation: str | None = None, tolerance: float | None = None) -> Verdict:
     """Is the claimed ε (or, with ``delta``, (ε, δ)) of ``mechanism`` true? ``dpexact verify`` as a function.
 
-    ``mechanism`` is a registry name, ``PATH.py:OBJECT`` / ``module:OBJECT`` (built with ``epsilon``,
+    ``mechanism`` is a registry name, ``PATH.py:OBJECT`` / ``module:OBJECT`` (a string or a path object; built with ``epsilon``,
     ``sensitivity``, ``monotone`` and the ``param`` dict) or a mechanism object (which carries its own
     parameters: giving them too is an error). The other keywords are the CLI's options: ``neighbourhood``
     (default | box[:Δ] | monotone[:Δ] | add-remove | replace | any-pair), ``search`` (grid | structured |
@@ -368,6 +369,8 @@ def verify(mechanism: AnyMechanism, *, epsilon: Any = None, sensitivity: Any = N
     """
     from ..mechanisms.resolve import resolve_mechanism
 
+    if isinstance(mechanism, os.PathLike):  # a file path object: the loader's PATH.py:OBJECT string
+        mechanism = os.fspath(mechanism)
     m = resolve_mechanism(mechanism, epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, param=param)
     if isinstance(search, str):
         search = (search,)

@@ -26,10 +26,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..protocols import AnyMechanism
 from .bracket import EpsilonBracket
 from .decide.counterexample import Counterexample, Recheck
 
-__all__ = ["Verdict", "Scope", "VerdictKind"]
+__all__ = ["Verdict", "Scope", "VerdictKind", "build_verdict"]
 
 VerdictKind = Literal["private", "private-within-scope", "violated", "undecided", "inconclusive"]
 
@@ -110,3 +111,30 @@ class Verdict:
             **({} if self.bracket is None else {"epsilon_bracket": self.bracket.as_dict()}),
             **({"reason": self.reason} if self.reason else {}),
         }
+
+
+def build_verdict(mechanism: AnyMechanism, *, epsilon: Any, scope: Scope, seconds: float,
+                  verdict: VerdictKind | None = None, bracket: EpsilonBracket | None = None, name: str | None = None,
+                  worst_log_ratio: float = -math.inf, worst_float_log_ratio: float | None = None,
+                  worst_pair: dict | None = None, counterexample: Counterexample | None = None,
+                  recheck: Recheck | None = None, delta: Any = None, worst_delta: float | None = None,
+                  reason: str = "") -> Verdict:
+    """The one way a verifier states its :class:`Verdict`.
+
+    ``mechanism`` gives the name (``name`` overrides it: the registry name the user typed) and the
+    parameters; ``epsilon`` is the ε the verdict is about (the claimed one), recorded as its exact string;
+    ``delta`` likewise for (ε, δ) verdicts. ``verdict`` is the search's kind; when it is None the kind is
+    derived from ``bracket`` (:meth:`~.bracket.EpsilonBracket.decide_exact`, exact comparisons with
+    ``epsilon``), whose reason is used unless ``reason`` is given. ``worst_float_log_ratio`` defaults to
+    ``worst_log_ratio`` (a verifier without a float screen)."""
+    if verdict is None:
+        if bracket is None:
+            raise ValueError("build_verdict: give the verdict or the bracket it follows from")
+        verdict, why = bracket.decide_exact(epsilon)
+        reason = reason or why
+    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(epsilon),
+                   verdict=verdict, scope=scope, worst_log_ratio=worst_log_ratio,
+                   worst_float_log_ratio=worst_log_ratio if worst_float_log_ratio is None else worst_float_log_ratio,
+                   worst_pair=worst_pair, counterexample=counterexample, recheck=recheck, seconds=seconds,
+                   delta=None if delta is None else str(delta), worst_delta=worst_delta, bracket=bracket,
+                   reason=reason)

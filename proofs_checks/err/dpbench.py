@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 
 from .._common import dpbench_directory
-from ..catalogue import Figure, Verdict, claim, inconclusive
+from ..catalogue import Figure, Verdict, claim, data_missing
 from ._helpers import P_TEXT, _arb, _bee, _mech, _mid
 
 
@@ -114,7 +114,7 @@ def _real_figure(rows: list[tuple[str, str, dict]], title: str) -> Figure:
 
 def _real_claim(quick: bool, task: str, fig: str) -> Verdict:
     if dpbench_directory() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     rows = _real_grid(quick, task)
     s = _real_summary(rows)
     ok = s["|T| = 1 everywhere"] and s["ERR < EM"] and s["ERR < PF (p ≥ 1/2)"]
@@ -152,7 +152,7 @@ def figure_10(quick: bool) -> Verdict:
        scope_full="DPBench 5 datasets, mode (3 conventions) and median (lower, upper): |T| by Algorithm 3 in exact integer arithmetic")
 def realdata_em(quick: bool) -> Verdict:
     if dpbench_directory() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     from dpexact.data import DPBENCH_DATASETS
     from dpexact.utility import expected_error
 
@@ -180,7 +180,7 @@ def realdata_em(quick: bool) -> Verdict:
        scope_full="grid of err.figure.9/10 (arb)")
 def realdata_pf(quick: bool) -> Verdict:
     if dpbench_directory() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     s = {task: _real_summary(_real_grid(quick, task)) for task in ("mode", "median")}
     ok = all(v["E_EM ≤ 2 E_PF"] and v["|T| = 1 everywhere"] for v in s.values())
     und = sum(v["undecided"] for v in s.values())
@@ -198,7 +198,7 @@ def realdata_pf(quick: bool) -> Verdict:
        scope_full="grid of err.figure.9/10 (arb) + tail dominance (arb) at ε = 1/10, p = 1/4")
 def realdata_dominates(quick: bool) -> Verdict:
     if dpbench_directory() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     from dpexact.data import DPBENCH_DATASETS
     from dpexact.utility import stochastic_dominance
 
@@ -221,7 +221,7 @@ def realdata_dominates(quick: bool) -> Verdict:
        scope_full="ε* by dpexact.utility.epsilon_for_error (float root, then used exactly); EM/PF expected errors in arb at ε*")
 def figure_11(quick: bool) -> Verdict:
     if dpbench_directory() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     from dpexact.data import DPBENCH_DATASETS
     from dpexact.utility import epsilon_for_error
 

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from .._common import arb_of, dpbench_directory
-from ..catalogue import Figure, Verdict, claim, inconclusive
+from ..catalogue import Figure, Verdict, claim, data_missing
 from ._helpers import _coins, _exact_pmf, _lattice_vectors, _mech_cached
 
 
@@ -81,7 +81,7 @@ def _budget_rounds(dataset: str, task: str, conv: str, eps: str, stated: float, 
 
 def _hepth_claim(task: str, eps: str, quantity: str, stated: float, decimals: int) -> Verdict:
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     from dpexact.utility import epsilon_for_error
 
     values, balls, rounds, details = {}, {}, {}, {}
@@ -120,7 +120,7 @@ def _hepth_claim(task: str, eps: str, quantity: str, stated: float, decimals: in
        scope_full="exact integers: every add-one / remove-one neighbour of the five DPBench histograms (1024 bins), max |q(x') − q(x)| over all bins (mode = counts, median = lower median, as in the text)")
 def quality_sensitivity(quick: bool) -> Verdict:
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     from dpexact.quality import median_quality, mode_quality
 
     rows, bad = {}, []
@@ -272,7 +272,7 @@ _RANGE_SCOPE = ("ε on a geometric grid from E_EM = 0.95 × E_uniform (near-unif
        scope_full="HEPTH mode; ε on a geometric grid from E_EM = 0.95 × E_uniform (near-uniform, 'small ε') to E_PF = 1 (where pf's plots stop); expected errors in arb (dpexact ball backend); 'one' = ratio < 1.1 at the first grid point, 'two' = ratio > 1.9 at the last, and ratio ≤ 2 proven at every grid point; text convention (for mode, the authors' doubled scores give the same curve at ε/2)")
 def figure_3(quick: bool) -> Verdict:
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     ok, ev, fig = _range_one_to_two("HEPTH", "mode", quick)
     return Verdict("holds" if ok else "refuted", True, "HEPTH mode; " + _RANGE_SCOPE, ev, fig)
 
@@ -284,7 +284,7 @@ def figure_3(quick: bool) -> Verdict:
        scope_full="HEPTH median (lower median, text); ε on a geometric grid from E_EM = 0.95 × E_uniform (near-uniform, 'small ε') to E_PF = 1 (where pf's plots stop); expected errors in arb (dpexact ball backend); 'one' = ratio < 1.1 at the first grid point, 'two' = ratio > 1.9 at the last, and ratio ≤ 2 proven at every grid point; text convention (for mode, the authors' doubled scores give the same curve at ε/2)")
 def fig3b(quick: bool) -> Verdict:
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     ok, ev, fig = _range_one_to_two("HEPTH", "median", quick)
     return Verdict("holds" if ok else "refuted", True, "HEPTH median (lower median, text); " + _RANGE_SCOPE, ev, fig)
 
@@ -325,7 +325,7 @@ _EM50_SCOPE = ("ε where E_EM = 50 found by a float root (10 significant digits)
        scope_full="HEPTH, ADULTFRANK, MEDCOST, SEARCHLOGS, PATENT, mode; ε where E_EM = 50 found by a float root (10 significant digits), then E_EM (= 50 to ~1e-9) and E_PF in arb at that ε; 'close to a factor of two' read as EM/PF ≥ 1.75 (fixed before computing); the text convention decides, the authors' doubled mode scores (errors in doubled units, so E = 50 there is 25 counts) are reported alongside")
 def fig3c(quick: bool) -> Verdict:
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     convs = list(_conventions(_hepth(), "mode"))[:2]
     rows = _at_em_target("mode", 50.0, convs)
     ok, far = _close_to_two(rows, convs[0])
@@ -343,7 +343,7 @@ def fig3c(quick: bool) -> Verdict:
        scope_full="HEPTH, ADULTFRANK, MEDCOST, SEARCHLOGS, PATENT, mode and median; ε where E_EM = 50 found by a float root (10 significant digits), then E_EM (= 50 to ~1e-9) and E_PF in arb at that ε; 'close to a factor of two' read as EM/PF ≥ 1.75 (fixed before computing); the text convention decides, the authors' doubled mode scores (errors in doubled units, so E = 50 there is 25 counts) are reported alongside")
 def figure_7(quick: bool) -> Verdict:
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     out, decided, far_all = {}, True, {}
     for task in ("mode", "median"):
         convs = list(_conventions(_hepth(), task))[:2]
@@ -360,7 +360,7 @@ def figure_7(quick: bool) -> Verdict:
 
 def _figures_5_6(task: str, quick: bool) -> Verdict:
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     conv = _text_conv(task)
     rows, not_inc, series, undecided = {}, {}, {}, 0
     at10 = {}
@@ -436,7 +436,7 @@ def fig3_factor_two(quick: bool) -> Verdict:
     # Asymptotics (exact): with a unique maximum, as ε → ∞ only the runner-up items matter (gap g, coins
     # p = e^{−εg/(2Δ)} → 0): Pr[EM = r] ~ p and Pr[PF = r] ~ p · Pr[r drawn before the maximum] = p/2.
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     rows, ok = {}, True
     for task in ("mode", "median"):
         nstar, gap = _top_two_gap("HEPTH", task)
@@ -464,7 +464,7 @@ def fig3_factor_two(quick: bool) -> Verdict:
 def fig3_exp_decay(quick: bool) -> Verdict:
     # For large ε, E[err] ~ C·g·e^{−ε g/(2Δ)} (runner-up gap g): the decay rate is g/(2Δ), not 1.
     if _hepth() is None:
-        return inconclusive("DPBench data not found (set DPEXACT_DPBENCH)")
+        return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
     rows, refuted = {}, False
     for task in ("mode", "median"):
         _, gap = _top_two_gap("HEPTH", task)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ...numbers.backends import Backend, ExactBackend, get_backend
+from ...protocols import Mechanism
 from ...numbers.certified import Certified
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
@@ -61,7 +62,7 @@ def _scalar_weighted(p: Pmf, w: list[Real], be: Backend) -> Certified:
     return Certified(total, f, est, "estimate", str(be))
 
 
-def _weighted(mech: Any, scores: Any, weights_float: Any, weights_exact: Any, backend: "str | Backend",
+def _weighted(mech: Mechanism, scores: Any, weights_float: Any, weights_exact: Any, backend: "str | Backend",
               method: str | None) -> Certified:
     be = get_backend(backend)
     p = mech.pmf(scores, backend=be, method=method)
@@ -82,12 +83,12 @@ def _miss_exact(q: list[Real]) -> list[Real]:
     return [Real.of(0) if (v - top).sign() == 0 else Real.of(1) for v in q]
 
 
-def miss_probability(mech: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
+def miss_probability(mech: Mechanism, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
     """``Pr[M(q) ∉ argmax q]``."""
     return _weighted(mech, scores, _miss_float, _miss_exact, backend, method)
 
 
-def hg(mech: Any, other: Any, scores: Any, backend: "str | Backend" = "float") -> Certified:
+def hg(mech: Mechanism, other: Any, scores: Any, backend: "str | Backend" = "float") -> Certified:
     """hetsel §V-A: ``HG(M, M') = Pr[M(q) ≠ a*] - Pr[M'(q) ≠ a*]`` (> 0 iff M' is better)."""
     a = miss_probability(mech, scores, backend)
     b = miss_probability(other, scores, backend)
@@ -97,7 +98,7 @@ def hg(mech: Any, other: Any, scores: Any, backend: "str | Backend" = "float") -
                      Certified.weakest(a.error_kind, b.error_kind), a.backend)
 
 
-def squared_error(mech: Any, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
+def squared_error(mech: Mechanism, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Certified:
     """``E[(q* - q_M)²]`` for one score vector (hetsel §VI: MSE relative to the best candidate)."""
 
     def wf(q: np.ndarray) -> np.ndarray:

@@ -43,13 +43,13 @@ class _PerCandidateRNM(HeterogeneousSelection):
 
     exact_limit: ClassVar[int] = 1_000_000  # no exact backend: the pmf raises a clear error
 
-    def scales(self, n: int) -> list[Real]:
+    def candidate_scales(self, n: int) -> list[Real]:
         raise NotImplementedError
 
     def _rnm(self, n: int) -> Any:
         from ..report_noisy_max import ReportNoisyMax
 
-        return ReportNoisyMax(self.epsilon, noise=self.noise, scales=tuple(self.scales(n)))
+        return ReportNoisyMax(self.epsilon, noise=self.noise, scales=tuple(self.candidate_scales(n)))
 
     def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float:
         """Noisy max with scales ``b_a``: rate ``1/min_a b_a`` (:func:`~..base.lipschitz_shift`)."""
@@ -71,7 +71,7 @@ class RNMH(_PerCandidateRNM):
 
     short_name: ClassVar[str] = "rnmh"
 
-    def scales(self, n: int) -> list[Real]:
+    def candidate_scales(self, n: int) -> list[Real]:
         return [d * 2 / self.epsilon for d in self.candidate_sensitivities(n)]
 
 
@@ -88,7 +88,7 @@ class RNMHLaplace(_PerCandidateRNM):
         super().__post_init__()
         object.__setattr__(self, "noise_factor", positive_real(self.noise_factor, "noise_factor"))
 
-    def scales(self, n: int) -> list[Real]:
+    def candidate_scales(self, n: int) -> list[Real]:
         return [d * self.noise_factor / self.epsilon for d in self.candidate_sensitivities(n)]
 
 
@@ -105,7 +105,7 @@ class RNMGlobal(_PerCandidateRNM):
     mp_limit: ClassVar[int] = 6_000
     ball_limit: ClassVar[int] = 100_000
 
-    def scales(self, n: int) -> list[Real]:
+    def candidate_scales(self, n: int) -> list[Real]:
         return [self.global_sensitivity(n) * 2 / self.epsilon] * n
 
     def _pf(self, n: int) -> Any:

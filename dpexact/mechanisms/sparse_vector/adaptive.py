@@ -55,7 +55,7 @@ import numpy as np
 
 from ...numbers.backends import ball_context, get_backend, law_backend
 from ...numbers.real import Real
-from ...protocols import CouplingUnits
+from ...protocols import Backend, CouplingUnits
 from .mechanism import MAX_PREC, SVT1, SparseVector, _accurate, finite_real, run_values
 from .patterns import MAX_PATTERNS
 from .piecewise import Piecewise, integrate_product, noise_between
@@ -132,7 +132,7 @@ class _MixedLaw:
         return ops.const(0) if total is None else total
 
     def _units(self, q: list[Real]) -> tuple[Real, list[Real]]:
-        b1 = self.scales()[0]
+        b1 = self.noise_scales()[0]
         return b1, [(x - self.threshold) / b1 for x in q]
 
     # -- public law ------------------------------------------------------------------------
@@ -156,7 +156,7 @@ class _MixedLaw:
             v = self._law(q, pattern, ivs, ball_ops(prec))
         return v, v
 
-    def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
+    def pattern_probability(self, queries: Any, pattern: str, backend: str | Backend = "ball") -> Any:
         """``Pr[pattern]`` (values integrated out): sympy expression (exact) or arb ball."""
         be = get_backend(backend)
         q = self._queries(queries)
@@ -165,7 +165,7 @@ class _MixedLaw:
         self._guard([pattern], len(q))
         if be.is_exact:
             return self._law(q, pattern, free, exact_ops()).to_sympy()
-        return self._law_balls(q, [pattern], getattr(be, "prec", 128))[0]
+        return self._law_balls(q, [pattern], (be.prec if be.is_ball else 128))[0]
 
     def _law_balls(self, q: list[Real], patterns: list[str], prec: int) -> list[Any]:
         """Pattern probabilities as balls, precision doubled until accurate (cancellation in the closed form)."""
@@ -239,7 +239,7 @@ class GapSVT(_MixedLaw, SVT1):
 
     def _branch_factor(self, ops: Ops, i: int, q: list[Real], branch: str, iv: Interval) -> Piecewise:
         b1, d = self._units(q)
-        beta = _frac(self.scales()[1] / b1)
+        beta = _frac(self.noise_scales()[1] / b1)
         if branch == "F":
             return noise_between(ops, beta, hi_shift=-d[i])
         lo, hi = iv
@@ -248,7 +248,7 @@ class GapSVT(_MixedLaw, SVT1):
             return Piecewise.const(ops, ops.const(0))
         return noise_between(ops, beta, lo_shift=-d[i] + lo / b1, hi_shift=None if hi is None else -d[i] + hi / b1)
 
-    def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
+    def pattern_probability(self, queries: Any, pattern: str, backend: str | Backend = "ball") -> Any:
         return SVT1.pattern_probability(self, queries, pattern, backend)
 
     def exact_values(self, queries: Any) -> list[Any]:
@@ -258,7 +258,7 @@ class GapSVT(_MixedLaw, SVT1):
         return SVT1.screen_logpmf(self, queries, nodes)
 
     def _run(self, q: np.ndarray, rng: np.random.Generator) -> tuple[str, tuple[float, ...]]:
-        b1, b2, _ = (b.to_float() for b in self.scales())
+        b1, b2, _ = (b.to_float() for b in self.noise_scales())
         T = self.threshold.to_float()
         rho = rng.laplace(scale=b1)
         out, vals, count = [], [], 0
@@ -276,7 +276,7 @@ class GapSVT(_MixedLaw, SVT1):
 
     def coupling_units(self) -> CouplingUnits:
         """Per query: ⊥ ``Pr[ν < x_i]``, ⊤ a released gap ``Pr[ν ∈ x_i + I]``; at most c ⊤."""
-        b1, b2, _ = self.scales()
+        b1, b2, _ = self.noise_scales()
         return CouplingUnits(kinds={"F": [("below", b2)], "T": [("window", b2)]}, weights={"F": 0, "T": 1},
                              budget=self.cutoff, threshold_scale=b1,
                              theorem="Ding, Wang, Zhang & Kifer, VLDB 2020 (free gap), Algorithm 2")
@@ -306,7 +306,7 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
         if self.sigma < 0:
             raise ValueError(f"sigma must be >= 0, got {self.sigma}")
 
-    def scales(self) -> tuple[Real, Real, Real]:
+    def noise_scales(self) -> tuple[Real, Real, Real]:
         """``(b1, b2, b3)``: threshold 2Δ/ε, middle branch 4cΔ/ε, top branch 8cΔ/ε."""
         c = self.cutoff
         return self.sensitivity * 2 / self.epsilon, self.sensitivity * (4 * c) / self.epsilon, self.sensitivity * (8 * c) / self.epsilon
@@ -343,7 +343,7 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
 
     def _branch_factor(self, ops: Ops, i: int, q: list[Real], branch: str, iv: Interval) -> Piecewise:
         b1, d = self._units(q)
-        _, b2, b3 = self.scales()
+        _, b2, b3 = self.noise_scales()
         beta2, beta3 = _frac(b2 / b1), _frac(b3 / b1)
         s = self.sigma / b1
         below_top = noise_between(ops, beta3, hi_shift=-d[i] + s)
@@ -364,7 +364,7 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
         return below_top * noise_between(ops, beta2, lo_shift=-d[i] + lo / b1, hi_shift=None if hi is None else -d[i] + hi / b1)
 
     def _run(self, q: np.ndarray, rng: np.random.Generator) -> tuple[str, tuple[float, ...]]:
-        b1, b2, b3 = (b.to_float() for b in self.scales())
+        b1, b2, b3 = (b.to_float() for b in self.noise_scales())
         T, sigma = self.threshold.to_float(), self.sigma.to_float()
         rho = rng.laplace(scale=b1)
         out, vals, used = [], [], 0
@@ -392,7 +392,7 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
         window is fixed while its condition moves with ρ); middle ``Pr[η3 < x_i + σ]·Pr[η2 ∈ x_i + I]``.
         The run goes on while ``#top + 2·#middle <= 2c - 2`` and the last answer adds at most 2, so
         every output has ``#top + 2·#middle <= 2c``."""
-        b1, b2, b3 = self.scales()
+        b1, b2, b3 = self.noise_scales()
         return CouplingUnits(kinds={"F": [("below", b3), ("below", b2)],
                                     "top": [("opaque",)] if self.bad else [("window", b3)],
                                     "middle": [("below", b3), ("window", b2)]},
@@ -424,6 +424,6 @@ class BadAdaptiveSVT(AdaptiveSVT):
     """
 
     short_name: ClassVar[str] = "bad-adaptive-svt"
-    privacy_level: ClassVar[str] = "not ε-DP (released answer tied to the noisy threshold)"
+    privacy_statement: ClassVar[str] = "not ε-DP (released answer tied to the noisy threshold)"
     claim_holds: ClassVar[bool] = False
     bad: ClassVar[bool] = True

@@ -51,7 +51,7 @@ import numpy as np
 from ...numbers.backends import ball_context, get_backend
 from ...numbers.pmf import Pmf
 from ...numbers.real import Real
-from ...protocols import CouplingUnits, MechanismProperties
+from ...protocols import Backend, CouplingUnits, MechanismProperties
 from ..validation import exact_scores, float_scores, positive_real
 from .patterns import check_pattern, enumerate_patterns
 from .threshold_integral import Ops, ball_ops, exact_ops, laurent_patterns, laurent_segment, noiseless_segment
@@ -126,7 +126,7 @@ class SparseVector:
     resample: ClassVar[bool] = False
     output_kind: ClassVar[str] = "finite"
     #: the privacy level proved in the literature (text) and whether the ε claim holds
-    privacy_level: ClassVar[str] = "ε-DP"
+    privacy_statement: ClassVar[str] = "ε-DP"
     claim_holds: ClassVar[bool] = True
     #: the result the threshold-shift coupling re-proves (:meth:`coupling_units`)
     coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, proof of Theorem 2 (threshold-shift coupling)"
@@ -139,7 +139,7 @@ class SparseVector:
         object.__setattr__(self, "cutoff", _cutoff(self.cutoff, not self.has_cutoff))
 
     # -- scales (overridden per algorithm) -------------------------------------------------
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         """``(b1, b2, b1_redraw)``: threshold scale, query scale (None: no query noise), redraw scale."""
         e1 = self.epsilon / 2
         e2 = self.epsilon - e1
@@ -185,7 +185,7 @@ class SparseVector:
 
     def _pattern_value(self, q: list[Real], pattern: str, ops: Ops, upper: Real | None = None,
                        tops_in_integral: bool = True) -> Any:
-        b1, b2, b1r = self.scales()
+        b1, b2, b1r = self.noise_scales()
         value = None
         for start, stop, first in self._segments(pattern):
             scale = b1 if first else b1r
@@ -210,14 +210,14 @@ class SparseVector:
             raise ValueError(f"queries: {len(q)} entries exceed the limit {MAX_QUERIES}")
         return q
 
-    def pattern_probability(self, queries: Any, pattern: str, backend: Any = "ball") -> Any:
+    def pattern_probability(self, queries: Any, pattern: str, backend: str | Backend = "ball") -> Any:
         """``Pr[pattern]`` for one pattern: an ExpSum-valued sympy expression (exact) or an arb ball."""
         be = get_backend(backend)
         q = self._queries(queries)
         check_pattern(pattern, len(q), self.cutoff)
         if be.is_exact:
             return self._pattern_value(q, pattern, exact_ops()).to_sympy()
-        return self._balls(q, [pattern], getattr(be, "prec", 128))[0]
+        return self._balls(q, [pattern], (be.prec if be.is_ball else 128))[0]
 
     def exact_pattern_value(self, queries: Any, pattern: str) -> Any:
         """``Pr[pattern]`` as an exact :class:`~dpexact.numbers.exp_sum.ExpSum` (rational inputs)."""
@@ -249,7 +249,7 @@ class SparseVector:
     def _shared_values(self, q: list[Real], patterns: list[str], prec: int | None) -> list[Any] | None:
         """All pattern values in one trie pass (:func:`.threshold_integral.laurent_patterns`), or None
         for the variants it does not cover (no query noise, threshold redraws)."""
-        b1, b2, _ = self.scales()
+        b1, b2, _ = self.noise_scales()
         if b2 is None or self.resample:
             return None
         k = b2 / b1
@@ -270,7 +270,7 @@ class SparseVector:
         ops = exact_ops()
         return [self._pattern_value(q, a, ops) for a in pats]
 
-    def pmf(self, queries: Any, backend: Any = "float", method: str | None = None) -> Pmf:
+    def pmf(self, queries: Any, backend: str | Backend = "float", method: str | None = None) -> Pmf:
         """``Pr[pattern]`` for every pattern of :meth:`outputs` (``len(queries)``)."""
         if method not in (None, "closed-form"):
             raise ValueError(f"method must be 'closed-form', got {method!r}")
@@ -282,7 +282,7 @@ class SparseVector:
             return Pmf(vals, "exact", "closed-form", 0.0, 0.0, "exact", details={"outputs": pats})
         if be.is_mp:
             raise ValueError("backend: the sparse-vector laws are served on float, ball and exact (use ball:bits for high precision)")
-        prec = getattr(be, "prec", 96)
+        prec = be.prec if be.is_ball else 96
         balls = self._balls(q, pats, prec)
         if be.is_ball:
             return Pmf(tuple(balls), str(be), "closed-form", None, max(float(b.rad()) for b in balls), "rigorous",
@@ -308,7 +308,7 @@ class SparseVector:
         the bulk of the integrand (40 noise scales beyond every breakpoint), all patterns at
         once (one matrix product). The resampling variant falls back to :meth:`logpmf`.
         """
-        b1, b2, _ = self.scales()
+        b1, b2, _ = self.noise_scales()
         q = float_scores(queries, "queries")
         pats = self.outputs(len(q))
         if self.resample:
@@ -350,7 +350,7 @@ class SparseVector:
         (``"below"``), ⊤ is ``Pr[ν >= x_i]`` (``"above"``), ``x_i = T + ρ - q_i``; at most ``cutoff``
         ⊤ per output (none: no bound); Algorithm 2 redraws the threshold after each ⊤. ``None``
         without query noise (Algorithm 5), which the coupling does not cover."""
-        b1, b2, b1r = self.scales()
+        b1, b2, b1r = self.noise_scales()
         if b2 is None:
             return None
         return CouplingUnits(kinds={"F": [("below", b2)], "T": self._top_terms(b2)}, weights={"F": 0, "T": 1},
@@ -379,7 +379,7 @@ class SparseVector:
 
     # -- sampling (the algorithm itself) -----------------------------------------------------
     def _run(self, q: np.ndarray, rng: np.random.Generator) -> tuple[str, tuple[float, ...]]:
-        b1, b2, b1r = (None if b is None else b.to_float() for b in self.scales())
+        b1, b2, b1r = (None if b is None else b.to_float() for b in self.noise_scales())
         T = self.threshold.to_float()
         rho = rng.laplace(scale=b1)
         out, vals, count = [], [], 0
@@ -444,8 +444,8 @@ class SVT1(SparseVector):
             raise TypeError(f"monotone must be a bool, got {type(self.monotone).__name__}")
         object.__setattr__(self, "monotone", bool(self.monotone))
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
-        b1, b2, b1r = super().scales()
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
+        b1, b2, b1r = super().noise_scales()
         return b1, (b2 / 2 if self.monotone else b2), b1r
 
     def neighbourhood(self) -> Any:
@@ -471,7 +471,7 @@ class SVT2(SparseVector):
     resample: ClassVar[bool] = True
     coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, Algorithm 2 (Dwork & Roth 2014, Theorem 3.25: c threshold redraws)"
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         e1 = self.epsilon / 2
         e2 = self.epsilon - e1
         c = self.cutoff
@@ -487,10 +487,10 @@ class SVT4(SparseVector):
 
     short_name: ClassVar[str] = "svt4"
     coupling_theorem: ClassVar[str] = "Lyu, Su & Li, VLDB 2017, §4: Algorithm 4 is ((1+6c)/4)·ε-DP"
-    privacy_level: ClassVar[str] = "((1+6c)/4)·ε-DP (Lyu et al. §4)"
+    privacy_statement: ClassVar[str] = "((1+6c)/4)·ε-DP (Lyu et al. §4)"
     claim_holds: ClassVar[bool] = False
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         e1 = self.epsilon / 4
         e2 = self.epsilon - e1
         b1 = self.sensitivity / e1
@@ -511,10 +511,10 @@ class SVT5(SparseVector):
     cutoff: Any = None
     short_name: ClassVar[str] = "svt5"
     has_cutoff: ClassVar[bool] = False
-    privacy_level: ClassVar[str] = "∞-DP (Lyu et al. §4)"
+    privacy_statement: ClassVar[str] = "∞-DP (Lyu et al. §4)"
     claim_holds: ClassVar[bool] = False
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         b1 = self.sensitivity / (self.epsilon / 2)
         return b1, None, b1
 
@@ -529,10 +529,10 @@ class SVT6(SparseVector):
     cutoff: Any = None
     short_name: ClassVar[str] = "svt6"
     has_cutoff: ClassVar[bool] = False
-    privacy_level: ClassVar[str] = "∞-DP (Lyu et al. §4)"
+    privacy_statement: ClassVar[str] = "∞-DP (Lyu et al. §4)"
     claim_holds: ClassVar[bool] = False
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         e1 = self.epsilon / 2
         b1 = self.sensitivity / e1
         return b1, self.sensitivity / (self.epsilon - e1), b1

@@ -38,7 +38,7 @@ class NumericalSVT(SparseVector):
     short_name: ClassVar[str] = "numerical-svt"
     coupling_theorem: ClassVar[str] = "Wang, Ding, Wang, Kifer & Zhang, PLDI 2019 (ShadowDP), NumericalSVT"
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         b1 = self.sensitivity * 3 / self.epsilon
         return b1, self.sensitivity * (6 * self.cutoff) / self.epsilon, b1
 

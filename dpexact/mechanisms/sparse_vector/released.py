@@ -46,10 +46,10 @@ class SVT3(SparseVector):
 
     short_name: ClassVar[str] = "svt3"
     output_kind: ClassVar[str] = "mixed"
-    privacy_level: ClassVar[str] = "∞-DP (Lyu et al. §4)"
+    privacy_statement: ClassVar[str] = "∞-DP (Lyu et al. §4)"
     claim_holds: ClassVar[bool] = False
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         e1 = self.epsilon / 2
         e2 = self.epsilon - e1
         b1 = self.sensitivity / e1
@@ -90,7 +90,7 @@ class SVT3(SparseVector):
             return self._box(q, pattern, ivs, ball_ops(prec))
 
     def _box(self, q: list[Real], pattern: str, ivs: list[tuple[Real, Real]], ops: Ops) -> tuple[Any, Any]:
-        _, b2, _ = self.scales()
+        _, b2, _ = self.noise_scales()
         tops = [i for i, a in enumerate(pattern) if a == "T"]
         mass = ops.const(1)
         for i, (lo, hi) in zip(tops, ivs):
@@ -109,7 +109,7 @@ class SVT3(SparseVector):
         q = self._queries(queries)
         check_pattern(pattern, len(q), self.cutoff)
         vs = [finite_real(v, f"values[{j}]") for j, v in enumerate(self._check_values(pattern, values, "values"))]
-        _, b2, _ = self.scales()
+        _, b2, _ = self.noise_scales()
         with ball_context(prec):
             ops = ball_ops(prec)
             tops = [i for i, a in enumerate(pattern) if a == "T"]
@@ -139,7 +139,7 @@ class BadGapSVT(SVT3):
 
     short_name: ClassVar[str] = "bad-gap-svt"
 
-    def scales(self) -> tuple[Real, Real | None, Real]:
+    def noise_scales(self) -> tuple[Real, Real | None, Real]:
         e1 = self.epsilon / 2
         b1 = self.sensitivity / e1
         return b1, self.sensitivity * (2 * self.cutoff) / (self.epsilon - e1), b1

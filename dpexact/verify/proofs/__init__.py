@@ -1,32 +1,36 @@
 """Whole-space proofs: units that prove an upper end of the ε bracket for every input of a domain.
 
-Each unit has a ``name``, ``supports(mechanism, n, relation) -> bool``,
-``prove(mechanism, n, relation) -> bracket.Proof | None`` (None: the method proves nothing here) and
-``witness(mechanism, n, relation) -> bracket.Witness | None`` (a certified lower end the method
-constructs, e.g. at the level a density-ratio proof finds; None when it has none).
+Every unit offers one interface (:class:`ProofUnit`): a ``name``;
+``supports(mechanism, n, neighbourhood) -> bool``; ``prove(mechanism, n, neighbourhood) ->
+bracket.Proof | None`` (None: the method proves nothing here); ``witness(mechanism, n, neighbourhood)
+-> bracket.Witness | None`` (a certified lower end the method constructs, e.g. at the level a
+density-ratio proof finds; None when it has none). ``neighbourhood`` is how the claim names its
+neighbours, and each unit supports one of the two forms only:
 
-Two ordered lists, by how the neighbouring relation is given (the first proof returned is used):
-
-* :data:`SELECTION_PROOFS` — selection mechanisms on a score neighbourhood (a
-  :class:`~dpexact.protocols.Neighbourhood` object: ℓ∞ / monotone box): the selection theorems
-  (every n; :mod:`.selection_theorems`), then the branch-and-bound on a stated score box
-  (:mod:`.selection_bnb`);
-* :data:`PROOFS` — every other claim, on a query relation named ``"all-differ"`` /
-  ``"one-differ"`` / ``"monotone"``: threshold-shift and noisy-max couplings checked symbolically
+* a score neighbourhood object (:class:`~dpexact.protocols.Neighbourhood`: ℓ∞ / monotone box) for
+  selection mechanisms: the selection theorems (every n; :mod:`.selection_theorems`), then the
+  branch-and-bound on a stated score box (:mod:`.selection_bnb`);
+* a query relation name ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (None: the mechanism's
+  own) for every other claim: threshold-shift and noisy-max couplings checked symbolically
   (:mod:`.symbolic_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
   (:mod:`.finite_levels`), noisy max's released value (:mod:`.max_value`).
 
-The router (:func:`~dpexact.verify.router.verify_mechanism`) then runs the search of the output kind
-(:data:`dpexact.verify.kinds.KINDS`), after the units of :data:`VERDICT_UNITS`, which give a whole
-verdict with its witness where a family's level is known: the checked threshold-shift coupling of a
-mixed sparse-vector law, and the closed forms (:mod:`.closed_forms`).
+Some units also give a whole verdict with its witness where a family's level is known
+(:class:`VerdictUnit`: the checked threshold-shift coupling of a mixed sparse-vector law, the closed
+forms of :mod:`.closed_forms`); they prove nothing before the search and the router
+(:mod:`dpexact.verify.router`) asks them for their verdict before the search of the output kind
+(:data:`dpexact.verify.kinds.KINDS`).
+
+:data:`PROOFS` is the one ordered list the router tries (the first proof returned is used).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from ..bracket import Proof
+from ...protocols import AnyMechanism, Neighbourhood
+from ..bracket import Proof, Witness
+from ..verdict import Verdict
 from .closed_forms import ClosedForm
 from .density_ratio import DensityRatioProof
 from .finite_levels import RapporLevel, TruncatedGeometricLevel
@@ -35,27 +39,82 @@ from .selection_bnb import SelectionBnB
 from .selection_theorems import THEOREMS
 from .symbolic_coupling import NoisyMaxProof, ThresholdShiftProof
 from .threshold_coupling import ThresholdCoupling
-from ...protocols import AnyMechanism
 
-__all__ = ["PROOFS", "SELECTION_PROOFS", "VERDICT_UNITS", "first_proof"]
+__all__ = ["ProofUnit", "VerdictUnit", "PROOFS", "first_proof", "verdict_units"]
 
-#: units on a query relation name (module docstring)
-PROOFS: list[Any] = [ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel(),
-                     MaxValueLaplace()]
-
-#: units on a score neighbourhood object (module docstring)
-SELECTION_PROOFS: list[Any] = [*THEOREMS, SelectionBnB()]
-
-#: units giving a whole verdict (``supports(mechanism, n, relation)``, ``verdict(mechanism, n, relation,
-#: name=…) -> Verdict | None``), tried before the search of the output kind
-VERDICT_UNITS: list[Any] = [ThresholdCoupling(), ClosedForm()]
+#: how a claim names its neighbours: a score neighbourhood object, or a query relation name (None: the mechanism's own)
+NeighbourSpec = Neighbourhood | str | None
 
 
-def first_proof(mechanism: AnyMechanism, n: int | None, relation: str | None) -> tuple[Any, Proof] | tuple[None, None]:
-    """``(unit, proof)`` of the first unit of :data:`PROOFS` that supports ``mechanism`` and proves something."""
+@runtime_checkable
+class ProofUnit(Protocol):
+    """A whole-space proof method (module docstring)."""
+
+    name: str
+
+    def supports(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> bool: ...
+
+    def prove(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> Proof | None: ...
+
+    def witness(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> Witness | None: ...
+
+
+@runtime_checkable
+class VerdictUnit(ProofUnit, Protocol):
+    """A unit that also gives a whole verdict (with its witness) before the search of the output kind:
+    ``verdict(mechanism, n, relation, name=…) -> Verdict | None`` (None: the search decides), and
+    ``route(mechanism)``: the options its verifier honours and the route's name, or None when the
+    output kind's search is the route."""
+
+    def verdict(self, mechanism: AnyMechanism, n: int | None, relation: str | None, name: str | None = None,
+                **kwargs: Any) -> Verdict | None: ...
+
+    def route(self, mechanism: AnyMechanism) -> tuple[frozenset[str], str] | None: ...
+
+
+class _ClosedFormUnit:
+    """:class:`~.closed_forms.ClosedForm` under the one interface: it proves nothing before the search
+    (its level comes with a witness in the verdict it gives)."""
+
+    def __init__(self) -> None:
+        self._unit = ClosedForm()
+        self.name = self._unit.name
+
+    def supports(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> bool:
+        return self._unit.supports(mechanism, n, neighbourhood)  # type: ignore[arg-type]
+
+    def prove(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> None:
+        return None
+
+    def witness(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> None:
+        return None
+
+    def verdict(self, mechanism: AnyMechanism, n: int | None, relation: str | None, name: str | None = None,
+                **kwargs: Any) -> Verdict | None:
+        return self._unit.verdict(mechanism, n, relation, name=name, **kwargs)
+
+    def route(self, mechanism: AnyMechanism) -> tuple[frozenset[str], str]:
+        return self._unit.route(mechanism)
+
+
+#: the one ordered list of proof units (module docstring); the router tries them in this order
+PROOFS: list[ProofUnit] = [*THEOREMS, SelectionBnB(), ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(),
+                           TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ThresholdCoupling(),
+                           _ClosedFormUnit()]
+
+
+def first_proof(mechanism: AnyMechanism, n: int | None,
+                neighbourhood: NeighbourSpec) -> tuple[ProofUnit, Proof] | tuple[None, None]:
+    """``(unit, proof)`` of the first unit of :data:`PROOFS` that supports ``mechanism`` on ``neighbourhood``
+    and proves something."""
     for unit in PROOFS:
-        if unit.supports(mechanism, n, relation):
-            p = unit.prove(mechanism, n, relation)
+        if unit.supports(mechanism, n, neighbourhood):
+            p = unit.prove(mechanism, n, neighbourhood)
             if p is not None:
                 return unit, p
     return None, None
+
+
+def verdict_units() -> list[VerdictUnit]:
+    """The units of :data:`PROOFS` that give a whole verdict, in order."""
+    return [u for u in PROOFS if isinstance(u, VerdictUnit)]

@@ -47,7 +47,7 @@ import sympy
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import LaplaceDensity, LaplacePieces, claimed_epsilon
+from ...protocols import AnyMechanism, LaplaceDensity, LaplacePieces, claimed_epsilon
 from ..bracket import Proof, Witness
 from .symbolic_coupling import DELTA, EPS, round_up, symbolic_copy
 
@@ -80,7 +80,7 @@ def _term_sup(c: Fraction, c2: Fraction) -> Fraction:
     return sup
 
 
-def _neighbour_kind(mechanism: Any, relation: str | None) -> tuple[str, Any] | None:
+def _neighbour_kind(mechanism: AnyMechanism, relation: str | None) -> tuple[str, Any] | None:
     from ...mechanisms.neighbourhoods import LInfBox
     from ...mechanisms.query_neighbourhoods import OneDiffer
 
@@ -139,7 +139,7 @@ def density_level(pieces: LaplacePieces, kind: str, delta: Any) -> tuple[Any, tu
     return bound, ones, False
 
 
-def _witness(m: Any, pieces: LaplacePieces, d: tuple[Fraction, ...], delta: Fraction, level: str) -> Witness | None:
+def _witness(m: AnyMechanism, pieces: LaplacePieces, d: tuple[Fraction, ...], delta: Fraction, level: str) -> Witness | None:
     """Neighbours ``0`` and ``-d·Δ`` with the tail box beyond both breakpoints (module docstring)."""
     n = len(d)
     q = [Fraction(0)] * n
@@ -168,7 +168,7 @@ def _witness(m: Any, pieces: LaplacePieces, d: tuple[Fraction, ...], delta: Frac
                    arithmetic="ball:256", note="the density ratio is constant on this box: its probability ratio is the level")
 
 
-def _has_box_coordinates(m: Any) -> bool:
+def _has_box_coordinates(m: AnyMechanism) -> bool:
     """Whether outputs are mapped to box coordinates (protocols: an optional callable, absent or None = identity)."""
     try:
         return m.box_coordinates is not None
@@ -176,7 +176,7 @@ def _has_box_coordinates(m: Any) -> bool:
         return False
 
 
-def _pieces_match_law(m: Any, pieces: LaplacePieces, n: int) -> bool:
+def _pieces_match_law(m: AnyMechanism, pieces: LaplacePieces, n: int) -> bool:
     """The pieces against the law: one box probability (balls, overlap) and logpdf differences (floats)."""
     from ...mechanisms.additive_noise import laplace_box_probability
 
@@ -216,11 +216,11 @@ class DensityRatioProof:
 
     name = "density ratio (Laplace pieces)"
 
-    def supports(self, mechanism: Any, n: int | None, relation: str | None) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
         return (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind == "continuous" and n is not None
                 and _neighbour_kind(mechanism, relation) is not None)
 
-    def _level(self, mechanism: Any, n: int, kind: str) -> tuple | None:
+    def _level(self, mechanism: AnyMechanism, n: int, kind: str) -> tuple | None:
         """(level at the mechanism's values, level/claimed as a function of ε, Δ, d*, exact, for every ε, Δ)."""
         concrete = mechanism.density_pieces(n)
         if concrete is None or not concrete.centres:
@@ -238,7 +238,7 @@ class DensityRatioProof:
             lvl, d, exact = density_level(concrete, kind, Real.of(mechanism.sensitivity))
             return lvl, None, d, exact, False, concrete
 
-    def _every_n(self, mechanism: Any, kind: str, n: int) -> tuple[Any, Any, bool] | None:
+    def _every_n(self, mechanism: AnyMechanism, kind: str, n: int) -> tuple[Any, Any, bool] | None:
         """``(Δ·column_bound, its ratio to the claim, for every ε, Δ)`` when the law declares a column bound for
         every n and ONE_DIFFER is the relation (one query moves: the level is the largest column times Δ),
         re-checked against the pieces of 1..6 queries and of n; None otherwise."""
@@ -265,7 +265,7 @@ class DensityRatioProof:
         except (TypeError, ValueError, AttributeError):
             return value, None, False
 
-    def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
         kind, _ = _neighbour_kind(mechanism, relation)
         got = self._level(mechanism, n, kind)
         if got is None:
@@ -296,7 +296,7 @@ class DensityRatioProof:
                               "level_over_claimed": None if ratio is None else str(ratio), "exact": exact,
                               "worst_offset_in_units_of_delta": [str(x) for x in d]})
 
-    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> Witness | None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Witness | None:
         """A certified witness at the level (module docstring), for the lower end of the bracket."""
         kind, delta = _neighbour_kind(mechanism, relation)
         pieces = mechanism.density_pieces(n)

@@ -24,6 +24,7 @@ from typing import Any
 
 import sympy
 
+from ...protocols import AnyMechanism
 from ...numbers.real import Real
 from ..bracket import Proof, Witness
 
@@ -42,12 +43,12 @@ class TruncatedGeometricLevel:
 
     name = "exhaustive exact level (truncated geometric)"
 
-    def supports(self, mechanism: Any, n: int | None, relation: str | None) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
         from ...mechanisms.truncated_geometric import TruncatedGeometric
 
         return isinstance(mechanism, TruncatedGeometric) and relation in (None, "one-differ")
 
-    def _level(self, m: Any) -> tuple[Fraction, int, int, int]:
+    def _level(self, m: AnyMechanism) -> tuple[Fraction, int, int, int]:
         best: tuple | None = None
         for c in range(m.n + 1):
             p = m.exact_pmf([c])
@@ -63,7 +64,7 @@ class TruncatedGeometricLevel:
                         best = (r, c, c2, z)
         return best
 
-    def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
         r, c, c2, z = self._level(mechanism)
         if r == math.inf:
             return None
@@ -75,7 +76,7 @@ class TruncatedGeometricLevel:
                      details={"statement": f"max over every pair of neighbouring counts and output of the exact "
                                            f"pmf ratio = {r} (counts {c} vs {c2}, output {z})"})
 
-    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> Witness | None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Witness | None:
         r, c, c2, z = self._level(mechanism)
         if r == math.inf:
             return Witness(math.inf, (str(c),), (str(c2),), z, "exact", lower="inf", unbounded=True)
@@ -84,7 +85,7 @@ class TruncatedGeometricLevel:
                        lower=exact, note=f"Pr ratio {r} (exact rationals)")
 
 
-def rappor_level(m: Any) -> tuple[Fraction, int, int, tuple[int, ...], int]:
+def rappor_level(m: AnyMechanism) -> tuple[Fraction, int, int, tuple[int, ...], int]:
     """``(e^{ε*}, v, v', output, pairs)`` (module docstring): the largest exact loss over every pair of inputs."""
     qs, ps = (Fraction(x) for x in m.bit_probabilities())
     up, down = max(qs / ps, (1 - qs) / (1 - ps)), max(ps / qs, (1 - ps) / (1 - qs))
@@ -113,12 +114,12 @@ class RapporLevel:
 
     name = "exact factorised level (RAPPOR)"
 
-    def supports(self, mechanism: Any, n: int | None, relation: str | None) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
         from ...ldp.rappor import Rappor
 
         return isinstance(mechanism, Rappor) and relation is None
 
-    def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
         r, v, w, o, pairs = rappor_level(mechanism)
         exact, _, hi = _log_exact(r)
         return Proof(upper_float=hi, upper=exact, method="closed-form",
@@ -129,7 +130,7 @@ class RapporLevel:
                      details={"statement": f"max over the {pairs} ordered pairs of inputs of the factorised loss: "
                                            f"e^ε* = {r} (values {v} vs {w})"})
 
-    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> Witness | None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Witness | None:
         from ...numbers.backends import ball_context
 
         r, v, w, o, _ = rappor_level(mechanism)

@@ -25,6 +25,7 @@ from typing import Any
 
 import sympy
 
+from ...protocols import AnyMechanism
 from ...numbers.real import Real
 from ..bracket import Proof
 from .symbolic_coupling import round_up
@@ -37,13 +38,13 @@ class MaxValueLaplace:
 
     name = "log-Lipschitz factors (noisy max value, Laplace)"
 
-    def supports(self, mechanism: Any, n: int | None, relation: str | None) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
         from ...mechanisms.noisy_max_value import NoisyMaxValue
 
         return (isinstance(mechanism, NoisyMaxValue) and mechanism.noise == "laplace" and n is not None
                 and relation in (None, "all-differ"))
 
-    def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
         b = Real.of(mechanism.noise_scale())
         level = Real.of(mechanism.sensitivity) * n / b
         ratio = sympy.simplify(level.to_sympy() / Real.of(mechanism.epsilon).to_sympy())
@@ -55,5 +56,5 @@ class MaxValueLaplace:
                              "outputs": "every output set"},
                      details={"statement": f"log-ratio <= nΔ/b = {level} = {ratio}·ε for n = {n}"})
 
-    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
         return None  # the interval search's left-tail witness attains the level

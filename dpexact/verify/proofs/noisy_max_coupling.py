@@ -42,7 +42,7 @@ def noisy_max_bound(mechanism: Mechanism, relation: str = "all-differ") -> Real 
     family = mechanism.family
     if relation not in _SHIFT:
         raise ValueError(f"relation must be one of {sorted(_SHIFT)}, got {relation!r}")
-    b = Real.of(mechanism.noise_scale)
+    b = Real.of(mechanism.noise_scale())
     return Real.of(mechanism.sensitivity) * _SHIFT[relation] * family.hazard_max() / b
 
 

@@ -7,20 +7,20 @@ import math
 from typing import Any
 
 from ...numbers.real import Real
-from ...protocols import claimed_epsilon
+from ...protocols import AnyMechanism, claimed_epsilon
 from ..bracket import EpsilonBracket, Proof, Witness
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 
 __all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket"]
 
 
-def proves(proof: Proof, mechanism: Any) -> bool:
+def proves(proof: Proof, mechanism: AnyMechanism) -> bool:
     """``upper <= claimed ε``, compared exactly (the proof's ``upper`` is an exact expression)."""
     up = Real.of(proof.upper if proof.upper is not None else proof.upper_float, "upper")
     return (up - Real.of(claimed_epsilon(mechanism))).sign() <= 0
 
 
-def proved_verdict(mechanism: Any, proof: Proof, name: str | None, seconds: float) -> Verdict:
+def proved_verdict(mechanism: AnyMechanism, proof: Proof, name: str | None, seconds: float) -> Verdict:
     """The ``private`` verdict of a proof whose upper end is at most ε."""
     eps = Real.of(claimed_epsilon(mechanism))
     scope = Scope(neighbourhood=str(proof.domain.get("neighbourhood", "")), families={proof.method: 1})
@@ -28,11 +28,11 @@ def proved_verdict(mechanism: Any, proof: Proof, name: str | None, seconds: floa
                        f"<= ε = {eps} on the domain {proof.domain}")
     if proof.details.get("statement"):
         scope.notes.append(str(proof.details["statement"]))
-    bracket = EpsilonBracket(upper=proof)
-    _, reason = bracket.decide(float(eps.to_float()))
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict="private",
-                   scope=scope, worst_log_ratio=proof.upper_float, worst_float_log_ratio=proof.upper_float,
-                   worst_pair=None, counterexample=None, recheck=None, seconds=seconds, bracket=bracket, reason=reason)
+    v = build_verdict(mechanism, name=name, epsilon=eps, scope=scope, worst_log_ratio=proof.upper_float, seconds=seconds,
+                      bracket=EpsilonBracket(upper=proof))
+    if v.verdict != "private":  # proves() compared the same ends exactly
+        raise AssertionError(f"{v.mechanism}: a proof <= ε whose bracket does not decide private ({v.reason})")
+    return v
 
 
 def witness_of(v: Verdict) -> Witness | None:

@@ -50,14 +50,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from ...numbers.real import Real
-from ...protocols import SameLaw
+from ...protocols import AnyMechanism, Mechanism, Neighbourhood, SameLaw
 from ..bracket import Proof
 from ..neighbourhoods import LInfBox, MonotoneBox
 
 __all__ = ["TheoremProof", "THEOREMS", "theorem_proof", "literature_level"]
 
 
-def _box_shift(nb: Any, n: int | None) -> Real | None:
+def _box_shift(nb: Neighbourhood, n: int | None) -> Real | None:
     """``Δ_(1) + Δ_(2)`` of an ℓ∞ box (2Δ' when uniform); None for any other relation."""
     if not isinstance(nb, LInfBox):
         return None
@@ -69,15 +69,15 @@ def _box_shift(nb: Any, n: int | None) -> Real | None:
     return Real.of(top[0] + (top[1] if len(top) > 1 else 0))
 
 
-def _monotone_radius(nb: Any) -> Real | None:
+def _monotone_radius(nb: Neighbourhood) -> Real | None:
     return Real.of(nb.sensitivity) if isinstance(nb, MonotoneBox) else None
 
 
-def _domain(mechanism: Any, nb: Any, n: Any) -> dict[str, Any]:
+def _domain(mechanism: AnyMechanism, nb: Neighbourhood, n: Any) -> dict[str, Any]:
     return {"n": n, "epsilon": str(Real.of(mechanism.epsilon)), "neighbourhood": nb.describe(), "scores": "R^n"}
 
 
-def _n_of(nb: Any) -> Any:
+def _n_of(nb: Neighbourhood) -> Any:
     """"every" for a relation that does not fix n, else the n a candidate-wise box is tied to."""
     if isinstance(nb, LInfBox) and nb.sensitivities is not None:
         return len(nb.sensitivities)
@@ -94,21 +94,22 @@ class TheoremProof:
     level: Callable[[Any, int | None, Any], Real | None]
     tight: bool
 
-    def law_level(self, mechanism: Any, n: int | None, relation: Any) -> Real | None:
+    def law_level(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> Real | None:
         """The level of the mechanism's law; a mechanism that declares it runs another's law
         (:class:`~dpexact.protocols.SameLaw`) is taken through that law."""
         if isinstance(mechanism, SameLaw):
             mechanism = mechanism.law_mechanism
         return self.level(mechanism, n, relation)
 
-    def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
-        return self.law_level(mechanism, n, relation) is not None
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> bool:
+        """A theorem is stated on a score neighbourhood object, never on a query relation name."""
+        return isinstance(relation, Neighbourhood) and self.law_level(mechanism, n, relation) is not None
 
-    def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> None:
         """None: a theorem constructs no witness (the router's level search certifies one)."""
         return None
 
-    def prove(self, mechanism: Any, n: int | None, relation: Any) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> Proof | None:
         lv = self.law_level(mechanism, n, relation)
         if lv is None:
             return None
@@ -130,7 +131,7 @@ def _up(x: Real) -> float:
 # ---- the theorems ------------------------------------------------------------------------------
 
 
-def _em_level(m: Any, n: int | None, nb: Any) -> Real | None:
+def _em_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
     from ...mechanisms.exponential import ExponentialMechanism
 
     if type(m) is not ExponentialMechanism:
@@ -143,7 +144,7 @@ def _em_level(m: Any, n: int | None, nb: Any) -> Real | None:
     return None if rad is None else c * rad
 
 
-def _pf_level(m: Any, n: int | None, nb: Any) -> Real | None:
+def _pf_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
     from ...mechanisms.heterogeneous.rnmh import RNMGlobal
     from ...mechanisms.permute_and_flip import PermuteAndFlip
 
@@ -166,7 +167,7 @@ def _pf_level(m: Any, n: int | None, nb: Any) -> Real | None:
     return None
 
 
-def _rnm_level(m: Any, n: int | None, nb: Any) -> Real | None:
+def _rnm_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
     from ...mechanisms.report_noisy_max import RNMExponential, RNMGumbel, RNMLaplace
 
     if type(m) not in (RNMExponential, RNMGumbel, RNMLaplace) or m.scales is not None:
@@ -176,10 +177,10 @@ def _rnm_level(m: Any, n: int | None, nb: Any) -> Real | None:
         shift = _monotone_radius(nb)
     if shift is None:
         return None
-    return shift * m.family.hazard_max() / Real.of(m.noise_scale)
+    return shift * m.family.hazard_max() / Real.of(m.noise_scale())
 
 
-def _grr_level(m: Any, n: int | None, nb: Any) -> Real | None:
+def _grr_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
     from ...mechanisms.randomized_response import TIE_BREAKS, GeneralizedRandomizedResponse
 
     if type(m) is not GeneralizedRandomizedResponse or m.tie_break not in TIE_BREAKS:
@@ -187,7 +188,7 @@ def _grr_level(m: Any, n: int | None, nb: Any) -> Real | None:
     return Real.of(m.epsilon)
 
 
-def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
+def _gem_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
     from ...mechanisms.heterogeneous.combined_gem import CombinedGEM
     from ...mechanisms.heterogeneous.gem import GEM, ModifiedGEM
 
@@ -206,7 +207,7 @@ def _gem_level(m: Any, n: int | None, nb: Any) -> Real | None:
     return Real.of(m.epsilon) if all(Real.of(d) <= s for d, s in zip(nbd, own)) else None
 
 
-def _rs_level(m: Any, n: int | None, nb: Any) -> Real | None:
+def _rs_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
     from ...mechanisms.heterogeneous.rs_gamma import RandomStoppingGeometric, RandomStoppingTNB
 
     if type(m) not in (RandomStoppingGeometric, RandomStoppingTNB) or not isinstance(nb, LInfBox):
@@ -241,7 +242,7 @@ THEOREMS: tuple[TheoremProof, ...] = (
 )
 
 
-def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
+def theorem_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Proof | None:
     """The first theorem whose side conditions hold, as a :class:`Proof`; None when none applies.
 
     A mechanism that declares it runs another's law (:class:`~dpexact.protocols.SameLaw`) is
@@ -253,7 +254,7 @@ def theorem_proof(mechanism: Any, n: int | None, nb: Any) -> Proof | None:
     return None
 
 
-def literature_level(mechanism: Any, n: int | None, nb: Any) -> Real | None:
+def literature_level(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Real | None:
     """The exact level a *tight* theorem gives (None when no tight theorem applies)."""
     for t in THEOREMS:
         if t.tight:

@@ -56,7 +56,7 @@ from typing import Any
 import sympy
 
 from ...numbers.real import Real
-from ...protocols import CouplingUnits, ThresholdCouplingLaw
+from ...protocols import AnyMechanism, CouplingUnits, CutoffLaw, ThresholdCouplingLaw
 from ..bracket import Proof
 
 __all__ = ["EPS", "DELTA", "CUTOFF", "CouplingTheorem", "threshold_theorem", "ThresholdShiftProof",
@@ -87,7 +87,7 @@ def round_up(x: Any) -> float:
     return float(r.to_arb(128).upper())
 
 
-def symbolic_copy(mechanism: Any, **fields: Any) -> Any:
+def symbolic_copy(mechanism: AnyMechanism, **fields: Any) -> Any:
     """A copy of ``mechanism`` whose named fields hold symbols: its own methods (scales, factors)
     replayed on them. Validation is skipped (it wants numbers); only arithmetic runs on the copy."""
     import dataclasses
@@ -211,7 +211,7 @@ class CouplingTheorem:
     shifts: tuple
 
 
-def _check_units_against_terms(m: Any, u: CouplingUnits) -> bool:
+def _check_units_against_terms(m: AnyMechanism, u: CouplingUnits) -> bool:
     """Each query's factors in ``coupling_terms`` are one kind's and every output meets the count rule (n <= 5)."""
     kinds = {repr(fs): k for k, fs in u.kinds.items()}
     for n in range(1, _RECHECK_N + 1):
@@ -308,9 +308,9 @@ def _theorem(u: CouplingUnits, relation: str, values: dict, eps: Any) -> tuple |
     return ratios[worst], bound, holds, tuple(shifts)
 
 
-def _domain(relation: str, names: tuple, m: Any, holds: bool) -> dict:
+def _domain(relation: str, names: tuple, m: AnyMechanism, holds: bool) -> dict:
     every = set(names) if holds else set()
-    c = getattr(m, "cutoff", None)
+    c = m.cutoff if isinstance(m, CutoffLaw) else None
     return {"n": "every",
             "epsilon": "(0, inf)" if "epsilon" in every else str(m.epsilon),
             "sensitivity": "(0, inf)" if "Delta" in every else str(m.sensitivity),
@@ -323,10 +323,10 @@ class ThresholdShiftProof:
 
     name = "threshold-shift coupling (symbolic, every n)"
 
-    def supports(self, mechanism: Any, n: int | None, relation: str | None) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
         return isinstance(mechanism, ThresholdCouplingLaw) and (relation or "all-differ") in _RELATIONS
 
-    def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
         rel = relation or "all-differ"
         th = threshold_theorem(mechanism, rel)
         if th is None:
@@ -340,7 +340,7 @@ class ThresholdShiftProof:
                               [str(s) for s in th.shifts], "symbolic_in": list(th.for_every),
                               "holds_for_every_value": th.holds})
 
-    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
         return None  # a coupling bounds from above only
 
 
@@ -349,12 +349,12 @@ class NoisyMaxProof:
 
     name = "noisy-max coupling (symbolic, every n)"
 
-    def supports(self, mechanism: Any, n: int | None, relation: str | None) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
         from ...mechanisms.report_noisy_max import ReportNoisyMax
 
         return isinstance(mechanism, ReportNoisyMax) and mechanism.scales is None and (relation or "all-differ") in _RELATIONS
 
-    def prove(self, mechanism: Any, n: int | None, relation: str | None) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
         from .noisy_max_coupling import noisy_max_bound
 
         rel = relation or ("monotone" if mechanism.monotone else "all-differ")
@@ -373,5 +373,5 @@ class NoisyMaxProof:
                      details={"statement": f"log-ratio <= {ratio}·ε for every n", "bound_over_epsilon": str(ratio),
                               "holds_for_every_value": holds})
 
-    def witness(self, mechanism: Any, n: int | None, relation: str | None) -> None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
         return None  # a coupling bounds from above only

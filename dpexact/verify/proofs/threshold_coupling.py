@@ -43,7 +43,7 @@ from typing import Any, Sequence
 
 from ...numbers.real import Real
 from ...protocols import CouplingLaw, Mechanism
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
 __all__ = ["CouplingBound", "coupling_bound", "verify_coupling", "factor_bound", "extend_by_coupling", "ThresholdCoupling"]
@@ -178,7 +178,7 @@ def coupling_bound(mechanism: Mechanism, n: int, relation: str = "all-differ") -
     if not delta.is_rational:
         raise ValueError("sensitivity: the coupling grid needs a rational Δ")
     delta_f = delta.value
-    b1 = _num(mechanism.scales()[0])
+    b1 = _num(mechanism.noise_scales()[0])
     worst: Any = 0
     where, shift, count, per = None, None, 0, []
     outs = mechanism.outputs(n)
@@ -225,10 +225,9 @@ def verify_coupling(mechanism: Mechanism, n: int = 10, relation: str = "all-diff
     scope.triples = cb.branch_terms
     scope.decided_exact = cb.branch_terms
     bf = float(Real.of(cb.bound).to_float())
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps),
-                   verdict="private-within-scope", scope=scope, worst_log_ratio=bf, worst_float_log_ratio=bf,
-                   worst_pair={"output": cb.output, "shift": str(cb.shift), "bound": str(cb.bound)},
-                   counterexample=None, recheck=None, seconds=time.perf_counter() - t0)
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict="private-within-scope", scope=scope,
+                         worst_log_ratio=bf, worst_pair={"output": cb.output, "shift": str(cb.shift), "bound": str(cb.bound)},
+                         seconds=time.perf_counter() - t0)
 
 
 def extend_by_coupling(v: Verdict, mechanism: Mechanism, n: int, relation: str) -> None:
@@ -258,4 +257,11 @@ class ThresholdCoupling:
 
     def route(self, mechanism: Mechanism) -> None:
         """No route of its own: the box search of the mixed kind runs when the coupling proves nothing."""
+        return None
+
+    def prove(self, mechanism: Mechanism, n: int | None, relation: str | None) -> None:
+        """None: the coupling's bound comes with its witness in the verdict it gives (:meth:`verdict`)."""
+        return None
+
+    def witness(self, mechanism: Mechanism, n: int | None, relation: str | None) -> None:
         return None

@@ -37,13 +37,13 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ...numbers.backends import ball_context
+from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.real import Real
 from ...mechanisms.base import MechanismCrash
-from ...protocols import FINITE_KINDS, REAL_KINDS, AnyMechanism, BoxLaw, FiniteDomain, claimed_epsilon
+from ...protocols import AnyMechanism, BoxLaw, FINITE_KINDS, FiniteDomain, Neighbourhood, REAL_KINDS, claimed_epsilon
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 
 __all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx"]
 
@@ -88,7 +88,7 @@ class ApproxCounterexample:
         try:
             P = m.pmf(list(self.scores), backend="exact").values
             Q = m.pmf(list(self.neighbour_scores), backend="exact").values
-            h = Real.of(_to_sympy(hockey_stick(P, Q, eps, "exact")))
+            h = Real.of(exact_sympy(hockey_stick(P, Q, eps, "exact")))
             proved, how = (h - d).sign() > 0, "exact"
             lo = hi = h.to_float()
         except (ValueError, TypeError, NotImplementedError, ArithmeticError):
@@ -101,13 +101,7 @@ class ApproxCounterexample:
         return Recheck(proved and nb, how, lo, hi, float(eps.to_float()), nb, "" if proved else "not separated")
 
 
-def _to_sympy(x: Any) -> Any:
-    from ...numbers.backends import exact_sympy
-
-    return exact_sympy(x)
-
-
-def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Any, delta: Any, *,
+def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vector]], neighbourhood: Neighbourhood | None, delta: Any, *,
                      prec: int = 128, name: str | None = None, families: dict | None = None,
                      notes: Sequence[str] = (), progress: Callable[[str, str], None] | None = None) -> Verdict:
     """(ε, δ)-DP, ε the claimed epsilon, on the given neighbour pairs (module docstring)."""
@@ -173,7 +167,7 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
             try:
                 P = mechanism.pmf(list(x), backend="exact").values
                 Q = mechanism.pmf(list(y), backend="exact").values
-                s = (Real.of(_to_sympy(hockey_stick(P, Q, eps, "exact"))) - d).sign()
+                s = (Real.of(exact_sympy(hockey_stick(P, Q, eps, "exact"))) - d).sign()
             except (ValueError, TypeError, NotImplementedError, ArithmeticError) as exc:
                 if isinstance(exc, (MechanismCrash, TypeError)) and not exact_failure:  # a defect: named, not silent
                     exact_failure = f"the exact pmf failed on scores {[str(v) for v in x]}: {str(exc)[:200]}"
@@ -206,10 +200,9 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
         scope.notes.append(exact_failure)
     reason = (f"{len(undecided)} pairs undecided in balls" + (f"; {exact_failure}" if exact_failure else "")
               if kind == "inconclusive" else "")
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                   scope=scope, worst_log_ratio=worst_lr, worst_float_log_ratio=worst_lr, worst_pair=wp,
-                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=str(d),
-                   worst_delta=float(worst_delta), reason=reason)
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=worst_lr,
+                         worst_pair=wp, counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=d,
+                         worst_delta=float(worst_delta), reason=reason)
 
 
 class _IntervalAsBox:
@@ -244,7 +237,7 @@ def approx_options(mechanism: AnyMechanism, relation: str | None) -> frozenset[s
 
 def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
-                  steps: int = 1, neighbourhood: Any = None, prec: int = 128, name: str | None = None,
+                  steps: int = 1, neighbourhood: Neighbourhood | None = None, prec: int = 128, name: str | None = None,
                   progress: Callable[[str, str], None] | None = None) -> Verdict:
     """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
     the query-pair family for another finite-output one (module docstring)."""

@@ -30,10 +30,10 @@ from typing import Any
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import AnyMechanism, NoiseScale, NoiseScales, claimed_epsilon, value_count, BoxCoordinates
+from ...protocols import AnyMechanism, NoiseScales, claimed_epsilon, noise_unit, value_count, BoxCoordinates
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
 __all__ = ["BoxCounterexample", "verify_boxes", "ContinuousBoxCounterexample", "verify_continuous_boxes"]
@@ -102,23 +102,14 @@ def _fraction(x: Any) -> Fraction:
     return r.to_fraction() if r.is_rational else Fraction(r.to_float())
 
 
-def _noise_scale(m: AnyMechanism) -> Any:
-    """The scale the search's levels and box corners are measured in: the mechanism's
-    ``noise_scale()``, else 2Δ/ε (the exponential mechanism's, a fair unit for a mechanism that
-    states none)."""
-    if isinstance(m, NoiseScale):
-        return m.noise_scale()
-    return Real.of(m.sensitivity) * 2 / Real.of(claimed_epsilon(m))
-
-
 def _geometry(m: AnyMechanism) -> tuple[Fraction, Fraction, Fraction]:
     """``(s, b/2, T)``: the pair family's level unit s, the box-corner step (half the released values'
-    noise scale b) and the base level T — a sparse vector's ``scales()`` and threshold, or one
+    noise scale b) and the base level T — a sparse vector's ``noise_scales()`` and threshold, or one
     ``noise_scale()`` and level 0 for a noisy max."""
     if not isinstance(m, NoiseScales):
-        b = _fraction(_noise_scale(m))
+        b = _fraction(noise_unit(m))
         return b, b / 2, Fraction(0)
-    b1, b2, _ = (_fraction(b) for b in m.scales())
+    b1, b2, _ = (_fraction(b) for b in m.noise_scales())
     return max(b1, b2), b2 / 2, _fraction(m.threshold)
 
 
@@ -137,7 +128,7 @@ def verify_boxes(
     """Search boxes of released values for a certified violation (module docstring).
 
     Args:
-        mechanism: offers ``outputs(n)``, ``box_probability`` and either ``scales()`` and ``threshold``
+        mechanism: offers ``outputs(n)``, ``box_probability`` and either ``noise_scales()`` and ``threshold``
             (sparse vector) or ``noise_scale()`` (noisy max releasing its index and value), else
             the unit 2Δ/ε is used.
         n: number of queries; relation: ``"all-differ"``, ``"one-differ"`` or ``"monotone"``.
@@ -207,19 +198,9 @@ def verify_boxes(
         kind, worst, wp = "violated", rc.log_ratio_lo, cx.as_dict()
     else:
         kind, worst, wp = "inconclusive", best, None
-    return Verdict(
-        mechanism=name or mechanism.short_name,
-        params=mechanism.params(),
-        epsilon=str(eps),
-        verdict=kind,
-        scope=scope,
-        worst_log_ratio=float(worst),
-        worst_float_log_ratio=float(best),
-        worst_pair=wp,
-        counterexample=cx,
-        recheck=rc,
-        seconds=time.perf_counter() - t0,
-    )
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                         worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
+                         seconds=time.perf_counter() - t0)
 
 
 @dataclass(frozen=True)
@@ -275,7 +256,7 @@ def verify_intervals(
     w = Real.of(width).to_fraction()
     if w <= 0:
         raise ValueError(f"width must be > 0, got {w}")
-    bf = _fraction(_noise_scale(mechanism))
+    bf = _fraction(noise_unit(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), bf, relation)
     eps = Real.of(mechanism.epsilon)
     cache: dict = {}
@@ -309,9 +290,9 @@ def verify_intervals(
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "intervals": evaluated})
     scope.notes.append(f"output intervals [c, c+{w}] with closed-form probabilities; refutation only")
     kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                   scope=scope, worst_log_ratio=float(worst), worst_float_log_ratio=float(best), worst_pair=wp,
-                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                         worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
+                         seconds=time.perf_counter() - t0)
 
 
 @dataclass(frozen=True)
@@ -386,7 +367,7 @@ def verify_continuous_boxes(
         raise ValueError(f"width must be > 0, got {w}")
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
         raise ValueError(f"budget must be a positive integer, got {budget!r}")
-    b = _fraction(_noise_scale(mechanism))
+    b = _fraction(noise_unit(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), b, relation)
     eps = Real.of(claimed_epsilon(mechanism))
     import numpy as np
@@ -460,11 +441,10 @@ def verify_continuous_boxes(
         scope.notes.append(f"the best set's corner refined at b/32 ({refined} sets)")
     kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
     if dd is None:
-        return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                       scope=scope, worst_log_ratio=float(worst), worst_float_log_ratio=float(best), worst_pair=wp,
-                       counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0)
+        return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                             worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
+                             seconds=time.perf_counter() - t0)
     # (ε, δ): the largest certified excess found is a lower bound of the scope's δ(ε)
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(eps), verdict=kind,
-                   scope=scope, worst_log_ratio=-math.inf, worst_float_log_ratio=-math.inf, worst_pair=wp,
-                   counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=str(dd),
-                   worst_delta=float(worst))
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=-math.inf,
+                         worst_pair=wp, counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=dd,
+                         worst_delta=float(worst))

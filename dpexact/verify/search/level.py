@@ -17,7 +17,8 @@ the best triples ``(q, q', r)`` of the search:
    the :class:`~.bracket.Witness`.
 
 Float values only steer the search; what is reported is always the ball enclosure's lower end
-(rounded down). Budget: ``seconds`` wall clock and ``evaluations`` float log-pmfs.
+(rounded down). Budget: ``evaluations`` float log-pmfs, and ``seconds`` of this process's CPU time as
+a safety cap (CPU, not wall clock: a loaded machine makes the search slower, not shorter).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ...protocols import Mechanism
 from ...numbers.backends import ball_context
 from ..bracket import Witness
 from ..neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
@@ -66,7 +68,7 @@ def _offset_box(nb: Neighbourhood, q: Vector, q2: Vector) -> tuple[list[Fraction
 class _Objective:
     """Float log-ratio ``logpmf(q)_r - logpmf(q + z)_r`` with an evaluation budget."""
 
-    def __init__(self, mechanism: Any, budget: int, deadline: float) -> None:
+    def __init__(self, mechanism: Mechanism, budget: int, deadline: float) -> None:
         self.mechanism = mechanism
         self.budget = budget
         self.deadline = deadline
@@ -74,7 +76,7 @@ class _Objective:
 
     @property
     def exhausted(self) -> bool:
-        return self.count >= self.budget or time.perf_counter() > self.deadline
+        return self.count >= self.budget or time.process_time() > self.deadline
 
     def logpmf(self, q: np.ndarray) -> np.ndarray:
         self.count += 1
@@ -176,7 +178,7 @@ def _rational_pair(q: np.ndarray, z: np.ndarray, lo: Sequence[Fraction], hi: Seq
     return qa, tuple(a + d for a, d in zip(qa, zz))
 
 
-def certify_triple(mechanism: Any, nb: Neighbourhood, q: Vector, q2: Vector, r: int, prec: int = 128,
+def certify_triple(mechanism: Mechanism, nb: Neighbourhood, q: Vector, q2: Vector, r: int, prec: int = 128,
                    note: str = "") -> Witness | None:
     """The ball enclosure of ``log(P(q)_r / P(q')_r)`` as a :class:`Witness` (its lower end, rounded
     down), at 128 bits and, when the enclosure is wider than 1e-12, at up to 1024 bits; None when
@@ -210,7 +212,7 @@ def certify_triple(mechanism: Any, nb: Neighbourhood, q: Vector, q2: Vector, r: 
     return Witness(lo, tuple(map(str, q)), tuple(map(str, q2)), r, arith, note=note)
 
 
-def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vector, Vector, int]], *,
+def maximise_level(mechanism: Mechanism, nb: Neighbourhood, starts: Sequence[tuple[Vector, Vector, int]], *,
                    seconds: float = 20.0, evaluations: int = 4000, target: float | None = None,
                    tolerance: float = 1e-7, max_abs: float | None = None, denominator: int = 2**20,
                    prec: int = 128) -> LevelSearch:
@@ -218,7 +220,7 @@ def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vec
 
     Args:
         starts: triples ``(q, q', r)`` to climb from (the search's worst ones, the counterexample).
-        seconds, evaluations: the budget (wall clock, float log-pmfs).
+        seconds, evaluations: the budget (CPU seconds of this process, float log-pmfs).
         target: a proved upper end; the search stops once the float maximum is within
             ``tolerance`` of it.
         max_abs: largest |score| the gap scaling may reach (default ``2^24·Δ``; where the float
@@ -226,7 +228,7 @@ def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vec
         denominator: rational rounding of the maximiser.
     """
     t0 = time.perf_counter()
-    obj = _Objective(mechanism, evaluations, t0 + seconds)
+    obj = _Objective(mechanism, evaluations, time.process_time() + seconds)
     delta = float(mechanism.sensitivity)
     max_abs = max_abs if max_abs is not None else 2.0**24 * max(delta, 1.0)
     tol = min(tolerance, 1e-3) / 100
@@ -262,7 +264,7 @@ def maximise_level(mechanism: Any, nb: Neighbourhood, starts: Sequence[tuple[Vec
     return LevelSearch(w, v, obj.count, time.perf_counter() - t0, "budget" if obj.exhausted else stopped)
 
 
-def level_starts(mechanism: Any, nb: Neighbourhood, n: int, triples: Sequence[tuple[Vector, Vector, int]] = ()
+def level_starts(mechanism: Mechanism, nb: Neighbourhood, n: int, triples: Sequence[tuple[Vector, Vector, int]] = ()
                  ) -> list[tuple[Vector, Vector, int]]:
     """``triples`` (the search's counterexample and worst pair) followed by the canonical extremal
     shapes of selection mechanisms: the last candidate ``2Δ`` below the others, its neighbour with

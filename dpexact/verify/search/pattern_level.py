@@ -12,25 +12,28 @@ scanned on a grid of ``(a, b)`` in units of the threshold noise scale, then refi
 The best point, rounded to rationals, is re-checked in ball arithmetic; the certified lower end of
 the enclosure (rounded down) is the :class:`~..bracket.Witness`. Floats only steer.
 
-Queries the pattern never reads (after a cutoff abort) are set to ``a``. Budget: ``seconds`` of
-wall clock.
+Queries the pattern never reads (after a cutoff abort) are set to ``a``. Budget: ``work`` units of
+the ranking law, one unit per (query, pattern) of one ``screen_logpmf`` call, so the answer is the
+same on a loaded machine as on a quiet one (a wall-clock budget made it depend on the load).
 """
 
 from __future__ import annotations
 
 import math
-import time
 from fractions import Fraction
 from typing import Any
 
+from ...protocols import Mechanism
 from ...numbers.backends import ball_context
 from ..bracket import Witness
 
 __all__ = ["pattern_level"]
 
 _CHECK_PREC = 256
-#: largest time of one ranking-law evaluation for which the grid is run
-_MAX_SCREEN_SECONDS = 0.05
+#: largest work (queries × patterns) of one ranking-law evaluation for which the grid is run
+_MAX_SCREEN_WORK = 2 ** 14
+#: default budget in the same units: ~200 objective values at n = 10 (1 024 patterns), ~6 s
+_WORK = 2 ** 22
 
 
 def _vectors(o: str, n: int, a: Fraction, b: Fraction, d_f: Fraction, d_t: Fraction) -> tuple[list, list]:
@@ -39,7 +42,7 @@ def _vectors(o: str, n: int, a: Fraction, b: Fraction, d_f: Fraction, d_t: Fract
     return q, q2
 
 
-def _log_ratio(m: Any, q: list, q2: list, o: str, prec: int) -> Any:
+def _log_ratio(m: Mechanism, q: list, q2: list, o: str, prec: int) -> Any:
     with ball_context(prec):
         p1 = m.pattern_probability(q, o, f"ball:{prec}")
         p2 = m.pattern_probability(q2, o, f"ball:{prec}")
@@ -48,7 +51,7 @@ def _log_ratio(m: Any, q: list, q2: list, o: str, prec: int) -> Any:
         return p1.log() - p2.log()
 
 
-def _screen(m: Any, q: list, q2: list, o: str, index: int) -> float:
+def _screen(m: Mechanism, q: list, q2: list, o: str, index: int) -> float:
     """Float log-ratio from the mechanism's uncertified ranking law (``screen_logpmf``): steering only."""
     import numpy as np
 
@@ -61,42 +64,45 @@ def _screen(m: Any, q: list, q2: list, o: str, index: int) -> float:
     return v if math.isfinite(v) else -math.inf
 
 
-def _candidates(m: Any, n: int, start: str | None) -> list[str]:
+def _candidates(m: Mechanism, n: int, start: str | None) -> list[str]:
     outs = set(m.outputs(n))
     pats = [p for p in (start, "F" * (n - 1) + "T", "T" + "F" * (n - 1)) if p is not None and p in outs]
     return list(dict.fromkeys(pats))
 
 
-def pattern_level(m: Any, n: int, relation: str, start: str | None = None, seconds: float = 3.0) -> Witness | None:
-    """The certified best two-level witness (module docstring), or None when nothing positive was found."""
+def pattern_level(m: Mechanism, n: int, relation: str, start: str | None = None, work: int = _WORK) -> Witness | None:
+    """The certified best two-level witness (module docstring), or None when nothing positive was found.
+
+    ``work`` bounds the float screening in queries × patterns summed over ``screen_logpmf`` calls."""
     from scipy.optimize import minimize
 
     from ...numbers.real import Real
 
     if relation not in ("all-differ", "monotone"):
         return None
-    t0 = time.perf_counter()
     delta = Real.of(m.sensitivity)
     if not delta.is_rational:
         return None
     d = delta.value
-    unit = float(Real.of(m.scales()[0]).to_float())
+    unit = float(Real.of(m.noise_scales()[0]).to_float())
     corners = [(s1 * d, s2 * d) for s1 in (1, -1) for s2 in (1, -1) if relation == "all-differ" or s1 == s2]
     best = (-math.inf, None)
     grid = [k / 2 for k in range(-4, 5)]
     gaps = [0.05, 0.5, 2.0, -0.5]
     try:
         outs = m.outputs(n)
-        t1 = time.perf_counter()
-        m.screen_logpmf([0.0] * n)
     except ValueError:  # more patterns than the law enumerates
         return None
-    if time.perf_counter() - t1 > _MAX_SCREEN_SECONDS:
-        return None  # a slow ranking law: the grid would not fit the budget
+    per_call = 2 * n * len(outs)  # one objective value = two ranking-law evaluations
+    if per_call > 2 * _MAX_SCREEN_WORK:
+        return None  # a costly ranking law: the grid would not fit the budget
+    calls_left = work // per_call
     for o in _candidates(m, n, start):
         index = outs.index(o)
         for d_f, d_t in corners:
             def f(x: Any) -> float:
+                nonlocal calls_left
+                calls_left -= 1
                 a = Fraction(x[0]).limit_denominator(64)
                 b = Fraction(x[1]).limit_denominator(64)
                 return -_screen(m, *_vectors(o, n, a, b, d_f, d_t), o, index)
@@ -104,16 +110,16 @@ def pattern_level(m: Any, n: int, relation: str, start: str | None = None, secon
             local = (math.inf, None)
             for ga in grid:
                 for gb in gaps:
-                    if time.perf_counter() - t0 > seconds:
+                    if calls_left <= 0:
                         break
                     x = (ga * unit, ga * unit + gb * unit)
                     v = f(x)
                     if v < local[0]:
                         local = (v, x)
-            if local[1] is None or time.perf_counter() - t0 > seconds:
+            if local[1] is None or calls_left <= 0:
                 continue
             res = minimize(f, local[1], method="Nelder-Mead",
-                           options={"maxfev": 60, "xatol": unit * 1e-3, "fatol": 1e-9})
+                           options={"maxfev": min(60, calls_left), "xatol": unit * 1e-3, "fatol": 1e-9})
             x = res.x if res.fun < local[0] else local[1]
             if -min(res.fun, local[0]) > best[0]:
                 best = (-min(res.fun, local[0]), (o, Fraction(x[0]).limit_denominator(64),

@@ -29,10 +29,10 @@ import numpy as np
 
 from ...numbers.backends import ball_context, get_backend
 from ...numbers.real import Real
-from ...protocols import ExactDifferenceSign, ExactPatternValue, Mechanism, NoiseScales, ScreenLogpmf, Thresholded, ValueLoss, claimed_epsilon
+from ...protocols import ExactDifferenceSign, ExactPatternValue, Mechanism, NoiseScales, ScreenLogpmf, Thresholded, ValueLoss, claimed_epsilon, noise_unit
 from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
 __all__ = ["PatternCounterexample", "verify_patterns", "decide_output"]
@@ -140,9 +140,9 @@ def decide_output(m: Mechanism, p1: Any, p2: Any, E: Any, q: Vector, q2: Vector,
 
 
 def _noise_scale(m: Mechanism) -> Fraction:
-    if not isinstance(m, NoiseScales):  # a mechanism stating no scales: the unit 2Δ/ε
-        return Real.of(m.sensitivity).to_fraction() * 2 / Fraction(Real.of(m.epsilon).to_float()).limit_denominator(10**6)
-    scales = [b for b in m.scales() if b is not None]
+    """The unit of the query pairs' levels: the largest of a threshold law's scales, else the one rule
+    :func:`~dpexact.protocols.noise_unit`."""
+    scales = [b for b in m.noise_scales() if b is not None] if isinstance(m, NoiseScales) else [noise_unit(m)]
     return max(Real.of(b).to_fraction() if Real.of(b).is_rational else Fraction(Real.of(b).to_float()) for b in scales)
 
 
@@ -183,7 +183,7 @@ def verify_patterns(
 
     Args:
         mechanism: offers ``outputs(n)``, ``pmf(q, "ball:…")``, ``pattern_probability``,
-            ``scales()``, ``threshold``, ``sensitivity`` (the sparse-vector family does).
+            ``noise_scales()``, ``threshold``, ``sensitivity`` (the sparse-vector family does).
         n: number of queries.
         relation: ``"all-differ"`` (StatDP ALL_DIFFER, ℓ∞ box), ``"one-differ"`` or ``"monotone"``
             (CheckDP INCREASING / DECREASING: every query moves the same way, :class:`MonotoneBox`).
@@ -300,16 +300,6 @@ def verify_patterns(
                                                 "neighbour_scores": [str(x) for x in worst_triple[1]], "output": worst_triple[2]}
     else:
         kind, worst, wp = "inconclusive", worst_hi, None
-    return Verdict(
-        mechanism=name or mechanism.short_name,
-        params=mechanism.params(),
-        epsilon=str(eps),
-        verdict=kind,
-        scope=scope,
-        worst_log_ratio=float(worst),
-        worst_float_log_ratio=float(worst_float),
-        worst_pair=wp,
-        counterexample=counterexample,
-        recheck=recheck,
-        seconds=time.perf_counter() - t0,
-    )
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                         worst_float_log_ratio=float(worst_float), worst_pair=wp, counterexample=counterexample,
+                         recheck=recheck, seconds=time.perf_counter() - t0)

@@ -31,7 +31,7 @@ from ...protocols import Mechanism, check_mechanism, mechanism_properties, mecha
 from ..decide.certified_ratio import PmfCache
 from ..neighbourhoods import LInfBox, MonotoneBox, Neighbourhood, as_vector, default_neighbourhood
 from ..decide.pure_dp import ScopeResult, check_pairs, neighbour_pairs
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
 __all__ = ["grid_family", "structured_family", "random_family", "local_search", "verify", "SEARCHES", "fixed_size"]
@@ -343,20 +343,10 @@ def verify(
         wp = _triple_dict(res.worst_float_triple)
         reason = (f"{res.undecided} triples undecided in balls"
                   + (f" and the exact backend could not decide them: {cache.exact_failure}" if cache.exact_failure else ""))
-    return Verdict(
-        mechanism=name or mechanism.short_name,
-        params=mechanism.params(),
-        epsilon=str(Real.of(mechanism.epsilon)),
-        verdict=kind,
-        scope=scope,
-        worst_log_ratio=float(worst),
-        worst_float_log_ratio=float(res.worst_float),
-        worst_pair=wp,
-        counterexample=res.counterexample,
-        recheck=res.recheck,
-        seconds=time.perf_counter() - t0,
-        reason=reason,
-    )
+    return build_verdict(mechanism, name=name, epsilon=Real.of(mechanism.epsilon), verdict=kind, scope=scope,
+                         worst_log_ratio=float(worst), worst_float_log_ratio=float(res.worst_float), worst_pair=wp,
+                         counterexample=res.counterexample, recheck=res.recheck, seconds=time.perf_counter() - t0,
+                         reason=reason)
 
 
 def _top_triples(cache: PmfCache, vecs: list[Vector], nb: Neighbourhood, steps: int, k: int) -> list[tuple[Vector, Vector, int]]:

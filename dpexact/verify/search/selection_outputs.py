@@ -7,7 +7,7 @@ from typing import Any
 
 from ...mechanisms.base import MechanismCrash
 from ...numbers.real import Real
-from ...protocols import Mechanism, MonotoneQuality
+from ...protocols import Backend, Mechanism, noise_unit
 
 __all__ = ["SelectionOutputs"]
 
@@ -17,7 +17,7 @@ class SelectionOutputs:
     :func:`.patterns.verify_patterns` runs it on the peers' query-pair families.
 
     ``pattern_probability(q, r, "ball:p")`` is entry r of the mechanism's own ball pmf
-    (memoised per vector); ``scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
+    (memoised per vector); ``noise_scales()`` gives the noise scale 2Δ/ε (Δ/ε if monotone) that sets
     the family's levels.
     """
 
@@ -31,8 +31,8 @@ class SelectionOutputs:
         #: why the exact backend could not decide a tie, when the mechanism's exact pmf crashed
         self.exact_failure = ""
 
-    def scales(self) -> tuple:
-        return (self.mechanism.sensitivity * (1 if isinstance(self.mechanism, MonotoneQuality) and self.mechanism.monotone else 2) / self.mechanism.epsilon,)
+    def noise_scales(self) -> tuple:
+        return (noise_unit(self.mechanism),)
 
     def outputs(self, n: int) -> list[int]:
         return list(range(n))
@@ -43,13 +43,13 @@ class SelectionOutputs:
     def logpmf(self, q: Any) -> Any:
         return self.mechanism.logpmf(q)
 
-    def pmf(self, q: Any, backend: Any = "float") -> Any:
+    def pmf(self, q: Any, backend: str | Backend = "float") -> Any:
         key = (tuple(str(x) for x in q), str(backend))
         if key not in self._balls:
             self._balls[key] = self.mechanism.pmf(list(q), backend)
         return self._balls[key]
 
-    def pattern_probability(self, q: Any, r: int, backend: Any = "ball") -> Any:
+    def pattern_probability(self, q: Any, r: int, backend: str | Backend = "ball") -> Any:
         return self.pmf(q, backend).values[r]
 
     def exact_difference_sign(self, q: Any, q2: Any, r: int, eps: Any) -> int | None:

@@ -21,7 +21,7 @@ import numpy as np
 from ...numbers.real import Real
 from ..neighbourhoods import Neighbourhood
 from ..decide.pure_dp import neighbour_pairs
-from ..verdict import Scope, Verdict
+from ..verdict import Scope, Verdict, build_verdict
 from ...protocols import Mechanism
 
 __all__ = ["statistical_screen"]
@@ -86,6 +86,6 @@ def statistical_screen(mechanism: Mechanism, neighbourhood: Neighbourhood, vecto
         scope.notes.append("violation is statistical (confidence bounds), not proved")
     else:
         kind, worst, wp = "inconclusive", worst_emp, as_dict(worst_pair)
-    return Verdict(mechanism=name or mechanism.short_name, params=mechanism.params(), epsilon=str(Real.of(mechanism.epsilon)),
-                   verdict=kind, scope=scope, worst_log_ratio=float(worst), worst_float_log_ratio=float(worst_emp),
-                   worst_pair=wp, counterexample=None, recheck=None, seconds=time.perf_counter() - t0)
+    return build_verdict(mechanism, name=name, epsilon=Real.of(mechanism.epsilon), verdict=kind, scope=scope,
+                         worst_log_ratio=float(worst), worst_float_log_ratio=float(worst_emp), worst_pair=wp,
+                         seconds=time.perf_counter() - t0)
