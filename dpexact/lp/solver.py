@@ -172,7 +172,9 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
     if method == "ipm":
         options = {"run_crossover": "on" if crossover else "off", **(options or {})}
     elif method == "hipo":
-        options = {"run_crossover": "off", **(options or {})}
+        # the normal equations with METIS is what HiPO picks for this LP anyway (n = k = 6..8), after
+        # analysing the augmented system and AMD too: naming them skips ~1.7 of its ~2.3 s of analysis
+        options = {"run_crossover": "off", "hipo_system": "normaleq", "hipo_ordering": "metis", **(options or {})}
     elif method == "pdlp":  # HiGHS has no iterate to return from a presolved model at a limit
         options = {"presolve": "off", **(options or {})}
     d = lp.float_arrays(scaled)
@@ -188,7 +190,11 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
         # HiPO on the dual LP: its normal equations factor faster than the primal's here
         # (n = k = 8, ε < 0.6: 14–23 s against 19–33 s, benchmarks/README.md)
         hd = _new_highs(method, time_limit, threads, options, cpu_deadline)
-        _pass_dual_model(hd, d)
+        # costs scaled to max 1 (they are mean errors per vector, 3e-7 … 6e-3 at n = k = 8, which HiGHS
+        # flags as "excessively small"); the dual's u and y scale by the same factor, its row duals (w) do not
+        cmax = float(np.max(d["cost"], initial=0.0))
+        cost_scale = 1.0 / cmax if cmax > 0 else 1.0
+        _pass_dual_model(hd, {**d, "cost": d["cost"] * cost_scale})
         status, seconds = _run(hd, accept_limits=accept)
         info = hd.getInfo()
         if int(info.ipm_iteration_count) == 0:
@@ -197,10 +203,10 @@ def _solve_direct(lp, method, scaled, warm_start, time_limit, threads, options, 
         dsol = hd.getSolution()
         w = -np.asarray(dsol.row_dual)  # the dual LP's row duals are −(primal variables)
         cv = np.asarray(dsol.col_value)
-        u, priv_dual = cv[:n_eq], cv[n_eq:]
+        u, priv_dual = cv[:n_eq] / cost_scale, cv[n_eq:] / cost_scale
         priv_slack = d["A_ub"] @ w
         z = w * d["colscale"]
-        dual_infeasibility = float(info.max_primal_infeasibility)  # the dual LP's primal side
+        dual_infeasibility = float(info.max_primal_infeasibility) / cost_scale  # the dual LP's primal side
         vertex = False
         h = None
         if crossover:
