@@ -57,9 +57,12 @@ def check_float_sums(n: int, k: int) -> None:
     float64; beyond that range they would overflow (``|Q(1024, 1)| = 2^1024 − 1``).
     """
     check_nk(n, k)
-    size = count_vectors(n, k)
-    if 2 * max(k, 1) * size > _FLOAT64_MAX:
+    if (n - 1) * math.log2(k + 1) > 1100:  # |Q| >= (k + 1)^(n − 1) > 2^1100: refused without forming it
+        size, digits = None, n * math.log10(k + 1)
+    else:
+        size = count_vectors(n, k)
         digits = size.bit_length() * math.log10(2)
+    if size is None or 2 * max(k, 1) * size > _FLOAT64_MAX:
         raise ValueError(f"n, k: Q({n}, {k}) has about 10^{digits:.0f} vectors, beyond float64's range (1.8e308): "
                          f"its sums (the objective, Σ_q E[err], the ratios) cannot be formed; use smaller n or k")
 
