@@ -258,8 +258,11 @@ def _em_error(q, eps):
 def _pf_error_recurrence(q, eps):
     import dpexact
 
+    from fractions import Fraction
+
     q = np.asarray(q, float)
-    p = dpexact.mechanism("pf", epsilon=eps).pmf(q, method="recurrence").to_float()
+    # the float ε's exact binary value, the same number em_pmf uses (a float would warn about its decimal)
+    p = dpexact.mechanism("pf", epsilon=Fraction(eps)).pmf(q, method="recurrence").to_float()
     return float(p @ (q.max() - q))
 
 

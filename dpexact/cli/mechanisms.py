@@ -18,11 +18,13 @@ def catalogue() -> list[dict[str, Any]]:
     from ..mechanisms.registry import available, info, mechanism
 
     from ..mechanisms.registry import _factory
+    from ..protocols import DeclaresKind
 
     rows = []
     for name in available():
         row = info(name)
-        kind = getattr(_factory(name), "output_kind", "selection")
+        factory = _factory(name)  # a class that cannot be built without more parameters still declares its kind
+        kind = factory.output_kind if isinstance(factory, DeclaresKind) else None
         try:
             m = mechanism(name, epsilon=1)
             row["properties"] = m.properties.as_dict()

@@ -178,10 +178,15 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
                         target=None if proof is None else proof.upper_float,
                         denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
     witness = ls.witness
+    from .search.level import certify_triple
+
+    for q, q2, r in _witness_triples(v)[:1] if v.counterexample is not None else ():
+        # the lower end is never below the search's own certified violation
+        w1 = certify_triple(mechanism, nb, q, q2, r, note="the search's counterexample")
+        if w1 is not None and (witness is None or w1.lower_float > witness.lower_float):
+            witness = w1
     point = proof.details.get("best_point") if proof is not None else None
     if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
-        from .search.level import certify_triple
-
         w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
                             tuple(Fraction(x) for x in point["neighbour_scores"]), point["output"],
                             note=f"the {proof.method}'s best test point")
