@@ -5,7 +5,9 @@ Three of them break ε-DP only where a grid of score vectors never looks; two ar
 * ``em_at_037`` — EM whose exponent doubles when some score **equals** 37/100 (a one-point bug);
 * ``em_gap18`` — EM whose exponent doubles once the score spread reaches 18 Δ;
 * ``grr_argmax`` — GRR on the best candidate, ties shared (brr eq. 6): ε-DP, level exactly ε;
-* ``top1_ties`` — the best candidate (ties shared) gets weight e^{ε/2}, the others 1: ε/2-DP.
+* ``top1_ties`` — each best candidate (ties included) gets weight b = e^{ε/2}, the others 1: ε-DP,
+  its level log(b((n−1)b + 1)/(b + n − 1)) (0.664 at n = 3, ε = 1) — a unique top against the
+  same output outside a tie of the n − 1 others.
 
     python -m dpexact verify -m examples/branching_laws.py:em_at_037 -e 1 --n 3    # violated at q' = 0.37
     python -m dpexact verify -m examples/branching_laws.py:top1_ties -e 1 --n 3    # private (score box)
@@ -54,7 +56,7 @@ def grr_argmax_pmf(q, p, ops):
 
 
 def top1_ties_pmf(q, p, ops):
-    """Weight e^{ε/2} to each maximiser, 1 to the others: ratios at most e^{ε/2} between neighbours."""
+    """Weight e^{ε/2} to each maximiser, 1 to the others (level: module docstring)."""
     top = ops.argmax(q)
     b = ops.exp(p.epsilon / 2)
     w = [b if r in top else ops.from_int(1) for r in range(len(q))]
