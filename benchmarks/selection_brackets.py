@@ -40,6 +40,10 @@ MECHANISMS = [
     ("em ε=2 claimed 1 (as the exponent 2ε)", "em", {"epsilon": 2}, None),
     ("user EM with exponent ε/4Δ (define_mechanism)", "user-half-em", {"epsilon": 1}, None),
     ("biased-coin top-1 built with 2ε (examples/)", "biased-coin", {"epsilon": 1}, None),
+    ("user EM, exponent doubled at a score = 37/100 (examples/)", "branching:em_at_037", {"epsilon": 1}, None),
+    ("user EM, exponent doubled at spread >= 18Δ (examples/)", "branching:em_gap18", {"epsilon": 1}, None),
+    ("user GRR as an argmax law, ties shared (examples/)", "branching:grr_argmax", {"epsilon": 1}, None),
+    ("user top-1 with ties, weight e^{ε/2} (examples/)", "branching:top1_ties", {"epsilon": 1}, None),
 ]
 
 
@@ -54,22 +58,25 @@ def _user_half_em() -> object:
                                     properties=dict(symmetric=True, shift_invariant=True, monotone=True))
 
 
-def _biased_coin() -> object:
+def _example(module: str, attr: str) -> object:
     import importlib.util
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "examples" / "biased_coin_top1.py"
-    spec = importlib.util.spec_from_file_location("biased_coin_top1", path)
+    path = Path(__file__).resolve().parents[1] / "examples" / f"{module}.py"
+    spec = importlib.util.spec_from_file_location(module, path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    return mod.biased_coin
+    return getattr(mod, attr)
 
 
-USER = {"user-half-em": _user_half_em, "biased-coin": _biased_coin}
+USER = {"user-half-em": _user_half_em, "biased-coin": lambda: _example("biased_coin_top1", "biased_coin")}
 
 
 def row(label: str, name: str, params: dict, n: int) -> dict:
-    m = USER[name]() if name in USER else dpexact.mechanism(name, **params)
+    if name.startswith("branching:"):
+        m = _example("branching_laws", name.split(":", 1)[1])
+    else:
+        m = USER[name]() if name in USER else dpexact.mechanism(name, **params)
     claimed = params["epsilon"] if "claimed 1" not in label else 1
     if "claimed 1" in label:
         from dpexact.suites.soundness import Misclaimed

@@ -102,8 +102,8 @@ CASES = [([0, 1, 2], "FFT", [(Fraction(1, 2), 30)]), ([0, 1, 2], "T", [(-5, 40)]
 @pytest.mark.parametrize("q,pattern,box", CASES)
 def test_box_law_matches_mpmath_quad(name, q, pattern, box):
     m = _m(name)
-    lo, _ = m.box_probability(q, pattern, box, "ball", 128)
-    ex, _ = m.box_probability(q, pattern, box, "exact")
+    lo, _ = m.part_box_probability(q, pattern, box, "ball", 128)
+    ex, _ = m.part_box_probability(q, pattern, box, "exact")
     ref = _quad_law(m, [Fraction(x) for x in q], pattern, box)
     assert lo.contains(ex.to_arb(200))
     if ref == 0:  # a gap box below 0: no mass, exactly
@@ -152,7 +152,7 @@ def test_law_matches_simulation_of_the_algorithm(name, cutoff):
         k = pat.count("T")
         for bins in itertools.product(range(1, len(edges)), repeat=k):
             box = [(edges[j - 1], edges[j]) for j in bins]
-            p, _ = m.box_probability(q, pat, box, "ball", 96)
+            p, _ = m.part_box_probability(q, pat, box, "ball", 96)
             expected.append(float(p.mid()) * draws)
             observed.append(cells.get((pat,) + tuple(bins), 0))
     exp, obs = np.array(expected), np.array(observed)
@@ -191,8 +191,8 @@ def test_coupling_bound_dominates_attained_box_ratios():
             pat = str(rng.choice(m.outputs(3)))
             lo = Fraction(int(rng.integers(-10, 60)))
             box = [(lo, lo + Fraction(1, 4))] * pat.count("T")
-            p1, _ = m.box_probability(q, pat, box, "ball", 128)
-            p2, _ = m.box_probability(q2, pat, box, "ball", 128)
+            p1, _ = m.part_box_probability(q, pat, box, "ball", 128)
+            p2, _ = m.part_box_probability(q2, pat, box, "ball", 128)
             if p1 > 0 and p2 > 0:
                 with ball_context(128):
                     r = (p1 / p2).log()
@@ -225,8 +225,8 @@ def test_bad_adaptive_refuted_with_an_independently_confirmed_box():
     assert v.verdict == "violated" and v.certified
     cx = v.counterexample
     assert all(abs(a - b) <= 1 for a, b in zip(cx.scores, cx.neighbour_scores))
-    e1, _ = m.box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
-    e2, _ = m.box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
+    e1, _ = m.part_box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
+    e2, _ = m.part_box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
     assert (e1 - ExpSum.exp(EPS) * e2).sign() == 1
     r1 = _quad_law(m, list(cx.scores), cx.output, list(cx.box))
     r2 = _quad_law(m, list(cx.neighbour_scores), cx.output, list(cx.box))
@@ -264,15 +264,15 @@ def test_bad_parameters(kw, msg):
 def test_bad_patterns_and_boxes(name):
     m = _m(name)
     with pytest.raises(ValueError, match="pattern"):
-        m.box_probability([0, 1, 2], "TT", [(0, 1), (0, 1)])
+        m.part_box_probability([0, 1, 2], "TT", [(0, 1), (0, 1)])
     with pytest.raises(ValueError, match="pattern"):
-        m.box_probability([0, 1, 2], "FFFFT", [(0, 1)])
+        m.part_box_probability([0, 1, 2], "FFFFT", [(0, 1)])
     with pytest.raises(ValueError, match="box"):
-        m.box_probability([0, 1, 2], "FT", [(0, 1), (1, 2)])
+        m.part_box_probability([0, 1, 2], "FT", [(0, 1), (1, 2)])
     with pytest.raises(ValueError, match="box"):
-        m.box_probability([0, 1, 2], "FT", [(2, 1)])
+        m.part_box_probability([0, 1, 2], "FT", [(2, 1)])
     with pytest.raises(TypeError, match="pattern"):
-        m.box_probability([0, 1, 2], 3, [(0, 1)])
+        m.part_box_probability([0, 1, 2], 3, [(0, 1)])
 
 
 @pytest.mark.parametrize("cutoff", [1, 2, 3])

@@ -82,8 +82,14 @@ def test_cli_delta_reports_the_profile_and_refuses_bad_delta():
     for bad in ("1", "-1/2", "nan", "x"):
         r = runner.invoke(app, ["verify", "-m", "pf", "-e", "1", "--delta", bad])
         assert r.exit_code == 2 and "delta" in r.output and "Traceback" not in r.output
-    r = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--n", "1", "--delta", "1/100", "--json"])  # ε-DP: not refuted
-    assert r.exit_code == 3 and json.loads(r.stdout)["verdict"] == "inconclusive"
+    # Laplace at n = 1 is ε-DP (closed form): a pure-ε proof for every input gives (ε, δ) for every δ
+    r = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--n", "1", "--delta", "1/100", "--json"])
+    d = json.loads(r.stdout)
+    assert r.exit_code == 0 and d["verdict"] == "private" and d["worst_delta"] == 0 and d["delta"] == "1/100"
+    assert "Dwork" in d["reason"] and d["epsilon_bracket"]["upper"] is not None
+    # at n = 3 its level is 3ε: no pure proof of ε, and the (ε, δ) search refutes it
+    r = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--n", "3", "--delta", "1/1000000", "--json"])
+    assert r.exit_code == 1 and json.loads(r.stdout)["verdict"] == "violated"
     r = runner.invoke(app, ["verify", "-m", "svt34-parallel", "-e", "1", "--delta", "0"])
     assert r.exit_code == 2 and "offers neither" in r.output
 
@@ -125,3 +131,20 @@ def test_integer_score_mechanism_keeps_to_integer_vectors():
     p = verify(m, searches=("grid", "structured"))
     assert a.verdict == p.verdict == "private-within-scope" and a.scope.pairs == p.scope.pairs
     assert "integer score vectors" in a.scope.neighbourhood
+
+
+@pytest.mark.parametrize("name", ["pf", "em", "rnm-exp"])
+def test_a_pure_theorem_proves_every_delta(name):
+    """ε-DP proved by a theorem for every input is (ε, δ)-DP for every δ: private, δ(ε) = 0."""
+    v = dpexact.verify(name, epsilon=1, n=3, delta="1/1000000")
+    assert v.verdict == "private" and v.worst_delta == 0 and v.bracket.upper is not None
+    assert v.scope.pairs == 0  # no search: the proof covers every input
+
+
+def test_an_em_built_with_twice_epsilon_is_not_proved_for_delta():
+    """Mutation: EM run at 2ε but claimed ε-DP has no pure proof of ε; the (ε, δ) search refutes it."""
+    from dpexact.suites.soundness import _misclaimed
+    from dpexact.verify.router import verify_any
+
+    v = verify_any(_misclaimed("em", 2, 1)(), n=3, delta="1/1000000")
+    assert v.verdict == "violated" and v.worst_delta > 1e-6

@@ -42,7 +42,7 @@ def test_mixed_output_needs_its_pattern_and_matches_the_library():
     assert r.exit_code == 2 and "not an output" in r.output
     r = run(args + ["--pattern", "TT", "--json"])
     d = json.loads(r.stdout)
-    lo, _ = dpexact.mechanism("gap-svt", epsilon=1, threshold=1, cutoff=2).box_probability(["1", "2"], "TT", [("0", "3"), ("0", "1")], "ball")
+    lo, _ = dpexact.mechanism("gap-svt", epsilon=1, threshold=1, cutoff=2).part_box_probability(["1", "2"], "TT", [("0", "3"), ("0", "1")], "ball")
     assert abs(d["float"] - float(lo.mid())) < 1e-15 and d["output_part"] == "TT"
 
 

@@ -35,3 +35,11 @@ def test_optimal_bad_input():
     assert res.exit_code == 2 and "epsilon" in res.output
     res = runner.invoke(app, ["optimal", "--n", "3", "--k", "3", "--epsilon", "1", "--mechanisms", "nope"])
     assert res.exit_code == 2 and "nope" in res.output
+
+
+def test_optimal_refuses_sums_beyond_float_range():
+    # |Q(10000, 1)| = 2^10000 - 1: the objective and the ratio sums would overflow float64
+    res = runner.invoke(app, ["optimal", "--n", "10000", "--k", "1", "--epsilon", "1"])
+    assert res.exit_code == 2, res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "n, k" in lines[0] and "Q(10000, 1)" in lines[0] and "Traceback" not in res.output

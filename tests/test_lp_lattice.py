@@ -51,3 +51,22 @@ def test_class_of_levels_rejects_off_lattice():
         class_of_levels((1, 2), 3)  # no level 0
     with pytest.raises(ValueError, match="levels"):
         class_of_levels((0, 4), 3)
+
+
+def test_float_range_guard_matches_the_float64_limit():
+    import sys
+
+    from dpexact.lp.lattice import check_float_sums
+
+    # the guard refuses exactly when 2k·|Q(n, k)| exceeds the largest float64 (exact comparison)
+    for n, k in ((1022, 1), (1023, 1), (644, 2), (645, 2), (8, 8)):
+        too_big = 2 * k * ((k + 1) ** n - k**n) > int(sys.float_info.max)
+        if too_big:
+            with pytest.raises(ValueError, match=r"n, k: Q\("):
+                check_float_sums(n, k)
+        else:
+            check_float_sums(n, k)
+    from dpexact.lp import build_regular_lp
+
+    with pytest.raises(ValueError, match="float64"):
+        build_regular_lp(10_000, 1, 1)

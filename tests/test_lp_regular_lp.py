@@ -143,11 +143,11 @@ def test_auto_route_choice(monkeypatch):
 
 def test_generation_retries_a_round_that_highs_loses(monkeypatch):
     """A round HiGHS fails (numerical trouble, status "Not Set") is solved again from scratch."""
-    import dpexact.lp.solver as solver
+    import dpexact.lp.generation as generation
 
     lp = build_regular_lp(5, 5, "0.3")
     ref = solve_regular_lp(lp, method="generation")
-    real_run = solver._run
+    real_run = generation._run
     calls = {"n": 0}
 
     def flaky(h, accept_limits=False):
@@ -156,8 +156,31 @@ def test_generation_retries_a_round_that_highs_loses(monkeypatch):
             raise RuntimeError("HiGHS did not find an optimum: Not Set after 0.0 s")
         return real_run(h, accept_limits)
 
-    monkeypatch.setattr(solver, "_run", flaky)
+    monkeypatch.setattr(generation, "_run", flaky)
     sol = solve_regular_lp(lp, method="generation")
     assert calls["n"] >= 3 and ref.rounds >= 2
     assert sol.optimal_total_error == pytest.approx(ref.optimal_total_error, rel=1e-12)
     assert sol.bounds.lower <= ref.optimal_total_error * (1 + 1e-12) <= sol.bounds.upper * (1 + 2e-12)
+
+
+@pytest.mark.parametrize("n,k", [(1, 3), (2, 1), (3, 4), (5, 2), (6, 6), (8, 3)])
+def test_max_objective_weight_is_the_largest_weight_of_the_lp(n, k):
+    from dpexact.lp.regular_lp import max_objective_weight
+
+    lp = build_regular_lp(n, k, "1")
+    weights = [int(m) * int(c) * int(lvl) for m, c, lvl in zip(lp.var_mult, lp.var_count, lp.var_level)]
+    assert max_objective_weight(n, k) == max(weights, default=0)
+
+
+def test_lp_refused_where_its_weights_are_not_exact_floats():
+    # the proven bounds need mult·c_ℓ·ℓ < 2^53: Q(50, 1) is solved (max weight 50·C(49, 24) = 3.2e15), Q(70, 1) refused at once
+    import math
+
+    from dpexact.lp.regular_lp import max_objective_weight
+
+    assert max_objective_weight(50, 1) == 50 * math.comb(49, 24) < 2**53 <= max_objective_weight(70, 1)
+    sol = solve_regular_lp(build_regular_lp(50, 1, "1"))
+    assert sol.bounds.lower <= sol.optimal_total_error <= sol.bounds.upper
+    for n in (70, 100, 1022):
+        with pytest.raises(ValueError, match=rf"n, k: Q\({n}, 1\).*2\^53"):
+            build_regular_lp(n, 1, "1")

@@ -237,7 +237,7 @@ def test_index_value_law_matches_quadrature_at_50_digits(noise):
                     return t
 
                 ref = mpmath.quad(dens, pts)
-                ball, upper = m.box_probability(Q, i, [(lo, hi)], "ball", prec=256)
+                ball, upper = m.part_box_probability(Q, i, [(lo, hi)], "ball", prec=256)
                 assert ball is upper  # the closed form is the probability itself, not a bracket
                 assert abs(float(ball.mid()) - float(ref)) <= 1e-15 * max(1e-300, float(ref)) + 1e-300
                 assert abs(mpmath.mpf(ball.mid().str(60, radius=False)) - ref) < mpmath.mpf(10) ** -45, (i, lo, hi)
@@ -247,9 +247,9 @@ def test_index_value_law_matches_quadrature_at_50_digits(noise):
 def test_index_value_exact_inside_ball_and_marginals(noise):
     m = _joint(noise)
     lo, hi = Fraction(1), Fraction(6)
-    ex = [m.box_probability(Q, i, [(lo, hi)], "exact")[0] for i in range(len(Q))]
+    ex = [m.part_box_probability(Q, i, [(lo, hi)], "exact")[0] for i in range(len(Q))]
     for i, e in enumerate(ex):
-        assert m.box_probability(Q, i, [(lo, hi)], "ball")[0].contains(e.to_arb(300))
+        assert m.part_box_probability(Q, i, [(lo, hi)], "ball")[0].contains(e.to_arb(300))
     # summed over the index: the value-only law, exactly in Q[exp(Q)]
     total = ex[0]
     for e in ex[1:]:
@@ -259,7 +259,7 @@ def test_index_value_exact_inside_ball_and_marginals(noise):
     rnm = dpexact.mechanism("rnm-laplace" if noise == "laplace" else "rnm-exp", epsilon=1)
     pmf = rnm.pmf(Q, "exact").values
     for i in range(len(Q)):
-        p, _ = m.box_probability(Q, i, [(-2000, 2000)], "ball")
+        p, _ = m.part_box_probability(Q, i, [(-2000, 2000)], "ball")
         assert abs(float(p.mid()) - float(pmf[i])) < 1e-15
         assert float(p.rad()) < 1e-30
 
@@ -278,7 +278,7 @@ def test_index_value_law_matches_simulation(noise):
         k = np.searchsorted([float(e) for e in edges], v) - 1
         assert 0 <= k < len(edges) - 1
         obs[i, k] += 1
-    exp = np.array([[float(m.box_probability(Q, i, [(a, b)])[0].mid()) for a, b in zip(edges, edges[1:])]
+    exp = np.array([[float(m.part_box_probability(Q, i, [(a, b)])[0].mid()) for a, b in zip(edges, edges[1:])]
                     for i in range(len(Q))]) * len(runs)
     assert abs(exp.sum() - len(runs)) < 1e-6
     keep = exp.ravel() >= 5
@@ -303,8 +303,8 @@ def test_index_value_refuted_at_peer_setting(noise, expected):
     # independent exact re-check of the box probabilities in Q[exp(Q)]
     from dpexact.numbers.exp_sum import ExpSum
 
-    p1, _ = m.box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
-    p2, _ = m.box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
+    p1, _ = m.part_box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
+    p2, _ = m.part_box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
     assert (p1 - ExpSum.exp(Fraction(1, 10)) * p2).sign() == 1
     assert v.worst_log_ratio == expected or abs(v.worst_log_ratio - expected) < 1e-9
 
@@ -318,15 +318,15 @@ def test_index_value_bad_inputs_and_cli():
         dpexact.mechanism("noisy-max-value", epsilon=1, release="foo")
     m = _joint("laplace")
     with pytest.raises(ValueError, match="lo < hi"):
-        m.box_probability([0, 1], 0, [(2, 1)])
+        m.part_box_probability([0, 1], 0, [(2, 1)])
     with pytest.raises(ValueError, match="output"):
-        m.box_probability([0, 1], 2, [(0, 1)])
+        m.part_box_probability([0, 1], 2, [(0, 1)])
     with pytest.raises(TypeError, match="output"):
-        m.box_probability([0, 1], "0", [(0, 1)])
+        m.part_box_probability([0, 1], "0", [(0, 1)])
     with pytest.raises(ValueError, match="box"):
-        m.box_probability([0, 1], 0, [(0, 1), (1, 2)])
+        m.part_box_probability([0, 1], 0, [(0, 1), (1, 2)])
     with pytest.raises(ValueError, match="release"):
-        dpexact.mechanism("noisy-max-value", epsilon=1).box_probability([0, 1], 0, [(0, 1)])
+        dpexact.mechanism("noisy-max-value", epsilon=1).part_box_probability([0, 1], 0, [(0, 1)])
     assert dpexact.mechanism("noisy-max-value", epsilon=1).output_kind == "interval" and m.output_kind == "mixed"
     r = CliRunner().invoke(app, ["verify", "-m", "noisy-max-value", "-e", "1/10", "--n", "5", "-p", "release=index-value"])
     assert r.exit_code == 1 and "violated" in r.output  # exit 1: violated

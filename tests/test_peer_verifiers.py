@@ -51,8 +51,8 @@ def test_released_values_refuted_on_a_box(name):
     v = verify_boxes(m, 10)
     assert v.verdict == "violated" and v.certified
     cx = v.counterexample
-    lo1, _ = m.box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
-    _, hi2 = m.box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
+    lo1, _ = m.part_box_probability(list(cx.scores), cx.output, list(cx.box), "exact")
+    _, hi2 = m.part_box_probability(list(cx.neighbour_scores), cx.output, list(cx.box), "exact")
     assert (lo1 - ExpSum.exp(EPS) * hi2).sign() == 1
 
 

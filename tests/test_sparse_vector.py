@@ -127,9 +127,9 @@ def test_svt3_box_probability_brackets_simulation_and_density_integral():
     m = _mech(SVT3, dict(cutoff=1))
     q = QUERIES
     box = [(Fraction(0), Fraction(1, 2))]
-    lo, hi = m.box_probability(q, "FT", box)
+    lo, hi = m.part_box_probability(q, "FT", box)
     assert lo <= hi
-    ex_lo, ex_hi = m.box_probability(q, "FT", box, backend="exact")
+    ex_lo, ex_hi = m.part_box_probability(q, "FT", box, backend="exact")
     assert lo.contains(ex_lo.to_arb(300)) and hi.contains(ex_hi.to_arb(300))
     # the probability itself, by integrating the density (mpmath) over the box, lies in [lo, hi]
     with mpmath.workdps(20):
@@ -185,7 +185,7 @@ def test_bad_patterns_and_queries():
         SVT6(epsilon=1, cutoff=0)
     assert len(SVT6(epsilon=1, cutoff=1).outputs(3)) == 4  # DP-Auditorium's variant aborts after one ⊤
     with pytest.raises(ValueError, match="box"):
-        SVT3(epsilon=1).box_probability([0, 1], "T", [(1, 0)])
+        SVT3(epsilon=1).part_box_probability([0, 1], "T", [(1, 0)])
     with pytest.raises(ValueError):
         m.pmf([0, float("inf")])
 

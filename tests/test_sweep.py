@@ -380,3 +380,19 @@ def test_check_command_on_the_cluster_equals_the_serial_command(client, tmp_path
     a, b = (json.loads((tmp_path / f).read_text()) for f in ("serial.json", "dist.json"))
     assert [c["id"] for c in b["claims"]] == [c["id"] for c in a["claims"]] and len(a["claims"]) == len(CLAIMS)
     assert timeless(b) == timeless(a)
+
+
+def test_optimal_points_cross_over_only_on_request_as_the_cli():
+    # default: the interior point with its proven interval (as `dpexact optimal`); `crossover = true` asks for a vertex
+    base = {"n": 4, "k": 4, "epsilon": "1/4", "sensitivity": "1", "mechanisms": ["pf"], "boundary": "clip", "method": "ipm",
+            "certify": False}
+    spec = parse_spec({"task": "optimal", "n": 4, "k": 4, "epsilon": "1/4", "method": "ipm"})
+    assert "crossover" not in sweep_points(spec)[0].inputs
+    interior = run_point("optimal", base)["result"]
+    vertex = run_point("optimal", {**base, "crossover": True})["result"]
+    assert (interior["vertex"], vertex["vertex"]) == (False, True)
+    cli = json.loads(CliRunner().invoke(app, ["optimal", "--n", "4", "--k", "4", "-e", "1/4", "--method", "ipm", "--mechanisms", "pf",
+                                              "--json"]).stdout)
+    assert cli["vertex"] is False
+    lo, hi = interior["optimal_total_error_bounds"]
+    assert lo <= vertex["optimal_total_error"] * (1 + 1e-12) and vertex["optimal_total_error"] <= hi * (1 + 1e-12)

@@ -20,14 +20,6 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dpexact"
 ROLE_NAMES = frozenset({"mechanism", "m", "mech", "law", "law_mechanism", "neighbourhood", "nb", "relation",
                         "backend"})
 
-#: files typed by other branches that had not landed when this test was written: the coordinator empties
-#: this set as they merge (protocols.py, mechanisms/**: the capability helper; selection_bnb.py: the
-#: branch-and-bound helper; closed_forms.py: the capability helper; kinds.py, verify/__init__.py, ldp/, cli/:
-#: their owners). A file listed here is scanned too: see test_not_yet_typed_is_not_stale.
-NOT_YET_TYPED = frozenset({
-    "verify/proofs/selection_bnb.py",
-})
-
 
 def any_typed_roles(path: Path) -> list[str]:
     """``function(parameter) line N`` for every role-named parameter of ``path`` annotated ``Any``."""
@@ -57,14 +49,9 @@ def test_the_scan_finds_an_any_typed_role(tmp_path):
     assert any_typed_roles(f) == ["a(mechanism) line 2", "c(backend) line 5"]
 
 
-@pytest.mark.parametrize("path", [p for p in _modules() if str(p.relative_to(PACKAGE)) not in NOT_YET_TYPED],
+@pytest.mark.parametrize("path", [p for p in _modules()],
                          ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_protocol_role_is_typed_any(path):
     found = any_typed_roles(path)
     assert not found, f"{path.relative_to(PACKAGE)}: type these with dpexact.protocols: {found}"
 
-
-def test_not_yet_typed_is_not_stale():
-    """Every file still listed in NOT_YET_TYPED exists and still has an ``Any``-typed role (else remove it)."""
-    stale = [f for f in sorted(NOT_YET_TYPED) if not (PACKAGE / f).exists() or not any_typed_roles(PACKAGE / f)]
-    assert not stale, f"remove from NOT_YET_TYPED (now typed or gone): {stale}"

@@ -211,7 +211,7 @@ def real_checks(m: AnyMechanism, vecs: list, draws: int, seed: int) -> list:
 
 
 def box_marginal(m: AnyMechanism, vecs: list) -> Any:
-    """``mixed``: ``Pr[pattern, values in the window]`` (box_probability) against ``Pr[pattern]`` (ball pmf)."""
+    """``mixed``: ``Pr[pattern, values in the window]`` (part_box_probability) against ``Pr[pattern]`` (ball pmf)."""
     from ..protocols import value_count
     from .report import ConformanceCheck, cx as _cx, safe as _safe
 
@@ -224,9 +224,9 @@ def box_marginal(m: AnyMechanism, vecs: list) -> Any:
             return ConformanceCheck("box-marginal", None, f"no ball pmf ({err})")
         for pat, p in zip(m.outputs(len(q)), pmf.values):
             box = [(lo, hi)] * value_count(m, pat)
-            b, err = _safe(lambda: m.box_probability(qs, pat, box, backend="ball"))
+            b, err = _safe(lambda: m.part_box_probability(qs, pat, box, backend="ball"))
             if b is None:
-                return ConformanceCheck("box-marginal", False, f"box_probability failed on pattern {pat}: {err}", _cx(q, pattern=pat))
+                return ConformanceCheck("box-marginal", False, f"part_box_probability failed on pattern {pat}: {err}", _cx(q, pattern=pat))
             low, up = b  # certified bounds of Pr[pattern, values in box]
             if low > p or p - up > TAIL:
                 return ConformanceCheck("box-marginal", False, f"Pr[{pat}] = {p} but Pr[{pat}, values in the window] ∈ [{low}, {up}] "

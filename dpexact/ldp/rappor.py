@@ -219,7 +219,8 @@ class Rappor:
             for w, bw in filters.items():
                 if v != w:
                     counts[(v, w)] = (sum(1 for x, y in zip(bv, bw) if x > y), sum(1 for x, y in zip(bv, bw) if x < y))
-        (v, w), (a, b) = max(counts.items(), key=lambda kv: kv[1][0] * float(up) + kv[1][1] * float(down))
+        # the loss of a pair is u^a w^b: compared exactly (a weighted sum of u and w would rank pairs wrongly)
+        (v, w), (a, b) = max(counts.items(), key=lambda kv: Fraction(up) ** kv[1][0] * Fraction(down) ** kv[1][1])
         level = Real.of(a * sympy.log(sympy.Rational(up)) + b * sympy.log(sympy.Rational(down)))
         o = tuple(o_up if x > y else o_down if x < y else x for x, y in zip(filters[v], filters[w]))
         p1, p2 = self.output_probability(v, o, 256), self.output_probability(w, o, 256)

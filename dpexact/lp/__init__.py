@@ -2,7 +2,9 @@
 
 * :mod:`.lattice` — Q(n, k), its symmetry classes and multiplicities (generators);
 * :mod:`.regular_lp` — the symmetry-reduced LP (privacy, sum-to-one), boundary option;
-* :mod:`.solver` — HiGHS (highspy) on scipy.sparse matrices; row/column generation;
+* :mod:`.solver` — the routes (``method=``): auto, HiGHS simplex / IPX / HiPO (on the dual LP) / PDLP;
+* :mod:`.generation` — the chain form and its row/column generation (large ε);
+* :mod:`.highs_model` — a HiGHS instance, models passed from scipy.sparse, run status;
 * :mod:`.unreduced_lp` — the unreduced LP in cvxpy, to cross-check the reduction;
 * :mod:`.optimal_mechanism` — the LP optimum as a mechanism object; optimality ratios;
 * :mod:`.dual_certificate` — pf's dual recurrence, its feasibility, Lemma 7;

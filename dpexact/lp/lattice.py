@@ -16,6 +16,7 @@ generator; nothing materialises the n! permutations.
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -23,6 +24,7 @@ __all__ = [
     "MAX_CLASSES",
     "LatticeClass",
     "check_nk",
+    "check_float_sums",
     "count_classes",
     "count_vectors",
     "lattice_classes",
@@ -30,6 +32,8 @@ __all__ = [
     "class_of_levels",
     "class_members",
 ]
+
+_FLOAT64_MAX = int(sys.float_info.max)
 
 #: memory/time guard for anything that materialises the list of classes
 MAX_CLASSES = 2_000_000
@@ -42,6 +46,25 @@ def check_nk(n: int, k: int) -> None:
             raise TypeError(f"{name} must be an int, got {type(v).__name__}")
         if v < lo:
             raise ValueError(f"{name} must be >= {lo}, got {v}")
+
+
+def check_float_sums(n: int, k: int) -> None:
+    """Refuse Q(n, k) when float64 cannot hold its sums: ``2k·|Q(n, k)|``, with ``|Q(n, k)| = (k + 1)^n − k^n``,
+    must stay below float64's largest value (~1.8e308).
+
+    The LP's objective weights ``mult(c)/|Q|`` (multiplicities ``n!/∏ c_ℓ! <= |Q|``), the optimum
+    ``Σ_q E[err] <= 2Δk·|Q|`` and the float optimality-ratio sums ``Σ mult(c)·E[err]`` are formed in
+    float64; beyond that range they would overflow (``|Q(1024, 1)| = 2^1024 − 1``).
+    """
+    check_nk(n, k)
+    if (n - 1) * math.log2(k + 1) > 1100:  # |Q| >= (k + 1)^(n − 1) > 2^1100: refused without forming it
+        size, digits = None, n * math.log10(k + 1)
+    else:
+        size = count_vectors(n, k)
+        digits = size.bit_length() * math.log10(2)
+    if size is None or 2 * max(k, 1) * size > _FLOAT64_MAX:
+        raise ValueError(f"n, k: Q({n}, {k}) has about 10^{digits:.0f} vectors, beyond float64's range (1.8e308): "
+                         f"its sums (the objective, Σ_q E[err], the ratios) cannot be formed; use smaller n or k")
 
 
 def count_classes(n: int, k: int) -> int:

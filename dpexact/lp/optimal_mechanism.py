@@ -32,7 +32,7 @@ from ..numbers.pmf import Pmf
 from ..numbers.real import Real
 from ..protocols import BatchFloatPmf, Mechanism, MechanismProperties, check_mechanism, mechanism_properties, mechanism_size
 from .exact_certificate import ExactCertificate, certify_exact
-from .lattice import LatticeClass, check_nk, count_classes, count_vectors, lattice_classes, lattice_vectors
+from .lattice import LatticeClass, check_float_sums, check_nk, count_classes, count_vectors, lattice_classes, lattice_vectors
 from .regular_lp import Boundary, build_regular_lp
 from .solver import LPSolution, solve_regular_lp
 
@@ -168,6 +168,8 @@ def total_expected_error(mechanism: Mechanism, n: int, k: int, backend: "str | B
     """
     check_nk(n, k)
     be = get_backend(backend)
+    if be.is_float:
+        check_float_sums(n, k)
     members, _ = _members(mechanism, n, k)
     if be.is_float and isinstance(mechanism, BatchFloatPmf):
         return _float_total_batched(mechanism, members, n, k)
@@ -275,6 +277,8 @@ def ratio_seconds_estimate(mechanism: Mechanism, n: int, k: int, backend: "str |
 
     check_nk(n, k)
     be = get_backend(backend)
+    if be.is_float:
+        check_float_sums(n, k)
     members, count = _members(mechanism, n, k)
     if be.is_float and isinstance(mechanism, BatchFloatPmf):
         pilot = list(itertools.islice(members, min(count, BATCH_ROWS, max(2, PILOT_WALK_ENTRIES // n))))

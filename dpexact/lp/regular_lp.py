@@ -48,6 +48,7 @@ work in the unscaled ``z`` directly.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -57,9 +58,9 @@ from ..cost_limits import check_cost
 from ..mechanisms.validation import positive_real
 from ..numbers.real import Real
 from .cost_model import estimate_build_cost
-from .lattice import MAX_CLASSES, LatticeClass, check_nk, count_classes, count_vectors, lattice_classes
+from .lattice import MAX_CLASSES, LatticeClass, check_float_sums, check_nk, count_classes, count_vectors, lattice_classes
 
-__all__ = ["Boundary", "RegularLP", "build_regular_lp", "exp_minus_epsilon"]
+__all__ = ["Boundary", "RegularLP", "build_regular_lp", "check_exact_weights", "exp_minus_epsilon", "max_objective_weight"]
 
 Boundary = Literal["clip", "drop"]
 
@@ -193,6 +194,33 @@ class RegularLP:
         return cp.Problem(cp.Minimize(d["cost"] @ v), cons), v
 
 
+def max_objective_weight(n: int, k: int) -> int:
+    """``max mult(c)·c_ℓ·ℓ`` over the variables of Q(n, k): the largest integer objective weight.
+
+    ``mult(c)·c_ℓ = n·(n − 1)!/∏ c′!`` with ``c′ = c − e_ℓ`` a composition of ``n − 1``, so the maximum
+    is ``k·n`` times the largest multinomial of ``n − 1`` into ``k + 1`` parts (the most balanced one,
+    ordered so that ``c_0 >= 1``); 0 when every error is 0 (``n = 1`` or ``k = 0``).
+    """
+    if n < 2 or k < 1:
+        return 0
+    q, r = divmod(n - 1, k + 1)
+    parts = [q + 1] * r + [q] * (k + 1 - r)
+    multinomial = math.factorial(n - 1)
+    for c in parts:
+        multinomial //= math.factorial(c)
+    return k * n * multinomial
+
+
+def check_exact_weights(n: int, k: int) -> None:
+    """Refuse Q(n, k) whose objective weights ``mult(c)·c_ℓ·ℓ`` reach ``2^53``: the proven bounds of every
+    solution (:mod:`.tree_bounds`) need them exact in float64 (Q(50, 1): 3.2e15, Q(70, 1): 7.9e21)."""
+    check_float_sums(n, k)
+    w = max_objective_weight(n, k)
+    if w >= 2**53:
+        raise ValueError(f"n, k: Q({n}, {k}) has objective weights mult(c)·c_ℓ·ℓ up to about 10^{w.bit_length() * math.log10(2):.0f}, beyond 2^53: "
+                         f"the LP's proven bounds need them exact in float64; use smaller n or k")
+
+
 def _neighbour_level0(counts: tuple[int, ...], k: int, boundary: Boundary) -> tuple[int, ...] | None:
     """Class of q′ = q + 2Δ(e_r − 1) for r at level 0 (``None``: outside Q and dropped)."""
     others = list(counts)
@@ -246,6 +274,7 @@ def build_regular_lp(
     nclasses = count_classes(n, k)
     if nclasses > max_classes:
         raise ValueError(f"n, k: Q({n}, {k}) has {nclasses} classes, above max_classes={max_classes}")
+    check_exact_weights(n, k)
     check_cost(estimate_build_cost(n, k), max_memory=max_memory)
     classes = list(lattice_classes(n, k))
     index = {c.counts: j for j, c in enumerate(classes)}

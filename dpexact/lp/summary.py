@@ -78,8 +78,10 @@ def optimal_summary(
     from .optimal_mechanism import optimality_ratio, ratio_seconds_estimate
     from ..numbers.real import Real
     from .regular_lp import build_regular_lp, exp_minus_epsilon
+    from .regular_lp import check_exact_weights
     from .solver import solve_regular_lp
 
+    check_exact_weights(n, k)  # before any pilot: the LP's weights must be exact floats, its sums finite
     report = progress or (lambda kind, text: None)
     # built before the LP so that a misspelt name, or an object at another ε or Δ, is reported at once,
     # not after the solve

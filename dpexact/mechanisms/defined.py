@@ -68,7 +68,7 @@ class BackendOperations:
 
     def num(self, x: Any) -> Any:
         """An exact number (int, Fraction, ``"1/3"``, ``"log(2)"``) as a backend number."""
-        return self.backend.from_real(Real.of(x, "number"))
+        return exact_input(self.backend, Real.of(x, "number"))  # remembers its value: ops.eq(x, ops.num("37/100"))
 
     def from_int(self, k: int) -> Any:
         return self.backend.from_int(k)
@@ -288,7 +288,8 @@ class FunctionMechanism(SelectionMechanism):
         self._check_n(len(scores))
         be = BallBackend(prec)
         with be.context():
-            vals = list(self.pmf_function(list(scores), self._namespace(be.from_real), BackendOperations(be)))
+            vals = list(self.pmf_function(list(scores), self._namespace(lambda v: exact_input(be, v)),
+                                          BackendOperations(be)))
         from ..numbers.interval_gradient import Dual
 
         if len(vals) != len(scores) or not all(isinstance(v, (arb, int, Dual)) for v in vals):

@@ -55,7 +55,7 @@ __all__ = ["is_external", "load_object", "load_mechanism", "GuardedMechanism", "
            "mechanism_factory", "class_problem"]
 
 #: the law methods of the other output kinds, guarded like pmf / logpmf / rvs
-_GUARDED = frozenset({"box_probability", "interval_probability", "pdf", "logpdf", "outputs", "rvs_values", "components"})
+_GUARDED = frozenset({"box_probability", "part_box_probability", "interval_probability", "pdf", "logpdf", "outputs", "rvs_values", "components"})
 _MODULE = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 _IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 

@@ -15,7 +15,7 @@ finer output than either alone (the index alone is report noisy max, ε-DP). Its
 f(v - q_i) Π_{j≠i} F(v - q_j) dv``, is closed-form for both noises
 (:mod:`.noisy_max_index_value`); the output kind is then ``mixed``: ``pmf`` / ``outputs`` / ``rvs``
 are the index (the report-noisy-max law of the same noise and scale: rnm-laplace / rnm-exp),
-``box_probability(q, i, [(lo, hi)])`` the joint law (lower = upper: it is exact) and
+``part_box_probability(q, i, [(lo, hi)])`` the joint law (lower = upper: it is exact) and
 ``rvs_values`` draws ``(i, (v,))`` pairs. Not ε-DP either: the value alone already refutes it.
 
 Not ε-DP: in the left tail ``G(x) ∝ e^{Σ(x - q_i)/b}`` (Laplace), so shifting every query by Δ
@@ -147,14 +147,14 @@ class NoisyMaxValue:
         self._index_only("logpmf")
         return self.index_mechanism().logpmf(queries)
 
-    def box_probability(self, queries: Any, output: Any, box: Any, backend: str = "ball", prec: int = 128) -> tuple[Any, Any]:
+    def part_box_probability(self, queries: Any, output: Any, box: Any, backend: str = "ball", prec: int = 128) -> tuple[Any, Any]:
         """``(lower, upper)`` of ``Pr[I = output, V ∈ [lo, hi]]`` for ``box = [(lo, hi)]``; the closed
         form is exact, so lower = upper (an ExpSum on ``exact``, a rigorous ball on ``ball``)."""
         from .noisy_max_index_value import EXACT_EXPONENTIAL_LIMIT, joint_ball, joint_probability
         from .sparse_vector.mechanism import finite_real
         from .sparse_vector.threshold_integral import exact_ops
 
-        self._index_only("box_probability")
+        self._index_only("part_box_probability")
         q = exact_scores(queries, limit=10_000)
         if len(q) > 64:
             raise ValueError(f"queries: {len(q)} entries exceed the limit 64 of the joint law")

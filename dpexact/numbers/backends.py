@@ -164,7 +164,9 @@ class Backend:
 
     def eq(self, a: Any, b: Any) -> bool:
         """Certified ``a == b`` (as :meth:`compare`)."""
-        return self.compare(a, b) == 0
+        from .comparisons import eq
+
+        return eq(self, a, b)
 
     def indicator(self, flag: bool) -> Any:
         """The exact backend number 1 or 0 for a decided boolean (e.g. ``indicator(eq(x, top))``)."""

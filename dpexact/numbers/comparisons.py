@@ -30,14 +30,26 @@ For a branch-and-bound that evaluates a pmf on a *box* of scores (wide balls wit
 value), :class:`Undecidable` is the signal to split: it carries the two enclosures
 (``operands``), and is raised before any branch is taken, so a caught exception leaves no
 partial result behind. Python's own operators on plain arb balls answer ``False`` when the
-balls overlap; on :class:`ExactBall` operands they follow the rule above.
+balls overlap; on :class:`ExactBall` operands (and on interval duals) they follow the rule above.
+
+**Branch oracles.** A caller that enumerates a law's branches on a box installs a
+:class:`BranchOracle` with :func:`deciding_with`: a comparison the enclosures and exact values
+leave open is then handed to it with the outcomes still possible on the box, grouped into the
+classes the asking operation distinguishes (``compare``: <, =, >; ``eq`` and ``==``: =, ≠;
+``>``: >, ≤; …), and its answer is taken. An oracle that answers each open comparison in turn
+with each possible class, re-running the law, visits every branch the law takes at some point of
+the box (each point takes one of them), which is how a law that jumps is bounded on a box without
+smoothing the jump (:mod:`dpexact.verify.proofs.selection_bnb`). A comparison with only one
+possible class is decided without the oracle (e.g. ``x > y`` when ``x - y ∈ [-1, 0]``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
 
 from .real import Real
 
@@ -45,7 +57,49 @@ if TYPE_CHECKING:
     from .backends import Backend
 
 __all__ = ["Undecidable", "ExactBall", "exact_input", "exact_value", "compare", "eq", "indicator", "maximum",
-           "argmax", "exp_sum_sign", "exp_rational_terms"]
+           "argmax", "exp_sum_sign", "exp_rational_terms", "BranchOracle", "deciding_with", "SIGN", "EQUAL",
+           "GREATER", "GREATER_EQUAL", "ball_decide", "Enclosed"]
+
+#: outcome classes of the asking operation (each a tuple of signs of ``a - b`` it does not tell apart)
+SIGN: tuple[tuple[int, ...], ...] = ((-1,), (0,), (1,))
+EQUAL: tuple[tuple[int, ...], ...] = ((0,), (-1, 1))
+GREATER: tuple[tuple[int, ...], ...] = ((1,), (-1, 0))
+GREATER_EQUAL: tuple[tuple[int, ...], ...] = ((0, 1), (-1,))
+
+
+class Enclosed:
+    """Base of numbers that carry a ball enclosing their value over a box (``enclosure``): the
+    interval duals of :mod:`.interval_gradient`, compared by that ball."""
+
+    __slots__ = ()
+
+    @property
+    def enclosure(self) -> Any:
+        raise NotImplementedError
+
+
+class BranchOracle(Protocol):
+    """Decides comparisons a box leaves open (module docstring).
+
+    ``decide(a, b, classes)``: ``classes`` are the outcome classes (tuples of signs of ``a - b``)
+    still possible on the box — one when the comparison is decided, whose sign is then the
+    answer unless the oracle replays another branch on purpose; the answer is one sign of one of
+    them. It may raise instead (the exception propagates out of the law)."""
+
+    def decide(self, a: Any, b: Any, classes: tuple[tuple[int, ...], ...]) -> int: ...
+
+
+_ORACLE: contextvars.ContextVar["BranchOracle | None"] = contextvars.ContextVar("dpexact_branch_oracle", default=None)
+
+
+@contextlib.contextmanager
+def deciding_with(oracle: BranchOracle) -> Iterator[None]:
+    """Hand the ball comparisons left open to ``oracle`` for the duration of the block."""
+    token = _ORACLE.set(oracle)
+    try:
+        yield
+    finally:
+        _ORACLE.reset(token)
 
 
 class Undecidable(ArithmeticError):
@@ -124,6 +178,8 @@ def exact_value(x: Any) -> Real | None:
 
     if isinstance(x, ExactBall):
         return x.exact
+    if isinstance(x, Enclosed):  # an interval dual's value (exact when its ball is)
+        return exact_value(x.enclosure)
     if isinstance(x, bool):
         return Real.of(int(x))
     if isinstance(x, (int, Fraction, Real)):
@@ -179,15 +235,43 @@ def compare(be: "Backend", a: Any, b: Any) -> int:
 
 def _ball_compare(a: Any, b: Any) -> int:
     """Sign of ``a - b`` for ball operands: the balls when they separate, else the exact values."""
+    return ball_decide(a, b, SIGN)
+
+
+def ball_decide(a: Any, b: Any, classes: tuple[tuple[int, ...], ...]) -> int:
+    """A sign of ``a - b`` in the right one of ``classes`` (balls or interval duals): the balls when
+    only one class is possible, else the exact values, else the installed :class:`BranchOracle`,
+    else :class:`Undecidable`. An installed oracle sees every decision (a decided one as a single
+    class), so that it can record a branch and replay it elsewhere."""
     x, y = _lift_ball(a), _lift_ball(b)
     d = x - y
+    if isinstance(d, Enclosed):
+        d = d.enclosure
+    decided: int | None = None
     if d > 0:
-        return 1
-    if d < 0:
-        return -1
-    if d.is_zero():
-        return 0
-    return _exact_compare(a, b)
+        decided = 1
+    elif d < 0:
+        decided = -1
+    elif d.is_zero():
+        decided = 0
+    else:
+        possible = {s for s, ok in ((-1, d.lower() < 0), (0, d.lower() <= 0 <= d.upper()), (1, d.upper() > 0)) if ok}
+        open_classes = tuple(tuple(s for s in c if s in possible) for c in classes if possible.intersection(c))
+        if len(open_classes) == 1:
+            decided = min(open_classes[0])
+        else:
+            try:
+                decided = _exact_compare(a, b)
+            except Undecidable:
+                oracle = _ORACLE.get()
+                if oracle is None:
+                    raise
+                return oracle.decide(a, b, open_classes)
+    oracle = _ORACLE.get()
+    if oracle is not None:
+        cls = next((c for c in classes if decided in c), (decided,))
+        return oracle.decide(a, b, (tuple(s for s in cls if s == decided),))
+    return decided
 
 
 def _exact_compare(a: Any, b: Any) -> int:
@@ -204,7 +288,9 @@ def _exact_operand(x: Any) -> Any:
 
 
 def eq(be: "Backend", a: Any, b: Any) -> bool:
-    """Certified ``a == b`` (:func:`compare`)."""
+    """Certified ``a == b`` (:func:`compare`; on balls only equal / not equal is asked of an oracle)."""
+    if be.is_ball:
+        return ball_decide(a, b, EQUAL) == 0
     return compare(be, a, b) == 0
 
 
@@ -225,7 +311,7 @@ def maximum(be: "Backend", xs: Sequence[Any]) -> Any:
         raise ValueError("max: empty sequence")
     top = items[0]
     for v in items[1:]:
-        if compare(be, v, top) > 0:
+        if (ball_decide(v, top, GREATER) if be.is_ball else compare(be, v, top)) > 0:
             top = v
     return top
 
@@ -234,7 +320,7 @@ def argmax(be: "Backend", xs: Sequence[Any]) -> tuple[int, ...]:
     """Every index of a maximum of ``xs`` (ties included, decided by :func:`compare`)."""
     items = list(xs)
     top = maximum(be, items)
-    return tuple(i for i, v in enumerate(items) if v is top or compare(be, v, top) == 0)
+    return tuple(i for i, v in enumerate(items) if v is top or eq(be, v, top))
 
 
 # -- exact signs of exponential sums ------------------------------------------------------------------

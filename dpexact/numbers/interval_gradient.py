@@ -4,8 +4,10 @@
 operation the ball backend offers a pmf (``+ - * /``, integer powers, ``exp``, ``log``, ``log1p``,
 ``expm1``, ``sqrt``) propagates both by the chain rule in interval arithmetic, so a law written
 in backend operations (a ``define_mechanism`` pmf) yields, run on duals, an enclosure of its
-gradient over the box. Comparisons look at the value only (arb semantics: False when the balls
-overlap), which is what the backend's certified sign tests need; a law that uses anything else
+gradient over the box. Comparisons (Python's operators too) are the certified ones of
+:mod:`dpexact.numbers.comparisons` on the value: decided when the enclosures separate, else by an
+installed branch oracle, else ``Undecidable`` — never the arb answer ``False`` for overlapping
+balls, which would silently pick one branch for a whole box; a law that uses anything else
 raises ``AttributeError`` / ``TypeError`` and the caller falls back to plain balls.
 
 The selection branch-and-bound (:mod:`dpexact.verify.proofs.selection_bnb`) uses the gradient twice: a coordinate whose
@@ -19,16 +21,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from flint import arb as _arb_type
+
+from .comparisons import EQUAL, GREATER, GREATER_EQUAL, Enclosed, ball_decide
+
 __all__ = ["Dual", "variables"]
 
 
 def _arb(x: Any) -> Any:
-    from flint import arb
-
-    return x if isinstance(x, arb) else arb(x)
+    return x if isinstance(x, _arb_type) else _arb_type(x)
 
 
-class Dual:
+class Dual(Enclosed):
     """A ball and its gradient (balls) with respect to k variables."""
 
     __slots__ = ("v", "d")
@@ -53,6 +57,8 @@ class Dual:
     __radd__ = __add__
 
     def __sub__(self, o: Any) -> "Dual":
+        if o is self:  # x - x = 0 for every point of the box (interval arithmetic alone gives [-w, w])
+            return self._lift(0)
         o = self._lift(o)
         return Dual(self.v - o.v, tuple(a - b for a, b in zip(self.d, o.d)))
 
@@ -69,6 +75,8 @@ class Dual:
     __rmul__ = __mul__
 
     def __truediv__(self, o: Any) -> "Dual":
+        if o is self and not self.v.contains(0):
+            return self._lift(1)
         o = self._lift(o)
         q = self.v / o.v
         return Dual(q, tuple((a - q * b) / o.v for a, b in zip(self.d, o.d)))
@@ -102,21 +110,34 @@ class Dual:
         s = self.v.sqrt()
         return Dual(s, tuple(a / (2 * s) for a in self.d))
 
-    # -- comparisons and ball queries: the value only ---------------------------------------------
-    def _val(self, o: Any) -> Any:
-        return o.v if isinstance(o, Dual) else o
+    # -- comparisons: certified, as the ball backend's (dpexact.numbers.comparisons) ----------------
+    def _decide(self, o: Any, classes: Any) -> int:
+        return ball_decide(self, o, classes)
 
     def __gt__(self, o: Any) -> bool:
-        return self.v > self._val(o)
+        return self._decide(o, GREATER) > 0
 
     def __lt__(self, o: Any) -> bool:
-        return self.v < self._val(o)
+        return self._decide(o, GREATER_EQUAL) < 0
 
     def __ge__(self, o: Any) -> bool:
-        return self.v >= self._val(o)
+        return self._decide(o, GREATER_EQUAL) >= 0
 
     def __le__(self, o: Any) -> bool:
-        return self.v <= self._val(o)
+        return self._decide(o, GREATER) <= 0
+
+    def __eq__(self, o: Any) -> bool:  # type: ignore[override]
+        return self._decide(o, EQUAL) == 0
+
+    def __ne__(self, o: Any) -> bool:  # type: ignore[override]
+        return not self == o
+
+    __hash__ = None  # type: ignore[assignment]  # equality is by value: not a dict key
+
+    @property
+    def enclosure(self) -> Any:
+        """The value's ball (what :mod:`dpexact.numbers.comparisons` compares)."""
+        return self.v
 
     def is_zero(self) -> bool:
         return self.v.is_zero()

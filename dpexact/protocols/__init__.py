@@ -27,7 +27,7 @@ kind            the law is given by
 ``mixed``       a finite part and real values (sparse vector releasing the noisy value of each ⊤,
                 noisy max releasing its index and value): ``pmf(q)`` over ``outputs(n)`` is the
                 law of the finite part (it satisfies :class:`Mechanism`);
-                ``box_probability(q, output, box, backend)`` gives certified ``(lower, upper)``
+                ``part_box_probability(q, output, box, backend)`` gives certified ``(lower, upper)``
                 bounds of ``Pr[output, values ∈ box]`` (``box`` one ``(lo, hi)`` per released
                 value: :func:`value_count`); ``rvs`` draws the finite part,
                 ``rvs_values(q, size)`` draws ``(output, values)`` pairs
@@ -59,9 +59,10 @@ their neutral defaults), :mod:`.proof_laws` (laws stated for the whole-space pro
 from __future__ import annotations
 
 from .backend import Backend, BackendOps
-from .capabilities import (IntervalLaw, BatchFloatPmf, PatternLaw, CouplingLaw, BoxLaw, BoxCoordinates, NoiseScale,
-    NoiseScales, ValueLoss, ExactPatternValue, ExactDifferenceSign, ScreenLogpmf, PrivacyLevel, PrivacyMap,
-    Thresholded, MonotoneQuality, CutoffLaw, ValueCount, ClaimedEpsilon, value_count, claimed_epsilon, noise_unit)
+from .capabilities import (IntervalLaw, BatchFloatPmf, PatternLaw, CouplingLaw, BoxLaw, PartBoxLaw,
+    BoxCoordinates, NoiseScale, NoiseScales, ValueLoss, ExactPatternValue, ExactDifferenceSign, ScreenLogpmf,
+    PrivacyLevel, PrivacyMap, Thresholded, MonotoneQuality, CutoffLaw, ValueCount, ClaimedEpsilon, value_count,
+    claimed_epsilon, noise_unit)
 from .mechanism import (OutputKind, FINITE_KINDS, REAL_KINDS, KIND_METHODS, MechanismProperties, Neighbourhood,
     FiniteDomain, Mechanism, ContinuousMechanism, AnyMechanism, SameLaw, Named, DeclaresKind, IntervalProbability,
     Pdf, LogPdf, Components, is_mechanism, check_mechanism, mechanism_size, mechanism_properties)
@@ -71,7 +72,7 @@ __all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "Mechanis
            "FiniteDomain", "Mechanism", "ContinuousMechanism", "AnyMechanism", "SameLaw", "Named", "DeclaresKind",
            "IntervalProbability", "Pdf", "LogPdf", "Components", "is_mechanism", "check_mechanism",
            "mechanism_size", "mechanism_properties", "IntervalLaw", "BatchFloatPmf", "PatternLaw", "CouplingLaw",
-           "BoxLaw", "BoxCoordinates", "NoiseScale", "NoiseScales", "ValueLoss", "ExactPatternValue",
+           "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale", "NoiseScales", "ValueLoss", "ExactPatternValue",
            "ExactDifferenceSign", "ScreenLogpmf", "PrivacyLevel", "PrivacyMap", "Thresholded", "MonotoneQuality",
            "CutoffLaw", "ValueCount", "ClaimedEpsilon", "value_count", "claimed_epsilon", "noise_unit",
            "CouplingUnits", "ThresholdCouplingLaw", "LaplacePieces", "LaplaceDensity", "Backend", "BackendOps"]

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .backend import Backend
     from .mechanism import AnyMechanism, Neighbourhood
 
-__all__ = ["IntervalLaw", "BatchFloatPmf", "PatternLaw", "CouplingLaw", "BoxLaw", "BoxCoordinates", "NoiseScale",
+__all__ = ["IntervalLaw", "BatchFloatPmf", "PatternLaw", "CouplingLaw", "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale",
            "NoiseScales", "ValueLoss", "ExactPatternValue", "ExactDifferenceSign", "ScreenLogpmf", "PrivacyLevel",
            "PrivacyMap", "Thresholded", "MonotoneQuality", "CutoffLaw", "ValueCount", "ClaimedEpsilon",
            "value_count", "claimed_epsilon", "noise_unit"]
@@ -82,11 +82,21 @@ class CouplingLaw(Protocol, metaclass=_CapabilityMeta):
 
 @runtime_checkable
 class BoxLaw(Protocol, metaclass=_CapabilityMeta):
-    """A mechanism releasing real values whose law is given on boxes: ``box_probability(q, box,
-    backend)`` for ``continuous`` outputs, ``box_probability(q, part, box, backend)`` for ``mixed``
-    ones (the finite part first); the output kind says which (:mod:`dpexact.verify.kinds`)."""
+    """A ``continuous`` mechanism whose law is given on boxes: ``box_probability(q, box, backend, prec)``
+    = ``Pr[T(M(q)) ∈ Π [lo_i, hi_i]]`` (``T`` its :class:`BoxCoordinates`, else the identity), an arb
+    ball (``"ball"``) or an exact value (``"exact"``)."""
 
-    def box_probability(self, *args: Any, **kwargs: Any) -> Any: ...
+    def box_probability(self, queries: Any, box: Sequence[Any], backend: str = "ball", prec: int = 128) -> Any: ...
+
+
+@runtime_checkable
+class PartBoxLaw(Protocol, metaclass=_CapabilityMeta):
+    """A ``mixed`` mechanism's joint law of its finite part and its released values:
+    ``part_box_probability(q, part, box, backend, prec) -> (lower, upper)`` certified bounds of
+    ``Pr[part, values ∈ box]`` (``box`` one ``(lo, hi)`` per released value: :func:`value_count`)."""
+
+    def part_box_probability(self, queries: Any, part: Any, box: Sequence[Any], backend: str = "ball",
+                             prec: int = 128) -> tuple[Any, Any]: ...
 
 
 @runtime_checkable

@@ -141,7 +141,8 @@ KINDS: dict[str, dict[str, Field]] = {
         "mechanisms": Field("mechanisms", _str_list, False, default=["pf", "em"]),
         "boundary": Field("boundary", _str, False, default="clip"),
         "method": Field("method", _str, False, default="auto"),
-        "crossover": Field("crossover", _bool, False, default=True),
+        # unset: as `dpexact optimal` (the interior point with its proven interval, a vertex only for `certify`)
+        "crossover": Field("crossover", _bool, False),
         "certify": Field("certify", _bool, False, default=False),
         "time_limit": Field("time_limit", _seconds, False),
         "max_seconds": Field("max_seconds", _seconds, False),

@@ -34,7 +34,7 @@ def _optimal(i: dict[str, Any]) -> dict[str, Any]:
     from ..lp.summary import optimal_summary
 
     return document("optimal", optimal_summary(i["n"], i["k"], i["epsilon"], sensitivity=i["sensitivity"], mechanisms=i["mechanisms"],
-                           boundary=i["boundary"], method=i["method"], crossover=i["crossover"], certify=i["certify"],
+                           boundary=i["boundary"], method=i["method"], crossover=i.get("crossover"), certify=i["certify"],
                            time_limit=i.get("time_limit"), threads=i.get("threads"), max_seconds=i.get("max_seconds")))
 
 

@@ -10,7 +10,8 @@ kind            finite   an event's probability                              pur
                                                                              query pairs (5)
 ``finite``      yes      ``pattern_probability(q, o)`` (:class:`PatternLaw`) finite patterns (10); without  no
                                                                              a pattern law as selection
-``mixed``       yes      ``box_probability(q, o, box)`` (pattern × values)   boxes (10), refutation only   no
+``mixed``       yes      ``part_box_probability(q, o, box)``                 boxes (10), refutation only   no
+                         (:class:`PartBoxLaw`: pattern × values)
 ``interval``    no       ``interval_probability(q, lo, hi)``                 intervals (5), refutation     yes
 ``continuous``  no       ``box_probability(q, box)`` (:class:`BoxLaw`)       boxes (3), refutation only    yes
 ``composed``    no       its ``components``                                  a component's search (10),    no
@@ -197,7 +198,7 @@ def _mixed_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any
                  name: str) -> tuple[Any, Any]:
     if part is None:
         raise ValueError("--pattern: a mixed output needs its finite part (a pattern such as FTT, or an index)")
-    return m.box_probability(scores, part, box, backend=backend)
+    return m.part_box_probability(scores, part, box, backend=backend)
 
 
 def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[Any, Any]], part: Any, backend: str | Backend,

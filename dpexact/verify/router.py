@@ -178,18 +178,27 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
                         target=None if proof is None else proof.upper_float,
                         denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
     witness = ls.witness
+    from .search.level import certify_triple
+
+    for q, q2, r in _witness_triples(v)[:1] if v.counterexample is not None else ():
+        # the lower end is never below the search's own certified violation
+        w1 = certify_triple(mechanism, nb, q, q2, r, note="the search's counterexample")
+        if w1 is not None and (witness is None or w1.lower_float > witness.lower_float):
+            witness = w1
     point = proof.details.get("best_point") if proof is not None else None
     if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
-        from .search.level import certify_triple
-
         w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
                             tuple(Fraction(x) for x in point["neighbour_scores"]), point["output"],
                             note=f"the {proof.method}'s best test point")
         if w2 is not None and (witness is None or w2.lower_float > witness.lower_float):
             witness = w2
     outside = ""
+    from .proofs.selection_bnb import witness_in_domain
+
     if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
-            and witness.lower_float > proof.upper_float):  # a witness outside the proof's score box
+            and (witness.lower_float > proof.upper_float  # a witness outside the proof's score box
+                 or (not witness_in_domain(proof, witness.scores, witness.output)
+                     and Real.of(Fraction(witness.lower_float)) > eps))):
         outside = (f"; the {proof.method} bound {proof.upper_float:.9g} holds on its score box only "
                    f"({proof.domain.get('scores')}) and the witness lies outside it")
         proof = None
@@ -268,6 +277,36 @@ def _route_options(mechanism: AnyMechanism, kind_name: str, relation: str | None
     return honoured, f"{route} of {who}"
 
 
+def _pure_proof_gives_approx(mechanism: AnyMechanism, selection: bool, nb: Neighbourhood | None, n: int | None,
+                             delta: Real, name: str | None) -> Verdict | None:
+    """``private`` for (ε, δ) when a whole-space proof gives ε-DP, else None (then the (ε, δ) search runs).
+
+    ε-DP is (ε, 0)-DP, hence (ε, δ)-DP for every δ >= 0 [Dwork–Roth 2014, Def. 2.4]: the hockey-stick
+    divergence H_{e^ε}(P_q || P_q') = Σ_o max(0, P_q(o) − e^ε P_q'(o)) is 0 for every neighbour pair.
+    Only a proof for every input counts (a selection theorem over R^n, or a unit of :data:`.proofs.PROOFS`
+    for the mechanism's own relation), never a search."""
+    import time
+
+    from ..protocols import mechanism_size
+    from .proofs import first_proof
+    from .proofs.outcome import proved_verdict, proves
+    from .proofs.selection_theorems import theorem_proof
+
+    t0 = time.perf_counter()
+    if selection:
+        proof = theorem_proof(mechanism, n or mechanism_size(mechanism) or 3, nb) if nb is not None else None
+    else:
+        proof = first_proof(mechanism, n, own_relation(mechanism))[1]
+    if proof is None or not proves(proof, mechanism):
+        return None
+    v = proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
+    v.delta, v.worst_delta = str(delta), 0.0
+    v.reason = (f"{v.reason + '; ' if v.reason else ''}ε-DP proved for every input implies (ε, δ)-DP for every "
+                f"δ >= 0 (Dwork–Roth Def. 2.4: the hockey-stick divergence at e^ε is 0 <= δ = {delta}); "
+                f"no (ε, δ) scope was searched (--search runs one)")
+    return v
+
+
 def _theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> bool:
     """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
     from ..protocols import mechanism_size
@@ -302,7 +341,9 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
     * any other output kind: :func:`verify_mechanism`.
 
     An option the verifier on the route does not honour (its :func:`.options.honours`
-    declaration) is a ``ValueError`` naming it, before any work.
+    declaration) is a ``ValueError`` naming it, before any work. ``mechanism`` comes checked (the
+    registry, the loader of ``PATH.py:OBJECT`` or :func:`verify` ran
+    :func:`~dpexact.protocols.check_mechanism`); nothing on the route validates it again.
     """
     from .neighbourhoods import parse_neighbourhood
     from .options import DEFAULT_SEARCHES, given_options, refuse_unhonoured
@@ -324,9 +365,14 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
         raise ValueError("tolerance: applies to the pure-DP bracket of a selection mechanism on a neighbourhood "
                          "(not with --delta, --relation or other output kinds)")
     if delta is not None:
-        from .search.approx_dp import verify_approx
+        from .search.approx_dp import parse_delta, verify_approx
 
+        d = parse_delta(delta)
         nb = parse_neighbourhood(neighbourhood, mechanism) if kind.selection and relation is None else None
+        if searches is None and values is None and relation is None:
+            v = _pure_proof_gives_approx(mechanism, kind.selection, nb, n, d, name)
+            if v is not None:
+                return v
         return verify_approx(mechanism, delta, n=n, relation=relation, values=values, steps=steps, neighbourhood=nb,
                              searches=tuple(s for s in (searches or ("grid", "structured")) if s != "local"), name=name,
                              progress=progress)
@@ -343,7 +389,7 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
         v = _proved_verdict(mechanism, nb, name)
     else:
         v = verify(mechanism, nb, tuple(searches or ("grid", "structured", "local")), n=n, values=values, steps=steps,
-                   name=name, progress=progress)
+                   name=name, progress=progress, checked=True)
     extend_by_couplings(v, mechanism, nb)
     if not mechanism_properties(mechanism).certified:  # a sampler-only black box: no bracket
         return v

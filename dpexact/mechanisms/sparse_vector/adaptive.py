@@ -136,7 +136,7 @@ class _MixedLaw:
         return b1, [(x - self.threshold) / b1 for x in q]
 
     # -- public law ------------------------------------------------------------------------
-    def box_probability(self, queries: Any, pattern: str, box: Sequence[tuple[Any, Any]],
+    def part_box_probability(self, queries: Any, pattern: str, box: Sequence[tuple[Any, Any]],
                         backend: str = "ball", prec: int = 128) -> tuple[Any, Any]:
         """``Pr[pattern, released values ∈ box]`` (module docstring) as ``(lower, upper)``.
 

@@ -7,7 +7,7 @@ the released values)
     p(a, v) = Π_{i ∈ ⊤} f_{b2}(v_i - q_i) · ∫_{ρ <= min_⊤ v_i - T} f_ρ(ρ) Π_{i ∈ ⊥} Pr[ν_i < T + ρ - q_i] dρ
 
 (the ⊤ events are ``ρ <= v_i - T``). Privacy is a statement about *sets* of outputs, so the
-verifier uses :meth:`SVT3.box_probability`: for a box ``B = Π [lo_i, hi_i]`` of released values,
+verifier uses :meth:`SVT3.part_box_probability`: for a box ``B = Π [lo_i, hi_i]`` of released values,
 the inner integral is increasing in its upper limit and ``min_⊤ v_i`` ranges over
 ``[min lo_i, min hi_i]`` on B, hence
 
@@ -65,7 +65,7 @@ class SVT3(SparseVector):
             raise ValueError(f"{name}: pattern {pattern!r} releases {tops} values, got {values!r}")
         return list(values)
 
-    def box_probability(self, queries: Any, pattern: str, box: Sequence[tuple[Any, Any]],
+    def part_box_probability(self, queries: Any, pattern: str, box: Sequence[tuple[Any, Any]],
                         backend: str = "ball", prec: int = 128) -> tuple[Any, Any]:
         """Certified ``(lower, upper)`` bounds of ``Pr[pattern, released values ∈ box]`` (module docstring).
 

@@ -72,35 +72,10 @@ class VerdictUnit(ProofUnit, Protocol):
     def route(self, mechanism: AnyMechanism) -> tuple[frozenset[str], str] | None: ...
 
 
-class _ClosedFormUnit:
-    """:class:`~.closed_forms.ClosedForm` under the one interface: it proves nothing before the search
-    (its level comes with a witness in the verdict it gives)."""
-
-    def __init__(self) -> None:
-        self._unit = ClosedForm()
-        self.name = self._unit.name
-
-    def supports(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> bool:
-        return self._unit.supports(mechanism, n, neighbourhood)  # type: ignore[arg-type]
-
-    def prove(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> None:
-        return None
-
-    def witness(self, mechanism: AnyMechanism, n: int | None, neighbourhood: NeighbourSpec) -> None:
-        return None
-
-    def verdict(self, mechanism: AnyMechanism, n: int | None, relation: str | None, name: str | None = None,
-                **kwargs: Any) -> Verdict | None:
-        return self._unit.verdict(mechanism, n, relation, name=name, **kwargs)
-
-    def route(self, mechanism: AnyMechanism) -> tuple[frozenset[str], str]:
-        return self._unit.route(mechanism)
-
-
 #: the one ordered list of proof units (module docstring); the router tries them in this order
 PROOFS: list[ProofUnit] = [*THEOREMS, SelectionBnB(), ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(),
                            TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ThresholdCoupling(),
-                           _ClosedFormUnit()]
+                           ClosedForm()]
 
 
 def first_proof(mechanism: AnyMechanism, n: int | None,

@@ -31,7 +31,7 @@ from typing import Any
 
 from ...numbers.real import Real
 from ...protocols import AnyMechanism, Neighbourhood, PrivacyLevel, PrivacyMap, claimed_epsilon
-from ..verdict import Verdict
+from ..verdict import Verdict, build_verdict
 
 __all__ = ["closed_form_verdict", "ClosedForm"]
 
@@ -85,10 +85,10 @@ def closed_form_verdict(m: PrivacyMap, n: int | None = None, relation: str | Non
     cx = _Witness(pl, claim, lo, hi)
     rc = Recheck(True, pl.arithmetic, lo, hi, float(claim.to_float()), True) if violated else None
     kind = "violated" if violated else ("private-within-scope" if private else "inconclusive")
-    return Verdict(mechanism=name or m.short_name, params=m.params(), epsilon=str(claim), verdict=kind, scope=scope,
-                   worst_log_ratio=lo if violated else level_f, worst_float_log_ratio=lo,
-                   worst_pair={k: x for k, x in cx.as_dict().items() if k not in ("log_ratio", "epsilon")},
-                   counterexample=cx if violated else None, recheck=rc, seconds=time.perf_counter() - t0)
+    return build_verdict(m, name=name, epsilon=claim, verdict=kind, scope=scope,
+                         worst_log_ratio=lo if violated else level_f, worst_float_log_ratio=lo,
+                         worst_pair={k: x for k, x in cx.as_dict().items() if k not in ("log_ratio", "epsilon")},
+                         counterexample=cx if violated else None, recheck=rc, seconds=time.perf_counter() - t0)
 
 
 class ClosedForm:
@@ -98,6 +98,13 @@ class ClosedForm:
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
         return isinstance(mechanism, PrivacyMap)
+
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
+        """None: the level comes with its witness in the verdict this unit gives (:meth:`verdict`)."""
+        return None
+
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
+        return None
 
     def verdict(self, mechanism: PrivacyMap, n: int | None, relation: str | None, name: str | None = None,
                 **kwargs: Any) -> Verdict:

@@ -16,15 +16,21 @@ over a **stated** score domain D (the law has no compact parametrisation in gene
   a coordinate whose derivative has one sign on B is fixed at the face where the log-ratio is
   largest (monotonicity test: offsets go to the Δ-box's corners, scores to the domain's faces),
   and the bound is the smaller of ``log sup P(B_q)_r - log inf P(B_q + B_z)_r`` and the
-  mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i`` (rounded up); the box with the largest bound is split on its widest
-  coordinate (relative to the root's width) until every remaining bound is below the target
-  or the budget (boxes, seconds) runs out;
-* a law that branches (``argmax``, ties, ``x == c``) raises ``ArithmeticError`` on a box that
-  straddles a branch: that box's bound is +∞ and it is split; a straddling box narrower than
-  ``MIN_WIDTH`` ends the run undecided;
+  mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i`` (rounded up); the box with the largest bound is split
+  on the coordinate with the largest smear ``|∂_i f(B)| w_i`` (the one that blurs the mean-value
+  form most; Kearfott's maximal-smear rule, Moore, Kearfott & Cloud 2009 §6), else its widest
+  (relative to the root's width), until every remaining bound is below the target or the budget
+  (boxes, seconds) runs out;
+* a law that branches (``argmax``, ties, thresholds, ``x == c``) is run along every branch it
+  takes on the box (:mod:`.selection_paths`: the certified comparisons with a branch oracle), the
+  bound being the worst over them, and the gradient is used only where one branch is taken; a
+  comparison of one input score with an exact constant c splits the box **at** c — the slice
+  ``q_a = c`` (or ``q'_a = c``) becomes a box of its own, the rest excludes the equality — so a
+  law that misbehaves at one score value is evaluated there exactly;
 * each box's test point (its shortest decimal, so that a branch at a constant a user wrote is hit)
-  is evaluated as a point: the best one is a candidate for the lower end; a box left undecidable
-  is split on the coordinate whose collapse makes it decidable.
+  is evaluated as a point: the best one is a candidate for the lower end; a box whose branches
+  cannot be enumerated (more than ``MAX_PATHS``) has the bound +∞ and is split on the coordinate
+  whose collapse makes it finite; such a box narrower than ``MIN_WIDTH`` ends the run undecided.
 
 The upper end at any time is the largest bound over the remaining boxes — a proof for every
 (q, z) in D, whatever the budget did. Interval enclosures over-estimate by O(width), so a law
@@ -39,19 +45,28 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol, Sequence
 
 from ...numbers.backends import ball_context
-from ...protocols import IntervalLaw, mechanism_properties
+from ...protocols import IntervalLaw, Mechanism, mechanism_properties
 from ..bracket import Proof
 from ..neighbourhoods import LInfBox, MonotoneBox
+from .selection_paths import Box, Key, evaluate_box, mean_value_bound, point_log_ratio
 
-__all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH"]
+__all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH", "witness_in_domain"]
 
 #: a box this narrow whose law is still undecidable ends the run (a discontinuity at a point)
 MIN_WIDTH = 1e-9
+#: the lower end is climbed at the end of a run from the best test point of each of the
+#: CLIMB_SLICES best slices (boxes with the same pinned inputs), CLIMB_STARTS kept per slice
+CLIMB_STARTS = 1
+CLIMB_SLICES = 8
 
 Interval = tuple[Fraction, Fraction]
+
+
+class BoxLaw(IntervalLaw, Mechanism, Protocol):
+    """What the branch-and-bound runs on: a mechanism whose law evaluates on boxes."""
 
 
 @dataclass
@@ -65,14 +80,6 @@ class BnBResult:
     seconds: float
     status: str
     domain: dict[str, Any] = field(default_factory=dict)
-
-
-def _ball(iv: Interval, prec: int) -> Any:
-    from flint import arb, fmpq
-
-    lo, hi = iv
-    a = arb(fmpq(lo.numerator, lo.denominator))
-    return a if lo == hi else a.union(arb(fmpq(hi.numerator, hi.denominator)))
 
 
 def _shortest_decimal(lo: Fraction, hi: Fraction) -> Fraction:
@@ -91,12 +98,6 @@ def _shortest_decimal(lo: Fraction, hi: Fraction) -> Fraction:
         if c <= hi:
             return c
     return mid
-
-
-def _arb_of(x: Fraction) -> Any:
-    from flint import arb, fmpq
-
-    return arb(fmpq(x.numerator, x.denominator))
 
 
 def _up(x: Any) -> float:
@@ -130,36 +131,42 @@ class SelectionBnB:
     gradients: bool = True
     name: str = "selection-branch-and-bound"
 
-    def supports(self, mechanism: Any, n: int | None, relation: Any) -> bool:
+    def supports(self, mechanism: object, n: int | None, relation: object) -> bool:
         return (isinstance(mechanism, IntervalLaw) and mechanism_properties(mechanism).certified
                 and isinstance(relation, (LInfBox, MonotoneBox)) and isinstance(n, int) and 2 <= n <= 6
                 and (not isinstance(relation, LInfBox) or relation.sensitivities is None
                      or len(relation.sensitivities) == n))
 
-    def witness(self, mechanism: Any, n: int | None, relation: Any) -> None:
+    def witness(self, mechanism: object, n: int | None, relation: object) -> None:
         """None here: the best test point of a run is in its proof's ``details["best_point"]``,
         which the router certifies beside the level search's maximiser."""
         return None
 
-    def prove(self, mechanism: Any, n: int | None, relation: Any, tolerance: float = 1e-6) -> Proof | None:
+    def prove(self, mechanism: object, n: int | None, relation: object, tolerance: float = 1e-6) -> Proof | None:
         """A :class:`Proof` of the largest bound left, the target being the claimed ε (``inf`` when
         some box stayed undecidable)."""
         if not self.supports(mechanism, n, relation):
             return None
+        assert isinstance(mechanism, IntervalLaw) and isinstance(mechanism, Mechanism)  # supports() checked it
+        assert isinstance(relation, (LInfBox, MonotoneBox)) and isinstance(n, int)
         from ...numbers.real import Real
 
-        res = self.run(mechanism, n, relation, target=Real.of(mechanism.epsilon).to_float(), tolerance=tolerance)
+        res = self.run(mechanism, n, relation, target=Real.of(mechanism.epsilon).to_float(),  # type: ignore[arg-type]
+                       tolerance=tolerance)
         # an infinite bound (a box the law's branches leave undecidable) is still reported: the
         # method applied and could not bound the level, which is "undecided", not "no method"
         return Proof(res.upper, "branch-and-bound", res.domain, details={
             "boxes": res.boxes, "seconds": round(res.seconds, 3), "status": res.status,
+            "score_radius": str(_radius(relation, n, self.score_range)),
+            "relative_to_output": mechanism_properties(mechanism).shift_invariant,
             "best_point_log_ratio": res.lower,
             **({} if res.lower_point is None else {"best_point": {
                 "scores": [str(x) for x in res.lower_point[0]], "neighbour_scores": [str(x) for x in res.lower_point[1]],
                 "output": res.lower_point[2]}})})
 
     # -- the search -----------------------------------------------------------------------------
-    def _roots(self, mechanism: Any, n: int, nb: Any) -> tuple[list[tuple[int, list[Interval]]], dict[str, Any]]:
+    def _roots(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox") -> tuple[list[tuple[int, list[Interval]]],
+                                                                                     dict[str, Any]]:
         """Root boxes ``(r, [q intervals] + [z intervals])`` and the domain they cover."""
         props = mechanism_properties(mechanism)
         if isinstance(nb, LInfBox):
@@ -170,7 +177,7 @@ class SelectionBnB:
             d = [nb.sensitivity] * n
             zboxes = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
             uniform = True
-        g = Fraction(self.score_range) * max(d)
+        g = _radius(nb, n, self.score_range)
         outputs = [0] if props.symmetric and uniform else list(range(n))
         roots = []
         for r in outputs:
@@ -183,46 +190,55 @@ class SelectionBnB:
             scores += "; output 0 and q_1 >= ... >= q_{n-1} suffice (symmetry)"
         return roots, {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores}
 
-    def run(self, mechanism: Any, n: int, nb: Any, target: float | None = None, tolerance: float = 1e-6) -> BnBResult:
+    def run(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox", target: float | None = None,
+            tolerance: float = 1e-6) -> BnBResult:
         t0 = time.perf_counter()
         roots, domain = self._roots(mechanism, n, nb)
         ordered = mechanism_properties(mechanism).symmetric and domain["scores"].endswith("(symmetry)")
         widths = [max(float(hi - lo) for (_, box) in roots for (lo, hi) in [box[i]]) or 1.0 for i in range(2 * n)]
         heap: list = []
-        best = (-math.inf, None)
+        best: tuple[float, tuple | None] = (-math.inf, None)
         count = 0
+        keys_of: dict[int, tuple[list[Key], set[int], list[float] | None]] = {}
+        starts: dict[tuple, list] = {}  # pins -> heap of the CLIMB_STARTS best (lb, count, point, box)
+        domain_g = _radius(nb, n, self.score_range)
+        fixed = mechanism_properties(mechanism).shift_invariant
 
-        def evaluate(r: int, box: list[Interval]) -> None:
+        def evaluate(box: Box) -> None:
             nonlocal best, count
             count += 1
-            if ordered and any(box[i][1] < box[i + 1][0] for i in range(1, n - 1)):
+            if ordered and any(box.iv[i][1] < box.iv[i + 1][0] for i in range(1, n - 1)):
                 return  # outside q_1 >= q_2 >= ... (another box covers its permutation)
-            grad = self._gradient(mechanism, r, box, n) if self.gradients else None
+            val = evaluate_box(mechanism, box, self.prec, self.gradients)
+            keys, coords = val.keys, val.coords
             for _ in range(2 * n):  # monotone coordinates: only the face where f is largest matters
-                if grad is None:
+                if val.grad is None:
                     break
-                face = [(hi, hi) if g > 0 else (lo, lo) if g < 0 else (lo, hi) for (lo, hi), g in zip(box, grad)]
+                face = _face(box, val.grad)
                 if face == box:
                     break
                 box = face  # on the face the other derivatives may have a sign now
-                grad = self._gradient(mechanism, r, box, n)
-            ub = self._bound(mechanism, r, box, n)
-            mid = [_shortest_decimal(lo, hi) for lo, hi in box]
-            centre = self._point(mechanism, r, mid, n)
-            lb = -math.inf if centre is None else _down(centre.lower())
+                val = evaluate_box(mechanism, box, self.prec, self.gradients)
+                keys = keys + [k for k in val.keys if k not in keys]
+            qp, q2p = _test_point(box)
+            ub, lr = mean_value_bound(mechanism, box, val, (qp, q2p), self.prec)
+            if lr is None:
+                lr = point_log_ratio(mechanism, box.r, qp, q2p, self.prec)
+            lb = -math.inf if lr is None else _down(lr.lower())
             if lb > best[0]:
-                best = (lb, (tuple(mid[:n]), tuple(a + b for a, b in zip(mid[:n], mid[n:])), r))
-            if grad is not None and centre is not None:  # mean-value form f(c) + Σ |∂_i f(B)| h_i
-                mv = centre.upper()
-                for (lo, hi), g in zip(box, grad):
-                    if hi != lo:
-                        mv += max(abs(g.lower()), abs(g.upper())) * _arb_of((hi - lo) / 2)
-                ub = min(ub, _up(mv))
-            heapq.heappush(heap, (-ub, count, r, box))
+                best = (lb, (tuple(qp), tuple(q2p), box.r))
+            if math.isfinite(lb):  # the best test points of each slice (pins), climbed at the end
+                group = starts.setdefault(box.pins, [])
+                item = (lb, count, (lb, (tuple(qp), tuple(q2p), box.r)), box)
+                (heapq.heappush if len(group) < CLIMB_STARTS else heapq.heappushpop)(group, item)
+            smear = None if val.grad is None else [
+                float(max(abs(g.lower()), abs(g.upper()))) * float(hi - lo) for g, (lo, hi) in zip(val.grad, box.iv)]
+            keys_of[count] = (keys, coords if val.grad is None else set(), smear)
+            heapq.heappush(heap, (-ub, count, box))
 
         with ball_context(self.prec):
-            for r, box in roots:
-                evaluate(r, box)
+            for r, iv in roots:
+                evaluate(Box(r, tuple(iv), (None,) * n))
             status = "bound below the target"
             while heap:
                 ub = -heap[0][0]
@@ -235,85 +251,171 @@ class SelectionBnB:
                     status = "budget"
                     break
                 if target is not None and best[0] > target and time.perf_counter() - t0 > self.seconds_refuted:
-                    status = "budget (a box centre is above the target: the bound brackets a refuted level)"
+                    status = "budget (a test point is above the target: the bound brackets a refuted level)"
                     break
-                _, _, r, box = heapq.heappop(heap)
-                i = max(range(2 * n), key=lambda k: float(box[k][1] - box[k][0]) / widths[k])
-                if ub == math.inf:  # a branch undecidable on the box: split the coordinate it depends on
-                    i = self._branch_coordinate(mechanism, r, box, n, i)
-                lo, hi = box[i]
-                if float(hi - lo) < MIN_WIDTH:
-                    heapq.heappush(heap, (-ub, count, r, box))
-                    status = "undecidable box narrower than 1e-9 (a discontinuity at a point)"
-                    break
-                m = (lo + hi) / 2
-                for half in ((lo, m), (m, hi)):
-                    child = list(box)
-                    child[i] = half
-                    evaluate(r, child)
+                _, k, box = heapq.heappop(heap)
+                keys, coords, smear = keys_of.pop(k, ([], set(), None))
+                children = _split_at_constant(box, keys)
+                if children is None:
+                    # a box where the law branches: split a coordinate its open comparisons depend on
+                    where = [j for j in coords if box.iv[j][0] != box.iv[j][1]] or range(2 * n)
+                    if smear is not None and max(smear) > 0 and all(math.isfinite(x) for x in smear):
+                        i = max(where, key=lambda j: smear[j])  # the coordinate that blurs the bound most
+                    else:
+                        i = max(where, key=lambda j: float(box.iv[j][1] - box.iv[j][0]) / widths[j])
+                    if ub == math.inf:  # a law undecidable on the box: split the coordinate it depends on
+                        i = self._branch_coordinate(mechanism, box, i)
+                    lo, hi = box.iv[i]
+                    if float(hi - lo) < MIN_WIDTH:
+                        heapq.heappush(heap, (-ub, k, box))
+                        status = "undecidable box narrower than 1e-9 (a discontinuity at a point)"
+                        break
+                    m = (lo + hi) / 2
+                    children = [box.replace(i, (lo, m)), box.replace(i, (m, hi))]
+                for child in children:
+                    evaluate(child)
+            tops = sorted((max(g, key=lambda x: x[:2]) for g in starts.values()), reverse=True, key=lambda x: x[:2])
+            for _, _, start, sbox in tops[:CLIMB_SLICES]:
+                best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, t0), key=lambda x: x[0])
         upper = -heap[0][0] if heap else -math.inf
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
 
-    def _branch_coordinate(self, mechanism: Any, r: int, box: list[Interval], n: int, default: int) -> int:
-        """The first coordinate whose collapse to a point makes the law decidable on the box (the
-        branch depends on it), else ``default``."""
-        for i, (lo, hi) in enumerate(box):
+    def _climb(self, mechanism: "BoxLaw", nb: "LInfBox | MonotoneBox", best: tuple, box: Box, g: Fraction,
+               fixed: bool, t0: float) -> tuple:
+        """The best test point improved by a pattern search over exact points (steps G, G/2, …,
+        2^-30 G on each score and offset, inside the score domain and the neighbourhood), the
+        inputs pinned on a branch constant staying there: the maximum of a law that jumps at
+        ``q = c`` lies on the slice, where a float optimiser never looks. Any point is a valid
+        lower end; this only makes it the slice's maximum."""
+        lb, (q, q2, r) = best
+        n = len(q)
+        q, z = list(q), [b - a for a, b in zip(q, q2)]
+        pins = box.pins
+
+        def point(q: list, z: list) -> tuple[list, list]:
+            return q, [pins[a] if pins[a] is not None else q[a] + z[a] for a in range(n)]
+
+        def value(q: list, z: list) -> float:
+            qq, qq2 = point(q, z)
+            if any(abs(x) > g for x in qq) or not nb.contains(tuple(qq), tuple(qq2)):
+                return -math.inf
+            lr = point_log_ratio(mechanism, r, qq, qq2, self.prec)
+            return -math.inf if lr is None else _down(lr.lower())
+
+        deltas = list(nb.deltas(n)) if isinstance(nb, LInfBox) else [nb.sensitivity] * n
+        for _ in range(2):  # the vertices first: the bounds of each coordinate (a pinned q_a: c ± Δ_a)
+            for i in range(2 * n):
+                a = i % n
+                if (i < n and fixed and a == r) or (i >= n and pins[a] is not None):
+                    continue
+                ends = ((-g, g) if i < n and pins[a] is None else (-deltas[a], deltas[a]) if i >= n
+                        else (max(-g, pins[a] - deltas[a]), min(g, pins[a] + deltas[a])))
+                for e in ends:
+                    qt, zt = list(q), list(z)
+                    (qt if i < n else zt)[a] = e
+                    v = value(qt, zt)
+                    if v > lb:
+                        lb, q, z = v, qt, zt
+        step = g
+        while step > g / 2**30 and time.perf_counter() - t0 < self.seconds + self.seconds_refuted:
+            moved = False
+            for i in range(2 * n):
+                a = i % n
+                if (i < n and fixed and a == r) or (i >= n and pins[a] is not None):
+                    continue  # q_r fixed by shift invariance; a pinned q'_a has no free offset
+                for sgn in (1, -1):
+                    qt, zt = list(q), list(z)
+                    (qt if i < n else zt)[a] += sgn * step
+                    v = value(qt, zt)
+                    if v > lb:
+                        lb, q, z, moved = v, qt, zt, True
+                        break
+            if not moved:
+                step /= 2
+        qq, qq2 = point(q, z)
+        return lb, (tuple(qq), tuple(qq2), r)
+
+    def _branch_coordinate(self, mechanism: "BoxLaw", box: Box, default: int) -> int:
+        """The first coordinate whose collapse to a point makes the law's bound finite on the box
+        (its branches depend on it), else ``default``."""
+        for i, (lo, hi) in enumerate(box.iv):
             if lo == hi:
                 continue
             m = _shortest_decimal(lo, hi)
-            if math.isfinite(self._bound(mechanism, r, box[:i] + [(m, m)] + box[i + 1:], n)):
+            if math.isfinite(evaluate_box(mechanism, box.replace(i, (m, m)), self.prec, False).bound):
                 return i
         return default
 
-    def _gradient(self, mechanism: Any, r: int, box: list[Interval], n: int) -> list | None:
-        """Enclosures of ∂f/∂(q, z) over the box (None when the law is not differentiable in duals
-        or a branch is undecidable on the box)."""
-        from ...numbers.interval_gradient import Dual, variables
 
-        k = 2 * n
-        q = variables([_ball(iv, self.prec) for iv in box[:n]], [(i,) for i in range(n)], k)
-        q2 = variables([_ball((a[0] + b[0], a[1] + b[1]), self.prec) for a, b in zip(box[:n], box[n:])],
-                       [(i, n + i) for i in range(n)], k)
-        try:
-            p = mechanism.pmf_on_balls(q, self.prec)[r]
-            p2 = mechanism.pmf_on_balls(q2, self.prec)[r]
-            if not isinstance(p, Dual) or not isinstance(p2, Dual) or not (p > 0) or not (p2 > 0):
-                return None
-            f = p.log() - p2.log()
-        except (ArithmeticError, ZeroDivisionError, ValueError, TypeError, AttributeError):
-            return None
-        return list(f.d)
+def _radius(nb: "LInfBox | MonotoneBox", n: int, score_range: int = SelectionBnB.score_range) -> Fraction:
+    """G, the score domain's radius: ``score_range`` times the neighbourhood's largest Δ."""
+    return Fraction(score_range) * max(list(nb.deltas(n)) if isinstance(nb, LInfBox) else [nb.sensitivity])
 
-    def _point(self, mechanism: Any, r: int, x: list[Fraction], n: int) -> Any:
-        """The log-ratio at one point as a ball (None where it is not finite or not decidable)."""
-        q = [_ball((v, v), self.prec) for v in x[:n]]
-        q2 = [_ball((a + b, a + b), self.prec) for a, b in zip(x[:n], x[n:])]
-        try:
-            p = mechanism.pmf_on_balls(q, self.prec)[r]
-            p2 = mechanism.pmf_on_balls(q2, self.prec)[r]
-        except (ArithmeticError, ZeroDivisionError, ValueError):
-            return None
-        if not (p > 0) or not (p2 > 0):
-            return None
-        return p.log() - p2.log()
 
-    def _bound(self, mechanism: Any, r: int, box: list[Interval], n: int, lower: bool = False) -> float:
-        """Rounded-up bound of the log-ratio on ``box`` (rounded-down value at a point when ``lower``)."""
-        q = [_ball(iv, self.prec) for iv in box[:n]]
-        q2 = [_ball((a[0] + b[0], a[1] + b[1]), self.prec) for a, b in zip(box[:n], box[n:])]
-        try:
-            p = mechanism.pmf_on_balls(q, self.prec)[r]
-            p2 = mechanism.pmf_on_balls(q2, self.prec)[r]
-        except (ArithmeticError, ZeroDivisionError, ValueError):
-            return -math.inf if lower else math.inf
-        if lower:
-            if not (p > 0) or not (p2 > 0):
-                return -math.inf
-            return _down((p.log() - p2.log()).lower())
-        if not (p2 > 0):
-            return math.inf
-        if not (p.upper() > 0):
-            return -math.inf  # P(q)_r = 0 on the whole box: no loss
-        from flint import arb
+def witness_in_domain(proof: Proof, scores: Sequence[Any], output: int) -> bool:
+    """Whether a witness's scores lie in a branch-and-bound proof's score domain (True for any other
+    proof): a bound proved on |q_a| <= G (or |q_a - q_r| <= G) says nothing about a witness beyond it."""
+    if proof.method != "branch-and-bound" or "score_radius" not in proof.details:
+        return True
+    g = Fraction(proof.details["score_radius"])
+    q = [Fraction(x) for x in scores]
+    base = q[output] if proof.details.get("relative_to_output") else Fraction(0)
+    return all(abs(x - base) <= g for x in q)
 
-        return _up(arb(p.upper()).log().upper() - arb(p2.lower()).log().lower())
+
+def _face(box: Box, grad: list) -> Box:
+    """The face of ``box`` where f is largest along each coordinate whose derivative has one sign;
+    an end lying on an excluded slice (``noteq``) is kept as an interval (the point itself takes
+    the other branch, so the face would not be the limit of this box's law)."""
+    n = box.n
+    iv = list(box.iv)
+    for i, ((lo, hi), g) in enumerate(zip(box.iv, grad)):
+        if lo == hi or not (g > 0 or g < 0):
+            continue
+        end = hi if g > 0 else lo
+        iv[i] = (end, end)
+    for side, a, c in box.noteq:
+        if side == "q" and iv[a] == (c, c):
+            iv[a] = box.iv[a]
+        elif side == "q2" and box.pins[a] is None and iv[a][0] == iv[a][1] and iv[n + a][0] == iv[n + a][1] \
+                and iv[a][0] + iv[n + a][0] == c:
+            iv[n + a] = box.iv[n + a]
+    return Box(box.r, tuple(iv), box.pins, box.noteq)
+
+
+def _test_point(box: Box) -> tuple[list[Fraction], list[Fraction]]:
+    """The box's test point (shortest decimals, so that a branch at a constant a user wrote is hit)."""
+    n = box.n
+    q = [_shortest_decimal(lo, hi) for lo, hi in box.iv[:n]]
+    q2 = [box.pins[a] if box.pins[a] is not None else q[a] + _shortest_decimal(*box.iv[n + a]) for a in range(n)]
+    return q, q2
+
+
+def _split_at_constant(box: Box, keys: list[Key]) -> list[Box] | None:
+    """Children that split ``box`` at the first branch constant met inside it (module docstring of
+    :mod:`.selection_paths`): the slice where the input equals c, and the rest with that equality
+    excluded; None when no key applies."""
+    n = box.n
+    for key in keys:
+        side, a, c = key
+        if key in box.noteq:
+            continue
+        if side == "q":
+            lo, hi = box.iv[a]
+            if not lo <= c <= hi or lo == hi:
+                continue
+            rest = box.noteq | {key}
+            out = [box.replace(a, (c, c))]
+            out += [Box(box.r, box.replace(a, part).iv, box.pins, rest) for part in ((lo, c), (c, hi)) if part[0] < part[1]]
+            return out
+        if box.pins[a] is not None:
+            continue
+        (ql, qh), (zl, zh) = box.iv[a], box.iv[n + a]
+        lo, hi = max(ql, c - zh), min(qh, c - zl)
+        if lo > hi:
+            continue
+        iv = list(box.iv)
+        iv[a], iv[n + a] = (lo, hi), (Fraction(0), Fraction(0))
+        pins = tuple(c if b == a else p for b, p in enumerate(box.pins))
+        return [Box(box.r, tuple(iv), pins, box.noteq), Box(box.r, box.iv, box.pins, box.noteq | {key})]
+    return None

@@ -50,7 +50,8 @@ __all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx"]
 Vector = tuple
 
 
-def _delta(delta: Any) -> Real:
+def parse_delta(delta: Any) -> Real:
+    """The claimed δ as an exact number in [0, 1), else a ``ValueError`` naming ``delta``."""
     d = Real.of(delta, "delta")
     if d.is_symbolic or not (d.sign() >= 0 and (d - 1).sign() < 0):
         raise ValueError(f"delta must be a number in [0, 1), got {delta!r}")
@@ -107,7 +108,7 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
     """(ε, δ)-DP, ε the claimed epsilon, on the given neighbour pairs (module docstring)."""
     t0 = time.perf_counter()
     report = progress or (lambda kind, text: None)
-    d = _delta(delta)
+    d = parse_delta(delta)
     eps = Real.of(claimed_epsilon(mechanism))
     if not pairs:
         raise ValueError("pairs: the scope has no neighbour pairs")
@@ -247,7 +248,7 @@ def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, 
         from .boxes import verify_continuous_boxes
         from ..neighbourhoods import query_relation
 
-        _delta(delta)
+        parse_delta(delta)
         return verify_continuous_boxes(boxed, n if n is not None else 3, relation or query_relation(mechanism),
                                        name=name or mechanism.short_name, approx_delta=delta)
     if kind not in FINITE_KINDS:

@@ -69,8 +69,8 @@ class BoxCounterexample:
         m = self.mechanism
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = Real.of(m.epsilon)
-        lo1, _ = m.box_probability(list(self.scores), self.output, list(self.box), "ball", prec)
-        _, hi2 = m.box_probability(list(self.neighbour_scores), self.output, list(self.box), "ball", prec)
+        lo1, _ = m.part_box_probability(list(self.scores), self.output, list(self.box), "ball", prec)
+        _, hi2 = m.part_box_probability(list(self.neighbour_scores), self.output, list(self.box), "ball", prec)
         with ball_context(prec):
             D = lo1 - eps.to_arb(prec).exp() * hi2
             proved = bool(D.lower() > 0)
@@ -157,7 +157,7 @@ def verify_boxes(
     def bounds(v: Vector, a: str, box: tuple) -> tuple[Any, Any]:
         key = (v, a, box)
         if key not in cache:
-            cache[key] = mechanism.box_probability(list(v), a, list(box), "ball", prec)
+            cache[key] = mechanism.part_box_probability(list(v), a, list(box), "ball", prec)
         return cache[key]
 
     evaluated = 0

@@ -181,8 +181,9 @@ def _rational_pair(q: np.ndarray, z: np.ndarray, lo: Sequence[Fraction], hi: Seq
 def certify_triple(mechanism: Mechanism, nb: Neighbourhood, q: Vector, q2: Vector, r: int, prec: int = 128,
                    note: str = "") -> Witness | None:
     """The ball enclosure of ``log(P(q)_r / P(q')_r)`` as a :class:`Witness` (its lower end, rounded
-    down), at 128 bits and, when the enclosure is wider than 1e-12, at up to 1024 bits; None when
-    q' is not a neighbour of q or the enclosure has no finite lower end."""
+    down), at 128 bits and, when the enclosure is wider than 1e-12 or a probability is not yet
+    proved positive, at up to 1024 bits; None when q' is not a neighbour of q or the enclosure has
+    no finite lower end."""
     if q == q2 or not nb.contains(q, q2):
         return None
     lo = -math.inf
@@ -194,8 +195,8 @@ def certify_triple(mechanism: Mechanism, nb: Neighbourhood, q: Vector, q2: Vecto
                 b = mechanism.pmf(list(q2), backend=f"ball:{p}").values[r]
             except (ValueError, NotImplementedError):
                 return None
-            if not (a > 0):
-                return None
+            if not (a > 0):  # a tiny probability whose ball straddles 0: more bits, before giving up
+                continue
             if not (b > 0):
                 if b.upper() <= 0 and a > 0:  # Pr[M(q') = r] = 0 < Pr[M(q) = r]: unbounded loss
                     return Witness(math.inf, tuple(map(str, q)), tuple(map(str, q2)), r, f"ball:{p}", unbounded=True,

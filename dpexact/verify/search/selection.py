@@ -243,6 +243,7 @@ def verify(
     prec: int = 128,
     name: str | None = None,
     progress: Callable[[str, str], None] | None = None,
+    checked: bool = False,
 ) -> Verdict:
     """Verify pure ε-DP (ε = the mechanism's *claimed* epsilon) over a finite scope.
 
@@ -260,13 +261,16 @@ def verify(
         name: registry name for the report.
         progress: called as ``progress("step", text)`` when a phase starts (screening a family,
             local search, certifying the scope).
+        checked: the caller (the router) has already passed ``mechanism`` through
+            :func:`dpexact.protocols.check_mechanism`; it is not validated a second time.
     """
     t0 = time.perf_counter()
     report = progress or (lambda kind, text: None)
     bad = [s for s in searches if s not in SEARCHES]
     if bad or not searches:
         raise ValueError(f"searches must be a non-empty subset of {SEARCHES}, got {list(searches)}")
-    check_mechanism(mechanism)
+    if not checked:
+        check_mechanism(mechanism)
     nb = neighbourhood if neighbourhood is not None else default_neighbourhood(mechanism)
     delta = Real.of(mechanism.sensitivity).to_fraction()
     scope = Scope(neighbourhood=nb.describe())
