@@ -203,11 +203,8 @@ def max_objective_weight(n: int, k: int) -> int:
     """
     if n < 2 or k < 1:
         return 0
-    q, r = divmod(n - 1, k + 1)
-    parts = [q + 1] * r + [q] * (k + 1 - r)
-    multinomial = math.factorial(n - 1)
-    for c in parts:
-        multinomial //= math.factorial(c)
+    q, r = divmod(n - 1, k + 1)  # r parts of q + 1 and k + 1 − r parts of q (k may be 10^9: no list of parts)
+    multinomial = math.factorial(n - 1) // (math.factorial(q + 1) ** r * math.factorial(q) ** (k + 1 - r))
     return k * n * multinomial
 
 

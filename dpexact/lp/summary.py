@@ -81,7 +81,11 @@ def optimal_summary(
     from .regular_lp import check_exact_weights
     from .solver import solve_regular_lp
 
-    check_exact_weights(n, k)  # before any pilot: the LP's weights must be exact floats, its sums finite
+    # the LP's cost first (a huge lattice is refused with its estimate, in closed form), then its weights
+    # (exact floats, finite sums) before any pilot
+    check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, time_limit=time_limit, ratio_seconds=0.0),
+               max_seconds=max_seconds)
+    check_exact_weights(n, k)
     report = progress or (lambda kind, text: None)
     # built before the LP so that a misspelt name, or an object at another ε or Δ, is reported at once,
     # not after the solve
@@ -99,10 +103,7 @@ def optimal_summary(
     names = list(mechs)
     if not names:
         raise ValueError("mechanisms: give at least one mechanism name")
-    # the LP alone first (no pilot spent on a problem refused anyway), then the ratios timed on a pilot of
-    # each mechanism (which also refuses, before the LP, a sum it cannot do)
-    check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, time_limit=time_limit, ratio_seconds=0.0),
-               max_seconds=max_seconds)
+    # the ratios timed on a pilot of each mechanism (which also refuses, before the LP, a sum it cannot do)
     ratio_backend = "exact" if certify and exp_minus_epsilon(Real.of(epsilon, "epsilon")).is_rational else "float"
     ratio_s = sum(ratio_seconds_estimate(m, n, k, ratio_backend) for m in mechs.values())
     check_cost(estimate_regular_lp_cost(n, k, epsilon, method=method, time_limit=time_limit, ratio_seconds=ratio_s),
