@@ -31,9 +31,17 @@ __all__ = ["evidence_record", "witness_neighbourhood", "replay", "ReplayResult",
 #: ball precision (bits) of a replay
 REPLAY_PREC = 256
 
-#: counterexample class name -> the record's ``evidence`` kind
-_KINDS = {"Counterexample": "selection", "PatternCounterexample": "pattern", "ApproxCounterexample": "event",
-          "BoxCounterexample": "box", "IntervalCounterexample": "interval", "ContinuousBoxCounterexample": "continuous-box"}
+
+def _saved_forms() -> dict[type, str]:
+    """The counterexample classes that have a saved form, and its name (the class itself, not a subclass:
+    a subclass may carry more than the form saves)."""
+    from .decide.counterexample import Counterexample
+    from .search.approx_dp import ApproxCounterexample
+    from .search.boxes import BoxCounterexample, ContinuousBoxCounterexample, IntervalCounterexample
+    from .search.patterns import PatternCounterexample
+
+    return {Counterexample: "selection", PatternCounterexample: "pattern", ApproxCounterexample: "event",
+            BoxCounterexample: "box", IntervalCounterexample: "interval", ContinuousBoxCounterexample: "continuous-box"}
 
 
 @dataclass(frozen=True)
@@ -113,7 +121,7 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
     base = {"mechanism": _mechanism_spec(mechanism), "params": dict(params), "epsilon": str(verdict.epsilon),
             "delta": verdict.delta}
     if cx is not None:
-        kind = _KINDS.get(type(cx).__name__)
+        kind = _saved_forms().get(type(cx))
         if kind is None:  # a counterexample with no saved form (e.g. a closed form's witness box)
             return None
         nb = _relation_record(cx.neighbourhood)
@@ -249,7 +257,7 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> Repl
         rc = cx.recheck(prec)
         claim = "Pr[M(q) ∈ S] > e^ε Pr[M(q') ∈ S]" + ("" if rec.get("delta") is None else f" + δ = {rec['delta']}")
     else:
-        raise ValueError(f"evidence must be one of {', '.join(sorted(set(_KINDS.values())))}, got {str(evidence)[:40]!r}")
+        raise ValueError(f"evidence must be one of {', '.join(sorted(set(_saved_forms().values())))}, got {str(evidence)[:40]!r}")
     note = rc.note or ("" if rc.neighbours else "q and q' are not neighbours in the stated relation")
     return ReplayResult("counterexample", bool(rc.proved), bool(rc.neighbours), rc.arithmetic, claim,
                         (rc.log_ratio_lo, rc.log_ratio_hi) if rec.get("delta") is None else None, note,
