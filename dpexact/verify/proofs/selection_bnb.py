@@ -116,8 +116,9 @@ class SelectionBnB:
 
     Args:
         score_range: G in units of the neighbourhood's largest Δ (the stated domain).
-        max_boxes, seconds: the budget; ``seconds_refuted`` once a box centre is above the
-            target (the claim is then refuted and the bound only brackets the level).
+        max_boxes, seconds: the budget (seconds of this process's CPU time, not wall clock: a loaded
+            machine makes the proof slower, not weaker); ``seconds_refuted`` once a box centre is
+            above the target (the claim is then refuted and the bound only brackets the level).
         gradients: use interval gradients (:mod:`dpexact.numbers.interval_gradient`) for the
             monotonicity test and the mean-value form.
         prec: arb precision.
@@ -193,6 +194,7 @@ class SelectionBnB:
     def run(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox", target: float | None = None,
             tolerance: float = 1e-6) -> BnBResult:
         t0 = time.perf_counter()
+        c0 = time.process_time()  # the budget: CPU time
         roots, domain = self._roots(mechanism, n, nb)
         ordered = mechanism_properties(mechanism).symmetric and domain["scores"].endswith("(symmetry)")
         widths = [max(float(hi - lo) for (_, box) in roots for (lo, hi) in [box[i]]) or 1.0 for i in range(2 * n)]
@@ -247,10 +249,10 @@ class SelectionBnB:
                 if ub - best[0] <= tolerance:
                     status = "within tolerance"
                     break
-                if count >= self.max_boxes or time.perf_counter() - t0 > self.seconds:
+                if count >= self.max_boxes or time.process_time() - c0 > self.seconds:
                     status = "budget"
                     break
-                if target is not None and best[0] > target and time.perf_counter() - t0 > self.seconds_refuted:
+                if target is not None and best[0] > target and time.process_time() - c0 > self.seconds_refuted:
                     status = "budget (a test point is above the target: the bound brackets a refuted level)"
                     break
                 _, k, box = heapq.heappop(heap)
@@ -276,12 +278,12 @@ class SelectionBnB:
                     evaluate(child)
             tops = sorted((max(g, key=lambda x: x[:2]) for g in starts.values()), reverse=True, key=lambda x: x[:2])
             for _, _, start, sbox in tops[:CLIMB_SLICES]:
-                best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, t0), key=lambda x: x[0])
+                best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, c0), key=lambda x: x[0])
         upper = -heap[0][0] if heap else -math.inf
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
 
     def _climb(self, mechanism: "BoxLaw", nb: "LInfBox | MonotoneBox", best: tuple, box: Box, g: Fraction,
-               fixed: bool, t0: float) -> tuple:
+               fixed: bool, c0: float) -> tuple:
         """The best test point improved by a pattern search over exact points (steps G, G/2, …,
         2^-30 G on each score and offset, inside the score domain and the neighbourhood), the
         inputs pinned on a branch constant staying there: the maximum of a law that jumps at
@@ -317,7 +319,7 @@ class SelectionBnB:
                     if v > lb:
                         lb, q, z = v, qt, zt
         step = g
-        while step > g / 2**30 and time.perf_counter() - t0 < self.seconds + self.seconds_refuted:
+        while step > g / 2**30 and time.process_time() - c0 < self.seconds + self.seconds_refuted:
             moved = False
             for i in range(2 * n):
                 a = i % n
