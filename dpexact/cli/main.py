@@ -102,6 +102,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.schema",
     "dpexact.cli.replay",
     "dpexact.cli.data",
+    "dpexact.cli.audit",
 ]
 
 
