@@ -67,17 +67,16 @@ class PointResult:
         return d
 
 
-def _dg_log_weights(sigma: mpmath.mpf, shift: int, width: int) -> list:
-    return [-(mpmath.mpf(k - shift) ** 2) / (2 * sigma * sigma) for k in range(-width, width + 1 + shift)]
-
-
 def _dg_pair(sigma: Any, sensitivity: int) -> tuple[list, list]:
+    """Log-pmfs of N_Z(0, σ²) and N_Z(Δ, σ²) on the same window k ∈ [−W, W + Δ] (each leaves mass
+    below 10^{−70} outside); the normaliser is the same for both (Δ is an integer)."""
     s = mpmath.mpf(sigma)
-    width = int(math.ceil(float(s) * math.sqrt(2 * (_DPS + 10) * math.log(10)))) + 2 + int(sensitivity)
-    lp = _dg_log_weights(s, 0, width + sensitivity)
-    lq = _dg_log_weights(s, sensitivity, width)
-    lz = mpmath.log(mpmath.fsum(mpmath.exp(x) for x in lp))
-    return [x - lz for x in lp[: len(lq)]], [x - lz for x in lq]
+    w = int(math.ceil(float(s) * math.sqrt(2 * (_DPS + 10) * math.log(10)))) + 2
+    ks = range(-w, w + int(sensitivity) + 1)
+    lp = [-(mpmath.mpf(k) ** 2) / (2 * s * s) for k in ks]
+    lq = [-(mpmath.mpf(k - sensitivity) ** 2) / (2 * s * s) for k in ks]
+    lz = mpmath.log(mpmath.fsum(mpmath.exp(-(mpmath.mpf(k) ** 2) / (2 * s * s)) for k in range(-w - 40, w + 41)))
+    return [x - lz for x in lp], [x - lz for x in lq]
 
 
 def renyi_discrete_gaussian(sigma: Any, sensitivity: int, alpha: Any) -> Any:
