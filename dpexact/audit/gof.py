@@ -12,14 +12,20 @@ Least favourable alternative at total variation ``t`` (on the cells): writing ``
 negative part ``B``; with ``p(A) + p(B) <= 1``, ``1/p(A) + 1/p(B) >= 4``. Hence every ``p'`` at
 TV ``>= t`` has ``λ >= 4 N t²`` and the stated power ``P[χ²(k−1, 4 N t²) > c_α]`` is a lower
 bound over all of them (moving mass between the two *smallest* cells is the most favourable
-case, not the least). The power is the noncentral-χ² approximation; benchmarks/audit_power.py
+case, not the least). The power is the noncentral-χ² approximation; benchmarks/audit_calibration.py
 checks it by simulation.
+
+Critical value: with a ``seed``, X²'s null distribution is simulated from the exact cell
+probabilities (:data:`MC_SIMS` multinomial draws) and the p-value is the Monte Carlo one,
+``(1 + #{X²_sim >= X²}) / (M + 1)``, which gives a false-alarm rate <= α whatever N and the cells
+(Davison & Hinkley 1997, §4.2.1); the χ² approximation alone was measured liberal (1.23 % at
+α = 1 %, benchmarks/README.md). Without a seed the asymptotic χ²(k − 1) is used.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
@@ -28,6 +34,8 @@ __all__ = ["MIN_EXPECTED", "Cells", "TestPlan", "merge_cells", "plan", "draws_fo
 
 #: smallest expected count per cell (Cochran's rule, for every cell; the false-alarm rate this gives is measured in benchmarks/audit_calibration.py)
 MIN_EXPECTED = 5.0
+#: Monte Carlo draws of the null distribution of X²
+MC_SIMS = 20_000
 
 
 @dataclass(frozen=True)
@@ -79,26 +87,43 @@ class TestPlan:
     critical: float
     noncentrality: float
     power: float
+    null: Any = field(default=None, repr=False, compare=False)  # simulated null X² (sorted), when Monte Carlo
 
     def statement(self) -> str:
-        return (f"{self.test} on {self.cells} cells from the exact pmf; false-alarm rate α = {self.alpha:g}; "
+        how = f"Monte Carlo critical value from {len(self.null)} null draws of the exact law" if self.null is not None else "asymptotic χ² critical value"
+        return (f"{self.test} on {self.cells} cells from the exact pmf ({how}); false-alarm rate α = {self.alpha:g}; "
                 f"detects any total variation >= {self.tv:g} (on these cells) with probability >= {self.power:.4f} "
                 f"at N = {self.draws} draws (noncentral χ² with λ = 4 N t² = {self.noncentrality:.4g}, the least favourable alternative)")
 
     def as_dict(self) -> dict[str, Any]:
         return {"test": self.test, "alpha": self.alpha, "tv": self.tv, "draws": self.draws, "cells": self.cells,
-                "critical": self.critical, "noncentrality": self.noncentrality, "power": self.power,
+                "critical": self.critical, "critical_method": "monte-carlo" if self.null is not None else "asymptotic",
+                "noncentrality": self.noncentrality, "power": self.power,
                 "statement": self.statement()}
 
 
-def plan(cells: Cells, draws: int, alpha: float, tv: float) -> TestPlan:
-    """The Pearson test's critical value and its power against every alternative at TV ``>= tv``."""
+def plan(cells: Cells, draws: int, alpha: float, tv: float, seed: int | None = None, sims: int = MC_SIMS) -> TestPlan:
+    """The Pearson test's critical value and its power against every alternative at TV ``>= tv``;
+    with ``seed`` the critical value comes from ``sims`` simulated null statistics (module docstring)."""
     from scipy.stats import chi2, ncx2
 
     df = len(cells.probs) - 1
-    crit = float(chi2.isf(alpha, df))
     lam = 4.0 * draws * tv * tv
-    return TestPlan("Pearson χ²", alpha, tv, draws, len(cells.probs), crit, lam, float(ncx2.sf(crit, df, lam)))
+    if seed is None:
+        crit = float(chi2.isf(alpha, df))
+        return TestPlan("Pearson χ²", alpha, tv, draws, len(cells.probs), crit, lam, float(ncx2.sf(crit, df, lam)))
+    if sims * len(cells.probs) > 5 * 10**7:
+        raise ValueError(f"cells: {len(cells.probs)} cells x {sims} simulations is too large")
+    p = np.asarray(cells.probs, dtype=np.float64)
+    p = p / p.sum()
+    counts = np.random.default_rng([seed, 0x6A7]).multinomial(draws, p, size=sims)
+    exp = draws * p
+    null = np.sort(np.sum((counts - exp) ** 2 / exp, axis=1))[::-1]
+    r = int(math.floor(alpha * (sims + 1) - 1))
+    if r < 0:
+        raise ValueError(f"alpha: {alpha} needs more than {sims} Monte Carlo simulations")
+    crit = float(null[r])  # reject iff X² > crit, i.e. (1 + #{null >= X²}) / (M + 1) <= α
+    return TestPlan("Pearson χ²", alpha, tv, draws, len(cells.probs), crit, lam, float(ncx2.sf(crit, df, lam)), null)
 
 
 def draws_for_power(k_cells: int, alpha: float, tv: float, power: float) -> int:
@@ -126,9 +151,10 @@ class TestResult:
     failing: tuple[dict, ...]
 
 
-def pearson(samples: np.ndarray, cells: Cells, alpha: float) -> TestResult:
-    """Pearson's X² of ``samples`` binned into ``cells``; the failing cells are those whose
-    standardized residual exceeds the Bonferroni normal quantile over the cells."""
+def pearson(samples: np.ndarray, cells: Cells, alpha: float, null: Any = None) -> TestResult:
+    """Pearson's X² of ``samples`` binned into ``cells`` (p-value: Monte Carlo against ``null``, the
+    simulated null statistics, else χ²(k − 1)); the failing cells are those whose standardized
+    residual exceeds the Bonferroni normal quantile over the cells."""
     from scipy.stats import chi2, norm
 
     x = np.asarray(samples, dtype=np.float64)
@@ -143,12 +169,15 @@ def pearson(samples: np.ndarray, cells: Cells, alpha: float) -> TestResult:
     obs = np.bincount(idx, minlength=len(cells.probs)).astype(np.float64)
     exp = n * np.asarray(cells.probs)
     stat = float(np.sum((obs - exp) ** 2 / exp))
-    pv = float(chi2.sf(stat, len(cells.probs) - 1))
+    if null is not None:
+        pv = float((1 + np.count_nonzero(np.asarray(null) >= stat)) / (len(null) + 1))
+    else:
+        pv = float(chi2.sf(stat, len(cells.probs) - 1))
     z = (obs - exp) / np.sqrt(exp)
     zc = float(norm.isf(alpha / (2 * len(cells.probs))))
     failing = tuple({"cell": cells.labels[i], "observed": int(obs[i]), "expected": float(exp[i]), "z": float(z[i])}
                     for i in np.argsort(-np.abs(z)) if abs(z[i]) > zc)
-    return TestResult(stat, pv, pv < alpha, failing)
+    return TestResult(stat, pv, pv <= alpha if null is not None else pv < alpha, failing)
 
 
 def holm(p_values: Sequence[float], alpha: float) -> list[bool]:

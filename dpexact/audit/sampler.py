@@ -86,7 +86,8 @@ def resolve(target: "str | Target", params: dict[str, Any] | None) -> tuple[Targ
     return t, spec, p
 
 
-def plan_sampler(law: laws.Law, alpha: float, tv: float, power: float, draws: int | None, bins: int = 40) -> tuple[gof.Cells, gof.TestPlan]:
+def plan_sampler(law: laws.Law, alpha: float, tv: float, power: float, draws: int | None, bins: int = 40,
+                 seed: int | None = None) -> tuple[gof.Cells, gof.TestPlan]:
     """The cells and the plan: at ``draws`` if given, else the smallest N reaching ``power``
     (cells depend on N through the merge, so N and the cells are iterated to a fixed point)."""
     if not 0 < alpha < 1:
@@ -99,7 +100,7 @@ def plan_sampler(law: laws.Law, alpha: float, tv: float, power: float, draws: in
         if isinstance(draws, bool) or not isinstance(draws, int) or not 10 <= draws <= MAX_DRAWS:
             raise ValueError(f"draws must be an integer in 10..{MAX_DRAWS}, got {draws!r}")
         cells = laws.cells_for(law, draws, bins)
-        return cells, gof.plan(cells, draws, alpha, tv)
+        return cells, gof.plan(cells, draws, alpha, tv, seed)
     n = 1000
     for _ in range(8):
         cells = laws.cells_for(law, n, bins)
@@ -110,11 +111,13 @@ def plan_sampler(law: laws.Law, alpha: float, tv: float, power: float, draws: in
             break
         n = n2
     cells = laws.cells_for(law, n, bins)
-    pl = gof.plan(cells, n, alpha, tv)
-    while pl.power < power:  # the last merge changed the cells: take the next N that reaches the power
-        n = int(n * 1.05) + 1
+    pl = gof.plan(cells, n, alpha, tv, seed)
+    while pl.power < power:  # the merge or the Monte Carlo critical value moved: take the next N that reaches the power
+        n = int(n * 1.02) + 1
+        if n > MAX_DRAWS:
+            raise ValueError(f"tv: reaching power {power} at tv {tv} needs more than {MAX_DRAWS} draws")
         cells = laws.cells_for(law, n, bins)
-        pl = gof.plan(cells, n, alpha, tv)
+        pl = gof.plan(cells, n, alpha, tv, seed)
     return cells, pl
 
 
@@ -168,7 +171,7 @@ def audit_sampler(target: "str | Target", params: dict[str, Any] | None = None, 
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
     law = spec.law(p)
-    cells, pl = plan_sampler(law, alpha, tv, power, draws, bins)
+    cells, pl = plan_sampler(law, alpha, tv, power, draws, bins, seed)
     rng = np.random.default_rng(seed)
     est = estimate_from_pilot(f"{label}: {pl.draws} draws", lambda: spec.draw(lib, p, PILOT_DRAWS, np.random.default_rng(seed + 1)),
                               PILOT_DRAWS, pl.draws, BYTES_PER_DRAW, "linear in draws from a pilot of 200")
@@ -180,7 +183,7 @@ def audit_sampler(target: "str | Target", params: dict[str, Any] | None = None, 
     if x.shape != (pl.draws,):
         raise RuntimeError(f"{label}: the sampler returned {x.shape} draws, expected {pl.draws}")
     out.impossible = _impossible(x, law)
-    res = gof.pearson(x[np.isfinite(x)] if out.impossible else x, cells, alpha) if np.isfinite(x).any() else None
+    res = gof.pearson(x[np.isfinite(x)] if out.impossible else x, cells, alpha, pl.null) if np.isfinite(x).any() else None
     if out.impossible:
         out.verdict, out.p_value, out.statistic = "does not conform", 0.0, math.inf
         out.failing = [{"cell": "zero-probability outputs", "observed": len(out.impossible), "expected": 0.0}]

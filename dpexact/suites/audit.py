@@ -127,6 +127,8 @@ def _s(name: str, defaults: dict, law: Callable, draw: Callable) -> SamplerSpec:
 
 
 _NM = {"scores": [0, 1, 2, 4], "scale": 1.5}
+#: the correct Gumbel noisy max, shared by the two noisy-max bugs (one sampler, one calibration)
+_GUMBEL_MAX = _s("gumbel-max", dict(_NM), _em_law, _argmax_noise("gumbel", "max"))
 _EM = {"utility": [-2000, -2001, -2003], "epsilon": 1.0, "sensitivity": 1.0}
 
 
@@ -199,10 +201,10 @@ BUGS: tuple[Bug, ...] = (
         _s("dlap(5/2)", {}, lambda p: laws.discrete_laplace(Fraction(5, 2)), _dlap_rational(5, 2, False)),
         _s("dlap(5//2)", {}, lambda p: laws.discrete_laplace(Fraction(5, 2)), _dlap_rational(5, 2, True))),
     Bug("opendp-zcdp-noisy-max-pf", "opendp", "sampler", "zCDP noisy max samples permute-and-flip, promises EM (Gumbel)",
-        _s("gumbel-max", dict(_NM), _em_law, _argmax_noise("gumbel", "max")),
+        _GUMBEL_MAX,
         _s("exponential-max", dict(_NM), _em_law, _argmax_noise("exponential", "max"))),
     Bug("opendp-gumbel-argmin", "opendp", "sampler", "Gumbel noisy max returns the argmin",
-        _s("gumbel-argmax", dict(_NM), _em_law, _argmax_noise("gumbel", "max")),
+        _GUMBEL_MAX,
         _s("gumbel-argmin", dict(_NM), _em_law, _argmax_noise("gumbel", "min"))),
     Bug("smartnoise-bernoulli-bits", "smartnoise", "sampler", "Bernoulli(2/3) from p's bits, reading bit i+1 for i",
         _s("bits", {"p": "2/3"}, lambda p: laws.bernoulli(Fraction(p["p"])), _bernoulli_bits(0)),
