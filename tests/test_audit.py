@@ -149,6 +149,14 @@ def test_cli_audit_exit_codes_and_schema(tmp_path):
     doc = json.loads(r.stdout)
     validate("audit", doc)
     assert r.returncode == (1 if doc["verdict"] == "anti-conservative" else 0)
+    if doc["verdict"] == "anti-conservative":  # its witnesses replay from the saved document alone
+        f = tmp_path / "map.json"
+        f.write_text(r.stdout)
+        assert run("audit", "replay", str(f)).returncode == 0
+        w = next(p["witness"] for p in doc["points"] if "witness" in p)
+        w["claimed"] = "1"  # a claim above any δ: the witness no longer holds
+        f.write_text(json.dumps(w))
+        assert run("audit", "replay", str(f)).returncode == 1
 
 
 def test_cli_bench_audit_contract():

@@ -112,6 +112,37 @@ def register(app: typer.Typer) -> None:
                     typer.echo(f"  {p.status}: {p.params} claimed {p.claim} = {p.claimed!r}, level in [{p.level_lower!r}, {p.level_upper!r}]")
         exit_with(EXIT_FAIL if r.verdict == "anti-conservative" else EXIT_OK)
 
+    @audit.command("replay")
+    def replay_cmd(
+        file: str = typer.Argument(..., metavar="FILE", help="a map witness record, or an `audit map --json` document"),
+        as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+    ) -> None:
+        """Re-check map witnesses from the record alone (no library imported): exit 0 if every one holds, 1 if not."""
+        import json
+        from pathlib import Path
+
+        from ..audit.maps import recheck
+        from ..io import read_bounded_text
+        from .schema import MAX_DOCUMENT_BYTES
+
+        path = Path(file)
+        if not path.is_file():
+            raise ValueError(f"FILE: {file} is not a readable file")
+        try:
+            doc = json.loads(read_bounded_text(path, MAX_DOCUMENT_BYTES, "FILE"))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise ValueError(f"FILE: {file} is not JSON ({str(exc)[:80]})") from None
+        recs = [p["witness"] for p in doc.get("points", []) if isinstance(p, dict) and "witness" in p] \
+            if isinstance(doc, dict) and doc.get("command") == "audit" else [doc]
+        if not recs:
+            raise ValueError(f"FILE: {file} holds no map witness")
+        held = [recheck(r) for r in recs]
+        if as_json:
+            typer.echo(json.dumps({"witnesses": len(held), "holding": sum(held)}))
+        else:
+            typer.echo(f"{sum(held)} of {len(held)} witnesses re-checked: the certified level exceeds the claim")
+        exit_with(EXIT_OK if all(held) else EXIT_FAIL)
+
     app.add_typer(audit, name="audit")
 
     @app.command("bench-audit")
