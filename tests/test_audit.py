@@ -164,3 +164,27 @@ def test_cli_bench_audit_contract():
     doc = json.loads(r.stdout)
     validate("bench-audit", doc)
     assert r.returncode == 0 and doc["ok"] and len({row["name"] for row in doc["rows"]}) >= 8
+
+
+def test_monte_carlo_critical_value_keeps_the_exact_false_alarm_rate():
+    """Two cells: the false-alarm probability of the planned test computed exactly from the binomial law."""
+    from scipy.stats import binom
+
+    from dpexact.audit.sampler import plan_sampler
+
+    cells, pl = plan_sampler(laws.bernoulli(Fraction(2, 3)), 0.01, 0.05, 0.95, None, seed=0)
+    n, p = pl.draws, 2 / 3
+    o = np.arange(n + 1)
+    x2 = (o - n * p) ** 2 / (n * p * (1 - p))
+    exact = binom.pmf(o[x2 > pl.critical], n, p).sum()
+    # the Monte Carlo quantile's own error: 3 standard deviations of a proportion near α over 20,000 draws
+    assert exact <= 0.01 + 3 * math.sqrt(0.01 * 0.99 / 20_000)
+    assert pl.as_dict()["critical_method"] == "monte-carlo"
+
+
+def test_missing_library_is_one_line_naming_the_extra():
+    code = ("import sys; sys.modules['opendp'] = None; sys.modules['opendp.prelude'] = None\n"
+            "from dpexact.cli.main import app; app(['audit', 'sampler', 'opendp:make_laplace:int'])")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1 and r.stderr.startswith("error:") and "dpexact[audit]" in r.stderr
