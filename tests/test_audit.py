@@ -188,3 +188,26 @@ def test_missing_library_is_one_line_naming_the_extra():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 2
     assert r.stderr.count("\n") == 1 and r.stderr.startswith("error:") and "dpexact[audit]" in r.stderr
+
+
+def test_finite_rho_witness_pf_above_em_claim_and_records_are_checked():
+    """Permute-and-flip's exact Rényi divergences exceed the exponential mechanism's ρ = ε²/8 (the OpenDP
+    zCDP noisy-max bug seen through its map); EM itself stays below; a record naming other code is refused."""
+    from dpexact.audit.maps import level
+
+    lp = {"mechanism_params": {"epsilon": "1"}, "scores": [0, 1], "neighbour_scores": [1, 0]}
+    pf = evaluate_point(MapPoint({}, "rho", 1 / 8, "finite", {"mechanism": "pf", **lp}), "t")
+    em = evaluate_point(MapPoint({}, "rho", 1 / 8, "finite", {"mechanism": "em", **lp}), "t")
+    assert pf.status == "anti-conservative" and recheck(pf.witness)
+    assert em.status == "conservative"
+    # KL(EM(q) || EM(q')) for two candidates is the Bernoulli KL, computed here independently
+    a, b = 1 / (1 + math.exp(0.5)), 1 / (1 + math.exp(-0.5))
+    kl = a * math.log(a / b) + b * math.log(b / a)
+    lo, _, _, _, _ = level(MapPoint({}, "rho", 1 / 8, "finite", {"mechanism": "em", **lp}))
+    assert float(lo) >= kl / 1.01 * 0.99  # the α grid starts at 1.01, near KL
+    bad = dict(pf.witness, law_params=dict(pf.witness["law_params"], mechanism="os:system"))
+    with pytest.raises(ValueError):
+        recheck(bad)
+    far = dict(pf.witness, law_params=dict(pf.witness["law_params"], neighbour_scores=[3, 0]))
+    with pytest.raises(ValueError):
+        recheck(far)

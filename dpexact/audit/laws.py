@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import mpmath
@@ -67,11 +68,21 @@ Law = DiscreteLaw | ContinuousLaw
 
 def _mp(x: Any) -> Any:
     """An mpf from an int, float, decimal string, Fraction or mpf (a Fraction exactly as a quotient)."""
-    from fractions import Fraction
-
     if isinstance(x, Fraction):
         return mpmath.mpf(x.numerator) / x.denominator
     return mpmath.mpf(x)
+
+
+def mp_of_exact(v: Any) -> Any:
+    """An exact pmf value (python-flint fmpq, Fraction, int or a sympy expression) as an mpf at the
+    current precision (a rational exactly as a quotient, an expression evaluated by sympy to DPS + 10 digits)."""
+    import flint
+
+    if isinstance(v, flint.fmpq):
+        return mpmath.mpf(int(v.p)) / int(v.q)
+    if isinstance(v, (int, Fraction)):
+        return _mp(Fraction(v))
+    return mpmath.mpf(str(v.evalf(DPS + 10)))
 
 
 def _window(name: str, weight: Callable[[int], Any], centre: int, width: int) -> DiscreteLaw:

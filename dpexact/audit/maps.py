@@ -97,7 +97,8 @@ def _finite_pmfs(name: str, mparams: dict, q: Sequence, q2: Sequence) -> tuple[l
 
     m = mechanism(name, **mparams)
     with mpmath.workdps(_DPS + 10):
-        conv = lambda v: mpmath.mpf(str(v.evalf(_DPS + 10)))  # noqa: E731
+        from .laws import mp_of_exact as conv
+
         p = [conv(v) for v in m.pmf([_fr(x) for x in q], backend="exact").values]
         r = [conv(v) for v in m.pmf([_fr(x) for x in q2], backend="exact").values]
     return p, r
@@ -133,11 +134,20 @@ def level(pt: MapPoint) -> tuple[Any, Any, str, str | None, dict | None]:
         up = _fr(lp["sensitivity"]) ** 2 / (2 * _fr(lp["sigma"]) ** 2)
         return best - _EPS_ULP, up, "max over α of D_α/α (60 digits); upper: continuous Gaussian Δ²/(2σ²)", None, {"alpha": a}
     if c == "rho" and pt.law == "finite":
-        p, r = _finite_pmfs(lp["mechanism"], lp["mechanism_params"], lp["scores"], lp["neighbour_scores"])
+        name, mparams = lp["mechanism"], dict(lp["mechanism_params"])
+        if name not in _REGISTRY_FINITE:
+            raise ValueError(f"finite law: mechanism must be one of {sorted(_REGISTRY_FINITE)}")
+        q, q2 = lp["scores"], lp["neighbour_scores"]
+        if len(q) != len(q2) or max(abs(_fr(a) - _fr(b)) for a, b in zip(q, q2)) > _fr(mparams.get("sensitivity", 1)):
+            raise ValueError("finite law: scores and neighbour_scores are not neighbours (L∞ distance above the sensitivity)")
+        p, r = _finite_pmfs(name, mparams, q, q2)
         with mpmath.workdps(_DPS + 10):
             vals = [(max(renyi_finite(p, r, al), renyi_finite(r, p, al)) / mpmath.mpf(al), al) for al in ALPHAS]
         best, a = max(vals, key=lambda t: t[0])
-        return best - _EPS_ULP, math.inf, f"max over α of D_α/α of {lp['mechanism']}'s exact pmfs (a lower bound of the level)", None, {"alpha": a}
+        # the exponential mechanism is ε²/8-zCDP (bounded range: Cesar & Rogers 2021, Lemma 3.2 with Thm 3.3)
+        up: Any = _fr(mparams["epsilon"]) ** 2 / 8 if name == "em" else math.inf
+        return (best - _EPS_ULP, up, f"max over α of D_α/α of {name}'s exact pmfs on this pair (a lower bound of the level)"
+                + ("; upper: ε²/8 (bounded range)" if name == "em" else ""), None, {"alpha": a})
     raise ValueError(f"no certified level for claim {c!r} of law {pt.law!r}")
 
 

@@ -17,6 +17,9 @@ Samplers (numpy, seeded; the exact law is the one the library promised):
 
 Maps (certified level, :mod:`dpexact.audit.maps`):
 
+* ``opendp-zcdp-noisy-max-rho`` — the same noisy-max bug seen through its privacy map: ρ = ε²/8 claimed for
+  permute-and-flip's law (exact Rényi divergences on neighbouring scores exceed it), next to the exponential
+  mechanism, which meets it;
 * ``zcdp-to-delta`` — an anti-conservative zCDP -> (ε, δ) conversion ε = ρ + √(2ρ log(1/δ)) (the
   correct bound is ρ + 2√(ρ log(1/δ)); Bun & Steinke 2016 Prop. 1.3) on the Gaussian mechanism;
 * ``tail-bound-rounding`` — the ε of a Laplace scale rounded toward −∞ instead of +∞;
@@ -188,12 +191,23 @@ def _agauss_eval(sign_error: bool) -> Callable:
     return ev
 
 
+def _noisy_max_rho(mech: str) -> Callable:
+    """zCDP noisy max claiming the exponential mechanism's ρ = ε²/8, its law ``mech`` (em or pf)."""
+    def ev(lib: Any, p: dict) -> MapPoint:
+        return MapPoint(p, "rho", p["epsilon"] ** 2 / 8, "finite",
+                        {"mechanism": mech, "mechanism_params": {"epsilon": str(Fraction(p["epsilon"]))},
+                         "scores": list(p["scores"]), "neighbour_scores": list(p["neighbour_scores"])})
+    return ev
+
+
 def _m(name: str, grid: list[dict], ev: Callable) -> MapSpec:
     return MapSpec(name, name, lambda: list(grid), ev)
 
 
 _ZGRID = [{"sigma": s, "delta": d} for s in (0.5, 1.0, 2.0, 4.0) for d in (1e-3, 1e-6)]
 _RGRID = [{"scale": b, "sensitivity": s} for b in (0.3, 0.7, 3.0, 7.0, 1.1) for s in (1.0, 0.1, 0.3)]
+_NGRID = [{"epsilon": e, "scores": q, "neighbour_scores": q2} for e in (0.5, 1.0, 2.0)
+          for q, q2 in (((0, 1), (1, 0)), ((0, 0, 1), (1, 1, 0)), ((0, 0, 0), (-1, -1, 1)))]
 _AGRID = [{"epsilon": e, "delta": d} for e in (0.5, 1.0, 2.0) for d in (1e-3, 1e-6)]
 
 BUGS: tuple[Bug, ...] = (
@@ -215,6 +229,8 @@ BUGS: tuple[Bug, ...] = (
     Bug("diffprivlib-em-nan", "diffprivlib", "sampler", "exponential mechanism: all weights underflow, NaN returned",
         _s("em-stable", dict(_EM), _em_util_law, _em_weights(True)),
         _s("em-underflow", dict(_EM), _em_util_law, _em_weights(False))),
+    Bug("opendp-zcdp-noisy-max-rho", "opendp", "map", "noisy max claiming EM's ρ = ε²/8 while sampling permute-and-flip",
+        _m("em-rho", _NGRID, _noisy_max_rho("em")), _m("pf-rho", _NGRID, _noisy_max_rho("pf"))),
     Bug("zcdp-to-delta", "opendp", "map", "zCDP -> (ε, δ) with ε = ρ + √(2ρ log 1/δ) (missing factor √2)",
         _m("rho+2sqrt", _ZGRID, _zcdp_eval(False)), _m("rho+sqrt2", _ZGRID, _zcdp_eval(True))),
     Bug("tail-bound-rounding", "opendp", "map", "ε = Δ/scale rounded toward −∞ instead of +∞",

@@ -136,7 +136,7 @@ def pf_probs(mech: Any, scores: Any) -> list:
 
     pm = mech.pmf([Fraction(str(u)) for u in scores], backend="exact")
     with mpmath.workdps(laws.DPS + 10):
-        return [mpmath.mpf(str(v.evalf(laws.DPS + 10))) for v in pm.values]
+        return [laws.mp_of_exact(v) for v in pm.values]
 
 
 SAMPLERS = {
