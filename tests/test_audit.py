@@ -152,7 +152,9 @@ def test_cli_audit_exit_codes_and_schema(tmp_path):
     if doc["verdict"] == "anti-conservative":  # its witnesses replay from the saved document alone
         f = tmp_path / "map.json"
         f.write_text(r.stdout)
-        assert run("audit", "replay", str(f)).returncode == 0
+        rr = run("audit", "replay", str(f), "--json")
+        assert rr.returncode == 0
+        validate("audit", json.loads(rr.stdout))
         w = next(p["witness"] for p in doc["points"] if "witness" in p)
         w["claimed"] = "1"  # a claim above any δ: the witness no longer holds
         f.write_text(json.dumps(w))
@@ -211,3 +213,10 @@ def test_finite_rho_witness_pf_above_em_claim_and_records_are_checked():
     far = dict(pf.witness, law_params=dict(pf.witness["law_params"], neighbour_scores=[3, 0]))
     with pytest.raises(ValueError):
         recheck(far)
+
+
+def test_mixture_law_is_the_mixed_bernoulli():
+    m = laws.mixture([Fraction(3, 10), Fraction(7, 10)], [laws.bernoulli(Fraction(3, 4)), laws.bernoulli(Fraction(1, 4))])
+    with mpmath.workdps(60):
+        assert abs(m.pmf(1) - mpmath.mpf(2) / 5) < mpmath.mpf(10) ** -55  # 0.3·3/4 + 0.7·1/4
+        assert abs(m.mass() - 1) < mpmath.mpf(10) ** -55

@@ -163,7 +163,7 @@ def mixture(weights: Sequence[Any], laws: Sequence[DiscreteLaw]) -> DiscreteLaw:
     lo = min(l.lo for l in laws)
     hi = max(l.lo + len(l.probs) for l in laws)
     with mpmath.workdps(DPS + 10):
-        ws = [mpmath.mpf(w) for w in weights]
+        ws = [_mp(w) for w in weights]
         probs = tuple(mpmath.fsum(w * l.pmf(k) for w, l in zip(ws, laws)) for k in range(lo, hi))
         left = mpmath.fsum(w * l.left for w, l in zip(ws, laws))
         right = mpmath.fsum(w * l.right for w, l in zip(ws, laws))

@@ -116,6 +116,7 @@ def register(app: typer.Typer) -> None:
     def replay_cmd(
         file: str = typer.Argument(..., metavar="FILE", help="a map witness record, or an `audit map --json` document"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
+        output: Optional[str] = output_option(),
     ) -> None:
         """Re-check map witnesses from the record alone (no library imported): exit 0 if every one holds, 1 if not."""
         import json
@@ -136,10 +137,11 @@ def register(app: typer.Typer) -> None:
             if isinstance(doc, dict) and doc.get("command") == "audit" else [doc]
         if not recs:
             raise ValueError(f"FILE: {file} holds no map witness")
+        target_path = prepare_output(output)
         held = [recheck(r) for r in recs]
-        if as_json:
-            typer.echo(json.dumps({"witnesses": len(held), "holding": sum(held)}))
-        else:
+        emit_json({"mode": "replay", "target": file, "witnesses": len(held), "holding": sum(held),
+                   "verdict": "holds" if all(held) else "does not hold"}, as_json, target_path, command="audit")
+        if not as_json:
             typer.echo(f"{sum(held)} of {len(held)} witnesses re-checked: the certified level exceeds the claim")
         exit_with(EXIT_OK if all(held) else EXIT_FAIL)
 

@@ -75,6 +75,18 @@ def _draw_rr_bool(dp: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndar
     return np.asarray([int(m(True)) for _ in range(n)], dtype=np.float64)
 
 
+def _draw_rr_bool_mixed(dp: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Randomized response on an input bit that is itself Bernoulli(p_in) (drawn with the seeded rng)."""
+    m = dp.m.make_randomized_response_bool(float(p["prob"]))
+    bits = rng.random(n) < float(p["p_in"])
+    return np.asarray([int(m(bool(b))) for b in bits], dtype=np.float64)
+
+
+def _rr_mixed_law(p: dict) -> Any:
+    prob, p_in = Fraction(str(p["prob"])), Fraction(str(p["p_in"]))
+    return laws.mixture([p_in, 1 - p_in], [laws.bernoulli(prob), laws.bernoulli(1 - prob)])
+
+
 def _noisy_max(measure: str) -> Any:
     def draw(dp: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
         mo = dp.max_divergence() if measure == "max" else dp.zero_concentrated_divergence()
@@ -124,6 +136,9 @@ SAMPLERS = {
                                             _rr_law, _draw_rr, seconds_per_draw=3e-4),
     "make_randomized_response_bool": SamplerSpec("make_randomized_response_bool", "binary randomized response on True", {"prob": 0.75},
                                                  lambda p: laws.bernoulli(Fraction(str(p["prob"]))), _draw_rr_bool, seconds_per_draw=3e-4),
+    "make_randomized_response_bool:mixed": SamplerSpec(
+        "make_randomized_response_bool:mixed", "binary randomized response on a Bernoulli(p_in) input (law: a mixture)",
+        {"prob": 0.75, "p_in": 0.3}, _rr_mixed_law, _draw_rr_bool_mixed, seconds_per_draw=3e-4),
     "make_noisy_max": SamplerSpec("make_noisy_max", "report noisy max, max_divergence (exponential noise): permute-and-flip law",
                                   {"scores": [0, 1, 2, 4], "scale": 1.5}, _pf_law, _noisy_max("max"), seconds_per_draw=4e-4),
     "make_noisy_max:zcdp": SamplerSpec("make_noisy_max:zcdp", "report noisy max, zCDP (Gumbel noise): exponential mechanism law",
