@@ -2,7 +2,7 @@
 (Pearson χ² at α with the power stated before drawing; Holm across the samplers) and every
 registered privacy map on its grid against dpexact's certified level.
 
-Run: python benchmarks/audit_libraries.py [TV]   (default TV 0.03; writes benchmarks/results/audit_libraries.json)
+Run: python benchmarks/audit_libraries.py [TV]   (default TV 0.03; writes benchmarks/results/audit_libraries_tv<TV>.json)
 Budget: each sampler audit refuses an N whose pilot estimate exceeds 120 s; the whole run is
 stated at the end (CPU seconds, max RSS).
 """
@@ -50,7 +50,8 @@ def main(tv: float) -> dict:
 
 
 if __name__ == "__main__":
-    res = main(float(sys.argv[1]) if len(sys.argv) > 1 else 0.03)
+    tv = float(sys.argv[1]) if len(sys.argv) > 1 else 0.03
+    res = main(tv)
     os.makedirs("benchmarks/results", exist_ok=True)
-    with open("benchmarks/results/audit_libraries.json", "w") as f:
+    with open(f"benchmarks/results/audit_libraries_tv{tv:g}.json", "w") as f:
         json.dump(res, f, indent=1, default=str)

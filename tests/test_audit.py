@@ -145,6 +145,11 @@ def test_cli_audit_exit_codes_and_schema(tmp_path):
     assert r.returncode == 2 and r.stderr.startswith("error:") and "Traceback" not in r.stderr
     r = run("audit", "sampler", "pydp:GeometricDistribution", "--tv", "0.1", "--draws", "50000", "--max-seconds", "0.0001")
     assert r.returncode == 2 and "time budget" in r.stderr
+    r = run("audit", "sampler", "pydp:GeometricDistribution", "diffprivlib:Geometric", "--tv", "0.1", "--json")
+    doc = json.loads(r.stdout)
+    validate("audit", doc)
+    assert doc["mode"] == "samplers" and all(x["plan"]["alpha"] == pytest.approx(0.005) for x in doc["results"])
+    assert r.returncode == (1 if any(x["verdict"] == "does not conform" for x in doc["results"]) else 0)
     r = run("audit", "map", "diffprivlib:GaussianAnalytic", "--json")
     doc = json.loads(r.stdout)
     validate("audit", doc)

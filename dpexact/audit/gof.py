@@ -102,9 +102,10 @@ class TestPlan:
                 "statement": self.statement()}
 
 
-def plan(cells: Cells, draws: int, alpha: float, tv: float, seed: int | None = None, sims: int = MC_SIMS) -> TestPlan:
+def plan(cells: Cells, draws: int, alpha: float, tv: float, seed: int | None = None, sims: int | None = None) -> TestPlan:
     """The Pearson test's critical value and its power against every alternative at TV ``>= tv``;
-    with ``seed`` the critical value comes from ``sims`` simulated null statistics (module docstring)."""
+    with ``seed`` the critical value comes from ``sims`` simulated null statistics (module docstring;
+    default ``max(MC_SIMS, 200/α)``, so that about 200 simulated statistics lie beyond it)."""
     from scipy.stats import chi2, ncx2
 
     df = len(cells.probs) - 1
@@ -112,6 +113,7 @@ def plan(cells: Cells, draws: int, alpha: float, tv: float, seed: int | None = N
     if seed is None:
         crit = float(chi2.isf(alpha, df))
         return TestPlan("Pearson χ²", alpha, tv, draws, len(cells.probs), crit, lam, float(ncx2.sf(crit, df, lam)))
+    sims = max(MC_SIMS, int(math.ceil(200 / alpha))) if sims is None else sims
     if sims * len(cells.probs) > 5 * 10**7:
         raise ValueError(f"cells: {len(cells.probs)} cells x {sims} simulations is too large")
     p = np.asarray(cells.probs, dtype=np.float64)

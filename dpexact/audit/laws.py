@@ -208,8 +208,12 @@ def cells_for(law: Law, draws: int, bins: int = 40) -> Cells:
             # a dropped zero cell between kept ones joins its left neighbour
             highs = [lows[j + 1] for j in range(len(lows) - 1)] + [math.inf]
             return merge_cells(lows, highs, [float(p) for p in probs], draws)
-        edges = [law.quantile(i / bins) for i in range(1, bins)]
-        edges = sorted(set(edges))
+        edges = sorted({law.quantile(i / bins) for i in range(1, bins)})
+        import numpy as np
+
+        e = np.asarray(edges)
+        if e.size > 1 and np.any(np.diff(e) < 2.0**20 * np.spacing(np.abs(e[1:]))):
+            raise ValueError(f"{law.name}: quantile cells narrower than 2^20 float spacings; the test would see float granularity")
         cdfs = [mpmath.mpf(0)] + [law.cdf(e) for e in edges] + [mpmath.mpf(1)]
         probs = [float(cdfs[i + 1] - cdfs[i]) for i in range(len(cdfs) - 1)]
         return merge_cells([-math.inf, *edges], [*edges, math.inf], probs, draws)

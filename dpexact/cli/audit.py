@@ -52,40 +52,62 @@ def register(app: typer.Typer) -> None:
 
     @audit.command("sampler")
     def sampler_cmd(
-        target: str = typer.Argument(..., metavar="LIB:CALL", help="a registered sampler, e.g. opendp:make_laplace:int"),
-        param: Optional[list[str]] = typer.Option(None, "--param", help="NAME=VALUE for the call (repeatable)"),
+        target: list[str] = typer.Argument(..., metavar="LIB:CALL...",
+                                           help="registered samplers, e.g. opendp:make_laplace:int (several: Holm across them)"),
+        param: Optional[list[str]] = typer.Option(None, "--param", help="NAME=VALUE for the call (repeatable; one target only)"),
         draws: Optional[int] = typer.Option(None, "--draws", help="N (default: the smallest N reaching --power)"),
-        alpha: float = typer.Option(0.01, "--alpha", help="false-alarm rate"),
+        alpha: float = typer.Option(0.01, "--alpha", help="false-alarm rate (family-wise with several targets)"),
         tv: float = typer.Option(0.02, "--tv", help="total variation the power refers to"),
         power: float = typer.Option(0.95, "--power", help="power wanted against every law at TV >= --tv"),
-        seed: int = typer.Option(0, "--seed", help="seed (libraries that accept one; always reported)"),
-        max_seconds: float = typer.Option(120.0, "--max-seconds", help="time budget: refuse N whose estimate exceeds it"),
+        seed: int = typer.Option(0, "--seed", help="seed (libraries that accept one, and the Monte Carlo critical value; always reported)"),
+        max_seconds: float = typer.Option(120.0, "--max-seconds", help="time budget per sampler: refuse N whose estimate exceeds it"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
-        """Audit a library's sampler against dpexact's exact law (exit 0 conforms, 1 not, 3 underpowered)."""
-        from ..audit.adapters import MissingLibrary
+        """Audit library samplers against dpexact's exact laws (exit 0 all conform, 1 one does not, 3 underpowered).
+
+        With several targets each is planned at the Bonferroni level α/m (its power is stated there) and the
+        verdicts come from Holm's step-down over their p-values at family-wise α."""
+        from ..audit.adapters import MissingLibrary, parse_target
+        from ..audit.gof import holm
         from ..audit.sampler import audit_sampler
 
         target_path = prepare_output(output)
         p = _params(param)
+        if p and len(target) > 1:
+            raise ValueError("--param: applies to one target only; give one LIB:CALL")
+        if not 0 < alpha < 1:
+            raise ValueError(f"--alpha must be in (0, 1), got {alpha}")
+        tgts = [parse_target(t, "sampler") for t in target]  # every name checked before any library is imported
+        m = len(tgts)
         say = (lambda s: typer.echo(f"plan: {s}", err=True)) if not as_json else None
+        results = []
         try:
-            r = audit_sampler(target, p, draws=draws, alpha=alpha, tv=tv, power=power, seed=seed, max_seconds=max_seconds,
-                              announce=say)
+            for t in tgts:
+                results.append(audit_sampler(t, p, draws=draws, alpha=alpha / m, tv=tv, power=power, seed=seed,
+                                             max_seconds=max_seconds, announce=say))
         except MissingLibrary as exc:
             _missing(exc)
             return
-        doc = {"mode": "sampler", **r.as_dict()}
+        if m > 1:
+            rej = holm([r.p_value if r.p_value is not None else 1.0 for r in results], alpha)
+            for r, h in zip(results, rej):
+                r.verdict = "does not conform" if h else ("conforms" if r.plan.power >= power else "underpowered")
+            doc: dict[str, Any] = {"mode": "samplers", "target": " ".join(str(t) for t in tgts), "family_alpha": alpha,
+                                   "correction": "Holm (plans at Bonferroni α/m)", "results": [r.as_dict() for r in results]}
+        else:
+            doc = {"mode": "sampler", **results[0].as_dict()}
         emit_json(doc, as_json, target_path, command="audit")
         if not as_json:
-            typer.echo(f"{r.target} ({r.law}): {r.verdict}; X² = {r.statistic:.4g}, p = {r.p_value:.3g}, N = {r.plan.draws}, "
-                       f"seed {r.seed}{'' if r.seedable else ' (the library draws from its own unseeded RNG)'}")
-            for f in r.failing[:8]:
-                typer.echo(f"  failing cell {f['cell']}: observed {f['observed']}, expected {f['expected']:.1f}")
-            if r.floating:
-                typer.echo("  covers the shape of the real law (quantile cells wider than float spacing), not float-level leakage")
-        exit_with({"conforms": EXIT_OK, "does not conform": EXIT_FAIL}.get(r.verdict, EXIT_UNDECIDED))
+            for r in results:
+                typer.echo(f"{r.target} ({r.law}): {r.verdict}; X² = {r.statistic:.4g}, p = {r.p_value:.3g}, N = {r.plan.draws}, "
+                           f"seed {r.seed}{'' if r.seedable else ' (the library draws from its own unseeded RNG)'}")
+                for f in r.failing[:8]:
+                    typer.echo(f"  failing cell {f['cell']}: observed {f['observed']}, expected {f['expected']:.1f}")
+                if r.floating:
+                    typer.echo("  covers the shape of the real law (quantile cells wider than float spacing), not float-level leakage")
+        verdicts = {r.verdict for r in results}
+        exit_with(EXIT_FAIL if "does not conform" in verdicts else (EXIT_UNDECIDED if "underpowered" in verdicts else EXIT_OK))
 
     @audit.command("map")
     def map_cmd(
