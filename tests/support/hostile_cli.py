@@ -63,6 +63,8 @@ BASE: dict[str, list[str]] = {
     "bench": ["bench", "--quick"],
     "bench-verifier": ["bench-verifier"],
     "data": ["data", "--help"],  # a group: its fetch downloads, so no fetch is ever fuzzed here
+    "audit": ["audit", "--help"],  # a group: its subcommands draw from installed libraries
+    "bench-audit": ["bench-audit"],
 }
 #: commands whose base run is a whole benchmark: only values refused before any work are tried
 LONG = {"bench", "bench-verifier"}
