@@ -168,8 +168,8 @@ def audit_sampler(target: "str | Target", params: dict[str, Any] | None = None, 
         lib = load_library(tgt.library)
     else:
         label, p, lib = str(target), {**spec.defaults, **(params or {})}, library
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be an integer >= 0, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be an integer in 0..2^63-1, got {str(seed)[:40]}")
     law = spec.law(p)
     cells, pl = plan_sampler(law, alpha, tv, power, draws, bins, seed)
     rng = np.random.default_rng(seed)

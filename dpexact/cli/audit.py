@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, EXIT_USAGE, emit_json, exit_with, output_option, prepare_output
+from .common import STRICT_INT, EXIT_FAIL, EXIT_OK, EXIT_UNDECIDED, EXIT_USAGE, emit_json, exit_with, output_option, prepare_output
 
 __all__ = ["register"]
 
@@ -55,11 +55,11 @@ def register(app: typer.Typer) -> None:
         target: list[str] = typer.Argument(..., metavar="LIB:CALL...",
                                            help="registered samplers, e.g. opendp:make_laplace:int (several: Holm across them)"),
         param: Optional[list[str]] = typer.Option(None, "--param", help="NAME=VALUE for the call (repeatable; one target only)"),
-        draws: Optional[int] = typer.Option(None, "--draws", help="N (default: the smallest N reaching --power)"),
+        draws: Optional[int] = typer.Option(None, "--draws", parser=STRICT_INT, help="N (default: the smallest N reaching --power)"),
         alpha: float = typer.Option(0.01, "--alpha", help="false-alarm rate (family-wise with several targets)"),
         tv: float = typer.Option(0.02, "--tv", help="total variation the power refers to"),
         power: float = typer.Option(0.95, "--power", help="power wanted against every law at TV >= --tv"),
-        seed: int = typer.Option(0, "--seed", help="seed (libraries that accept one, and the Monte Carlo critical value; always reported)"),
+        seed: int = typer.Option(0, "--seed", parser=STRICT_INT, help="seed (libraries that accept one, and the Monte Carlo critical value; always reported)"),
         max_seconds: float = typer.Option(120.0, "--max-seconds", help="time budget per sampler: refuse N whose estimate exceeds it"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
@@ -171,15 +171,15 @@ def register(app: typer.Typer) -> None:
 
     @app.command("bench-audit")
     def bench_audit_cmd(
-        seed: int = typer.Option(0, "--seed", help="seed of the sampler rows"),
+        seed: int = typer.Option(0, "--seed", parser=STRICT_INT, help="seed of the sampler rows"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
         """Re-create historical DP-library bugs next to their correct versions and audit both (exit 1 if a bug is missed or a correct version flagged)."""
         from ..suites.audit import SUITE_ALPHA, SUITE_POWER, SUITE_TV, run_suite
 
-        if seed < 0:
-            raise ValueError(f"--seed must be >= 0, got {seed}")
+        if not 0 <= seed < 2**63:
+            raise ValueError(f"--seed must be in 0..2^63-1, got {str(seed)[:40]}")
         target_path = prepare_output(output)
         rows = run_suite(seed)
         ok = all(r["detected"] == r["buggy"] for r in rows)
