@@ -54,7 +54,6 @@ def main(runs: int) -> dict:
     cells, pl = plan_sampler(law, SUITE_ALPHA, SUITE_TV, SUITE_POWER, None, seed=0)
     p = np.asarray(cells.probs)
     t = SUITE_TV
-    order = np.argsort(np.cumsum(p))
     half = np.cumsum(p) <= 0.5
     pa = p[half].sum()
     lf = p.copy(); lf[half] += t * p[half] / pa; lf[~half] -= t * p[~half] / (1 - pa)  # least favourable (d ∝ p on halves)
