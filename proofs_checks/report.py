@@ -144,8 +144,13 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
     smallest reproducing input (refuted) or evidence on the next. With ``max_lines`` the input
     lines of the last claims are dropped so that the summary fits (every claim keeps its line).
     """
+    from dpexact.papers import PAPERS, legend
+
     w = max(40, width)
     lines = [one_line(title, w)] if title else []
+    cited = [p for p in dict.fromkeys(o.claim.paper for o in outcomes) if p in PAPERS]
+    if cited:
+        lines += legend(w, papers=cited, short=True)
     lines += _table_lines(*_counts(outcomes))
     diff = changed(outcomes, quick)
     recorded = [o for o in outcomes if o.claim.expected_verdict(quick) is not None]
@@ -169,21 +174,48 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
             groups.append((key, []))
         groups[-1][1].append(o)
     footer = ["", one_line("more: --severity S or --verdict V for one group, --all for every claim", w)]
-    heads = {id(o): wrap_lines(f"  {o.claim.id}: {o.claim.statement}", w, max_lines=STATEMENT_LINES, hang=6) for o in listed}
-    detailed = len(listed)
-    if max_lines is not None:
-        room = max_lines - len(lines) - 2 * len(groups) - sum(len(h) for h in heads.values()) - len(footer)
-        detailed = max(0, min(len(listed), room // EVIDENCE_LINES))
-    k = 0
+    statement_lines = STATEMENT_LINES if max_lines is None else 1
+    heads = {id(o): wrap_lines(f"  {o.claim.id}: {o.claim.statement}", w, max_lines=statement_lines, hang=6) for o in listed}
+    room = None if max_lines is None else max_lines - len(lines) - len(footer)
+    # first the claims' own lines, as many as fit (each group keeps its heading); then evidence in the room left
+    placed: list[tuple[str, list[Outcome]]] = []
+    left_out = 0
     for key, members in groups:
-        lines += ["", f"{key} ({len(members)}):"]
+        gap = 1 if max_lines is None else 0  # a blank line between groups when there is room for it
+        if room is not None and room < gap + 1 + len(heads[id(members[0])]) + 1:
+            left_out += len(members)
+            continue
+        placed.append((key, []))
+        if room is not None:
+            room -= gap + 1
         for o in members:
-            lines += heads[id(o)]
-            if k < detailed:
-                label, text = (("smallest input", smallest_input(o, 400)) if o.verdict.verdict == "refuted"
-                               else ("evidence", short_evidence(o, 400)))
-                lines += wrap_lines(f"      {label}: {text}", w, max_lines=EVIDENCE_LINES, hang=4)
-            k += 1
+            need = len(heads[id(o)])
+            if room is not None and room < need + 1:  # keep one line for "... more"
+                left_out += 1
+                continue
+            placed[-1][1].append(o)
+            if room is not None:
+                room -= need
+    if left_out and room is not None:
+        room -= 1
+    evidence = {}
+    for _, members in placed:
+        for o in members:
+            label, text = (("smallest input", smallest_input(o, 400)) if o.verdict.verdict == "refuted"
+                           else ("evidence", short_evidence(o, 400)))
+            ev = wrap_lines(f"      {label}: {text}", w, max_lines=EVIDENCE_LINES, hang=4)
+            if room is not None and room < len(ev):
+                continue
+            evidence[id(o)] = ev
+            if room is not None:
+                room -= len(ev)
+    for key, members in placed:
+        total = len(dict(groups)[key])
+        lines += ([] if max_lines is not None else [""]) + [f"{key} ({total}):"]
+        for o in members:
+            lines += heads[id(o)] + evidence.get(id(o), [])
+    if left_out:
+        lines.append(one_line(f"  ... and {left_out} more claim(s) not listed here: --all lists every claim", w))
     return lines + footer
 
 
@@ -202,7 +234,7 @@ def wrap_lines(text: str, width: int, max_lines: int | None = None, hang: int = 
                         break_on_hyphens=False) or [indent]
     if max_lines is not None and len(out) > max_lines:
         out = out[:max_lines]
-        out[-1] = out[-1][: width - 1] + "…" if len(out[-1]) >= width else out[-1] + "…"
+        out[-1] = out[-1][: width - 1] + "…" if len(out[-1]) + 1 > width else out[-1] + "…"
     return out
 
 

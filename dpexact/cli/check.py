@@ -39,8 +39,18 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code=code)
 
 
+def check_help() -> str:
+    """The help of ``dpexact check``: what it does, then the five source papers with their citations."""
+    from ..papers import legend
+
+    papers = "\n".join(legend(78, indent="  "))
+    return ("Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity.\n\n"
+            "A claim id is <paper>.<kind>.<tag>; the papers (short names pf, adp, err, brr, hetsel) are:\n\n"
+            f"\b\n{papers}")
+
+
 def register(app: typer.Typer) -> None:
-    @app.command()
+    @app.command(help=check_help())
     def check(
         paper: Optional[list[str]] = typer.Option(None, "--paper", help="pf | adp | err | brr | hetsel, or a paper of --catalogue (repeatable)"),
         claim: Optional[list[str]] = typer.Option(None, "--claim", help="claim id, or a prefix ending in * (repeatable)"),
@@ -193,7 +203,7 @@ def check_exit(outcomes: list, quick: bool, fail_on: str) -> int:
 
 
 #: the summary's line budget without filters or --all
-SUMMARY_LINES = 120
+SUMMARY_LINES = 60
 
 
 def _print_summary(outcomes: list, quick: bool, verdict: Optional[list[str]], severity: Optional[list[str]], show_all: bool,
