@@ -148,10 +148,10 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
 
     w = max(40, width)
     lines = [one_line(title, w)] if title else []
+    lines += _table_lines(*_counts(outcomes))
     cited = [p for p in dict.fromkeys(o.claim.paper for o in outcomes) if p in PAPERS]
     if cited:
         lines += legend(w, papers=cited, short=True)
-    lines += _table_lines(*_counts(outcomes))
     diff = changed(outcomes, quick)
     recorded = [o for o in outcomes if o.claim.expected_verdict(quick) is not None]
     expected_refutations = sum(o.claim.expected_verdict(quick) == "refuted" and not o.crashed and o.verdict.verdict == "refuted"
@@ -215,7 +215,7 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
         for o in members:
             lines += heads[id(o)] + evidence.get(id(o), [])
     if left_out:
-        lines.append(one_line(f"  ... and {left_out} more claim(s) not listed here: --all lists every claim", w))
+        lines.append(one_line(f"  ... and {left_out} more not listed (--all lists every claim)", w))
     return lines + footer
 
 
@@ -293,6 +293,12 @@ def write_report(outcomes: list[Outcome], directory: str | Path, version: str, q
     lines = [f"# dpexact claim check (dpexact {version}{', quick scope' if quick else ''})", "",
              f"{len(outcomes)} claims: {n['holds']} hold, {n['refuted']} refuted, {n['inconclusive']} inconclusive"
              f" ({sum(o.crashed for o in outcomes)} crashed).", ""]
+    from dpexact.papers import PAPERS, citation
+
+    cited = [p for p in dict.fromkeys(o.claim.paper for o in outcomes) if p in PAPERS]
+    if cited:
+        lines += ["## The papers", "", "Claim ids start with the paper's short name:", ""]
+        lines += [f"- **{p}** — {citation(p)}" + (f" <{PAPERS[p].url}>" if PAPERS[p].url else "") for p in cited] + [""]
     head, rows = _counts(outcomes)
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in rows] + [""]
     diff = changed(outcomes, quick)
