@@ -14,7 +14,7 @@ from dpexact.cli.sweep import SUMMARY_ROWS
 def _spec(tmp_path, n_eps):
     spec = tmp_path / "spec.toml"
     eps = ", ".join(f'"{i}/4"' for i in range(1, n_eps + 1))
-    spec.write_text(f'task = "pmf"\nmechanisms = ["pf", "em"]\nscores = ["1,0"]\nepsilon = [{eps}]\nbackend = "float"\n')
+    spec.write_text(f'task = "pmf"\nmechanisms = ["pf"]\nscores = ["1,0"]\nepsilon = [{eps}]\nbackend = "float"\n')
     return spec
 
 
