@@ -12,7 +12,6 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from ..numbers.parse import excerpt
 from .common import EXIT_USAGE, emit_json, flush_notes, output_option, prepare_output
 
 #: exceptions that mean "bad input" when they reach the command line: exit status 2
@@ -111,6 +110,8 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
     Values stay strings so that mechanisms parse numbers exactly (``0.1`` means 1/10) with the
     safe grammar of :mod:`dpexact.numbers.parse`. A name given twice is an error.
     """
+    from ..numbers.parse import excerpt
+
     out: dict[str, Any] = {}
     for item in items or []:
         name, sep, value = item.partition("=")
@@ -146,6 +147,8 @@ def merge_params(options: dict[str, Any], extra: dict[str, Any]) -> dict[str, An
 
 def parse_scores(text: str, option: str = "--scores") -> list[str]:
     """Comma-separated numbers kept as strings (parsed exactly later); empty entries are refused."""
+    from ..numbers.parse import excerpt
+
     items = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in items):
         raise ValueError(f"{option} must be a comma-separated list of numbers, got {excerpt(text)}")

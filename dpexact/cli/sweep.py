@@ -8,7 +8,6 @@ from typing import Optional
 
 import typer
 
-from ..sweep.executor import DRAIN_SECONDS
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, STRICT_INT, LogProgress, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
@@ -35,6 +34,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from ..io import check_writable
+        from ..sweep.executor import DRAIN_SECONDS
         from ..sweep import ResultStore, load_spec, point_record, run_sweep
         from ..sweep.report import Y_AXES, plot_ratios, table_rows
 
