@@ -1,6 +1,17 @@
 """The ``dpexact`` command line (typer). Subcommands live in sibling modules that expose
 ``register(app)``; this module only assembles them. Every subcommand is built on the
-mechanism registry (:func:`dpexact.mechanism`)."""
+mechanism registry (:func:`dpexact.mechanism`).
+
+Adding a command (the pattern every command follows):
+
+1. Write ``dpexact/cli/<name>.py`` with ``def register(app): @app.command("<name>") def ...``.
+   Keep its top-level imports to the standard library, ``typer`` and ``.common``: import
+   everything else (numpy, the mechanisms, the verifiers) inside the command's function, so that
+   ``dpexact --version`` and ``dpexact -h`` never pay for it (``benchmarks/cli_startup.py``).
+2. Append ``"dpexact.cli.<name>"`` to :data:`SUBCOMMAND_MODULES`.
+3. Optionally place the name in :data:`COMMAND_ORDER` (the order ``-h`` lists commands in); a
+   command not placed there is listed after the placed ones, alphabetically.
+"""
 
 from __future__ import annotations
 
@@ -39,6 +50,11 @@ class _Group(TyperGroup):
     status 1; any other exception is a defect, reported on one line *with its type* and exit
     status 1.
     """
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands in :data:`COMMAND_ORDER` (the main job first), then any other alphabetically."""
+        names = list(super().list_commands(ctx))
+        return sorted(names, key=lambda n: (COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER), n))
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -84,6 +100,13 @@ def _main(
 ) -> None:
     """dpexact: exact, certified analysis of differentially private mechanisms (selection, LDP, sparse vector, your own)."""
 
+
+#: the order ``dpexact -h`` lists commands in: the main job, the laws, the verdicts, the LP, your own
+#: mechanism, batches, evidence and files, benchmarks; commands not listed follow alphabetically
+COMMAND_ORDER: list[str] = [
+    "check", "pmf", "prob", "verify", "delta", "optimal", "ldp", "optimal-ldp", "mechanisms", "conform",
+    "sweep", "replay", "schema", "data", "bench", "bench-peers", "bench-verifier", "version",
+]
 
 #: sibling modules that add subcommands (each defines ``register(app)``)
 SUBCOMMAND_MODULES: list[str] = [
