@@ -369,6 +369,13 @@ def define_mechanism(
         properties: declared :class:`MechanismProperties` (or a dict of them); conformance checks them.
         size: the number of candidates it is tied to (``None``: any).
         params: further exact parameters, passed in ``p``.
+
+    Returns:
+        A :class:`FunctionMechanism`.
+
+    Raises:
+        TypeError: a ``pmf`` or ``sampler`` that cannot be called with its signature, bad properties.
+        ValueError: neither ``pmf`` nor ``sampler``, bad ε or Δ.
     """
     from .validation import warn_inexact_floats
 

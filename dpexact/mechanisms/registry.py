@@ -71,7 +71,15 @@ _FACTORIES: dict[str, Callable[..., Any]] = {}
 
 
 def register(name: str, target: "str | Callable[..., Any]") -> None:
-    """Register ``name`` -> ``"module:attr"`` (lazy) or a factory callable."""
+    """Register ``name`` -> ``"module:attr"`` (lazy) or a factory callable.
+
+    Args:
+        name: the registry name.
+        target: ``"module:attr"`` (imported when first used) or a factory callable.
+
+    Returns:
+        None.
+    """
     if isinstance(target, str):
         _ENTRIES[name] = target
     else:
@@ -79,6 +87,11 @@ def register(name: str, target: "str | Callable[..., Any]") -> None:
 
 
 def available() -> list[str]:
+    """The registered mechanism names (``dpexact mechanisms`` lists them with their parameters).
+
+    Returns:
+        The names, sorted.
+    """
     return sorted(set(_ENTRIES) | set(_FACTORIES))
 
 
@@ -188,6 +201,17 @@ def mechanism(name: str, /, **params: Any) -> Any:
 
     ``name`` may also be ``PATH.py:OBJECT`` or ``module:OBJECT`` (a mechanism defined
     outside the package, see :mod:`.loader`).
+
+    Args:
+        name: a registry name (``dpexact mechanisms``), ``PATH.py:OBJECT`` or ``module:OBJECT``.
+        **params: the mechanism's parameters (``epsilon``, ``sensitivity``, ...; exact).
+
+    Returns:
+        The mechanism object.
+
+    Raises:
+        ValueError: an unknown name (the closest names suggested).
+        TypeError: an unknown or missing parameter (the valid parameters listed).
     """
     if not isinstance(name, str):
         raise TypeError(f"mechanism must be a name, got {type(name).__name__}")

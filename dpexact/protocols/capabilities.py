@@ -239,7 +239,15 @@ class ValueCount(Protocol, metaclass=_CapabilityMeta):
 @runtime_checkable
 class ClaimedEpsilon(Protocol):
     """A mechanism whose privacy claim is a multiple of its noise parameter (CheckDP's SmartSum:
-    ``CHECK: 2 * epsilon``) states the claimed ε as ``claimed_epsilon`` (a Real, not a method)."""
+    ``CHECK: 2 * epsilon``) states the claimed ε as ``claimed_epsilon`` (a Real, not a method).
+
+        Args:
+            mechanism: a ``mixed`` mechanism.
+            output: one of its outputs.
+
+        Returns:
+            The number of real values released with ``output``.
+        """
 
     @property
     def claimed_epsilon(self) -> Any: ...
@@ -247,7 +255,14 @@ class ClaimedEpsilon(Protocol):
 
 def value_count(mechanism: AnyMechanism, output: Any) -> int:
     """How many real values a ``mixed`` mechanism releases with ``output``: its ``value_count(output)``
-    (:class:`ValueCount`), else one per ⊤ of a sparse-vector pattern."""
+    (:class:`ValueCount`), else one per ⊤ of a sparse-vector pattern.
+
+        Args:
+            mechanism: any mechanism.
+
+        Returns:
+            The claimed ε (exact).
+        """
     if isinstance(mechanism, ValueCount):
         return int(mechanism.value_count(output))
     return str(output).count("T")
@@ -265,6 +280,12 @@ def noise_unit(mechanism: AnyMechanism) -> Any:
     The mechanism's own ``noise_scale()`` (:class:`NoiseScale`), else the exponential mechanism's
     ``2Δ/ε`` (``Δ/ε`` for a monotone quality, pf Remark 1: :class:`MonotoneQuality`), ε the claim's
     (:func:`claimed_epsilon`) — a fair unit for a mechanism that states none. An exact Real.
+
+    Args:
+        mechanism: any mechanism.
+
+    Returns:
+        The noise scale, an exact :class:`Real`.
     """
     from ..numbers.real import Real
 
