@@ -8,12 +8,23 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from mkdocs.structure.files import File
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+#: "]( " in prose that is maths, not a link: ``Pr[M(q)=r](q* − q_r)``, ``N_[0.01,0.7](0.5; 1)``
+_MATH_BRACKET = re.compile(r"\]\((?=[^)]*[\s;*])")
+
+
+def _not_a_link(line: str) -> str:
+    """Escape ``](`` outside code spans where the parenthesis holds maths (a space, ``;`` or ``*``)."""
+    parts = line.split("`")
+    return "`".join(_MATH_BRACKET.sub("]\\(", p) if i % 2 == 0 else p for i, p in enumerate(parts))
 
 
 def notebook_markdown(path: Path) -> str:
@@ -31,7 +42,7 @@ def notebook_markdown(path: Path) -> str:
         if not lines:
             continue
         if kind == "markdown":
-            out += [ln[2:] if ln.startswith("# ") else ln.lstrip("#") for ln in lines] + [""]
+            out += [_not_a_link(ln[2:] if ln.startswith("# ") else ln.lstrip("#")) for ln in lines] + [""]
         else:
             out += ["```python", *lines, "```", ""]
     out += [f"Run it: `notebooks/{path.name}` ([how](../notebooks.md)).", ""]

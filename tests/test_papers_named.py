@@ -83,3 +83,11 @@ def test_mechanisms_json_carries_the_papers():
     assert doc["papers"][0]["citation"] == citation("pf")
     rows = {m["name"]: m for m in doc["mechanisms"]}
     assert rows["pf"]["papers"] == ["pf"] and "hetsel" in rows["gem"]["papers"] and rows["svt1"]["papers"] == []
+
+
+def test_readme_cites_every_paper_as_the_table_does():
+    from pathlib import Path
+
+    readme = _flat((Path(__file__).resolve().parents[1] / "README.md").read_text())
+    for p in PAPERS:
+        assert _flat(citation(p)) in readme, p

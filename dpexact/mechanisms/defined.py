@@ -361,7 +361,9 @@ def define_mechanism(
         pmf: ``pmf(q, p, ops) -> probabilities``: ``q`` the scores as backend numbers, ``p``
             the parameters (``p.epsilon``, ``p.sensitivity``, and ``params``) as backend
             numbers, ``ops`` a :class:`BackendOperations`. ``None`` for a sampler-only black box.
-        epsilon, sensitivity, monotone: as for the built-in mechanisms (exact).
+        epsilon: ε, as for the built-in mechanisms (exact).
+        sensitivity: Δ (exact).
+        monotone: monotone quality (the ε/Δ exponent, pf Remark 1).
         sampler: ``sampler(q, p, rng, size) -> int array`` (float scores and parameters); if
             omitted, ``rvs`` draws from the pmf.
         neighbourhood: the relation of the privacy claim (default: ℓ∞ box with Δ, monotone box

@@ -239,15 +239,7 @@ class ValueCount(Protocol, metaclass=_CapabilityMeta):
 @runtime_checkable
 class ClaimedEpsilon(Protocol):
     """A mechanism whose privacy claim is a multiple of its noise parameter (CheckDP's SmartSum:
-    ``CHECK: 2 * epsilon``) states the claimed ε as ``claimed_epsilon`` (a Real, not a method).
-
-        Args:
-            mechanism: a ``mixed`` mechanism.
-            output: one of its outputs.
-
-        Returns:
-            The number of real values released with ``output``.
-        """
+    ``CHECK: 2 * epsilon``) states the claimed ε as ``claimed_epsilon`` (a Real, not a method)."""
 
     @property
     def claimed_epsilon(self) -> Any: ...
@@ -257,12 +249,13 @@ def value_count(mechanism: AnyMechanism, output: Any) -> int:
     """How many real values a ``mixed`` mechanism releases with ``output``: its ``value_count(output)``
     (:class:`ValueCount`), else one per ⊤ of a sparse-vector pattern.
 
-        Args:
-            mechanism: any mechanism.
+    Args:
+        mechanism: a ``mixed`` mechanism.
+        output: one of its outputs.
 
-        Returns:
-            The claimed ε (exact).
-        """
+    Returns:
+        The number of real values released with ``output``.
+    """
     if isinstance(mechanism, ValueCount):
         return int(mechanism.value_count(output))
     return str(output).count("T")
@@ -270,7 +263,14 @@ def value_count(mechanism: AnyMechanism, output: Any) -> int:
 
 def claimed_epsilon(mechanism: AnyMechanism) -> Any:
     """The ε the mechanism's privacy claim states: its ``claimed_epsilon`` (:class:`ClaimedEpsilon`),
-    else ``epsilon``."""
+    else ``epsilon``.
+
+    Args:
+        mechanism: any mechanism.
+
+    Returns:
+        The claimed ε (exact).
+    """
     return mechanism.claimed_epsilon if isinstance(mechanism, ClaimedEpsilon) else mechanism.epsilon
 
 
