@@ -56,7 +56,8 @@ _ID = re.compile(r"^(?P<paper>[a-z][a-z0-9]*)\.(?P<kind>[a-z]+)\.(?P<tag>[0-9a-z
 class Figure:
     """A comparison plot attached to a verdict (drawn by :mod:`proofs_checks.report`).
 
-    ``series`` maps a label to y values over ``x``; ``hline`` draws reference levels.
+    ``series`` maps a label to y values over ``x``, or over its own ``xs[label]`` when the series
+    have different abscissae (each data set's own ε grid); ``hline`` draws reference levels.
     """
 
     title: str
@@ -67,6 +68,7 @@ class Figure:
     logx: bool = False
     logy: bool = False
     hline: tuple[float, ...] = ()
+    xs: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

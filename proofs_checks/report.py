@@ -245,16 +245,49 @@ def full_table_rows(outcomes: list[Outcome], width: int = 70) -> list[tuple[str,
              short_evidence(o, width), f"{o.seconds:.2f}") for o in outcomes]
 
 
+def _styles(labels: list[str]) -> dict[str, dict[str, Any]]:
+    """Colour, line style and marker of each series, so that no two are drawn alike.
+
+    Series that differ only in what precedes their last ``", "`` (``"BRR/GRR, e^(ε/2) = 2"`` and
+    ``"paper Asym., e^(ε/2) = 2"``) are a pair: one colour per shared suffix, one line style per
+    prefix. Otherwise each series gets its own colour and the line styles cycle too, so that two
+    curves that coincide stay distinguishable (dashes over a solid line).
+    """
+    import matplotlib
+
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    dashes = ["-", "--", ":", "-."]
+    markers = ["o", "s", "^", "v", "D", "x"]
+    parts = [lb.rsplit(", ", 1) if ", " in lb else [lb, ""] for lb in labels]
+    suffixes = list(dict.fromkeys(p[1] for p in parts))
+    prefixes = list(dict.fromkeys(p[0] for p in parts))
+    paired = all(p[1] for p in parts) and 1 < len(suffixes) < len(labels)
+    out = {}
+    for i, (lb, (pre, suf)) in enumerate(zip(labels, parts)):
+        if paired:
+            c, d, m = suffixes.index(suf), prefixes.index(pre), prefixes.index(pre)
+        else:
+            c, d, m = i, i, i
+        out[lb] = {"color": colours[c % len(colours)], "linestyle": dashes[d % len(dashes)], "marker": markers[m % len(markers)]}
+    return out
+
+
 def draw_figure(fig: Figure, path: Path) -> None:
-    """Draw one comparison plot with matplotlib's Agg backend."""
+    """Draw one comparison plot with matplotlib's Agg backend: the legend outside the axes (it never
+    covers a curve), paired series in one colour (:func:`_styles`), each series over its own x when
+    the figure gives ``xs``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    f, ax = plt.subplots(figsize=(6, 4))
+    f, ax = plt.subplots(figsize=(8, 4))
+    styles = _styles(list(fig.series))
     for label, ys in fig.series.items():
-        ax.plot(fig.x, ys, marker="." if len(fig.x) < 40 else None, label=label)
+        x = fig.xs.get(label, fig.x)
+        st = styles[label]
+        ax.plot(x, ys, color=st["color"], linestyle=st["linestyle"], marker=st["marker"] if len(x) < 40 else None,
+                markersize=3, label=label, alpha=0.9)
     for h in fig.hline:
         ax.axhline(h, color="grey", lw=0.8, ls="--")
     if fig.logx:
@@ -264,7 +297,7 @@ def draw_figure(fig: Figure, path: Path) -> None:
     ax.set_xlabel(fig.xlabel)
     ax.set_ylabel(fig.ylabel)
     ax.set_title(fig.title, fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     f.tight_layout()
     import io
 
@@ -272,7 +305,7 @@ def draw_figure(fig: Figure, path: Path) -> None:
 
     buffer = io.BytesIO()
     try:
-        f.savefig(buffer, dpi=110, format="png")
+        f.savefig(buffer, dpi=110, format="png", bbox_inches="tight")  # keeps the outside legend
     finally:
         plt.close(f)
     atomic_write_bytes(path, buffer.getvalue(), name="--report")
