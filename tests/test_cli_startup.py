@@ -51,3 +51,8 @@ def test_an_unplaced_command_follows_the_placed_ones():
     out = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "100"}).stdout
     listed = [line.split()[0] for line in out.split("Commands:")[1].splitlines() if line.strip()]
     assert listed == ["check", "verify", "alpha", "zeta"]
+
+
+def test_a_theorem_route_does_not_import_sympy_but_a_symbolic_proof_does():
+    assert "sympy" not in _loaded("import dpexact; assert dpexact.verify('pf', epsilon=1).verdict == 'private'")
+    assert "sympy" in _loaded("import dpexact; assert dpexact.verify('svt1', epsilon=1, param={'threshold': '1'}).verdict == 'private'")
