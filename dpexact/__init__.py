@@ -6,14 +6,16 @@ option names as keywords — plus ``mechanism`` / ``available`` (the registry), 
 ``conform``. Import is light; heavy libraries (sympy, flint, cvxpy) load when first used.
 """
 
-from .mechanisms.registry import available, mechanism
-
 __version__ = "0.1.0"
 __all__ = ["__version__", "available", "mechanism", "define_mechanism", "mechanism_factory", "conform",
            "verify", "optimal", "delta", "epsilon", "pmf"]
 
 
 def __getattr__(name: str):  # light import: these pull in numpy/flint when first used
+    if name in ("available", "mechanism"):  # the registry (numpy): not needed by `dpexact --version`
+        from .mechanisms import registry
+
+        return getattr(registry, name)
     if name == "define_mechanism":
         from .mechanisms.defined import define_mechanism
 

@@ -38,7 +38,23 @@ def optimal(n: int, k: int, epsilon: Any, *, sensitivity: Any = "1",
     """The optimal regular mechanism on Q(n, k) at ``epsilon`` and the optimality ratios of
     ``mechanisms`` (registry names, ``PATH.py:OBJECT``, a comma-separated string of them as in
     ``--mechanisms``, or mechanism objects at ``epsilon`` and ``sensitivity``): the record of
-    ``dpexact optimal --json`` (:func:`.lp.summary.optimal_summary`)."""
+    ``dpexact optimal --json`` (:func:`.lp.summary.optimal_summary`).
+
+    Args:
+        n: the number of candidates.
+        k: the lattice depth of the score vectors Q(n, k).
+        epsilon: ε (exact).
+        sensitivity: Δ.
+        mechanisms: the mechanisms whose ratios are computed.
+        boundary: clip | drop, what becomes of a neighbour q' outside Q(n, k).
+        method: the LP route: auto | generation | simplex | ipm | hipo | pdlp | forest-ipm | forest-cg.
+        crossover: ask for a vertex after an interior point.
+        certify: certify the optimum exactly (needs a vertex).
+        max_seconds: CPU-time budget of the solve.
+
+    Returns:
+        The record of ``dpexact optimal --json``: the optimum with its proven interval and ``ratios``.
+    """
     from .lp.summary import optimal_summary
 
     if isinstance(mechanisms, str):
@@ -81,7 +97,23 @@ def delta(*, epsilon: Any, p_pmf: Sequence[Any] | None = None, q_pmf: Sequence[A
           gaussian: Any = None, laplace: Any = None, sensitivity: Any = 1, compositions: int = 1, prec: int = 128,
           p: Sequence[Any] | None = None, q: Sequence[Any] | None = None) -> Enclosure:
     """Certified δ(ε) of a pmf pair (``p_pmf``, ``q_pmf``; or ``p``, ``q``), the Gaussian mechanism
-    (σ = ``gaussian``) or the Laplace mechanism (scale ``laplace``), k-fold composed (``dpexact delta -e``)."""
+    (σ = ``gaussian``) or the Laplace mechanism (scale ``laplace``), k-fold composed (``dpexact delta -e``).
+
+    Args:
+        epsilon: ε at which δ(ε) is computed (exact).
+        p_pmf: the first pmf of a pair (exact entries).
+        q_pmf: the second pmf of the pair.
+        gaussian: σ of the Gaussian mechanism, instead of a pair.
+        laplace: the scale of the Laplace mechanism, instead of a pair.
+        sensitivity: Δ of the Gaussian or Laplace mechanism.
+        compositions: k, the number of compositions.
+        prec: the working precision in bits.
+        p: former name of ``p_pmf``.
+        q: former name of ``q_pmf``.
+
+    Returns:
+        A certified :class:`Enclosure` of δ(ε) (lower and upper ends, exact where possible).
+    """
     from .accounting.delta_epsilon import delta_for_epsilon
 
     p, q = _pair(p_pmf, q_pmf, p, q)
@@ -91,7 +123,23 @@ def delta(*, epsilon: Any, p_pmf: Sequence[Any] | None = None, q_pmf: Sequence[A
 def epsilon(*, delta: Any, p_pmf: Sequence[Any] | None = None, q_pmf: Sequence[Any] | None = None,
             gaussian: Any = None, laplace: Any = None, sensitivity: Any = 1, compositions: int = 1, prec: int = 128,
             p: Sequence[Any] | None = None, q: Sequence[Any] | None = None) -> Enclosure:
-    """Certified ε(δ), the inverse of :func:`delta` (``dpexact delta -d``)."""
+    """Certified ε(δ), the inverse of :func:`delta` (``dpexact delta -d``).
+
+    Args:
+        delta: δ at which ε(δ) is computed (exact).
+        p_pmf: the first pmf of a pair (exact entries).
+        q_pmf: the second pmf of the pair.
+        gaussian: σ of the Gaussian mechanism, instead of a pair.
+        laplace: the scale of the Laplace mechanism, instead of a pair.
+        sensitivity: Δ of the Gaussian or Laplace mechanism.
+        compositions: k, the number of compositions.
+        prec: the working precision in bits.
+        p: former name of ``p_pmf``.
+        q: former name of ``q_pmf``.
+
+    Returns:
+        A certified :class:`Enclosure` of ε(δ).
+    """
     from .accounting.delta_epsilon import epsilon_for_delta
 
     p, q = _pair(p_pmf, q_pmf, p, q)
@@ -101,7 +149,21 @@ def epsilon(*, delta: Any, p_pmf: Sequence[Any] | None = None, q_pmf: Sequence[A
 def pmf(mechanism: str | Path | Mechanism, scores: Sequence[Any], *, epsilon: Any = None, sensitivity: Any = None, monotone: bool = False,
         param: Mapping[str, Any] | None = None, backend: str | Backend = "float", method: str | None = None) -> Pmf:
     """The pmf of ``mechanism`` on ``scores`` with ``backend`` (float | mp[:digits] | ball[:bits] |
-    exact) and, when given, the mechanism's ``method`` (``dpexact pmf``)."""
+    exact) and, when given, the mechanism's ``method`` (``dpexact pmf``).
+
+    Args:
+        mechanism: registry name, ``PATH.py:OBJECT`` or a mechanism object.
+        scores: the score vector (exact strings such as ``"1/3"``, ints, or floats at their binary value).
+        epsilon: ε; for a name or path only.
+        sensitivity: Δ; for a name or path only.
+        monotone: monotone quality; for a name or path only.
+        param: further mechanism parameters.
+        backend: float | mp[:digits] | ball[:bits] | exact.
+        method: the mechanism's algorithm, when it offers several.
+
+    Returns:
+        The :class:`~dpexact.numbers.pmf.Pmf`, with its backend, method and error bound.
+    """
     from .mechanisms.resolve import resolve_mechanism
 
     m = resolve_mechanism(_spec(mechanism), epsilon=epsilon, sensitivity=sensitivity, monotone=monotone, param=param)

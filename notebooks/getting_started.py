@@ -217,12 +217,15 @@ for name in ("pf", "em"):
 # tolerances). pf Theorem 3 proves PF optimal on Q(n, k) for ε ≥ log((3+√5)/2) ≈ 0.96.
 
 # %%
-eps_grid = np.linspace(0.1, 3.0, 8 if QUICK else 16)
+m_grid = 8 if QUICK else 16
+# exact grid points 1/10 .. 3 as strings: a Python float ε would be taken at its binary value (with a warning)
+eps_exact = [str(Fraction(1, 10) + Fraction(29, 10) * i / (m_grid - 1)) for i in range(m_grid)]
+eps_grid = np.array([float(Fraction(e)) for e in eps_exact])
 ratios = {"pf": [], "em": []}
-for e in eps_grid:
-    sol = optimal_mechanism(n_lp, k_lp, float(e)).solution
+for e in eps_exact:
+    sol = optimal_mechanism(n_lp, k_lp, e).solution
     for name in ratios:
-        r = optimality_ratio(dpexact.mechanism(name, epsilon=float(e)), sol)
+        r = optimality_ratio(dpexact.mechanism(name, epsilon=e), sol)
         ratios[name].append(r.value)
 print("max PF ratio on the grid:", max(ratios["pf"]), " max EM ratio:", max(ratios["em"]))
 print("ε where PF is not optimal (ratio > 1 + 1e-7):", [round(float(e), 3) for e, r in zip(eps_grid, ratios["pf"]) if r > 1 + 1e-7])

@@ -43,6 +43,7 @@ __all__ = [
     "run_checks",
     "run",
     "to_json",
+    "outcomes_from_json",
 ]
 
 PAPERS = ("pf", "adp", "err", "brr", "hetsel")
@@ -55,7 +56,8 @@ _ID = re.compile(r"^(?P<paper>[a-z][a-z0-9]*)\.(?P<kind>[a-z]+)\.(?P<tag>[0-9a-z
 class Figure:
     """A comparison plot attached to a verdict (drawn by :mod:`proofs_checks.report`).
 
-    ``series`` maps a label to y values over ``x``; ``hline`` draws reference levels.
+    ``series`` maps a label to y values over ``x``, or over its own ``xs[label]`` when the series
+    have different abscissae (each data set's own ε grid); ``hline`` draws reference levels.
     """
 
     title: str
@@ -66,6 +68,7 @@ class Figure:
     logx: bool = False
     logy: bool = False
     hline: tuple[float, ...] = ()
+    xs: dict[str, tuple[float, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -399,3 +402,50 @@ def to_json(outcomes: list[Outcome], version: str, quick: bool = False, complete
         ],
         "dpexact_version": str(version),
     }
+
+
+def outcomes_from_json(doc: Any, claims: list[Claim], quick: bool) -> dict[str, Outcome]:
+    """The finished outcomes of a saved run (:func:`to_json`, e.g. ``FILE.partial``) that a new
+    run of ``claims`` may keep instead of re-running them (``dpexact check --resume``).
+
+    Every saved claim must be one of ``claims`` with the same statement and location (the
+    catalogue it came from), and the saved run must have the same scope (``quick``); a claim that
+    crashed or could not run for missing data is left out, so that it runs again. Figures are not
+    saved in the JSON document: a kept claim has none.
+
+    Args:
+        doc: the parsed JSON document.
+        claims: the claims of the run that resumes.
+        quick: that run's scope.
+
+    Returns:
+        Claim id -> kept :class:`Outcome`.
+
+    Raises:
+        ValueError: the document is not a check document, has the other scope, or holds a claim
+            that ``claims`` lacks or states differently.
+    """
+    if not isinstance(doc, dict) or doc.get("command") != "check" or not isinstance(doc.get("claims"), list):
+        raise ValueError("--resume: not a `dpexact check` results document")
+    if bool(doc.get("quick")) != bool(quick):
+        saved = "--quick" if doc.get("quick") else "the full scope"
+        raise ValueError(f"--resume: the saved run used {saved}; run again with the same scope (or without --resume)")
+    by_id = {c.id: c for c in claims}
+    kept: dict[str, Outcome] = {}
+    for entry in doc["claims"]:
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            raise ValueError("--resume: a saved claim has no id")
+        c = by_id.get(entry["id"])
+        if c is None or entry.get("statement") != c.statement or entry.get("location") != c.location:
+            why = "is not in this catalogue selection" if c is None else "is stated differently in this catalogue"
+            raise ValueError(f"--resume: saved claim {entry['id'][:80]!r} {why}: the file comes from another catalogue "
+                             "or selection (run without --resume)")
+        if entry.get("crashed") or str(entry.get("scope", "")).startswith("not run: data missing"):
+            continue
+        try:
+            v = ClaimVerdict(entry["verdict"], entry["certified"], str(entry.get("scope", "")), entry.get("evidence"))
+            seconds = float(entry.get("seconds", 0.0))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ValueError(f"--resume: saved claim {entry['id'][:80]!r} is malformed ({exc})") from None
+        kept[c.id] = Outcome(c, v, seconds)
+    return kept

@@ -144,9 +144,14 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
     smallest reproducing input (refuted) or evidence on the next. With ``max_lines`` the input
     lines of the last claims are dropped so that the summary fits (every claim keeps its line).
     """
+    from dpexact.papers import PAPERS, legend
+
     w = max(40, width)
     lines = [one_line(title, w)] if title else []
     lines += _table_lines(*_counts(outcomes))
+    cited = [p for p in dict.fromkeys(o.claim.paper for o in outcomes) if p in PAPERS]
+    if cited:
+        lines += legend(w, papers=cited, short=True)
     diff = changed(outcomes, quick)
     recorded = [o for o in outcomes if o.claim.expected_verdict(quick) is not None]
     expected_refutations = sum(o.claim.expected_verdict(quick) == "refuted" and not o.crashed and o.verdict.verdict == "refuted"
@@ -169,21 +174,48 @@ def summary_lines(outcomes: list[Outcome], quick: bool, width: int = 80, shown: 
             groups.append((key, []))
         groups[-1][1].append(o)
     footer = ["", one_line("more: --severity S or --verdict V for one group, --all for every claim", w)]
-    heads = {id(o): wrap_lines(f"  {o.claim.id}: {o.claim.statement}", w, max_lines=STATEMENT_LINES, hang=6) for o in listed}
-    detailed = len(listed)
-    if max_lines is not None:
-        room = max_lines - len(lines) - 2 * len(groups) - sum(len(h) for h in heads.values()) - len(footer)
-        detailed = max(0, min(len(listed), room // EVIDENCE_LINES))
-    k = 0
+    statement_lines = STATEMENT_LINES if max_lines is None else 1
+    heads = {id(o): wrap_lines(f"  {o.claim.id}: {o.claim.statement}", w, max_lines=statement_lines, hang=6) for o in listed}
+    room = None if max_lines is None else max_lines - len(lines) - len(footer)
+    # first the claims' own lines, as many as fit (each group keeps its heading); then evidence in the room left
+    placed: list[tuple[str, list[Outcome]]] = []
+    left_out = 0
     for key, members in groups:
-        lines += ["", f"{key} ({len(members)}):"]
+        gap = 1 if max_lines is None else 0  # a blank line between groups when there is room for it
+        if room is not None and room < gap + 1 + len(heads[id(members[0])]) + 1:
+            left_out += len(members)
+            continue
+        placed.append((key, []))
+        if room is not None:
+            room -= gap + 1
         for o in members:
-            lines += heads[id(o)]
-            if k < detailed:
-                label, text = (("smallest input", smallest_input(o, 400)) if o.verdict.verdict == "refuted"
-                               else ("evidence", short_evidence(o, 400)))
-                lines += wrap_lines(f"      {label}: {text}", w, max_lines=EVIDENCE_LINES, hang=4)
-            k += 1
+            need = len(heads[id(o)])
+            if room is not None and room < need + 1:  # keep one line for "... more"
+                left_out += 1
+                continue
+            placed[-1][1].append(o)
+            if room is not None:
+                room -= need
+    if left_out and room is not None:
+        room -= 1
+    evidence = {}
+    for _, members in placed:
+        for o in members:
+            label, text = (("smallest input", smallest_input(o, 400)) if o.verdict.verdict == "refuted"
+                           else ("evidence", short_evidence(o, 400)))
+            ev = wrap_lines(f"      {label}: {text}", w, max_lines=EVIDENCE_LINES, hang=4)
+            if room is not None and room < len(ev):
+                continue
+            evidence[id(o)] = ev
+            if room is not None:
+                room -= len(ev)
+    for key, members in placed:
+        total = len(dict(groups)[key])
+        lines += ([] if max_lines is not None else [""]) + [f"{key} ({total}):"]
+        for o in members:
+            lines += heads[id(o)] + evidence.get(id(o), [])
+    if left_out:
+        lines.append(one_line(f"  ... and {left_out} more not listed (--all lists every claim)", w))
     return lines + footer
 
 
@@ -202,7 +234,7 @@ def wrap_lines(text: str, width: int, max_lines: int | None = None, hang: int = 
                         break_on_hyphens=False) or [indent]
     if max_lines is not None and len(out) > max_lines:
         out = out[:max_lines]
-        out[-1] = out[-1][: width - 1] + "…" if len(out[-1]) >= width else out[-1] + "…"
+        out[-1] = out[-1][: width - 1] + "…" if len(out[-1]) + 1 > width else out[-1] + "…"
     return out
 
 
@@ -213,16 +245,49 @@ def full_table_rows(outcomes: list[Outcome], width: int = 70) -> list[tuple[str,
              short_evidence(o, width), f"{o.seconds:.2f}") for o in outcomes]
 
 
+def _styles(labels: list[str]) -> dict[str, dict[str, Any]]:
+    """Colour, line style and marker of each series, so that no two are drawn alike.
+
+    Series that differ only in what precedes their last ``", "`` (``"BRR/GRR, e^(ε/2) = 2"`` and
+    ``"paper Asym., e^(ε/2) = 2"``) are a pair: one colour per shared suffix, one line style per
+    prefix. Otherwise each series gets its own colour and the line styles cycle too, so that two
+    curves that coincide stay distinguishable (dashes over a solid line).
+    """
+    import matplotlib
+
+    colours = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
+    dashes = ["-", "--", ":", "-."]
+    markers = ["o", "s", "^", "v", "D", "x"]
+    parts = [lb.rsplit(", ", 1) if ", " in lb else [lb, ""] for lb in labels]
+    suffixes = list(dict.fromkeys(p[1] for p in parts))
+    prefixes = list(dict.fromkeys(p[0] for p in parts))
+    paired = all(p[1] for p in parts) and 1 < len(suffixes) < len(labels)
+    out = {}
+    for i, (lb, (pre, suf)) in enumerate(zip(labels, parts)):
+        if paired:
+            c, d, m = suffixes.index(suf), prefixes.index(pre), prefixes.index(pre)
+        else:
+            c, d, m = i, i, i
+        out[lb] = {"color": colours[c % len(colours)], "linestyle": dashes[d % len(dashes)], "marker": markers[m % len(markers)]}
+    return out
+
+
 def draw_figure(fig: Figure, path: Path) -> None:
-    """Draw one comparison plot with matplotlib's Agg backend."""
+    """Draw one comparison plot with matplotlib's Agg backend: the legend outside the axes (it never
+    covers a curve), paired series in one colour (:func:`_styles`), each series over its own x when
+    the figure gives ``xs``."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    f, ax = plt.subplots(figsize=(6, 4))
+    f, ax = plt.subplots(figsize=(8, 4))
+    styles = _styles(list(fig.series))
     for label, ys in fig.series.items():
-        ax.plot(fig.x, ys, marker="." if len(fig.x) < 40 else None, label=label)
+        x = fig.xs.get(label, fig.x)
+        st = styles[label]
+        ax.plot(x, ys, color=st["color"], linestyle=st["linestyle"], marker=st["marker"] if len(x) < 40 else None,
+                markersize=3, label=label, alpha=0.9)
     for h in fig.hline:
         ax.axhline(h, color="grey", lw=0.8, ls="--")
     if fig.logx:
@@ -232,7 +297,7 @@ def draw_figure(fig: Figure, path: Path) -> None:
     ax.set_xlabel(fig.xlabel)
     ax.set_ylabel(fig.ylabel)
     ax.set_title(fig.title, fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
     f.tight_layout()
     import io
 
@@ -240,7 +305,7 @@ def draw_figure(fig: Figure, path: Path) -> None:
 
     buffer = io.BytesIO()
     try:
-        f.savefig(buffer, dpi=110, format="png")
+        f.savefig(buffer, dpi=110, format="png", bbox_inches="tight")  # keeps the outside legend
     finally:
         plt.close(f)
     atomic_write_bytes(path, buffer.getvalue(), name="--report")
@@ -261,6 +326,12 @@ def write_report(outcomes: list[Outcome], directory: str | Path, version: str, q
     lines = [f"# dpexact claim check (dpexact {version}{', quick scope' if quick else ''})", "",
              f"{len(outcomes)} claims: {n['holds']} hold, {n['refuted']} refuted, {n['inconclusive']} inconclusive"
              f" ({sum(o.crashed for o in outcomes)} crashed).", ""]
+    from dpexact.papers import PAPERS, citation
+
+    cited = [p for p in dict.fromkeys(o.claim.paper for o in outcomes) if p in PAPERS]
+    if cited:
+        lines += ["## The papers", "", "Claim ids start with the paper's short name:", ""]
+        lines += [f"- **{p}** — {citation(p)}" + (f" <{PAPERS[p].url}>" if PAPERS[p].url else "") for p in cited] + [""]
     head, rows = _counts(outcomes)
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + ["| " + " | ".join(r) + " |" for r in rows] + [""]
     diff = changed(outcomes, quick)

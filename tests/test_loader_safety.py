@@ -154,3 +154,4 @@ def test_help_says_that_loading_runs_the_module():
         res = runner.invoke(app, [command, "--help"], terminal_width=200)
         assert "imports (runs)" in " ".join(res.output.split()), command
     assert "imports (runs)" in " ".join((REPO / "README.md").read_text().split())
+    assert "imports (runs)" in " ".join((REPO / "docs" / "own-mechanism.md").read_text().split())

@@ -36,10 +36,17 @@ def test_no_absolute_paths_and_no_outputs():
     )
 
 
-def _execute(path: Path, tmp_path: Path, quick: bool) -> float:
+#: notebooks that must not meet the float-ε warning (a Python float taken at its binary value): the
+#: kernel turns that warning into an error
+NO_FLOAT_EPSILON = {"getting_started"}
+FLOAT_EPSILON_AS_ERROR = "error:epsilon=:UserWarning"
+
+
+def _execute(path: Path, tmp_path: Path, quick: bool, figures: bool = True) -> float:
     nb = jupytext.read(path)
     env = {"DPEXACT_QUICK": "1" if quick else "0", "DPEXACT_FIGURES": str(tmp_path / "figures"),
-           "DPEXACT_DPBENCH": str(find_dpbench()), "MPLBACKEND": "Agg"}
+           "DPEXACT_DPBENCH": str(find_dpbench()), "MPLBACKEND": "Agg",
+           "PYTHONWARNINGS": FLOAT_EPSILON_AS_ERROR if path.stem in NO_FLOAT_EPSILON else os.environ.get("PYTHONWARNINGS", "")}
     old = {k: os.environ.get(k) for k in env}
     os.environ.update(env)  # the kernel inherits the environment of this process
     try:
@@ -55,8 +62,18 @@ def _execute(path: Path, tmp_path: Path, quick: bool) -> float:
             else:
                 os.environ[k] = v
     pngs = list((tmp_path / "figures").glob("*.png"))
-    assert pngs, f"{path.name} saved no PNG figure"
+    assert pngs or not figures, f"{path.name} saved no PNG figure"
     return seconds
+
+
+@pytest.mark.notebooks
+def test_the_float_epsilon_warning_fails_a_guarded_notebook(tmp_path):
+    """The guard of NO_FLOAT_EPSILON can fail: a kernel with it stops at ``epsilon=0.1``."""
+    nb = tmp_path / "getting_started.py"  # the guarded name
+    nb.write_text("# %%\nimport dpexact\nm = dpexact.mechanism('pf', epsilon=0.5)\n"
+                  "# %%\nm = dpexact.mechanism('pf', epsilon=0.1)\n")
+    with pytest.raises(nbclient.exceptions.CellExecutionError, match="UserWarning"):
+        _execute(nb, tmp_path, quick=True, figures=False)
 
 
 @pytest.mark.notebooks

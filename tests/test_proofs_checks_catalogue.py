@@ -146,7 +146,7 @@ def test_cli_check_unknown_claim_is_a_usage_error():
 def test_readme_own_catalogue_example(tmp_path):
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[1] / "docs" / "claims.md").read_text()
     block = readme.split("run `dpexact check --catalogue my_claims.py`:", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
     assert len(block.strip().splitlines()) <= 10
     (tmp_path / "my_claims.py").write_text(block)

@@ -39,8 +39,18 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code=code)
 
 
+def check_help() -> str:
+    """The help of ``dpexact check``: what it does, then the five source papers with their citations."""
+    from ..papers import legend
+
+    papers = "\n".join(legend(78, indent="  "))
+    return ("Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity.\n\n"
+            "A claim id is <paper>.<kind>.<tag>; the papers (short names pf, adp, err, brr, hetsel) are:\n\n"
+            f"\b\n{papers}")
+
+
 def register(app: typer.Typer) -> None:
-    @app.command()
+    @app.command(help=check_help())
     def check(
         paper: Optional[list[str]] = typer.Option(None, "--paper", help="pf | adp | err | brr | hetsel, or a paper of --catalogue (repeatable)"),
         claim: Optional[list[str]] = typer.Option(None, "--claim", help="claim id, or a prefix ending in * (repeatable)"),
@@ -54,6 +64,7 @@ def register(app: typer.Typer) -> None:
         output: Optional[Path] = typer.Option(None, "--output", "-o", help="write the verdicts as JSON to this file (rewritten atomically as claims finish)"),
         workers: Optional[int] = typer.Option(None, "--workers", parser=STRICT_INT, help="run the checks on N local Dask worker processes"),
         scheduler: Optional[str] = typer.Option(None, "--scheduler", help="run the checks on an existing Dask cluster, e.g. tcp://host:8786"),
+        resume: bool = typer.Option(False, "--resume", help="continue the run interrupted with this --output: keep the claims FILE.partial holds (same catalogue and scope), run the rest"),
         fail_on: str = typer.Option("expectation", "--fail-on", help="exit 1 when a verdict differs from its expectation (expectation), or when a claim is refuted (refutation; 3 if one is inconclusive)"),
     ) -> None:
         """Check the papers' claims: verdict holds / refuted / inconclusive, with evidence and severity."""
@@ -87,6 +98,8 @@ def register(app: typer.Typer) -> None:
         except ValueError as exc:
             _fail(str(exc))
 
+        kept = _resumed(output, claims, quick) if resume else {}
+
         def document(outcomes: list, complete: bool, **extra: Any) -> dict:
             from ..schemas import document as versioned
 
@@ -110,11 +123,14 @@ def register(app: typer.Typer) -> None:
             if complete and running is not None:
                 running.unlink(missing_ok=True)
 
-        save([], complete=False)  # the running file says at once that this run has started
+        done: list = [kept[c.id] for c in claims if c.id in kept]  # in catalogue order, kept first
+        save(done, complete=False)  # the running file says at once that this run has started
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-        done: list = []
+        to_run = [c for c in claims if c.id not in kept]
+        if kept:
+            typer.echo(f"resuming: {len(kept)} of {len(claims)} claims kept from {running}, {len(to_run)} to run", err=True)
         last = [time.monotonic()]
 
         def progress(c: Any, o: Any) -> None:
@@ -131,19 +147,19 @@ def register(app: typer.Typer) -> None:
 
         console = Console(stderr=True)
         log = LogProgress(enabled=not console.is_terminal)
-        log.update("checking", 0, len(claims))
+        log.update("checking", len(done), len(claims))
         try:
             with log, Progress(TextColumn("{task.description}", markup=False), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                           TimeElapsedColumn(), console=console, transient=True) as bar:
-                task = bar.add_task("checking", total=len(claims))
+                task = bar.add_task("checking", total=len(claims), completed=len(done))
                 if workers is None and scheduler is None:
-                    outcomes = cat.run(claims, quick=quick, progress=progress)
+                    ran = cat.run(to_run, quick=quick, progress=progress)
                 else:  # the sweep executor (dpexact.sweep): same outcomes, in the same order
                     from ..sweep.claims import run_claims
 
                     try:
-                        outcomes = run_claims(claims, quick, scheduler=scheduler, workers=workers, progress=progress,
-                                              catalogue=catalogue)
+                        ran = run_claims(to_run, quick, scheduler=scheduler, workers=workers, progress=progress,
+                                         catalogue=catalogue)
                     except ValueError as exc:  # --workers < 1, --scheduler unreachable
                         _fail(str(exc))
         except KeyboardInterrupt:
@@ -151,7 +167,18 @@ def register(app: typer.Typer) -> None:
             where = (f"; {running} holds them, marked incomplete; {output} is unchanged" if running is not None
                      else f"; {output} was not written" if output is not None else "")
             typer.echo(f"interrupted after {len(done)} of {len(claims)} claims{where}", err=True)
+            if running is not None:
+                import shlex
+                import sys
+
+                args = [a for a in sys.argv[1:] if a != "--resume"] if sys.argv[1:2] == ["check"] else []
+                if args:
+                    typer.echo(f"resume with:\n  {shlex.join(['dpexact', *args, '--resume'])}", err=True)
+                else:
+                    typer.echo("resume: the same command with --resume", err=True)
             raise typer.Exit(code=130)
+        by_id = {o.claim.id: o for o in ran}
+        outcomes = [kept[c.id] if c.id in kept else by_id[c.id] for c in claims]
         save(outcomes, complete=True)
         if report is not None:
             from proofs_checks.report import write_report
@@ -178,6 +205,29 @@ def register(app: typer.Typer) -> None:
         exit_with(check_exit(outcomes, quick, fail_on))
 
 
+def _resumed(output: Optional[Path], claims: list, quick: bool) -> dict:
+    """The finished claims of ``FILE.partial`` that ``--resume`` keeps (checked against ``claims``)."""
+    import json
+
+    import proofs_checks.catalogue as cat
+
+    from .. import io
+    from .schema import MAX_DOCUMENT_BYTES
+
+    if output is None or io.is_stream(output):
+        _fail("--resume continues from --output FILE's FILE.partial: give the --output FILE of the interrupted run")
+    partial = io.partial_path(output)
+    if not partial.is_file():
+        _fail(f"--resume: {partial} does not exist (nothing to continue; run without --resume)")
+    try:
+        doc = json.loads(io.read_bounded_text(partial, MAX_DOCUMENT_BYTES, "--resume"))
+        return cat.outcomes_from_json(doc, claims, quick)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        msg = str(exc)
+        _fail(msg if msg.startswith("--resume") else f"--resume: {partial} is not a check results file ({msg[:80]})")
+    return {}
+
+
 def check_exit(outcomes: list, quick: bool, fail_on: str) -> int:
     """The exit status of a finished run (module docstring): a crash is a failure either way."""
     if any(o.crashed for o in outcomes):
@@ -193,7 +243,7 @@ def check_exit(outcomes: list, quick: bool, fail_on: str) -> int:
 
 
 #: the summary's line budget without filters or --all
-SUMMARY_LINES = 120
+SUMMARY_LINES = 60
 
 
 def _print_summary(outcomes: list, quick: bool, verdict: Optional[list[str]], severity: Optional[list[str]], show_all: bool,

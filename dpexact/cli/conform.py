@@ -53,11 +53,19 @@ def register(app: typer.Typer) -> None:
             from rich.console import Console
             from rich.markup import escape
 
+            from .text import value, width, wrap
+
             c = Console()
-            c.print(f"[bold]{escape(mechanism)}[/bold] {escape(str(rep.params))}")
+            params_text = ", ".join(f"{k} = {value(v)}" for k, v in rep.params.items()) if isinstance(rep.params, dict) \
+                else str(rep.params)
+            c.print(f"[bold]{escape(mechanism)}[/bold] {escape(params_text)}")
             for ch in rep.checks:
                 mark = {True: "[green]pass[/green]", False: "[red]FAIL[/red]", None: "[dim]n/a[/dim]"}[ch.passed]
-                c.print(f"  {mark}  {ch.name:<20} {escape(ch.message)}")
+                # "  pass  " takes 8 columns; continuation lines start under the message
+                first, *rest = wrap(f"{ch.name:<20} {ch.message}", cols=width() - 8, hang=" " * 21)
+                c.print(f"  {mark}  {escape(first)}")
+                for line in rest:
+                    c.print(" " * 8 + escape(line))
             c.print("conforms" if rep.passed else f"does not conform: {', '.join(f.name for f in rep.failures)}")
         if not rep.passed:
             raise typer.Exit(code=1)

@@ -43,7 +43,10 @@ def fetch_cmd(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(code=EXIT_USAGE)
     except OSError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        offline = (f"; offline: copy the <NAME>.n4096.npy files (any machine's fetched folder) into a folder and "
+                   f"set {DPBENCH_ENV}=DIR (read files are checked against the pinned SHA-256), or --base-url a mirror"
+                   if str(exc).startswith("cannot download") else "")
+        typer.echo(f"error: {exc}{offline}", err=True)
         raise typer.Exit(code=EXIT_FAIL)
     typer.echo(f"{len(paths)} files in {folder}; use them with: export {DPBENCH_ENV}={folder}")
 

@@ -15,7 +15,6 @@ import typer
 
 from .common import STRICT_INT, deprecated_alias, emit_json, output_option, prepare_output
 
-from ..numbers.parse import excerpt
 from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
 
 __all__ = ["register"]
@@ -28,6 +27,8 @@ def _fail(message: str) -> None:
 
 def _choice(option: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
+        from ..numbers.parse import excerpt
+
         _fail(f"{option} must be one of {', '.join(allowed)}, got {excerpt(value)}")
 
 

@@ -1,6 +1,17 @@
 """The ``dpexact`` command line (typer). Subcommands live in sibling modules that expose
 ``register(app)``; this module only assembles them. Every subcommand is built on the
-mechanism registry (:func:`dpexact.mechanism`)."""
+mechanism registry (:func:`dpexact.mechanism`).
+
+Adding a command (the pattern every command follows):
+
+1. Write ``dpexact/cli/<name>.py`` with ``def register(app): @app.command("<name>") def ...``.
+   Keep its top-level imports to the standard library, ``typer`` and ``.common``: import
+   everything else (numpy, the mechanisms, the verifiers) inside the command's function, so that
+   ``dpexact --version`` and ``dpexact -h`` never pay for it (``benchmarks/cli_startup.py``).
+2. Append ``"dpexact.cli.<name>"`` to :data:`SUBCOMMAND_MODULES`.
+3. Optionally place the name in :data:`COMMAND_ORDER` (the order ``-h`` lists commands in); a
+   command not placed there is listed after the placed ones, alphabetically.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +23,6 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
-from ..numbers.parse import excerpt
 from .common import EXIT_USAGE, emit_json, flush_notes, output_option, prepare_output
 
 #: exceptions that mean "bad input" when they reach the command line: exit status 2
@@ -40,6 +50,11 @@ class _Group(TyperGroup):
     status 1; any other exception is a defect, reported on one line *with its type* and exit
     status 1.
     """
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands in :data:`COMMAND_ORDER` (the main job first), then any other alphabetically."""
+        names = list(super().list_commands(ctx))
+        return sorted(names, key=lambda n: (COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER), n))
 
     def invoke(self, ctx: Any) -> Any:
         try:
@@ -86,6 +101,13 @@ def _main(
     """dpexact: exact, certified analysis of differentially private mechanisms (selection, LDP, sparse vector, your own)."""
 
 
+#: the order ``dpexact -h`` lists commands in: the main job, the laws, the verdicts, the LP, your own
+#: mechanism, batches, evidence and files, benchmarks; commands not listed follow alphabetically
+COMMAND_ORDER: list[str] = [
+    "check", "pmf", "prob", "verify", "delta", "optimal", "ldp", "optimal-ldp", "mechanisms", "conform",
+    "sweep", "replay", "schema", "data", "bench", "bench-peers", "bench-verifier", "version",
+]
+
 #: sibling modules that add subcommands (each defines ``register(app)``)
 SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.bench",
@@ -112,6 +134,8 @@ def parse_params(items: list[str] | None) -> dict[str, Any]:
     Values stay strings so that mechanisms parse numbers exactly (``0.1`` means 1/10) with the
     safe grammar of :mod:`dpexact.numbers.parse`. A name given twice is an error.
     """
+    from ..numbers.parse import excerpt
+
     out: dict[str, Any] = {}
     for item in items or []:
         name, sep, value = item.partition("=")
@@ -147,6 +171,8 @@ def merge_params(options: dict[str, Any], extra: dict[str, Any]) -> dict[str, An
 
 def parse_scores(text: str, option: str = "--scores") -> list[str]:
     """Comma-separated numbers kept as strings (parsed exactly later); empty entries are refused."""
+    from ..numbers.parse import excerpt
+
     items = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in items):
         raise ValueError(f"{option} must be a comma-separated list of numbers, got {excerpt(text)}")

@@ -16,6 +16,7 @@ def catalogue() -> list[dict[str, Any]]:
     properties it declares when built with ``epsilon=1`` and its other defaults (``None`` if
     it needs more parameters)."""
     from ..mechanisms.registry import available, info, mechanism
+    from ..papers import papers_cited
 
     from ..mechanisms.registry import _factory
     from ..protocols import DeclaresKind
@@ -33,6 +34,7 @@ def catalogue() -> list[dict[str, Any]]:
             row["properties"] = None
         # what the outputs are (dpexact.protocols): `pmf` serves the finite kinds, `prob` the real-valued ones
         row["output_kind"] = kind if isinstance(kind, str) else None
+        row["papers"] = papers_cited(row["citations"])  # the source papers its citations point into
         rows.append(row)
     return rows
 
@@ -45,8 +47,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List the registered mechanisms: output kind, parameters (default), citations, declared properties."""
         target = prepare_output(output)
+        from ..papers import PAPERS
+
         rows = catalogue()
-        emit_json({"mechanisms": rows}, as_json, target, command="mechanisms", default=str)
+        papers = [p.as_dict() for p in PAPERS.values()]
+        emit_json({"mechanisms": rows, "papers": papers}, as_json, target, command="mechanisms", default=str)
         if as_json:
             return
         from rich.table import Table
@@ -65,3 +70,8 @@ def register(app: typer.Typer) -> None:
         c.print(t)
         if not wide:
             c.print("citations and summaries: at COLUMNS >= 140, or `dpexact mechanisms --json`")
+        from ..papers import legend
+
+        c.print("the source papers cited by short name (pf Theorem 1, hetsel eq. 4):")
+        for line in legend(width(), indent="  "):
+            c.print(line)

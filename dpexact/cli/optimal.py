@@ -35,6 +35,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Solve the LP for the optimal regular mechanism and print optimality ratios (>= 1; 1 = optimal)."""
         from ..lp.summary import optimal_summary
+        from .text import unbroken, wrap
 
         if not crossover and method in ("simplex", "generation"):  # an option that cannot apply is refused
             typer.echo(f"error: --no-crossover: the {method} route returns a vertex already (crossover applies to "
@@ -62,19 +63,22 @@ def register(app: typer.Typer) -> None:
         c = Console(markup=False, highlight=False)
         lo, hi = out["optimal_total_error_bounds"]
         ratios, ratio_bounds, exact_ratios = out["ratios"], out["ratio_error_bounds"], out.get("ratios_exact", {})
-        c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}: "
-                f"{out['variables']} variables, {out['constraints']} constraints ({out['classes']} classes, {out['vectors']} vectors)")
-        c.print(f"solved by {'dpexact' if out['method'].startswith('forest') else 'HiGHS'} ({out['method']}"
-                f"{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s (solver time); "
-                f"optimum Σ_q E[err(M*, q)] = {out['optimal_total_error']:.15g}, "
-                f"proven in [{lo:.15g}, {hi:.15g}]")
+        # the LP's size was noted on stderr while it was built (and is in --json): the header is said once
+        c.print(f"Q({n}, {k}), ε = {epsilon}, Δ = {sensitivity}, boundary = {boundary}")
+        for line in wrap(f"solved by {'dpexact' if out['method'].startswith('forest') else 'HiGHS'} ({out['method']}"
+                         f"{'' if out['vertex'] else ', interior point'}) in {out['seconds']:.3f} s (solver time); "
+                         f"optimum {unbroken('Σ_q E[err(M*, q)] = ' + format(out['optimal_total_error'], '.15g'))}, "
+                         f"proven in {unbroken(f'[{lo:.15g}, {hi:.15g}]')}"):
+            c.print(line)
         if "ratios_exact" in out:
             exact = out["optimal_total_error_exact"]
             c.print(f"exact certificate: {'OK, optimum = ' + exact if exact is not None else out['certificate_failure']}")
         enclosure = out.get("optimal_total_error_enclosure")
         if enclosure is not None:
             c.print(f"rigorous enclosure of the optimum: [{enclosure[0]:.17g}, {enclosure[1]:.17g}]")
-        t = Table(title="optimality ratio Σ E[err(M)] / Σ E[err(M*)]  (>= 1, 1 = optimal)")
+        for line in wrap(f"optimality ratio {unbroken('Σ E[err(M)] / Σ E[err(M*)]')} (>= 1, 1 = optimal):"):
+            c.print(line)
+        t = Table()
         t.add_column("mechanism")
         t.add_column("ratio")
         t.add_column("± bound")

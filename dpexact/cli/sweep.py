@@ -8,10 +8,12 @@ from typing import Optional
 
 import typer
 
-from ..sweep.executor import DRAIN_SECONDS
 from .common import EXIT_FAIL, EXIT_INTERRUPTED, STRICT_INT, LogProgress, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
+
+#: rows of the table printed when neither --table nor --json is given
+SUMMARY_ROWS = 20
 
 
 def register(app: typer.Typer) -> None:
@@ -32,6 +34,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from ..io import check_writable
+        from ..sweep.executor import DRAIN_SECONDS
         from ..sweep import ResultStore, load_spec, point_record, run_sweep
         from ..sweep.report import Y_AXES, plot_ratios, table_rows
 
@@ -73,6 +76,9 @@ def register(app: typer.Typer) -> None:
             done = len(ResultStore(store_dir).scan().rows)
             resume = ["dpexact", "sweep", str(spec_path), "--store", str(store_dir)]
             resume += ["--scheduler", scheduler] if scheduler else ["--workers", str(workers)] if workers is not None else []
+            # the same outputs as the command the user gave (--retry-failed is done: the failed rows ran again)
+            resume += (["--json"] if as_json else []) + (["--table"] if table else []) + (["--output", output] if output else [])
+            resume += (["--plot", str(plot)] if plot is not None else []) + (["--plot-y", plot_y] if plot_y != "per-panel" else [])
             typer.echo(f"interrupted: {done} finished result(s) are in {store_dir}; resume with:\n  {shlex.join(resume)}",
                        err=True)
             raise typer.Exit(code=EXIT_INTERRUPTED)
@@ -84,12 +90,15 @@ def register(app: typer.Typer) -> None:
         failed = report.failed
         err.print(f"{len(report.points)} points: {len(report.computed)} computed, {len(report.skipped)} already in the store, "
                   f"{len(failed)} failed", markup=False)
-        if table:
+        if table or not as_json:  # without --table a short table (the first rows), never a silent stdout
             from rich.table import Table
 
             from .text import table_console, wrap
 
             header, lines, notes = table_rows(report.points, report.rows)
+            if not table and len(lines) > SUMMARY_ROWS:
+                notes = [f"the first {SUMMARY_ROWS} of {len(lines)} rows: --table prints them all, --json every result"] + notes
+                lines = lines[:SUMMARY_ROWS]
             t = Table(title=f"sweep {spec_path.name} ({spec.task})")
             for h in header:
                 t.add_column(h, overflow="fold")

@@ -8,7 +8,7 @@ import shutil
 import textwrap
 from typing import Any, Iterable
 
-__all__ = ["width", "wrap", "value", "fmt_float", "report_lines", "table_console"]
+__all__ = ["width", "wrap", "unbroken", "value", "fmt_float", "report_lines", "table_console"]
 
 
 def width() -> int:
@@ -18,11 +18,13 @@ def width() -> int:
 
 def wrap(text: str, cols: int | None = None, indent: str = "", hang: str = "    ") -> list[str]:
     """``text`` broken at spaces into lines of at most ``cols`` characters (words longer than a line
-    are cut); continuation lines are indented by ``hang`` more than ``indent``."""
+    are cut); continuation lines are indented by ``hang`` more than ``indent``. A formula made
+    :func:`unbroken` stays on one line (its no-break spaces print as spaces)."""
     cols = cols or width()
     text = text[len(indent):] if indent and text.startswith(indent) else text
-    return textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent + hang,
-                         break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+    lines = textwrap.wrap(text, cols, initial_indent=indent, subsequent_indent=indent + hang,
+                          break_long_words=True, break_on_hyphens=False) or [indent.rstrip()]
+    return [line.replace("\u00a0", " ") for line in lines]  # formulas kept whole by unbroken()
 
 
 def fmt_float(x: Any, digits: int = 6) -> str:
@@ -115,3 +117,15 @@ def report_lines(d: dict, mechanism: str) -> list[str]:
         add(note if len(note) <= 400 else note[:400] + " …", "  ")
     add(f"{d['seconds']:.2f} s")
     return out
+
+
+def unbroken(formula: str) -> str:
+    """``formula`` with no-break spaces, so that a terminal wraps around it, never inside it.
+
+    Args:
+        formula: a short expression such as ``Σ E[err(M)] / Σ E[err(M*)]``.
+
+    Returns:
+        The same text with its spaces replaced by U+00A0 (which :func:`wrap` never breaks at).
+    """
+    return formula.replace(" ", "\u00a0")

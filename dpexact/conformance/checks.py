@@ -124,6 +124,18 @@ def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = No
 
     ``draws`` is bounded before any check runs: its memory always, its time when ``max_seconds``
     is given (:func:`_check_draws`; ``CostLimitError`` with the estimate).
+
+    Args:
+        mechanism: the mechanism to check.
+        corpus: score vectors for the property checks (default: a built-in corpus).
+        draws: the sampler's draws for its chi-square test.
+        seed: the seed of those draws.
+        backends: the backends whose pmfs are compared.
+        exact_max_n: the largest n checked on the exact backend.
+        max_seconds: a CPU-time budget (the draws are refused beyond its estimate).
+
+    Returns:
+        A :class:`ConformanceReport`: one pass / fail / n/a row per check.
     """
     check_count(draws, "draws", highest=MAX_DRAWS)
     try:

@@ -60,6 +60,23 @@ class MechanismCrash(ValueError):
     one-line CLI error; conformance fails the check that meets it and verifiers name it."""
 
 
+def _scores_as_array(sample: Any) -> Any:
+    """``sample(q, rng, size)`` that also takes a list or tuple of scores and a seed for ``rng``
+    (validated as :meth:`SelectionMechanism.rvs` validates them); an array passes through as it is."""
+    import functools
+
+    @functools.wraps(sample)
+    def wrapped(self: Any, q: Any, rng: Any = None, size: int = 1) -> Any:
+        if not isinstance(q, np.ndarray):
+            q = float_scores(q)
+        if not isinstance(rng, np.random.Generator):
+            rng = np.random.default_rng(rng)
+        return sample(self, q, rng, size)
+
+    wrapped.__wrapped_sample__ = True
+    return wrapped
+
+
 @dataclass(frozen=True)
 class SelectionMechanism:
     """Base class: ε-DP selection from a score vector with per-coordinate sensitivity Δ.
@@ -91,6 +108,11 @@ class SelectionMechanism:
     #: largest n on the mp and ball backends (measured to take about 10 s; see benchmarks/README.md)
     mp_limit: ClassVar[int] = 10_000_000
     ball_limit: ClassVar[int] = 10_000_000
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "sample" in cls.__dict__:  # every subclass's sampler takes what pmf / rvs take (a list too)
+            cls.sample = _scores_as_array(cls.__dict__["sample"])
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "epsilon", positive_real(self.epsilon, "epsilon"))

@@ -146,6 +146,10 @@ class FunctionMechanism(SelectionMechanism):
             v = getattr(self, what)
             if v is not None and not callable(v):
                 raise TypeError(f"{'pmf' if what == 'pmf_function' else what} must be callable, got {type(v).__name__}")
+        if self.pmf_function is not None:
+            _check_signature(self.pmf_function, "pmf", "pmf(q, p, ops)")
+        if self.sampler is not None:
+            _check_signature(self.sampler, "sampler", "sampler(q, p, rng, size)")
         if self.relation is not None and not isinstance(self.relation, Neighbourhood):
             raise TypeError(f"neighbourhood must be a Neighbourhood (dpexact.mechanisms.neighbourhoods), got {type(self.relation).__name__}")
         props = self.declared
@@ -318,6 +322,25 @@ class FunctionMechanism(SelectionMechanism):
                    details={"draws": SAMPLER_PMF_DRAWS, "seed": 0, "confidence": 1 - SAMPLER_PMF_DELTA})
 
 
+def _check_signature(fn: Callable[..., Any], what: str, expected: str) -> None:
+    """Refuse at definition a function that cannot be called as ``expected`` (not at its first
+    call, deep inside a verifier), naming the signature it needs."""
+    import inspect
+
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):  # a builtin or C function without a signature: found out at its call
+        return
+    count = expected.count(",") + 1
+    try:
+        sig.bind(*range(count))
+    except TypeError:
+        example = (" e.g. sampler=lambda q, p, rng, size: rng.integers(0, len(q), size)" if what == "sampler"
+                   else " e.g. pmf=lambda q, p, ops: [ops.exp(p.epsilon * x / 2) for x in q] (normalised)")
+        raise TypeError(f"define_mechanism: {what} must be callable as {expected} ({count} arguments), "
+                        f"got {getattr(fn, '__name__', what)}{sig};{example}") from None
+
+
 def define_mechanism(
     name: str,
     pmf: Callable[..., Any] | None = None,
@@ -338,7 +361,9 @@ def define_mechanism(
         pmf: ``pmf(q, p, ops) -> probabilities``: ``q`` the scores as backend numbers, ``p``
             the parameters (``p.epsilon``, ``p.sensitivity``, and ``params``) as backend
             numbers, ``ops`` a :class:`BackendOperations`. ``None`` for a sampler-only black box.
-        epsilon, sensitivity, monotone: as for the built-in mechanisms (exact).
+        epsilon: ε, as for the built-in mechanisms (exact).
+        sensitivity: Δ (exact).
+        monotone: monotone quality (the ε/Δ exponent, pf Remark 1).
         sampler: ``sampler(q, p, rng, size) -> int array`` (float scores and parameters); if
             omitted, ``rvs`` draws from the pmf.
         neighbourhood: the relation of the privacy claim (default: ℓ∞ box with Δ, monotone box
@@ -346,6 +371,13 @@ def define_mechanism(
         properties: declared :class:`MechanismProperties` (or a dict of them); conformance checks them.
         size: the number of candidates it is tied to (``None``: any).
         params: further exact parameters, passed in ``p``.
+
+    Returns:
+        A :class:`FunctionMechanism`.
+
+    Raises:
+        TypeError: a ``pmf`` or ``sampler`` that cannot be called with its signature, bad properties.
+        ValueError: neither ``pmf`` nor ``sampler``, bad ε or Δ.
     """
     from .validation import warn_inexact_floats
 

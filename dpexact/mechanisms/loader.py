@@ -147,6 +147,12 @@ def mechanism_factory(function: Any) -> MechanismFactory:
         @dpexact.mechanism_factory
         def my_em(epsilon, sensitivity=1):
             return dpexact.define_mechanism("my-em", pmf, epsilon=epsilon)
+
+    Args:
+        function: a function returning a mechanism from keyword parameters.
+
+    Returns:
+        The function, marked (callable as before).
     """
     return MechanismFactory(function)
 

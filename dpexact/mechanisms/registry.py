@@ -71,7 +71,15 @@ _FACTORIES: dict[str, Callable[..., Any]] = {}
 
 
 def register(name: str, target: "str | Callable[..., Any]") -> None:
-    """Register ``name`` -> ``"module:attr"`` (lazy) or a factory callable."""
+    """Register ``name`` -> ``"module:attr"`` (lazy) or a factory callable.
+
+    Args:
+        name: the registry name.
+        target: ``"module:attr"`` (imported when first used) or a factory callable.
+
+    Returns:
+        None.
+    """
     if isinstance(target, str):
         _ENTRIES[name] = target
     else:
@@ -79,6 +87,11 @@ def register(name: str, target: "str | Callable[..., Any]") -> None:
 
 
 def available() -> list[str]:
+    """The registered mechanism names (``dpexact mechanisms`` lists them with their parameters).
+
+    Returns:
+        The names, sorted.
+    """
     return sorted(set(_ENTRIES) | set(_FACTORIES))
 
 
@@ -86,9 +99,49 @@ def _factory(name: str) -> Callable[..., Any]:
     if name in _FACTORIES:
         return _FACTORIES[name]
     if name not in _ENTRIES:
-        raise ValueError(f"unknown mechanism {name!r}; available: {', '.join(available())}")
+        raise ValueError(unknown_mechanism_message(name))
     module, _, attr = _ENTRIES[name].partition(":")
     return getattr(importlib.import_module(module), attr)
+
+
+def unknown_mechanism_message(name: str) -> str:
+    """One short line for a name the registry lacks: the closest registered names (difflib), and
+    where the full list is.
+
+    Args:
+        name: the name asked for.
+
+    Returns:
+        ``unknown mechanism 'pff'; did you mean pf, em? (`dpexact mechanisms` lists all 45)``.
+    """
+    import difflib
+
+    names = available()
+    close = difflib.get_close_matches(str(name).lower(), names, n=3, cutoff=0.6)
+    shown = repr(name) if len(str(name)) <= 40 else repr(str(name)[:37] + "...")
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"unknown mechanism {shown}{hint} (`dpexact mechanisms` lists all {len(names)})"
+
+
+def parameter_list(factory: Callable[..., Any]) -> str:
+    """The parameters a factory takes, as ``epsilon, sensitivity=1, monotone=False``.
+
+    Args:
+        factory: a registered class or factory function.
+
+    Returns:
+        The names, each with its default when it has one.
+    """
+    return ", ".join(p["name"] + ("" if p["required"] else f"={p['default']}") for p in _parameters(factory))
+
+
+def _takes_any_keyword(factory: Callable[..., Any]) -> bool:
+    if dataclasses.is_dataclass(factory):
+        return False
+    try:
+        return any(p.kind is p.VAR_KEYWORD for p in inspect.signature(factory).parameters.values())
+    except (TypeError, ValueError):
+        return True
 
 
 def describe(name: str) -> str:
@@ -148,6 +201,17 @@ def mechanism(name: str, /, **params: Any) -> Any:
 
     ``name`` may also be ``PATH.py:OBJECT`` or ``module:OBJECT`` (a mechanism defined
     outside the package, see :mod:`.loader`).
+
+    Args:
+        name: a registry name (``dpexact mechanisms``), ``PATH.py:OBJECT`` or ``module:OBJECT``.
+        **params: the mechanism's parameters (``epsilon``, ``sensitivity``, ...; exact).
+
+    Returns:
+        The mechanism object.
+
+    Raises:
+        ValueError: an unknown name (the closest names suggested).
+        TypeError: an unknown or missing parameter (the valid parameters listed).
     """
     if not isinstance(name, str):
         raise TypeError(f"mechanism must be a name, got {type(name).__name__}")
@@ -159,9 +223,15 @@ def mechanism(name: str, /, **params: Any) -> Any:
 
         return load_mechanism(name, **params)
     factory = _factory(name)
+    if not _takes_any_keyword(factory):
+        known = {p["name"] for p in _parameters(factory)}
+        unknown = [k for k in params if k not in known]
+        if unknown:
+            raise TypeError(f"mechanism {name!r} has no parameter {', '.join(map(repr, unknown))}; "
+                            f"its parameters: {parameter_list(factory)}")
     try:
         return factory(**params)
     except TypeError as exc:
         if "unexpected keyword" in str(exc) or "missing" in str(exc):
-            raise TypeError(f"mechanism {name!r}: {exc}") from exc
+            raise TypeError(f"mechanism {name!r}: {exc} (its parameters: {parameter_list(factory)})") from exc
         raise

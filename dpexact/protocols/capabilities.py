@@ -247,7 +247,15 @@ class ClaimedEpsilon(Protocol):
 
 def value_count(mechanism: AnyMechanism, output: Any) -> int:
     """How many real values a ``mixed`` mechanism releases with ``output``: its ``value_count(output)``
-    (:class:`ValueCount`), else one per ⊤ of a sparse-vector pattern."""
+    (:class:`ValueCount`), else one per ⊤ of a sparse-vector pattern.
+
+    Args:
+        mechanism: a ``mixed`` mechanism.
+        output: one of its outputs.
+
+    Returns:
+        The number of real values released with ``output``.
+    """
     if isinstance(mechanism, ValueCount):
         return int(mechanism.value_count(output))
     return str(output).count("T")
@@ -255,7 +263,14 @@ def value_count(mechanism: AnyMechanism, output: Any) -> int:
 
 def claimed_epsilon(mechanism: AnyMechanism) -> Any:
     """The ε the mechanism's privacy claim states: its ``claimed_epsilon`` (:class:`ClaimedEpsilon`),
-    else ``epsilon``."""
+    else ``epsilon``.
+
+    Args:
+        mechanism: any mechanism.
+
+    Returns:
+        The claimed ε (exact).
+    """
     return mechanism.claimed_epsilon if isinstance(mechanism, ClaimedEpsilon) else mechanism.epsilon
 
 
@@ -265,6 +280,12 @@ def noise_unit(mechanism: AnyMechanism) -> Any:
     The mechanism's own ``noise_scale()`` (:class:`NoiseScale`), else the exponential mechanism's
     ``2Δ/ε`` (``Δ/ε`` for a monotone quality, pf Remark 1: :class:`MonotoneQuality`), ε the claim's
     (:func:`claimed_epsilon`) — a fair unit for a mechanism that states none. An exact Real.
+
+    Args:
+        mechanism: any mechanism.
+
+    Returns:
+        The noise scale, an exact :class:`Real`.
     """
     from ..numbers.real import Real
 

@@ -292,7 +292,14 @@ def _members(proto: type) -> list[str]:
 
 
 def is_mechanism(obj: Any) -> bool:
-    """Whether ``obj`` is a mechanism *instance* satisfying the protocol of its output kind."""
+    """Whether ``obj`` is a mechanism *instance* satisfying the protocol of its output kind.
+
+    Args:
+        obj: any object.
+
+    Returns:
+        True for an instance satisfying :class:`Mechanism` or :class:`ContinuousMechanism`.
+    """
     try:
         check_mechanism(obj, continuous=True)
     except TypeError:
@@ -307,6 +314,17 @@ def check_mechanism(obj: Any, name: str = "mechanism", continuous: bool = False)
     The one check: it also validates the declared ``size`` (a positive int or None) and ``properties``
     (a :class:`MechanismProperties`), so code below the entry point that checked a mechanism reads
     ``mechanism.size`` / ``mechanism.properties`` as given and never checks again.
+
+    Args:
+        obj: the object to check.
+        name: the argument's name in error messages.
+        continuous: check :class:`ContinuousMechanism` instead of :class:`Mechanism`.
+
+    Returns:
+        ``obj`` itself.
+
+    Raises:
+        TypeError: what is missing, on one line.
     """
     if isinstance(obj, type):
         raise TypeError(f"{name}: {obj.__name__} is a class, not a mechanism instance (call it with its parameters)")
@@ -345,12 +363,26 @@ def _declarations(obj: AnyMechanism, name: str) -> AnyMechanism:
 
 def mechanism_size(mechanism: AnyMechanism) -> int | None:
     """The number of candidates a *checked* mechanism (:func:`check_mechanism`) is tied to (``None``:
-    any n), as a Python int; reads the declaration, checks nothing again."""
+    any n), as a Python int; reads the declaration, checks nothing again.
+
+    Args:
+        mechanism: a checked mechanism.
+
+    Returns:
+        Its declared size, or None.
+    """
     v = mechanism.size
     return None if v is None else int(v)
 
 
 def mechanism_properties(mechanism: AnyMechanism) -> MechanismProperties:
     """The properties a *checked* mechanism (:func:`check_mechanism`) declares; reads the declaration,
-    checks nothing again."""
+    checks nothing again.
+
+    Args:
+        mechanism: a checked mechanism.
+
+    Returns:
+        Its declared :class:`MechanismProperties`.
+    """
     return mechanism.properties

@@ -412,6 +412,28 @@ def verify(mechanism: str | Path | AnyMechanism, *, epsilon: Any = None, sensiti
     the route is :func:`verify_any`'s.
 
     Example: ``dpexact.verify("pf", epsilon=1, n=3).verdict``.
+
+    Args:
+        mechanism: registry name, ``PATH.py:OBJECT`` / ``module:OBJECT`` or a mechanism object.
+        epsilon: the claimed ε (exact: ``"1/2"``, ``"2*log(3)"``); for a name or path only.
+        sensitivity: Δ (default 1); for a name or path only.
+        monotone: monotone quality (pf Remark 1); for a name or path only.
+        param: further mechanism parameters (``-p name=value``).
+        neighbourhood: default | box[:Δ] | monotone[:Δ] | add-remove | replace | any-pair.
+        search: grid | structured | random | local, one or several.
+        n: the number of candidates / queries searched.
+        values: the score values of the grid search.
+        steps: the grid search's steps between values.
+        delta: δ of an (ε, δ) claim (``None``: pure ε-DP).
+        relation: the query relation of a sparse-vector-type mechanism.
+        tolerance: the width of the ε bracket asked for.
+
+    Returns:
+        The :class:`~dpexact.verify.verdict.Verdict` (``verdict``, ``certified``, ``epsilon_bracket``,
+        its counterexample or proof and the scope it covers).
+
+    Raises:
+        ValueError, TypeError: bad mechanism, parameters or options (one line naming the argument).
     """
     from ..mechanisms.resolve import resolve_mechanism
 

@@ -43,13 +43,13 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
 from ...protocols import AnyMechanism, LaplaceDensity, LaplacePieces, claimed_epsilon
 from ..bracket import Proof, Witness
-from .symbolic_coupling import DELTA, EPS, round_up, symbolic_copy
+from .lazy_sympy import symbols, sympy
+from .symbolic_coupling import round_up, symbolic_copy
 
 __all__ = ["DensityRatioProof", "pl_sup", "density_level"]
 
@@ -222,6 +222,7 @@ class DensityRatioProof:
 
     def _level(self, mechanism: AnyMechanism, n: int, kind: str) -> tuple | None:
         """(level at the mechanism's values, level/claimed as a function of ε, Δ, d*, exact, for every ε, Δ)."""
+        EPS, DELTA, _ = symbols()
         concrete = mechanism.density_pieces(n)
         if concrete is None or not concrete.centres:
             return None
@@ -242,6 +243,7 @@ class DensityRatioProof:
         """``(Δ·column_bound, its ratio to the claim, for every ε, Δ)`` when the law declares a column bound for
         every n and ONE_DIFFER is the relation (one query moves: the level is the largest column times Δ),
         re-checked against the pieces of 1..6 queries and of n; None otherwise."""
+        EPS, DELTA, _ = symbols()
         if kind != "one-differ":
             return None
         bound = mechanism.density_pieces(n).column_bound

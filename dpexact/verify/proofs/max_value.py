@@ -23,11 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import sympy
-
 from ...protocols import AnyMechanism
 from ...numbers.real import Real
 from ..bracket import Proof
+from .lazy_sympy import sympy
 from .symbolic_coupling import round_up
 
 __all__ = ["MaxValueLaplace"]

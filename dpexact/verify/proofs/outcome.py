@@ -20,12 +20,24 @@ def proves(proof: Proof, mechanism: AnyMechanism) -> bool:
     return (up - Real.of(claimed_epsilon(mechanism))).sign() <= 0
 
 
+def domain_text(domain: dict[str, Any]) -> str:
+    """A proof's domain as a reader writes it: ``n every; epsilon (0, inf); scores R^n``.
+
+    Args:
+        domain: the proof's ``domain`` mapping.
+
+    Returns:
+        ``key value`` pairs separated by semicolons (never a Python dict repr).
+    """
+    return "; ".join(f"{k} {v}" for k, v in domain.items())
+
+
 def proved_verdict(mechanism: AnyMechanism, proof: Proof, name: str | None, seconds: float) -> Verdict:
     """The ``private`` verdict of a proof whose upper end is at most ε."""
     eps = Real.of(claimed_epsilon(mechanism))
     scope = Scope(neighbourhood=str(proof.domain.get("neighbourhood", "")), families={proof.method: 1})
     scope.notes.append(f"proved ({proof.method}{'; ' + proof.theorem if proof.theorem else ''}): log-ratio <= {proof.upper} "
-                       f"<= ε = {eps} on the domain {proof.domain}")
+                       f"<= ε = {eps} on the domain {domain_text(proof.domain)}")
     if proof.details.get("statement"):
         scope.notes.append(str(proof.details["statement"]))
     v = build_verdict(mechanism, name=name, epsilon=eps, scope=scope, worst_log_ratio=proof.upper_float, seconds=seconds,

@@ -53,18 +53,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-import sympy
-
 from ...numbers.real import Real
 from ...protocols import AnyMechanism, CouplingUnits, CutoffLaw, ThresholdCouplingLaw
 from ..bracket import Proof
+from .lazy_sympy import symbols, sympy
 
 __all__ = ["EPS", "DELTA", "CUTOFF", "CouplingTheorem", "threshold_theorem", "ThresholdShiftProof",
            "NoisyMaxProof", "round_up", "symbolic_copy"]
 
-EPS = sympy.Symbol("epsilon", positive=True)
-DELTA = sympy.Symbol("Delta", positive=True)
-CUTOFF = sympy.Symbol("c", integer=True, positive=True)
+
+
+def __getattr__(name: str) -> Any:  # EPS, DELTA, CUTOFF: the free symbols, made when first read (lazy_sympy)
+    if name in ("EPS", "DELTA", "CUTOFF"):
+        return symbols()[("EPS", "DELTA", "CUTOFF").index(name)]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: shifts tried, in units of Δ (module docstring)
 _SHIFTS = [Fraction(k, 4) for k in range(-8, 9)]
@@ -241,6 +243,7 @@ def _check_units_against_terms(m: AnyMechanism, u: CouplingUnits) -> bool:
 
 def threshold_theorem(m: ThresholdCouplingLaw, relation: str) -> CouplingTheorem | None:
     """The threshold-shift bound for every n (module docstring), symbolic where the mechanism allows."""
+    EPS, DELTA, CUTOFF = symbols()
     if relation not in _RELATIONS:
         raise ValueError(f"relation must be one of {', '.join(_RELATIONS)}, got {relation!r}")
     concrete = m.coupling_units()
@@ -272,6 +275,7 @@ def threshold_theorem(m: ThresholdCouplingLaw, relation: str) -> CouplingTheorem
 def _theorem(u: CouplingUnits, relation: str, values: dict, eps: Any) -> tuple | None:
     """(bound/ε, bound at ``values``, bound/ε <= 1 for every value of the symbols, shifts), or None
     when the coupling proves nothing (an opaque factor, or a kind in any number with a positive cost)."""
+    EPS, DELTA, _ = symbols()
     ratios, bounds, shifts, holds = [], [], [], True
     for ends, base in _boxes(relation):
         if u.redraw_after:
@@ -327,6 +331,7 @@ class ThresholdShiftProof:
         return isinstance(mechanism, ThresholdCouplingLaw) and (relation or "all-differ") in _RELATIONS
 
     def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
+        EPS = symbols()[0]
         rel = relation or "all-differ"
         th = threshold_theorem(mechanism, rel)
         if th is None:
@@ -355,6 +360,7 @@ class NoisyMaxProof:
         return isinstance(mechanism, ReportNoisyMax) and mechanism.scales is None and (relation or "all-differ") in _RELATIONS
 
     def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:
+        EPS, DELTA, _ = symbols()
         from .noisy_max_coupling import noisy_max_bound
 
         rel = relation or ("monotone" if mechanism.monotone else "all-differ")
