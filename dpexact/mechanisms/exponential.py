@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend, ExactBackend, MpBackend
+from ..numbers.dot import dot_unthreaded
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
@@ -35,22 +36,6 @@ from .base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_e
 __all__ = ["ExponentialMechanism"]
 
 U = 2.0**-53
-#: vectors longer than this are dotted in pieces (see :func:`dot_unthreaded`)
-DOT_CHUNK = 8_192
-
-
-def dot_unthreaded(a: np.ndarray, b: np.ndarray) -> float:
-    """``Σ a_i b_i`` of two float64 vectors, one BLAS ``ddot`` per piece of ``DOT_CHUNK`` entries.
-
-    Why pieces: above 10^4 entries OpenBLAS splits one ``ddot`` over threads, and on a busy
-    machine their wake-up and wait cost about 8–10 ms of CPU time per call (measured at
-    n = 10^5 and 10^6: 100× the single-thread product). Pieces stay below that threshold; the
-    result is a blocked sum (a different summation order, the same kind of error as one ``ddot``).
-    """
-    n = a.size
-    if n <= DOT_CHUNK:
-        return float(np.dot(a, b))
-    return sum(float(np.dot(a[i:i + DOT_CHUNK], b[i:i + DOT_CHUNK])) for i in range(0, n, DOT_CHUNK))
 
 
 def _rel_bound(xr: Any, mean_abs_x: Any, n: int) -> Any:
@@ -174,7 +159,7 @@ class ExponentialMechanism(SelectionMechanism):
         lms = np.where(support, np.abs(lm), 0.0)
         e = np.where(support, 2.5 * xs + lms + abs(lm[t]) + np.abs(np.where(support, lm, 0.0) - lm[t])
                      + np.abs(np.where(support, z, 0.0)), 0.0)
-        rel = U * (min(float(e.max()), 2000.0) + float(np.dot(pmf, e)) + math.log2(max(q.size, 2)) + 8)
+        rel = U * (min(float(e.max()), 2000.0) + dot_unthreaded(pmf, e) + math.log2(max(q.size, 2)) + 8)
         return Pmf(pmf, "float", "closed-form", rel_error=rel, abs_error=rel * float(pmf.max()),
                    error_kind="a-priori", logvalues=logpmf)
 
