@@ -54,6 +54,7 @@ __all__ = ["pf_pmf_quadrature_float", "pf_pmf_quadrature_ball", "pf_pmf_quadratu
 
 U = 2.0**-53  # unit roundoff of float64
 DELTA = 1e-2  # float: weights with p·T > DELTA are treated individually
+DELTA_ALL_SERIES = 0.3  # float: with T <= this, no weight is (p·T <= T: the series suffice)
 TINY_PT = 2.0**-33  # float: weights with p·T <= TINY_PT need two series terms and S_1, S_2 only
 MAX_NODES = 128  # float: Gauss–Legendre nodes at most (the bound is reported as it is beyond)
 DELTA_SCALAR = 1e-1  # mp/ball: series (per-weight length) are cheaper than individual weights
@@ -160,7 +161,7 @@ def _groups(xl: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     return xl, None, np.ones(xl.size)
 
 
-def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
+def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0, delta: float = DELTA) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
     """Float64 pmf and log-pmf of PF from exponents ``x = c(q - q*)`` (the maximum exactly 0).
 
     Returns ``(pmf, logpmf, report)``; ``report`` carries the proven bounds and the rounding
@@ -186,10 +187,15 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     P = S + s_err
     T, tail_rel = _truncation(P, S - 1.0 - s_err, L)
     thr_tiny = TINY_PT / T
+    if T <= DELTA_ALL_SERIES:
+        # every p·T <= T: the series converge for all weights (T^(K+1) <= 1e-19 with K <= 35), and
+        # measured on n = 10^4..10^6 scores they cost a third of the N×n_large log matrix
+        # (10^5 uniform scores: 0.9 ms against 3.0 ms), so no weight is treated individually
+        delta = max(delta, T)
     nt = np.flatnonzero(p > thr_tiny)  # medium and large weights
     pn = p[nt]
-    if DELTA / T < 1.0:  # large weights possible
-        is_large = pn > DELTA / T
+    if delta / T < 1.0:  # large weights possible
+        is_large = pn > delta / T
         lpos = np.flatnonzero(is_large)
         large, pl = nt[lpos], pn[lpos]
         mpos = np.flatnonzero(~is_large)
