@@ -548,6 +548,9 @@ def law_backend(backend: "str | Backend", prec: int = 128) -> tuple[bool, int]:
     raise ValueError(f"backend: the laws of output sets are served on 'ball[:bits]' and 'exact', got {backend!r}")
 
 
+_FLOAT = FloatBackend()
+
+
 def get_backend(spec: "str | Backend") -> Backend:
     """Parse a backend name: ``float``, ``mp``, ``mp:<digits>``, ``ball``, ``ball:<bits>``, ``exact``.
 
@@ -556,6 +559,8 @@ def get_backend(spec: "str | Backend") -> Backend:
     """
     if isinstance(spec, Backend):
         return spec
+    if spec == "float":  # the default of every pmf call: no parsing (backends are immutable values)
+        return _FLOAT
     if not isinstance(spec, str):
         raise TypeError(f"backend must be a name or a Backend, got {type(spec).__name__}")
     name, sep, arg = spec.strip().lower().partition(":")
