@@ -94,8 +94,9 @@ def bracket_row(label: str, mechanism: Any, n: int) -> dict:
 
 
 def _finite(x: Any) -> float | None:
-    """A bracket end as a JSON number; ``None`` when there is none or it is infinite (no finite proof)."""
-    return float(x) if x is not None and math.isfinite(x) else None
+    """A bracket end as a JSON number; ``None`` when there is none or it is infinite (the bracket
+    writes an infinite end as the string ``"inf"``: no finite proof, or an unbounded witness)."""
+    return float(x) if isinstance(x, (int, float)) and math.isfinite(x) else None
 
 
 def run_bracket_benchmark(sizes: tuple[int, ...] = (3, 5), echo: Callable[[str], None] = print) -> list[dict]:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.benchmarks_bracket import bracket_row, own_em, own_pf
+from dpexact.benchmarks_bracket import _finite, bracket_row, own_em, own_pf
 from dpexact.schemas import document, validate
 
 SCORES = ["0", "1/3", "2", "-7/5"]
@@ -39,3 +39,8 @@ def test_bracket_row_is_measured_and_fits_the_schema():
     broken = {k: v for k, v in row.items() if k != "bracket_s"}
     with pytest.raises(ValueError, match="bracket_s"):
         validate("bench", document("bench", {"rows": [broken]}))
+
+
+def test_infinite_or_missing_ends_are_null():
+    """The bracket writes an infinite end as "inf" (no finite proof): the row says null, never a string."""
+    assert [_finite(v) for v in ("inf", "-inf", None, float("inf"), 1.5, 2)] == [None, None, None, None, 1.5, 2.0]
