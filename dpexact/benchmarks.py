@@ -10,6 +10,9 @@ reported with every row (``os.getloadavg``, 1 minute, at the row's start and end
 Score families (ε = 1, Δ = 1, seeded):
   * ``uniform``  — n distinct scores uniform on [0, 100): thousands of weights near the max;
   * ``spread``   — n distinct scores uniform on [0, n): few weights near the max.
+
+Bracket rows (:mod:`.benchmarks_bracket`): CPU seconds of the ε bracket on own EM / own PF
+(``define_mechanism`` laws) against the finite-scope search's, one round, ratio computed live.
 """
 
 from __future__ import annotations
@@ -84,9 +87,11 @@ def _floor(q: np.ndarray) -> Callable[[], Any]:
 
 
 def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: Callable[[str], None] = print,
-                      repeat: int = 7) -> dict:
-    """PF float vs EM float vs the numpy floor at n = 10, 1e3, 1e5, 1e6; PF ball at n = 65 536
-    against EM float; the O(n²) recurrence at n = 1e4 against the quadrature (module docstring).
+                      repeat: int = 7, bracket: bool = True) -> dict:
+    """PF float vs EM float vs the numpy floor at n = 10, 1e3, 1e4, 1e5, 1e6; PF ball at n = 65 536
+    against EM float; the O(n²) recurrence at n = 1e4 against the quadrature (module docstring);
+    with ``bracket``, the ε bracket's CPU time on own EM / own PF at n = 3 and 5 (``quick``: 3)
+    against the scope search's (:mod:`.benchmarks_bracket`, measured live in this run).
 
     ``json_path`` is checked before the first timing and written atomically at the end.
     """
@@ -101,7 +106,7 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
 
     pf = dpexact.mechanism("pf", epsilon=1)
     em = dpexact.mechanism("em", epsilon=1)
-    sizes = (10, 1_000, 100_000) if quick else (10, 1_000, 100_000, 1_000_000)
+    sizes = (10, 1_000, 10_000, 100_000) if quick else (10, 1_000, 10_000, 100_000, 1_000_000)
     rows = []
     echo(f"CPU time per call, median of {repeat} interleaved rounds; ratios per round, then the median")
     for family in ("uniform", "spread"):
@@ -132,6 +137,10 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
                  "repeat": 5, "load": m["load"]})
     echo(f"PF recurrence n={n_rec}: {m['seconds']['recurrence']:.3f} CPU s ({rows[-1]['ratio']:.0f}x the quadrature)  "
          f"load {m['load'][0]:.1f}-{m['load'][1]:.1f}")
+    if bracket:
+        from .benchmarks_bracket import run_bracket_benchmark
+
+        rows.extend(run_bracket_benchmark((3,) if quick else (3, 5), echo=echo))
     out = {"machine": platform.platform(), "python": platform.python_version(), "clock": "process_time (CPU)",
            "repeat": repeat, "rows": rows}
     if json_path:

@@ -26,7 +26,8 @@ def register(app: typer.Typer) -> None:
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
     ) -> None:
         """Time PF (float, ball, recurrence) against EM and a bare-numpy floor in one run, as CPU-time
-        ratios (median of 7 interleaved rounds, load shown); or --accuracy tables."""
+        ratios (median of 7 interleaved rounds, load shown), and the ε bracket on own EM / PF
+        (define_mechanism) against the scope search at n = 3, 5; or --accuracy tables."""
         from ..io import atomic_write_json, check_writable
 
         def echo(line: str) -> None:  # with --json, stdout carries the JSON only; lines fit COLUMNS

@@ -205,6 +205,31 @@ class SelectionMechanism:
                 _check_mp_total(p, len(q), self.short_name)
             return p
 
+    def pmf_float_validated(self, q: np.ndarray, method: str | None = None) -> Pmf:
+        """``pmf(q, "float", method)`` for scores validated once by the caller
+        (:class:`~dpexact.protocols.ValidatedFloatPmf`).
+
+        Args:
+            q: a 1-D float64 array from :func:`~.validation.float_scores` (finite, non-empty);
+                read, never copied or written. Its type, dtype and shape are checked (O(1)); its
+                entries are not re-checked (a NaN gives a NaN bound, which sends the call to the
+                ball route, which refuses it).
+            method: as for :meth:`pmf`.
+
+        Returns:
+            The :class:`Pmf` ``pmf`` returns: same values, same stated bound, same fallback to
+            balls when the float bound is useless. A subclass that replaces ``pmf`` gets its own.
+        """
+        if not (isinstance(q, np.ndarray) and q.dtype == np.float64 and q.ndim == 1 and q.size):
+            raise TypeError("q must be a non-empty 1-D float64 array from validation.float_scores "
+                            f"(got {type(q).__name__}); use pmf(scores) for anything else")
+        if type(self).pmf is not SelectionMechanism.pmf:
+            return self.pmf(q, "float", method)
+        p = self.pmf_float(q, method)
+        if method is None and not (p.abs_error <= FLOAT_USEFUL_ERROR):  # also catches inf / nan bounds
+            return self._float_from_ball(q, method, p)
+        return p
+
     def input_rounding_shift(self, scores: Any, q: np.ndarray, rounding: float) -> float | None:
         """A bound on ``max_r |log Pr[M(scores) = r] - log Pr[M(q) = r]|``, where ``q`` is
         ``scores`` rounded to float64 and ``rounding >= max_r |scores_r - q_r|``; ``None`` when no
@@ -431,7 +456,21 @@ def scaled_float(x: Real) -> tuple[float, int]:
 
 def float_exponents(c: Real, q: np.ndarray, cf: float | None = None) -> np.ndarray:
     """``c·(q_r - q*)`` in float64 without spurious overflow or NaN (see ``_float_exponents``);
-    ``cf`` is ``c`` rounded to float64 when the caller has it already."""
+    ``cf`` is ``c`` rounded to float64 when the caller has it already.
+
+    The common case (every difference and product in range, known from the extremes alone) is
+    one subtraction and one in-place product, without the cost of ``np.errstate``.
+    """
+    if cf is not None and 2.0**-1000 < cf < 2.0**1000:
+        top = float(np.maximum.reduce(q))
+        span = top - float(np.minimum.reduce(q))  # >= every |q_r - top| after rounding (monotone)
+        if span * cf < 1e308:  # no difference and no product overflows (inf/nan fail the test)
+            try:
+                d = q - top
+                d *= cf
+                return d
+            except FloatingPointError:  # np.seterr(under="raise") set by the caller: the route below
+                pass
     top = q.max()
     with np.errstate(over="ignore"):
         d = q - top

@@ -37,6 +37,7 @@ by the function is a :class:`~.base.MechanismCrash` naming it: a defect, never a
 from __future__ import annotations
 
 import math
+import weakref
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Callable, ClassVar
@@ -52,6 +53,9 @@ from ..numbers.backends import exact_sympy
 from ..numbers.comparisons import Undecidable, exact_input
 
 __all__ = ["FunctionMechanism", "define_mechanism", "BackendOperations"]
+
+#: per mechanism (equal parameters: equal entries), its parameters as exact balls by precision
+_BALL_PARAMETERS: "weakref.WeakKeyDictionary[Any, dict[int, dict[str, Any]]]" = weakref.WeakKeyDictionary()
 
 #: draws behind a sampler-only mechanism's empirical pmf
 SAMPLER_PMF_DRAWS = 200_000
@@ -206,6 +210,19 @@ class FunctionMechanism(SelectionMechanism):
         return SimpleNamespace(epsilon=convert(self.epsilon), sensitivity=convert(self.sensitivity),
                                monotone=self.monotone, **{k: convert(v) for k, v in self.extra})
 
+    def _ball_parameters(self, prec: int) -> dict[str, Any]:
+        """The parameters as balls that remember their exact values at ``prec`` bits, formed once per
+        precision: a branch-and-bound evaluates the law on tens of thousands of boxes, and forming
+        them was a tenth of each evaluation. Each call gets a fresh namespace of these immutable
+        numbers, so a pmf function that rebinds ``p.epsilon`` changes nothing for the next call."""
+        cache = _BALL_PARAMETERS.get(self)
+        if cache is None:  # kept beside the mechanism, not in it: it stays picklable (arb balls are not)
+            cache = _BALL_PARAMETERS[self] = {}
+        got = cache.get(prec)
+        if got is None:
+            got = cache[prec] = vars(self._namespace(lambda v: exact_input(BallBackend(prec), v)))
+        return got
+
     def pmf(self, scores: Any, backend: "str | Backend" = "float", method: str | None = None) -> Pmf:
         if self.pmf_function is None:
             be = get_backend(backend)
@@ -292,7 +309,7 @@ class FunctionMechanism(SelectionMechanism):
         self._check_n(len(scores))
         be = BallBackend(prec)
         with be.context():
-            vals = list(self.pmf_function(list(scores), self._namespace(lambda v: exact_input(be, v)),
+            vals = list(self.pmf_function(list(scores), SimpleNamespace(**self._ball_parameters(prec)),
                                           BackendOperations(be)))
         from ..numbers.interval_gradient import Dual
 

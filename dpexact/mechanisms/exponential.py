@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..numbers.backends import Backend, ExactBackend, MpBackend
+from ..numbers.dot import dot_unthreaded
 from ..numbers.pmf import Pmf, pmf_from_numbers
 from ..numbers.real import Real
 from ..protocols import MechanismProperties
@@ -107,16 +108,20 @@ class ExponentialMechanism(SelectionMechanism):
         _check_method(method, ("closed-form",), "closed-form")
         if self.measure is not None:
             return self._pmf_float_measure(q)
-        x = self._float_exponents(q)
-        w = np.exp(x)
-        s = float(np.sum(w))
-        pmf = w / s
-        logpmf = x - math.log(s)
-        pos = pmf > 0  # x = -inf has pmf 0: keep 0·inf out of the mean
-        mean_abs_x = float(np.dot(pmf[pos], -x[pos]))
-        rel = _rel_bound(min(float(-x.min()), 745.0), mean_abs_x, q.size)
-        return Pmf(pmf, "float", "closed-form", rel_error=rel, abs_error=rel * float(pmf.max()),
-                   error_kind="a-priori", logvalues=logpmf)
+        x = self._float_exponents(q)  # a fresh array: the log-pmf is formed in it
+        pmf = np.exp(x)
+        s = float(np.add.reduce(pmf))
+        pmf /= s
+        x_min = float(np.minimum.reduce(x))
+        if x_min > -math.inf:
+            mean_abs_x = -dot_unthreaded(pmf, x)
+        else:  # x = -inf has pmf 0: keep 0·inf out of the mean
+            pos = pmf > 0
+            mean_abs_x = -dot_unthreaded(pmf[pos], x[pos])
+        x -= math.log(s)
+        rel = _rel_bound(min(-x_min, 745.0), mean_abs_x, q.size)
+        return Pmf(pmf, "float", "closed-form", rel_error=rel, abs_error=rel * float(np.maximum.reduce(pmf)),
+                   error_kind="a-priori", logvalues=x)
 
     def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Closed-form pmfs of the rows of ``Q`` with the bound of the single-vector route
@@ -154,7 +159,7 @@ class ExponentialMechanism(SelectionMechanism):
         lms = np.where(support, np.abs(lm), 0.0)
         e = np.where(support, 2.5 * xs + lms + abs(lm[t]) + np.abs(np.where(support, lm, 0.0) - lm[t])
                      + np.abs(np.where(support, z, 0.0)), 0.0)
-        rel = U * (min(float(e.max()), 2000.0) + float(np.dot(pmf, e)) + math.log2(max(q.size, 2)) + 8)
+        rel = U * (min(float(e.max()), 2000.0) + dot_unthreaded(pmf, e) + math.log2(max(q.size, 2)) + 8)
         return Pmf(pmf, "float", "closed-form", rel_error=rel, abs_error=rel * float(pmf.max()),
                    error_kind="a-priori", logvalues=logpmf)
 

@@ -123,7 +123,9 @@ def float_scores_rounded(scores: Any, name: str = "scores") -> tuple[np.ndarray,
         raise ValueError(f"{name} must not be empty")
     check_size(arr.size, MAX_FLOAT_SCORES, "float pmfs", name)
     arr = np.array(arr, dtype=np.float64)
-    if not np.all(np.isfinite(arr)):
+    # two reductions instead of an elementwise test and its boolean temporary: max and min
+    # propagate nan, so both are finite exactly when every entry is (no warning either way)
+    if not (math.isfinite(float(np.maximum.reduce(arr))) and math.isfinite(float(np.minimum.reduce(arr)))):
         bad = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"{name} must be finite; entry {bad} is {arr[bad]}")
     return arr, rounding

@@ -385,6 +385,14 @@ class BallBackend(Backend):
     def from_real(self, x: Real) -> Any:
         return x.to_arb(self.prec)
 
+    def from_int(self, k: int) -> Any:
+        """An integer as an exact ball. Below 2^53 in magnitude it is exact at every precision, so
+        the ball is made directly (a pmf in backend operations asks for 0 and 1 in its inner loops:
+        through :class:`Real` that was a quarter of a box evaluation of a user's PF law)."""
+        if type(k) is int and -_EXACT_INT <= k <= _EXACT_INT:
+            return _arb_type()(k)
+        return self.from_real(Real.of(k))
+
     def exp(self, x: Any) -> Any:
         return x.exp()
 
@@ -401,9 +409,7 @@ class BallBackend(Backend):
         return x.sqrt()
 
     def sum(self, xs: Iterable[Any]) -> Any:
-        from flint import arb
-
-        out = arb(0)
+        out = _arb_type()(0)
         for v in xs:
             out = out + v
         return out
@@ -548,6 +554,21 @@ def law_backend(backend: "str | Backend", prec: int = 128) -> tuple[bool, int]:
     raise ValueError(f"backend: the laws of output sets are served on 'ball[:bits]' and 'exact', got {backend!r}")
 
 
+_FLOAT = FloatBackend()
+#: integers up to this magnitude are exact arb balls at any precision
+_EXACT_INT = 2**53
+_ARB: list = []
+
+
+def _arb_type() -> Any:
+    """``flint.arb``, imported on first use (a ``from flint import arb`` per call costs more than the ball)."""
+    if not _ARB:
+        from flint import arb
+
+        _ARB.append(arb)
+    return _ARB[0]
+
+
 def get_backend(spec: "str | Backend") -> Backend:
     """Parse a backend name: ``float``, ``mp``, ``mp:<digits>``, ``ball``, ``ball:<bits>``, ``exact``.
 
@@ -556,6 +577,8 @@ def get_backend(spec: "str | Backend") -> Backend:
     """
     if isinstance(spec, Backend):
         return spec
+    if spec == "float":  # the default of every pmf call: no parsing (backends are immutable values)
+        return _FLOAT
     if not isinstance(spec, str):
         raise TypeError(f"backend must be a name or a Backend, got {type(spec).__name__}")
     name, sep, arg = spec.strip().lower().partition(":")

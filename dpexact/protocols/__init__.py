@@ -59,7 +59,7 @@ their neutral defaults), :mod:`.proof_laws` (laws stated for the whole-space pro
 from __future__ import annotations
 
 from .backend import Backend, BackendOps
-from .capabilities import (IntervalLaw, BatchFloatPmf, PatternLaw, CouplingLaw, BoxLaw, PartBoxLaw,
+from .capabilities import (IntervalLaw, BatchFloatPmf, ValidatedFloatPmf, PatternLaw, CouplingLaw, BoxLaw, PartBoxLaw,
     BoxCoordinates, NoiseScale, NoiseScales, ValueLoss, ExactPatternValue, ExactDifferenceSign, ScreenLogpmf,
     PrivacyLevel, PrivacyMap, Thresholded, MonotoneQuality, CutoffLaw, ValueCount, ClaimedEpsilon, value_count,
     claimed_epsilon, noise_unit)
@@ -71,7 +71,7 @@ from .proof_laws import CouplingUnits, LaplaceDensity, LaplacePieces, ThresholdC
 __all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "MechanismProperties", "Neighbourhood",
            "FiniteDomain", "Mechanism", "ContinuousMechanism", "AnyMechanism", "SameLaw", "Named", "DeclaresKind",
            "IntervalProbability", "Pdf", "LogPdf", "Components", "is_mechanism", "check_mechanism",
-           "mechanism_size", "mechanism_properties", "IntervalLaw", "BatchFloatPmf", "PatternLaw", "CouplingLaw",
+           "mechanism_size", "mechanism_properties", "IntervalLaw", "BatchFloatPmf", "ValidatedFloatPmf", "PatternLaw", "CouplingLaw",
            "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale", "NoiseScales", "ValueLoss", "ExactPatternValue",
            "ExactDifferenceSign", "ScreenLogpmf", "PrivacyLevel", "PrivacyMap", "Thresholded", "MonotoneQuality",
            "CutoffLaw", "ValueCount", "ClaimedEpsilon", "value_count", "claimed_epsilon", "noise_unit",

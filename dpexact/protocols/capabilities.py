@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .backend import Backend
     from .mechanism import AnyMechanism, Neighbourhood
 
-__all__ = ["IntervalLaw", "BatchFloatPmf", "PatternLaw", "CouplingLaw", "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale",
+__all__ = ["IntervalLaw", "BatchFloatPmf", "ValidatedFloatPmf", "PatternLaw", "CouplingLaw", "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale",
            "NoiseScales", "ValueLoss", "ExactPatternValue", "ExactDifferenceSign", "ScreenLogpmf", "PrivacyLevel",
            "PrivacyMap", "Thresholded", "MonotoneQuality", "CutoffLaw", "ValueCount", "ClaimedEpsilon",
            "value_count", "claimed_epsilon", "noise_unit"]
@@ -51,6 +51,22 @@ class BatchFloatPmf(Protocol):
     """
 
     def pmf_float_batch(self, Q: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@runtime_checkable
+class ValidatedFloatPmf(Protocol):
+    """Optional capability of a selection mechanism: the float pmf of scores the caller validated once.
+
+    ``pmf_float_validated(q, method=None) -> Pmf``: ``q`` a 1-D float64 array returned by
+    :func:`dpexact.mechanisms.validation.float_scores` (finite, non-empty; read, never copied or
+    written); the result is what ``pmf(q, "float", method)`` returns — the same values, the same
+    stated bound, the same fallback to balls when the float bound is useless — without
+    re-validating ``q`` (an O(n) pass and a copy per call). For loops that evaluate one mechanism
+    on many validated vectors: metrics over a sweep, the bracket's inner loops. The public ``pmf``
+    keeps its validation.
+    """
+
+    def pmf_float_validated(self, q: np.ndarray, method: str | None = None) -> Any: ...
 
 
 # -- optional capabilities (each read by a verifier, a conformance check or a metric) ----------

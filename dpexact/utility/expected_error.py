@@ -25,9 +25,10 @@ import numpy as np
 
 from ..numbers.backends import Backend, get_backend
 from ..numbers.certified import Certified
-from ..mechanisms.validation import float_scores
-from .levels import TINY, U, backend_number, exact_levels, float_levels, gamma
-from ..protocols import Mechanism
+from ..mechanisms.validation import float_scores_rounded
+from ..numbers.dot import dot_unthreaded
+from .levels import TINY, U, backend_number, exact_levels, gamma
+from ..protocols import Mechanism, ValidatedFloatPmf
 
 __all__ = ["expected_error", "float_error_bound"]
 
@@ -52,23 +53,26 @@ def expected_error(mechanism: Mechanism, scores: Any, backend: "str | Backend" =
         raise TypeError(f"mechanism: the expected error needs a selection mechanism (outputs 0..n-1), "
                         f"got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)
-    pmf = mechanism.pmf(scores, backend=be, method=method)
     if be.is_float:
-        q = float_scores(scores)
-        with np.errstate(over="ignore"):
-            span = q.max() - q.min()
-        if not np.isfinite(span):
+        # the scores are validated once: the pmf reads the same array when it is exactly the scores
+        q, rounding = float_scores_rounded(scores)
+        if rounding == 0.0 and isinstance(mechanism, ValidatedFloatPmf):
+            pmf = mechanism.pmf_float_validated(q, method)
+        else:
+            pmf = mechanism.pmf(scores, backend=be, method=method)
+        top = float(np.maximum.reduce(q))
+        if not math.isfinite(top - float(np.minimum.reduce(q))):
             return _exact_sum_of_float_pmf(q, pmf)
-        lv = float_levels(scores)
-        gaps = lv.levels[lv.index]
+        gaps = top - q  # q* - q_r, one rounding each (no overflow: the span is finite)
         p = np.asarray(pmf.values, dtype=np.float64)
-        val = float(gaps @ p)
+        val = dot_unthreaded(gaps, p)
         rho = pmf.rel_error
         if rho is not None and np.isfinite(rho):
             bound = float_error_bound(val, rho, p.size, float(gaps.sum()))
         else:
-            bound = float(pmf.abs_error * gaps.sum() + gamma(p.size) * (np.abs(p) @ gaps))
+            bound = float(pmf.abs_error * gaps.sum() + gamma(p.size) * dot_unthreaded(np.abs(p), gaps))
         return Certified(val, val, bound, Certified.weakest(pmf.error_kind, "a-priori"), "float", {"pmf": pmf})
+    pmf = mechanism.pmf(scores, backend=be, method=method)
     lv = exact_levels(scores)
     assert lv.exact is not None
     vals = list(pmf.values)
