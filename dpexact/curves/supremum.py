@@ -223,6 +223,8 @@ def rho_bracket(fams: Sequence[Any], tol: float = 1e-9, max_points: int = 400, m
     from flint import arb
 
     mem = members(fams)
+    if not any(f.parametrised for f in fams):
+        max_points = max(max_points, 4000)  # one pair: a point costs microseconds
     with ball_context(PREC):
         klb = sup_theta(mem, lambda f, t, r: F.kl(f, t, r), tol / 8, max_boxes)
         R = max(f.loss_range for f in fams)
