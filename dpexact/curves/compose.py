@@ -1,6 +1,8 @@
 """Certified composition of a curve: an upper end through Rényi DP, a lower end from a witness pair.
 
-**Upper** (adaptive k-fold composition): Rényi DP composes additively under adaptivity (Mironov
+**Upper** (adaptive k-fold composition), the smaller of two certified routes. (1) Pure DP: every
+mechanism here is ε₀-DP and the exact k-fold of ε₀-RR bounds any adaptive composition of ε₀-DP
+mechanisms (Kairouz, Oh & Viswanath 2015). (2) Rényi DP composes additively under adaptivity (Mironov
 2017, Proposition 1), so with D̄_α the certified upper end of the worst-case D_α,
 
     ε(δ) <= min_α [k·D̄_α + log((α − 1)/α) − (log δ + log α)/(α − 1)]
@@ -27,7 +29,7 @@ from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from . import supremum as S
 
-__all__ = ["DEFAULT_ALPHAS", "rdp_epsilon", "binary_k_fold_delta", "witness_epsilon_lower"]
+__all__ = ["DEFAULT_ALPHAS", "pure_dp_epsilon", "rdp_epsilon", "rdp_epsilon_from_points", "binary_k_fold_delta", "witness_epsilon_lower"]
 
 #: α grid of the Rényi route: 1 + 2^{j/4}/64 .. ~1000
 DEFAULT_ALPHAS = tuple(f"{1 + 2 ** (j / 4) / 64:.6g}" for j in range(0, 64))
@@ -35,7 +37,39 @@ MAX_COMPOSITIONS = 100_000
 
 
 def rdp_epsilon(curve: Any, compositions: int, delta: float, alphas: Optional[Sequence[Any]] = None) -> Any:
-    """Certified upper bound on ε(δ) after ``compositions`` adaptive uses (module docstring)."""
+    """Certified upper bound on ε(δ) after ``compositions`` adaptive uses: the smaller of the Rényi
+    route and the exact k-fold of ε-randomised response (module docstring)."""
+    r = rdp_epsilon_from_points(curve.renyi(list(alphas or DEFAULT_ALPHAS), tol=1e-9), compositions, delta)
+    p = pure_dp_epsilon(curve_loss_max(curve), compositions, delta)
+    return p if p.upper < r.upper else r
+
+
+def pure_dp_epsilon(eps0: float, compositions: int, delta: float) -> Any:
+    """Certified upper bound on ε(δ) for k adaptive uses of any ε₀-DP mechanism.
+
+    The k-fold of binary ε₀-randomised response is the worst case of adaptive composition of
+    ε₀-DP mechanisms (Kairouz, Oh & Viswanath 2015, Theorem 3.3); its δ_k(ε) is the binomial sum
+    of :func:`binary_k_fold_delta`, evaluated in arb; bisection keeps an ε whose δ_k upper end is <= δ.
+    """
+    from flint import arb
+
+    from .curve import CurvePoint
+
+    with ball_context(S.PREC):
+        e0 = arb(eps0)
+        p = e0.exp() / (1 + e0.exp())
+        lo, hi = 0.0, compositions * eps0
+        for _ in range(60):
+            mid = (lo + hi) / 2
+            if binary_k_fold_delta(p, e0, -e0, compositions, arb(mid)) <= delta:
+                hi = mid
+            else:
+                lo = mid
+    return CurvePoint(delta, str(delta), 0.0, hi, {"route": "k-fold of eps0-RR (Kairouz-Oh-Viswanath 2015)"})
+
+
+def rdp_epsilon_from_points(points: Sequence[Any], compositions: int, delta: float) -> Any:
+    """The Rényi route's ε(δ) from certified points ``(α, upper end of D_α)`` (:class:`CurvePoint`)."""
     from flint import arb
 
     from .curve import CurvePoint
@@ -44,11 +78,10 @@ def rdp_epsilon(curve: Any, compositions: int, delta: float, alphas: Optional[Se
         raise ValueError(f"compositions must be in [1, {MAX_COMPOSITIONS}], got {compositions}")
     if not 0 < delta < 1:
         raise ValueError(f"delta must be in (0, 1), got {delta}")
-    pts = curve.renyi(list(alphas or DEFAULT_ALPHAS), tol=1e-9)
     best, best_a = math.inf, None
     with ball_context(S.PREC):
         ld = arb(delta).log()
-        for p in pts:
+        for p in points:
             a = Real.of(p.at_text).to_arb(S.PREC)  # the exact α at which D̄_α was certified
             v = compositions * arb(p.upper) + (1 - 1 / a).log() - (ld + a.log()) / (a - 1)
             u = S.up(v)

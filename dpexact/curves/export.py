@@ -83,7 +83,8 @@ def dominating_pld(curve: Any, interval: float = 1e-2) -> DominatingPLD:
     M = int(math.ceil(lmax / interval))
     if M + 1 > MAX_GRID:
         raise ValueError(f"interval: {M + 1} grid points needed (at most {MAX_GRID}); take a coarser interval")
-    pts = curve.delta([repr(i * interval) for i in range(M + 1)], tol=1e-13)
+    grid = [repr(i * interval) for i in range(M + 1)]
+    pts = [p for j in range(0, len(grid), 200) for p in curve.delta(grid[j:j + 200], tol=1e-13)]
     up_vals = [p.upper for p in pts]
     lo_vals = [p.lower for p in pts]
     up_vals[M] = 0.0  # ε_M >= loss_max: δ* = 0 (curve.delta gives exactly 0 there)
