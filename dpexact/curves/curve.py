@@ -35,7 +35,6 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
-from ..cost_limits import CostEstimate, CostLimitError
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from . import families as F
