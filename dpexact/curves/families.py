@@ -65,7 +65,9 @@ class Family:
     witness: Callable[[Optional[float]], dict]
 
     def directed(self, theta: Any, reverse: bool) -> list:
-        g = self.groups(theta)
+        # masses are >= 0: max(0, ·) removes the negative part of a ball (arb widens a mass that is 0 at
+        # an end of the box below 0, which e^{αL} with large α would turn into a useless bound)
+        g = [(D.pos(q), l) for q, l in self.groups(theta)]
         if not reverse:
             return g
         return [(q * D.exp(l), -l) for q, l in g]
@@ -214,10 +216,30 @@ def log_mgf(fam: Any, theta: Any, alpha: Any, reverse: bool) -> Any:
     if isinstance(fam, LaplaceFamily):
         return fam.log_mgf(theta, alpha, reverse)
     beta = alpha - 1
+    groups = fam.directed(theta, reverse)
     s = 0
-    for q, l in fam.directed(theta, reverse):
+    for q, l in groups:
         s = q * D.exp(l) * D.expm1(l * beta) + s
-    return D.log1p(s)
+    sv = s.v if isinstance(s, D.Dual) else s
+    if sv > -0.5:
+        return D.log1p(s)
+    # far from α = 1 the sum is not small and the direct form has no cancellation to avoid
+    t = 0
+    for q, l in groups:
+        t = q * D.exp(l * alpha) + t
+    out = D.log(t)
+    ov = out.v if isinstance(out, D.Dual) else out
+    if ov.is_finite() or not isinstance(out, D.Dual):
+        return out
+    # On a box where a mass that vanishes at an end meets a huge e^{αL}, the midpoint-radius balls
+    # straddle 0 and the log is undefined. Each term is >= 0, so φ ∈ [0, log Σ upper(term)]: a valid
+    # enclosure of the value (the derivative is left undefined, so only this bound is used).
+    from flint import arb
+
+    u = arb(0)
+    for q, l in groups:
+        u += ((q.v if isinstance(q, D.Dual) else q) * (l.v * alpha if isinstance(l, D.Dual) else l * alpha).exp()).upper()
+    return D.Dual(arb(0).union(u.log()), arb("nan"))
 
 
 def kl(fam: Any, theta: Any, reverse: bool) -> Any:
