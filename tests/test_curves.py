@@ -296,3 +296,13 @@ def test_cli_json_validates_and_bad_input_is_one_line(tmp_path):
                        (["-m", "laplace", "-e", "1", "--n", "3", "--zcdp"], "--n")]:
         r = CliRunner().invoke(app, ["curve", *args])
         assert r.exit_code == 2 and word in r.output and "Traceback" not in r.output, (args, r.output)
+
+
+@pytest.mark.slow
+def test_acceptance_grid_grr_k_up_to_50_and_rappor_brackets_at_most_1e_8():
+    for eps in EPS:
+        for k in range(2, 51):
+            p = privacy_curve("grr", eps, k=k).zcdp(tol=1e-9)
+            assert p.upper - p.lower <= 1e-8, (k, eps)
+        p = privacy_curve("rappor", eps).zcdp(tol=1e-9)
+        assert p.upper - p.lower <= 1e-8
