@@ -53,7 +53,7 @@ def pure_dp_epsilon(eps0: float, compositions: int, delta: float) -> Any:
     """
     from flint import arb
 
-    from .curve import CurvePoint
+    from .point import CurvePoint
 
     with ball_context(S.PREC):
         e0 = arb(eps0)
@@ -72,7 +72,7 @@ def rdp_epsilon_from_points(points: Sequence[Any], compositions: int, delta: flo
     """The Rényi route's ε(δ) from certified points ``(α, upper end of D_α)`` (:class:`CurvePoint`)."""
     from flint import arb
 
-    from .curve import CurvePoint
+    from .point import CurvePoint
 
     if not 1 <= compositions <= MAX_COMPOSITIONS:
         raise ValueError(f"compositions must be in [1, {MAX_COMPOSITIONS}], got {compositions}")
@@ -112,7 +112,7 @@ def witness_epsilon_lower(curve: Any, compositions: int, delta: float, grid: int
     """Certified lower end of ε(δ) after k uses: best binary member on a θ grid, bisection on ε."""
     from flint import arb
 
-    from .curve import CurvePoint
+    from .point import CurvePoint
 
     best, info = 0.0, {}
     fams = [f for f in curve.lower_families if getattr(f, "parametrised", False) or hasattr(f, "groups")]

@@ -32,13 +32,14 @@ Prop. 12) — a stand-in for a certified PLD accountant, which would take
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from . import families as F
 from . import supremum as S
+from .point import CurvePoint
 
 __all__ = ["CURVE_MECHANISMS", "CurvePoint", "PrivacyCurve", "privacy_curve"]
 
@@ -47,17 +48,6 @@ MAX_GRR_K = 10_000
 MAX_EPSILON = 50.0
 #: points per curve request (each is a certified branch-and-bound)
 MAX_POINTS = 200
-
-
-@dataclass(frozen=True)
-class CurvePoint:
-    """One certified value: ``lower <= value <= upper``, with the witness of the lower end."""
-
-    at: float
-    at_text: str
-    lower: float
-    upper: float
-    witness: dict = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
