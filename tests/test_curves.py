@@ -306,3 +306,16 @@ def test_acceptance_grid_grr_k_up_to_50_and_rappor_brackets_at_most_1e_8():
             assert p.upper - p.lower <= 1e-8, (k, eps)
         p = privacy_curve("rappor", eps).zcdp(tol=1e-9)
         assert p.upper - p.lower <= 1e-8
+
+
+def test_mutated_box_bound_stops_proving_the_real_em_maximum(monkeypatch):
+    from dpexact.curves import supremum as S
+
+    good = privacy_curve("em", "1", 2).delta(["0.3"])[0]
+    x = good.witness["x_for_n2"]
+    real = _delta(_mp_pmf("em", "1", [x + 1, -1]), _mp_pmf("em", "1", [x, 0]), mpmath.mpf("0.3"))
+    assert real <= good.upper + 1e-12
+    # drop the derivative term of the mean-value form: a box is bounded by its midpoint's value only
+    monkeypatch.setattr(S, "box_upper", lambda gx, gc, X, mid: S.up(gc))
+    bad = privacy_curve("em", "1", 2).delta(["0.3"])[0]
+    assert real > bad.upper + 1e-9

@@ -82,6 +82,11 @@ class Bracket:
 Members = Sequence[tuple[Any, bool]]
 
 
+def box_upper(gx: Any, gc: Any, X: Any, mid: float) -> float:
+    """Upper bound of g on the box X: min(naive enclosure, mean-value form g(c) + g'(X)(X − c))."""
+    return min(up(gx.v), up(gc + gx.d * (X - mid)))
+
+
 def members(fams: Sequence[Any]) -> list[tuple[Any, bool]]:
     """(family, reverse) for each family and each direction it needs."""
     out = []
@@ -119,7 +124,7 @@ def sup_theta(mem: Members, g: Callable[[Any, Any, bool], Any], tol: float, max_
             gx = g(fam, D.Dual(X, arb(1)), rev)
             gc = g(fam, arb(mid), rev)
             gc = gc.v if isinstance(gc, D.Dual) else gc
-            u = min(up(gx.v), up(gc + gx.d * (X - mid)))
+            u = box_upper(gx, gc, X, mid)
             lo_c = down(gc)
             nonlocal best, best_w
             if lo_c > best:
