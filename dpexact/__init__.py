@@ -8,7 +8,7 @@ option names as keywords — plus ``mechanism`` / ``available`` (the registry), 
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "available", "mechanism", "define_mechanism", "mechanism_factory", "conform",
-           "verify", "optimal", "delta", "epsilon", "pmf"]
+           "verify", "optimal", "delta", "epsilon", "pmf", "privacy_curve"]
 
 
 def __getattr__(name: str):  # light import: these pull in numpy/flint when first used
@@ -24,6 +24,10 @@ def __getattr__(name: str):  # light import: these pull in numpy/flint when firs
         from .mechanisms.loader import mechanism_factory
 
         return mechanism_factory
+    if name == "privacy_curve":
+        from .curves.curve import privacy_curve
+
+        return privacy_curve
     if name == "conform":
         from .conformance.checks import conform
 

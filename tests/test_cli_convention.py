@@ -22,6 +22,7 @@ COMMANDS = {
     "ldp": ["-m", "grr", "-N", "4", "-e", "1"],
     "optimal-ldp": ["-N", "3", "-e", "log(3)"],
     "delta": ["--p-pmf", "3/4,1/4", "--q-pmf", "1/4,3/4", "-e", "log(2)"],
+    "curve": ["-m", "grr", "-e", "1", "-p", "k=3", "--renyi", "2"],
     "mechanisms": [],
     "conform": ["pf", "--draws", "200"],
 }

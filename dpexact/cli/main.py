@@ -118,6 +118,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.mechanisms",
     "dpexact.cli.conform",
     "dpexact.cli.delta",
+    "dpexact.cli.curve",
     "dpexact.cli.peers",
     "dpexact.cli.sweep",
     "dpexact.cli.prob",

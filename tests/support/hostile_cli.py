@@ -52,6 +52,7 @@ BASE: dict[str, list[str]] = {
     "ldp": ["ldp", "-m", "grr", "-N", "3", "-e", "1", "--max-seconds", "10"],
     "optimal-ldp": ["optimal-ldp", "-N", "3", "-e", "1", "--max-seconds", "10"],
     "delta": ["delta", "--gaussian", "1", "-e", "1"],
+    "curve": ["curve", "-m", "grr", "-e", "1", "-p", "k=3", "--renyi", "2"],
     "prob": ["prob", "-m", "laplace", "-e", "1", "-q", "0", "--box", "0:1"],
     "conform": ["conform", "em", "-e", "1", "--draws", "200", "--max-seconds", "10"],
     "check": ["check", "--quick", "--claim", "pf.lemma.7"],
