@@ -188,6 +188,10 @@ def privacy_curve(mechanism: str, epsilon: Any, n: Optional[int] = None, k: Opti
         n: candidates (em, pf, rnm-*; and grr's k when ``k`` is not given).
         k: domain size of grr.
 
+    Returns:
+        A :class:`PrivacyCurve`: δ(ε'), Rényi D_α and zCDP ρ as certified [lower, upper] intervals over every
+        neighbouring input, with the witness pair of the lower end and the exports to dp_accounting / OpenDP.
+
     Raises:
         ValueError: unsupported mechanism, or an argument out of range / not applicable.
     """
