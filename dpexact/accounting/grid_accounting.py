@@ -187,9 +187,11 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     while True:
         t1 = time.process_time()
         p = _Pass(laws, h, theta, cache)
-        result = width_of(p)
+        now = width_of(p)
         spent = time.process_time() - t1
-        history.append({"h": h, "lower": result[0], "upper": result[1], "cpu_seconds": round(spent, 3)})
+        history.append({"h": h, "lower": now[0], "upper": now[1], "cpu_seconds": round(spent, 3)})
+        # every pass is a proved interval: keep their intersection
+        result = now if result is None else (max(result[0], now[0]), min(result[1], now[1]))
         lo, hi = result
         met = hi == lo or (math.isfinite(hi) and hi - lo <= tolerance * abs(hi))
         if met or h / 2 < H_MIN or (time.process_time() - t0) + 2.5 * spent > budget:

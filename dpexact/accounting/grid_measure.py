@@ -51,7 +51,7 @@ __all__ = ["GridMeasure", "convolve", "power", "fft_error_bound", "delta_upper",
 
 U = 2.0**-53
 #: entries with tilted mass below max·2^-CUT_BITS are removed (upper: into ``dropped``)
-CUT_BITS = 75
+CUT_BITS = 60
 
 
 @dataclass(frozen=True)
@@ -90,13 +90,15 @@ def _up(x: float) -> float:
     return math.nextafter(x, math.inf)
 
 
-def normalise(m: GridMeasure) -> GridMeasure:
-    """Cut entries below max·2^-CUT_BITS at both ends (upper: into ``dropped``) and rescale so max v = 1 (exact)."""
+def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
+    """Cut entries below max(max·2^-CUT_BITS, 4·floor) at both ends (upper: into ``dropped``) and rescale
+    so max v = 1 (exact). ``floor`` is the FFT error bound just added: entries at that level carry no
+    information, and keeping them would let the support grow linearly with the number of compositions."""
     v = m.v
     if len(v) == 0 or not np.any(v > 0):
         return replace(m, v=np.zeros(1), j0=m.j0, dropped=m.dropped)
     top = float(v.max())
-    keep = np.nonzero(v >= top * 2.0**-CUT_BITS)[0]
+    keep = np.nonzero(v >= max(top * 2.0**-CUT_BITS, 4 * floor))[0]
     a, b = int(keep[0]), int(keep[-1]) + 1
     dropped = m.dropped
     if m.upper and (a > 0 or b < len(v)):
@@ -142,7 +144,7 @@ def convolve(x: GridMeasure, y: GridMeasure) -> GridMeasure:
         c = np.maximum(c - err * (1 + 4 * U), 0.0)
         dropped = 0.0
     out = GridMeasure(x.h, x.theta, x.j0 + y.j0, x.shift + y.shift, c, x.scale + y.scale, x.upper, dropped)
-    return normalise(out)
+    return normalise(out, float(np.max(err)) if x.upper else 0.0)
 
 
 def power(x: GridMeasure, k: int) -> GridMeasure:
