@@ -10,7 +10,7 @@ from .mechanisms.registry import available, mechanism
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "available", "mechanism", "define_mechanism", "mechanism_factory", "conform",
-           "verify", "optimal", "delta", "epsilon", "pmf"]
+           "verify", "optimal", "delta", "epsilon", "pmf", "Accountant"]
 
 
 def __getattr__(name: str):  # light import: these pull in numpy/flint when first used
@@ -22,6 +22,10 @@ def __getattr__(name: str):  # light import: these pull in numpy/flint when firs
         from .mechanisms.loader import mechanism_factory
 
         return mechanism_factory
+    if name == "Accountant":
+        from .accounting.accountant import Accountant
+
+        return Accountant
     if name == "conform":
         from .conformance.checks import conform
 

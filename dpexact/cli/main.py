@@ -96,6 +96,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.mechanisms",
     "dpexact.cli.conform",
     "dpexact.cli.delta",
+    "dpexact.cli.account",
     "dpexact.cli.peers",
     "dpexact.cli.sweep",
     "dpexact.cli.prob",

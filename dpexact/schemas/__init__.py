@@ -33,7 +33,7 @@ __all__ = ["SCHEMA_VERSION", "COMMANDS", "document", "schema", "validate"]
 SCHEMA_VERSION = "1.0"
 
 #: commands with a ``--json`` document, each with its ``<command>.schema.json``
-COMMANDS = ("bench", "bench-peers", "bench-verifier", "check", "conform", "delta", "ldp", "mechanisms", "optimal",
+COMMANDS = ("account", "bench", "bench-peers", "bench-verifier", "check", "conform", "delta", "ldp", "mechanisms", "optimal",
             "optimal-ldp", "pmf", "prob", "replay", "sweep", "verify")
 
 
