@@ -134,7 +134,10 @@ def _choose_shift(d: np.ndarray, w: np.ndarray, h: float) -> float:
 
 
 def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None = None) -> Discretised:
-    """Both ends of ``law`` on the grid of step ``h`` (a power of two), tilted by ``theta`` (module docstring)."""
+    """Both ends of ``law`` on the grid of step ``h`` (a power of two), tilted by ``theta`` (module docstring).
+
+    Only cells holding mass are visited (all cells of the window for a continuous law, the atoms' cells
+    otherwise), so a finite law costs its number of atoms whatever h is."""
     from flint import arb
 
     if h <= 0 or math.frexp(h)[0] != 0.5:
@@ -143,14 +146,26 @@ def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None
     n = j_hi - j_lo
     with ball_context(PREC):
         H, TH = arb(h), arb(theta)
-        pts = [arb((j_lo + i) * h) for i in range(n + 1)]
-        P = [arb(0)] * n
-        Q = [arb(0)] * n
+        pts: dict[int, Any] = {}
+        tilts: dict[int, Any] = {}
+
+        def pt(i: int) -> Any:
+            if i not in pts:
+                pts[i] = arb((j_lo + i) * h)
+            return pts[i]
+
+        def tilt(i: int) -> Any:
+            if i not in tilts:
+                tilts[i] = (TH * pt(i)).exp()
+            return tilts[i]
+
+        P: dict[int, Any] = {}
+        Q: dict[int, Any] = {}
         if law.continuous:
             for i in range(n):
-                P[i], Q[i] = law.cell(pts[i], pts[i + 1])
+                P[i], Q[i] = law.cell(pt(i), pt(i + 1))
         inf_lo, inf_hi = arb(0), law.cut_mass()
-        up_extra: list[tuple[int, Any]] = []  # (grid index, P′-mass) of atoms placed conservatively
+        up_extra: list[tuple[int, Any]] = []  # (cell-relative grid index, P′-mass) of atoms placed conservatively
         lo_extra: list[tuple[int, Any]] = []
         for loss, p, q in law.atoms():
             if loss is None:
@@ -162,69 +177,75 @@ def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None
                 if loss > arb(jj * h) and loss <= arb((jj + 1) * h):
                     if not j_lo <= jj < j_hi:
                         raise ArithmeticError("an atom fell outside its window")
-                    P[jj - j_lo] += p
-                    Q[jj - j_lo] += q
+                    i = jj - j_lo
+                    P[i] = P.get(i, arb(0)) + p
+                    Q[i] = Q.get(i, arb(0)) + q
                     break
             else:  # the ball holds a grid point: place each end conservatively
-                k = round(float(loss.mid()) / h)
+                k = round(float(loss.mid()) / h) - j_lo
                 up_extra.append((k + 1, p))
                 lo_extra.append((k - 1, p))
         D = H.exp() - 1
         eh = H.exp()
-        tilt = [(TH * x).exp() for x in pts]
         # upper: connect the dots
-        up = [arb(0)] * (n + 1)
-        for i in range(n):
+        up: dict[int, Any] = {}
+        for i in sorted(P):
             if P[i] == 0 and Q[i] == 0:
                 continue
-            e_lo, e_hi = pts[i].exp(), pts[i + 1].exp()
-            up[i] += (e_hi * Q[i] - P[i]) / D * tilt[i]
-            up[i + 1] += eh * (P[i] - e_lo * Q[i]) / D * tilt[i + 1]
+            e_lo, e_hi = pt(i).exp(), pt(i + 1).exp()
+            up[i] = up.get(i, arb(0)) + (e_hi * Q[i] - P[i]) / D * tilt(i)
+            up[i + 1] = up.get(i + 1, arb(0)) + eh * (P[i] - e_lo * Q[i]) / D * tilt(i + 1)
         for k, p in up_extra:
-            up[k - j_lo] += p * tilt[k - j_lo]
-        below = law.mass_below(pts[0]) if law.continuous else arb(0)
-        dropped = (TH * pts[0]).exp() * below
+            up[k] = up.get(k, arb(0)) + p * tilt(k)
+        dropped = arb(0)
         if law.continuous:
-            dropped += law.tilted_above(pts[-1], TH)
+            dropped = (TH * pt(0)).exp() * law.mass_below(pt(0)) + law.tilted_above(pt(n), TH)
         # lower: merge, then the shift trick
         lam = []
-        for i in range(n):
+        for i in sorted(P):
             if P[i] > 0 and Q[i] > 0:
-                lam.append((i, (P[i] / Q[i]).log() - pts[i], P[i]))
+                lam.append((i, (P[i] / Q[i]).log() - pt(i), P[i]))
         d = np.array([float(x.lower()) for _, x, _ in lam])
-        wts = np.array([float(p.mid()) * math.exp(min(theta * ((j_lo + i) * h), 700.0)) for i, _, p in lam])
+        lw = np.array([float(p.mid().log()) + theta * ((j_lo + i) * h) for i, _, p in lam]) if lam else np.zeros(0)
+        wts = np.exp(lw - lw.max()) if len(lw) else lw
         s = _choose_shift(d, wts, h)
         S = arb(s)
-        lo = [arb(0)] * (n + 1)
+        lo: dict[int, Any] = {}
         for i, dd, p in lam:
             k = i if dd >= S else i - 1
             if k < 0:
                 continue  # below the window: dropped (a lower end may drop mass)
-            lo[k] += p * (TH * (pts[k] + S)).exp()
+            lo[k] = lo.get(k, arb(0)) + p * (TH * (pt(k) + S)).exp()
         for k, p in lo_extra:
-            if 0 <= k - j_lo <= n:
-                lo[k - j_lo] += p * (TH * (pts[k - j_lo] + S)).exp()
-        upper = _to_measure(up, dropped, h, theta, j_lo, 0.0, True)
-        lower = _to_measure(lo, arb(0), h, theta, j_lo, s, False)
-        return Discretised(upper, lower, _down(inf_lo), _upf(inf_hi), n)
+            if 0 <= k <= n:
+                lo[k] = lo.get(k, arb(0)) + p * (TH * (pt(k) + S)).exp()
+        upper = _to_measure(up, dropped, h, theta, j_lo, n, 0.0, True)
+        lower = _to_measure(lo, arb(0), h, theta, j_lo, n, s, False)
+        return Discretised(upper, lower, _down(inf_lo), _upf(inf_hi), len(P))
 
 
-def _to_measure(vals: list, dropped: Any, h: float, theta: float, j0: int, shift: float, upper: bool) -> GridMeasure:
-    """Scale by a power of two (exact) and round outward to floats."""
+def _log2(x: Any) -> float:
+    """log₂|x| of an arb (−inf for 0), without going through a float that could overflow."""
     from flint import arb
 
-    mids = [float(v.mid()) for v in vals]
-    top = max([abs(m) for m in mids] + [float(dropped.mid()) if upper else 0.0])
-    if top == 0 or not math.isfinite(top):
-        if not math.isfinite(top):
-            raise ArithmeticError("tilted masses out of the float range: lower the tilt")
+    m = abs(x.mid()) if hasattr(x.mid(), "__abs__") else x.mid()
+    if m == 0:
+        return -math.inf
+    return float((m.log() / arb(2).log()).mid())
+
+
+def _to_measure(vals: dict, dropped: Any, h: float, theta: float, j0: int, n: int, shift: float, upper: bool) -> GridMeasure:
+    """Entries 0..n, scaled by a power of two (exact) and rounded outward to floats."""
+    from flint import arb
+
+    logs = [_log2(v) for v in vals.values()] + ([_log2(dropped)] if upper and dropped != 0 else [])
+    top = max(logs, default=-math.inf)
+    if top == -math.inf:
         return GridMeasure(h, theta, j0, shift, np.zeros(1), 0, upper, 0.0)
-    e = math.frexp(top)[1]
+    e = math.floor(top) + 1
     f = arb(2) ** (-e)
-    if upper:
-        v = np.array([_upf(x * f) for x in vals])
-        dr = _upf(dropped * f) if dropped != 0 else 0.0
-    else:
-        v = np.array([_down(x * f) for x in vals])
-        dr = 0.0
+    v = np.zeros(n + 1)
+    for i, x in vals.items():
+        v[i] = _upf(x * f) if upper else _down(x * f)
+    dr = _upf(dropped * f) if upper and dropped != 0 else 0.0
     return normalise(GridMeasure(h, theta, j0, shift, v, e, upper, dr))

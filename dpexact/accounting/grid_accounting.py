@@ -34,6 +34,8 @@ _CELL_SECONDS = 4e-5
 H_COARSE = 2.0**-7
 H_START = 2.0**-10
 H_MIN = 2.0**-24
+#: largest tilt (beyond it the saddle point sits further than any δ >= 1e-300 needs)
+THETA_MAX = 200.0
 
 
 def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tuple[Any, int]]]:
@@ -114,20 +116,20 @@ def _golden(f: Any, a: float, b: float, iters: int = 60) -> float:
     return (a + b) / 2
 
 
-def _theta_for_eps(p: _Pass, eps: float) -> float:
+def _theta_for_eps(p: _Pass, eps: float, a: float, b: float) -> float:
     best = 0.0
     for d in p.dirs:
-        th = _golden(lambda t: p.log_mgf(d, t) - t * eps, 0.0, 60.0)
+        th = _golden(lambda t: p.log_mgf(d, t) - t * eps, a, b)
         best = max(best, th)
     return _round_theta(best)
 
 
-def _theta_for_delta(p: _Pass, log_delta: float) -> tuple[float, float]:
+def _theta_for_delta(p: _Pass, log_delta: float, a: float, b: float) -> tuple[float, float]:
     """(θ, ε estimate) minimising (K(θ) − log δ)/θ over the directions' worst."""
     best_th, best_eps = 0.0, -math.inf
     for d in p.dirs:
         f = lambda u: (p.log_mgf(d, math.exp(u)) - log_delta) / math.exp(u)  # noqa: E731
-        u = _golden(f, math.log(1e-4), math.log(60.0))
+        u = _golden(f, math.log(max(a, 1e-4)), math.log(b))
         e = f(u)
         if e > best_eps:
             best_th, best_eps = math.exp(u), e
@@ -176,10 +178,15 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     cache: dict = {}
     t0 = time.process_time()
     _budget_check(laws, H_COARSE, 0.0, events, budget)
-    p = _Pass(laws, H_COARSE, 0.0, cache)
-    theta = theta_of(p)
-    p = _Pass(laws, H_COARSE, theta, cache)
-    theta = theta_of(p)
+    # θ by a trust region: K(θ) read from laws discretised at θ₀ is reliable near θ₀ only (their
+    # windows were cut for θ₀), so each coarse pass may move θ within [θ₀/4, 4θ₀ + 2]
+    theta = 0.0
+    for _ in range(6):
+        p = _Pass(laws, H_COARSE, theta, cache)
+        new = min(theta_of(p, theta / 4, 4 * theta + 2), THETA_MAX)
+        if abs(new - theta) <= 0.05 * theta + 1e-3:
+            break
+        theta = new
     h = H_START
     _budget_check(laws, h, theta, events, budget - (time.process_time() - t0))
     history = []
@@ -210,7 +217,7 @@ def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tole
     def width(p: _Pass) -> tuple[float, float]:
         return p.lo(e_hi), p.up(e_lo)
 
-    (lo, hi), p, info = _passes(events, directions, budget, lambda p: _theta_for_eps(p, e_lo), width, tolerance)
+    (lo, hi), p, info = _passes(events, directions, budget, lambda p, a, b: _theta_for_eps(p, e_lo, a, b), width, tolerance)
     info["directions"] = {d: {"lower": max(0.0, delta_lower(L, e_hi) + il), "upper": min(1.0, delta_upper(U, e_lo) + iu)}
                           for d, (U, L, iu, il) in p.dirs.items()}
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
@@ -242,8 +249,8 @@ def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, 
     t_lo, t_hi = math.nextafter(float(b.lower()), -math.inf), math.nextafter(float(b.upper()), math.inf)
     log_t = math.log(t_lo)
 
-    def theta_of(p: _Pass) -> float:
-        return _theta_for_delta(p, log_t)[0]
+    def theta_of(p: _Pass, a: float, b: float) -> float:
+        return _theta_for_delta(p, log_t, a, b)[0]
 
     def width(p: _Pass) -> tuple[float, float]:
         hi = _solve(p.up, t_lo, True)
