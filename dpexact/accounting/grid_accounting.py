@@ -35,7 +35,7 @@ H_COARSE = 2.0**-7
 H_START = 2.0**-10
 H_MIN = 2.0**-24
 #: largest tilt (beyond it the saddle point sits further than any δ >= 1e-300 needs)
-THETA_MAX = 200.0
+THETA_MAX = 100.0
 
 
 def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tuple[Any, int]]]:
@@ -55,7 +55,7 @@ def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tu
 class _Pass:
     """Composed upper/lower measures of every direction on one grid (h, θ)."""
 
-    def __init__(self, laws: dict[str, list], h: float, theta: float, cache: dict) -> None:
+    def __init__(self, laws: dict[str, list], h: float, theta: dict[str, float], cache: dict) -> None:
         self.h, self.theta = h, theta
         self.dirs: dict[str, tuple[GridMeasure, GridMeasure, float, float]] = {}
         self.singles: dict[str, list[tuple[GridMeasure, int]]] = {}
@@ -65,9 +65,9 @@ class _Pass:
             inf_up, log_keep = 0.0, 0.0
             singles = []
             for law, count in items:
-                key = (id(law), h, theta)
+                key = (id(law), h, theta[d])
                 if key not in cache:
-                    cache[key] = discretise(law, h, theta)
+                    cache[key] = discretise(law, h, theta[d])
                 disc = cache[key]
                 self.cells += disc.cells
                 singles.append((disc.upper, count))
@@ -116,24 +116,14 @@ def _golden(f: Any, a: float, b: float, iters: int = 60) -> float:
     return (a + b) / 2
 
 
-def _theta_for_eps(p: _Pass, eps: float, a: float, b: float) -> float:
-    best = 0.0
-    for d in p.dirs:
-        th = _golden(lambda t: p.log_mgf(d, t) - t * eps, a, b)
-        best = max(best, th)
-    return _round_theta(best)
+def _theta_for_eps(p: _Pass, eps: float, d: str, a: float, b: float) -> float:
+    return _round_theta(_golden(lambda t: p.log_mgf(d, t) - t * eps, a, b))
 
 
-def _theta_for_delta(p: _Pass, log_delta: float, a: float, b: float) -> tuple[float, float]:
-    """(θ, ε estimate) minimising (K(θ) − log δ)/θ over the directions' worst."""
-    best_th, best_eps = 0.0, -math.inf
-    for d in p.dirs:
-        f = lambda u: (p.log_mgf(d, math.exp(u)) - log_delta) / math.exp(u)  # noqa: E731
-        u = _golden(f, math.log(max(a, 1e-4)), math.log(b))
-        e = f(u)
-        if e > best_eps:
-            best_th, best_eps = math.exp(u), e
-    return _round_theta(best_th), best_eps
+def _theta_for_delta(p: _Pass, log_delta: float, d: str, a: float, b: float) -> float:
+    """θ minimising Chernoff's ε(θ) = (K(θ) − log δ)/θ for direction d."""
+    f = lambda u: (p.log_mgf(d, math.exp(u)) - log_delta) / math.exp(u)  # noqa: E731
+    return _round_theta(math.exp(_golden(f, math.log(max(a, 1e-4)), math.log(b))))
 
 
 def _round_theta(t: float) -> float:
@@ -157,15 +147,15 @@ def refuse(est: CostEstimate, budget: float) -> None:
     raise CostLimitError(f"max_seconds: {est.describe()}, above the budget of {budget:g} s", est)
 
 
-def _budget_check(laws: dict, h: float, theta: float, events: list[Event], budget: float) -> None:
+def _budget_check(laws: dict, h: float, theta: dict[str, float], events: list[Event], budget: float) -> None:
     cells = 0
     seen = set()
-    for items in laws.values():
+    for d, items in laws.items():
         for law, _ in items:
-            if id(law) in seen:
+            if (id(law), theta[d]) in seen or not law.continuous:
                 continue
-            seen.add(id(law))
-            a, b = window(law, h, theta)
+            seen.add((id(law), theta[d]))
+            a, b = window(law, h, theta[d])
             cells += b - a
     est = estimate_seconds(cells, sum(e.count for e in events))
     if est.seconds > budget:
@@ -177,14 +167,14 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     laws = _laws(events, directions)
     cache: dict = {}
     t0 = time.process_time()
-    _budget_check(laws, H_COARSE, 0.0, events, budget)
+    _budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
     # θ by a trust region: K(θ) read from laws discretised at θ₀ is reliable near θ₀ only (their
     # windows were cut for θ₀), so each coarse pass may move θ within [θ₀/4, 4θ₀ + 2]
-    theta = 0.0
+    theta = {d: 0.0 for d in directions}
     for _ in range(6):
         p = _Pass(laws, H_COARSE, theta, cache)
-        new = min(theta_of(p, theta / 4, 4 * theta + 2), THETA_MAX)
-        if abs(new - theta) <= 0.05 * theta + 1e-3:
+        new = {d: min(theta_of(p, d, theta[d] / 4, 4 * theta[d] + 2), THETA_MAX) for d in directions}
+        if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in directions):
             break
         theta = new
     h = H_START
@@ -217,7 +207,7 @@ def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tole
     def width(p: _Pass) -> tuple[float, float]:
         return p.lo(e_hi), p.up(e_lo)
 
-    (lo, hi), p, info = _passes(events, directions, budget, lambda p, a, b: _theta_for_eps(p, e_lo, a, b), width, tolerance)
+    (lo, hi), p, info = _passes(events, directions, budget, lambda p, d, a, b: _theta_for_eps(p, e_lo, d, a, b), width, tolerance)
     info["directions"] = {d: {"lower": max(0.0, delta_lower(L, e_hi) + il), "upper": min(1.0, delta_upper(U, e_lo) + iu)}
                           for d, (U, L, iu, il) in p.dirs.items()}
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
@@ -249,8 +239,8 @@ def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, 
     t_lo, t_hi = math.nextafter(float(b.lower()), -math.inf), math.nextafter(float(b.upper()), math.inf)
     log_t = math.log(t_lo)
 
-    def theta_of(p: _Pass, a: float, b: float) -> float:
-        return _theta_for_delta(p, log_t, a, b)[0]
+    def theta_of(p: _Pass, d: str, a: float, b: float) -> float:
+        return _theta_for_delta(p, log_t, d, a, b)
 
     def width(p: _Pass) -> tuple[float, float]:
         hi = _solve(p.up, t_lo, True)

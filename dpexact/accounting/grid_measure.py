@@ -107,7 +107,10 @@ def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
     v = v[a:b]
     e = math.frexp(top)[1]
     if dropped > 0:
-        dropped = _up(math.ldexp(dropped, -e) * (1 + 2 * U))
+        try:
+            dropped = _up(math.ldexp(dropped, -e) * (1 + 2 * U))
+        except OverflowError:  # the removed part dwarfs the kept one: the bound is then ∞ (still true)
+            dropped = math.inf
     return replace(m, v=np.ldexp(v, -e), j0=m.j0 + a, scale=m.scale + e, dropped=dropped)
 
 
@@ -189,7 +192,9 @@ def delta_upper(m: GridMeasure, eps: float) -> float:
     s = float(t.sum()) if len(t) else 0.0
     s = s * (1 + rel) * (1 + len(t) * U) * math.exp(4 * rel)
     tail = 0.0
-    if m.dropped > 0:
+    if math.isinf(m.dropped):
+        tail = math.inf
+    elif m.dropped > 0:
         tail = math.exp(m.scale * math.log(2) + math.log(m.dropped) - m.theta * eps) * (1 + 64 * U * (1 + abs(m.scale) + m.theta * abs(eps)))
     return _up(s + tail) * (1 + 4 * U)
 

@@ -73,7 +73,7 @@ def _end(x: float, upper: bool) -> Any:
 
 
 def account(
-    spec: str = typer.Argument(..., help="TOML file of [[event]] tables, or a JSON list of events"),
+    spec_path: str = typer.Argument(..., metavar="SPEC", help="TOML file of [[event]] tables, or a JSON list of events"),
     epsilon: Optional[str] = typer.Option(None, "--epsilon", "-e", help="ε (exact string): print the certified δ(ε)"),
     delta: Optional[str] = typer.Option(None, "--delta", "-d", help="δ in (0, 1] (exact string): print the certified ε(δ)"),
     tolerance: Optional[float] = typer.Option(None, "--tolerance", help="relative width (upper − lower)/upper at which the grid refinement stops (default 1e-4)"),
@@ -97,7 +97,7 @@ def account(
             raise ValueError(f"--direction must be both, remove or add, got {direction!r}")
         if not 0 < max_seconds <= 86400:
             raise ValueError(f"--max-seconds must be in (0, 86400], got {max_seconds}")
-        events = events_from_spec(read_spec(spec))
+        events = events_from_spec(read_spec(spec_path))
         acc = Accountant(events, direction=direction, max_seconds=max_seconds)
         if epsilon is not None:
             enc = acc.delta_for_epsilon(epsilon, tol)
