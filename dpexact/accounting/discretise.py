@@ -162,8 +162,8 @@ def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None
         P: dict[int, Any] = {}
         Q: dict[int, Any] = {}
         if law.continuous:
-            for i in range(n):
-                P[i], Q[i] = law.cell(pt(i), pt(i + 1))
+            for i, (pm, qm) in enumerate(law.cells([pt(i) for i in range(n + 1)])):
+                P[i], Q[i] = pm, qm
         inf_lo, inf_hi = arb(0), law.cut_mass()
         up_extra: list[tuple[int, Any]] = []  # (cell-relative grid index, P′-mass) of atoms placed conservatively
         lo_extra: list[tuple[int, Any]] = []

@@ -72,6 +72,26 @@ class GaussianBase:
             return _phibar(za) - (0 if zb is None else _phibar(zb))
         return (1 if zb is None else _phi(zb)) - (0 if za is None else _phi(za))
 
+    def cum(self, side: str, a: Any) -> tuple[str, Any]:
+        """Φ at a boundary in the form that keeps its accuracy: ('F', P(L₀ <= a)) left of the mean,
+        ('S', P(L₀ > a)) right of it; ``None`` is −∞ (F = 0) or +∞ (S = 0) as given by the caller."""
+        mu = self.mu
+        m = mu * mu / 2 if side == "P" else -mu * mu / 2
+        z = (a - m) / mu
+        return ("S", _phibar(z)) if z > 0 else ("F", _phi(z))
+
+    @staticmethod
+    def between(lo: tuple[str, Any], hi: tuple[str, Any]) -> Any:
+        """Mass of (lo, hi] from two :meth:`cum` values."""
+        (kl, vl), (kh, vh) = lo, hi
+        if kl == "F" and kh == "F":
+            return vh - vl
+        if kl == "S" and kh == "S":
+            return vl - vh
+        if kl == "F":
+            return 1 - vl - vh
+        return vh + vl - 1  # lo right of the mean, hi left: cannot happen for lo <= hi but stays exact
+
     def tilted_tail(self, side: str, a: Any, theta: Any) -> Any:
         """∫_{y>a} e^{θy} dN(m, s²)(y) (closed form, arb)."""
         mu = self.mu
@@ -198,6 +218,34 @@ class LossLaw:
         r = self.r
         mix = r * mp + (1 - r) * mq if r != 1 else mp
         return (mix, mq) if self.direction == "remove" else (mq, mix)
+
+    def cells(self, points: list) -> list[tuple[Any, Any]]:
+        """:meth:`cell` for the consecutive cells (points[i], points[i+1]], each boundary's Φ computed once."""
+        b = self.base
+        if not isinstance(b, GaussianBase):
+            return [self.cell(lo, hi) for lo, hi in zip(points[:-1], points[1:])]
+        pre = [self._ginv(x) if self.direction == "remove" else self._ginv(-x) for x in points]
+        cums = []
+        for a in pre:
+            if a is None:  # the preimage is empty: remove −∞ (F = 0), add +∞ side handled below
+                cums.append(None)
+            else:
+                cums.append((b.cum("P", a), b.cum("Q", a)))
+        r = self.r
+        out = []
+        for i in range(len(points) - 1):
+            if self.direction == "remove":
+                lo, hi = cums[i], cums[i + 1]
+            else:
+                lo, hi = cums[i + 1], cums[i]
+            if hi is None:
+                out.append((_arb(0), _arb(0)))
+                continue
+            lo_p, lo_q = lo if lo is not None else (("F", _arb(0)), ("F", _arb(0)))
+            mp, mq = GaussianBase.between(lo_p, hi[0]), GaussianBase.between(lo_q, hi[1])
+            mix = r * mp + (1 - r) * mq if r != 1 else mp
+            out.append((mix, mq) if self.direction == "remove" else (mq, mix))
+        return out
 
     def mass_below(self, l: Any) -> Any:
         """P′-mass of the continuous part with L <= l."""
