@@ -94,9 +94,12 @@ def main() -> None:
     g.add_argument("--subset", action="store_true", help="the representative subset (default)")
     ap.add_argument("--max-seconds", type=float, default=120.0, help="dpexact's CPU budget per row")
     ap.add_argument("--prv-eps-error", type=float, default=1e-2)
+    ap.add_argument("--sigma", action="append", help="only these σ (repeatable)")
     ap.add_argument("--out", default="benchmarks/accounting_table_results.json")
     a = ap.parse_args()
-    grid = FULL if a.full else SUBSET
+    grid = dict(FULL if a.full else SUBSET)
+    if a.sigma:
+        grid["sigma"] = a.sigma
     rows = []
     load0 = os.getloadavg()
     for sigma, q, T, delta in itertools.product(grid["sigma"], grid["q"], grid["T"], grid["delta"]):

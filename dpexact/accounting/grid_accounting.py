@@ -59,6 +59,7 @@ class _Pass:
         self.h, self.theta = h, theta
         self.dirs: dict[str, tuple[GridMeasure, GridMeasure, float, float]] = {}
         self.singles: dict[str, list[tuple[GridMeasure, int]]] = {}
+        self.bad: dict[str, bool] = {}
         self.cells = 0
         for d, items in laws.items():
             U = L = None
@@ -81,6 +82,9 @@ class _Pass:
             inf_lo = max(0.0, -math.expm1(log_keep) * (1 - 1e-12))
             self.dirs[d] = (U, L, inf_up, inf_lo)  # type: ignore[assignment]
             self.singles[d] = singles
+            # a window that misses the tilted mass (θ too large for it): its Chernoff remainder would
+            # dominate; the caller lowers θ
+            self.bad[d] = any(m.dropped * c > 1e-6 * float(m.v.sum()) for m, c in singles) or not math.isfinite(U.dropped)
 
     def up(self, eps: float) -> float:
         return min(1.0, max(delta_upper(U, eps) + iu for U, _, iu, _ in self.dirs.values()) * (1 + 1e-15))
@@ -173,7 +177,8 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     theta = {d: 0.0 for d in directions}
     for _ in range(6):
         p = _Pass(laws, H_COARSE, theta, cache)
-        new = {d: min(theta_of(p, d, theta[d] / 4, 4 * theta[d] + 2), THETA_MAX) for d in directions}
+        new = {d: theta[d] / 2 if p.bad[d] else min(theta_of(p, d, theta[d] / 4, 4 * theta[d] + 2), THETA_MAX)
+               for d in directions}
         if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in directions):
             break
         theta = new
@@ -184,6 +189,12 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     while True:
         t1 = time.process_time()
         p = _Pass(laws, h, theta, cache)
+        for _ in range(8):  # θ too large for a window: lower it on that direction and redo the pass
+            if not any(p.bad.values()):
+                break
+            theta = {d: (_round_theta(theta[d] / 4) if p.bad[d] else theta[d]) for d in directions}
+            cache.clear()
+            p = _Pass(laws, h, theta, cache)
         now = width_of(p)
         spent = time.process_time() - t1
         history.append({"h": h, "lower": now[0], "upper": now[1], "cpu_seconds": round(spent, 3)})
