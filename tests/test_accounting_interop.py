@@ -48,3 +48,16 @@ def test_dp_accounting_floors_the_200_fold_rr_where_dpexact_is_exact():
     theirs = pld.from_randomized_response(0.5, 2, value_discretization_interval=1e-4).self_compose(200)
     g = theirs.get_delta_for_epsilon(199 * math.log(3))
     assert g >= ours.upper  # pessimistic, but not the exact value: its truncated tail goes to +∞
+
+
+def test_weakly_subsampled_gaussian_has_a_finite_upper_end():
+    """σ = 2, q = 1/100: the heavy tilted tail once pushed θ past its window (upper end ∞); dp_accounting's
+    pessimistic ε lies in the interval up to its own discretisation error."""
+    from dp_accounting import dp_event
+    from dp_accounting.pld import pld_privacy_accountant
+
+    e = Accountant([{"kind": "gaussian", "sigma": "2", "poisson": "1/100", "count": 100}]).epsilon_for_delta("1e-5", 1e-2)
+    assert math.isfinite(e.upper) and e.upper - e.lower <= 1e-2 * e.upper
+    pa = pld_privacy_accountant.PLDAccountant()
+    pa.compose(dp_event.PoissonSampledDpEvent(0.01, dp_event.GaussianDpEvent(2.0)), 100)
+    assert e.lower <= pa.get_epsilon(1e-5) <= e.upper + 1e-3
