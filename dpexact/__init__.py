@@ -8,7 +8,7 @@ option names as keywords — plus ``mechanism`` / ``available`` (the registry), 
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "available", "mechanism", "define_mechanism", "mechanism_factory", "conform",
-           "verify", "optimal", "delta", "epsilon", "pmf", "privacy_curve"]
+           "verify", "optimal", "delta", "epsilon", "pmf", "privacy_curve", "Accountant"]
 
 
 def __getattr__(name: str):  # light import: these pull in numpy/flint when first used
@@ -28,6 +28,10 @@ def __getattr__(name: str):  # light import: these pull in numpy/flint when firs
         from .curves.curve import privacy_curve
 
         return privacy_curve
+    if name == "Accountant":
+        from .accounting.accountant import Accountant
+
+        return Accountant
     if name == "conform":
         from .conformance.checks import conform
 

@@ -40,7 +40,7 @@ def test_base_runs_are_clean(ws):
     for command, args in BASE.items():
         if command in LONG:
             continue
-        out = run_case(Case(command, "base", "", [a.format(spec=ws.spec, store=ws.root / "store", witness=ws.witness)
+        out = run_case(Case(command, "base", "", [a.format(spec=ws.spec, store=ws.root / "store", witness=ws.witness, acc=ws.acc)
                                                   for a in args]), ws)
         assert out.kind == "ok" and out.exit_code in (0, 1, 3), (command, out.exit_code, out.message)
 
@@ -89,7 +89,7 @@ def test_non_mechanism_callables_with_acting_keywords(ws, spec):
     ["check", "--quick", "--claim", "pf.lemma.7", "--scheduler", "no-such-host.invalid:8786"],
 ])
 def test_named_option_families(ws, args):
-    args = [a.format(spec=ws.spec, store=ws.root / "store", witness=ws.witness) for a in args]
+    args = [a.format(spec=ws.spec, store=ws.root / "store", witness=ws.witness, acc=ws.acc) for a in args]
     out = run_case(Case(args[0], "named", "", args), ws)
     _check(out, wall=8.0 if "--scheduler" in args else None)
     if "--scheduler" in args:

@@ -119,6 +119,7 @@ SUBCOMMAND_MODULES: list[str] = [
     "dpexact.cli.conform",
     "dpexact.cli.delta",
     "dpexact.cli.curve",
+    "dpexact.cli.account",
     "dpexact.cli.peers",
     "dpexact.cli.sweep",
     "dpexact.cli.prob",

@@ -33,7 +33,7 @@ __all__ = ["SCHEMA_VERSION", "COMMANDS", "document", "schema", "validate"]
 SCHEMA_VERSION = "1.0"
 
 #: commands with a ``--json`` document, each with its ``<command>.schema.json``
-COMMANDS = ("audit", "bench", "bench-audit", "bench-peers", "bench-verifier", "check", "conform", "curve", "delta", "ldp", "mechanisms", "optimal",
+COMMANDS = ("account", "audit", "bench", "bench-audit", "bench-peers", "bench-verifier", "check", "conform", "curve", "delta", "ldp", "mechanisms", "optimal",
             "optimal-ldp", "pmf", "prob", "replay", "sweep", "verify")
 
 

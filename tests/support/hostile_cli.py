@@ -53,6 +53,7 @@ BASE: dict[str, list[str]] = {
     "optimal-ldp": ["optimal-ldp", "-N", "3", "-e", "1", "--max-seconds", "10"],
     "delta": ["delta", "--gaussian", "1", "-e", "1"],
     "curve": ["curve", "-m", "grr", "-e", "1", "-p", "k=3", "--renyi", "2"],
+    "account": ["account", "{acc}", "-e", "1"],
     "prob": ["prob", "-m", "laplace", "-e", "1", "-q", "0", "--box", "0:1"],
     "conform": ["conform", "em", "-e", "1", "--draws", "200", "--max-seconds", "10"],
     "check": ["check", "--quick", "--claim", "pf.lemma.7"],
@@ -171,6 +172,8 @@ class Workspace:
         self.victim = root / "victim"
         self.spec = root / "spec.toml"
         self.spec.write_text('task = "pmf"\nmechanisms = ["pf"]\nepsilon = "1"\nscores = "1,0"\n')
+        self.acc = root / "account.toml"  # an accounting spec (exact route: fast)
+        self.acc.write_text('[[event]]\nkind = "randomized-response"\nepsilon = "log(3)"\ncount = 4\n')
         self.count = 0
         self.nodes: list[tuple[Path, str]] = []
         self.witness = root / "witness.json"  # a verify document, for replay
@@ -299,7 +302,7 @@ def random_case(rng: random.Random, ws: Workspace, table: list[tuple[str, str, b
                 aliases: dict[tuple[str, str], tuple[str, ...]]) -> Case:
     """One case: a command, one option replaced (a second one in a fifth of the cases)."""
     command, option, flag = rng.choice([t for t in table if not (t[0] in LONG and t[1] not in PATH_OPTIONS)])
-    base = [a.format(spec=ws.spec, store=ws.root / "store", witness=ws.witness) for a in BASE.get(command, [command])]
+    base = [a.format(spec=ws.spec, store=ws.root / "store", witness=ws.witness, acc=ws.acc) for a in BASE.get(command, [command])]
     fifos: list[str] = []
     picks = [(option, flag)]
     if rng.random() < 0.2 and command not in LONG:
