@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_write_json", "check_writable", "check_writable_dir",
-           "output_target", "partial_path", "is_stream", "read_bounded", "read_bounded_text"]
+           "output_target", "partial_path", "is_stream", "read_bounded", "read_bounded_text", "read_json_bounded",
+           "json_value_count", "JsonLimitError", "MAX_JSON_DEPTH"]
 
 #: longest file name and path assumed where the file system does not say (POSIX NAME_MAX / PATH_MAX)
 NAME_MAX, PATH_MAX = 255, 4096
@@ -289,3 +290,58 @@ def read_bounded_text(path: "str | os.PathLike[str]", limit: int, name: str = "i
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{name}: {_short(os.fspath(path))} is not UTF-8 text (byte {exc.start})") from None
+
+
+#: deepest nesting of arrays and objects a JSON input may have (every document dpexact writes has < 10)
+MAX_JSON_DEPTH = 100
+
+
+class JsonLimitError(ValueError):
+    """A JSON input beyond a size, nesting or element-count limit (refused before it is used)."""
+
+
+def json_value_count(text: str) -> int:
+    """An upper bound on the number of JSON values in ``text``, counted without parsing: every value
+    but the first follows a ``,`` or opens its array / object (separators inside strings only add)."""
+    return text.count(",") + text.count("[") + text.count("{") + 1
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (only finite numbers are)")
+
+
+def read_json_bounded(path: "str | os.PathLike[str]", limit: int, name: str = "input", max_values: int | None = None,
+                      max_depth: int = MAX_JSON_DEPTH, allow_constants: bool = True) -> Any:
+    """The JSON document in ``path``, with its size, element count and nesting bounded before use.
+
+    Args:
+        path: the file (read with :func:`read_bounded_text`).
+        limit: most bytes.
+        name: the argument named in errors.
+        max_values: most JSON values (:func:`json_value_count`, checked before parsing).
+        max_depth: deepest nesting of arrays and objects.
+        allow_constants: accept ``NaN`` / ``Infinity`` (not JSON, but what Python writes).
+
+    Raises:
+        JsonLimitError: past a limit (one line naming ``name``).
+        ValueError: not UTF-8, or not JSON.
+        OSError: cannot be read.
+    """
+    text = read_bounded_text(path, limit, name)
+    shown = _short(os.fspath(path))
+    if max_values is not None:
+        count = json_value_count(text)
+        if count > max_values:
+            raise JsonLimitError(f"{name}: {shown} holds up to {count} JSON values; at most {max_values} are read")
+    try:
+        doc = json.loads(text, **({} if allow_constants else {"parse_constant": _refuse_constant}))
+    except RecursionError:
+        raise JsonLimitError(f"{name}: {shown} is nested deeper than {max_depth} levels") from None
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:  # iterative: a deep document must not exhaust the recursion limit here either
+        node, depth = stack.pop()
+        if isinstance(node, (list, dict)):
+            if depth > max_depth:
+                raise JsonLimitError(f"{name}: {shown} is nested deeper than {max_depth} levels")
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return doc
