@@ -41,7 +41,7 @@ from typing import Any, Literal
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_write_json", "check_writable", "check_writable_dir",
            "output_target", "partial_path", "is_stream", "read_bounded", "read_bounded_text", "read_json_bounded",
-           "json_value_count", "JsonLimitError", "MAX_JSON_DEPTH"]
+           "json_value_count", "JsonLimitError", "InputLimitError", "MAX_JSON_DEPTH"]
 
 #: longest file name and path assumed where the file system does not say (POSIX NAME_MAX / PATH_MAX)
 NAME_MAX, PATH_MAX = 255, 4096
@@ -279,7 +279,7 @@ def read_bounded(path: "str | os.PathLike[str]", limit: int, name: str = "input"
     finally:
         os.close(fd)
     if size > limit:
-        raise ValueError(f"{name}: {_short(os.fspath(path))} is larger than {limit} bytes")
+        raise InputLimitError(f"{name}: {_short(os.fspath(path))} is larger than {limit} bytes")
     return b"".join(chunks)
 
 
@@ -298,6 +298,10 @@ MAX_JSON_DEPTH = 100
 
 class JsonLimitError(ValueError):
     """A JSON input beyond a size, nesting or element-count limit (refused before it is used)."""
+
+
+class InputLimitError(JsonLimitError):
+    """An input larger than its byte limit (:func:`read_bounded`)."""
 
 
 def json_value_count(text: str) -> int:
