@@ -1,0 +1,50 @@
+"""Nonsense arguments are refused (exit 2, one line) and a correct mechanism is not called
+non-conforming at tiny ε: counts that cannot be counts, budgets of zero, a ball containment that
+one fixed-precision enclosure cannot decide."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+from flint import arb, fmpq
+from typer.testing import CliRunner
+
+import dpexact
+from dpexact.cli.main import app
+from dpexact.numbers.pmf import _ball_contains
+
+runner = CliRunner()
+
+
+def usage(args, *fragments):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.output
+    assert "Traceback" not in r.output
+    for f in fragments:
+        assert f in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("mech", ["grr", "pf"])
+def test_conform_max_seconds_zero_is_refused_for_every_mechanism(mech):
+    usage(["conform", mech, "-e", "1", "--draws", "200", "--max-seconds", "0"], "--max-seconds")
+    usage(["conform", mech, "-e", "1", "--draws", "200", "--max-seconds", "nan"], "--max-seconds")
+
+
+def test_tiny_epsilon_ball_containment_is_decided_exactly():
+    # GRR at ε = 10^-100 on 2 outputs: Pr = e^ε / (1 + e^ε) = 1/2 + 2.5·10^-101 (+ O(ε^3)); the ball's radius
+    # is about 2.5·10^-101, narrower than a (prec + 128)-bit enclosure of the closed form
+    m = dpexact.mechanism("grr", epsilon=sympy.Rational(1, 10**100))
+    e, b = m.pmf([1, 0], backend="exact"), m.pmf([1, 0], backend="ball")
+    assert b.contains(e.values)
+    # mutation: the exact values moved by 10^-90 (far outside the radius) are not contained
+    assert not b.contains([v + sympy.Rational(1, 10**90) for v in e.values])
+    # a closed ball contains its endpoint, not the dyadic just past it (decided exactly)
+    ball = arb(fmpq(1, 2)) + arb(0, 2.0**-300)
+    assert _ball_contains(ball, fmpq(1, 2) + fmpq(1, 2**300), 64)
+    assert not _ball_contains(ball, fmpq(1, 2) + fmpq(1, 2**299), 64)
+    assert not _ball_contains(ball, fmpq(1, 2) - fmpq(3, 2**300), 64)
+
+
+def test_conform_grr_at_tiny_epsilon_conforms():
+    r = runner.invoke(app, ["conform", "grr", "-e", "1e-100", "--draws", "200", "--json"])
+    assert r.exit_code == 0, r.output
