@@ -16,7 +16,7 @@ the path (symbolic links followed)     what is written
 absent, or a regular file              atomic replacement (a link is kept: its target is replaced)
 a character device or a FIFO           written in place, never renamed over nor truncated away
                                        (``/dev/null``, ``/dev/stdout``, a terminal, ``>(cmd)``);
-                                       not atomic, and a FIFO waits for its reader like ``echo``
+                                       not atomic; a FIFO waits for its reader a few seconds
 a block device, a socket, a directory  refused with one line naming the option
 =====================================  ==========================================================
 
@@ -49,6 +49,8 @@ NAME_MAX, PATH_MAX = 255, 4096
 _TMP_NAME_ROOM = 20
 #: suffix of the running file an incremental writer keeps beside its target
 PARTIAL_SUFFIX = ".partial"
+#: seconds a result written to a FIFO waits for its reader
+FIFO_WAIT_SECONDS = 10.0
 
 Kind = Literal["file", "stream"]
 
@@ -145,9 +147,28 @@ def atomic_write_bytes(path: "str | os.PathLike[str]", data: bytes, name: str = 
     return target
 
 
+def _open_for_writing(target: Path, wait: float) -> int:
+    """Open a device or FIFO for writing; a FIFO with no reader is retried for ``wait`` seconds, then
+    ``OSError(ENXIO)`` (a blocking open would wait for a reader forever)."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:  # no O_CREAT, no O_TRUNC: the device or FIFO exists and is only written to
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        except OSError as exc:
+            if exc.errno != errno.ENXIO or time.monotonic() >= deadline:
+                if exc.errno == errno.ENXIO:
+                    raise OSError(errno.ENXIO, f"no reader on the FIFO within {wait:g} s") from None
+                raise
+            time.sleep(0.05)
+            continue
+        os.set_blocking(fd, True)  # a reader is there: write as echo would
+        return fd
+
+
 def _write_in_place(target: Path, data: bytes, name: str) -> Path:
-    # no O_CREAT, no O_TRUNC: the device or FIFO exists and is only written to
-    fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    fd = _open_for_writing(target, FIFO_WAIT_SECONDS)
     try:
         mode = os.fstat(fd).st_mode
         if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):  # swapped for another file since the check
@@ -228,7 +249,14 @@ def check_writable(path: "str | os.PathLike[str]", name: str = "output", partial
             raise ValueError(f"{name}: {_short(str(target))} is not writable")
         return Path(path)
     _check_name_lengths(partial_path(target) if partial else target, name)
-    check_writable_dir(target.parent if str(target.parent) else Path("."), name)
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        missing = not parent.exists()
+    except OSError:
+        missing = False  # check_writable_dir names the cause
+    if missing:  # a typo in a path must not create a tree of directories
+        raise ValueError(f"{name}: directory {_short(str(parent))} does not exist (create it first)")
+    check_writable_dir(parent, name)
     if target.exists() and not os.access(target, os.W_OK):
         raise ValueError(f"{name}: {_short(str(target))} is not writable")
     return Path(path)
