@@ -48,3 +48,24 @@ def test_tiny_epsilon_ball_containment_is_decided_exactly():
 def test_conform_grr_at_tiny_epsilon_conforms():
     r = runner.invoke(app, ["conform", "grr", "-e", "1e-100", "--draws", "200", "--json"])
     assert r.exit_code == 0, r.output
+
+
+BIG = "9" * 80
+
+
+@pytest.mark.parametrize("args", [["--n", BIG, "--k", "5"], ["--n", BIG, "--k", "1"], ["--n", "3", "--k", BIG],
+                                  ["--n", "2", "--k", "1", "-e", "5e9"]])
+def test_optimal_out_of_range_arguments_are_usage_errors(args):
+    r = runner.invoke(app, ["optimal", *(args if "-e" in args else [*args, "-e", "1"])])
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and "Traceback" not in r.output, r.output
+
+
+def test_lp_size_logs_have_no_cancellation_at_huge_n():
+    import math
+
+    from dpexact.lp.cost_model import _log_comb
+
+    # independent: the exact binomial's log (Python ints), where lgamma differences cancel catastrophically
+    for a, b in [(10**80 + 4, 5), (10**80 + 2, 10**80), (10**6, 300), (10**6, 3000), (40, 20), (7, 0)]:
+        exact = math.log(math.comb(a, b)) if min(b, a - b) < 5000 else None
+        assert exact is not None and math.isclose(_log_comb(a, b), exact, rel_tol=1e-12, abs_tol=1e-12), (a, b)
