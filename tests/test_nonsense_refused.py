@@ -70,3 +70,24 @@ def test_lp_size_logs_have_no_cancellation_at_huge_n():
     for a, b in [(10**80 + 4, 5), (10**80 + 2, 10**80), (10**6, 300), (10**6, 3000), (40, 20), (7, 0)]:
         exact = math.log(math.comb(a, b)) if min(b, a - b) < 5000 else None
         assert exact is not None and math.isclose(_log_comb(a, b), exact, rel_tol=1e-12, abs_tol=1e-12), (a, b)
+
+
+@pytest.mark.parametrize("args, option", [(["--n=-5"], "--n"), (["--n", "0"], "--n"), (["--steps=-5"], "--steps"),
+                                          (["--steps", "0"], "--steps"), (["--steps", "1000"], "--steps")])
+def test_verify_counts_that_are_not_counts_are_refused(args, option):
+    # --n=-5 and --n 0 once answered "private" (exit 0)
+    usage(["verify", "-m", "em", "-e", "1", *args], option)
+    with pytest.raises(ValueError, match=option.lstrip("-")):
+        from dpexact.verify.router import verify_any
+
+        verify_any(dpexact.mechanism("em", epsilon=1), **({"n": int(args[-1].split("=")[-1])} if option == "--n"
+                                                          else {"steps": int(args[-1].split("=")[-1])}))
+
+
+@pytest.mark.parametrize("mech, n, what", [("em", "1000000000", "memory budget"), ("em", "1000000", "time budget"),
+                                           ("laplace", "1000000", "time budget"), ("noisy-hist", "1000000", "time budget"),
+                                           ("pf", "200000", "time budget")])
+def test_verify_scopes_beyond_the_budget_are_refused_before_work(mech, n, what):
+    # em --n 10^9 grew to 6.5 GB in 30 s; --n 10^6 ran over a minute (em, laplace, noisy-hist)
+    extra = ["--max-seconds", "1"] if n == "200000" else []  # under the default budget, refused under a 1 s one
+    usage(["verify", "-m", mech, "-e", "1", "--n", n, *extra], "--n: ", "estimated", what)
