@@ -91,3 +91,16 @@ def test_verify_scopes_beyond_the_budget_are_refused_before_work(mech, n, what):
     # em --n 10^9 grew to 6.5 GB in 30 s; --n 10^6 ran over a minute (em, laplace, noisy-hist)
     extra = ["--max-seconds", "1"] if n == "200000" else []  # under the default budget, refused under a 1 s one
     usage(["verify", "-m", mech, "-e", "1", "--n", n, *extra], "--n: ", "estimated", what)
+
+
+LONG = "a" * 5000
+
+
+@pytest.mark.parametrize("args", [["replay", LONG + ".json"], ["schema", "verify", "--validate", LONG + ".json"],
+                                  ["check", "--catalogue", LONG + ".py"], ["pmf", "-m", LONG + ".py:X", "-e", "1", "-q", "1,0"],
+                                  ["verify", "-m", LONG + ".py:X", "-e", "1"], ["data", "fetch", "dpbench", "--dir", LONG],
+                                  ["pmf", "-m", "pf", "-e", "1", "-q", "1,0", "-o", LONG + ".json"]])
+def test_a_5000_character_file_name_is_a_usage_error(args):
+    r = runner.invoke(app, args)
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and r.stderr.count("\n") == 1, r.output
+    assert len(r.stderr) < 400 and "Traceback" not in r.output
