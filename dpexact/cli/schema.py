@@ -45,20 +45,21 @@ def register(app: typer.Typer) -> None:
             return
         from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
         from ..io import JsonLimitError, read_json_bounded
+        from ..verify.replay_record import printable  # text from the file or its name never drives a terminal
 
         try:  # bounded: size, element count (validation time) and nesting refused before any work
             doc = read_json_bounded(validate, MAX_DOCUMENT_BYTES, "--validate",
                                     max_values=int(DEFAULT_CLI_MAX_SECONDS / SECONDS_PER_VALUE))
         except JsonLimitError as exc:
-            typer.echo(f"error: {exc} (validation costs about {SECONDS_PER_VALUE * 1e6:.0f} µs per value; "
+            typer.echo(f"error: {printable(exc, 400)} (validation costs about {SECONDS_PER_VALUE * 1e6:.0f} µs per value; "
                        f"budget {DEFAULT_CLI_MAX_SECONDS:.0f} s)", err=True)
             raise typer.Exit(code=EXIT_USAGE)
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            typer.echo(f"error: --validate: cannot read {str(validate)[:120]} as JSON ({str(exc)[:200]})", err=True)
+            typer.echo(f"error: --validate: cannot read {printable(validate, 120)} as JSON ({printable(exc, 200)})", err=True)
             raise typer.Exit(code=EXIT_USAGE)
         try:
             check(command, doc)
         except ValueError as exc:
-            typer.echo(f"does not follow: {exc}")
+            typer.echo(f"does not follow: {printable(exc, 2000)}")
             raise typer.Exit(code=EXIT_FAIL)
-        typer.echo(f"{validate} follows the {command} schema {SCHEMA_VERSION}")
+        typer.echo(f"{printable(validate, 2000)} follows the {command} schema {SCHEMA_VERSION}")
