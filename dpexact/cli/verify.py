@@ -46,6 +46,8 @@ def register(app: typer.Typer) -> None:
 
         if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
             fail(f"--relation must be all-differ, one-differ or monotone, got {excerpt(relation)}")
+        if not (math.isfinite(max_seconds) and max_seconds > 0):
+            fail(f"--max-seconds must be a positive number of seconds, got {max_seconds!r}")
         target = prepare_output(output)
         params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
         if "epsilon" not in params:
