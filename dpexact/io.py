@@ -16,7 +16,7 @@ the path (symbolic links followed)     what is written
 absent, or a regular file              atomic replacement (a link is kept: its target is replaced)
 a character device or a FIFO           written in place, never renamed over nor truncated away
                                        (``/dev/null``, ``/dev/stdout``, a terminal, ``>(cmd)``);
-                                       not atomic, and a FIFO waits for its reader like ``echo``
+                                       not atomic; a FIFO waits for its reader a few seconds
 a block device, a socket, a directory  refused with one line naming the option
 =====================================  ==========================================================
 
@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 __all__ = ["atomic_write_bytes", "atomic_write_text", "atomic_write_json", "check_writable", "check_writable_dir",
-           "output_target", "partial_path", "is_stream", "read_bounded", "read_bounded_text"]
+           "output_target", "partial_path", "is_stream", "read_bounded", "read_bounded_text", "read_json_bounded",
+           "json_value_count", "JsonLimitError", "InputLimitError", "MAX_JSON_DEPTH"]
 
 #: longest file name and path assumed where the file system does not say (POSIX NAME_MAX / PATH_MAX)
 NAME_MAX, PATH_MAX = 255, 4096
@@ -48,6 +49,8 @@ NAME_MAX, PATH_MAX = 255, 4096
 _TMP_NAME_ROOM = 20
 #: suffix of the running file an incremental writer keeps beside its target
 PARTIAL_SUFFIX = ".partial"
+#: seconds a result written to a FIFO waits for its reader
+FIFO_WAIT_SECONDS = 10.0
 
 Kind = Literal["file", "stream"]
 
@@ -144,9 +147,28 @@ def atomic_write_bytes(path: "str | os.PathLike[str]", data: bytes, name: str = 
     return target
 
 
+def _open_for_writing(target: Path, wait: float) -> int:
+    """Open a device or FIFO for writing; a FIFO with no reader is retried for ``wait`` seconds, then
+    ``OSError(ENXIO)`` (a blocking open would wait for a reader forever)."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while True:
+        try:  # no O_CREAT, no O_TRUNC: the device or FIFO exists and is only written to
+            fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+        except OSError as exc:
+            if exc.errno != errno.ENXIO or time.monotonic() >= deadline:
+                if exc.errno == errno.ENXIO:
+                    raise OSError(errno.ENXIO, f"no reader on the FIFO within {wait:g} s") from None
+                raise
+            time.sleep(0.05)
+            continue
+        os.set_blocking(fd, True)  # a reader is there: write as echo would
+        return fd
+
+
 def _write_in_place(target: Path, data: bytes, name: str) -> Path:
-    # no O_CREAT, no O_TRUNC: the device or FIFO exists and is only written to
-    fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+    fd = _open_for_writing(target, FIFO_WAIT_SECONDS)
     try:
         mode = os.fstat(fd).st_mode
         if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):  # swapped for another file since the check
@@ -227,7 +249,14 @@ def check_writable(path: "str | os.PathLike[str]", name: str = "output", partial
             raise ValueError(f"{name}: {_short(str(target))} is not writable")
         return Path(path)
     _check_name_lengths(partial_path(target) if partial else target, name)
-    check_writable_dir(target.parent if str(target.parent) else Path("."), name)
+    parent = target.parent if str(target.parent) else Path(".")
+    try:
+        missing = not parent.exists()
+    except OSError:
+        missing = False  # check_writable_dir names the cause
+    if missing:  # a typo in a path must not create a tree of directories
+        raise ValueError(f"{name}: directory {_short(str(parent))} does not exist (create it first)")
+    check_writable_dir(parent, name)
     if target.exists() and not os.access(target, os.W_OK):
         raise ValueError(f"{name}: {_short(str(target))} is not writable")
     return Path(path)
@@ -278,7 +307,7 @@ def read_bounded(path: "str | os.PathLike[str]", limit: int, name: str = "input"
     finally:
         os.close(fd)
     if size > limit:
-        raise ValueError(f"{name}: {_short(os.fspath(path))} is larger than {limit} bytes")
+        raise InputLimitError(f"{name}: {_short(os.fspath(path))} is larger than {limit} bytes")
     return b"".join(chunks)
 
 
@@ -289,3 +318,62 @@ def read_bounded_text(path: "str | os.PathLike[str]", limit: int, name: str = "i
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"{name}: {_short(os.fspath(path))} is not UTF-8 text (byte {exc.start})") from None
+
+
+#: deepest nesting of arrays and objects a JSON input may have (every document dpexact writes has < 10)
+MAX_JSON_DEPTH = 100
+
+
+class JsonLimitError(ValueError):
+    """A JSON input beyond a size, nesting or element-count limit (refused before it is used)."""
+
+
+class InputLimitError(JsonLimitError):
+    """An input larger than its byte limit (:func:`read_bounded`)."""
+
+
+def json_value_count(text: str) -> int:
+    """An upper bound on the number of JSON values in ``text``, counted without parsing: every value
+    but the first follows a ``,`` or opens its array / object (separators inside strings only add)."""
+    return text.count(",") + text.count("[") + text.count("{") + 1
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (only finite numbers are)")
+
+
+def read_json_bounded(path: "str | os.PathLike[str]", limit: int, name: str = "input", max_values: int | None = None,
+                      max_depth: int = MAX_JSON_DEPTH, allow_constants: bool = True) -> Any:
+    """The JSON document in ``path``, with its size, element count and nesting bounded before use.
+
+    Args:
+        path: the file (read with :func:`read_bounded_text`).
+        limit: most bytes.
+        name: the argument named in errors.
+        max_values: most JSON values (:func:`json_value_count`, checked before parsing).
+        max_depth: deepest nesting of arrays and objects.
+        allow_constants: accept ``NaN`` / ``Infinity`` (not JSON, but what Python writes).
+
+    Raises:
+        JsonLimitError: past a limit (one line naming ``name``).
+        ValueError: not UTF-8, or not JSON.
+        OSError: cannot be read.
+    """
+    text = read_bounded_text(path, limit, name)
+    shown = _short(os.fspath(path))
+    if max_values is not None:
+        count = json_value_count(text)
+        if count > max_values:
+            raise JsonLimitError(f"{name}: {shown} holds up to {count} JSON values; at most {max_values} are read")
+    try:
+        doc = json.loads(text, **({} if allow_constants else {"parse_constant": _refuse_constant}))
+    except RecursionError:
+        raise JsonLimitError(f"{name}: {shown} is nested deeper than {max_depth} levels") from None
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:  # iterative: a deep document must not exhaust the recursion limit here either
+        node, depth = stack.pop()
+        if isinstance(node, (list, dict)):
+            if depth > max_depth:
+                raise JsonLimitError(f"{name}: {shown} is nested deeper than {max_depth} levels")
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return doc

@@ -46,6 +46,7 @@ def test_unwritable_path_fails_before_the_benchmark(tmp_path, calls, accuracy):
 
 def test_result_written_atomically(tmp_path, calls):
     out = tmp_path / "sub" / "bench.json"
+    out.parent.mkdir()  # -o refuses a missing directory
     res = runner.invoke(app, ["bench", "--output", str(out)])
     assert res.exit_code == 0, res.output
     assert json.loads(out.read_text()) == {**ENVELOPE, "rows": [{"what": "x", "ratio": 1.5}]}

@@ -122,12 +122,16 @@ def test_replay_a_saved_counterexample_and_a_tampered_one(tmp_path):
     # one score changed, the pair still neighbours: the ratio no longer exceeds e^ε -> 1
     rec2 = dict(rec, scores=[rec["scores"][0], str(Fraction(rec["scores"][1]) + 1)])
     assert dpexact.verify.neighbourhoods.LInfBox(1).contains(rec2["scores"], rec2["neighbour_scores"])
-    (tmp_path / "changed.json").write_text(json.dumps({**doc, "replay": rec2}))
+    # (a bare record: in a verify document the counterexample block a reader sees would disagree -> refused)
+    (tmp_path / "mixed.json").write_text(json.dumps({**doc, "replay": rec2}))
+    mixed = run(["replay", str(tmp_path / "mixed.json")])
+    assert mixed.exit_code == 2 and "disagree on 'scores'" in mixed.stderr
+    (tmp_path / "changed.json").write_text(json.dumps(rec2))
     changed = run(["replay", str(tmp_path / "changed.json")])
     assert changed.exit_code == 1 and "does NOT hold" in changed.stdout and "neighbours yes" in changed.stdout
     # one score moved out of the neighbourhood -> 1, and it says why
     rec3 = dict(rec, scores=[str(Fraction(rec["scores"][0]) + 5), rec["scores"][1]])
-    (tmp_path / "far.json").write_text(json.dumps({**doc, "replay": rec3}))
+    (tmp_path / "far.json").write_text(json.dumps(rec3))
     far = run(["replay", str(tmp_path / "far.json")])
     assert far.exit_code == 1 and "not neighbours" in far.stdout
 

@@ -39,6 +39,7 @@ def run(args):
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_json_stdout_and_output_file_hold_the_same_document(command, tmp_path):
     target = tmp_path / "sub" / "result.json"
+    target.parent.mkdir()  # -o refuses a missing directory (a typo must not create a tree)
     r = run([command, *COMMANDS[command], "--json", "--output", str(target)])
     printed = json.loads(r.stdout)  # stdout is the JSON only: progress and notes go to stderr
     assert r.exit_code == expected_exit(command, printed), r.output

@@ -90,3 +90,42 @@ def test_fetch_usage_errors(tmp_path):
     assert r.exit_code == 2
     r = CliRunner().invoke(app, ["data", "fetch", "dpbench", "--dir", str(tmp_path), "--base-url", "file:///etc/"])
     assert r.exit_code == 2 and "http(s)" in r.stderr
+
+
+def test_a_trickling_server_is_abandoned_at_the_fetch_deadline(tmp_path):
+    """A server that sends one byte every 0.2 s never trips the per-read timeout; the deadline ends it."""
+    import http.server
+    import time
+
+    from dpexact.data.fetch import fetch_dpbench
+
+    class Trickle(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            try:
+                for _ in range(100000):
+                    self.wfile.write(b"x")
+                    self.wfile.flush()
+                    time.sleep(0.2)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        def log_message(self, *args):
+            pass
+
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
+    httpd.daemon_threads = True
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    name = sorted(PINNED_SHA256)[0].split(".")[0]
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(OSError, match="deadline"):
+            fetch_dpbench(tmp_path / "d", [name], base_url=f"http://127.0.0.1:{httpd.server_address[1]}/",
+                          timeout=5.0, deadline=1.5)
+        assert time.monotonic() - t0 < 10  # the deadline, plus at most one read's wait
+        assert not (tmp_path / "d" / f"{name}.n4096.npy").exists()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()

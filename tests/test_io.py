@@ -44,6 +44,11 @@ def test_check_writable_names_the_problem(tmp_path):
         check_writable(tmp_path / "f" / "x.json", "out")
     with pytest.raises(ValueError, match="is a directory"):
         check_writable(tmp_path, "out")
+    # a missing directory is refused, not created (a typo must not create a tree)
+    with pytest.raises(ValueError, match="new/deeper does not exist"):
+        check_writable(tmp_path / "new" / "deeper" / "x.json")
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "new").mkdir()
     assert check_writable(tmp_path / "new" / "x.json") == tmp_path / "new" / "x.json"
     assert check_writable_dir(tmp_path / "d2").is_dir()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Optional
 
 import typer
@@ -37,6 +38,8 @@ def register(app: typer.Typer) -> None:
             fail("give the mechanism once: as the argument MECHANISM or as --mechanism/-m")
         mechanism = mechanism_arg if mechanism_arg is not None else mechanism_opt
         assert mechanism is not None
+        if not (math.isfinite(max_seconds) and max_seconds > 0):  # for every mechanism, with or without a sampler pilot
+            fail(f"--max-seconds must be a positive number of seconds, got {max_seconds!r}")
         target = prepare_output(output)
         params: dict[str, Any] = {"epsilon": epsilon}
         if sensitivity is not None:  # LDP channels (rappor) have no Δ parameter

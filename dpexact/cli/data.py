@@ -4,6 +4,7 @@ from their public upstream and checked against the digests pinned in the package
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Optional
@@ -43,6 +44,9 @@ def fetch_cmd(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(code=EXIT_USAGE)
     except OSError as exc:
+        if exc.errno == errno.ENAMETOOLONG:  # the --dir the user typed: a usage error
+            typer.echo(f"error: --dir: file name too long: {str(folder)[:80]}...", err=True)
+            raise typer.Exit(code=EXIT_USAGE)
         offline = (f"; offline: copy the <NAME>.n4096.npy files (any machine's fetched folder) into a folder and "
                    f"set {DPBENCH_ENV}=DIR (read files are checked against the pinned SHA-256), or --base-url a mirror"
                    if str(exc).startswith("cannot download") else "")

@@ -15,6 +15,7 @@ Adding a command (the pattern every command follows):
 
 from __future__ import annotations
 
+import errno
 import importlib
 import sys
 from typing import Any, Optional
@@ -45,9 +46,9 @@ def _is_cli_control(exc: BaseException) -> bool:
 class _Group(TyperGroup):
     """Every subcommand runs under one handler: no Python traceback ever reaches the user.
 
-    Bad input (``USER_ERRORS``) prints ``error: <message>`` and exits with status 2; an
-    ``OSError`` from the system (disk full, name too long) prints its cause and exits with
-    status 1; any other exception is a defect, reported on one line *with its type* and exit
+    Bad input (``USER_ERRORS``, and a file name longer than the system allows) prints
+    ``error: <message>`` and exits with status 2; an ``OSError`` from the system (disk full)
+    prints its cause and exits with status 1; any other exception is a defect, reported on one line *with its type* and exit
     status 1.
     """
 
@@ -69,7 +70,11 @@ class _Group(TyperGroup):
             if isinstance(exc, USER_ERRORS):
                 typer.echo(f"error: {one_line(exc)}", err=True)
                 raise typer.Exit(code=2) from None
-            if isinstance(exc, OSError) and exc.strerror:  # the system refused (disk full, name too long): say what
+            if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:  # a path the user typed: a usage error
+                name = str(exc.filename or "")
+                typer.echo(f"error: file name too long: {one_line(name[:80] + ('...' if len(name) > 80 else ''))}", err=True)
+                raise typer.Exit(code=2) from None
+            if isinstance(exc, OSError) and exc.strerror:  # the system refused (disk full): say what
                 where = f": {exc.filename}" if exc.filename else ""
                 typer.echo(f"error: {one_line(exc.strerror + where)}", err=True)
                 raise typer.Exit(code=1) from None

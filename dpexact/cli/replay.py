@@ -1,10 +1,11 @@
 """``dpexact replay FILE``: re-check the counterexample or witness that ``verify -o FILE`` saved
 (:mod:`dpexact.verify.replay`): no search, exact or ball arithmetic. Exit 0 when the evidence
-holds, 1 when it does not, 2 when the file is malformed."""
+holds, 1 when it does not, 2 when the file is malformed, names code the user did not name
+(a mechanism outside the registry is built only from ``-m``), or its labels disagree with what
+is checked (:mod:`dpexact.verify.replay_record`)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
@@ -14,9 +15,16 @@ from .common import EXIT_FAIL, EXIT_USAGE, emit_json, exit_with, output_option, 
 
 __all__ = ["register"]
 
+#: largest replay input: a verify document with its evidence is a few kilobytes
+MAX_REPLAY_BYTES = 4 << 20
+#: most JSON values read from it (a verify document has a few hundred)
+MAX_REPLAY_VALUES = 100_000
+
 
 def _malformed(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
+    from ..verify.replay_record import printable
+
+    typer.echo(f"error: {printable(message, 400)}", err=True)
     raise typer.Exit(code=EXIT_USAGE)
 
 
@@ -24,47 +32,52 @@ def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay_cmd(
         file: Path = typer.Argument(..., metavar="FILE", help="a document written by `dpexact verify -o FILE` (or its replay record)"),
+        mechanism: Optional[str] = typer.Option(None, "--mechanism", "-m", help="PATH.py:OBJECT or module:OBJECT: the mechanism outside the registry the record names (imports (runs) it: use code you trust); the record must name the same object. Without -m only registry mechanisms are replayed"),
         arithmetic: str = typer.Option("exact", "--arithmetic", help="exact (balls where the mechanism has no exact law) | ball"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
         """Re-check a saved counterexample / witness: exit 0 if it holds, 1 if not, 2 if the file is malformed."""
+        from ..io import JsonLimitError, read_json_bounded
         from ..verify.replay import replay
+        from ..verify.replay_record import printable
 
         if arithmetic not in ("exact", "ball"):
             _malformed(f"--arithmetic must be exact or ball, got {arithmetic[:40]!r}")
         target = prepare_output(output)
-        if not file.is_file():
-            _malformed(f"FILE: {file} is not a readable file")
-        from ..io import read_bounded_text
-        from .schema import MAX_DOCUMENT_BYTES
-
-        try:  # bounded: a huge file is refused without reading it all
-            doc = json.loads(read_bounded_text(file, MAX_DOCUMENT_BYTES, "FILE"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            _malformed(f"FILE: {file} is not JSON ({str(exc)[:80]})")
-        rec = doc.get("replay", doc) if isinstance(doc, dict) and doc.get("command") == "verify" else doc
-        if isinstance(doc, dict) and doc.get("command") == "verify" and "replay" not in doc:
-            _malformed(f"FILE: {file} holds a {doc.get('verdict')} verdict with no replayable evidence "
-                       "(no counterexample, no bracket witness)")
+        shown = printable(file, 120)
         try:
-            res = replay(rec, arithmetic)
-        except (ValueError, TypeError, KeyError, ZeroDivisionError) as exc:
-            _malformed(f"FILE: {file}: {str(exc)[:300]}")
+            if not file.is_file():
+                _malformed(f"FILE: {shown} is not a readable file")
+        except OSError as exc:  # a name too long for the file system
+            _malformed(f"FILE: cannot use {shown} ({exc.strerror or exc})")
+        try:  # bounded: size, nesting and element count refused before any work
+            doc = read_json_bounded(file, MAX_REPLAY_BYTES, "FILE", max_values=MAX_REPLAY_VALUES, allow_constants=False)
+        except JsonLimitError as exc:
+            _malformed(str(exc))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            _malformed(f"FILE: {shown} is not JSON ({str(exc)[:80]})")
+        try:
+            res = replay(doc, arithmetic, mechanism=mechanism)
+        except (ValueError, TypeError, KeyError, ZeroDivisionError, OverflowError) as exc:
+            _malformed(f"FILE: {shown}: {str(exc)[:300]}")
             return
-        out = {"file": str(file), **res.as_dict(), "mechanism": rec["mechanism"], "epsilon": str(rec.get("epsilon")),
-               "delta": rec.get("delta"), "neighbourhood": rec.get("neighbourhood")}
-        emit_json(out, as_json, target, command="replay")
+        out = {"file": str(file), **res.as_dict()}
+        from ..schemas import validate
+
+        validate("replay", {"schema_version": "1.0", "command": "replay", **out})  # never print what breaks the schema
+        emit_json(out, as_json, target, command="replay", allow_nan=False)
         if not as_json:
             from .text import wrap
 
             lr = res.log_ratio
             span = "" if lr is None else f"; log-ratio in [{lr[0]:.9g}, {lr[1]:.9g}]"
-            lines = [f"{rec['mechanism']}  ε = {rec.get('epsilon')}: {res.kind} {'holds' if res.holds else 'does NOT hold'}",
+            lines = [f"{res.mechanism}  ε = {res.epsilon}: {res.kind} {'holds' if res.holds else 'does NOT hold'}",
                      f"  {res.claim}  (re-checked in {res.arithmetic}; neighbours {'yes' if res.neighbours else 'no'}{span})"]
             if res.note:
                 lines.append(f"  {res.note}")
             for line in lines:
+                line = printable(line, 2000)
                 for part in wrap(line, indent=line[: len(line) - len(line.lstrip())]):
                     typer.echo(part)
         exit_with(0 if res.holds else EXIT_FAIL)

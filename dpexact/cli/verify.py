@@ -7,6 +7,7 @@ from typing import Any, Optional
 
 import typer
 
+from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
 from .common import EXIT_FAIL, EXIT_OK, STRICT_INT, VERDICT_EXIT, Progress, emit_json, exit_with, output_option, prepare_output
 from .text import report_lines
 
@@ -29,6 +30,7 @@ def register(app: typer.Typer) -> None:
         delta: Optional[str] = typer.Option(None, "--delta", "-d", help="verify (ε, δ)-DP instead of pure ε-DP: δ in [0, 1), exact"),
         relation: Optional[str] = typer.Option(None, "--relation", help="the peers' query relation: all-differ | one-differ | monotone (default: the mechanism's claim; for a selection mechanism it replaces --neighbourhood by the query-pair families)"),
         tolerance: Optional[float] = typer.Option(None, "--tolerance", help="width asked of the ε bracket of a selection mechanism (default 1e-6: a violated level to 6 digits)"),
+        max_seconds: float = typer.Option(DEFAULT_CLI_MAX_SECONDS, "--max-seconds", help="refuse (with the estimate) an --n whose search would take longer"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
         output: Optional[str] = output_option(),
     ) -> None:
@@ -36,12 +38,16 @@ def register(app: typer.Typer) -> None:
         Exit 0 private (proved), 1 violated, 3 undecided / inconclusive / private-within-scope."""
         from ..mechanisms.registry import mechanism as build
         from ..verify.replay import evidence_record, witness_neighbourhood
+        from ..verify.kinds import kind_of
         from ..verify.router import verify_any
+        from ..verify.scope_cost import check_scope_cost, check_scope_counts
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
         if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
             fail(f"--relation must be all-differ, one-differ or monotone, got {excerpt(relation)}")
+        if not (math.isfinite(max_seconds) and max_seconds > 0):
+            fail(f"--max-seconds must be a positive number of seconds, got {max_seconds!r}")
         target = prepare_output(output)
         params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
         if "epsilon" not in params:
@@ -51,7 +57,9 @@ def register(app: typer.Typer) -> None:
                 fail(f"-e/--epsilon is required: {excerpt(mechanism)} states no claimed ε of its own")
         vals = parse_scores(values, "--values") if values is not None else None
         try:
+            check_scope_counts(n, steps)  # a count that is not a count is refused before anything is built
             mech = build(mechanism, **params)
+            check_scope_cost(kind_of(mech).name, n, max_seconds)  # estimated before the search, refused over budget
             with Progress() as progress:
                 v = verify_any(mech, neighbourhood=neighbourhood, searches=tuple(search) if search else None, n=n,
                                values=vals, steps=steps, relation=relation, delta=delta, name=mechanism,

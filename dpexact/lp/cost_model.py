@@ -108,12 +108,22 @@ _EXACT_LOG_LIMIT = 63 * math.log(2)
 
 
 def _log_comb(a: int, b: int) -> float:
-    return math.lgamma(a + 1) - math.lgamma(b + 1) - math.lgamma(a - b + 1)
+    """``log C(a, b)`` to float accuracy for any sizes: a sum of logs of exact integers when the
+    smaller part is small, else log-gammas at a precision that absorbs their cancellation
+    (``lgamma(a + 1)`` is about ``a log a``; in float64 its rounding alone exceeds ``log C(a, b)``
+    once ``a`` is large and ``b`` small, e.g. a = 10^80, b = 5)."""
+    m = min(b, a - b)
+    if m <= 256:
+        return math.fsum(math.log(a - i) - math.log(i + 1) for i in range(m))
+    import mpmath
+
+    with mpmath.workprec(max(53, a.bit_length()) + 64):
+        return float(mpmath.loggamma(a + 1) - mpmath.loggamma(b + 1) - mpmath.loggamma(a - b + 1))
 
 
 def regular_lp_log_size(n: int, k: int) -> tuple[float, float]:
-    """``(log classes, log variables)`` of the reduced LP on Q(n, k), by :func:`math.lgamma`
-    (relative error ~1e-15 · the log; constant time for any n, k)."""
+    """``(log classes, log variables)`` of the reduced LP on Q(n, k) (:func:`_log_comb`: relative
+    error ~1e-15 · the log for any n, k)."""
     check_nk(n, k)
     log_classes = _log_comb(n - 1 + k, k)
     if n == 1:

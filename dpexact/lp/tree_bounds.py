@@ -44,9 +44,15 @@ import numpy as np
 from .privacy_forest import privacy_forest
 from .regular_lp import RegularLP
 
-__all__ = ["OptimumBounds", "optimum_bounds"]
+__all__ = ["OptimumBounds", "optimum_bounds", "EpsilonRangeError"]
 
 _U = 2.0**-53
+
+
+class EpsilonRangeError(ArithmeticError, ValueError):
+    """An ε outside the range where the float64 bounds exist (too large: e^(-ε) underflows; too small:
+    margins below float64 resolution): an argument out of range (a ValueError, exit 2 at the CLI)
+    as much as an arithmetic limit."""
 
 
 def _gamma(m: int) -> float:
@@ -163,7 +169,7 @@ def optimum_bounds(lp: RegularLP, z: np.ndarray, class_duals: np.ndarray) -> Opt
     forest = privacy_forest(lp)
     rho, rho_err = _rho_ball(lp)
     if not rho - rho_err > 0:  # e^{-ε} below float64's smallest normal: the margins below divide by it
-        raise ArithmeticError(f"epsilon: e^(-ε) = e^(-{lp.epsilon}) underflows float64; the LP's "
+        raise EpsilonRangeError(f"epsilon: e^(-ε) = e^(-{lp.epsilon}) underflows float64; the LP's "
                               "proven float bounds cannot be computed at this ε")
     cnt = lp.var_count.astype(np.float64)
     cls = lp.var_class
@@ -190,7 +196,7 @@ def optimum_bounds(lp: RegularLP, z: np.ndarray, class_duals: np.ndarray) -> Opt
     # ---- upper bound: a feasible point -----------------------------------------------------
     sigma = float(np.sqrt(rho))
     if not (rho + rho_err < sigma <= 1.0):
-        raise ArithmeticError("epsilon: too small to separate e^{-ε/2} from e^{-ε} in float64")
+        raise EpsilonRangeError("epsilon: too small to separate e^{-ε/2} from e^{-ε} in float64")
     lev = lp.var_level
     powers = np.ones(int(lev.max(initial=0)) + 1)  # σ^ℓ by repeated products (error γ_ℓ)
     for j in range(1, powers.size):
@@ -209,7 +215,7 @@ def optimum_bounds(lp: RegularLP, z: np.ndarray, class_duals: np.ndarray) -> Opt
     m_hat = zf[rv] - rho * zf[ro]
     m_low = m_hat - (4 * ms * (zf[rv] + zf[ro]) + 2 * rho_err * zf[ro])
     if m_low.size and m_low.min() <= 0:
-        raise ArithmeticError("epsilon: the anchor's privacy margins are below float64 resolution")
+        raise EpsilonRangeError("epsilon: the anchor's privacy margins are below float64 resolution")
     need = np.maximum(-r_low, 0.0)
     lam = float(np.max(need / (need + m_low), initial=0.0))
     if lam > 0:

@@ -94,6 +94,7 @@ def run_sweep(
     from .. import __version__
 
     points = sweep_points(spec, __version__)
+    store.clean_stale()  # a killed run's temporary files (its process is gone): never read, now removed
     scan = store.scan([p.key for p in points])
     rows = dict(scan.rows)
     todo = [p for p in points if p.key not in rows or (retry_failed and rows[p.key].status == "failed")]

@@ -24,12 +24,16 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from ..io import check_writable_dir
+
+#: a temporary row file older than this is stale whatever its name says (a writer takes seconds)
+STALE_TMP_SECONDS = 6 * 3600.0
 
 __all__ = ["Row", "ScanResult", "ResultStore", "checksum"]
 
@@ -116,6 +120,19 @@ def checksum(columns: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, ensure_ascii=True).encode()).hexdigest()
 
 
+def _alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists on this machine (signal 0 probes without signalling)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # exists (another user's), or cannot tell: keep the file
+    return True
+
+
 @dataclass
 class ScanResult:
     """Rows that passed every check, keyed by task key, and the files that did not."""
@@ -144,7 +161,8 @@ class ResultStore:
         target = self.path(row.key)
         if target.is_symlink() or (target.exists() and not target.is_file()):
             raise ValueError(f"--store: {target} is not a regular file; not replaced")
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=self.root)
+        # the writer's process id in the name: a temporary file of a process that is gone is stale (clean_stale)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=self.root)
         try:
             with os.fdopen(fd, "wb") as fh:
                 pq.write_table(table, fh, write_page_checksum=True)
@@ -190,6 +208,36 @@ class ResultStore:
         if cols["status"] not in ("ok", "failed"):
             raise ValueError(f"unknown status {cols['status']!r}")
         return Row.from_columns(cols)
+
+    def clean_stale(self, older_than: float = STALE_TMP_SECONDS) -> list[Path]:
+        """Remove the temporary files a killed writer left (``.<key>.parquet.<pid>.<random>.tmp``):
+        those whose writing process no longer exists, and any older than ``older_than`` seconds
+        (a name without a process id, or a process id reused since). A live writer's file is kept.
+
+        Returns:
+            The files removed.
+        """
+        import time
+
+        removed = []
+        now = time.time()
+        for p in self.root.glob(".*.parquet.*.tmp"):
+            parts = p.name[len("."):].split(".")
+            pid = parts[2] if len(parts) >= 5 and parts[1] == "parquet" else ""
+            try:
+                st = p.lstat()
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                continue
+            gone = pid.isdigit() and not _alive(int(pid))
+            if gone or now - st.st_mtime > older_than:
+                try:
+                    p.unlink()
+                    removed.append(p)
+                except OSError:
+                    pass
+        return removed
 
     def scan(self, keys: Iterable[str] | None = None) -> ScanResult:
         """Verify and load the rows of ``keys`` (all files if ``None``); temporary files are ignored."""

@@ -2,8 +2,9 @@
 and its re-check from that record alone — no search, exact or ball arithmetic.
 
 :func:`evidence_record` turns the evidence of a :class:`~.verdict.Verdict` into a JSON record that
-names everything the re-check needs: the mechanism (registry name, or ``PATH.py:OBJECT`` with an
-absolute path, or ``module:OBJECT``) and the parameters it was built with, the claimed ε (and δ),
+names everything the re-check needs: the mechanism (registry name, or ``PATH.py:OBJECT`` as the user
+named it with the file's SHA-256 in ``mechanism_sha256``, or ``module:OBJECT``) and the parameters it
+was built with, the claimed ε (and δ),
 the neighbouring relation, ``q``, ``q'`` and the output set. :func:`replay` rebuilds the mechanism
 and the relation from the record and calls the re-check of the evidence's own class, which proves
 
@@ -14,13 +15,14 @@ and the relation from the record and calls the re-check of the evidence's own cl
   in ball arithmetic.
 
 A record whose mechanism or relation cannot be rebuilt is refused with ValueError (never guessed).
+A record is data: it never names code that is run (:mod:`.replay_record` — registry names only, or
+the mechanism the user names), and the ε it reports is the ε the re-check used.
 """
 
 from __future__ import annotations
 from ..protocols import AnyMechanism, Neighbourhood
 
 import math
-import os
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -56,22 +58,31 @@ class ReplayResult:
     log_ratio: tuple[float, float] | None
     note: str
     seconds: float
+    #: what was checked, rebuilt from the record (never the record's own text): the mechanism spec
+    #: built, the ε it states, the δ parsed, the relation re-serialised
+    mechanism: str = ""
+    epsilon: str = ""
+    delta: str | None = None
+    neighbourhood: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         def fin(x: float) -> float | str:
-            return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+            return x if math.isfinite(x) else ("nan" if math.isnan(x) else "inf" if x > 0 else "-inf")
 
-        return {"kind": self.kind, "holds": self.holds, "neighbours": self.neighbours, "arithmetic": self.arithmetic,
+        return {"mechanism": self.mechanism, "epsilon": self.epsilon, "delta": self.delta,
+                "neighbourhood": self.neighbourhood, "kind": self.kind, "holds": self.holds, "neighbours": self.neighbours, "arithmetic": self.arithmetic,
                 "claim": self.claim, **({} if self.log_ratio is None else {"log_ratio": [fin(x) for x in self.log_ratio]}),
                 **({"note": self.note} if self.note else {}), "seconds": self.seconds}
 
 
-def _mechanism_spec(spec: str) -> str:
-    """A ``PATH.py:OBJECT`` spec with an absolute path, so the record replays from any directory."""
-    path, sep, obj = spec.rpartition(":")
-    if sep and path.endswith(".py"):
-        return f"{os.path.abspath(path)}:{obj}"
-    return spec
+def _mechanism_fields(spec: str) -> dict[str, Any]:
+    """The record's mechanism as the user named it, plus the SHA-256 of a ``PATH.py`` file: the
+    replay imports only a file the user names again (``-m``), and the digest tells whether it is
+    the same code (:func:`.replay_record.trusted_spec`)."""
+    from .replay_record import file_digest
+
+    digest = file_digest(spec)
+    return {"mechanism": spec, **({} if digest is None else {"mechanism_sha256": digest})}
 
 
 def _relation_record(nb: Neighbourhood) -> dict[str, Any] | None:
@@ -118,7 +129,7 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
     relation is ``neighbourhood``, the one the verifier searched); None when there is no evidence
     or its relation has no saved form (then it cannot be replayed)."""
     cx = verdict.counterexample
-    base = {"mechanism": _mechanism_spec(mechanism), "params": dict(params), "epsilon": str(verdict.epsilon),
+    base = {**_mechanism_fields(mechanism), "params": dict(params), "epsilon": str(verdict.epsilon),
             "delta": verdict.delta}
     if cx is not None:
         kind = _saved_forms().get(type(cx))
@@ -184,32 +195,74 @@ def _index(mech: AnyMechanism, n: int, output: Any) -> int:
     return labels.index(output)
 
 
-def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC) -> ReplayResult:
+def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC, mechanism: str | None = None) -> ReplayResult:
     """Re-check the evidence of a replay record (module docstring); ``arithmetic`` ``exact`` falls
-    back to balls where the mechanism has no exact law. Raises ValueError on a malformed record."""
+    back to balls where the mechanism has no exact law.
+
+    Args:
+        rec: a replay record, or a ``verify`` document whose evidence blocks agree
+            (:func:`.replay_record.record_of`).
+        arithmetic: ``exact`` or ``ball``.
+        prec: ball precision in bits.
+        mechanism: the spec the user names (``-m``): required, and must match the record, when the
+            record names a mechanism outside the registry (:func:`.replay_record.trusted_spec`);
+            nothing the record names is imported otherwise.
+
+    Raises:
+        ValueError: a malformed record, a record naming code the user did not name, labels that
+            disagree with what is checked (the ε), evidence of a kind the mechanism has no law for.
+    """
     from ..mechanisms.registry import mechanism as build
-    from .decide.counterexample import Counterexample
+    from ..numbers.real import Real
+    from ..protocols import claimed_epsilon
+    from .replay_record import printable, record_of, trusted_spec
 
     if arithmetic not in ("exact", "ball"):
         raise ValueError(f"arithmetic must be exact or ball, got {arithmetic!r}")
-    if not isinstance(rec, dict):
-        raise ValueError("the record must be a JSON object")
+    rec = record_of(rec)
     for key in ("mechanism", "params", "kind", "evidence"):
         if key not in rec:
             raise ValueError(f"the record has no {key!r}")
-    if not isinstance(rec["mechanism"], str) or not isinstance(rec["params"], dict):
-        raise ValueError("mechanism must be a name and params an object")
+    spec = trusted_spec(rec["mechanism"], mechanism, rec.get("mechanism_sha256"))
     t0 = time.perf_counter()
-    mech = build(rec["mechanism"], **rec["params"])
     q, q2 = _vector(rec, "scores"), _vector(rec, "neighbour_scores")
     if len(q) != len(q2):
         raise ValueError("scores and neighbour_scores differ in length")
+    if rec["kind"] not in ("counterexample", "witness"):
+        raise ValueError(f"kind must be counterexample or witness, got {printable(rec['kind'], 40)!r}")
+    nb = _relation(rec.get("neighbourhood"))
+    mech = build(spec, **rec["params"])
+    checked = Real.of(claimed_epsilon(mech))
+    if "epsilon" in rec and rec["epsilon"] is not None and str(Real.of(str(rec["epsilon"]))) != str(checked):
+        raise ValueError(f"the record's epsilon {printable(rec['epsilon'], 60)!r} is not the ε its mechanism and "
+                         f"params state ({checked}), which is the ε the re-check would use; refused")
+    _fits(mech, rec["kind"], rec["evidence"])
+    labels = {"mechanism": spec, "epsilon": str(checked), "neighbourhood": _relation_record(nb)}
+    res = _replay(mech, rec, q, q2, nb, arithmetic, prec, t0)
+    return ReplayResult(**{**res.__dict__, **labels, "delta": None if rec.get("delta") is None else str(Real.of(str(rec["delta"])))})
+
+
+def _fits(mech: Any, kind: str, evidence: Any) -> None:
+    """Refuse evidence of a kind the mechanism has no law for (a selection index on a continuous
+    output, a box on a finite one) before the re-check calls a method the mechanism lacks."""
+    from ..protocols import BoxLaw, ContinuousMechanism, IntervalProbability, Mechanism
+
+    finite = isinstance(mech, Mechanism)
+    need = {"selection": finite, "pattern": finite, "finite": finite, "box": finite and isinstance(mech, BoxLaw),
+            "continuous-box": isinstance(mech, ContinuousMechanism) and isinstance(mech, BoxLaw),
+            "interval": isinstance(mech, IntervalProbability), "event": True}
+    if kind == "witness" and evidence != "finite":
+        raise ValueError(f"a witness's evidence must be finite, got {str(evidence)[:40]!r}")
+    if isinstance(evidence, str) and evidence in need and not need[evidence]:
+        raise ValueError(f"{evidence} evidence does not fit this mechanism: it has no law for it")
+
+
+def _replay(mech: Any, rec: dict, q: tuple, q2: tuple, nb: Any, arithmetic: str, prec: int, t0: float) -> ReplayResult:
+    from .decide.counterexample import Counterexample
+
     kind, evidence = rec["kind"], rec["evidence"]
     if kind == "witness":
         return _replay_witness(mech, rec, q, q2, prec, t0)
-    if kind != "counterexample":
-        raise ValueError(f"kind must be counterexample or witness, got {str(kind)[:40]!r}")
-    nb = _relation(rec.get("neighbourhood"))
     if evidence == "selection":
         cx: Any = Counterexample(mech, nb, q, q2, _index(mech, len(q), rec.get("output")), 0.0, 0.0)
         rc = cx.recheck(arithmetic, prec)

@@ -351,6 +351,9 @@ def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searc
     if relation is not None and relation not in ("all-differ", "one-differ", "monotone"):
         raise ValueError(f"relation must be all-differ, one-differ or monotone, got {str(relation)[:40]!r}")
     kind = kind_of(mechanism)
+    from .scope_cost import check_scope_counts
+
+    check_scope_counts(n, steps)  # n, steps: positive integers (n = -5 once answered "private")
     given = given_options(neighbourhood=neighbourhood, searches=searches, n=n, values=values, steps=steps,
                           relation=relation, delta=delta)
     refuse_unhonoured(given, *_route_options(mechanism, kind.name, relation, delta))
