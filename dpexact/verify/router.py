@@ -185,6 +185,11 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         w1 = certify_triple(mechanism, nb, q, q2, r, note="the search's counterexample")
         if w1 is not None and (witness is None or w1.lower_float > witness.lower_float):
             witness = w1
+    from .search.score_scales import scan_scales
+
+    w3 = scan_scales(mechanism, nb, size)  # large scores, where no box looks (a screen, not a proof)
+    if w3 is not None and (witness is None or w3.lower_float > witness.lower_float):
+        witness = w3
     point = proof.details.get("best_point") if proof is not None else None
     if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
         w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
@@ -195,7 +200,7 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     outside = ""
     from .proofs.selection_bnb import witness_in_domain
 
-    if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
+    if (proof is not None and witness is not None and not proof.whole_domain
             and (witness.lower_float > proof.upper_float  # a witness outside the proof's score box
                  or (not witness_in_domain(proof, witness.scores, witness.output)
                      and Real.of(Fraction(witness.lower_float)) > eps))):
@@ -206,7 +211,7 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
     proved = proof is not None and math.isfinite(proof.upper_float) and (
         Real.of(proof.upper) if proof.upper is not None else Real.of(Fraction(proof.upper_float))) <= eps
-    if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
+    if proved and (v.verdict == "violated" or above) and proof.whole_domain:
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
     if v.verdict != "violated" and above and not witness.unbounded:
@@ -222,11 +227,13 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         v.verdict = "violated"
         reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
     elif proved:
-        v.verdict = "private"
+        # "private" only for a proof over the whole input domain; a proof over a score box says
+        # what it covers (a law may change behaviour at any score outside it)
+        v.verdict = "private" if proof.whole_domain else "private-within-scope"
         if v.scope.pairs == 0:  # no scope searched: the proved bound and the witness are what is known
             v.worst_log_ratio = proof.upper_float
             v.worst_float_log_ratio = ls.float_level
-        where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
+        where = "" if proof.whole_domain else f" on {proof.scope_text} only (nothing is proved outside it)"
         reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
                   f"({proof.method}: {proof.theorem or 'computation'})")
     elif proof is not None:

@@ -15,7 +15,11 @@ __all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket"]
 
 
 def proves(proof: Proof, mechanism: AnyMechanism) -> bool:
-    """``upper <= claimed ε``, compared exactly (the proof's ``upper`` is an exact expression)."""
+    """``upper <= claimed ε``, compared exactly (the proof's ``upper`` is an exact expression), for a proof
+    over the claim's whole input domain (:attr:`~..bracket.Proof.whole_domain`): a bound on a score box
+    proves nothing about the claim."""
+    if not proof.whole_domain:
+        return False
     up = Real.of(proof.upper if proof.upper is not None else proof.upper_float, "upper")
     return (up - Real.of(claimed_epsilon(mechanism))).sign() <= 0
 

@@ -189,7 +189,9 @@ class SelectionBnB:
                   else f"[-{g}, {g}]^{n}")
         if props.symmetric and uniform:
             scores += "; output 0 and q_1 >= ... >= q_{n-1} suffice (symmetry)"
-        return roots, {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores}
+        # a bounded box, never the whole domain: the verdict it supports is "private-within-scope"
+        return roots, {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores,
+                       "bounded": True}
 
     def run(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox", target: float | None = None,
             tolerance: float = 1e-6) -> BnBResult:
