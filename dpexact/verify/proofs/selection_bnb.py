@@ -51,7 +51,7 @@ from ...numbers.backends import ball_context
 from ...protocols import IntervalLaw, Mechanism, mechanism_properties
 from ..bracket import Proof
 from ..neighbourhoods import LInfBox, MonotoneBox
-from .selection_paths import Box, Key, evaluate_box, mean_value_bound, point_log_ratio
+from .selection_paths import Box, Key, LawRaised, evaluate_box, mean_value_bound, point_log_ratio
 
 __all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH", "witness_in_domain"]
 
@@ -240,48 +240,53 @@ class SelectionBnB:
             keys_of[count] = (keys, coords if val.grad is None else set(), smear)
             heapq.heappush(heap, (-ub, count, box))
 
-        with ball_context(self.prec):
-            for r, iv in roots:
-                evaluate(Box(r, tuple(iv), (None,) * n))
-            status = "bound below the target"
-            while heap:
-                ub = -heap[0][0]
-                if target is not None and ub <= target and ub - best[0] <= max(tolerance, target - best[0]):
-                    break
-                if ub - best[0] <= tolerance:
-                    status = "within tolerance"
-                    break
-                if count >= self.max_boxes or time.process_time() - c0 > self.seconds:
-                    status = "budget"
-                    break
-                if target is not None and best[0] > target and time.process_time() - c0 > self.seconds_refuted:
-                    status = "budget (a test point is above the target: the bound brackets a refuted level)"
-                    break
-                _, k, box = heapq.heappop(heap)
-                keys, coords, smear = keys_of.pop(k, ([], set(), None))
-                children = _split_at_constant(box, keys)
-                if children is None:
-                    # a box where the law branches: split a coordinate its open comparisons depend on
-                    where = [j for j in coords if box.iv[j][0] != box.iv[j][1]] or range(2 * n)
-                    if smear is not None and max(smear) > 0 and all(math.isfinite(x) for x in smear):
-                        i = max(where, key=lambda j: smear[j])  # the coordinate that blurs the bound most
-                    else:
-                        i = max(where, key=lambda j: float(box.iv[j][1] - box.iv[j][0]) / widths[j])
-                    if ub == math.inf:  # a law undecidable on the box: split the coordinate it depends on
-                        i = self._branch_coordinate(mechanism, box, i)
-                    lo, hi = box.iv[i]
-                    if float(hi - lo) < MIN_WIDTH:
-                        heapq.heappush(heap, (-ub, k, box))
-                        status = "undecidable box narrower than 1e-9 (a discontinuity at a point)"
+        try:
+            with ball_context(self.prec):
+                for r, iv in roots:
+                    evaluate(Box(r, tuple(iv), (None,) * n))
+                status = "bound below the target"
+                while heap:
+                    ub = -heap[0][0]
+                    if target is not None and ub <= target and ub - best[0] <= max(tolerance, target - best[0]):
                         break
-                    m = (lo + hi) / 2
-                    children = [box.replace(i, (lo, m)), box.replace(i, (m, hi))]
-                for child in children:
-                    evaluate(child)
-            tops = sorted((max(g, key=lambda x: x[:2]) for g in starts.values()), reverse=True, key=lambda x: x[:2])
-            for _, _, start, sbox in tops[:CLIMB_SLICES]:
-                best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, c0), key=lambda x: x[0])
+                    if ub - best[0] <= tolerance:
+                        status = "within tolerance"
+                        break
+                    if count >= self.max_boxes or time.process_time() - c0 > self.seconds:
+                        status = "budget"
+                        break
+                    if target is not None and best[0] > target and time.process_time() - c0 > self.seconds_refuted:
+                        status = "budget (a test point is above the target: the bound brackets a refuted level)"
+                        break
+                    _, k, box = heapq.heappop(heap)
+                    keys, coords, smear = keys_of.pop(k, ([], set(), None))
+                    children = _split_at_constant(box, keys)
+                    if children is None:
+                        # a box where the law branches: split a coordinate its open comparisons depend on
+                        where = [j for j in coords if box.iv[j][0] != box.iv[j][1]] or range(2 * n)
+                        if smear is not None and max(smear) > 0 and all(math.isfinite(x) for x in smear):
+                            i = max(where, key=lambda j: smear[j])  # the coordinate that blurs the bound most
+                        else:
+                            i = max(where, key=lambda j: float(box.iv[j][1] - box.iv[j][0]) / widths[j])
+                        if ub == math.inf:  # a law undecidable on the box: split the coordinate it depends on
+                            i = self._branch_coordinate(mechanism, box, i)
+                        lo, hi = box.iv[i]
+                        if float(hi - lo) < MIN_WIDTH:
+                            heapq.heappush(heap, (-ub, k, box))
+                            status = "undecidable box narrower than 1e-9 (a discontinuity at a point)"
+                            break
+                        m = (lo + hi) / 2
+                        children = [box.replace(i, (lo, m)), box.replace(i, (m, hi))]
+                    for child in children:
+                        evaluate(child)
+                tops = sorted((max(g, key=lambda x: x[:2]) for g in starts.values()), reverse=True, key=lambda x: x[:2])
+                for _, _, start, sbox in tops[:CLIMB_SLICES]:
+                    best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, c0), key=lambda x: x[0])
+        except LawRaised as exc:  # a failure of the law, not of the proof: no bound, and why
+            return BnBResult(math.inf, best[0], best[1], count, time.perf_counter() - t0, str(exc), domain)
         upper = -heap[0][0] if heap else -math.inf
+        if best[0] > upper:  # a bound below a point it covers: the arithmetic is wrong, never a result
+            raise AssertionError(f"branch-and-bound: upper end {upper!r} below its own test point's {best[0]!r}")
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
 
     def _climb(self, mechanism: "BoxLaw", nb: "LInfBox | MonotoneBox", best: tuple, box: Box, g: Fraction,
