@@ -16,8 +16,9 @@ check                    passes when
                          (cells with expected count < 5 pooled; a draw on a zero-probability output fails)
 ``symmetric`` / ``shift-invariant`` / ``monotone``
                          the declared property (pf Definition 3) is not refuted by ball arithmetic
-                         (:func:`~dpexact.verify.decide.regularity.check_regularity`); a refutation names the
-                         vectors and outputs
+                         (:func:`~dpexact.verify.decide.regularity.check_regularity`) on the corpus and on
+                         its copies scaled by 10 and 1000, with shifts from 1 to 10⁴ of both signs; a
+                         refutation names the vectors and outputs (a certified witness pair)
 ``bad-input``            empty / non-finite / string scores and an unknown backend raise a one-line
                          ``ValueError`` / ``TypeError``
 =======================  ===========================================================================
@@ -385,9 +386,13 @@ def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[
     if not kind_of(m).selection:  # pf Definition 3 permutes outputs with candidates: selection only
         return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
-    shifts = (1, -2) if props.integer_scores else (1, "-5/2")
+    # shifts and scales far beyond the corpus: a law can break a property only where max + min, a
+    # spread or a score passes a constant it wrote (the screen a proof runs before using a premise:
+    # dpexact.verify.decide.premises)
+    shifts = (1, -2, 9, 1000, -1001, 10_000) if props.integer_scores else (1, "-5/2", 9, "-37/2", 1000, -1001, 10_000)
+    scaled = [tuple(x * k for x in v) for k in (10, 1000) for v in vecs]
     try:
-        rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
+        rep, err = _safe(lambda: check_regularity(m, list(vecs) + scaled, shifts=shifts, backend="ball", max_perms=6))
     except _Crash as exc:
         rep, err = None, str(exc)
     for k, v in declared.items():

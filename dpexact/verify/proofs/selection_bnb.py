@@ -159,7 +159,7 @@ class SelectionBnB:
         return Proof(res.upper, "branch-and-bound", res.domain, details={
             "boxes": res.boxes, "seconds": round(res.seconds, 3), "status": res.status,
             "score_radius": str(_radius(relation, n, self.score_range)),
-            "relative_to_output": mechanism_properties(mechanism).shift_invariant,
+            "relative_to_output": "shift invariance" in res.domain.get("premises", ""),
             "best_point_log_ratio": res.lower,
             **({} if res.lower_point is None else {"best_point": {
                 "scores": [str(x) for x in res.lower_point[0]], "neighbour_scores": [str(x) for x in res.lower_point[1]],
@@ -168,8 +168,14 @@ class SelectionBnB:
     # -- the search -----------------------------------------------------------------------------
     def _roots(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox") -> tuple[list[tuple[int, list[Interval]]],
                                                                                      dict[str, Any]]:
-        """Root boxes ``(r, [q intervals] + [z intervals])`` and the domain they cover."""
-        props = mechanism_properties(mechanism)
+        """Root boxes ``(r, [q intervals] + [z intervals])`` and the domain they cover. A declared
+        symmetry or shift invariance shrinks the domain only when the premise screen
+        (:func:`~dpexact.verify.decide.premises.screen_premises`) does not refute it; the domain
+        names the premises used (declared and screened, not proved)."""
+        from ..decide.premises import screen_premises
+
+        screen = screen_premises(mechanism, n)
+        sym, shift = "symmetric" in screen.kept, "shift_invariant" in screen.kept
         if isinstance(nb, LInfBox):
             d = list(nb.deltas(n))
             zboxes = [[(-x, x) for x in d]]
@@ -179,26 +185,32 @@ class SelectionBnB:
             zboxes = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
             uniform = True
         g = _radius(nb, n, self.score_range)
-        outputs = [0] if props.symmetric and uniform else list(range(n))
+        outputs = [0] if sym and uniform else list(range(n))
         roots = []
         for r in outputs:
-            qbox = [((Fraction(0), Fraction(0)) if props.shift_invariant and a == r else (-g, g)) for a in range(n)]
+            qbox = [((Fraction(0), Fraction(0)) if shift and a == r else (-g, g)) for a in range(n)]
             for zb in zboxes:
                 roots.append((r, qbox + list(zb)))
-        scores = (f"|q_a - q_r| <= {g} for the output r (shift invariance fixes q_r = 0)" if props.shift_invariant
+        scores = (f"|q_a - q_r| <= {g} for the output r (shift invariance fixes q_r = 0)" if shift
                   else f"[-{g}, {g}]^{n}")
-        if props.symmetric and uniform:
+        if sym and uniform:
             scores += "; output 0 and q_1 >= ... >= q_{n-1} suffice (symmetry)"
+        used = [x for x, ok in (("symmetry", sym and uniform), ("shift invariance", shift)) if ok]
         # a bounded box, never the whole domain: the verdict it supports is "private-within-scope"
-        return roots, {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores,
-                       "bounded": True}
+        domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores,
+                  "bounded": True}
+        if used:
+            domain["premises"] = f"{' and '.join(used)} (declared; screened at scales up to 1e4, not proved)"
+        if screen.refuted:
+            domain["premises_refuted"] = screen.note() + " (not used)"
+        return roots, domain
 
     def run(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox", target: float | None = None,
             tolerance: float = 1e-6) -> BnBResult:
         t0 = time.perf_counter()
         c0 = time.process_time()  # the budget: CPU time
         roots, domain = self._roots(mechanism, n, nb)
-        ordered = mechanism_properties(mechanism).symmetric and domain["scores"].endswith("(symmetry)")
+        ordered = domain["scores"].endswith("(symmetry)")
         widths = [max(float(hi - lo) for (_, box) in roots for (lo, hi) in [box[i]]) or 1.0 for i in range(2 * n)]
         heap: list = []
         best: tuple[float, tuple | None] = (-math.inf, None)
@@ -206,7 +218,7 @@ class SelectionBnB:
         keys_of: dict[int, tuple[list[Key], set[int], list[float] | None]] = {}
         starts: dict[tuple, list] = {}  # pins -> heap of the CLIMB_STARTS best (lb, count, point, box)
         domain_g = _radius(nb, n, self.score_range)
-        fixed = mechanism_properties(mechanism).shift_invariant
+        fixed = "shift invariance" in domain.get("premises", "")
 
         def evaluate(box: Box) -> None:
             nonlocal best, count
