@@ -210,10 +210,35 @@ class EpsilonBracket:
         return "undecided", (f"the bracket [{self.lower_float:.9g}, {self.upper_float:.9g}] straddles ε = {c:.9g} "
                              f"(width {self.width:.3g})")
 
+    def __post_init__(self) -> None:
+        # a proof over the whole domain below a certified witness is wrong arithmetic, never a bracket
+        if (self.lower is not None and self.upper is not None and self.upper.whole_domain
+                and self.lower_float > self.upper.upper_float):
+            raise AssertionError(f"ε bracket: certified lower end {self.lower_float!r} above the proved upper end "
+                                 f"{self.upper.upper_float!r} ({self.upper.method})")
+
+    @property
+    def domain(self) -> str:
+        """What the bracket covers, as text: the proof's domain (with ``(a bounded part of the claim's
+        domain)`` for a box), else that no proof covers any domain."""
+        if self.upper is None:
+            return "no proved domain (the upper end is unknown)"
+        text = self.upper.scope_text
+        return text if self.upper.whole_domain else f"{text} (a bounded part of the claim's domain)"
+
+    def headline(self, claimed: str) -> str:
+        """``privacy level ε* ∈ [lower, upper] on DOMAIN (claimed ε = …)``: the one line a verdict follows from."""
+        def f(x: float) -> str:
+            return "inf" if x == math.inf else ("-inf" if x == -math.inf else f"{x:.9g}")
+
+        return f"privacy level ε* ∈ [{f(self.lower_float)}, {f(self.upper_float)}] on {self.domain} (claimed ε = {claimed})"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "lower": None if self.lower is None else self.lower.as_dict(),
             "upper": None if self.upper is None else self.upper.as_dict(),
             "lower_float": _finite(self.lower_float),
             "upper_float": _finite(self.upper_float),
+            "domain": self.domain,
+            "whole_domain": self.upper is not None and self.upper.whole_domain,
         }

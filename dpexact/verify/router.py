@@ -75,7 +75,8 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     if (not kind.selection or relation is not None) and kwargs.get("neighbourhood") is None:
         unit, proof = first_proof(mechanism, n, rel)
         if proof is not None and proves(proof, mechanism):
-            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
+            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0,
+                                  witness=unit.witness(mechanism, n, rel) if unit is not None else None)
     v = _search_mechanism(mechanism, n, relation, name, **kwargs)
     witness = None if unit is None else unit.witness(mechanism, n, rel)
     if v.verdict == "violated" and not (witness is not None and witness.unbounded):
@@ -104,6 +105,11 @@ def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation:
     best = witness
     for size in sizes:
         w = pattern_level(mechanism, size, relation or "all-differ", start if size == nn else None)
+        if w is not None and size != nn:  # say why the witness's n is not the n asked for
+            from dataclasses import replace
+
+            w = replace(w, note=(w.note + "; " if w.note else "") + f"at n = {size}, not the n = {nn} asked for: the "
+                        f"proof above covers every n, so a witness at any n bounds the same level from below")
         if w is not None and (best is None or w.lower_float > best.lower_float):
             best = w
     return best

@@ -108,7 +108,8 @@ class Verdict:
             "counterexample": None if self.counterexample is None else self.counterexample.as_dict(),
             "seconds": self.seconds,
             **({} if self.delta is None else {"delta": self.delta, "worst_delta": self.worst_delta}),
-            **({} if self.bracket is None else {"epsilon_bracket": self.bracket.as_dict()}),
+            **({} if self.bracket is None else {"epsilon_bracket": self.bracket.as_dict(),
+                                                 "headline": self.bracket.headline(self.epsilon)}),
             **({"reason": self.reason} if self.reason else {}),
         }
 

@@ -24,16 +24,18 @@ def proves(proof: Proof, mechanism: AnyMechanism) -> bool:
     return (up - Real.of(claimed_epsilon(mechanism))).sign() <= 0
 
 
-def proved_verdict(mechanism: AnyMechanism, proof: Proof, name: str | None, seconds: float) -> Verdict:
-    """The ``private`` verdict of a proof whose upper end is at most ε."""
+def proved_verdict(mechanism: AnyMechanism, proof: Proof, name: str | None, seconds: float,
+                   witness: Witness | None = None) -> Verdict:
+    """The ``private`` verdict of a proof whose upper end is at most ε, with the unit's certified
+    ``witness`` (if it constructs one) as the bracket's lower end."""
     eps = Real.of(claimed_epsilon(mechanism))
     scope = Scope(neighbourhood=str(proof.domain.get("neighbourhood", "")), families={proof.method: 1})
     scope.notes.append(f"proved ({proof.method}{'; ' + proof.theorem if proof.theorem else ''}): log-ratio <= {proof.upper} "
-                       f"<= ε = {eps} on the domain {proof.domain}")
+                       f"<= ε = {eps} on {proof.scope_text}")
     if proof.details.get("statement"):
         scope.notes.append(str(proof.details["statement"]))
     v = build_verdict(mechanism, name=name, epsilon=eps, scope=scope, worst_log_ratio=proof.upper_float, seconds=seconds,
-                      bracket=EpsilonBracket(upper=proof))
+                      bracket=EpsilonBracket(lower=witness, upper=proof))
     if v.verdict != "private":  # proves() compared the same ends exactly
         raise AssertionError(f"{v.mechanism}: a proof <= ε whose bracket does not decide private ({v.reason})")
     return v
