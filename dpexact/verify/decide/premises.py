@@ -23,7 +23,7 @@ from typing import Any
 from ...protocols import Mechanism, mechanism_properties
 from .regularity import RegularityViolation, check_regularity
 
-__all__ = ["PremiseScreen", "screen_premises", "SCALES", "SHIFTS"]
+__all__ = ["PremiseScreen", "screen_premises", "extended_regularity", "SCALES", "SHIFTS"]
 
 #: scales of the corpus shapes (the shapes span about 3Δ)
 SCALES = (1, 10, 1000, 10_000)
@@ -66,6 +66,27 @@ def _vectors(n: int, delta: Fraction, integer: bool) -> list[tuple[Fraction, ...
     return out
 
 
+def extended_regularity(mechanism: Mechanism, vectors: list, shifts: list) -> tuple[list[RegularityViolation], int, int]:
+    """``(violations, comparisons, refused)`` of pf Definition 3 on each vector and each shift separately
+    (:func:`.regularity.check_regularity`, ball): a vector or shift the law refuses (``ValueError`` /
+    ``NotImplementedError``: a size or range limit of its exact law) is skipped and counted, so that
+    one refusal at a large scale does not hide the others. Any other exception propagates."""
+    violations: list[RegularityViolation] = []
+    checked = refused = 0
+    for v in vectors:
+        for shift in ([shifts[0]] + [[c] for c in shifts[1:]]) if shifts else [[]]:
+            cs = shift if isinstance(shift, list) else [shift]
+            try:
+                rep = check_regularity(mechanism, [v], shifts=[str(c) for c in cs], backend="ball",
+                                       max_perms=6 if cs == [shifts[0]] else 1)
+            except (ValueError, NotImplementedError):
+                refused += 1
+                continue
+            violations.extend(rep.violations)
+            checked += sum(rep.checked.values())
+    return violations, checked, refused
+
+
 def screen_premises(mechanism: Mechanism, n: int) -> PremiseScreen:
     """Screen the mechanism's declared properties (module docstring) on vectors of size ``n``.
 
@@ -84,15 +105,18 @@ def screen_premises(mechanism: Mechanism, n: int) -> PremiseScreen:
     if integer:
         shifts = [s for s in shifts if s.denominator == 1]
     try:
-        rep = check_regularity(mechanism, _vectors(n, delta, integer), shifts=[str(s) for s in shifts],
-                               backend="ball", max_perms=6)
+        violations, checked, _ = extended_regularity(mechanism, _vectors(n, delta, integer), shifts)
     except Exception:  # noqa: BLE001 - a law that cannot be screened keeps no premise
         return PremiseScreen(frozenset(), {k: RegularityViolation(_NAMES[k], (), 0, (), 0, "?", "?",
                                                                    "the law could not be evaluated on the screen")
                                            for k in declared}, 0)
+    if checked == 0:  # nothing could be evaluated: nothing screened, nothing used
+        return PremiseScreen(frozenset(), {k: RegularityViolation(_NAMES[k], (), 0, (), 0, "?", "?",
+                                                                   "the law refused every vector of the screen")
+                                           for k in declared}, 0)
     refuted: dict[str, Any] = {}
     for k in declared:
-        bad = [x for x in rep.violations if x.property == _NAMES[k]]
+        bad = [x for x in violations if x.property == _NAMES[k]]
         if bad:
             refuted[k] = bad[0]
-    return PremiseScreen(frozenset(k for k in declared if k not in refuted), refuted, sum(rep.checked.values()))
+    return PremiseScreen(frozenset(k for k in declared if k not in refuted), refuted, checked)

@@ -87,41 +87,32 @@ def closed_form_verdict(m: PrivacyMap, n: int | None = None, relation: str | Non
     from ...protocols import mechanism_size
 
     bracket = _bracket(pl, lo, n if n is not None else mechanism_size(m))
-    # the map's level is the exact supremum over every pair and output set of its relation (a
-    # theorem over the whole domain): the bracket decides, as for any other whole-domain proof
-    kind = "violated" if violated else ("private" if private else "inconclusive")
-    if kind == "private" and not bracket.upper.whole_domain:
-        kind = "private-within-scope"
+    # the map's level is the mechanism's own statement (a formula), not a proof against its law: only
+    # the witness, whose log-ratio is computed from the law, is certified; the upper end stays unknown
+    kind = "violated" if violated else ("private-within-scope" if private else "inconclusive")
+    stated = "∞" if pl.level == math.inf else str(pl.level)
     return build_verdict(m, name=name, epsilon=claim, verdict=kind, scope=scope, bracket=bracket,
-                         reason="" if kind != "private" else
-                         f"proved log-ratio <= {pl.level} <= ε = {claim} (closed-form privacy map: {pl.notes[0] if pl.notes else ''})",
+                         reason=f"the mechanism's privacy map states the level {stated}; its witness's log-ratio, "
+                                f"computed from the law, is the certified lower end; the map's formula is not a proof "
+                                f"against the law, so the upper end is unknown",
                          worst_log_ratio=lo if violated else level_f, worst_float_log_ratio=lo,
                          worst_pair={k: x for k, x in cx.as_dict().items() if k not in ("log_ratio", "epsilon")},
                          counterexample=cx if violated else None, recheck=rc, seconds=time.perf_counter() - t0)
 
 
 def _bracket(pl: PrivacyLevel, lo: float, n: int | None) -> Any:
-    """Both ends from the privacy map: the witness's log-ratio computed from the law below (its
-    certified lower end), the map's exact level above (a closed-form theorem for every pair of the
-    relation and every output set)."""
-    from ..bracket import EpsilonBracket, Proof, Witness
+    """The lower end from the privacy map's witness (its log-ratio computed from the law, certified);
+    no upper end (the map's level is a formula the mechanism states, not a proof)."""
+    from ..bracket import EpsilonBracket, Witness
 
-    unbounded = pl.level == math.inf
+    unbounded = lo == math.inf
     wlo = math.inf if unbounded else (math.nextafter(lo, -math.inf) if math.isfinite(lo) else lo)
     witness = None if not (unbounded or math.isfinite(wlo)) else Witness(
         lower_float=wlo, scores=tuple(str(x) for x in pl.scores), neighbour_scores=tuple(str(x) for x in pl.neighbour_scores),
         output=pl.event.get("output", pl.event), arithmetic=pl.arithmetic, unbounded=unbounded,
         lower=None if unbounded or not isinstance(pl.log_ratio, Real) else str(pl.log_ratio),
         note="the privacy map's witness, its log-ratio computed from the law")
-    if unbounded:
-        return EpsilonBracket(witness, None)
-    level_f = float(pl.level.to_float())
-    up = level_f if Real.of(level_f) >= pl.level else math.nextafter(level_f, math.inf)
-    proof = Proof(upper_float=up, upper=str(pl.level), method="closed-form",
-                  theorem=pl.notes[0] if pl.notes else "the mechanism's privacy map",
-                  domain={"n": n if n is not None else "the mechanism's own", "neighbourhood": pl.neighbourhood,
-                          "outputs": "every output set"})
-    return EpsilonBracket(witness, proof)
+    return EpsilonBracket(witness, None)
 
 
 class ClosedForm:
