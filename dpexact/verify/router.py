@@ -134,13 +134,22 @@ def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: s
     return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Proof | None:
-    """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood, boxes: bool = True) -> Proof | None:
+    """The first proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
     neighbourhood ``nb`` and proves something: a theorem (every n), else the branch-and-bound on its
-    stated score box."""
-    from .proofs import first_proof
+    stated score box — skipped when ``boxes`` is False (a certified witness outside every box already
+    decides the claim, and a box bound is no upper end for it)."""
+    from .proofs import PROOFS
+    from .proofs.selection_bnb import SelectionBnB
 
-    return first_proof(mechanism, n, nb)[1]
+    for unit in PROOFS:
+        if not boxes and isinstance(unit, SelectionBnB):
+            continue
+        if unit.supports(mechanism, n, nb):
+            p = unit.prove(mechanism, n, nb)
+            if p is not None:
+                return p
+    return None
 
 
 def _witness_triples(v: Verdict) -> list:
@@ -178,7 +187,11 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     eps = Real.of(mechanism.epsilon)
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
-    proof = _selection_proof(mechanism, size, nb)
+    from .search.score_scales import scan_scales
+
+    w3 = scan_scales(mechanism, nb, size)  # large scores, where no box looks (a screen, not a proof)
+    far = w3 is not None and (w3.unbounded or Real.of(Fraction(w3.lower_float)) > eps)
+    proof = _selection_proof(mechanism, size, nb, boxes=not far)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,
@@ -191,9 +204,6 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         w1 = certify_triple(mechanism, nb, q, q2, r, note="the search's counterexample")
         if w1 is not None and (witness is None or w1.lower_float > witness.lower_float):
             witness = w1
-    from .search.score_scales import scan_scales
-
-    w3 = scan_scales(mechanism, nb, size)  # large scores, where no box looks (a screen, not a proof)
     if w3 is not None and (witness is None or w3.lower_float > witness.lower_float):
         witness = w3
     point = proof.details.get("best_point") if proof is not None else None
