@@ -143,7 +143,7 @@ def test_the_box_verdict_names_its_box_in_the_headline():
 
     from dpexact.cli.main import app
 
-    r = CliRunner().invoke(app, ["verify", "-m", "examples/branching_laws.py:grr_argmax", "-e", "2", "--n", "3"])
+    r = CliRunner().invoke(app, ["verify", "-m", "examples/branching_laws.py:top1_ties", "-e", "1", "--n", "3"])
     assert r.exit_code == 3, r.output
     text = " ".join(ln.strip() for ln in r.stdout.splitlines())
     head = text[text.index("privacy level ε* ∈ ["):text.index("(claimed ε")]
