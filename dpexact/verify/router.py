@@ -189,9 +189,15 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
     from .search.score_scales import scan_scales
 
-    w3 = scan_scales(mechanism, nb, size)  # large scores, where no box looks (a screen, not a proof)
-    far = w3 is not None and (w3.unbounded or Real.of(Fraction(w3.lower_float)) > eps)
-    proof = _selection_proof(mechanism, size, nb, boxes=not far)
+    proof = _selection_proof(mechanism, size, nb, boxes=False)  # a theorem (every input), if one applies
+    w3 = None
+    if proof is None or not proof.whole_domain:
+        # large scores, where no box looks (a screen, not a proof); a witness > ε there decides the
+        # claim and makes the box search pointless
+        w3 = scan_scales(mechanism, nb, size)
+        far = w3 is not None and (w3.unbounded or Real.of(Fraction(w3.lower_float)) > eps)
+        if proof is None and not far:
+            proof = _selection_proof(mechanism, size, nb)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,

@@ -55,7 +55,7 @@ def _offsets(nb: Neighbourhood, n: int) -> list[tuple[Fraction, ...]]:
     return [z for z in dict.fromkeys(out) if any(z)]
 
 
-def scan_scales(mechanism: Mechanism, nb: Neighbourhood, n: int, *, seconds: float = 5.0, evaluations: int = 6000,
+def scan_scales(mechanism: Mechanism, nb: Neighbourhood, n: int, *, seconds: float = 2.0, evaluations: int = 4000,
                 certify: int = 3, scales: Sequence[int] = SCALES, seed: int = 0) -> Witness | None:
     """The best certified witness of the lattice scan (module docstring), or None.
 
