@@ -256,3 +256,20 @@ def test_the_false_shift_invariance_of_em_gap18_is_refused_and_not_used():
     assert dom["scores"].startswith("[-8, 8]^3")
     _, dom2 = SelectionBnB()._roots(good, 3, LInfBox(1))
     assert "shift invariance" in dom2["premises"]
+
+
+# -- one headline ---------------------------------------------------------------------------------------------
+def test_laplace_headlines_agree_with_their_evidence():
+    """``--n 1``: the density-ratio proof's witness is the lower end (not "no certified witness" beside
+    a level of 1); ``box:2``: the privacy map's formula is no proof, so the upper end is unknown and the
+    reason says the map states 2 — no "exact level 2" beside "upper: no proof" without saying why."""
+    from dpexact.verify.router import verify_any
+
+    v = verify_any(dpexact.mechanism("laplace", epsilon=1), n=1)
+    assert v.verdict == "private" and v.bracket.lower is not None
+    assert abs(v.bracket.lower_float - 1) < 1e-12 and v.bracket.upper.whole_domain
+    d = v.as_dict()
+    assert d["headline"].startswith("privacy level ε* ∈ [1, 1] on scores R^n") and d["epsilon_bracket"]["whole_domain"]
+    w = verify_any(dpexact.mechanism("laplace", epsilon=1), neighbourhood="box:2")
+    assert w.verdict == "violated" and w.bracket.upper is None and abs(w.bracket.lower_float - 2) < 1e-12
+    assert "states the level 2" in w.reason and "upper end is unknown" in w.reason
