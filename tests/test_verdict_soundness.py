@@ -273,3 +273,24 @@ def test_laplace_headlines_agree_with_their_evidence():
     w = verify_any(dpexact.mechanism("laplace", epsilon=1), neighbourhood="box:2")
     assert w.verdict == "violated" and w.bracket.upper is None and abs(w.bracket.lower_float - 2) < 1e-12
     assert "states the level 2" in w.reason and "upper end is unknown" in w.reason
+
+
+def test_a_law_that_raises_in_the_search_is_an_inconclusive_verdict_naming_it():
+    """Before: ``error: … pmf raised IndexError`` with exit 2 (a usage error); the law's own failure is
+    now an inconclusive verdict (exit 3) that names it."""
+    from typer.testing import CliRunner
+
+    from dpexact.cli.main import app
+    from dpexact.verify.router import verify_any
+
+    def pmf(q, p, ops):
+        if ops.compare(q[0], q[1] + ops.num("3/2")) > 0:
+            return [][3]
+        return _softmax([p.epsilon / 2 * x for x in q], ops)
+
+    m = dpexact.define_mechanism("raiser", pmf, epsilon=1)
+    v = verify_any(m, n=3)
+    assert v.verdict == "inconclusive" and "IndexError" in v.reason and "defect of the law" in v.reason
+    r = CliRunner().invoke(app, ["verify", "-m", "examples/branching_laws.py:em_at_037", "-e", "1", "--n", "2",
+                                 "--search", "grid", "--json"])
+    assert r.exit_code in (1, 3), r.output  # a law that does not raise is unaffected

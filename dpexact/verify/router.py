@@ -356,9 +356,27 @@ def _proved_verdict(mechanism: AnyMechanism, nb: Neighbourhood, name: str | None
                          worst_log_ratio=-math.inf, seconds=0.0)
 
 
-def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Sequence[str] | None = None, n: int | None = None,
-               values: Sequence[Any] | None = None, steps: int = 1, relation: str | None = None, delta: Any = None,
-               name: str | None = None, progress: Callable[[str, str], None] | None = None, tolerance: float | None = None) -> Verdict:
+def verify_any(mechanism: AnyMechanism, **kwargs: Any) -> Verdict:
+    """:func:`_verify_any` (its docstring), with a failure of the mechanism's own code (its pmf function
+    raised, :class:`~dpexact.mechanisms.base.MechanismCrash`) reported as an ``inconclusive`` verdict that
+    names it — a defect of the law, neither a usage error nor an internal one."""
+    from ..mechanisms.base import MechanismCrash
+    from .verdict import Scope, build_verdict
+
+    try:
+        return _verify_any(mechanism, **kwargs)
+    except MechanismCrash as exc:
+        scope = Scope(neighbourhood=str(kwargs.get("neighbourhood", "default")),
+                      notes=[f"the mechanism's law failed: {exc}"])
+        return build_verdict(mechanism, name=kwargs.get("name"), epsilon=Real.of(mechanism.epsilon), verdict="inconclusive",
+                             scope=scope, seconds=0.0,
+                             reason=f"the mechanism's law failed during verification: {exc} (a defect of the law: "
+                                    f"nothing is claimed)")
+
+
+def _verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Sequence[str] | None = None, n: int | None = None,
+                values: Sequence[Any] | None = None, steps: int = 1, relation: str | None = None, delta: Any = None,
+                name: str | None = None, progress: Callable[[str, str], None] | None = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
 
     * ``delta`` given: (ε, δ)-DP, :func:`.approx_dp.verify_approx` (searches without ``local``);
