@@ -278,9 +278,6 @@ def test_laplace_headlines_agree_with_their_evidence():
 def test_a_law_that_raises_in_the_search_is_an_inconclusive_verdict_naming_it():
     """Before: ``error: … pmf raised IndexError`` with exit 2 (a usage error); the law's own failure is
     now an inconclusive verdict (exit 3) that names it."""
-    from typer.testing import CliRunner
-
-    from dpexact.cli.main import app
     from dpexact.verify.router import verify_any
 
     def pmf(q, p, ops):
@@ -291,6 +288,3 @@ def test_a_law_that_raises_in_the_search_is_an_inconclusive_verdict_naming_it():
     m = dpexact.define_mechanism("raiser", pmf, epsilon=1)
     v = verify_any(m, n=3)
     assert v.verdict == "inconclusive" and "IndexError" in v.reason and "defect of the law" in v.reason
-    r = CliRunner().invoke(app, ["verify", "-m", "examples/branching_laws.py:em_at_037", "-e", "1", "--n", "2",
-                                 "--search", "grid", "--json"])
-    assert r.exit_code in (1, 3), r.output  # a law that does not raise is unaffected
