@@ -190,7 +190,7 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     from .search.score_scales import scan_scales
 
     proof = _selection_proof(mechanism, size, nb, boxes=False)  # a theorem (every input), if one applies
-    w3 = None
+    w3, far = None, False
     if proof is None or not proof.whole_domain:
         # large scores, where no box looks (a screen, not a proof); a witness > ε there decides the
         # claim and makes the box search pointless
@@ -266,6 +266,9 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     if proof is None and v.verdict == "violated":
         reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
                   f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+        if far:
+            reason += (f"; the branch-and-bound on a score box was not run: the score-scale scan certified a witness "
+                       f"above ε = {eps} at large scores, outside every such box, so a box bound would be no upper end")
     if proof is not None and not math.isfinite(proof.upper_float):
         reason += f" (the {proof.method} found no finite bound: {proof.details.get('status', '')})"
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
