@@ -3,7 +3,12 @@
 Three of them break ε-DP only where a grid of score vectors never looks; two are correct:
 
 * ``em_at_037`` — EM whose exponent doubles when some score **equals** 37/100 (a one-point bug);
-* ``em_gap18`` — EM whose exponent doubles once the score spread reaches 18 Δ;
+* ``em_gap18`` — EM whose exponent doubles once "the score spread" reaches 18 Δ — computed as
+  ``max + min`` (a planted bug kept on purpose): it is therefore **not** shift-invariant although it
+  declares so. ``dpexact conform`` refuses the declaration with a certified witness pair
+  (q and q + c·1 with different pmfs), and no proof uses it (the branch-and-bound screens declared
+  premises first: :mod:`dpexact.verify.decide.premises`);
+* ``em_spread18`` — the corrected sibling: the spread ``max − min``, truly shift-invariant;
 * ``grr_argmax`` — GRR on the best candidate, ties shared (brr eq. 6): ε-DP, level exactly ε;
 * ``top1_ties`` — each best candidate (ties included) gets weight b = e^{ε/2}, the others 1: ε-DP,
   its level log(b((n−1)b + 1)/(b + n − 1)) (0.664 at n = 3, ε = 1) — a unique top against the
@@ -41,9 +46,18 @@ def em_at_037_pmf(q, p, ops):
 
 
 def em_gap18_pmf(q, p, ops):
-    """EM with c = ε/2Δ, but 2c once max q - min q >= 18 Δ."""
+    """EM with c = ε/2Δ, but 2c once max q + min q >= 18 Δ (meant: max - min; the declared shift
+    invariance is false, on purpose)."""
     c = p.epsilon / (2 * p.sensitivity)
     if ops.compare(ops.max(q) - ops.max([-x for x in q]), 18 * p.sensitivity) >= 0:
+        c = 2 * c
+    return _softmax(q, c, ops)
+
+
+def em_spread18_pmf(q, p, ops):
+    """EM with c = ε/2Δ, but 2c once max q - min q >= 18 Δ (shift-invariant, level 2ε)."""
+    c = p.epsilon / (2 * p.sensitivity)
+    if ops.compare(ops.max(q) + ops.max([-x for x in q]), 18 * p.sensitivity) >= 0:
         c = 2 * c
     return _softmax(q, c, ops)
 
@@ -66,5 +80,6 @@ def top1_ties_pmf(q, p, ops):
 
 em_at_037 = dpexact.define_mechanism("em-at-037", em_at_037_pmf, epsilon=1, properties=_SYMMETRIC)
 em_gap18 = dpexact.define_mechanism("em-gap18", em_gap18_pmf, epsilon=1, properties=_SYMMETRIC_SHIFT)
+em_spread18 = dpexact.define_mechanism("em-spread18", em_spread18_pmf, epsilon=1, properties=_SYMMETRIC_SHIFT)
 grr_argmax = dpexact.define_mechanism("grr-argmax", grr_argmax_pmf, epsilon=1, properties=_SYMMETRIC_SHIFT)
 top1_ties = dpexact.define_mechanism("top1-ties", top1_ties_pmf, epsilon=1, properties=_SYMMETRIC_SHIFT)

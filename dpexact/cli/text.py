@@ -57,12 +57,13 @@ def table_console(**kwargs: Any) -> Any:
     return Console(width=width(), markup=False, highlight=False, **kwargs)
 
 
-def _bracket_lines(b: dict, epsilon: str) -> Iterable[str]:
+def _bracket_lines(b: dict, epsilon: str, headline: str | None = None) -> Iterable[str]:
+    """The headline (``privacy level ε* ∈ [lower, upper] on DOMAIN``) and the evidence of each end."""
     lo, hi = b.get("lower"), b.get("upper")
-    yield (f"ε bracket: {fmt_float(b.get('lower_float'), 9)} <= ε* <= {fmt_float(b.get('upper_float'), 9)}"
-           f"  (claimed ε = {epsilon})")
+    yield headline or (f"privacy level ε* ∈ [{fmt_float(b.get('lower_float'), 9)}, {fmt_float(b.get('upper_float'), 9)}]"
+                       f" on {b.get('domain', '?')} (claimed ε = {epsilon})")
     if lo is None:
-        yield "  lower: no certified witness (0)"
+        yield "  lower 0: no certified witness (a log-ratio is never below 0)"
     else:
         yield (f"  lower {lo['lower']}: witness q = {value(lo['scores'])}, q' = {value(lo['neighbour_scores'])}, "
                f"output {value(lo['output'])}, re-checked in {lo['arithmetic']}"
@@ -70,9 +71,10 @@ def _bracket_lines(b: dict, epsilon: str) -> Iterable[str]:
     if hi is None:
         yield "  upper: no proof (unknown)"
     else:
-        dom = hi.get("domain") or {}
+        text = hi.get("domain_text") or value(hi.get("domain") or {})
         yield (f"  upper {hi['upper']}: proof by {hi['method']}" + (f" ({hi['theorem']})" if hi.get("theorem") else "")
-               + (f"; domain {value(dom)}" if dom else ""))
+               + (f"; on {text}" if text else "")
+               + ("" if hi.get("whole_domain", True) else "; a bounded part of the claim's domain only"))
 
 
 def report_lines(d: dict, mechanism: str) -> list[str]:
@@ -85,17 +87,23 @@ def report_lines(d: dict, mechanism: str) -> list[str]:
         out.extend(wrap(text, cols, indent))
 
     add(f"{mechanism}  ε = {d['epsilon']}  neighbourhood: {d['neighbourhood']}")
-    if d.get("epsilon_bracket"):
-        for i, line in enumerate(_bracket_lines(d["epsilon_bracket"], d["epsilon"])):
+    bracketed = bool(d.get("epsilon_bracket"))
+    if bracketed:
+        for i, line in enumerate(_bracket_lines(d["epsilon_bracket"], d["epsilon"], d.get("headline"))):
             add(line.lstrip(), "  " if i else "")
     if "delta" in d:
         add(f"verdict: {d['verdict']} for (ε, δ) = ({d['epsilon']}, {d['delta']}); certified {fmt_float(d['certified'])}; "
             f"worst δ(ε) {fmt_float(d['worst_delta'])} (pure-DP log-ratio seen {fmt_float(d['worst_log_ratio'])})")
+    elif bracketed:  # the verdict follows from the headline; the scope's figures are diagnostics below
+        add(f"verdict: {d['verdict']}; certified {fmt_float(d['certified'])}")
     else:
         add(f"verdict: {d['verdict']}; certified {fmt_float(d['certified'])}; worst log-ratio "
             f"{fmt_float(d['worst_log_ratio'])} (float screen {fmt_float(d['worst_float_log_ratio'])})")
     if d.get("reason"):
         add(f"reason: {d['reason']}", "  ")
+    if bracketed and "delta" not in d:
+        add(f"diagnostics: the scope's worst log-ratio {fmt_float(d['worst_log_ratio'])} (float screen "
+            f"{fmt_float(d['worst_float_log_ratio'])})", "  ")
     cx = d.get("counterexample")
     if cx:
         rc = d.get("recheck") or {}

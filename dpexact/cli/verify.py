@@ -35,7 +35,8 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = output_option(),
     ) -> None:
         """Certified check of pure ε-DP, or (ε, δ)-DP with --delta, over a finite scope (violations re-checked in ball/exact).
-        Exit 0 private (proved), 1 violated, 3 undecided / inconclusive / private-within-scope."""
+        Exit 0 private (proved over the whole input domain), 1 violated, 3 undecided / inconclusive /
+        private-within-scope (e.g. proved on a score box only)."""
         from ..mechanisms.registry import mechanism as build
         from ..verify.replay import evidence_record, witness_neighbourhood
         from ..verify.kinds import kind_of

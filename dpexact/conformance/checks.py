@@ -16,8 +16,9 @@ check                    passes when
                          (cells with expected count < 5 pooled; a draw on a zero-probability output fails)
 ``symmetric`` / ``shift-invariant`` / ``monotone``
                          the declared property (pf Definition 3) is not refuted by ball arithmetic
-                         (:func:`~dpexact.verify.decide.regularity.check_regularity`); a refutation names the
-                         vectors and outputs
+                         (:func:`~dpexact.verify.decide.regularity.check_regularity`) on the corpus and on
+                         its copies scaled by 10 and 1000, with shifts from 1 to 10⁴ of both signs; a
+                         refutation names the vectors and outputs (a certified witness pair)
 ``bad-input``            empty / non-finite / string scores and an unknown backend raise a one-line
                          ``ValueError`` / ``TypeError``
 =======================  ===========================================================================
@@ -397,11 +398,25 @@ def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[
     if not kind_of(m).selection:  # pf Definition 3 permutes outputs with candidates: selection only
         return [ConformanceCheck(k, False if v else None, f"declared {k}, which pf Definition 3 defines for selection mechanisms "
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
+    # shifts and scales far beyond the corpus: a law can break a property only where max + min, a
+    # spread or a score passes a constant it wrote (the screen a proof runs before using a premise:
+    # dpexact.verify.decide.premises)
     shifts = (1, -2) if props.integer_scores else (1, "-5/2")
     try:
         rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
     except _Crash as exc:
         rep, err = None, str(exc)
+    extra = 0
+    if rep is not None:  # the corpus scaled by 10 and 1000, shifts up to 1e4 (a refused vector is skipped)
+        from ..verify.decide.premises import extended_regularity
+
+        big = [1, 9, 1000, -1001, 10_000] if props.integer_scores else [1, 9, "-37/2", 1000, -1001, 10_000]
+        scaled = [tuple(x * k for x in v) for k in (1, 10, 1000) for v in vecs]
+        try:
+            more, extra, _ = _safe(lambda: extended_regularity(m, scaled, [Fraction(str(c)) for c in big]))[0] or ([], 0, 0)
+            rep.violations.extend(more)
+        except _Crash as exc:
+            rep, err = None, str(exc)
     for k, v in declared.items():
         if not v:
             out.append(ConformanceCheck(k, None, "not declared"))
@@ -416,7 +431,8 @@ def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[
                                         f"Pr[M({list(map(str, x.b))}) = {x.s}] = {x.pb} ({x.arithmetic})",
                                         {"a": [str(v) for v in x.a], "r": x.r, "b": [str(v) for v in x.b], "s": x.s}))
         else:
-            out.append(ConformanceCheck(k, True, f"not refuted on {rep.checked[names[k]]} comparisons (ball)"))
+            out.append(ConformanceCheck(k, True, f"not refuted on {rep.checked[names[k]]} comparisons (ball), nor on "
+                                        f"{extra} more at scales up to 1e4"))
     return out
 
 

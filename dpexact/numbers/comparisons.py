@@ -23,7 +23,8 @@ Contract of every operation (:class:`~.backends.Backend` delegates to these func
 ``indicator(be, flag) -> number``: the backend's exact 1 or 0 for a decided boolean (``bool`` times a
     sympy number raises; this does not).
 ``maximum(be, xs)``: one element of ``xs`` that is a maximum (the element itself, so an
-    :class:`ExactBall` keeps its exact value). ``argmax(be, xs) -> tuple[int, ...]``: every index
+    :class:`ExactBall` keeps its exact value); on balls that cannot be ordered (two computed values
+    that tie), the ball enclosing their maximum (no oracle installed: a value needs no branch). ``argmax(be, xs) -> tuple[int, ...]``: every index
     attaining the maximum, in increasing order (ties included, decided as above).
 
 For a branch-and-bound that evaluates a pmf on a *box* of scores (wide balls with no exact
@@ -248,7 +249,9 @@ def ball_decide(a: Any, b: Any, classes: tuple[tuple[int, ...], ...]) -> int:
     if isinstance(d, Enclosed):
         d = d.enclosure
     decided: int | None = None
-    if d > 0:
+    if a is b:  # x = x, however wide its enclosure (x - x is a ball around 0, not 0)
+        decided = 0
+    elif d > 0:
         decided = 1
     elif d < 0:
         decided = -1
@@ -311,7 +314,16 @@ def maximum(be: "Backend", xs: Sequence[Any]) -> Any:
         raise ValueError("max: empty sequence")
     top = items[0]
     for v in items[1:]:
-        if (ball_decide(v, top, GREATER) if be.is_ball else compare(be, v, top)) > 0:
+        try:
+            bigger = (ball_decide(v, top, GREATER) if be.is_ball else compare(be, v, top)) > 0
+        except Undecidable:
+            if not (be.is_ball and type(v).__name__ in ("arb", "ExactBall") and type(top).__name__ in ("arb", "ExactBall")):
+                raise
+            # two computed balls that overlap (a tie, or values too close to order): the value of the
+            # maximum is still enclosed by the ball of max(a, b) — no branch is needed for a value
+            top = _arb_type().max(_lift_ball(top), _lift_ball(v))
+            continue
+        if bigger:
             top = v
     return top
 

@@ -15,8 +15,12 @@ A verdict brackets it: ``lower <= ε* <= upper``.
   ``upper_float`` is rounded *up*.
 
 The verdict follows from the bracket and the claimed ε (:meth:`EpsilonBracket.decide`):
-``violated`` when ``lower > ε``, ``private`` when ``upper <= ε``, ``undecided`` otherwise
-(``reason`` says why and how wide). A bracket with no proof above cannot say ``private``.
+``violated`` when ``lower > ε``, ``private`` when ``upper <= ε`` **and** the proof covers the
+claim's whole input domain (:attr:`Proof.whole_domain`: every real or integer score vector of the
+stated n, every neighbour, every output), ``private-within-scope`` when ``upper <= ε`` on a bounded
+part of it only (a branch-and-bound over a score box: a law may change behaviour outside any box),
+``undecided`` otherwise (``reason`` says why and how wide). A bracket with no proof above cannot
+say ``private``.
 """
 
 from __future__ import annotations
@@ -27,7 +31,10 @@ from typing import Any, Literal
 
 __all__ = ["Witness", "Proof", "EpsilonBracket", "BracketDecision"]
 
-BracketDecision = Literal["private", "violated", "undecided"]
+BracketDecision = Literal["private", "private-within-scope", "violated", "undecided"]
+
+#: the score domains that are a claim's whole input domain (a finite enumerated domain ``{a..b}`` is too)
+WHOLE_SCORE_DOMAINS = ("R^n", "Z^n")
 
 
 def _finite(x: float) -> float | str:
@@ -85,6 +92,24 @@ class Proof:
     theorem: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def whole_domain(self) -> bool:
+        """Whether the proof covers the claim's whole input domain: ``domain["scores"]`` is ``R^n``,
+        ``Z^n`` or a finite enumerated set ``{a..b}`` (an exhaustive proof), or names no score domain
+        (a claim on a finite channel); never when ``domain["bounded"]`` is set (a score box)."""
+        if self.domain.get("bounded"):
+            return False
+        scores = self.domain.get("scores")
+        if scores is None:
+            return True
+        s = str(scores)
+        return s in WHOLE_SCORE_DOMAINS or (s.startswith("{") and s.endswith("}") and ".." in s)
+
+    @property
+    def scope_text(self) -> str:
+        """The domain the proof covers, as text (``scores [-8, 8]^3, n = 3, ℓ∞ box …``)."""
+        return domain_text(self.domain)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "upper": self.upper if self.upper is not None else repr(self.upper_float),
@@ -92,8 +117,27 @@ class Proof:
             "method": self.method,
             "domain": dict(self.domain),
             "theorem": self.theorem,
+            "whole_domain": self.whole_domain,
+            "domain_text": self.scope_text,
             **({"details": dict(self.details)} if self.details else {}),
         }
+
+
+def domain_text(domain: dict[str, Any]) -> str:
+    """A proof's domain as one line of text: the scores, n, the neighbourhood, the ε proved for."""
+    parts = []
+    if domain.get("scores") is not None:
+        parts.append(f"scores {domain['scores']}")
+    if domain.get("n") is not None:
+        n = domain["n"]
+        parts.append("every n" if n == "every" else f"n = {n}")
+    if domain.get("neighbourhood"):
+        parts.append(str(domain["neighbourhood"]))
+    if domain.get("outputs"):
+        parts.append(str(domain["outputs"]))
+    rest = [f"{k} {v}" for k, v in domain.items() if k not in ("scores", "n", "neighbourhood", "outputs", "epsilon",
+                                                              "bounded")]
+    return "; ".join(parts + rest)
 
 
 @dataclass(frozen=True)
@@ -117,6 +161,14 @@ class EpsilonBracket:
     def width(self) -> float:
         return self.upper_float - self.lower_float
 
+    def _proved(self, upper: str, claimed: str) -> tuple[BracketDecision, str]:
+        """``private`` for a proof over the whole domain, else ``private-within-scope`` naming its domain."""
+        assert self.upper is not None
+        if self.upper.whole_domain:
+            return "private", f"proved log-ratio <= {upper} <= ε = {claimed} ({self.upper.method})"
+        return "private-within-scope", (f"proved log-ratio <= {upper} <= ε = {claimed} on {self.upper.scope_text} only "
+                                        f"({self.upper.method}); nothing is proved outside it")
+
     def decide(self, claimed: float) -> tuple[BracketDecision, str]:
         """The verdict the bracket supports for a claimed ε, and why.
 
@@ -128,7 +180,7 @@ class EpsilonBracket:
         if self.lower is not None and self.lower_float > claimed:
             return "violated", f"a certified witness has log-ratio >= {self.lower_float:.9g} > ε = {claimed:.9g}"
         if self.upper is not None and self.upper_float <= claimed:
-            return "private", f"proved log-ratio <= {self.upper_float:.9g} <= ε = {claimed:.9g} ({self.upper.method})"
+            return self._proved(f"{self.upper_float:.9g}", f"{claimed:.9g}")
         if self.upper is None:
             return "undecided", "no proof method applies: the upper end is unknown"
         return "undecided", (f"the bracket [{self.lower_float:.9g}, {self.upper_float:.9g}] straddles ε = {claimed:.9g} "
@@ -152,11 +204,34 @@ class EpsilonBracket:
             return "violated", f"a certified witness has log-ratio >= {self.lower_float:.9g} > ε = {c:.9g}"
         if self.upper is not None and math.isfinite(self.upper.upper_float) and (
                 exact(self.upper.upper, self.upper.upper_float) - eps).sign() <= 0:
-            return "private", f"proved log-ratio <= {self.upper_float:.9g} <= ε = {c:.9g} ({self.upper.method})"
+            return self._proved(f"{self.upper_float:.9g}", f"{c:.9g}")
         if self.upper is None:
             return "undecided", "no proof method applies: the upper end is unknown"
         return "undecided", (f"the bracket [{self.lower_float:.9g}, {self.upper_float:.9g}] straddles ε = {c:.9g} "
                              f"(width {self.width:.3g})")
+
+    def __post_init__(self) -> None:
+        # a proof over the whole domain below a certified witness is wrong arithmetic, never a bracket
+        if (self.lower is not None and self.upper is not None and self.upper.whole_domain
+                and self.lower_float > self.upper.upper_float):
+            raise AssertionError(f"ε bracket: certified lower end {self.lower_float!r} above the proved upper end "
+                                 f"{self.upper.upper_float!r} ({self.upper.method})")
+
+    @property
+    def domain(self) -> str:
+        """What the bracket covers, as text: the proof's domain (with ``(a bounded part of the claim's
+        domain)`` for a box), else that no proof covers any domain."""
+        if self.upper is None:
+            return "no proved domain (the upper end is unknown)"
+        text = self.upper.scope_text
+        return text if self.upper.whole_domain else f"{text} (a bounded part of the claim's domain)"
+
+    def headline(self, claimed: str) -> str:
+        """``privacy level ε* ∈ [lower, upper] on DOMAIN (claimed ε = …)``: the one line a verdict follows from."""
+        def f(x: float) -> str:
+            return "inf" if x == math.inf else ("-inf" if x == -math.inf else f"{x:.9g}")
+
+        return f"privacy level ε* ∈ [{f(self.lower_float)}, {f(self.upper_float)}] on {self.domain} (claimed ε = {claimed})"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -164,4 +239,6 @@ class EpsilonBracket:
             "upper": None if self.upper is None else self.upper.as_dict(),
             "lower_float": _finite(self.lower_float),
             "upper_float": _finite(self.upper_float),
+            "domain": self.domain,
+            "whole_domain": self.upper is not None and self.upper.whole_domain,
         }

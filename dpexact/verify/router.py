@@ -75,7 +75,8 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     if (not kind.selection or relation is not None) and kwargs.get("neighbourhood") is None:
         unit, proof = first_proof(mechanism, n, rel)
         if proof is not None and proves(proof, mechanism):
-            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0)
+            return proved_verdict(mechanism, proof, name, time.perf_counter() - t0,
+                                  witness=unit.witness(mechanism, n, rel) if unit is not None else None)
     v = _search_mechanism(mechanism, n, relation, name, **kwargs)
     witness = None if unit is None else unit.witness(mechanism, n, rel)
     if v.verdict == "violated" and not (witness is not None and witness.unbounded):
@@ -104,6 +105,11 @@ def _pattern_level(v: Verdict, mechanism: AnyMechanism, n: int | None, relation:
     best = witness
     for size in sizes:
         w = pattern_level(mechanism, size, relation or "all-differ", start if size == nn else None)
+        if w is not None and size != nn:  # say why the witness's n is not the n asked for
+            from dataclasses import replace
+
+            w = replace(w, note=(w.note + "; " if w.note else "") + f"at n = {size}, not the n = {nn} asked for: the "
+                        f"proof above covers every n, so a witness at any n bounds the same level from below")
         if w is not None and (best is None or w.lower_float > best.lower_float):
             best = w
     return best
@@ -128,13 +134,22 @@ def _search_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: s
     return kind.search(mechanism, n, relation, name, **kwargs)
 
 
-def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> Proof | None:
-    """The first whole-space proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
+def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood, boxes: bool = True) -> Proof | None:
+    """The first proof of :data:`.proofs.PROOFS` that supports the mechanism on the score
     neighbourhood ``nb`` and proves something: a theorem (every n), else the branch-and-bound on its
-    stated score box."""
-    from .proofs import first_proof
+    stated score box — skipped when ``boxes`` is False (a certified witness outside every box already
+    decides the claim, and a box bound is no upper end for it)."""
+    from .proofs import PROOFS
+    from .proofs.selection_bnb import SelectionBnB
 
-    return first_proof(mechanism, n, nb)[1]
+    for unit in PROOFS:
+        if not boxes and isinstance(unit, SelectionBnB):
+            continue
+        if unit.supports(mechanism, n, nb):
+            p = unit.prove(mechanism, n, nb)
+            if p is not None:
+                return p
+    return None
 
 
 def _witness_triples(v: Verdict) -> list:
@@ -172,7 +187,17 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         raise ValueError(f"tolerance must be a number in (0, 1), got {tolerance!r}")
     eps = Real.of(mechanism.epsilon)
     size = n or mechanism_size(mechanism) or (len(v.counterexample.scores) if v.counterexample is not None else 3)
-    proof = _selection_proof(mechanism, size, nb)
+    from .search.score_scales import scan_scales
+
+    proof = _selection_proof(mechanism, size, nb, boxes=False)  # a theorem (every input), if one applies
+    w3, far = None, False
+    if proof is None or not proof.whole_domain:
+        # large scores, where no box looks (a screen, not a proof); a witness > ε there decides the
+        # claim and makes the box search pointless
+        w3 = scan_scales(mechanism, nb, size)
+        far = w3 is not None and (w3.unbounded or Real.of(Fraction(w3.lower_float)) > eps)
+        if proof is None and not far:
+            proof = _selection_proof(mechanism, size, nb)
     starts = level_starts(mechanism, nb, size, _witness_triples(v))
     ls = maximise_level(mechanism, nb, starts, seconds=seconds, tolerance=tolerance,
                         target=None if proof is None else proof.upper_float,
@@ -185,6 +210,8 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         w1 = certify_triple(mechanism, nb, q, q2, r, note="the search's counterexample")
         if w1 is not None and (witness is None or w1.lower_float > witness.lower_float):
             witness = w1
+    if w3 is not None and (witness is None or w3.lower_float > witness.lower_float):
+        witness = w3
     point = proof.details.get("best_point") if proof is not None else None
     if point is not None:  # the branch-and-bound's best test point, certified like the maximiser's
         w2 = certify_triple(mechanism, nb, tuple(Fraction(x) for x in point["scores"]),
@@ -195,7 +222,7 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     outside = ""
     from .proofs.selection_bnb import witness_in_domain
 
-    if (proof is not None and witness is not None and proof.domain.get("scores") != "R^n"
+    if (proof is not None and witness is not None and not proof.whole_domain
             and (witness.lower_float > proof.upper_float  # a witness outside the proof's score box
                  or (not witness_in_domain(proof, witness.scores, witness.output)
                      and Real.of(Fraction(witness.lower_float)) > eps))):
@@ -206,7 +233,7 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     above = witness is not None and (witness.unbounded or Real.of(Fraction(witness.lower_float)) > eps)
     proved = proof is not None and math.isfinite(proof.upper_float) and (
         Real.of(proof.upper) if proof.upper is not None else Real.of(Fraction(proof.upper_float))) <= eps
-    if proved and (v.verdict == "violated" or above) and proof.domain.get("scores") == "R^n":
+    if proved and (v.verdict == "violated" or above) and proof.whole_domain:
         raise AssertionError(f"{mechanism.short_name}: a proof <= ε and a certified witness > ε (unsound arithmetic)")
     _, reason = bracket.decide(eps.to_float())
     if v.verdict != "violated" and above and not witness.unbounded:
@@ -222,11 +249,13 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
         v.verdict = "violated"
         reason = f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}"
     elif proved:
-        v.verdict = "private"
+        # "private" only for a proof over the whole input domain; a proof over a score box says
+        # what it covers (a law may change behaviour at any score outside it)
+        v.verdict = "private" if proof.whole_domain else "private-within-scope"
         if v.scope.pairs == 0:  # no scope searched: the proved bound and the witness are what is known
             v.worst_log_ratio = proof.upper_float
             v.worst_float_log_ratio = ls.float_level
-        where = "" if proof.domain.get("scores") == "R^n" else f" for scores {proof.domain.get('scores')}"
+        where = "" if proof.whole_domain else f" on {proof.scope_text} only (nothing is proved outside it)"
         reason = (f"proved log-ratio <= {proof.upper or format(proof.upper_float, '.9g')} <= ε = {eps}{where} "
                   f"({proof.method}: {proof.theorem or 'computation'})")
     elif proof is not None:
@@ -237,6 +266,9 @@ def bracket_selection(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, n:
     if proof is None and v.verdict == "violated":
         reason = (f"a certified witness has log-ratio >= {bracket.lower_float:.9g} > ε = {eps}; no proof method "
                   f"applies to {mechanism.short_name} on {nb.describe()}, so the level's upper end is unknown")
+        if far:
+            reason += (f"; the branch-and-bound on a score box was not run: the score-scale scan certified a witness "
+                       f"above ε = {eps} at large scores, outside every such box, so a box bound would be no upper end")
     if proof is not None and not math.isfinite(proof.upper_float):
         reason += f" (the {proof.method} found no finite bound: {proof.details.get('status', '')})"
     if proof is not None and witness is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
@@ -327,9 +359,27 @@ def _proved_verdict(mechanism: AnyMechanism, nb: Neighbourhood, name: str | None
                          worst_log_ratio=-math.inf, seconds=0.0)
 
 
-def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Sequence[str] | None = None, n: int | None = None,
-               values: Sequence[Any] | None = None, steps: int = 1, relation: str | None = None, delta: Any = None,
-               name: str | None = None, progress: Callable[[str, str], None] | None = None, tolerance: float | None = None) -> Verdict:
+def verify_any(mechanism: AnyMechanism, **kwargs: Any) -> Verdict:
+    """:func:`_verify_any` (its docstring), with a failure of the mechanism's own code (its pmf function
+    raised, :class:`~dpexact.mechanisms.base.MechanismCrash`) reported as an ``inconclusive`` verdict that
+    names it — a defect of the law, neither a usage error nor an internal one."""
+    from ..mechanisms.base import MechanismCrash
+    from .verdict import Scope, build_verdict
+
+    try:
+        return _verify_any(mechanism, **kwargs)
+    except MechanismCrash as exc:
+        scope = Scope(neighbourhood=str(kwargs.get("neighbourhood", "default")),
+                      notes=[f"the mechanism's law failed: {exc}"])
+        return build_verdict(mechanism, name=kwargs.get("name"), epsilon=Real.of(mechanism.epsilon), verdict="inconclusive",
+                             scope=scope, seconds=0.0,
+                             reason=f"the mechanism's law failed during verification: {exc} (a defect of the law: "
+                                    f"nothing is claimed)")
+
+
+def _verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Sequence[str] | None = None, n: int | None = None,
+                values: Sequence[Any] | None = None, steps: int = 1, relation: str | None = None, delta: Any = None,
+                name: str | None = None, progress: Callable[[str, str], None] | None = None, tolerance: float | None = None) -> Verdict:
     """What ``dpexact verify`` (and a sweep's ``verify`` task) runs, by claim and output kind:
 
     * ``delta`` given: (ε, δ)-DP, :func:`.approx_dp.verify_approx` (searches without ``local``);

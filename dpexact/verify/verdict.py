@@ -10,8 +10,11 @@ verdict                    meaning
                            claimed outside the scope
 ``inconclusive``           neither: some triples could not be decided (e.g. ratio equal to
                            e^ε within the ball radius and no exact backend)
-``private``                proved for every input of a stated domain: the upper end of the
-                           ε bracket (:mod:`.bracket`) is a proof and ``<= ε``
+``private``                proved for every input of the claim's whole domain (every score
+                           vector of the stated n, every neighbour, every output): the upper
+                           end of the ε bracket (:mod:`.bracket`) is a proof over that
+                           domain (:attr:`~.bracket.Proof.whole_domain`) and ``<= ε``; a
+                           proof on a bounded score box gives ``private-within-scope``
 ``undecided``              the ε bracket straddles ε (or has no proved upper end and the
                            search found nothing): ``reason`` says why and how wide
 =========================  ==================================================================
@@ -108,7 +111,8 @@ class Verdict:
             "counterexample": None if self.counterexample is None else self.counterexample.as_dict(),
             "seconds": self.seconds,
             **({} if self.delta is None else {"delta": self.delta, "worst_delta": self.worst_delta}),
-            **({} if self.bracket is None else {"epsilon_bracket": self.bracket.as_dict()}),
+            **({} if self.bracket is None else {"epsilon_bracket": self.bracket.as_dict(),
+                                                 "headline": self.bracket.headline(self.epsilon)}),
             **({"reason": self.reason} if self.reason else {}),
         }
 

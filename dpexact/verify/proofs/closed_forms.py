@@ -84,11 +84,35 @@ def closed_form_verdict(m: PrivacyMap, n: int | None = None, relation: str | Non
     scope.notes.extend(pl.notes)
     cx = _Witness(pl, claim, lo, hi)
     rc = Recheck(True, pl.arithmetic, lo, hi, float(claim.to_float()), True) if violated else None
+    from ...protocols import mechanism_size
+
+    bracket = _bracket(pl, lo, n if n is not None else mechanism_size(m))
+    # the map's level is the mechanism's own statement (a formula), not a proof against its law: only
+    # the witness, whose log-ratio is computed from the law, is certified; the upper end stays unknown
     kind = "violated" if violated else ("private-within-scope" if private else "inconclusive")
-    return build_verdict(m, name=name, epsilon=claim, verdict=kind, scope=scope,
+    stated = "∞" if pl.level == math.inf else str(pl.level)
+    return build_verdict(m, name=name, epsilon=claim, verdict=kind, scope=scope, bracket=bracket,
+                         reason=f"the mechanism's privacy map states the level {stated}; its witness's log-ratio, "
+                                f"computed from the law, is the certified lower end; the map's formula is not a proof "
+                                f"against the law, so the upper end is unknown",
                          worst_log_ratio=lo if violated else level_f, worst_float_log_ratio=lo,
                          worst_pair={k: x for k, x in cx.as_dict().items() if k not in ("log_ratio", "epsilon")},
                          counterexample=cx if violated else None, recheck=rc, seconds=time.perf_counter() - t0)
+
+
+def _bracket(pl: PrivacyLevel, lo: float, n: int | None) -> Any:
+    """The lower end from the privacy map's witness (its log-ratio computed from the law, certified);
+    no upper end (the map's level is a formula the mechanism states, not a proof)."""
+    from ..bracket import EpsilonBracket, Witness
+
+    unbounded = lo == math.inf
+    wlo = math.inf if unbounded else (math.nextafter(lo, -math.inf) if math.isfinite(lo) else lo)
+    witness = None if not (unbounded or math.isfinite(wlo)) else Witness(
+        lower_float=wlo, scores=tuple(str(x) for x in pl.scores), neighbour_scores=tuple(str(x) for x in pl.neighbour_scores),
+        output=pl.event.get("output", pl.event), arithmetic=pl.arithmetic, unbounded=unbounded,
+        lower=None if unbounded or not isinstance(pl.log_ratio, Real) else str(pl.log_ratio),
+        note="the privacy map's witness, its log-ratio computed from the law")
+    return EpsilonBracket(witness, None)
 
 
 class ClosedForm:

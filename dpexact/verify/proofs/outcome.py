@@ -15,33 +15,27 @@ __all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket"]
 
 
 def proves(proof: Proof, mechanism: AnyMechanism) -> bool:
-    """``upper <= claimed ε``, compared exactly (the proof's ``upper`` is an exact expression)."""
+    """``upper <= claimed ε``, compared exactly (the proof's ``upper`` is an exact expression), for a proof
+    over the claim's whole input domain (:attr:`~..bracket.Proof.whole_domain`): a bound on a score box
+    proves nothing about the claim."""
+    if not proof.whole_domain:
+        return False
     up = Real.of(proof.upper if proof.upper is not None else proof.upper_float, "upper")
     return (up - Real.of(claimed_epsilon(mechanism))).sign() <= 0
 
 
-def domain_text(domain: dict[str, Any]) -> str:
-    """A proof's domain as a reader writes it: ``n every; epsilon (0, inf); scores R^n``.
-
-    Args:
-        domain: the proof's ``domain`` mapping.
-
-    Returns:
-        ``key value`` pairs separated by semicolons (never a Python dict repr).
-    """
-    return "; ".join(f"{k} {v}" for k, v in domain.items())
-
-
-def proved_verdict(mechanism: AnyMechanism, proof: Proof, name: str | None, seconds: float) -> Verdict:
-    """The ``private`` verdict of a proof whose upper end is at most ε."""
+def proved_verdict(mechanism: AnyMechanism, proof: Proof, name: str | None, seconds: float,
+                   witness: Witness | None = None) -> Verdict:
+    """The ``private`` verdict of a proof whose upper end is at most ε, with the unit's certified
+    ``witness`` (if it constructs one) as the bracket's lower end."""
     eps = Real.of(claimed_epsilon(mechanism))
     scope = Scope(neighbourhood=str(proof.domain.get("neighbourhood", "")), families={proof.method: 1})
     scope.notes.append(f"proved ({proof.method}{'; ' + proof.theorem if proof.theorem else ''}): log-ratio <= {proof.upper} "
-                       f"<= ε = {eps} on the domain {domain_text(proof.domain)}")
+                       f"<= ε = {eps} on {proof.scope_text}")
     if proof.details.get("statement"):
         scope.notes.append(str(proof.details["statement"]))
     v = build_verdict(mechanism, name=name, epsilon=eps, scope=scope, worst_log_ratio=proof.upper_float, seconds=seconds,
-                      bracket=EpsilonBracket(upper=proof))
+                      bracket=EpsilonBracket(lower=witness, upper=proof))
     if v.verdict != "private":  # proves() compared the same ends exactly
         raise AssertionError(f"{v.mechanism}: a proof <= ε whose bracket does not decide private ({v.reason})")
     return v

@@ -51,7 +51,7 @@ from ...numbers.backends import ball_context
 from ...protocols import IntervalLaw, Mechanism, mechanism_properties
 from ..bracket import Proof
 from ..neighbourhoods import LInfBox, MonotoneBox
-from .selection_paths import Box, Key, evaluate_box, mean_value_bound, point_log_ratio
+from .selection_paths import Box, Key, LawRaised, evaluate_box, mean_value_bound, point_log_ratio
 
 __all__ = ["SelectionBnB", "BnBResult", "MIN_WIDTH", "witness_in_domain"]
 
@@ -159,7 +159,7 @@ class SelectionBnB:
         return Proof(res.upper, "branch-and-bound", res.domain, details={
             "boxes": res.boxes, "seconds": round(res.seconds, 3), "status": res.status,
             "score_radius": str(_radius(relation, n, self.score_range)),
-            "relative_to_output": mechanism_properties(mechanism).shift_invariant,
+            "relative_to_output": "shift invariance" in res.domain.get("premises", ""),
             "best_point_log_ratio": res.lower,
             **({} if res.lower_point is None else {"best_point": {
                 "scores": [str(x) for x in res.lower_point[0]], "neighbour_scores": [str(x) for x in res.lower_point[1]],
@@ -168,8 +168,14 @@ class SelectionBnB:
     # -- the search -----------------------------------------------------------------------------
     def _roots(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox") -> tuple[list[tuple[int, list[Interval]]],
                                                                                      dict[str, Any]]:
-        """Root boxes ``(r, [q intervals] + [z intervals])`` and the domain they cover."""
-        props = mechanism_properties(mechanism)
+        """Root boxes ``(r, [q intervals] + [z intervals])`` and the domain they cover. A declared
+        symmetry or shift invariance shrinks the domain only when the premise screen
+        (:func:`~dpexact.verify.decide.premises.screen_premises`) does not refute it; the domain
+        names the premises used (declared and screened, not proved)."""
+        from ..decide.premises import screen_premises
+
+        screen = screen_premises(mechanism, n)
+        sym, shift = "symmetric" in screen.kept, "shift_invariant" in screen.kept
         if isinstance(nb, LInfBox):
             d = list(nb.deltas(n))
             zboxes = [[(-x, x) for x in d]]
@@ -179,24 +185,32 @@ class SelectionBnB:
             zboxes = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
             uniform = True
         g = _radius(nb, n, self.score_range)
-        outputs = [0] if props.symmetric and uniform else list(range(n))
+        outputs = [0] if sym and uniform else list(range(n))
         roots = []
         for r in outputs:
-            qbox = [((Fraction(0), Fraction(0)) if props.shift_invariant and a == r else (-g, g)) for a in range(n)]
+            qbox = [((Fraction(0), Fraction(0)) if shift and a == r else (-g, g)) for a in range(n)]
             for zb in zboxes:
                 roots.append((r, qbox + list(zb)))
-        scores = (f"|q_a - q_r| <= {g} for the output r (shift invariance fixes q_r = 0)" if props.shift_invariant
+        scores = (f"|q_a - q_r| <= {g} for the output r (shift invariance fixes q_r = 0)" if shift
                   else f"[-{g}, {g}]^{n}")
-        if props.symmetric and uniform:
+        if sym and uniform:
             scores += "; output 0 and q_1 >= ... >= q_{n-1} suffice (symmetry)"
-        return roots, {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores}
+        used = [x for x, ok in (("symmetry", sym and uniform), ("shift invariance", shift)) if ok]
+        # a bounded box, never the whole domain: the verdict it supports is "private-within-scope"
+        domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": nb.describe(), "scores": scores,
+                  "bounded": True}
+        if used:
+            domain["premises"] = f"{' and '.join(used)} (declared; screened at scales up to 1e4, not proved)"
+        if screen.refuted:
+            domain["premises_refuted"] = screen.note() + " (not used)"
+        return roots, domain
 
     def run(self, mechanism: "BoxLaw", n: int, nb: "LInfBox | MonotoneBox", target: float | None = None,
             tolerance: float = 1e-6) -> BnBResult:
         t0 = time.perf_counter()
         c0 = time.process_time()  # the budget: CPU time
         roots, domain = self._roots(mechanism, n, nb)
-        ordered = mechanism_properties(mechanism).symmetric and domain["scores"].endswith("(symmetry)")
+        ordered = domain["scores"].endswith("(symmetry)")
         widths = [max(float(hi - lo) for (_, box) in roots for (lo, hi) in [box[i]]) or 1.0 for i in range(2 * n)]
         heap: list = []
         best: tuple[float, tuple | None] = (-math.inf, None)
@@ -204,7 +218,7 @@ class SelectionBnB:
         keys_of: dict[int, tuple[list[Key], set[int], list[float] | None]] = {}
         starts: dict[tuple, list] = {}  # pins -> heap of the CLIMB_STARTS best (lb, count, point, box)
         domain_g = _radius(nb, n, self.score_range)
-        fixed = mechanism_properties(mechanism).shift_invariant
+        fixed = "shift invariance" in domain.get("premises", "")
 
         def evaluate(box: Box) -> None:
             nonlocal best, count
@@ -238,48 +252,53 @@ class SelectionBnB:
             keys_of[count] = (keys, coords if val.grad is None else set(), smear)
             heapq.heappush(heap, (-ub, count, box))
 
-        with ball_context(self.prec):
-            for r, iv in roots:
-                evaluate(Box(r, tuple(iv), (None,) * n))
-            status = "bound below the target"
-            while heap:
-                ub = -heap[0][0]
-                if target is not None and ub <= target and ub - best[0] <= max(tolerance, target - best[0]):
-                    break
-                if ub - best[0] <= tolerance:
-                    status = "within tolerance"
-                    break
-                if count >= self.max_boxes or time.process_time() - c0 > self.seconds:
-                    status = "budget"
-                    break
-                if target is not None and best[0] > target and time.process_time() - c0 > self.seconds_refuted:
-                    status = "budget (a test point is above the target: the bound brackets a refuted level)"
-                    break
-                _, k, box = heapq.heappop(heap)
-                keys, coords, smear = keys_of.pop(k, ([], set(), None))
-                children = _split_at_constant(box, keys)
-                if children is None:
-                    # a box where the law branches: split a coordinate its open comparisons depend on
-                    where = [j for j in coords if box.iv[j][0] != box.iv[j][1]] or range(2 * n)
-                    if smear is not None and max(smear) > 0 and all(math.isfinite(x) for x in smear):
-                        i = max(where, key=lambda j: smear[j])  # the coordinate that blurs the bound most
-                    else:
-                        i = max(where, key=lambda j: float(box.iv[j][1] - box.iv[j][0]) / widths[j])
-                    if ub == math.inf:  # a law undecidable on the box: split the coordinate it depends on
-                        i = self._branch_coordinate(mechanism, box, i)
-                    lo, hi = box.iv[i]
-                    if float(hi - lo) < MIN_WIDTH:
-                        heapq.heappush(heap, (-ub, k, box))
-                        status = "undecidable box narrower than 1e-9 (a discontinuity at a point)"
+        try:
+            with ball_context(self.prec):
+                for r, iv in roots:
+                    evaluate(Box(r, tuple(iv), (None,) * n))
+                status = "bound below the target"
+                while heap:
+                    ub = -heap[0][0]
+                    if target is not None and ub <= target and ub - best[0] <= max(tolerance, target - best[0]):
                         break
-                    m = (lo + hi) / 2
-                    children = [box.replace(i, (lo, m)), box.replace(i, (m, hi))]
-                for child in children:
-                    evaluate(child)
-            tops = sorted((max(g, key=lambda x: x[:2]) for g in starts.values()), reverse=True, key=lambda x: x[:2])
-            for _, _, start, sbox in tops[:CLIMB_SLICES]:
-                best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, c0), key=lambda x: x[0])
+                    if ub - best[0] <= tolerance:
+                        status = "within tolerance"
+                        break
+                    if count >= self.max_boxes or time.process_time() - c0 > self.seconds:
+                        status = "budget"
+                        break
+                    if target is not None and best[0] > target and time.process_time() - c0 > self.seconds_refuted:
+                        status = "budget (a test point is above the target: the bound brackets a refuted level)"
+                        break
+                    _, k, box = heapq.heappop(heap)
+                    keys, coords, smear = keys_of.pop(k, ([], set(), None))
+                    children = _split_at_constant(box, keys)
+                    if children is None:
+                        # a box where the law branches: split a coordinate its open comparisons depend on
+                        where = [j for j in coords if box.iv[j][0] != box.iv[j][1]] or range(2 * n)
+                        if smear is not None and max(smear) > 0 and all(math.isfinite(x) for x in smear):
+                            i = max(where, key=lambda j: smear[j])  # the coordinate that blurs the bound most
+                        else:
+                            i = max(where, key=lambda j: float(box.iv[j][1] - box.iv[j][0]) / widths[j])
+                        if ub == math.inf:  # a law undecidable on the box: split the coordinate it depends on
+                            i = self._branch_coordinate(mechanism, box, i)
+                        lo, hi = box.iv[i]
+                        if float(hi - lo) < MIN_WIDTH:
+                            heapq.heappush(heap, (-ub, k, box))
+                            status = "undecidable box narrower than 1e-9 (a discontinuity at a point)"
+                            break
+                        m = (lo + hi) / 2
+                        children = [box.replace(i, (lo, m)), box.replace(i, (m, hi))]
+                    for child in children:
+                        evaluate(child)
+                tops = sorted((max(g, key=lambda x: x[:2]) for g in starts.values()), reverse=True, key=lambda x: x[:2])
+                for _, _, start, sbox in tops[:CLIMB_SLICES]:
+                    best = max(best, self._climb(mechanism, nb, start, sbox, domain_g, fixed, c0), key=lambda x: x[0])
+        except LawRaised as exc:  # a failure of the law, not of the proof: no bound, and why
+            return BnBResult(math.inf, best[0], best[1], count, time.perf_counter() - t0, str(exc), domain)
         upper = -heap[0][0] if heap else -math.inf
+        if best[0] > upper:  # a bound below a point it covers: the arithmetic is wrong, never a result
+            raise AssertionError(f"branch-and-bound: upper end {upper!r} below its own test point's {best[0]!r}")
         return BnBResult(upper, best[0], best[1], count, time.perf_counter() - t0, status, domain)
 
     def _climb(self, mechanism: "BoxLaw", nb: "LInfBox | MonotoneBox", best: tuple, box: Box, g: Fraction,

@@ -33,7 +33,7 @@ from ...numbers.comparisons import ExactBall, deciding_with, exact_value
 from ...numbers.real import Real
 from ...protocols import IntervalLaw
 
-__all__ = ["Box", "BoxValue", "Key", "MAX_PATHS", "evaluate_box", "mean_value_bound", "point_log_ratio", "input_balls"]
+__all__ = ["Box", "BoxValue", "Key", "MAX_PATHS", "LawRaised", "PathOrder", "evaluate_box", "mean_value_bound", "point_log_ratio", "input_balls"]
 
 Interval = tuple[Fraction, Fraction]
 #: ``(side, a, c)``: input ``q_a`` (side "q") or ``q'_a`` (side "q2") compared with the exact ``c``
@@ -92,6 +92,116 @@ class _Fork(Exception):
         self.trace, self.outcomes, self.key, self.coords = trace, outcomes, key, coords or set()
 
 
+class _Infeasible(Exception):
+    """The outcomes asked of a path contradict each other (``a > b`` after ``b > a``): no point of the
+    box takes it, so the law is not run along it."""
+
+
+class LawRaised(Exception):
+    """The law raised on a consistent branch path of a box: a failure of the law, reported as such
+    (``error``: the law's exception; ``path``: the outcomes replayed; ``side``: "q" or "q2")."""
+
+    def __init__(self, error: BaseException, path: tuple[int, ...], side: str) -> None:
+        super().__init__(f"the law raised {type(error).__name__}({str(error)[:120]!r}) on the branch path "
+                         f"{list(path)} of the {'scores' if side == 'q' else 'neighbour scores'}")
+        self.error, self.path, self.side = error, path, side
+
+
+Node = tuple
+
+
+class PathOrder:
+    """The order constraints one path has asked of: nodes are the law's inputs (by index), exact
+    constants (by value) and other computed numbers (by identity, kept alive so an identity is
+    never reused), and each recorded outcome is an edge ``u >= v`` (strict or not).
+
+    A set of such constraints among reals (constants fixed in their known order) is feasible iff no
+    cycle of the graph contains a strict edge (the order-constraint case of difference constraints:
+    Cormen et al., *Introduction to Algorithms*, §24.4, with zero weights); so the outcome
+    ``a - b > 0`` is possible iff ``b >= a`` is not derivable, ``= 0`` iff neither ``a > b`` nor
+    ``b > a`` is. ``≠`` outcomes add no edge (the check stays sound, not complete)."""
+
+    def __init__(self) -> None:
+        self.nodes: list[Node] = []
+        self.index: dict[Node, int] = {}
+        self.edges: dict[tuple[int, int], bool] = {}  # (u, v) -> strict: value(u) >= value(v) (> if strict)
+        self.keep: list[Any] = []
+
+    def node(self, x: Any, inputs: dict[int, tuple[str, int]]) -> int:
+        lab = inputs.get(id(x))
+        if lab is not None:
+            key: Node = ("x", lab[1])
+        else:
+            c = exact_value(x)
+            if c is not None and c.is_rational:
+                key = ("c", c.to_fraction())
+            else:
+                key = ("o", id(x))
+                self.keep.append(x)
+        if key not in self.index:
+            self.index[key] = len(self.nodes)
+            self.nodes.append(key)
+            if key[0] == "c":  # constants among themselves: their known order
+                i = self.index[key]
+                for other, j in list(self.index.items()):
+                    if other[0] == "c" and j != i:
+                        if other[1] < key[1]:
+                            self.edges[(i, j)] = True
+                        elif other[1] > key[1]:
+                            self.edges[(j, i)] = True
+                        else:
+                            self.edges[(i, j)] = self.edges[(j, i)] = False
+        return self.index[key]
+
+    def _closure(self) -> list[list[bool | None]]:
+        """``m[u][v]``: None (nothing derived), False (u >= v), True (u > v)."""
+        k = len(self.nodes)
+        m: list[list[bool | None]] = [[None] * k for _ in range(k)]
+        for u in range(k):
+            m[u][u] = False
+        for (u, v), strict in self.edges.items():
+            m[u][v] = strict or bool(m[u][v])
+        for w in range(k):
+            for u in range(k):
+                if m[u][w] is None:
+                    continue
+                for v in range(k):
+                    if m[w][v] is not None:
+                        st = bool(m[u][w]) or bool(m[w][v])
+                        if m[u][v] is None or (st and not m[u][v]):
+                            m[u][v] = st
+        return m
+
+    def possible(self, i: int, j: int) -> set[int]:
+        """The signs of ``value(i) - value(j)`` consistent with the recorded outcomes."""
+        m = self._closure()
+        out = set()
+        if m[j][i] is None:
+            out.add(1)
+        if m[i][j] is None:
+            out.add(-1)
+        if not m[i][j] and not m[j][i]:
+            out.add(0)
+        return out
+
+    def record(self, i: int, j: int, signs: set[int]) -> None:
+        """Record that ``value(i) - value(j)`` has one of ``signs``."""
+        def edge(u: int, v: int, strict: bool) -> None:
+            self.edges[(u, v)] = strict or self.edges.get((u, v), False)
+
+        if signs == {1}:
+            edge(i, j, True)
+        elif signs == {-1}:
+            edge(j, i, True)
+        elif signs == {0}:
+            edge(i, j, False)
+            edge(j, i, False)
+        elif signs == {0, 1}:
+            edge(i, j, False)
+        elif signs == {-1, 0}:
+            edge(j, i, False)
+
+
 class _PathOracle:
     """Answers every comparison of one run of the law (``trace``): a decided one as decided, an open
     one by ``prefix`` (the branch being replayed) and, beyond it, by forking; with ``force`` it
@@ -102,6 +212,7 @@ class _PathOracle:
         self.inputs, self.noteq, self.prefix, self.force = inputs, noteq, prefix, force
         self.exact = exact or {}
         self.trace: list[int] = []
+        self.order = PathOrder()
 
     def key(self, a: Any, b: Any) -> tuple[Key, int] | None:
         """``(key, s)`` when one operand is an input and the other has an exact rational value c;
@@ -131,12 +242,22 @@ class _PathOracle:
                                                    (1, hi > c)) if ok}
                 narrowed = tuple(c2 for c2 in (tuple(s for s in cl if s in possible) for cl in classes) if c2)
                 classes = narrowed or classes
+            # the outcomes consistent with the path so far (a > b after b > a is no path; x = x holds)
+            i, j = self.order.node(a, self.inputs), self.order.node(b, self.inputs)
+            feasible = self.order.possible(i, j)
+            classes = tuple(c2 for c2 in (tuple(s for s in cl if s in feasible) for cl in classes) if c2)
+            if not classes:
+                raise _Infeasible()
             if len(classes) == 1:
                 out = classes[0][0]
             elif k < len(self.prefix):
                 out = self.prefix[k]
             else:
                 raise _Fork(tuple(self.trace), tuple(c[0] for c in classes), key, _coordinates(a) | _coordinates(b))
+            taken = next((cl for cl in classes if out in cl), None)
+            if taken is None:  # a replayed outcome the path now excludes
+                raise _Infeasible()
+            self.order.record(i, j, set(taken))
         self.trace.append(out)
         return out
 
@@ -194,6 +315,12 @@ def _side(mechanism: IntervalLaw, r: int, balls: list, side: str, box: Box, prec
             todo.extend(f.trace + (o,) for o in f.outcomes)
             if len(out) + len(todo) > MAX_PATHS:
                 return None
+        except _Infeasible:
+            continue  # no point of the box takes this path
+        except (ArithmeticError, ValueError, TypeError, AttributeError):
+            raise  # undecidable enclosures, or no interval duals: the caller's fallbacks
+        except Exception as exc:  # the law fails on a consistent path: its failure, reported
+            raise LawRaised(exc, tuple(oracle.trace), side) from exc
     return out
 
 
@@ -203,7 +330,7 @@ def _replay(mechanism: IntervalLaw, r: int, point: Sequence[Fraction], branch: t
     try:
         with deciding_with(_PathOracle({}, frozenset(), branch, force=True)):
             return mechanism.pmf_on_balls(balls, prec)[r]
-    except (_Fork, ArithmeticError, ZeroDivisionError, ValueError, TypeError, AttributeError):
+    except Exception:  # the branch's formula fails at the point: no mean-value form from it
         return None
 
 
@@ -314,9 +441,16 @@ def point_log_ratio(mechanism: IntervalLaw, r: int, q: Sequence[Fraction], q2: S
     b = [_ball((v, v), prec) for v in q2]
     try:
         p = mechanism.pmf_on_balls(a, prec)[r]
+    except (ArithmeticError, ZeroDivisionError, ValueError):
+        return None
+    except Exception as exc:  # the law fails at a point of its domain: its failure, reported
+        raise LawRaised(exc, (), "q") from exc
+    try:
         p2 = mechanism.pmf_on_balls(b, prec)[r]
     except (ArithmeticError, ZeroDivisionError, ValueError):
         return None
+    except Exception as exc:
+        raise LawRaised(exc, (), "q2") from exc
     if not (p > 0) or not (p2 > 0):
         return None
     return p.log() - p2.log()
