@@ -41,6 +41,7 @@ vectorised code whose bound is derived by hand. ``is_float`` / ``is_ball`` / ``i
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterable, Iterator
@@ -386,9 +387,8 @@ class BallBackend(Backend):
         return x.to_arb(self.prec)
 
     def from_int(self, k: int) -> Any:
-        """An integer as an exact ball. Below 2^53 in magnitude it is exact at every precision, so
-        the ball is made directly (a pmf in backend operations asks for 0 and 1 in its inner loops:
-        through :class:`Real` that was a quarter of a box evaluation of a user's PF law)."""
+        """An integer as an exact ball, made directly below 2^53 in magnitude (exact at every precision;
+        pmfs in backend operations ask for 0 and 1 in their inner loops, where parsing a Real costs most)."""
         if type(k) is int and -_EXACT_INT <= k <= _EXACT_INT:
             return _arb_type()(k)
         return self.from_real(Real.of(k))
@@ -557,16 +557,14 @@ def law_backend(backend: "str | Backend", prec: int = 128) -> tuple[bool, int]:
 _FLOAT = FloatBackend()
 #: integers up to this magnitude are exact arb balls at any precision
 _EXACT_INT = 2**53
-_ARB: list = []
 
 
+@functools.cache
 def _arb_type() -> Any:
     """``flint.arb``, imported on first use (a ``from flint import arb`` per call costs more than the ball)."""
-    if not _ARB:
-        from flint import arb
+    from flint import arb
 
-        _ARB.append(arb)
-    return _ARB[0]
+    return arb
 
 
 def get_backend(spec: "str | Backend") -> Backend:
