@@ -68,9 +68,15 @@ class CompactResult:
     upper: float
     constant: Any = None  # exact log-ratio (sympy) of a face above the target
     point: tuple | None = None  # (root, σ-point) of that face
+    top: Any = None  # the largest exact face log-ratio met at or below the target (a candidate level)
+    top_point: tuple | None = None
     boxes: int = 0
     seconds: float = 0.0
     status: str = ""
+
+
+#: the last brackets computed (prove and witness of one claim share one run)
+_CACHE: dict = {}
 
 
 @dataclass
@@ -183,7 +189,7 @@ class CompactBnB:
         max_n: largest n attempted (the charts and paths grow with n).
     """
 
-    seconds: float = 40.0
+    seconds: float = 20.0
     max_boxes: int = 4000
     prec: int = 96
     max_n: int = 5
@@ -200,12 +206,24 @@ class CompactBnB:
 
     # -- the unit protocol ------------------------------------------------------------------------
     def prove(self, mechanism: Any, n: int | None, relation: Any) -> Proof | None:
-        out = self.bracket(mechanism, n, relation)
-        return None if out is None else out[0]
+        """The proof when its upper end is finite (else None: another unit may bound the law)."""
+        out = self._cached(mechanism, n, relation)
+        return None if out is None or not math.isfinite(out[0].upper_float) else out[0]
 
     def witness(self, mechanism: Any, n: int | None, relation: Any) -> Witness | None:
-        out = self.bracket(mechanism, n, relation)
+        out = self._cached(mechanism, n, relation)
         return None if out is None else out[1]
+
+    def _cached(self, mechanism: Any, n: int | None, relation: Any) -> tuple[Proof, Witness | None] | None:
+        key = (id(mechanism), n, relation.describe(), self)
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] is mechanism:
+            return hit[1]
+        out = self.bracket(mechanism, n, relation)
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        _CACHE[key] = (mechanism, out)
+        return out
 
     def bracket(self, mechanism: Any, n: int | None, relation: Any) -> tuple[Proof, Witness | None] | None:
         """``(proof, witness)``: the proof of ``log-ratio <= upper`` on ℝⁿ and, where a face above ε
@@ -234,17 +252,29 @@ class CompactBnB:
                 target = res.constant
                 continue
             if res.proved:
-                return self._proof(mechanism, n, relation, float(_up(Real.of(target))), str(sympy.nsimplify(target)),
-                                   boxes, secs, "proved"), witness
-            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status), witness
-        return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants"), witness
+                level = target
+                if res.top is not None and (Real.of(res.top) - Real.of(target)).sign() < 0:
+                    tight = self.run(roots, n, relation, res.top)  # the largest face value: the level?
+                    boxes, secs = boxes + tight.boxes, secs + tight.seconds
+                    if tight.proved:
+                        level = res.top
+                if res.top_point is not None and witness is None:
+                    witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
+                return self._proof(mechanism, n, relation, float(_up(Real.of(level))), _text(level),
+                                   boxes, secs, "proved", witness), witness
+            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness), witness
+        return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants", witness), witness
 
     def _proof(self, mechanism: Any, n: int, relation: Any, upper: float, exact: str | None, boxes: int, secs: float,
-               status: str) -> Proof:
-        domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": relation.describe(),
-                  "scores": f"R^{n} (every real score vector: charts q_m = max, gaps compactified)"}
+               status: str, witness: Witness | None = None) -> Proof:
+        domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": relation.describe(), "scores": "R^n",
+                  "coverage": f"every real score vector of length {n} (charts q_m = max q, gaps compactified to "
+                              "[0, 1] with their limits), every neighbour, every output"}
+        point = {} if witness is None else {"best_point": {"scores": list(witness.scores),
+                                                           "neighbour_scores": list(witness.neighbour_scores),
+                                                           "output": witness.output}}
         return Proof(upper, "compact-branch-and-bound", domain, upper=exact, details={
-            "boxes": boxes, "seconds": round(secs, 3), "status": status,
+            **point, "boxes": boxes, "seconds": round(secs, 3), "status": status,
             "statement": f"log P(q)_r - log P(q')_r <= {exact if exact is not None else upper} for every q in R^{n}, "
                          f"every neighbour q' ({relation.describe()}) and every output r"})
 
@@ -283,13 +313,13 @@ class CompactBnB:
         import sympy
 
         from ...numbers.backends import ball_context
-        from ...numbers.real import sympy_to_arb
+        from ...numbers.real import Real
 
         c0, t0 = time.process_time(), time.perf_counter()
         scale = max(Fraction(x) for x in (nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity]))
         heap: list = []
         count = 0
-        from mpmath import iv
+        top, top_point = None, None
 
         with ball_context(self.prec):
             et = _iv_const(sympy.exp(target))
@@ -305,7 +335,10 @@ class CompactBnB:
                                          seconds=time.perf_counter() - t0, status="budget")
                 _, _, k, box = heapq.heappop(heap)
                 root = roots[k][0]
-                bound, split, const, fixed = self._box(root, box, n, scale, target, et)
+                bound, split, const, fixed, tops = self._box(root, box, n, scale, target, et)
+                for value, where in tops:
+                    if top is None or (Real.of(value) - Real.of(top)).sign() > 0:
+                        top, top_point = value, (k, where)
                 if const is not None:
                     return CompactResult(False, math.inf, constant=const, point=(k, fixed), boxes=count,
                                          seconds=time.perf_counter() - t0, status="face above the target")
@@ -324,7 +357,8 @@ class CompactBnB:
                     child[split] = part
                     heapq.heappush(heap, (-bound, count, k, tuple(child)))
                     count += 1
-        return CompactResult(True, float(lt.b), boxes=count, seconds=time.perf_counter() - t0, status="proved")
+        return CompactResult(True, float(lt.b), boxes=count, seconds=time.perf_counter() - t0, status="proved",
+                             top=top, top_point=top_point)
 
     def _box(self, root: _Root, box: tuple, n: int, scale: Fraction, target: Any, et: Any) -> tuple:
         """``(bound, split, constant, fixed)``: split None when every pair is <= target on the box; a
@@ -338,6 +372,7 @@ class CompactBnB:
         pq = [i for i, p in enumerate(chart.paths_q) if _possible(p, names, logs)]
         pq2 = [j for j, p in enumerate(chart.paths_q2) if _possible(p, names, logs)]
         worst, split = -math.inf, None
+        tops: list = []
         widths = [float(hi - lo) for lo, hi in box]
         for i in pq:
             for j in pq2:
@@ -348,7 +383,7 @@ class CompactBnB:
                 if R is None:
                     continue  # P(q)_r = 0 on this path: no loss
                 if R is sympy.oo:
-                    return math.inf, -1, None, None
+                    return math.inf, -1, None, None, tops
                 cur, fixed, free = self._faces(root, R, box, scale)
                 if not free:
                     from ...numbers.real import Real
@@ -356,7 +391,8 @@ class CompactBnB:
                     if cur == 0:
                         continue
                     if (Real.of(cur) - Real.of(sympy.exp(target))).sign() > 0:
-                        return math.inf, None, sympy.log(cur), fixed
+                        return math.inf, None, sympy.log(cur), fixed, tops
+                    tops.append((sympy.log(cur), fixed))
                     continue
                 env = _alg_env(root, box, scale, fixed)
                 try:
@@ -368,7 +404,7 @@ class CompactBnB:
                     if b > worst:
                         worst = b
                         split = max(free, key=lambda c: widths[c])
-        return worst, split, None, None
+        return worst, split, None, None, tops
 
     def _faces(self, root: _Root, R: Any, box: tuple, scale: Fraction) -> tuple[Any, dict, list[int]]:
         """R with every coordinate it does not depend on dropped, every monotone one moved to its
@@ -502,6 +538,14 @@ def _alg_env(root: _Root, box: tuple, scale: Fraction, fixed: dict) -> dict:
         a, b = val(lo), val(hi)
         env[sym] = iv.mpf([a.a, b.b])
     return env
+
+
+def _text(x: Any) -> str:
+    """An exact log-ratio as the text :func:`dpexact.numbers.real.Real.of` reads back."""
+    import sympy
+
+    x = sympy.nsimplify(x) if not x.is_Rational else x
+    return str(x)
 
 
 def _up(x: Any) -> float:
