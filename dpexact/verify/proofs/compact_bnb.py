@@ -197,8 +197,10 @@ class CompactBnB:
 
     def supports(self, mechanism: object, n: int | None, relation: object) -> bool:
         from ...mechanisms.defined import FunctionMechanism
+        from ...mechanisms.loader import GuardedMechanism
 
-        return (isinstance(mechanism, FunctionMechanism) and mechanism.pmf_function is not None
+        inner = mechanism.inner if isinstance(mechanism, GuardedMechanism) else mechanism
+        return (isinstance(inner, FunctionMechanism) and inner.pmf_function is not None
                 and mechanism_properties(mechanism).certified and isinstance(relation, (LInfBox, MonotoneBox))
                 and isinstance(n, int) and 2 <= n <= self.max_n and (mechanism.size in (None, n))
                 and (not isinstance(relation, LInfBox) or relation.sensitivities is None
