@@ -189,7 +189,7 @@ class CompactBnB:
         max_n: largest n attempted (the charts and paths grow with n).
     """
 
-    seconds: float = 20.0
+    seconds: float = 30.0
     max_boxes: int = 4000
     prec: int = 96
     max_n: int = 5
@@ -244,8 +244,9 @@ class CompactBnB:
         target = eps.to_sympy()
         boxes, secs = 0, 0.0
         witness = None
+        deadline = time.process_time() + self.seconds  # one CPU budget for every run of this claim
         for _ in range(6):
-            res = self.run(roots, n, relation, target)
+            res = self.run(roots, n, relation, target, deadline)
             boxes, secs = boxes + res.boxes, secs + res.seconds
             if res.constant is not None and (Real.of(res.constant) - Real.of(target)).sign() > 0:
                 w = finite_witness(mechanism, roots, res.point, relation, self.prec)
@@ -256,7 +257,7 @@ class CompactBnB:
             if res.proved:
                 level = target
                 if res.top is not None and (Real.of(res.top) - Real.of(target)).sign() < 0:
-                    tight = self.run(roots, n, relation, res.top)  # the largest face value: the level?
+                    tight = self.run(roots, n, relation, res.top, deadline)  # the largest face value: the level?
                     boxes, secs = boxes + tight.boxes, secs + tight.seconds
                     if tight.proved:
                         level = res.top
@@ -300,18 +301,18 @@ class CompactBnB:
                         out.append((_Root(r, m, half, chart, coords), box))
         return out
 
-    def run(self, roots: list, n: int, nb: Any, target: Any) -> CompactResult:
+    def run(self, roots: list, n: int, nb: Any, target: Any, deadline: float | None = None) -> CompactResult:
         """One branch-and-bound at ``target`` (an exact sympy value of the log-ratio)."""
         from mpmath import iv
 
         saved = iv.prec
         iv.prec = self.prec
         try:
-            return self._run(roots, n, nb, target)
+            return self._run(roots, n, nb, target, time.process_time() + self.seconds if deadline is None else deadline)
         finally:
             iv.prec = saved
 
-    def _run(self, roots: list, n: int, nb: Any, target: Any) -> CompactResult:
+    def _run(self, roots: list, n: int, nb: Any, target: Any, deadline: float) -> CompactResult:
         import sympy
 
         from ...numbers.backends import ball_context
@@ -331,7 +332,7 @@ class CompactBnB:
                 count += 1
             heapq.heapify(heap)
             while heap:
-                if count >= self.max_boxes or time.process_time() - c0 > self.seconds:
+                if count >= self.max_boxes or time.process_time() > deadline:
                     worst = -heap[0][0] if heap[0][0] < 0 else math.inf
                     return CompactResult(False, max(worst, float(lt.b)), boxes=count,
                                          seconds=time.perf_counter() - t0, status="budget")
@@ -403,9 +404,12 @@ class CompactBnB:
                     v = None
                 if v is None or not _finite(v) or not (v.b <= et.a):
                     b = math.inf if v is None or not _finite(v) or not (v.b > 0) else float(iv.log(iv.mpf(v.b)).b)
-                    if b > worst:
-                        worst = b
-                        split = max(free, key=lambda c: widths[c])
+                    wide = [c for c in free if widths[c] > 0]
+                    if not wide:
+                        return math.inf, -1, None, None, tops
+                    if b > worst or split is None:
+                        worst = max(worst, b)
+                        split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
 
     def _faces(self, root: _Root, R: Any, box: tuple, scale: Fraction) -> tuple[Any, dict, list[int]]:
@@ -417,9 +421,10 @@ class CompactBnB:
         fixed: dict[int, Fraction] = {}
         syms = [root.chart.algvars[name] if not (kind == "L-high") else _M for name, kind in root.coords]
         for c, (lo, hi) in enumerate(box):
-            if lo == hi:
-                fixed[c] = lo
-                cur = sympy.cancel(cur.subs(syms[c], _alg_exact(root.coords[c][1], lo, scale)))
+            if lo == hi and syms[c] in cur.free_symbols:
+                nxt = _substitute(cur, syms[c], _alg_exact(root.coords[c][1], lo, scale))
+                if nxt is not None:
+                    fixed[c], cur = lo, nxt
         while True:
             free = [c for c in range(len(box)) if c not in fixed and syms[c] in cur.free_symbols]
             if not free:
@@ -430,8 +435,10 @@ class CompactBnB:
                 sign = self._derivative_sign(cur, syms[c], env, root.derivs)
                 if sign:
                     end = box[c][1] if sign > 0 else box[c][0]
-                    fixed[c] = end
-                    cur = sympy.cancel(cur.subs(syms[c], _alg_exact(root.coords[c][1], end, scale)))
+                    nxt = _substitute(cur, syms[c], _alg_exact(root.coords[c][1], end, scale))
+                    if nxt is None:
+                        continue
+                    fixed[c], cur = end, nxt
                     moved = True
                     break
             if not moved:
@@ -490,6 +497,25 @@ def _ratio(chart: ChartLaw, root: _Root, i: int, j: int) -> Any:
     if root.half == "high":
         R = R.subs(chart.algvars["L"], 1 / _M)
     return sympy.cancel(sympy.powsimp(sympy.powdenest(R, force=True), force=True))
+
+
+def _substitute(cur: Any, v: Any, value: Any) -> Any:
+    """``cur`` at ``v = value``, cancelled; at ``value = 0`` where the formula is 0/0 there, its limit
+    from above (the face of a gap at infinity is a limit, and the supremum over the box of a function
+    monotone in ``v`` is the supremum over the others of that limit); None when neither is finite."""
+    import sympy
+
+    bad = (sympy.nan, sympy.zoo, sympy.oo, -sympy.oo)
+    out = sympy.cancel(cur.subs(v, value))
+    if not out.has(*bad):
+        return out
+    if value != 0:
+        return None
+    try:
+        out = sympy.cancel(sympy.limit(cur, v, 0, "+"))
+    except (NotImplementedError, ValueError, TypeError):
+        return None
+    return None if out.has(*bad) or out.has(sympy.Limit) else out
 
 
 def _finite(x: Any) -> bool:
