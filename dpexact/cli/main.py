@@ -43,6 +43,18 @@ def _is_cli_control(exc: BaseException) -> bool:
     return any(c.__name__ == "ClickException" for c in type(exc).__mro__)
 
 
+_ARGV = "dpexact.argv"
+
+
+def _user_typed_too_long_name(exc: BaseException, argv: "tuple[str, ...]") -> bool:
+    """An ``ENAMETOOLONG`` about a name the user typed (an argument holding a component longer than any
+    file system allows, 255 bytes): bad input. The same error about a name the program made is the system's."""
+    if not (isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG):
+        return False
+    name = str(exc.filename or "")
+    return any(len(a) > 255 and (a in name or name in a) for a in argv)
+
+
 class _Group(TyperGroup):
     """Every subcommand runs under one handler: no Python traceback ever reaches the user.
 
@@ -57,6 +69,10 @@ class _Group(TyperGroup):
         names = list(super().list_commands(ctx))
         return sorted(names, key=lambda n: (COMMAND_ORDER.index(n) if n in COMMAND_ORDER else len(COMMAND_ORDER), n))
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta[_ARGV] = tuple(args)  # what the user typed: tells a too-long name of theirs from a system error
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: Any) -> Any:
         try:
             out = super().invoke(ctx)
@@ -70,7 +86,7 @@ class _Group(TyperGroup):
             if isinstance(exc, USER_ERRORS):
                 typer.echo(f"error: {one_line(exc)}", err=True)
                 raise typer.Exit(code=2) from None
-            if isinstance(exc, OSError) and exc.errno == errno.ENAMETOOLONG:  # a path the user typed: a usage error
+            if _user_typed_too_long_name(exc, ctx.meta.get(_ARGV, ())):  # a path the user typed: a usage error
                 name = str(exc.filename or "")
                 typer.echo(f"error: file name too long: {one_line(name[:80] + ('...' if len(name) > 80 else ''))}", err=True)
                 raise typer.Exit(code=2) from None
