@@ -44,4 +44,4 @@ def test_verify_prints_the_proof_domain_as_text():
     r = runner.invoke(app, ["verify", "-m", "svt1", "-e", "1"], env={"COLUMNS": "100"})
     assert r.exit_code == 0, r.output
     flat = " ".join(r.stdout.split())
-    assert "{'" not in flat and "on the domain n every; epsilon (0, inf);" in flat
+    assert "{'" not in flat and "on scores R^n; every n;" in flat

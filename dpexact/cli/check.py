@@ -91,10 +91,12 @@ def register(app: typer.Typer) -> None:
         except ValueError as exc:
             _fail(str(exc))
         try:
-            if output is not None:
-                io.check_writable(output, "--output", partial=True)
+            # --report is a directory this command makes, so an --output inside it (the README's main job:
+            # --report report --output report/claims.json) is checked once that directory exists
             if report is not None:
                 io.check_writable_dir(report, "--report")
+            if output is not None:
+                io.check_writable(output, "--output", partial=True)
         except ValueError as exc:
             _fail(str(exc))
 
