@@ -23,6 +23,8 @@ import os
 import time
 from typing import Any, Callable
 
+from .protocols import Mechanism
+
 __all__ = ["own_em", "own_pf", "run_bracket_benchmark"]
 
 
@@ -72,7 +74,7 @@ def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
 
-def bracket_row(label: str, mechanism: Any, n: int) -> dict:
+def bracket_row(label: str, mechanism: Mechanism, n: int) -> dict:
     """CPU seconds of the scope search and of the bracket on ``mechanism`` at ``n`` (module docstring)."""
     from .verify.neighbourhoods import parse_neighbourhood
     from .verify.router import bracket_selection

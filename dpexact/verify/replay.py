@@ -242,7 +242,7 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC, mechani
     return ReplayResult(**{**res.__dict__, **labels, "delta": None if rec.get("delta") is None else str(Real.of(str(rec["delta"])))})
 
 
-def _fits(mech: Any, kind: str, evidence: Any) -> None:
+def _fits(mech: AnyMechanism, kind: str, evidence: Any) -> None:
     """Refuse evidence of a kind the mechanism has no law for (a selection index on a continuous
     output, a box on a finite one) before the re-check calls a method the mechanism lacks."""
     from ..protocols import BoxLaw, ContinuousMechanism, IntervalProbability, Mechanism
@@ -257,7 +257,7 @@ def _fits(mech: Any, kind: str, evidence: Any) -> None:
         raise ValueError(f"{evidence} evidence does not fit this mechanism: it has no law for it")
 
 
-def _replay(mech: Any, rec: dict, q: tuple, q2: tuple, nb: Any, arithmetic: str, prec: int, t0: float) -> ReplayResult:
+def _replay(mech: AnyMechanism, rec: dict, q: tuple, q2: tuple, nb: Neighbourhood, arithmetic: str, prec: int, t0: float) -> ReplayResult:
     from .decide.counterexample import Counterexample
 
     kind, evidence = rec["kind"], rec["evidence"]

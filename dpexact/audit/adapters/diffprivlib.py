@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ...protocols import Mechanism
 from .. import laws
 from .base import MapPoint, MapSpec, MissingLibrary, SamplerSpec
 
@@ -60,12 +61,12 @@ def _seed(rng: np.random.Generator) -> int:
     return int(rng.integers(0, 2**31 - 1))
 
 
-def _randomise(mech: Any, value: Any, n: int) -> np.ndarray:
-    return np.asarray([mech.randomise(value) for _ in range(n)], dtype=np.float64)
+def _randomise(lib_mech: Any, value: Any, n: int) -> np.ndarray:
+    return np.asarray([lib_mech.randomise(value) for _ in range(n)], dtype=np.float64)
 
 
-def _laplace(m: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
-    return _randomise(m.Laplace(epsilon=p["epsilon"], delta=p.get("delta", 0.0), sensitivity=p["sensitivity"], random_state=_seed(rng)), 0.0, n)
+def _laplace(lib: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
+    return _randomise(lib.Laplace(epsilon=p["epsilon"], delta=p.get("delta", 0.0), sensitivity=p["sensitivity"], random_state=_seed(rng)), 0.0, n)
 
 
 def _laplace_law(p: dict) -> Any:
@@ -73,8 +74,8 @@ def _laplace_law(p: dict) -> Any:
 
 
 def _gaussian(cls: str) -> Any:
-    def draw(m: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
-        return _randomise(getattr(m, cls)(epsilon=p["epsilon"], delta=p["delta"], sensitivity=p["sensitivity"], random_state=_seed(rng)),
+    def draw(lib: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
+        return _randomise(getattr(lib, cls)(epsilon=p["epsilon"], delta=p["delta"], sensitivity=p["sensitivity"], random_state=_seed(rng)),
                           0 if cls == "GaussianDiscrete" else 0.0, n)
     return draw
 
@@ -86,12 +87,12 @@ def _gaussian_law(cls: str) -> Any:
     return law
 
 
-def _geometric(m: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
-    return _randomise(m.Geometric(epsilon=p["epsilon"], sensitivity=p["sensitivity"], random_state=_seed(rng)), 0, n)
+def _geometric(lib: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
+    return _randomise(lib.Geometric(epsilon=p["epsilon"], sensitivity=p["sensitivity"], random_state=_seed(rng)), 0, n)
 
 
-def _binary(m: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
-    mech = m.Binary(epsilon=p["epsilon"], value0="0", value1="1", random_state=_seed(rng))
+def _binary(lib: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
+    mech = lib.Binary(epsilon=p["epsilon"], value0="0", value1="1", random_state=_seed(rng))
     return np.asarray([int(mech.randomise("1")) for _ in range(n)], dtype=np.float64)
 
 
@@ -104,8 +105,8 @@ def _binary_law(p: dict) -> Any:
 
 
 def _selection(cls: str) -> Any:
-    def draw(m: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
-        mech = getattr(m, cls)(epsilon=p["epsilon"], sensitivity=p["sensitivity"], utility=list(p["utility"]),
+    def draw(lib: Any, p: dict, n: int, rng: np.random.Generator) -> np.ndarray:
+        mech = getattr(lib, cls)(epsilon=p["epsilon"], sensitivity=p["sensitivity"], utility=list(p["utility"]),
                                monotonic=p.get("monotonic", False), random_state=_seed(rng))
         return np.asarray([mech.randomise() for _ in range(n)], dtype=np.float64)
     return draw
@@ -130,7 +131,7 @@ def _pf_law(p: dict) -> Any:
     return laws.categorical(pf_probs(mech, p["utility"]), f"permute-and-flip(u={list(p['utility'])})")
 
 
-def pf_probs(mech: Any, scores: Any) -> list:
+def pf_probs(mech: Mechanism, scores: Any) -> list:
     """The exact pmf of a dpexact selection mechanism, as mpf values at :data:`laws.DPS` digits."""
     import mpmath
 
@@ -169,24 +170,24 @@ SAMPLERS = {
 # ---- privacy maps: the constructor's (ε, δ) against the exact level of the noise it sets ------
 
 def _eval_gauss(cls: str) -> Any:
-    def ev(m: Any, p: dict) -> MapPoint:
-        mech = getattr(m, cls)(epsilon=p["epsilon"], delta=p["delta"], sensitivity=p["sensitivity"])
+    def ev(lib: Any, p: dict) -> MapPoint:
+        mech = getattr(lib, cls)(epsilon=p["epsilon"], delta=p["delta"], sensitivity=p["sensitivity"])
         law = "discrete-gaussian-delta" if cls == "GaussianDiscrete" else "gaussian"
         return MapPoint(p, "delta", float(p["delta"]), law, {"sigma": float(mech._scale), "sensitivity": p["sensitivity"]},
                         epsilon=float(p["epsilon"]))
     return ev
 
 
-def _eval_laplace(m: Any, p: dict) -> MapPoint:
-    mech = m.Laplace(epsilon=p["epsilon"], delta=p["delta"], sensitivity=p["sensitivity"])
+def _eval_laplace(lib: Any, p: dict) -> MapPoint:
+    mech = lib.Laplace(epsilon=p["epsilon"], delta=p["delta"], sensitivity=p["sensitivity"])
     scale = mech.sensitivity / (mech.epsilon - math.log(1 - mech.delta))
     if p["delta"] == 0:
         return MapPoint(p, "epsilon-exact", float(p["epsilon"]), "laplace", {"scale": scale, "sensitivity": p["sensitivity"]})
     return MapPoint(p, "delta", float(p["delta"]), "laplace", {"scale": scale, "sensitivity": p["sensitivity"]}, epsilon=float(p["epsilon"]))
 
 
-def _eval_geometric(m: Any, p: dict) -> MapPoint:
-    mech = m.Geometric(epsilon=p["epsilon"], sensitivity=p["sensitivity"])
+def _eval_geometric(lib: Any, p: dict) -> MapPoint:
+    mech = lib.Geometric(epsilon=p["epsilon"], sensitivity=p["sensitivity"])
     return MapPoint(p, "epsilon", float(p["epsilon"]), "discrete-laplace", {"scale": -1 / mech._scale, "sensitivity": 1})
 
 

@@ -40,8 +40,8 @@ def _geometric_law(p: dict) -> Any:
         return laws.DiscreteLaw(f"geometric(λ={p['lambda']})", 0, probs, mpmath.mpf(0), r ** (width + 1))
 
 
-def _many(mech: Any, n: int) -> np.ndarray:
-    return np.asarray([mech.add_noise(0.0) for _ in range(n)], dtype=np.float64)
+def _many(lib_mech: Any, n: int) -> np.ndarray:
+    return np.asarray([lib_mech.add_noise(0.0) for _ in range(n)], dtype=np.float64)
 
 
 def _samples(dist: Any, n: int, *args: Any) -> np.ndarray:
@@ -69,13 +69,13 @@ SAMPLERS = {
 }
 
 
-def _eval_laplace(m: Any, p: dict) -> MapPoint:
-    mech = m["nm"].LaplaceMechanism(epsilon=p["epsilon"], sensitivity=p["sensitivity"])
+def _eval_laplace(lib: Any, p: dict) -> MapPoint:
+    mech = lib["nm"].LaplaceMechanism(epsilon=p["epsilon"], sensitivity=p["sensitivity"])
     return MapPoint(p, "epsilon-exact", float(mech.epsilon), "laplace", {"scale": float(mech.diversity), "sensitivity": p["sensitivity"]})
 
 
-def _eval_gaussian(m: Any, p: dict) -> MapPoint:
-    mech = m["nm"].GaussianMechanism(p["epsilon"], p["delta"], p["sensitivity"])
+def _eval_gaussian(lib: Any, p: dict) -> MapPoint:
+    mech = lib["nm"].GaussianMechanism(p["epsilon"], p["delta"], p["sensitivity"])
     return MapPoint(p, "delta", float(mech.delta), "gaussian", {"sigma": float(mech.std), "sensitivity": p["sensitivity"]},
                     epsilon=float(mech.epsilon))
 
