@@ -24,29 +24,29 @@ def _ran(tag):
     with open(os.environ["RESUME_LOG"], "a") as f:
         f.write(tag + "\\n")
 
-@claim("mine.theorem.1", "one plus one is two", "T1", expected="holds")
+@claim("resume.theorem.1", "one plus one is two", "T1", expected="holds")
 def t1(quick):
     _ran("t1")
     return Verdict("holds" if 1 + 1 == 2 else "refuted", True, "exact", {"sum": 1 + 1})
 
-@claim("mine.theorem.2", "two is even", "T2", expected="holds")
+@claim("resume.theorem.2", "two is even", "T2", expected="holds")
 def t2(quick):
     _ran("t2")
     if os.environ.get("RESUME_STOP") == "t2":
         raise KeyboardInterrupt
     return Verdict("holds" if 2 % 2 == 0 else "refuted", True, "exact", {"rem": 2 % 2})
 
-@claim("mine.theorem.3", "three is odd", "T3", expected="holds")
+@claim("resume.theorem.3", "three is odd", "T3", expected="holds")
 def t3(quick):
     _ran("t3")
     return Verdict("holds" if 3 % 2 == 1 else "refuted", True, "exact", {"rem": 3 % 2})
 '''
 
 
-def _setup(tmp_path, monkeypatch, paper="mine"):
+def _setup(tmp_path, monkeypatch, paper="resume"):
     """The catalogue under its own paper name (claim ids are registered once per process)."""
     cat = tmp_path / f"{paper}_resume.py"
-    cat.write_text(CATALOGUE.replace('"mine.', f'"{paper}.'))
+    cat.write_text(CATALOGUE.replace('"resume.', f'"{paper}.'))
     log = tmp_path / "ran.txt"
     monkeypatch.setenv("RESUME_LOG", str(log))
     return cat, log
@@ -61,7 +61,7 @@ def test_interrupted_check_prints_its_resume_line_and_resume_runs_only_the_rest(
     assert r.returncode == 130, r.stderr
     partial = Path(str(out) + ".partial")
     saved = json.loads(partial.read_text())
-    assert [c["id"] for c in saved["claims"]] == ["mine.theorem.1"] and not out.exists()
+    assert [c["id"] for c in saved["claims"]] == ["resume.theorem.1"] and not out.exists()
     line = r.stderr.split("resume with:\n")[1].splitlines()[0].strip()
     assert shlex.split(line) == ["dpexact", *args, "--resume"]  # the user's flags, repeated
     log.write_text("")
@@ -69,7 +69,7 @@ def test_interrupted_check_prints_its_resume_line_and_resume_runs_only_the_rest(
     assert r.exit_code == 0, r.output
     assert log.read_text().split() == ["t2", "t3"]  # t1 was kept, not run again
     final = json.loads(out.read_text())
-    assert final["complete"] and [c["id"] for c in final["claims"]] == ["mine.theorem.1", "mine.theorem.2", "mine.theorem.3"]
+    assert final["complete"] and [c["id"] for c in final["claims"]] == ["resume.theorem.1", "resume.theorem.2", "resume.theorem.3"]
     assert final["claims"][0]["evidence"] == {"sum": 2} and not partial.exists()
 
 
