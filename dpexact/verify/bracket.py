@@ -161,6 +161,24 @@ class EpsilonBracket:
     def width(self) -> float:
         return self.upper_float - self.lower_float
 
+    @property
+    def relative_width(self) -> float:
+        """``(upper - lower) / upper``: 0 for an unbounded witness (the level is ∞, attained), ∞ without a
+        proof above (or a witness below); 0 when both ends are 0."""
+        if self.lower is not None and self.lower.unbounded:
+            return 0.0
+        if self.upper is None or self.lower is None or not math.isfinite(self.upper_float):
+            return math.inf
+        scale = max(abs(self.upper_float), abs(self.lower_float))
+        return 0.0 if scale == 0 else max(0.0, self.width) / scale
+
+    def closed(self, tolerance: float = 1e-6) -> bool:
+        """Whether the bracket pins the level: relative width <= ``tolerance``, or an unbounded witness
+        (lower = ∞). A proof over a bounded score box never closes it (the level is over the whole domain)."""
+        if self.lower is not None and self.lower.unbounded:
+            return True
+        return self.upper is not None and self.upper.whole_domain and self.relative_width <= tolerance
+
     def _proved(self, upper: str, claimed: str) -> tuple[BracketDecision, str]:
         """``private`` for a proof over the whole domain, else ``private-within-scope`` naming its domain."""
         assert self.upper is not None
@@ -241,4 +259,6 @@ class EpsilonBracket:
             "upper_float": _finite(self.upper_float),
             "domain": self.domain,
             "whole_domain": self.upper is not None and self.upper.whole_domain,
+            "relative_width": _finite(self.relative_width),
+            "closed": self.closed(),
         }

@@ -12,7 +12,7 @@ neighbours, and each unit supports one of the two forms only:
   branch-and-bound on a stated score box (:mod:`.selection_bnb`);
 * a query relation name ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (None: the mechanism's
   own) for every other claim: threshold-shift and noisy-max couplings checked symbolically
-  (:mod:`.symbolic_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
+  (:mod:`.symbolic_coupling`), the threshold-shift coupling at the stated n (:mod:`.fixed_n_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
   (:mod:`.finite_levels`), noisy max's released value (:mod:`.max_value`).
 
 Some units also give a whole verdict with its witness where a family's level is known
@@ -34,6 +34,7 @@ from ..verdict import Verdict
 from .closed_forms import ClosedForm
 from .density_ratio import DensityRatioProof
 from .finite_levels import RapporLevel, TruncatedGeometricLevel
+from .fixed_n_coupling import FixedNCoupling
 from .max_value import MaxValueLaplace
 from .selection_bnb import SelectionBnB
 from .selection_theorems import THEOREMS
@@ -73,7 +74,7 @@ class VerdictUnit(ProofUnit, Protocol):
 
 
 #: the one ordered list of proof units (module docstring); the router tries them in this order
-PROOFS: list[ProofUnit] = [*THEOREMS, SelectionBnB(), ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(),
+PROOFS: list[ProofUnit] = [*THEOREMS, SelectionBnB(), ThresholdShiftProof(), FixedNCoupling(), NoisyMaxProof(), DensityRatioProof(),
                            TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ThresholdCoupling(),
                            ClosedForm()]
 

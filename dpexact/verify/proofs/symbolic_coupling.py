@@ -345,8 +345,11 @@ class ThresholdShiftProof:
                               [str(s) for s in th.shifts], "symbolic_in": list(th.for_every),
                               "holds_for_every_value": th.holds})
 
-    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
-        return None  # a coupling bounds from above only
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Any:
+        """The coupling-aligned tail witness at n (:func:`.fixed_n_coupling.coupling_witness`)."""
+        from .fixed_n_coupling import coupling_witness
+
+        return coupling_witness(mechanism, n, relation)
 
 
 class NoisyMaxProof:
@@ -379,5 +382,9 @@ class NoisyMaxProof:
                      details={"statement": f"log-ratio <= {ratio}·ε for every n", "bound_over_epsilon": str(ratio),
                               "holds_for_every_value": holds})
 
-    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
-        return None  # a coupling bounds from above only
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Any:
+        """The tail witness at n (default 3; :func:`..search.tail_witness.noisy_max_witness`)."""
+        from ..search.tail_witness import noisy_max_witness
+
+        rel = relation or ("monotone" if mechanism.monotone else "all-differ")
+        return noisy_max_witness(mechanism, n if n is not None else 3, rel)

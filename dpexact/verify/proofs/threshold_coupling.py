@@ -142,6 +142,7 @@ def _branch_bound(terms: Any, b1: Any, relation: str, delta: Fraction) -> tuple[
     # scales as exact Fractions where rational: the same numbers, without the Real wrapper's cost
     segs = [(_num(b), [[(f[0], _num(f[1])) if len(f) > 1 else f for f in q] for q in t]) for b, t in segs]
     n = sum(len(t) for _, t in segs)
+    memo: dict = {}  # one query's worst cost depends on its factors, the shift and its box ends only
     worst: Any = 0
     worst_s = None
     for box in _pieces(relation, delta, n):
@@ -154,10 +155,13 @@ def _branch_bound(terms: Any, b1: Any, relation: str, delta: Fraction) -> tuple[
             for s in _shifts(delta):
                 tot: Any = (s if s >= 0 else -s) / b
                 for f, ends in zip(seg, ends_seg):
-                    per: Any = None
-                    for d in ends:
-                        v = _query_bound(f, s, d)
-                        per = v if per is None else _max(per, v)
+                    key = (tuple(f), s, tuple(ends))
+                    per: Any = memo.get(key)
+                    if per is None:
+                        for d in ends:
+                            v = _query_bound(f, s, d)
+                            per = v if per is None else _max(per, v)
+                        memo[key] = per
                     tot = _add(tot, per)
                     if tot == INF:
                         break
