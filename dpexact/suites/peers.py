@@ -266,7 +266,7 @@ def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
     from ..protocols import CouplingLaw
     from ..verify.proofs.noisy_max_coupling import noisy_max_bound
-    from ..verify.proofs.threshold_coupling import coupling_bound
+    from ..verify.proofs.fixed_n_coupling import cached_bound
 
     nm = noisy_max_bound(m, e.relation or "all-differ")
     if nm is not None:
@@ -274,8 +274,8 @@ def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     if not isinstance(m, CouplingLaw) or e.n is None:
         return None
 
-    cb = coupling_bound(m, e.n, e.relation or "all-differ")
-    return str(cb.bound) if cb.finite else "inf"
+    cb = cached_bound(m, e.n, e.relation or "all-differ")  # the proof unit's, computed once
+    return None if cb is None else (str(cb.bound) if cb.finite else "inf")
 
 
 def run_suites(suites: list[str] | None = None, names: list[str] | None = None) -> list[PeerRow]:

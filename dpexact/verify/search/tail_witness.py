@@ -22,7 +22,9 @@ limit at the stated n.
 :data:`SPREADS` noise scales; each candidate's log-ratio is enclosed in ball arithmetic from the
 mechanism's own ``pattern_probability`` (or, for a law that also releases values,
 ``part_box_probability`` on a narrow box of each released value — the certified ratio is the
-box's lower bound under q over its upper bound under q'). Floats never decide: the reported lower
+box's lower bound under q over its upper bound under q'; for a law whose released values are
+independent given the pattern, :class:`~dpexact.protocols.ValueLoss`, plus their exact supremum,
+attained on the tail boxes beyond both queries). Floats never decide: the reported lower
 end is the ball's lower end, rounded down.
 """
 
@@ -30,13 +32,14 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
+from ...protocols import ValueLoss
 from ..bracket import Witness
 
-__all__ = ["tail_witness", "noisy_max_witness", "MAX_OUTPUTS", "SPREADS"]
+__all__ = ["tail_witness", "noisy_max_witness", "placements", "certify", "lower_float", "MAX_OUTPUTS", "SPREADS"]
 
 #: at most this many of the coupling's worst outputs are tried (longest first)
 MAX_OUTPUTS = 8
@@ -48,8 +51,10 @@ _PREC = 256
 
 
 def _corners(delta: Fraction, relation: str) -> list[tuple[Fraction, Fraction]]:
+    """``(d_⊥, d_⊤)``: the aligned corner first (⊥ queries up, ⊤ queries down: both answers grow less
+    likely under q'), then the others."""
     ends = (delta, -delta, Fraction(0))
-    out = [(a, b) for a in ends for b in ends]
+    out = sorted(((a, b) for a in ends for b in ends), key=lambda c: c != (delta, -delta))
     if relation == "monotone":
         out = [(a, b) for a, b in out if a * b >= 0]
     return out
@@ -75,46 +80,83 @@ def _log_ratio(m: Any, q: list, q2: list, output: str, box: list | None) -> Any:
         return p1.log() - p2.log()
 
 
-def tail_witness(m: Any, n: int, relation: str, outputs: Sequence[str], target: float | None = None,
-                 tolerance: float = 1e-9) -> Witness | None:
-    """The best certified tail witness over ``outputs`` (module docstring), or None when none is positive.
-
-    ``target``: the proof's upper end; the search stops once a witness is within ``tolerance``
-    (relative) of it."""
+def _setup(m: Any, relation: str) -> tuple[Fraction, Fraction, Fraction] | None:
+    """``(Δ, T, largest noise scale)`` as rationals, or None (the witness needs them exact)."""
     if relation not in ("all-differ", "monotone"):
         return None
     delta, thr = Real.of(m.sensitivity), Real.of(m.threshold)
     scales = [Real.of(b) for b in m.noise_scales() if b is not None]
     if not (delta.is_rational and thr.is_rational and scales and all(b.is_rational for b in scales)):
         return None
-    d, t, unit = delta.value, thr.value, max(b.value for b in scales)
+    return delta.value, thr.value, max(b.value for b in scales)
+
+
+def placements(m: Any, n: int, relation: str, outputs: Sequence[str]) -> Iterator[tuple[str, list, list, str]]:
+    """Candidate pairs ``(output, q, q', note)``: for each of the first :data:`MAX_OUTPUTS` outputs (longest
+    first), each spread of :data:`SPREADS` and each corner, ⊥ queries at ``T + L`` moved by ``d_⊥`` and ⊤
+    queries at ``T - L`` moved by ``d_⊤`` (module docstring)."""
+    got = _setup(m, relation)
+    if got is None:
+        return
+    d, t, unit = got
     pats = sorted(dict.fromkeys(outputs), key=lambda o: (-len(o), o))[:MAX_OUTPUTS]
-    best: tuple[float, Witness | None] = (0.0, None)
     for spread in SPREADS:
         L = unit * spread
         for o in pats:
             for d_f, d_t in _corners(d, relation):
                 q = [t - L if i < len(o) and o[i] == "T" else t + L for i in range(n)]
                 q2 = [x + (d_t if i < len(o) and o[i] == "T" else d_f) for i, x in enumerate(q)]
-                box = [(t, t + unit * BOX_WIDTH)] * o.count("T") if _released(m, o) else None
-                try:
-                    lr = _log_ratio(m, q, q2, o, box)
-                except (ValueError, ArithmeticError, ZeroDivisionError):
-                    continue
-                if lr is None:
-                    continue
-                with ball_context(_PREC):
-                    lo = math.nextafter(float(lr.lower()), -math.inf)
-                if not math.isfinite(lo) or lo <= best[0]:
-                    continue
-                out: Any = o if box is None else {"pattern": o, "box": [[str(a), str(b)] for a, b in box]}
-                best = (lo, Witness(lower_float=lo, scores=tuple(map(str, q)), neighbour_scores=tuple(map(str, q2)),
-                                    output=out, arithmetic=f"ball:{_PREC}",
-                                    note=(f"coupling-aligned tail witness on n = {n}: ⊥ queries at T + L, ⊤ at T - L, "
-                                          f"L = {L} ({spread} noise scales), offsets ⊥ {d_f}, ⊤ {d_t}; the ratio "
-                                          f"approaches the coupling bound as L grows")))
-                if target is not None and target - lo <= tolerance * max(1.0, abs(target)):
-                    return best[1]
+                yield o, q, q2, (f"⊥ queries at T + L, ⊤ at T - L, L = {L} ({spread} noise scales), offsets ⊥ {d_f}, "
+                                 f"⊤ {d_t}")
+
+
+def certify(m: Any, o: str, q: list, q2: list) -> tuple[Any, Any] | None:
+    """``(log-ratio ball, output as JSON)`` of ``o`` between ``q`` and ``q'`` from the law (module docstring),
+    or None when the law cannot say (a probability 0, or outside what the law evaluates)."""
+    box = None
+    if _released(m, o):
+        _, t, unit = _setup(m, "all-differ")  # type: ignore[misc]
+        box = [(t, t + unit * BOX_WIDTH)] * o.count("T")
+    try:
+        lr = _log_ratio(m, q, q2, o, box)
+    except (ValueError, ArithmeticError, ZeroDivisionError):
+        return None
+    if lr is None:
+        return None
+    out: Any = o if box is None else {"pattern": o, "box": [[str(a), str(b)] for a, b in box]}
+    if isinstance(m, ValueLoss) and "T" in o:  # each released value on its tail beyond both queries
+        lr = lr + Real.of(m.value_loss(q, q2, o)).to_arb(_PREC)
+        out = {"pattern": o, "values": [f"<= {min(q[i], q2[i])}" if q[i] < q2[i] else f">= {max(q[i], q2[i])}"
+                                        for i, a in enumerate(o) if a == "T"]}
+    return lr, out
+
+
+def lower_float(lr: Any) -> float:
+    """The ball's lower end as a float rounded down."""
+    with ball_context(_PREC):
+        return math.nextafter(float(lr.lower()), -math.inf)
+
+
+def tail_witness(m: Any, n: int, relation: str, outputs: Sequence[str], target: float | None = None,
+                 tolerance: float = 1e-9) -> Witness | None:
+    """The best certified tail witness over ``outputs`` (module docstring), or None when none is positive.
+
+    ``target``: the proof's upper end; the search stops once a witness is within ``tolerance``
+    (relative) of it."""
+    best: tuple[float, Witness | None] = (0.0, None)
+    for o, q, q2, how in placements(m, n, relation, outputs):
+        got = certify(m, o, q, q2)
+        if got is None:
+            continue
+        lo = lower_float(got[0])
+        if not math.isfinite(lo) or lo <= best[0]:
+            continue
+        best = (lo, Witness(lower_float=lo, scores=tuple(map(str, q)), neighbour_scores=tuple(map(str, q2)),
+                            output=got[1], arithmetic=f"ball:{_PREC}",
+                            note=(f"coupling-aligned tail witness on n = {n}: {how}; the ratio approaches the "
+                                  f"coupling bound as L grows")))
+        if target is not None and target - lo <= tolerance * max(1.0, abs(target)):
+            break
     return best[1]
 
 
