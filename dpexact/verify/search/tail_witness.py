@@ -31,6 +31,7 @@ end is the ball's lower end, rounded down.
 from __future__ import annotations
 
 import math
+import time
 from fractions import Fraction
 from typing import Any, Iterator, Sequence
 
@@ -48,6 +49,8 @@ SPREADS = (16, 64)
 #: width of the box of a released value, in units of the largest noise scale
 BOX_WIDTH = Fraction(1, 10**9)
 _PREC = 256
+#: CPU-time cap of one tail-witness search (a law with piecewise integrals costs ~1 s a candidate)
+SECONDS = 5.0
 
 
 def _corners(delta: Fraction, relation: str) -> list[tuple[Fraction, Fraction]]:
@@ -138,13 +141,17 @@ def lower_float(lr: Any) -> float:
 
 
 def tail_witness(m: Any, n: int, relation: str, outputs: Sequence[str], target: float | None = None,
-                 tolerance: float = 1e-9) -> Witness | None:
+                 tolerance: float = 1e-9, seconds: float = SECONDS) -> Witness | None:
     """The best certified tail witness over ``outputs`` (module docstring), or None when none is positive.
 
     ``target``: the proof's upper end; the search stops once a witness is within ``tolerance``
-    (relative) of it."""
+    (relative) of it, or after ``seconds`` of this process's CPU time (CPU, not wall clock: the
+    answer does not depend on the machine's load)."""
     best: tuple[float, Witness | None] = (0.0, None)
+    stop = time.process_time() + seconds
     for o, q, q2, how in placements(m, n, relation, outputs):
+        if time.process_time() > stop:
+            break
         got = certify(m, o, q, q2)
         if got is None:
             continue
