@@ -220,7 +220,8 @@ def test_coupling_refuses_a_mechanism_with_too_little_noise():
 
 def test_bad_adaptive_refuted_with_an_independently_confirmed_box():
     m = _m("bad-adaptive-svt")
-    assert not coupling_bound(m, 10).finite
+    cb = coupling_bound(m, 10)
+    assert not cb.finite or cb.bound > EPS  # the coupling proves no ε (at n = 10 it is an upper end only)
     v = verify_mechanism(m, 10, "all-differ")
     assert v.verdict == "violated" and v.certified
     cx = v.counterexample

@@ -273,7 +273,7 @@ def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
     from ..protocols import CouplingLaw
     from ..verify.proofs.noisy_max_coupling import noisy_max_bound
-    from ..verify.proofs.fixed_n_coupling import cached_bound
+    from ..verify.proofs.coupling_witness import cached_bound
 
     nm = noisy_max_bound(m, e.relation or "all-differ")
     if nm is not None:

@@ -65,7 +65,7 @@ class ComposedLevel:
 
     def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Witness | None:
         from ..search.tail_witness import MAX_OUTPUTS, certify, lower_float, placements
-        from .fixed_n_coupling import cached_bound
+        from .coupling_witness import cached_bound
 
         rel = _relation(relation)
         parts = mechanism.components()

@@ -360,8 +360,8 @@ class ThresholdShiftProof:
                               "holds_for_every_value": th.holds})
 
     def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Any:
-        """The coupling-aligned tail witness at n (:func:`.fixed_n_coupling.coupling_witness`)."""
-        from .fixed_n_coupling import coupling_witness
+        """The coupling-aligned tail witness at n (:func:`.coupling_witness.coupling_witness`)."""
+        from .coupling_witness import coupling_witness
 
         return coupling_witness(mechanism, n, relation)
 
