@@ -232,3 +232,23 @@ def test_bench_peers_counts_closed_rows(capsys):
         assert row["closed"] and 0 <= row["relative_width"] <= 1e-6
     t = CliRunner().invoke(app, ["bench-peers", "--name", "iSVT4"])
     assert "closed brackets: 1 of 1" in " ".join(t.output.split())
+
+
+def test_mutation_density_pieces_that_misstate_the_law_prove_nothing_on_a_box():
+    """Pieces claiming twice the noise scale (half the level) disagree with the law: no proof, no bracket end."""
+    from dpexact.mechanisms.additive_noise import LaplaceMechanism
+    from dpexact.mechanisms.neighbourhoods import LInfBox
+    from dpexact.protocols import LaplacePieces
+    from dpexact.verify.proofs.density_ratio import proof_on_neighbourhood
+
+    m = LaplaceMechanism(epsilon=1)
+    got = proof_on_neighbourhood(m, 1, LInfBox(2))
+    assert got is not None and Fraction(got[0].upper) == 2
+
+    @dataclass(frozen=True)
+    class Misstated(LaplaceMechanism):
+        def density_pieces(self, n):
+            p = super().density_pieces(n)
+            return LaplacePieces(p.centres, tuple(2 * b for b in p.scales), column_bound=p.column_bound)
+
+    assert proof_on_neighbourhood(Misstated(epsilon=1), 1, LInfBox(2)) is None
