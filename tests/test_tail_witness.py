@@ -252,3 +252,17 @@ def test_mutation_density_pieces_that_misstate_the_law_prove_nothing_on_a_box():
             return LaplacePieces(p.centres, tuple(2 * b for b in p.scales), column_bound=p.column_bound)
 
     assert proof_on_neighbourhood(Misstated(epsilon=1), 1, LInfBox(2)) is None
+
+
+def test_closed_means_a_narrow_bracket_over_the_whole_domain_or_an_unbounded_witness():
+    from dpexact.verify.bracket import Proof, Witness
+
+    w = Witness(0.5 - 1e-9, ("0",), ("1",), "F", "ball:256")
+    whole = Proof(0.5, "coupling", {"n": 10, "scores": "R^n"}, upper="1/2")
+    box = Proof(0.5, "branch-and-bound", {"n": 3, "scores": "[-8, 8]^3", "bounded": True})
+    assert EpsilonBracket(w, whole).closed() and abs(EpsilonBracket(w, whole).relative_width - 2e-9) < 1e-12
+    assert not EpsilonBracket(w, box).closed()  # a score box is not the level's domain
+    assert not EpsilonBracket(Witness(0.4, ("0",), ("1",), "F", "ball:256"), whole).closed()  # width 0.2
+    assert not EpsilonBracket(None, whole).closed() and EpsilonBracket(None, whole).relative_width == math.inf
+    inf = Witness(math.inf, ("0",), ("1",), "F", "exact", unbounded=True)
+    assert EpsilonBracket(inf, None).closed() and EpsilonBracket(inf, None).relative_width == 0
