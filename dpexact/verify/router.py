@@ -78,9 +78,9 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
             return proved_verdict(mechanism, proof, name, time.perf_counter() - t0,
                                   witness=unit.witness(mechanism, n, rel) if unit is not None else None)
     v = _search_mechanism(mechanism, n, relation, name, **kwargs)
-    done = closed_by_search(v, proof)  # the search's witness closes the bracket: nothing more to construct
-    witness = None if unit is None or done else unit.witness(mechanism, n, rel)
-    if v.verdict == "violated" and not done and not EpsilonBracket(witness, proof).closed():
+    witness = None if unit is None else unit.witness(mechanism, n, rel)
+    done = closed_by_search(v, proof) or EpsilonBracket(witness, proof).closed()  # a closed bracket: no more search
+    if v.verdict == "violated" and not done:
         witness = _pattern_level(v, mechanism, n, rel, proof, witness)
     v = attach_bracket(v, proof, witness)
     v.seconds = time.perf_counter() - t0
