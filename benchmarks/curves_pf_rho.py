@@ -17,6 +17,7 @@ For each n ∈ {3..10} and ε ∈ {0.1, 0.5, 1, 2, 4} (sensitivity Δ = 1, PF's 
   (docs/curves.md). A screen, not a proof.
 
     PYTHONPATH=$PWD nice python benchmarks/curves_pf_rho.py --out benchmarks/curves_pf_rho.jsonl
+    python benchmarks/curves_pf_rho.py --table benchmarks/curves_pf_rho.jsonl
 """
 
 from __future__ import annotations
@@ -129,14 +130,33 @@ def screen(eps: float, n: int, starts: int, seed: int) -> tuple[float, float]:
     return best, worst_front
 
 
+def table(path: str) -> str:
+    """The markdown table of benchmarks/README.md from the rows in ``path``."""
+    rows = [json.loads(line) for line in open(path)]
+    out = ["| ε | n | ρ lower (n = 2 limit) | ρ upper (ε-RR) | width | witness pair at n: KL (certified lower end) "
+           "| > ε²/8 | screen max | frontier screen | CPU s | load |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        out.append(f"| {r['eps']} | {r['n']} | {r['lower']:.10f} | {r['upper']:.10f} | {r['width']:.2e} "
+                   f"| {r['witness_kl_ball_lower']:.10f} | {'yes' if r['refutes_eps2_8'] else 'NO'} "
+                   f"| {r.get('screen_max', float('nan')):.10f} | {r.get('screen_frontier', float('nan')):.1e} "
+                   f"| {r['cpu']:.2f} | {r['load']:.1f} |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("--table", default=None, help="print the markdown table of a jsonl written by --out, and stop")
     ap.add_argument("--out", default=None)
     ap.add_argument("--starts", type=int, default=3)
     ap.add_argument("--no-screen", action="store_true")
+    ap.add_argument("--screen-ns", default=None, help="screen only these n (default: every n)")
     ap.add_argument("--ns", default=",".join(map(str, NS)))
     ap.add_argument("--eps", default=",".join(EPS))
     args = ap.parse_args()
+    if args.table:
+        print(table(args.table))
+        return
     from flint import arb
 
     from dpexact.curves.curve import privacy_curve
@@ -161,7 +181,7 @@ def main() -> None:
                    "witness_kl_ball_lower": down(kl_ball), "witness_kl_mp": kl_mp,
                    "eps2_8": e * e / 8, "refutes_eps2_8": bool(kl_ball > arb(eps) ** 2 / 8),
                    "blocked": "no proved reduction of PF at n >= 3 to a finite family: upper end is eps-RR (pure DP)"}
-            if not args.no_screen:
+            if not args.no_screen and (args.screen_ns is None or n in map(int, args.screen_ns.split(","))):
                 t = time.process_time()
                 row["screen_max"], row["screen_frontier"] = screen(e, n, args.starts, seed=n * 100 + int(10 * e))
                 row["screen_cpu"] = round(time.process_time() - t, 1)
