@@ -139,8 +139,8 @@ def table(path: str) -> str:
     for r in rows:
         out.append(f"| {r['eps']} | {r['n']} | {r['lower']:.10f} | {r['upper']:.10f} | {r['width']:.2e} "
                    f"| {r['witness_kl_ball_lower']:.10f} | {'yes' if r['refutes_eps2_8'] else 'NO'} "
-                   f"| {r.get('screen_max', float('nan')):.10f} | {r.get('screen_frontier', float('nan')):.1e} "
-                   f"| {r['cpu']:.2f} | {r['load']:.1f} |")
+                   + (f"| {r['screen_max']:.10f} | {r['screen_frontier']:.1e} " if "screen_max" in r else "| — | — ")
+                   + f"| {r['cpu']:.2f} | {r['load']:.1f} |")
     return "\n".join(out)
 
 
