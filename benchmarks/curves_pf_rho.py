@@ -119,7 +119,7 @@ def screen(eps: float, n: int, starts: int, seed: int) -> tuple[float, float]:
     for a in (1, 1.5, 2, 4):
         for _ in range(starts):
             z0 = np.concatenate([rng.normal(0, 3, n - 1), rng.normal(0, 3, n)])
-            r = minimize(lambda z: -value(z, a), z0, method="Nelder-Mead",
+            r = minimize(lambda z, a=a: -value(z, a), z0, method="Nelder-Mead",
                          options={"maxiter": 400 * n, "xatol": 1e-10, "fatol": 1e-15})
             best = max(best, -r.fun)
     for _ in range(starts):
@@ -132,10 +132,11 @@ def screen(eps: float, n: int, starts: int, seed: int) -> tuple[float, float]:
 
 def table(path: str) -> str:
     """The markdown table of benchmarks/README.md from the rows in ``path``."""
-    rows = [json.loads(line) for line in open(path)]
-    out = ["| ε | n | ρ lower (n = 2 limit) | ρ upper (ε-RR) | width | witness pair at n: KL (certified lower end) "
-           "| > ε²/8 | screen max | frontier screen | CPU s | load |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    with open(path) as f:
+        rows = [json.loads(line) for line in f]
+    head = ("| ε | n | ρ lower (n = 2 limit) | ρ upper (ε-RR) | width | witness pair at n: KL (certified lower end) "
+            "| > ε²/8 | screen max | frontier screen | CPU s | load |")
+    out = [head, "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         out.append(f"| {r['eps']} | {r['n']} | {r['lower']:.10f} | {r['upper']:.10f} | {r['width']:.2e} "
                    f"| {r['witness_kl_ball_lower']:.10f} | {'yes' if r['refutes_eps2_8'] else 'NO'} "
@@ -162,7 +163,7 @@ def main() -> None:
     from dpexact.curves.curve import privacy_curve
     from dpexact.curves.supremum import down
 
-    out = open(args.out, "w") if args.out else None
+    out = open(args.out, "w") if args.out else None  # noqa: SIM115 — rows are flushed one by one as they come
     for eps in args.eps.split(","):
         for n in map(int, args.ns.split(",")):
             e = float(eps)
