@@ -154,3 +154,17 @@ def test_missing_library_is_one_line_naming_the_extra():
             "from dpexact.cli.main import app; app(['audit', 'map', 'opacus:RDPAccountant'])")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "dpexact[audit]" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_bug_replay_recreations_match_the_library():
+    """The suite's `opacus-gdp-clt` GDP formula equals Opacus's GaussianAccountant; its RDP bound at integer
+    orders is above Opacus's RDP (fractional orders too, Balle et al.'s sharper conversion)."""
+    from dpexact.suites.audit import _sgm_eval
+
+    for sigma, steps in ((1.0, 1), (2.0, 10), (0.7, 100)):
+        p = {"sigma": sigma, "q": 0.1, "steps": steps, "delta": 1e-5}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            gdp = _accountant("GDP", sigma, 0.1, steps).get_epsilon(1e-5)
+        assert _sgm_eval(True)(None, p).claimed == pytest.approx(gdp, rel=1e-9)
+        assert _sgm_eval(False)(None, p).claimed >= _accountant("RDP", sigma, 0.1, steps).get_epsilon(1e-5)
