@@ -3,8 +3,9 @@ accountants report for the Poisson-subsampled Gaussian mechanism.
 
 Noise: ``DPOptimizer.add_noise`` adds ``opacus.optimizers.optimizer._generate_noise(std =
 noise_multiplier × max_grad_norm, reference = p.summed_grad)`` to each clipped, summed gradient:
-``torch.normal(0, std)`` in the parameter's dtype; with ``secure_mode`` the sum of four such draws
-halved (law N(0, std²) again, Holohan & Braghin 2021 §5.1, the first draw thrown away);
+``torch.normal(0, std)`` in the parameter's dtype; with ``secure_mode`` the sum of four draws (in
+torch's default dtype: that call passes no dtype) halved (law N(0, std²) again, Holohan & Braghin 2021
+§5.1, the first draw thrown away);
 ``loss_reduction="mean"`` then divides the gradient by the expected batch size B (law
 N(0, (std/B)²)). The noise follows a ``torch.Generator`` seeded here. float32 draws are N(0, std²)
 rounded to float32: the quantile cells (about std/40 wide) are ~10⁵ float32 spacings wide, so
@@ -100,7 +101,7 @@ SAMPLERS = {
 # ---- privacy maps: the accountants ------------------------------------------------------------
 
 #: (σ, q, T) of DP-SGD runs, at δ = 1e-5 (the customary target), plus a few large-δ points where
-#: the RDP conversion's ε turns negative. Kept to ~30 points: the certified level costs 1-5 CPU s each.
+#: the RDP conversion's ε turns negative. 32 points: their certified levels cost 1-12 CPU s each, ≈ 110 s in all.
 GRID_SQT = [(s, q, t) for s in (0.7, 1.0, 2.0) for q in (0.01, 0.1) for t in (1, 10, 100, 1000)]
 GRID_LARGE_DELTA = [(s, 0.01, t, d) for s in (4.0, 10.0) for t in (1, 10) for d in (0.01, 0.1)]
 
