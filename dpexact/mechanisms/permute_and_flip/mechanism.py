@@ -36,7 +36,8 @@ from ..base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_
 from ..validation import check_size
 from .gauss_exact import SMALL_N, pf_pmf_gauss_exact
 from .polynomial import pf_pmf_polynomial_fmpq, pf_pmf_polynomial_sympy
-from .quadrature import U, pf_pmf_quadrature_ball, pf_pmf_quadrature_float, pf_pmf_quadrature_mp
+from .quadrature import U, pf_pmf_quadrature_ball, pf_pmf_quadrature_mp
+from .quadrature_float import pf_pmf_quadrature_float
 from .recurrence import pf_pmf_recurrence_float, pf_pmf_recurrence_scalar
 
 __all__ = ["PermuteAndFlip"]
