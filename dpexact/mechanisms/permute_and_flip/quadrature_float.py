@@ -3,10 +3,10 @@ series as long as the moments of ``F`` say, and few passes over the array (the d
 
 Formula and steps as in :mod:`.quadrature`: with ``p_s = exp(x_s)``, ``F(t) = ∏_s (1 - p_s t)``,
 ``Pr[r] = p_r G(p_r)``, ``G(p) = ∫_0^T F(t)/(1 - p t) dt`` (truncated at ``T``, relative tail
-``<= e^{-L}``), an N-point Gauss–Legendre rule on ``[0, T]`` (Bernstein bound, with
-``log M <= α S_1 + b² S_2/2 + Σ_large log sup|1 - p z|``: ``½ log((1+pα)² + (pb)²) <= pα + p²b²/2``
-holds for every weight), ``log F`` through power sums ``S_k = Σ p^k`` and ``G(p) = Σ_k M_k p^k``
-with the moments ``M_k = ∫_0^T F(t) t^k dt``.
+``<= e^{-L}``), an N-point Gauss–Legendre rule on ``[0, T]`` (Bernstein bound with
+``log M <= α S + b² S_2/2`` over all weights, :func:`_rule`: no per-weight logarithm), ``log F``
+through power sums ``S_k = Σ p^k`` and ``G(p) = Σ_k M_k p^k`` with the moments
+``M_k = ∫_0^T F(t) t^k dt``.
 
 What is new here is the length of the series. Moments fall much faster than ``T^k``:
 ``F(t) <= e^{-St}`` gives ``M_k <= k!/S^{k+1}``, and ``M_0 >= 1/(2P)`` (step 1 of
@@ -24,7 +24,7 @@ Every bound that is stated is a posteriori, from the computed quantities (all su
 terms; ``F̃ >= F`` because the dropped log terms are negative):
 
 * series of ``G`` after ``K`` terms: ``Q[F (pt)^{K+1}/(1-pt)] <= p^{K+1} M̃_{K+1}/(1 - pT)``,
-  relative to ``G >= M_0 >= max(1/(2P), M̃_0 - ...)``;
+  relative to ``G >= M_0 >= max(1/(2P), M̃_0 - (quadrature bound) - E_0)`` (``E_0`` below);
 * series of ``log F``: ``0 <= log F̃ - log F <= R̄(t) = p_tiny² S_1^tiny t³/(3(1 - p_tiny t)) +
   S^med_{K_F+1} t^{K_F+1}/((K_F+1)(1 - p_M t))``, so ``G`` is off by at most
   ``Q[F̃ R̄/(1 - pt)]``: ``E_0/(1 - p_M T)`` for the series classes (``E_0 = Σ w F̃ R̄``, and
