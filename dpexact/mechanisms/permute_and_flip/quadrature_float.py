@@ -56,6 +56,7 @@ KMAX = 14  # G's series stops here; heavier weights are large (direct node sums)
 KF_MAX = 60  # log F's power sums at most (T < 1 when no weight is large: convergent)
 TABLE_MAX = 1 << 14  # medium weights up to this count: power table + matrix product
 PIECE = 1 << 14  # the tiny update runs over pieces of this many entries (128 KB)
+GROUP_MIN = 32  # large weights are grouped by value (ties) only above this count
 
 
 _LOG_FACT = [math.lgamma(k + 1) for k in range(KF_MAX + 3)]  # log k!
@@ -111,8 +112,9 @@ def _rule(T: float, S: float, S2: float, target_abs: float) -> tuple[int, float]
 
 def _groups(xl: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """The distinct values of ``xl``, the index of each entry's value (``None``: ``xl`` itself,
-    every value distinct, the common case for real-valued scores) and their multiplicities."""
-    if xl.size > 1:
+    every value distinct, the common case for real-valued scores) and their multiplicities. Up to
+    ``GROUP_MIN`` values are taken as they are: a repeated column costs less than looking for it."""
+    if xl.size > GROUP_MIN:
         srt = np.sort(xl)
         if not (srt[1:] != srt[:-1]).all():
             return np.unique(xl, return_inverse=True, return_counts=True)
