@@ -127,6 +127,13 @@ def _samples(annotation) -> list:
 
 
 def test_light_coercion_equals_typers_on_every_option():
+    from typer import core
+
+    from dpexact.cli import coercion
+
+    if "build_runtime_param" not in core.__dict__:  # a typer before runtime coercion: click converts, nothing replaced
+        assert coercion._installed is False
+        return
     checked = 0
     for cmd, p in _typer_params():
         light = p.get_runtime_param()
