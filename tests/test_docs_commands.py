@@ -55,7 +55,7 @@ SLOW = {
     ("accounting.md", "python -m dpexact account spec.toml -d 1e-5 --json"): 61,
     ("index.md", "dpexact check --quick --report report --output report/claims.json"): 52,
     ("README.md", "dpexact check --quick --report report --output report/claims.json"): 52,
-    ("README.md", "dpexact check --quick"): 120,
+    ("README.md", "dpexact check --quick"): 119,
     ("peers.md", "dpexact verify -m svt4 -e 1/10 --n 10 -p threshold=1 -p cutoff=1"): 32,
     ("sweeps.md", "dpexact sweep spec.toml --store results --json"): 21,
     ("own-mechanism.md", "mkdir -p mine && cp examples/geometric_noisy_max.py mine/"): 20,
