@@ -24,7 +24,10 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
+from .coercion import install as _install_light_coercion
 from .common import EXIT_USAGE, emit_json, flush_notes, output_option, prepare_output
+
+_install_light_coercion()  # plain option values without pydantic (cli/coercion.py)
 
 #: exceptions that mean "bad input" when they reach the command line: exit status 2
 USER_ERRORS = (ValueError, TypeError, OverflowError, ZeroDivisionError)
