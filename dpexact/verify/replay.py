@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["evidence_record", "witness_neighbourhood", "replay", "ReplayResult", "REPLAY_PREC"]
+__all__ = ["evidence_record", "replay", "ReplayResult", "REPLAY_PREC"]
 
 #: ball precision (bits) of a replay
 REPLAY_PREC = 256
@@ -126,8 +126,11 @@ def _relation(rec: Any) -> Any:
 
 def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighbourhood: Neighbourhood | None = None) -> dict[str, Any] | None:
     """The replay record of ``verdict``'s counterexample, else of its bracket's witness (whose
-    relation is ``neighbourhood``, the one the verifier searched); None when there is no evidence
-    or its relation has no saved form (then it cannot be replayed)."""
+    relation is ``neighbourhood``, default the score neighbourhood of the verdict's own claim,
+    :attr:`~.claim.Claim.witness_neighbourhood`); None when there is no evidence or its relation has
+    no saved form (then it cannot be replayed)."""
+    if neighbourhood is None and verdict.claim is not None:
+        neighbourhood = verdict.claim.witness_neighbourhood
     cx = verdict.counterexample
     base = {**_mechanism_fields(mechanism), "params": dict(params), "epsilon": str(verdict.epsilon),
             "delta": verdict.delta}
@@ -157,19 +160,6 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
         **base, "kind": "witness", "evidence": "finite", "neighbourhood": nb,
         "scores": list(w.scores), "neighbour_scores": list(w.neighbour_scores), "output": w.output,
         "lower": w.lower if w.lower is not None else repr(w.lower_float)}
-
-
-def witness_neighbourhood(mechanism: AnyMechanism, neighbourhood: str, relation: str | None, delta: Any) -> Any:
-    """The relation a bracket witness of ``verify_any(mechanism, neighbourhood=..., relation=...,
-    delta=...)`` refers to: the parsed ``neighbourhood`` of a pure-DP selection search, else None
-    (its witness is then not replayable)."""
-    from .neighbourhoods import parse_neighbourhood
-
-    from .kinds import kind_of
-
-    if not kind_of(mechanism).selection or relation is not None or delta is not None:
-        return None
-    return parse_neighbourhood(neighbourhood, mechanism)
 
 
 def _vector(rec: dict, key: str) -> tuple[Fraction, ...]:

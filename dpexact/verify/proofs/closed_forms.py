@@ -131,8 +131,8 @@ class ClosedForm:
         return None
 
     def verdict(self, mechanism: PrivacyMap, n: int | None, relation: str | None, name: str | None = None,
-                **kwargs: Any) -> Verdict:
-        return closed_form_verdict(mechanism, n, relation, name=name, **kwargs)
+                neighbourhood: Neighbourhood | None = None) -> Verdict:
+        return closed_form_verdict(mechanism, n, relation, name=name, neighbourhood=neighbourhood)
 
     def route(self, mechanism: PrivacyMap) -> tuple[frozenset[str], str]:
         """The verify options the mechanism's privacy map takes, and the route's name."""

@@ -42,7 +42,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...numbers.real import Real
-from ...protocols import CouplingLaw, Mechanism
+from ...protocols import CouplingLaw, Mechanism, Neighbourhood
 from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
@@ -252,7 +252,7 @@ class ThresholdCoupling:
         return mechanism.output_kind == "mixed" and isinstance(mechanism, CouplingLaw)
 
     def verdict(self, mechanism: Mechanism, n: int | None, relation: str | None, name: str | None = None,
-                **kwargs: Any) -> Verdict | None:
+                neighbourhood: Neighbourhood | None = None) -> Verdict | None:
         return verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
 
     def route(self, mechanism: Mechanism) -> None:

@@ -43,19 +43,12 @@ from ...mechanisms.base import MechanismCrash
 from ...protocols import AnyMechanism, BoxLaw, FINITE_KINDS, FiniteDomain, Neighbourhood, REAL_KINDS, claimed_epsilon
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
+from ..claim import parse_delta
 from ..verdict import Scope, Verdict, build_verdict
 
 __all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx"]
 
 Vector = tuple
-
-
-def parse_delta(delta: Any) -> Real:
-    """The claimed δ as an exact number in [0, 1), else a ``ValueError`` naming ``delta``."""
-    d = Real.of(delta, "delta")
-    if d.is_symbolic or not (d.sign() >= 0 and (d - 1).sign() < 0):
-        raise ValueError(f"delta must be a number in [0, 1), got {delta!r}")
-    return d
 
 
 @dataclass(frozen=True)
