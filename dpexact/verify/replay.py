@@ -202,7 +202,9 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC, mechani
         ValueError: a malformed record, a record naming code the user did not name, labels that
             disagree with what is checked (the ε), evidence of a kind the mechanism has no law for.
     """
-    from ..mechanisms.registry import mechanism as build
+    from dataclasses import replace
+
+    from ..mechanisms.registry import mechanism_from_params
     from ..numbers.real import Real
     from ..protocols import claimed_epsilon
     from .replay_record import printable, record_of, trusted_spec
@@ -221,15 +223,15 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC, mechani
     if rec["kind"] not in ("counterexample", "witness"):
         raise ValueError(f"kind must be counterexample or witness, got {printable(rec['kind'], 40)!r}")
     nb = _relation(rec.get("neighbourhood"))
-    mech = build(spec, **rec["params"])
+    mech = mechanism_from_params(spec, rec["params"])
     checked = Real.of(claimed_epsilon(mech))
     if "epsilon" in rec and rec["epsilon"] is not None and str(Real.of(str(rec["epsilon"]))) != str(checked):
         raise ValueError(f"the record's epsilon {printable(rec['epsilon'], 60)!r} is not the ε its mechanism and "
                          f"params state ({checked}), which is the ε the re-check would use; refused")
     _fits(mech, rec["kind"], rec["evidence"])
-    labels = {"mechanism": spec, "epsilon": str(checked), "neighbourhood": _relation_record(nb)}
     res = _replay(mech, rec, q, q2, nb, arithmetic, prec, t0)
-    return ReplayResult(**{**res.__dict__, **labels, "delta": None if rec.get("delta") is None else str(Real.of(str(rec["delta"])))})
+    return replace(res, mechanism=spec, epsilon=str(checked), neighbourhood=_relation_record(nb),
+                   delta=None if rec.get("delta") is None else str(Real.of(str(rec["delta"]))))
 
 
 def _fits(mech: AnyMechanism, kind: str, evidence: Any) -> None:

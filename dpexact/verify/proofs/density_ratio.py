@@ -227,7 +227,7 @@ class DensityRatioProof:
         if concrete is None or not concrete.centres:
             return None
         try:
-            sym = symbolic_copy(mechanism, epsilon=Real.of(EPS), sensitivity=Real.of(DELTA))
+            sym = symbolic_copy(mechanism, {"epsilon": Real.of(EPS), "sensitivity": Real.of(DELTA)})
             sp = sym.density_pieces(n)
             lvl, d, exact = density_level(sp, kind, Real.of(DELTA))
             ratio = sympy.simplify(lvl.to_sympy() / Real.of(claimed_epsilon(sym)).to_sympy())
@@ -260,7 +260,7 @@ class DensityRatioProof:
                     return None  # the declared bound fails on k queries
         value = Real.of(mechanism.sensitivity) * Real.of(bound)
         try:
-            sym = symbolic_copy(mechanism, epsilon=Real.of(EPS), sensitivity=Real.of(DELTA))
+            sym = symbolic_copy(mechanism, {"epsilon": Real.of(EPS), "sensitivity": Real.of(DELTA)})
             sb = Real.of(DELTA) * Real.of(sym.density_pieces(n).column_bound)
             ratio = sympy.simplify(sb.to_sympy() / Real.of(claimed_epsilon(sym)).to_sympy())
             return value, ratio, not ratio.free_symbols
