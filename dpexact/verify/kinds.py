@@ -27,7 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..protocols import AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, FINITE_KINDS, Mechanism, PatternLaw, REAL_KINDS
+from ..protocols import (COMPOSED_KINDS, DENSITY_KINDS, FINITE_KINDS, INTERVAL_KINDS, PART_KINDS, REAL_KINDS, SELECTION_KINDS,
+                         AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, Mechanism, PatternLaw)
 
 __all__ = ["OutputKind", "KINDS", "kind_of"]
 
@@ -60,6 +61,26 @@ class OutputKind:
     default_n: int | None
     event: Callable[..., tuple[Any, Any]] | None
     options: Callable[[Any, str | None], tuple[frozenset[str], str]] | None
+
+    @property
+    def parts(self) -> bool:
+        """The output is a finite part with real values (a pattern × a box of the values)."""
+        return self.name in PART_KINDS
+
+    @property
+    def interval(self) -> bool:
+        """The output is one real value with an interval law (``interval_probability``)."""
+        return self.name in INTERVAL_KINDS
+
+    @property
+    def density(self) -> bool:
+        """The output is a real vector given by a density (``pdf``, ``logpdf``; a box law when declared)."""
+        return self.name in DENSITY_KINDS
+
+    @property
+    def composed(self) -> bool:
+        """The output is a tuple of independent components (``components``)."""
+        return self.name in COMPOSED_KINDS
 
 
 def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: str | None) -> Any:
@@ -227,6 +248,8 @@ KINDS: dict[str, OutputKind] = {k.name: k for k in (
 # the facts each row states agree with the kinds the contract declares (protocols.py)
 assert tuple(k for k in KINDS if KINDS[k].finite) == FINITE_KINDS
 assert tuple(k for k in KINDS if KINDS[k].real) == REAL_KINDS
+assert tuple(k for k in KINDS if KINDS[k].selection) == SELECTION_KINDS
+assert tuple(k for k in KINDS if KINDS[k].event is not None and not KINDS[k].real) == PART_KINDS
 
 
 def kind_of(mechanism: AnyMechanism) -> OutputKind:

@@ -135,21 +135,21 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
     base = {**_mechanism_fields(mechanism), "params": dict(params), "epsilon": str(verdict.epsilon),
             "delta": verdict.delta}
     if cx is not None:
-        kind = _saved_forms().get(type(cx))
-        if kind is None:  # a counterexample with no saved form (e.g. a closed form's witness box)
+        form = _saved_forms().get(type(cx))
+        if form is None:  # a counterexample with no saved form (e.g. a closed form's witness box)
             return None
         nb = _relation_record(cx.neighbourhood)
         if nb is None:
             return None
-        out = {**base, "kind": "counterexample", "evidence": kind, "neighbourhood": nb,
+        out = {**base, "kind": "counterexample", "evidence": form, "neighbourhood": nb,
                "scores": [str(x) for x in cx.scores], "neighbour_scores": [str(x) for x in cx.neighbour_scores]}
-        if kind in ("selection", "pattern", "box"):
+        if form in ("selection", "pattern", "box"):
             out["output"] = cx.output
-        if kind in ("box", "continuous-box"):
+        if form in ("box", "continuous-box"):
             out["box"] = [[str(a), str(b)] for a, b in cx.box]
-        if kind == "interval":
+        if form == "interval":
             out["interval"] = [str(cx.interval[0]), str(cx.interval[1])]
-        if kind == "continuous-box":
+        if form == "continuous-box":
             out["delta"] = cx.delta
         return out
     w = None if verdict.bracket is None else verdict.bracket.lower

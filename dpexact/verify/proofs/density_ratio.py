@@ -46,7 +46,7 @@ import numpy as np
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import AnyMechanism, LaplaceDensity, LaplacePieces, claimed_epsilon
+from ...protocols import DENSITY_KINDS, AnyMechanism, LaplaceDensity, LaplacePieces, claimed_epsilon
 from ..bracket import Proof, Witness
 from .lazy_sympy import symbols, sympy
 from .symbolic_coupling import round_up, symbolic_copy
@@ -217,7 +217,7 @@ class DensityRatioProof:
     name = "density ratio (Laplace pieces)"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
-        return (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind == "continuous" and n is not None
+        return (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind in DENSITY_KINDS and n is not None
                 and _neighbour_kind(mechanism, relation) is not None)
 
     def _level(self, mechanism: AnyMechanism, n: int, kind: str) -> tuple | None:

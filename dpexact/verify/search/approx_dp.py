@@ -40,7 +40,8 @@ import numpy as np
 from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.real import Real
 from ...mechanisms.base import MechanismCrash
-from ...protocols import AnyMechanism, BoxLaw, FINITE_KINDS, FiniteDomain, Neighbourhood, REAL_KINDS, claimed_epsilon
+from ...protocols import (FINITE_KINDS, INTERVAL_KINDS, REAL_KINDS, SELECTION_KINDS, AnyMechanism, BoxLaw, FiniteDomain,
+                          Neighbourhood, claimed_epsilon)
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
 from ..claim import parse_delta
@@ -221,7 +222,7 @@ def approx_options(mechanism: AnyMechanism, relation: str | None) -> frozenset[s
     kind = mechanism.output_kind
     if kind in REAL_KINDS:
         return frozenset({"n", "relation", "delta"})
-    if kind == "selection" and relation is None:
+    if kind in SELECTION_KINDS and relation is None:
         return frozenset({"neighbourhood", "searches", "n", "values", "steps", "delta"})
     own = mechanism.neighbourhood() if relation is None else None
     if isinstance(own, FiniteDomain) and own.inputs:
@@ -236,7 +237,7 @@ def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, 
     """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
     the query-pair family for another finite-output one (module docstring)."""
     kind = mechanism.output_kind
-    boxed = _IntervalAsBox(mechanism) if kind == "interval" else mechanism
+    boxed = _IntervalAsBox(mechanism) if kind in INTERVAL_KINDS else mechanism
     if kind in REAL_KINDS and isinstance(boxed, BoxLaw):  # boxes and tails
         from .boxes import verify_continuous_boxes
         from ..neighbourhoods import query_relation
@@ -254,7 +255,7 @@ def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, 
         pairs = neighbour_pairs(list(own.inputs), own, steps)
         return verify_approx_dp(mechanism, pairs, own, delta, prec=prec, name=name, families={"inputs": len(own.inputs)},
                                 notes=["every neighbouring pair of the finite input domain"], progress=progress)
-    if kind == "selection" and relation is None:
+    if kind in SELECTION_KINDS and relation is None:
         from ..neighbourhoods import default_neighbourhood
         from ..decide.pure_dp import neighbour_pairs
         from .selection import integer_scope, scope_plan
@@ -268,11 +269,11 @@ def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, 
     from .patterns import pattern_pairs
 
     target = mechanism
-    if kind == "selection":  # the peers' query-pair families for a selection mechanism
+    if kind in SELECTION_KINDS:  # the peers' query-pair families for a selection mechanism
         from .selection_outputs import SelectionOutputs
 
         target = SelectionOutputs(mechanism)
-    pairs, nb, family = pattern_pairs(target, n if n is not None else (5 if kind == "selection" else 10),
+    pairs, nb, family = pattern_pairs(target, n if n is not None else (5 if kind in SELECTION_KINDS else 10),
                                       relation or "all-differ")
     return verify_approx_dp(mechanism, pairs, nb, delta, prec=prec, name=name, families={"pairs": len(pairs)},
                             notes=[family], progress=progress)
