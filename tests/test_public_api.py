@@ -156,3 +156,16 @@ def test_the_claim_verdict_has_its_own_name():
     assert ClaimVerdict("holds", True, "scope", {}).verdict == "holds"
     with pytest.raises(ValueError, match="verdict must be one of"):
         ClaimVerdict("private", True, "scope", {})
+
+
+def test_the_callable_package_takes_the_keywords_of_the_front_door():
+    """dpexact.verify(...) (the package, callable) and dpexact.verify.router.verify take the same keywords."""
+    import inspect
+
+    import dpexact.verify as package
+    from dpexact.verify.router import verify
+
+    door = inspect.signature(verify).parameters
+    call = inspect.signature(type(package).__call__).parameters
+    assert [(p.name, p.kind, p.default) for p in list(call.values())[1:]] == [(p.name, p.kind, p.default)
+                                                                              for p in door.values()]
