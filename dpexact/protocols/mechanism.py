@@ -13,7 +13,7 @@ from ..numbers.pmf import Pmf
 from .backend import Backend
 
 __all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "SELECTION_KINDS", "PART_KINDS", "INTERVAL_KINDS",
-           "DENSITY_KINDS", "COMPOSED_KINDS", "MechanismProperties", "Neighbourhood",
+           "DENSITY_KINDS", "COMPOSED_KINDS", "MechanismProperties", "Neighbourhood", "RecordedRelation",
            "FiniteDomain", "Mechanism", "ContinuousMechanism", "AnyMechanism", "SameLaw", "Named", "DeclaresKind",
            "IntervalProbability", "Pdf", "LogPdf", "Components", "is_mechanism", "check_mechanism", "mechanism_size",
            "mechanism_properties"]
@@ -113,6 +113,16 @@ class Neighbourhood(Protocol):
     def bounds(self, q: Sequence[Any]) -> Any: ...
 
     def describe(self) -> str: ...
+
+
+@runtime_checkable
+class RecordedRelation(Protocol):
+    """A neighbouring relation that writes its own record (a replay record's ``neighbourhood``):
+    ``to_record() -> {"relation": NAME, ...}``, read back by the class's ``from_record`` (the table
+    :data:`dpexact.mechanisms.neighbourhoods.RECORD_FORMS`). A relation without it cannot be replayed."""
+
+    def to_record(self) -> dict[str, Any]: ...
+
 
 
 

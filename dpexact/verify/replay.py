@@ -86,42 +86,16 @@ def _mechanism_fields(spec: str) -> dict[str, Any]:
 
 
 def _relation_record(nb: Neighbourhood) -> dict[str, Any] | None:
-    from ..mechanisms.neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox
-    from ..mechanisms.query_neighbourhoods import OneDiffer
+    """The relation's own record (:class:`~dpexact.protocols.RecordedRelation`), or None when it has none."""
+    from ..protocols import RecordedRelation
 
-    if isinstance(nb, LInfBox):
-        per = None if nb.sensitivities is None else [str(x) for x in nb.sensitivities]
-        return {"relation": "box", "sensitivity": str(nb.sensitivity), "sensitivities": per}
-    if isinstance(nb, MonotoneBox):
-        return {"relation": "monotone", "sensitivity": str(nb.sensitivity)}
-    if isinstance(nb, OneDiffer):
-        return {"relation": "one-differ", "sensitivity": str(nb.sensitivity)}
-    if isinstance(nb, HistogramAddRemove):
-        return {"relation": "add-remove"}
-    if isinstance(nb, HistogramReplace):
-        return {"relation": "replace"}
-    return None
+    return nb.to_record() if isinstance(nb, RecordedRelation) else None
 
 
 def _relation(rec: Any) -> Any:
-    from ..mechanisms.neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox
-    from ..mechanisms.query_neighbourhoods import OneDiffer
+    from ..mechanisms.query_neighbourhoods import neighbourhood_from_record
 
-    if not isinstance(rec, dict) or not isinstance(rec.get("relation"), str):
-        raise ValueError("neighbourhood: expected an object with a relation name")
-    r = rec["relation"]
-    if r == "box":
-        per = rec.get("sensitivities")
-        return LInfBox(rec.get("sensitivity", "1"), None if per is None else tuple(per))
-    if r == "monotone":
-        return MonotoneBox(rec.get("sensitivity", "1"))
-    if r == "one-differ":
-        return OneDiffer(rec.get("sensitivity", "1"))
-    if r == "add-remove":
-        return HistogramAddRemove()
-    if r == "replace":
-        return HistogramReplace()
-    raise ValueError(f"neighbourhood: unknown relation {r[:40]!r}")
+    return neighbourhood_from_record(rec)
 
 
 def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighbourhood: Neighbourhood | None = None) -> dict[str, Any] | None:
