@@ -37,7 +37,7 @@ import numpy as np
 
 from ..numbers.exp_sum import ExpSum
 from ..numbers.real import Real
-from ..protocols import AnyMechanism, BoxLaw, BoxCoordinates, noise_unit
+from ..protocols import AnyMechanism, BoxCoordinates, box_law, noise_unit
 from ..verify.kinds import kind_of
 
 __all__ = ["real_checks", "box_marginal"]
@@ -62,11 +62,8 @@ def _window(m: AnyMechanism, q: Sequence[Fraction]) -> tuple[Fraction, Fraction]
 def _law(m: AnyMechanism, q: Sequence[Fraction]) -> Callable[[Box, str], Any] | None:
     """``(box, backend) -> Pr[box coordinates of M(q) in box]``, or None (density only)."""
     qs = [str(x) for x in q]
-    if kind_of(m).interval:
-        return lambda box, be: m.interval_probability(qs, box[0][0], box[0][1], backend=be)
-    if isinstance(m, BoxLaw):
-        return lambda box, be: m.box_probability(qs, list(box), backend=be)
-    return None
+    law = box_law(m)  # an interval law as a one-box law, else the box law
+    return None if law is None else (lambda box, be: law(qs, list(box), backend=be))
 
 
 def _coordinates(m: AnyMechanism, out: Any) -> np.ndarray:

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from ..protocols import (COMPOSED_KINDS, DENSITY_KINDS, FINITE_KINDS, INTERVAL_KINDS, PART_KINDS, REAL_KINDS, SELECTION_KINDS,
-                         AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, Mechanism, PatternLaw)
+                         AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, Mechanism, PatternLaw, box_law)
 
 __all__ = ["OutputKind", "KINDS", "kind_of"]
 
@@ -225,7 +225,7 @@ def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[
                     name: str) -> tuple[Any, Any]:
     if len(box) != 1:
         raise ValueError(f"--box: {name} releases one real value, got {len(box)} intervals")
-    p = m.interval_probability(scores, box[0][0], box[0][1], backend=backend)
+    p = box_law(m)(scores, box, backend=backend)
     return p, p
 
 

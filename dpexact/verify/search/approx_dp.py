@@ -40,8 +40,8 @@ import numpy as np
 from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.real import Real
 from ...mechanisms.base import MechanismCrash
-from ...protocols import (FINITE_KINDS, INTERVAL_KINDS, REAL_KINDS, SELECTION_KINDS, AnyMechanism, BoxLaw, FiniteDomain,
-                          Neighbourhood, claimed_epsilon)
+from ...protocols import (FINITE_KINDS, REAL_KINDS, SELECTION_KINDS, AnyMechanism, FiniteDomain, Neighbourhood, box_law,
+                          claimed_epsilon)
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
 from ..claim import parse_delta
@@ -200,21 +200,6 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
                          worst_delta=float(worst_delta), reason=reason)
 
 
-class _IntervalAsBox:
-    """An ``interval`` mechanism (one real value) seen as a continuous one with a one-interval box law."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-    def box_probability(self, queries: Any, box: Sequence[Any], backend: str = "ball", prec: int = 128) -> Any:
-        if len(box) != 1:
-            raise ValueError(f"box: one interval expected, got {len(box)}")
-        return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
-
-
 def approx_options(mechanism: AnyMechanism, relation: str | None) -> frozenset[str]:
     """The options of ``verify_any`` that :func:`verify_approx` honours for this mechanism (the
     routes of its body): boxes and tails of a continuous law, every pair of a finite input
@@ -237,14 +222,14 @@ def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, 
     """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
     the query-pair family for another finite-output one (module docstring)."""
     kind = mechanism.output_kind
-    boxed = _IntervalAsBox(mechanism) if kind in INTERVAL_KINDS else mechanism
-    if kind in REAL_KINDS and isinstance(boxed, BoxLaw):  # boxes and tails
+    law = box_law(mechanism) if kind in REAL_KINDS else None
+    if law is not None:  # boxes and tails (an interval law as a one-box law)
         from .boxes import verify_continuous_boxes
         from ..neighbourhoods import query_relation
 
         parse_delta(delta)
-        return verify_continuous_boxes(boxed, n if n is not None else 3, relation or query_relation(mechanism),
-                                       name=name or mechanism.short_name, approx_delta=delta)
+        return verify_continuous_boxes(mechanism, n if n is not None else 3, relation or query_relation(mechanism),
+                                       name=name or mechanism.short_name, approx_delta=delta, law=law)
     if kind not in FINITE_KINDS:
         raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
                         f"box law; output kind {kind!r} offers neither")
