@@ -88,6 +88,7 @@ class Request:
         values: the grid search's score values (None: its default).
         steps: the box lattice resolution of the grid search.
         tolerance: the width asked of a selection claim's ε bracket (None: the default).
+        prec: the ball precision (bits) of the scope's first decisions (re-checks use more).
         given: the options set away from their defaults (:func:`.options.given_options`), in a fixed order.
     """
 
@@ -97,6 +98,7 @@ class Request:
     steps: int = 1
     tolerance: float | None = None
     given: tuple[str, ...] = ()
+    prec: int = 128
 
     @property
     def defaults_only(self) -> bool:

@@ -9,8 +9,8 @@ Every route offers one interface (:class:`Route`): a ``name``; ``supports(claim,
 route               supports                                    runs
 ==================  ==========================================  =============================================
 ``approx``          δ is set                                    ε-DP proved for every input (then (ε, δ) for
-                                                                every δ), else the (ε, δ) scope search
-                                                                (:func:`.search.approx_dp.verify_approx`)
+                                                                every δ), else the first (ε, δ) search unit
+                                                                of :data:`.search.approx_dp.APPROX_SEARCHES`
 ``score-families``  a selection claim on a score neighbourhood  a theorem (then no scope search) or the
                                                                 score-family search, the noisy-max coupling,
                                                                 the ε bracket (:mod:`.proofs.selection_bracket`)
@@ -64,25 +64,21 @@ class ApproxRoute:
         return claim.delta is not None
 
     def honours(self, claim: Claim, request: Request) -> tuple[frozenset[str], str]:
-        from .search.approx_dp import approx_options
+        from .search.approx_dp import approx_search
 
         if request.searches is not None and "local" in request.searches and "searches" in request.given:
             raise ValueError("--search local: not used by (ε, δ) verification (it searches grid, structured and "
                              "random families); an option that cannot apply is refused, not ignored")
-        return approx_options(claim.mechanism, claim.relation), f"the (ε, δ) verification of {_who(claim)}"
+        return approx_search(claim, request).honours(claim, request), f"the (ε, δ) verification of {_who(claim)}"
 
     def run(self, claim: Claim, request: Request, report: Report) -> Verdict:
-        from .search.approx_dp import verify_approx
+        from .search.approx_dp import approx_search
 
         if request.defaults_only and claim.relation is None:
             v = _pure_proof_gives_approx(claim, request)
             if v is not None:
                 return v
-        return verify_approx(claim.mechanism, claim.delta, n=request.n, relation=claim.relation,
-                             values=None if request.values is None else list(request.values), steps=request.steps,
-                             neighbourhood=claim.neighbourhood,
-                             searches=tuple(s for s in (request.searches or ("grid", "structured")) if s != "local"),
-                             name=claim.name, progress=report)
+        return approx_search(claim, request).run(claim, request, report)
 
 
 def _pure_proof_gives_approx(claim: Claim, request: Request) -> Verdict | None:
