@@ -18,8 +18,11 @@ kind            finite   an event's probability                              pur
                                                                              refutation only
 ==============  =======  ==================================================  ===========================  =========
 
-The router (:mod:`.router`), the (ε, δ) search, conformance and ``dpexact prob`` read this table;
-nothing else branches on a kind's name.
+The routes (:mod:`.routes`), conformance, ``dpexact pmf`` and ``dpexact prob`` read this table (its rows
+answer ``selection``, ``parts``, ``interval``, ``density``, ``composed``); the layers it cannot be imported
+from (the searches, the proof units, utility) read the same facts as the kind tuples of
+:mod:`dpexact.protocols` (``SELECTION_KINDS``, ``PART_KINDS``, …), which this module asserts agree with its
+rows. Nothing else compares a kind's name.
 """
 
 from __future__ import annotations
