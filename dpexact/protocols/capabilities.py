@@ -313,10 +313,17 @@ def noise_unit(mechanism: AnyMechanism) -> Any:
 
 
 def box_law(mechanism: Any) -> Any:
-    """The law of a real-valued mechanism on boxes, ``(queries, box, backend="ball", prec=None) ->
-    Pr[M(q) ∈ box]``: an ``interval`` mechanism's ``interval_probability`` on its one interval (the one
-    adapter of "an interval law as a one-box law"), else its :class:`BoxLaw`; None when it has neither
-    (a density only). ``prec`` None: the law's own default precision."""
+    """The law of a real-valued mechanism on boxes: the one adapter of "an interval law as a one-box law".
+
+    Args:
+        mechanism: a checked mechanism (an ``interval`` one, or one with a :class:`BoxLaw`).
+
+    Returns:
+        ``(queries, box, backend="ball", prec=None) -> Pr[M(q) ∈ box]``: an ``interval`` mechanism's
+        ``interval_probability`` on its one interval (a box of another length is a ``ValueError``), else
+        its ``box_probability``; None when it has neither (a density only). ``prec`` None: the law's own
+        default precision.
+    """
     from .mechanism import INTERVAL_KINDS, IntervalProbability
 
     if mechanism.output_kind in INTERVAL_KINDS and isinstance(mechanism, IntervalProbability):
