@@ -202,7 +202,8 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     route honours it is reached: the proofs are stated for the mechanism's own relation).
     """
     from .proofs import first_proof
-    from .proofs.outcome import attach_bracket, proved_verdict, proves
+    from .bracket import EpsilonBracket
+    from .proofs.outcome import attach_bracket, closed_by_search, proved_verdict, proves
     from .search.pattern_level import widest_pattern_witness
 
     t0 = time.perf_counter()
@@ -216,7 +217,8 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
                                   witness=unit.witness(mechanism, n, rel) if unit is not None else None)
     v = _unit_or_kind_search(mechanism, n, relation, name, neighbourhood)
     witness = None if unit is None else unit.witness(mechanism, n, rel)
-    if v.verdict == "violated" and not (witness is not None and witness.unbounded):
+    done = closed_by_search(v, proof) or EpsilonBracket(witness, proof).closed()  # a closed bracket: no more search
+    if v.verdict == "violated" and not done:
         witness = widest_pattern_witness(v, mechanism, n, rel, proof, witness)
     v = attach_bracket(v, proof, witness)
     v.seconds = time.perf_counter() - t0
