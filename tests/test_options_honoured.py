@@ -11,7 +11,10 @@ import dpexact
 from dpexact.cli.main import app
 from dpexact.mechanisms.registry import available
 from dpexact.verify.options import OPTION_FLAGS
-from dpexact.verify.router import _route_options, verify_any
+from dpexact.verify.claim import read_claim
+from dpexact.verify.kinds import kind_of
+from dpexact.verify.router import verify_any
+from dpexact.verify.routes import plan
 
 runner = CliRunner()
 
@@ -91,10 +94,10 @@ def test_every_route_declares_its_options(name: str) -> None:
     from registered_mechanisms import build
 
     m = build(name)
-    kind = m.output_kind
     for relation in (None, "all-differ"):
         for delta in (None, "1/100"):
-            honoured, what = _route_options(m, kind, relation, delta)
+            claim, request = read_claim(m, selection=kind_of(m).selection, relation=relation, delta=delta)
+            honoured, what = plan(claim, request).honours(claim, request)
             assert honoured <= set(OPTION_FLAGS) and what
             if delta is not None:
                 assert "delta" in honoured
