@@ -51,12 +51,12 @@ def test_unhonoured_option_is_refused(args: list[str], flag: str) -> None:
     _refused(args, flag)
 
 
-@pytest.mark.parametrize("radius,n,verdict,level", [("2", "1", "violated", 2.0), ("1/2", "1", "private-within-scope", 0.5),
-                                                    ("2", "3", "violated", 6.0), ("1/3", "3", "private-within-scope", 1.0)])
+@pytest.mark.parametrize("radius,n,verdict,level", [("2", "1", "violated", 2.0), ("1/2", "1", "private", 0.5),
+                                                    ("2", "3", "violated", 6.0), ("1/3", "3", "private", 1.0)])
 def test_laplace_box_neighbourhood_is_honoured(radius: str, n: str, verdict: str, level: float) -> None:
     """Laplace noise of scale b = Δ/ε = 1 on n queries, all moving by up to Δ': the level is n·Δ'/b
-    (the sum of the shifts over the scale), so box:2 at n = 1 is refused at ε = 1 — it was answered
-    private-within-scope for Δ = 1 before."""
+    (the sum of the shifts over the scale), so box:2 at n = 1 is refused at ε = 1; box:1/2 and box:1/3 at
+    n = 3 are proved by the density-ratio theorem on the box asked for (level 1/2 and exactly 1 = ε)."""
     import json
 
     res = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--neighbourhood", f"box:{radius}", "--n", n, "--json"])
