@@ -100,6 +100,7 @@ def main() -> None:
     ap.add_argument("--max-seconds", type=float, default=120.0, help="dpexact's CPU budget per row (a cap with --ratio)")
     ap.add_argument("--ratio", type=float, default=None,
                     help="dpexact's budget = RATIO × dp_accounting's CPU time on the row (the issue's 10×)")
+    ap.add_argument("--spread", action="store_true", help="run the rows in a stride order (coverage if cut short)")
     ap.add_argument("--jsonl", default=None, help="append each row here as it finishes; rows already in it are skipped")
     ap.add_argument("--prv-eps-error", type=float, default=1e-2)
     ap.add_argument("--sigma", action="append", help="only these σ (repeatable)")
@@ -116,7 +117,11 @@ def main() -> None:
                 r = json.loads(line)
                 done[(r["sigma"], r["q"], r["T"], r["delta"])] = r
     load0 = os.getloadavg()
-    for sigma, q, T, delta in itertools.product(grid["sigma"], grid["q"], grid["T"], grid["delta"]):
+    order = list(itertools.product(grid["sigma"], grid["q"], grid["T"], grid["delta"]))
+    if a.spread and len(order) > 1:  # a stride through the grid, so that a run cut short still covers every σ, q, T, δ
+        stride = next(k for k in range(int(len(order) * 0.38), len(order)) if math.gcd(k, len(order)) == 1)
+        order = [order[(i * stride) % len(order)] for i in range(len(order))]
+    for sigma, q, T, delta in order:
         if (sigma, q, T, delta) in done:
             rows.append(done[(sigma, q, T, delta)])
             continue

@@ -92,10 +92,11 @@ def _log_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float, arb_pts: Any)
     e = (ey[:-1] + ey[1:])
     with np.errstate(invalid="ignore", over="ignore"):
         qlo, qhi, bq = log_gauss_cells(a, b, e)
-        ea = e + U * (np.abs(a) + np.abs(b) + 2 * mu)  # y − μ rounds once more at each end
-        plo, phi, bp = log_gauss_cells(a - mu, b - mu, ea)
         lr, elr, br = log_gauss_ratio(a, b, e, mu)
-    bad = bq | bp | br | ~np.isfinite(a) | ~np.isfinite(b)
+        # P-mass of the base cell = Q-mass × ρ (exactly), so its log bounds add the two errors
+        f = 2 * U * (np.abs(qlo) + np.abs(lr))
+        plo, phi = qlo + lr - elr - f, qhi + lr + elr + f
+    bad = bq | br | ~np.isfinite(a) | ~np.isfinite(b)
     if r < 1:
         lq, l1q = math.log(r), math.log1p(-r)
         dq, d1q = 4 * U * abs(lq), 4 * U * abs(l1q) + 2 * U
@@ -223,7 +224,7 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     is certain, else to g_{k−1} (:mod:`.grid_measure`: lowering losses lowers δ).
 
     The boundaries only decide how tight the end is, never whether it is sound: starting from the centred
-    cells b_k = g_k − h/2, two Newton-like steps move each boundary by the mean of its neighbours' offsets
+    cells b_k = g_k − h/2, a Newton-like step moves each boundary by the mean of its neighbours' offsets
     β = λ − g (a cell's λ follows its boundaries about one for one), then each boundary is raised by twice
     the larger residual |β| (plus its error bound) of its two cells, which lifts each λ_k just above g_k.
     So the losses move by about the residual instead of O(h)."""
@@ -260,9 +261,6 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     with np.errstate(invalid="ignore", over="ignore"):
         P_lo, lam, _ = offsets(b)
         b = step(b, lam - g)
-        P_lo, lam, _ = offsets(b)
-        beta = lam - g
-        b = step(b, beta)
         P_lo, lam, elam = offsets(b)
         # per-boundary margins: raising b_k raises both neighbours' λ; each cell asks for twice its residual
         need = np.nan_to_num(2 * np.abs(lam - g) + 2 * elam + 64 * U * np.abs(g), nan=0.0, posinf=0.0)
