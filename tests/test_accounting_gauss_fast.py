@@ -101,7 +101,7 @@ def _laws(sigma: str, q: str):
 
 def test_dominating_parameters_are_outward():
     law = _laws("0.8", "1/1000")["remove"]
-    up, lo, (mu_u, r_u), (mu_l, r_l) = dominating_laws(law)
+    _, _, (mu_u, r_u), (mu_l, r_l) = dominating_laws(law)
     from flint import arb
 
     assert arb(mu_u) >= law.base.mu and arb(mu_l) <= law.base.mu
@@ -112,8 +112,8 @@ def _step_delta(sig: float, r: float, eps: float, direction: str):
     """δ(ε) of one Poisson-subsampled Gaussian step by mpmath quadrature (60 digits)."""
     mpmath.mp.dps = 40
     S, R, E = mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(eps)
-    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)  # noqa: E731
-    Q = lambda x: mpmath.npdf(x, 0, S)  # noqa: E731
+    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)
+    Q = lambda x: mpmath.npdf(x, 0, S)
     if direction == "remove":
         x0 = S**2 * mpmath.log((mpmath.exp(E) - 1 + R) / R) + mpmath.mpf(1) / 2
         return mpmath.quad(lambda x: A(x) - mpmath.exp(E) * Q(x), [x0, x0 + 5 * S, x0 + 20 * S, mpmath.inf])

@@ -29,7 +29,7 @@ from .gauss_cells import U, log_gauss_cells, log_gauss_ratio
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LossLaw
 
-__all__ = ["discretise_gauss", "gauss_window", "dominating_laws"]
+__all__ = ["discretise_gauss", "dominating_laws", "gauss_window"]
 
 PREC = 128
 LN2 = math.log(2)
@@ -178,7 +178,7 @@ def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int])
     pts = (j_lo + np.arange(n + 1, dtype=np.float64)) * h  # exact: h a power of two
     arb_pts = [arb(float(x)) for x in pts] if n < 0 else _LazyArb(pts)
     law_u, law_l, (mu_u, r_u), (mu_l, r_l) = dominating_laws(law)
-    Pu_lo, Pu_hi, Qu_lo, Qu_hi, lam_u, elam_u = _log_cells(law_u, pts, mu_u, r_u, arb_pts)
+    _, _, _, Qu_hi, lam_u, elam_u = _log_cells(law_u, pts, mu_u, r_u, arb_pts)
     li = pts[:-1]
     tl = (1 + theta) * pts
     # upper: connect the dots; α = fraction of the cell's P′-mass sent to its top point, from λ − l ∈ [0, h]
@@ -232,7 +232,7 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     b = (j_lo + np.arange(n + 2, dtype=np.float64) - 0.5) * h
 
     def offsets(bb: np.ndarray) -> tuple[np.ndarray, ...]:
-        P_lo, _, _, Q_hi, lam, elam = _log_cells(law, bb, mu, r, _LazyArb(bb))
+        P_lo, _, _, _, lam, elam = _log_cells(law, bb, mu, r, _LazyArb(bb))
         return P_lo, lam, elam
 
     # a near-atom (the subsampled law's lump just above log(1 − r)) cannot be moved by boundaries: the grid

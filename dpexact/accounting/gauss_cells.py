@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = ["gl_rule", "log_gauss_cells", "MAX_REL", "M_NODES"]
+__all__ = ["MAX_REL", "M_NODES", "gl_rule", "log_gauss_cells", "log_gauss_ratio"]
 
 U = 2.0**-53
 M_NODES = 8
