@@ -41,6 +41,8 @@ COARSE_CELLS = 2048
 #: tilted mass outside the window, relative to the peak cell (upper: bounded and kept in ``dropped``)
 WINDOW_BITS = 80
 PREC = 128
+#: the vectorised Gaussian path (:mod:`.discretise_gauss`); False forces the arb path (tests compare them)
+FAST = True
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,12 @@ def window(law: LossLaw, h: float, theta: float) -> tuple[int, int]:
         if loss is not None:
             x = float(loss.mid())
             js += [math.floor(x / h) - 1, math.ceil(x / h) + 1]
-    if law.continuous:
+    if law.continuous and isinstance(law.base, GaussianBase):
+        lo, hi = _hint(law, theta)
+        rng = _gauss_range(law, theta, lo, hi)
+        if rng is not None:
+            js += [math.floor(rng[0] / h) - 1, math.ceil(rng[1] / h) + 1]
+    elif law.continuous:
         lo, hi = _hint(law, theta)
         if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
             w = (hi - lo) / COARSE_CELLS
@@ -113,6 +120,26 @@ def window(law: LossLaw, h: float, theta: float) -> tuple[int, int]:
     if law.continuous and isinstance(law.base, GaussianBase):
         j_hi = max(j_hi, 1)  # the tilted tail bound needs a window top >= 0
     return j_lo, j_hi
+
+
+_RANGES: dict = {}
+
+
+def _gauss_range(law: LossLaw, theta: float, lo: float, hi: float) -> tuple[float, float] | None:
+    """The Gaussian window's loss range (a float hint, cached per law and tilt: it does not depend on h)."""
+    from .discretise_gauss import gauss_window
+
+    if not (math.isfinite(lo) and math.isfinite(hi) and hi > lo):
+        return None
+    key = (id(law), theta, lo, hi)
+    hit = _RANGES.get(key)
+    if hit is not None and hit[0] is law:
+        return hit[1]
+    if len(_RANGES) > 256:
+        _RANGES.clear()
+    rng = gauss_window(law, theta, lo, hi, COARSE_CELLS, WINDOW_BITS)
+    _RANGES[key] = (law, rng)
+    return rng
 
 
 def _choose_shift(d: np.ndarray, w: np.ndarray, h: float) -> float:
@@ -144,6 +171,11 @@ def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None
         raise ValueError(f"grid step must be a power of two, got {h}")
     j_lo, j_hi = win if win is not None else window(law, h, theta)
     n = j_hi - j_lo
+    if law.continuous and isinstance(law.base, GaussianBase) and FAST:
+        from .discretise_gauss import discretise_gauss
+
+        up, lo = discretise_gauss(law, h, theta, (j_lo, j_hi))
+        return Discretised(up, lo, 0.0, 0.0, n)
     with ball_context(PREC):
         H, TH = arb(h), arb(theta)
         pts: dict[int, Any] = {}
