@@ -6,6 +6,17 @@ option names as keywords — plus ``mechanism`` / ``available`` (the registry), 
 ``conform``. Import is light; heavy libraries (sympy, flint, cvxpy) load when first used.
 """
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # what the lazy attributes below are, for type checkers and IDEs
+    from .accounting.accountant import Accountant
+    from .api import delta, epsilon, optimal, pmf, verify
+    from .conformance.checks import conform
+    from .curves.curve import privacy_curve
+    from .mechanisms.defined import define_mechanism
+    from .mechanisms.loader import mechanism_factory
+    from .mechanisms.registry import available, mechanism
+
 __version__ = "0.1.0"
 __all__ = ["__version__", "available", "mechanism", "define_mechanism", "mechanism_factory", "conform",
            "verify", "optimal", "delta", "epsilon", "pmf", "privacy_curve", "Accountant"]
@@ -36,11 +47,7 @@ def __getattr__(name: str):  # light import: these pull in numpy/flint when firs
         from .conformance.checks import conform
 
         return conform
-    if name == "verify":  # the package dpexact.verify is callable: dpexact.verify(m, ...) is api.verify
-        import importlib
-
-        return importlib.import_module(".verify", __name__)
-    if name in ("optimal", "delta", "epsilon", "pmf"):
+    if name in ("verify", "optimal", "delta", "epsilon", "pmf"):
         from . import api
 
         return getattr(api, name)

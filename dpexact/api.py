@@ -1,7 +1,7 @@
 """The public API: the CLI's commands as functions, importable from ``dpexact``.
 
 =========================  ===========================================  ==============================
-``dpexact.verify(m, …)``   is the claimed ε (or ε, δ) true?             :class:`~.verify.verdict.Verdict`
+``dpexact.verify(m, …)``   is the claimed ε (or ε, δ) true?             :class:`~.verification.verdict.Verdict`
 ``dpexact.optimal(n, k,    the optimal regular mechanism (LP) and the   :class:`~.lp.optimal_result.OptimalResult`
 ε, …)``                    optimality ratios of ``mechanisms``          (``to_dict()``: ``optimal --json``)
 ``dpexact.delta(…)``       δ(ε) of a pmf pair, Gaussian or Laplace      :class:`~.accounting.delta_epsilon.Enclosure`
@@ -27,7 +27,7 @@ from .accounting.delta_epsilon import AccountedMechanism, Enclosure
 from .lp.optimal_result import OptimalResult
 from .numbers.pmf import Pmf
 from .protocols import Backend, Mechanism
-from .verify.router import verify  # noqa: F401  (dpexact.verify, the callable package, calls it)
+from .verification.router import verify  # noqa: F401  (dpexact.verify, the callable package, calls it)
 
 __all__ = ["verify", "optimal", "delta", "epsilon", "pmf"]
 

@@ -10,7 +10,7 @@ backend operations (README, "your own mechanism"):
 For each and each n the row runs what ``dpexact verify --n N`` runs on a selection mechanism of
 one's own, through the same door (:func:`dpexact.verify` with the searches grid, structured, local
 named, so the finite-scope search runs), then the ε bracket
-(:func:`dpexact.verify.proofs.selection_bracket.bracket_selection`: the witness maximisation
+(:func:`dpexact.verification.proofs.selection_bracket.bracket_selection`: the witness maximisation
 below, the branch-and-bound above; its time starts at the door's ``ε bracket`` progress step). Both are timed in CPU seconds of
 this process (``time.process_time``), in the same run, one after the other, so the ratio
 ``bracket / scope search`` is computed live from the code as it is — never stored. One round
@@ -77,7 +77,7 @@ def _load() -> float:
 
 def bracket_row(label: str, mechanism: Mechanism, n: int) -> dict:
     """CPU seconds of the scope search and of the bracket on ``mechanism`` at ``n`` (module docstring)."""
-    from .verify.router import verify
+    from .verification.router import verify
 
     load0 = _load()
     marks: list[float] = []

@@ -7,7 +7,7 @@ Three of them break ε-DP only where a grid of score vectors never looks; two ar
   ``max + min`` (a planted bug kept on purpose): it is therefore **not** shift-invariant although it
   declares so. ``dpexact conform`` refuses the declaration with a certified witness pair
   (q and q + c·1 with different pmfs), and no proof uses it (the branch-and-bound screens declared
-  premises first: :mod:`dpexact.verify.decide.premises`);
+  premises first: :mod:`dpexact.verification.decide.premises`);
 * ``em_spread18`` — the corrected sibling: the spread ``max − min``, truly shift-invariant;
 * ``grr_argmax`` — GRR on the best candidate, ties shared (brr eq. 6): ε-DP, level exactly ε;
 * ``top1_ties`` — each best candidate (ties included) gets weight b = e^{ε/2}, the others 1: ε-DP,

@@ -17,8 +17,8 @@ from dpexact.mechanisms.sparse_vector.piecewise import Piecewise, integrate_prod
 from dpexact.mechanisms.sparse_vector.threshold_integral import ball_ops, exact_ops
 from dpexact.numbers.backends import ball_context
 from dpexact.numbers.exp_sum import ExpSum
-from dpexact.verify.router import verify_mechanism
-from dpexact.verify.proofs.threshold_coupling import coupling_bound, verify_coupling
+from dpexact.verification.router import verify_mechanism
+from dpexact.verification.proofs.threshold_coupling import coupling_bound, verify_coupling
 
 EPS = Fraction(1, 10)
 NAMES = ["gap-svt", "adaptive-svt", "bad-adaptive-svt"]
@@ -289,7 +289,7 @@ def test_pattern_verdicts_name_the_coupling_scope():
     m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1)
     v = verify_mechanism(m, 5, "all-differ")  # the symbolic coupling proves every n
     assert v.verdict == "private" and any("for every n" in s for s in v.scope.notes)
-    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism
+    from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism
 
     v = _search_mechanism(m, 5, "all-differ")  # the pattern search alone, extended by the per-n factor check
     assert v.verdict == "private-within-scope"
@@ -316,7 +316,7 @@ def test_coupling_covers_threshold_redraws(cutoff):
     m = dpexact.mechanism("svt2", epsilon=EPS, threshold=1, cutoff=cutoff)
     assert coupling_bound(m, 10).bound == EPS
     assert verify_mechanism(m, 6, "all-differ").verdict == "private"  # every n (symbolic coupling)
-    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism
+    from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism
 
     v = _search_mechanism(m, 6, "all-differ")
     assert v.verdict == "private-within-scope" and any("EVERY pair" in s for s in v.scope.notes)

@@ -11,10 +11,10 @@ from typer.testing import CliRunner
 
 import dpexact
 from dpexact.cli.main import app
-from dpexact.verify.search.approx_dp import verify_approx
-from dpexact.verify.router import verify_mechanism
-from dpexact.verify.search.patterns import pattern_pairs
-from dpexact.verify.search.selection import verify
+from dpexact.verification.search.approx_dp import verify_approx
+from dpexact.verification.router import verify_mechanism
+from dpexact.verification.search.patterns import pattern_pairs
+from dpexact.verification.search.selection import verify
 
 
 def _exact_profile(m, pairs, eps):
@@ -144,7 +144,7 @@ def test_a_pure_theorem_proves_every_delta(name):
 def test_an_em_built_with_twice_epsilon_is_not_proved_for_delta():
     """Mutation: EM run at 2ε but claimed ε-DP has no pure proof of ε; the (ε, δ) search refutes it."""
     from dpexact.suites.soundness import _misclaimed
-    from dpexact.verify.router import verify_any
+    from dpexact.verification.router import verify_any
 
     v = verify_any(_misclaimed("em", 2, 1)(), n=3, delta="1/1000000")
     assert v.verdict == "violated" and v.worst_delta > 1e-6

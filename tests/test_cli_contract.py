@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 import dpexact
 from dpexact.cli.main import app
 from dpexact.schemas import COMMANDS, SCHEMA_VERSION, schema, validate
-from dpexact.verify.bracket import EpsilonBracket, Proof, Witness
-from dpexact.verify.verdict import Scope, Verdict
+from dpexact.verification.bracket import EpsilonBracket, Proof, Witness
+from dpexact.verification.verdict import Scope, Verdict
 
 runner = CliRunner()
 
@@ -45,7 +45,7 @@ def _verdict(kind: str, reason: str = "") -> Verdict:
 
 @pytest.mark.parametrize("kind, code", [("private", 0), ("undecided", 3)])
 def test_verify_exit_code_and_bracket_first_for_bracketed_verdicts(kind, code, monkeypatch):
-    import dpexact.verify.router as od
+    import dpexact.verification.router as od
 
     reason = "the bracket [0.9, 1.5] straddles ε = 1 (width 0.6)" if kind == "undecided" else ""
     def fake(claim, request, progress=None):  # the verdict of the claim the CLI parsed
@@ -74,7 +74,7 @@ def test_verify_exit_code_and_bracket_first_for_bracketed_verdicts(kind, code, m
 
 
 def test_verify_exit_code_of_a_scope_only_verdict(monkeypatch):
-    import dpexact.verify.router as od
+    import dpexact.verification.router as od
 
     v = Verdict("pf", {"epsilon": "1"}, "1", "private-within-scope", Scope("box:1"), 0.9, 0.9, None, None, None, 0.01)
     monkeypatch.setattr(od, "verify_claim", lambda *a, **k: v)
@@ -128,7 +128,7 @@ def test_replay_a_saved_counterexample_and_a_tampered_one(tmp_path):
     assert lr > 1 and d["log_ratio"][0] <= lr <= d["log_ratio"][1] + 1e-12
     # one score changed, the pair still neighbours: the ratio no longer exceeds e^ε -> 1
     rec2 = dict(rec, scores=[rec["scores"][0], str(Fraction(rec["scores"][1]) + 1)])
-    assert dpexact.verify.neighbourhoods.LInfBox(1).contains(rec2["scores"], rec2["neighbour_scores"])
+    assert dpexact.verification.neighbourhoods.LInfBox(1).contains(rec2["scores"], rec2["neighbour_scores"])
     # (a bare record: in a verify document the counterexample block a reader sees would disagree -> refused)
     (tmp_path / "mixed.json").write_text(json.dumps({**doc, "replay": rec2}))
     mixed = run(["replay", str(tmp_path / "mixed.json")])

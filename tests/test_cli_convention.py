@@ -220,7 +220,7 @@ def test_sweep_json_and_output(tmp_path):
 
 
 def test_verify_takes_the_mechanisms_own_claim_when_epsilon_is_omitted():
-    from dpexact.verify.router import verify_mechanism
+    from dpexact.verification.router import verify_mechanism
 
     runner = CliRunner()
     r = runner.invoke(app, ["verify", "-m", "one-time-rappor", "--json"])

@@ -26,7 +26,7 @@ def test_a_seeded_sample_of_hostile_documents(workspace, family, tmp_path):
 
 def test_the_run_detects_code_run_when_a_record_is_trusted(workspace, tmp_path, monkeypatch):
     """Mutation: replay trusting the record's mechanism again (the old behaviour) -> the canary is seen."""
-    import dpexact.verify.replay_record as rr
+    import dpexact.verification.replay_record as rr
 
     monkeypatch.setattr(rr, "trusted_spec", lambda recorded, user, digest=None: recorded)
     rng = random.Random(5)

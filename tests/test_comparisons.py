@@ -17,7 +17,7 @@ from dpexact.numbers.comparisons import ExactBall, Undecidable, exact_input
 from dpexact.numbers.real import Real
 from dpexact.numbers.exp_lattice import exact_sign
 from dpexact.numbers.sympy_conversion import exact_sympy as to_sympy
-from dpexact.verify.search.selection import verify
+from dpexact.verification.search.selection import verify
 
 PROPS = dict(symmetric=True, shift_invariant=True, monotone=True)
 
@@ -161,7 +161,7 @@ def test_backends_satisfy_the_backend_ops_protocol() -> None:
 def test_a_crashing_exact_pmf_is_named_in_an_approx_dp_verdict() -> None:
     """(ε, δ) with δ = 0 on the same tight law: the pairs balls cannot decide go to the exact backend,
     whose crash is the verdict's named reason."""
-    from dpexact.verify.router import verify_any
+    from dpexact.verification.router import verify_any
 
     v = verify_any(CRASHING, delta="0", n=3, searches=("grid",))
     assert v.verdict == "inconclusive" and "TypeError" in v.reason
@@ -172,7 +172,7 @@ def test_a_crashing_exact_pmf_is_named_on_the_query_pair_route() -> None:
     (the router puts it in the notes and the reason), not taken for "no exact backend"."""
     from fractions import Fraction as F
 
-    from dpexact.verify.search.selection_outputs import SelectionOutputs
+    from dpexact.verification.search.selection_outputs import SelectionOutputs
 
     adapter = SelectionOutputs(CRASHING)
     assert adapter.exact_difference_sign((F(1), F(0), F(0)), (F(0), F(1), F(0)), 0, 1) is None

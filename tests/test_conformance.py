@@ -169,7 +169,7 @@ def test_sampler_only_mechanism_is_never_certified():
     assert not bb.properties.certified
     with pytest.raises(ValueError, match="sampler-only"):
         bb.pmf([1, 0], "exact")
-    from dpexact.verify.search.selection import verify
+    from dpexact.verification.search.selection import verify
 
     v = verify(bb, searches=("grid",))
     assert v.verdict == "violated" and not v.certified and "statistical" in " ".join(v.scope.notes)

@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO
 from dpexact.mechanisms.loader import load_object
 from dpexact.conformance.checks import conform
-from dpexact.verify.router import verify_mechanism
+from dpexact.verification.router import verify_mechanism
 
 EXAMPLE = REPO / "examples" / "own_continuous.py"
 MyLaplace, MyGaussian, MyNoisyMaxValue = (load_object(f"{EXAMPLE}:{c}") for c in ("MyLaplace", "MyGaussian", "MyNoisyMaxValue"))
@@ -35,7 +35,7 @@ def test_under_scaled_laplace_is_refuted_within_its_true_level():
 def test_private_laplace_is_never_flagged():
     v = verify_mechanism(MyLaplace(epsilon=Fraction(1, 2)), 3)  # its density pieces: a density-ratio proof
     assert v.verdict == "private" and v.counterexample is None and v.bracket.upper.upper == "1/2"
-    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism
+    from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism
 
     v = _search_mechanism(MyLaplace(epsilon=Fraction(1, 2)), 3)  # the box search alone cannot prove
     assert v.verdict == "inconclusive" and v.counterexample is None
@@ -88,7 +88,7 @@ def test_gaussian_approximate_dp_refuted_below_its_exact_delta_and_never_above()
     excess lies in (0.12, 0.126937]; δ = 0.127 is never refuted."""
     import mpmath
 
-    from dpexact.verify.search.approx_dp import verify_approx
+    from dpexact.verification.search.approx_dp import verify_approx
 
     with mpmath.workdps(30):
         phi = lambda t: mpmath.erfc(-t / mpmath.sqrt(2)) / 2  # noqa: E731

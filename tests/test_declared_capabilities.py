@@ -1,5 +1,5 @@
 """Capabilities are declared, never probed: no ``hasattr(x, "name")`` / ``getattr(x, "name", default)`` on a
-literal attribute name in the modules that read mechanisms' capabilities (verify/, conformance/, the utility
+literal attribute name in the modules that read mechanisms' capabilities (verification/, conformance/, the utility
 metrics, protocols/). A capability is a Protocol in :mod:`dpexact.protocols` tested with ``isinstance``.
 
 The scan parses each module (``ast``) and lists every such call with its line; the allow-list below is for
@@ -51,7 +51,7 @@ def test_the_scan_finds_a_probe(tmp_path):
 
 def test_the_scan_covers_the_modules():
     names = {str(p.relative_to(ROOT)) for p in _modules()}
-    assert {"verify/router.py", "verify/kinds.py", "conformance/checks.py", "protocols/mechanism.py",
+    assert {"verification/router.py", "verification/kinds.py", "conformance/checks.py", "protocols/mechanism.py",
             "utility/expected_error.py"} <= names
 
 

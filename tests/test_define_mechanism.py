@@ -8,7 +8,7 @@ import dpexact
 from dpexact.mechanisms.neighbourhoods import MonotoneBox
 from dpexact.numbers.backends import exact_sympy
 from dpexact.numbers.exp_lattice import exact_sign
-from dpexact.verify.search.selection import verify
+from dpexact.verification.search.selection import verify
 
 
 def em_pmf(q, p, ops):

@@ -1,4 +1,4 @@
-"""Density-ratio proofs for real-valued outputs (verify/proofs/density_ratio.py) and their mutation tests."""
+"""Density-ratio proofs for real-valued outputs (verification/proofs/density_ratio.py) and their mutation tests."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 import dpexact
 from dpexact.mechanisms.additive_noise import LaplaceMechanism, PartialSum
 from dpexact.protocols import LaplacePieces
-from dpexact.verify.router import verify_mechanism
-from dpexact.verify.proofs.density_ratio import DensityRatioProof, pl_sup
+from dpexact.verification.router import verify_mechanism
+from dpexact.verification.proofs.density_ratio import DensityRatioProof, pl_sup
 
 
 def _example(name):

@@ -1,4 +1,4 @@
-"""Exact levels of finite-domain mechanisms as proofs (verify/proofs/finite_levels.py), and bench-peers' bracket columns."""
+"""Exact levels of finite-domain mechanisms as proofs (verification/proofs/finite_levels.py), and bench-peers' bracket columns."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 import dpexact
 from dpexact.cli.main import app
-from dpexact.verify.proofs.finite_levels import RapporLevel, TruncatedGeometricLevel
-from dpexact.verify.router import verify_mechanism
+from dpexact.verification.proofs.finite_levels import RapporLevel, TruncatedGeometricLevel
+from dpexact.verification.router import verify_mechanism
 
 
 def test_truncated_geometric_bracket_closes_at_log_9_8():
@@ -74,7 +74,7 @@ def test_svt4_level_is_lyu_bound_to_six_digits():
     """The maximised two-level witness reaches Lyu et al.'s (1+6c)/4·ε = 7/40 (the coupling's bound) to 6 digits;
     its ratio re-computed in the exact backend agrees (an independent arithmetic)."""
     from dpexact.numbers.exp_sum import ExpSum
-    from dpexact.verify.search.pattern_level import pattern_level
+    from dpexact.verification.search.pattern_level import pattern_level
 
     m = dpexact.mechanism("svt4", epsilon="1/10", threshold=1, cutoff=1)
     w = pattern_level(m, 10, "all-differ")

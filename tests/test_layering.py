@@ -32,20 +32,20 @@ def test_contracts_catch_an_upward_import_and_a_circle(tmp_path):
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=ignore)
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     real = tmp_path / "dpexact" / "numbers" / "real.py"
-    real.write_text(real.read_text() + "\n\ndef _up():\n    from ..verify import router  # noqa: F401\n")
-    bracket = tmp_path / "dpexact" / "verify" / "bracket.py"
+    real.write_text(real.read_text() + "\n\ndef _up():\n    from ..verification import router  # noqa: F401\n")
+    bracket = tmp_path / "dpexact" / "verification" / "bracket.py"
     bracket.write_text(bracket.read_text() + "\n\ndef _circle():\n    from . import router  # noqa: F401\n")
     door = tmp_path / "dpexact" / "suites" / "peers.py"  # a second door: a suite reaching into the searches
-    door.write_text(door.read_text() + "\n\ndef _second_door():\n    from ..verify.search import selection  # noqa: F401\n")
+    door.write_text(door.read_text() + "\n\ndef _second_door():\n    from ..verification.search import selection  # noqa: F401\n")
     r = _lint(tmp_path)
     assert r.returncode != 0
-    assert "dpexact.numbers.real -> dpexact.verify.router" in r.stdout
+    assert "dpexact.numbers.real -> dpexact.verification.router" in r.stdout
     assert ".bracket -> .router" in r.stdout  # the circle, named by the acyclic-siblings contract
-    assert "dpexact.suites.peers -> dpexact.verify.search.selection" in r.stdout  # the front-door contract
+    assert "dpexact.suites.peers -> dpexact.verification.search.selection" in r.stdout  # the front-door contract
 
 
 #: what only the verifier's own packages may import: the one door is dpexact.verify
-_BEHIND_THE_DOOR = ("dpexact.verify.search", "dpexact.verify.proofs")
+_BEHIND_THE_DOOR = ("dpexact.verification.search", "dpexact.verification.proofs")
 
 
 def _second_doors(text: str) -> list[str]:
@@ -70,5 +70,5 @@ def test_notebooks_use_the_front_door():
     found = {p.name: _second_doors(p.read_text()) for p in sorted((ROOT / "notebooks").glob("*.py"))}
     assert found and not any(found.values()), found
     # the scan itself finds both forms
-    assert _second_doors("from dpexact.verify.search.selection import verify\nimport dpexact.verify.proofs\n") == [
-        "dpexact.verify.search.selection", "dpexact.verify.proofs"]
+    assert _second_doors("from dpexact.verification.search.selection import verify\nimport dpexact.verification.proofs\n") == [
+        "dpexact.verification.search.selection", "dpexact.verification.proofs"]

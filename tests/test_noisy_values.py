@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.verify.router import verify_mechanism
+from dpexact.verification.router import verify_mechanism
 
 Q = [Fraction(0), Fraction(3), Fraction(-2), Fraction(1)]
 
@@ -120,7 +120,7 @@ def test_truncated_geometric_level_as_coded_by_dpsniper():
     v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10)))
     assert v.verdict == "violated" and abs(v.worst_log_ratio - math.log(9 / 8)) < 1e-12
     v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), log_base=2))
-    # proved by the exhaustive exact comparison (verify/proofs/finite_levels.py): private, level ln(33/32)
+    # proved by the exhaustive exact comparison (verification/proofs/finite_levels.py): private, level ln(33/32)
     assert v.verdict == "private" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
     assert v.bracket.upper.upper == "log(33/32)"
     with pytest.raises(ValueError, match="count"):
@@ -160,7 +160,7 @@ def test_smart_sum_noise_recovery_and_levels():
     assert np.all(yb[:, 2] == sum(q[:3]))
     v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private" and v.bracket.upper.upper == "1/5"  # density-ratio proof at the claim 2ε
-    from dpexact.verify.proofs.closed_forms import closed_form_verdict
+    from dpexact.verification.proofs.closed_forms import closed_form_verdict
 
     v = closed_form_verdict(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - 0.2) < 1e-12

@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 import dpexact
 from dpexact.cli.main import app
 from dpexact.mechanisms.registry import available
-from dpexact.verify.options import OPTION_FLAGS
-from dpexact.verify.claim import read_claim
-from dpexact.verify.kinds import kind_of
-from dpexact.verify.router import verify_any
-from dpexact.verify.routes import plan
+from dpexact.verification.options import OPTION_FLAGS
+from dpexact.verification.claim import read_claim
+from dpexact.verification.kinds import kind_of
+from dpexact.verification.router import verify_any
+from dpexact.verification.routes import plan
 
 runner = CliRunner()
 

@@ -67,7 +67,7 @@ def test_verifier_is_sound_on_the_corpus(e: Entry):
     """No unsound verdict: never ``private`` above ε, never ``violated`` at or below ε; a ``private``
     verdict's upper end is at least the derived level's lower end, a ``violated`` one's witness at
     most its upper end."""
-    from dpexact.verify.router import verify_any
+    from dpexact.verification.router import verify_any
 
     v = verify_any(e.mechanism, n=3)
     assert not (v.verdict == "private" and e.truth == "not-private"), (e.name, v.reason)

@@ -361,7 +361,7 @@ def test_float_scores_out_of_range_name_the_entry():
 
 
 def test_neighbourhood_spec_is_parsed_safely():
-    from dpexact.verify.neighbourhoods import parse_neighbourhood
+    from dpexact.verification.neighbourhoods import parse_neighbourhood
 
     m = dpexact.mechanism("em", epsilon=1)
     assert parse_neighbourhood("box:1/2", m).sensitivity == Fraction(1, 2)

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 import dpexact
 from dpexact.cli.main import app
 from dpexact.numbers.exp_sum import ExpSum
-from dpexact.verify.search.boxes import verify_boxes
-from dpexact.verify.search.patterns import verify_patterns
+from dpexact.verification.search.boxes import verify_boxes
+from dpexact.verification.search.patterns import verify_patterns
 from dpexact.mechanisms.neighbourhoods import MonotoneBox
 from dpexact.mechanisms.query_neighbourhoods import OneDiffer, all_differ, query_pairs
 
@@ -73,7 +73,7 @@ def test_query_neighbourhoods():
 def test_monotone_svt1_private_for_monotone_queries_only():
     """Halved query noise (Lyu et al., monotonic queries): private under the monotone relation (CheckDP
     INCREASING / DECREASING), violated under ALL_DIFFER with a counterexample re-checked exactly."""
-    from dpexact.verify.router import verify_mechanism
+    from dpexact.verification.router import verify_mechanism
 
     m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1, monotone=True)
     v = verify_mechanism(m, 6)  # the mechanism's own claim: the monotone relation, proved for every n
@@ -122,7 +122,7 @@ def test_cli_errors_are_one_line():
 
 
 def test_svt34_parallel_refuted_through_a_component():
-    from dpexact.verify.router import verify_mechanism
+    from dpexact.verification.router import verify_mechanism
 
     v = verify_mechanism(dpexact.mechanism("svt34-parallel", epsilon=EPS), 10)
     assert v.verdict == "violated" and v.certified and v.worst_log_ratio > 0.1
@@ -130,7 +130,7 @@ def test_svt34_parallel_refuted_through_a_component():
 
 def test_selection_ties_on_peer_pairs_are_decided_exactly():
     """rnm-exp's ratio equals e^ε exactly on some peer pairs: balls straddle, the exact backend decides."""
-    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism, verify_mechanism
+    from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism, verify_mechanism
 
     assert verify_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ").verdict == "private"
     v = _search_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ")  # the search alone

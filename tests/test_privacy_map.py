@@ -1,5 +1,5 @@
 """Closed-form levels declared on the mechanism (protocols.PrivacyMap) and the verdict built from them
-(verify/proofs/closed_forms.py); the composed kind's refutation through a component; the one noise-scale
+(verification/proofs/closed_forms.py); the composed kind's refutation through a component; the one noise-scale
 rule (protocols.noise_unit); the one protocol check (protocols.check_mechanism)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 import dpexact
 from dpexact.mechanisms.additive_noise import LaplaceMechanism
 from dpexact.protocols import PrivacyLevel, PrivacyMap, check_mechanism, mechanism_properties, noise_unit
-from dpexact.verify.kinds import KINDS
-from dpexact.verify.proofs.closed_forms import ClosedForm, closed_form_verdict
+from dpexact.verification.kinds import KINDS
+from dpexact.verification.proofs.closed_forms import ClosedForm, closed_form_verdict
 
 
 @pytest.mark.parametrize("name,kw", [("laplace", {"epsilon": 1}), ("noisy-hist", {"epsilon": 1}),

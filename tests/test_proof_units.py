@@ -1,4 +1,4 @@
-"""The one ordered list of proof units (dpexact.verify.proofs.PROOFS): one interface, and the two ways a claim
+"""The one ordered list of proof units (dpexact.verification.proofs.PROOFS): one interface, and the two ways a claim
 names its neighbours (a score neighbourhood object, a query relation name) each reach only the units stated
 for them — which is what lets one list replace the former relation / selection / verdict lists."""
 
@@ -8,10 +8,10 @@ import pytest
 
 import dpexact
 from dpexact.mechanisms.neighbourhoods import LInfBox, MonotoneBox
-from dpexact.verify.bracket import Proof
-from dpexact.verify.proofs import PROOFS, ProofUnit, VerdictUnit, first_proof, verdict_units
-from dpexact.verify.proofs.selection_bnb import SelectionBnB
-from dpexact.verify.proofs.selection_theorems import THEOREMS, TheoremProof
+from dpexact.verification.bracket import Proof
+from dpexact.verification.proofs import PROOFS, ProofUnit, VerdictUnit, first_proof, verdict_units
+from dpexact.verification.proofs.selection_bnb import SelectionBnB
+from dpexact.verification.proofs.selection_theorems import THEOREMS, TheoremProof
 
 RELATIONS = (None, "all-differ", "one-differ", "monotone")
 MECHANISMS = [("pf", {}), ("em", {}), ("grr", {}), ("rnm-laplace", {}), ("rnm-exp", {}), ("svt1", {"threshold": 1}),

@@ -20,7 +20,7 @@ from dpexact.mechanisms.neighbourhoods import LInfBox, MonotoneBox
 from dpexact.numbers import Real
 from dpexact.protocols import (FINITE_KINDS, KIND_METHODS, MechanismProperties, Mechanism, check_mechanism, is_mechanism,
                                mechanism_size)
-from dpexact.verify.search.selection import verify
+from dpexact.verification.search.selection import verify
 
 
 

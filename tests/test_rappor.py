@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.verify.router import verify_mechanism
+from dpexact.verification.router import verify_mechanism
 
 
 @pytest.mark.parametrize("name", ["rappor", "one-time-rappor"])

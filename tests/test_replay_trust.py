@@ -1,6 +1,6 @@
 """``dpexact replay FILE``: a record is data. It never imports what it names, the ε it prints is the ε
 it checked, the evidence a reader sees is the evidence replayed, its text never drives a terminal,
-and its size is bounded before any work (dpexact.verify.replay_record, dpexact.io.read_json_bounded)."""
+and its size is bounded before any work (dpexact.verification.replay_record, dpexact.io.read_json_bounded)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 import dpexact
 from dpexact.cli.main import app
 from dpexact.schemas import validate
-from dpexact.verify.replay_record import printable
+from dpexact.verification.replay_record import printable
 
 runner = CliRunner()
 

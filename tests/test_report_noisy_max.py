@@ -242,7 +242,7 @@ def test_noisy_max_coupling_bound_and_its_soundness():
     """Conditioning on the other noises: log-ratio <= shift·h/b for every pair. The bound is ε on ALL_DIFFER,
     no attained ratio exceeds it (balls on random pairs), and each family's hazard is below 1 (mpmath grid)."""
     from dpexact.mechanisms.noise import noise_family
-    from dpexact.verify.proofs.noisy_max_coupling import noisy_max_bound
+    from dpexact.verification.proofs.noisy_max_coupling import noisy_max_bound
 
     for fam in ("laplace", "exponential", "gumbel"):
         f = noise_family(fam)

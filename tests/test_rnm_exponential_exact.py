@@ -82,7 +82,7 @@ def test_verifier_decides_a_tight_triple_exactly():
     # straddles e^ε, and the exact backend decides the tie (ratio <= e^ε holds with equality)
     from fractions import Fraction as F
 
-    from dpexact.verify.decide.certified_ratio import PmfCache, decide_pair
+    from dpexact.verification.decide.certified_ratio import PmfCache, decide_pair
 
     m = dpexact.mechanism("rnm-exp", epsilon="1/10")
     q, q2 = (F(0), F(0), F(1)), (F(-1), F(1), F(2))

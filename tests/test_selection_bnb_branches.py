@@ -18,9 +18,9 @@ import pytest
 
 import dpexact
 from dpexact.numbers.comparisons import EQUAL, GREATER, SIGN, Undecidable, ball_decide, deciding_with
-from dpexact.verify.neighbourhoods import LInfBox
-from dpexact.verify.proofs.selection_bnb import SelectionBnB
-from dpexact.verify.router import verify_any
+from dpexact.verification.neighbourhoods import LInfBox
+from dpexact.verification.proofs.selection_bnb import SelectionBnB
+from dpexact.verification.router import verify_any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -190,8 +190,8 @@ def test_exact_constants_decide_on_balls():
 
 
 def test_split_at_a_constant_makes_the_slice_a_box():
-    from dpexact.verify.proofs.selection_bnb import _split_at_constant
-    from dpexact.verify.proofs.selection_paths import Box
+    from dpexact.verification.proofs.selection_bnb import _split_at_constant
+    from dpexact.verification.proofs.selection_paths import Box
 
     F = Fraction
     box = Box(0, ((F(-1), F(1)), (F(-2), F(2)), (F(-1), F(1)), (F(-1), F(1))), (None, None))
@@ -239,8 +239,8 @@ def test_a_box_proof_is_dropped_for_a_witness_outside_its_box():
     """em-gap18 misbehaves only at a spread >= 18 Δ, beyond the score box |q_a - q_r| <= 8 of the
     branch-and-bound: its bound there says nothing about the witness, so the bracket's upper end
     is left unknown instead of a box bound below the level (above 10 at the spread 19.5)."""
-    from dpexact.verify.bracket import Proof
-    from dpexact.verify.proofs.selection_bnb import witness_in_domain
+    from dpexact.verification.bracket import Proof
+    from dpexact.verification.proofs.selection_bnb import witness_in_domain
 
     p = Proof(5.0, "branch-and-bound", {"scores": "box"}, details={"score_radius": "8", "relative_to_output": True})
     assert witness_in_domain(p, ("0", "8", "-8"), 0) and not witness_in_domain(p, ("0", "9", "1"), 0)

@@ -20,10 +20,10 @@ import pytest
 import dpexact
 from dpexact.mechanisms.exponential import ExponentialMechanism
 from dpexact.numbers.real import Real
-from dpexact.verify.neighbourhoods import LInfBox, MonotoneBox
-from dpexact.verify.router import verify_any
-from dpexact.verify.search.level import certify_triple, maximise_level
-from dpexact.verify.proofs.selection_theorems import literature_level, theorem_proof
+from dpexact.verification.neighbourhoods import LInfBox, MonotoneBox
+from dpexact.verification.router import verify_any
+from dpexact.verification.search.level import certify_triple, maximise_level
+from dpexact.verification.proofs.selection_theorems import literature_level, theorem_proof
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -181,7 +181,7 @@ def _half_em(claimed):
 
 
 def test_branch_and_bound_proves_a_user_law_on_its_score_box():
-    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+    from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
     m = _half_em(1)
     res = SelectionBnB(seconds=60).run(m, 3, LInfBox(1), target=1.0)
@@ -256,7 +256,7 @@ def test_a_branching_law_is_split_not_smoothed():
     tie the law is run along each branch and the bound is the worst over them — the jump's ratio
     e^ε is kept (upper >= ε, never a smoothed value below it) and bounded (upper finite, ε up to
     rounding); the jump's own ratio is found as a witness."""
-    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+    from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
     def pmf(q, p, ops):
         top = 0

@@ -1,4 +1,4 @@
-"""Couplings as theorems (verify/proofs/symbolic_coupling.py): every n, ε, Δ, c — and mutation tests."""
+"""Couplings as theorems (verification/proofs/symbolic_coupling.py): every n, ε, Δ, c — and mutation tests."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from dpexact.mechanisms.sparse_vector.adaptive import AdaptiveSVT
 from dpexact.mechanisms.sparse_vector.mechanism import SVT1, SVT2
 from dpexact.mechanisms.sparse_vector.numerical import NumericalSVT
 from dpexact.protocols import CouplingUnits
-from dpexact.verify.router import verify_mechanism
-from dpexact.verify.proofs import first_proof
-from dpexact.verify.proofs.symbolic_coupling import CUTOFF, EPS, threshold_theorem
-from dpexact.verify.proofs.threshold_coupling import coupling_bound
+from dpexact.verification.router import verify_mechanism
+from dpexact.verification.proofs import first_proof
+from dpexact.verification.proofs.symbolic_coupling import CUTOFF, EPS, threshold_theorem
+from dpexact.verification.proofs.threshold_coupling import coupling_bound
 
 PRIVATE = [("svt1", {}, "all-differ"), ("svt1", {"monotone": True}, "monotone"), ("svt2", {}, "all-differ"),
            ("numerical-svt", {}, "all-differ"), ("gap-svt", {}, "all-differ"), ("adaptive-svt", {}, "all-differ")]

@@ -17,12 +17,12 @@ import pytest
 from dpexact.mechanisms.registry import mechanism
 from dpexact.mechanisms.sparse_vector import SVT3
 from dpexact.numbers.real import Real
-from dpexact.verify.bracket import EpsilonBracket
-from dpexact.verify.proofs.composed_level import ComposedLevel
-from dpexact.verify.proofs.coupling_witness import coupling_witness
-from dpexact.verify.proofs.fixed_n_coupling import FixedNCoupling
-from dpexact.verify.proofs.threshold_coupling import coupling_bound, factor_bound
-from dpexact.verify.search.tail_witness import certify, lower_float, noisy_max_witness, tail_witness
+from dpexact.verification.bracket import EpsilonBracket
+from dpexact.verification.proofs.composed_level import ComposedLevel
+from dpexact.verification.proofs.coupling_witness import coupling_witness
+from dpexact.verification.proofs.fixed_n_coupling import FixedNCoupling
+from dpexact.verification.proofs.threshold_coupling import coupling_bound, factor_bound
+from dpexact.verification.search.tail_witness import certify, lower_float, noisy_max_witness, tail_witness
 
 EPS = Fraction(1, 10)
 
@@ -239,7 +239,7 @@ def test_mutation_density_pieces_that_misstate_the_law_prove_nothing_on_a_box():
     from dpexact.mechanisms.additive_noise import LaplaceMechanism
     from dpexact.mechanisms.neighbourhoods import LInfBox
     from dpexact.protocols import LaplacePieces
-    from dpexact.verify.proofs.density_ratio import proof_on_neighbourhood
+    from dpexact.verification.proofs.density_ratio import proof_on_neighbourhood
 
     m = LaplaceMechanism(epsilon=1)
     got = proof_on_neighbourhood(m, 1, LInfBox(2))
@@ -255,7 +255,7 @@ def test_mutation_density_pieces_that_misstate_the_law_prove_nothing_on_a_box():
 
 
 def test_closed_means_a_narrow_bracket_over_the_whole_domain_or_an_unbounded_witness():
-    from dpexact.verify.bracket import Proof, Witness
+    from dpexact.verification.bracket import Proof, Witness
 
     w = Witness(0.5 - 1e-9, ("0",), ("1",), "F", "ball:256")
     whole = Proof(0.5, "coupling", {"n": 10, "scores": "R^n"}, upper="1/2")

@@ -1,4 +1,4 @@
-"""The one Verdict builder (dpexact.verify.verdict.build_verdict) and the exact decision of a bracket it uses."""
+"""The one Verdict builder (dpexact.verification.verdict.build_verdict) and the exact decision of a bracket it uses."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 import pytest
 
 import dpexact
-from dpexact.verify.bracket import EpsilonBracket, Proof, Witness
-from dpexact.verify.verdict import Scope, build_verdict
+from dpexact.verification.bracket import EpsilonBracket, Proof, Witness
+from dpexact.verification.verdict import Scope, build_verdict
 
 LOG2_UP = math.nextafter(math.log(2), math.inf)  # float(log 2) lies below log 2: the proof's float is one ulp up
 

@@ -20,7 +20,7 @@ import mpmath
 import pytest
 
 import dpexact
-from dpexact.verify.bracket import EpsilonBracket, Proof, Witness
+from dpexact.verification.bracket import EpsilonBracket, Proof, Witness
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,7 +97,7 @@ def test_hand_derived_levels_of_the_audit_cases():
 def test_audit_cases_are_violated_with_their_level(m, least):
     """Each was ``private`` (or had an upper end below its level) from the box [-8, 8]^3: now
     ``violated``, with a certified witness at the large scores where the law breaks."""
-    from dpexact.verify.router import verify_any
+    from dpexact.verification.router import verify_any
 
     v = verify_any(m, n=3)
     assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
@@ -130,7 +130,7 @@ def test_a_whole_domain_upper_end_below_a_certified_witness_raises():
 
 
 def test_proves_refuses_a_box_proof():
-    from dpexact.verify.proofs.outcome import proves
+    from dpexact.verification.proofs.outcome import proves
 
     m = dpexact.mechanism("em", epsilon=1)
     assert not proves(Proof(0.5, "branch-and-bound", {"scores": "[-8, 8]^3", "bounded": True}, upper="1/2"), m)
@@ -154,7 +154,7 @@ def test_the_box_verdict_names_its_box_in_the_headline():
 
 # -- branch paths ---------------------------------------------------------------------------------------------
 def test_path_order_refuses_inconsistent_outcomes():
-    from dpexact.verify.proofs.selection_paths import PathOrder
+    from dpexact.verification.proofs.selection_paths import PathOrder
 
     o = PathOrder()
     objs = [object(), object(), object()]
@@ -188,8 +188,8 @@ def idx_pmf(q, p, ops):
 def test_a_law_is_never_run_along_an_inconsistent_path():
     """Before: IndexError raised raw (exit 1, 'internal error'); now the law runs on consistent paths
     only and the branch-and-bound bounds it (level ε: the first maximiser overtaken)."""
-    from dpexact.verify.neighbourhoods import LInfBox
-    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+    from dpexact.verification.neighbourhoods import LInfBox
+    from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
     m = dpexact.define_mechanism("idx", idx_pmf, epsilon=1)
     res = SelectionBnB(seconds=4, max_boxes=400).run(m, 3, LInfBox(1), target=1.0)
@@ -198,8 +198,8 @@ def test_a_law_is_never_run_along_an_inconsistent_path():
 
 
 def test_a_law_that_raises_on_a_consistent_path_is_reported_as_its_failure():
-    from dpexact.verify.neighbourhoods import LInfBox
-    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+    from dpexact.verification.neighbourhoods import LInfBox
+    from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
     def pmf(q, p, ops):
         if ops.compare(q[0], q[1] + 5) > 0:
@@ -238,9 +238,9 @@ def test_the_false_shift_invariance_of_em_gap18_is_refused_and_not_used():
     and conform refute it with a certified pair q, q + c·1; the branch-and-bound does not use it.
     Mutation: the corrected sibling em_spread18 keeps its premise."""
     from dpexact.conformance.checks import conform
-    from dpexact.verify.decide.premises import screen_premises
-    from dpexact.verify.neighbourhoods import LInfBox
-    from dpexact.verify.proofs.selection_bnb import SelectionBnB
+    from dpexact.verification.decide.premises import screen_premises
+    from dpexact.verification.neighbourhoods import LInfBox
+    from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
     bad, good = _example("em_gap18"), _example("em_spread18")
     s = screen_premises(bad, 3)
@@ -264,7 +264,7 @@ def test_laplace_headlines_agree_with_their_evidence():
     a level of 1); ``box:2``: the map's formula alone is no proof, so the density-ratio theorem is run on the
     box asked for: the bracket is the exact level [2, 2] it states (issue 31) — never "exact level 2"
     beside "upper: no proof"."""
-    from dpexact.verify.router import verify_any
+    from dpexact.verification.router import verify_any
 
     v = verify_any(dpexact.mechanism("laplace", epsilon=1), n=1)
     assert v.verdict == "private" and v.bracket.lower is not None
@@ -281,7 +281,7 @@ def test_laplace_headlines_agree_with_their_evidence():
 def test_a_law_that_raises_in_the_search_is_an_inconclusive_verdict_naming_it():
     """Before: ``error: … pmf raised IndexError`` with exit 2 (a usage error); the law's own failure is
     now an inconclusive verdict (exit 3) that names it."""
-    from dpexact.verify.router import verify_any
+    from dpexact.verification.router import verify_any
 
     def pmf(q, p, ops):
         if ops.compare(q[0], q[1] + ops.num("3/2")) > 0:

@@ -9,11 +9,11 @@ import mpmath
 import pytest
 
 import dpexact
-from dpexact.verify.decide.counterexample import Counterexample
-from dpexact.verify.neighbourhoods import (AnyPair, HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox,
+from dpexact.verification.decide.counterexample import Counterexample
+from dpexact.verification.neighbourhoods import (AnyPair, HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox,
                                            default_neighbourhood, parse_neighbourhood)
-from dpexact.verify.decide.pure_dp import check_pure_dp, neighbour_pairs, prop2_check
-from dpexact.verify.search.selection import grid_family, random_family, structured_family, verify
+from dpexact.verification.decide.pure_dp import check_pure_dp, neighbour_pairs, prop2_check
+from dpexact.verification.search.selection import grid_family, random_family, structured_family, verify
 from dpexact.suites.soundness import Misclaimed
 
 

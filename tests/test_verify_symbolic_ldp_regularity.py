@@ -11,12 +11,12 @@ import sympy
 from flint import fmpq
 
 import dpexact
-from dpexact.verify.decide.counterexample import Counterexample
-from dpexact.verify.search.ldp_channel import ldp_level
-from dpexact.verify.neighbourhoods import LInfBox
-from dpexact.verify.decide.regularity import check_regularity
+from dpexact.verification.decide.counterexample import Counterexample
+from dpexact.verification.search.ldp_channel import ldp_level
+from dpexact.verification.neighbourhoods import LInfBox
+from dpexact.verification.decide.regularity import check_regularity
 from dpexact.numbers.exp_lattice import is_identically_zero
-from dpexact.verify.proofs.symbolic_lattice import ratio_on_interval
+from dpexact.verification.proofs.symbolic_lattice import ratio_on_interval
 
 
 def test_pf_prop2_equality_is_an_identity_in_t():

@@ -237,7 +237,7 @@ def pmf(
     from ..mechanisms.registry import mechanism as build
     from ..protocols import Mechanism
     from ..utility import expected_error
-    from ..verify.kinds import kind_of
+    from ..verification.kinds import kind_of
 
     target = prepare_output(output)
     q = parse_scores(scores)

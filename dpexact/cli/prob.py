@@ -58,7 +58,7 @@ def register(app: typer.Typer) -> None:
         """Probability that the released real values fall in a box (rigorous ball or exact)."""
         from ..mechanisms.registry import mechanism as build
         from ..protocols import BoxCoordinates
-        from ..verify.kinds import kind_of
+        from ..verification.kinds import kind_of
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 
         target = prepare_output(output)

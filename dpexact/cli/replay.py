@@ -1,9 +1,9 @@
 """``dpexact replay FILE``: re-check the counterexample or witness that ``verify -o FILE`` saved
-(:mod:`dpexact.verify.replay`), or the privacy-map witnesses of ``audit map -o FILE``
+(:mod:`dpexact.verification.replay`), or the privacy-map witnesses of ``audit map -o FILE``
 (:func:`dpexact.audit.maps.recheck`): no search, exact or ball arithmetic. Exit 0 when the evidence
 holds, 1 when it does not, 2 when the file is malformed, names code the user did not name
 (a mechanism outside the registry is built only from ``-m``), or its labels disagree with what
-is checked (:mod:`dpexact.verify.replay_record`)."""
+is checked (:mod:`dpexact.verification.replay_record`)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ MAX_REPLAY_VALUES = 100_000
 
 
 def _malformed(message: str) -> None:
-    from ..verify.replay_record import printable
+    from ..verification.replay_record import printable
 
     typer.echo(f"error: {printable(message, 400)}", err=True)
     raise typer.Exit(code=EXIT_USAGE)
@@ -40,8 +40,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Re-check a saved counterexample / witness: exit 0 if it holds, 1 if not, 2 if the file is malformed."""
         from ..io import JsonLimitError, read_json_bounded
-        from ..verify.replay import replay
-        from ..verify.replay_record import printable
+        from ..verification.replay import replay
+        from ..verification.replay_record import printable
 
         if arithmetic not in ("exact", "ball"):
             _malformed(f"--arithmetic must be exact or ball, got {arithmetic[:40]!r}")

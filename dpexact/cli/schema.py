@@ -45,7 +45,7 @@ def register(app: typer.Typer) -> None:
             return
         from ..cost_limits import DEFAULT_CLI_MAX_SECONDS
         from ..io import JsonLimitError, read_json_bounded
-        from ..verify.replay_record import printable  # text from the file or its name never drives a terminal
+        from ..verification.replay_record import printable  # text from the file or its name never drives a terminal
 
         try:  # bounded: size, element count (validation time) and nesting refused before any work
             doc = read_json_bounded(validate, MAX_DOCUMENT_BYTES, "--validate",

@@ -39,9 +39,9 @@ def register(app: typer.Typer) -> None:
         private-within-scope (e.g. proved on a score box only)."""
         from ..api import verify
         from ..mechanisms.registry import mechanism as build
-        from ..verify.replay import evidence_record
-        from ..verify.kinds import kind_of
-        from ..verify.scope_cost import check_scope_cost, check_scope_counts
+        from ..verification.replay import evidence_record
+        from ..verification.kinds import kind_of
+        from ..verification.scope_cost import check_scope_cost, check_scope_counts
         from ..numbers.parse import excerpt
         from .main import dedicated_params, fail, merge_params, parse_params, parse_scores
 

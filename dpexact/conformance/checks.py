@@ -16,7 +16,7 @@ check                    passes when
                          (cells with expected count < 5 pooled; a draw on a zero-probability output fails)
 ``symmetric`` / ``shift-invariant`` / ``monotone``
                          the declared property (pf Definition 3) is not refuted by ball arithmetic
-                         (:func:`~dpexact.verify.decide.regularity.check_regularity`) on the corpus and on
+                         (:func:`~dpexact.verification.decide.regularity.check_regularity`) on the corpus and on
                          its copies scaled by 10 and 1000, with shifts from 1 to 10⁴ of both signs; a
                          refutation names the vectors and outputs (a certified witness pair)
 ``bad-input``            empty / non-finite / string scores and an unknown backend raise a one-line
@@ -54,7 +54,7 @@ from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
 from .report import ConformanceCheck, ConformanceReport, cx as _cx
 from ..protocols import AnyMechanism, BoxLaw, Named, check_mechanism, mechanism_properties, mechanism_size
-from ..verify.kinds import kind_of
+from ..verification.kinds import kind_of
 from ..numbers.backends import exact_sympy
 from ..numbers.exp_lattice import exact_sign
 
@@ -382,7 +382,7 @@ def _label(x: Any) -> Any:
 
 
 def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[ConformanceCheck]:
-    from ..verify.decide.regularity import check_regularity
+    from ..verification.decide.regularity import check_regularity
 
     names = {"symmetric": "symmetry", "shift-invariant": "shift", "monotone": "monotonicity"}
     declared = {"symmetric": props.symmetric, "shift-invariant": props.shift_invariant, "monotone": props.monotone}
@@ -400,7 +400,7 @@ def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[
                                  f"only (output_kind {m.output_kind!r})" if v else "not declared") for k, v in declared.items()]
     # shifts and scales far beyond the corpus: a law can break a property only where max + min, a
     # spread or a score passes a constant it wrote (the screen a proof runs before using a premise:
-    # dpexact.verify.decide.premises)
+    # dpexact.verification.decide.premises)
     shifts = (1, -2) if props.integer_scores else (1, "-5/2")
     try:
         rep, err = _safe(lambda: check_regularity(m, vecs, shifts=shifts, backend="ball", max_perms=6))
@@ -408,7 +408,7 @@ def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[
         rep, err = None, str(exc)
     extra = 0
     if rep is not None:  # the corpus scaled by 10 and 1000, shifts up to 1e4 (a refused vector is skipped)
-        from ..verify.decide.premises import extended_regularity
+        from ..verification.decide.premises import extended_regularity
 
         big = [1, 9, 1000, -1001, 10_000] if props.integer_scores else [1, 9, "-37/2", 1000, -1001, 10_000]
         scaled = [tuple(x * k for x in v) for k in (1, 10, 1000) for v in vecs]

@@ -38,7 +38,7 @@ import numpy as np
 from ..numbers.exp_sum import ExpSum
 from ..numbers.real import Real
 from ..protocols import AnyMechanism, BoxCoordinates, box_law, noise_unit
-from ..verify.kinds import kind_of
+from ..verification.kinds import kind_of
 
 __all__ = ["real_checks", "box_marginal"]
 

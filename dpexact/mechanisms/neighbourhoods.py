@@ -13,7 +13,7 @@ Each relation here knows
 * ``describe()`` — one line for reports.
 
 The contract is :class:`dpexact.protocols.Neighbourhood`; mechanisms return one of these from
-``neighbourhood()``, so they live in the mechanisms layer (``dpexact.verify.neighbourhoods``
+``neighbourhood()``, so they live in the mechanisms layer (``dpexact.verification.neighbourhoods``
 re-exports them and adds the parser).
 
 =====================  ==========================================================  =================

@@ -118,7 +118,7 @@ class NoiseFamily:
 
         Exponential: 1 on t >= 0 (0 below). Laplace: 1 for t >= 0, and ``(e^t/2)/(1 - e^t/2) <= 1``
         for t < 0. Gumbel: with ``u = e^{-t}``, ``u e^{-u}/(1 - e^{-u}) = u/(e^u - 1) < 1``. So
-        ``log(1 - F)`` is 1-Lipschitz (the bound behind :mod:`dpexact.verify.proofs.noisy_max_coupling`).
+        ``log(1 - F)`` is 1-Lipschitz (the bound behind :mod:`dpexact.verification.proofs.noisy_max_coupling`).
         """
         return 1
 

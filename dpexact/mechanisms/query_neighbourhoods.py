@@ -3,7 +3,7 @@
 StatDP (Ding et al. CCS 2018) and CheckDP (Wang et al. CCS 2020) declare, per benchmark,
 
 * ``ALL_DIFFER`` — every query answer may change by at most Δ between neighbours: the ℓ∞ box
-  :class:`~dpexact.verify.neighbourhoods.LInfBox` (the sparse-vector and noisy-max claims);
+  :class:`~dpexact.verification.neighbourhoods.LInfBox` (the sparse-vector and noisy-max claims);
 * ``ONE_DIFFER`` — exactly one answer changes, by at most Δ (:class:`OneDiffer`; histograms,
   where one individual touches one bin);
 * ``INCREASING`` / ``DECREASING`` (CheckDP) — every answer moves up (down) by at most Δ. Pure

@@ -40,7 +40,7 @@ classes the asking operation distinguishes (``compare``: <, =, >; ``eq`` and ``=
 ``>``: >, ≤; …), and its answer is taken. An oracle that answers each open comparison in turn
 with each possible class, re-running the law, visits every branch the law takes at some point of
 the box (each point takes one of them), which is how a law that jumps is bounded on a box without
-smoothing the jump (:mod:`dpexact.verify.proofs.selection_bnb`). A comparison with only one
+smoothing the jump (:mod:`dpexact.verification.proofs.selection_bnb`). A comparison with only one
 possible class is decided without the oracle (e.g. ``x > y`` when ``x - y ∈ [-1, 0]``).
 """
 

@@ -10,7 +10,7 @@ installed branch oracle, else ``Undecidable`` — never the arb answer ``False``
 balls, which would silently pick one branch for a whole box; a law that uses anything else
 raises ``AttributeError`` / ``TypeError`` and the caller falls back to plain balls.
 
-The selection branch-and-bound (:mod:`dpexact.verify.proofs.selection_bnb`) uses the gradient twice: a coordinate whose
+The selection branch-and-bound (:mod:`dpexact.verification.proofs.selection_bnb`) uses the gradient twice: a coordinate whose
 derivative has one sign over a box is fixed at the face where the log-ratio is largest
 (monotonicity test), and the mean-value form ``f(c) + Σ_i |∂_i f(B)| h_i`` bounds f on the box
 with an over-estimation quadratic in the box width instead of linear (Moore, Kearfott & Cloud,

@@ -80,7 +80,7 @@ class PatternLaw(Protocol, metaclass=_CapabilityMeta):
     """A ``finite`` mechanism whose law is given output by output (sparse-vector patterns, …).
 
     ``pattern_probability(q, output, backend)``: ``Pr[M(q) = output]`` on ``backend`` (``"ball:p"``:
-    an arb ball; ``"exact"``: an exact value). The pattern search (:mod:`dpexact.verify.search.patterns`)
+    an arb ball; ``"exact"``: an exact value). The pattern search (:mod:`dpexact.verification.search.patterns`)
     decides every output of every pair from it.
     """
 
@@ -91,7 +91,7 @@ class PatternLaw(Protocol, metaclass=_CapabilityMeta):
 class CouplingLaw(Protocol, metaclass=_CapabilityMeta):
     """A sparse-vector law that states its factors: ``coupling_terms(...)`` gives, per query, the
     Laplace factors of ``Pr[pattern]`` that the threshold-shift coupling
-    (:mod:`dpexact.verify.proofs.threshold_coupling`) checks for every pair of neighbours."""
+    (:mod:`dpexact.verification.proofs.threshold_coupling`) checks for every pair of neighbours."""
 
     def coupling_terms(self, pattern: str, n: int) -> Any: ...
 
@@ -211,7 +211,7 @@ class PrivacyMap(Protocol, metaclass=_CapabilityMeta):
     mechanism's own default) for its claim's ``relation`` (None: its own) and, where the map takes one,
     a ``neighbourhood`` object; an argument the map cannot take raises ``ValueError`` naming it.
     ``privacy_map_options`` lists which of ``n``, ``relation``, ``neighbourhood`` it takes (the verify
-    options the closed-form route honours). Read by :mod:`dpexact.verify.proofs.closed_forms`.
+    options the closed-form route honours). Read by :mod:`dpexact.verification.proofs.closed_forms`.
     """
 
     privacy_map_options: frozenset

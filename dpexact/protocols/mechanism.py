@@ -58,7 +58,7 @@ class MechanismProperties:
             score families.
 
     The three regularity properties are pf Definition 3; they are checked with certified
-    counterexamples by :func:`dpexact.verify.decide.regularity.check_regularity` and by
+    counterexamples by :func:`dpexact.verification.decide.regularity.check_regularity` and by
     :func:`dpexact.conformance.checks.conform`.
     """
 

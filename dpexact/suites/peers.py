@@ -223,7 +223,7 @@ class PeerRow:
     note: str = ""
     #: a proven upper bound on the privacy level (a coupling checked on the law's factors), when one applies
     coupling_bound: str | None = None
-    #: the verdict's ε bracket (:meth:`~dpexact.verify.bracket.EpsilonBracket.as_dict`): certified witness
+    #: the verdict's ε bracket (:meth:`~dpexact.verification.bracket.EpsilonBracket.as_dict`): certified witness
     #: below, proof above with its method, domain and theorem; None when the verifier computed none
     epsilon_bracket: dict | None = None
 
@@ -255,7 +255,7 @@ def run_entry(e: PeerEntry) -> PeerRow:
     if e.mechanism is None:
         return PeerRow(e.suite, e.name, None, e.params, e.claimed_epsilon, e.truth, "not-implemented", False, None, 0.0,
                        e.peer_seconds, e.truth_source, e.peer_source, e.level, None, {}, e.note)
-    from ..verify.router import verify
+    from ..verification.router import verify
     from ..mechanisms.registry import mechanism as build
 
     t0 = time.perf_counter()
@@ -271,7 +271,7 @@ def run_entry(e: PeerEntry) -> PeerRow:
 def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     """A coupling's proven level: the threshold shift for the sparse-vector laws, the other candidates'
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
-    from ..verify.levels import coupling_level
+    from ..verification.levels import coupling_level
 
     return coupling_level(m, e.n, e.relation)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..protocols import Backend
 from ..numbers.real import Real
-from ..verify.neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
+from ..verification.neighbourhoods import LInfBox, MonotoneBox, Neighbourhood
 
 __all__ = ["Misclaimed", "BenchmarkEntry", "ChannelEntry", "catalogue", "run_benchmark", "BenchmarkRow"]
 
@@ -259,8 +259,8 @@ def run_benchmark(entries: list[BenchmarkEntry | ChannelEntry] | None = None, pr
     always (``search`` the default set when the entry names none: the benchmark measures the search),
     then the ε bracket; an entry that cannot be built is an error. The bracket's time starts at the
     front door's ``ε bracket`` progress step."""
-    from ..verify.router import verify
-    from ..verify.options import DEFAULT_SEARCHES
+    from ..verification.router import verify
+    from ..verification.options import DEFAULT_SEARCHES
 
     rows = []
     for e in entries if entries is not None else catalogue():
@@ -329,7 +329,7 @@ def _channel_bracket(channel: Any, r: Any, eps: Real) -> Any:
     (brr eq. 2), over every pair of its inputs and every output."""
     import math
 
-    from ..verify.bracket import EpsilonBracket, Proof, Witness
+    from ..verification.bracket import EpsilonBracket, Proof, Witness
 
     if r.ratio == math.inf:
         w = Witness(math.inf, (str(r.rows[0]),), (str(r.rows[1]),), r.column, "exact", unbounded=True)

@@ -47,9 +47,9 @@ def _mechanism_params(i: dict[str, Any]) -> dict[str, Any]:
 
 
 def _verify(i: dict[str, Any]) -> dict[str, Any]:
-    from ..verify.router import verify
+    from ..verification.router import verify
     from ..mechanisms.registry import mechanism as build
-    from ..verify.replay import evidence_record
+    from ..verification.replay import evidence_record
 
     params = _mechanism_params(i)
     mech = build(i["mechanism"], **params)

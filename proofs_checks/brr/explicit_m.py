@@ -257,11 +257,11 @@ def theorem_1_2(quick: bool) -> Verdict:
 @claim("brr.theorem.1.3", "BRR satisfies ε-(local) differential privacy: Pr[y|x1]/Pr[y|x2] ≤ e^ε for all x1, x2, y.",
        "brr §3.4, Theorem 1 part 3) (proof App. A.1); §3.1",
        expected="holds",
-       scope_quick="exact max column ratio (dpexact.verify.search.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}",
-       scope_full="exact max column ratio (dpexact.verify.search.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}")
+       scope_quick="exact max column ratio (dpexact.verification.search.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}",
+       scope_full="exact max column ratio (dpexact.verification.search.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}")
 def theorem_1_3(quick: bool) -> Verdict:
     from dpexact.ldp import BipartiteRR, absolute_loss, brr_channel, jaccard_similarity
-    from dpexact.verify.search.ldp_channel import ldp_level
+    from dpexact.verification.search.ldp_channel import ldp_level
 
     checked, bad, exact_e = 0, [], 0
     rng = np.random.default_rng(5)
@@ -281,7 +281,7 @@ def theorem_1_3(quick: bool) -> Verdict:
                 if ratio > a or not ch.satisfies_ldp(e):
                     bad.append({"N": n, "m": m, "e^eps": str(a), "ratio": str(ratio)})
     return Verdict("refuted" if bad else "holds", True,
-                   "exact max column ratio (dpexact.verify.search.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; "
+                   "exact max column ratio (dpexact.verification.search.ldp_channel.ldp_level, fmpq) of BRR channels: |x − y|, Jaccard, random losses; "
                    "m ∈ {1, searched, N − 1, N}; e^ε ∈ {3, 3/2}",
                    {"channels": checked, "violations": bad, "ratio_equal_to_e^eps": f"{exact_e}/{checked}",
                     "note": "the bound is attained (ratio = e^ε) unless every row's Y_m is the same set (e.g. m = N)"})

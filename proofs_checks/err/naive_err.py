@@ -118,8 +118,8 @@ def naive_dp_with_gap(quick: bool) -> Verdict:
        scope_quick="add/remove-one neighbours, ε = 2 log 2; exact (fmpq) re-check for n ≤ 60, arb (256 bits) beyond",
        scope_full="add/remove-one neighbours, ε = 2 log 2; exact (fmpq) re-check for n ≤ 60, arb (256 bits) beyond")
 def naive_not_dp(quick: bool) -> Verdict:
-    from dpexact.verify.decide.counterexample import Counterexample
-    from dpexact.verify.neighbourhoods import HistogramAddRemove
+    from dpexact.verification.decide.counterexample import Counterexample
+    from dpexact.verification.neighbourhoods import HistogramAddRemove
 
     rows, proved = [], True
     # the paper's example, and the dilution family q = (0,−1,−1,…,−1) ~ q' = (0,0,−1,…,−1) (output r2):

@@ -40,9 +40,9 @@ def _t1_smallest(p: str, reading: str, name: str = "err", eps: str = EPS, bound:
 def _theorem1_evidence(quick: bool) -> tuple[dict, bool]:
     import sympy as sp
 
-    from dpexact.verify.decide.counterexample import Counterexample
-    from dpexact.verify.neighbourhoods import HistogramAddRemove, LInfBox
-    from dpexact.verify.decide.pure_dp import check_pure_dp
+    from dpexact.verification.decide.counterexample import Counterexample
+    from dpexact.verification.neighbourhoods import HistogramAddRemove, LInfBox
+    from dpexact.verification.decide.pure_dp import check_pure_dp
 
     proved = True
     ev: dict = {}
@@ -73,7 +73,7 @@ def _theorem1_evidence(quick: bool) -> tuple[dict, bool]:
     proved &= rb.proved
     ev["small_eps_ball"] = {"epsilon": "1/10", "p": "1/100", "n": len(q), "log_ratio": [rb.log_ratio_lo, rb.log_ratio_hi], "epsilon_float": 0.1,
                             "ball_recheck": rb.proved}
-    # (d) dpexact.verify.decide.pure_dp.check_pure_dp on a small lattice, both readings, two neighbourhoods
+    # (d) dpexact.verification.decide.pure_dp.check_pure_dp on a small lattice, both readings, two neighbourhoods
     scan = {}
     vecs = _orders(_lattice(3, 3))
     for reading in READINGS:
@@ -95,13 +95,13 @@ def _theorem1_evidence(quick: bool) -> tuple[dict, bool]:
 @claim("err.theorem.1", "M_ERR is ε-differentially private (for any p ∈ [0, 1], any quality vector).", "err §III-C, Theorem 1 (proof in Fig. 4)",
        expected="refuted",
        severity="false-statement",
-       scope_quick="add/remove-one neighbours (ℓ1 = Δ = 1, err Definition 2); both readings of T; exact (fmpq, ε = 2 log 2) and arb (ε = 1/10) re-checks; dpexact.verify.decide.pure_dp.check_pure_dp scan; sympy limit",
-       scope_full="add/remove-one neighbours (ℓ1 = Δ = 1, err Definition 2); both readings of T; exact (fmpq, ε = 2 log 2) and arb (ε = 1/10) re-checks; dpexact.verify.decide.pure_dp.check_pure_dp scan; sympy limit")
+       scope_quick="add/remove-one neighbours (ℓ1 = Δ = 1, err Definition 2); both readings of T; exact (fmpq, ε = 2 log 2) and arb (ε = 1/10) re-checks; dpexact.verification.decide.pure_dp.check_pure_dp scan; sympy limit",
+       scope_full="add/remove-one neighbours (ℓ1 = Δ = 1, err Definition 2); both readings of T; exact (fmpq, ε = 2 log 2) and arb (ε = 1/10) re-checks; dpexact.verification.decide.pure_dp.check_pure_dp scan; sympy limit")
 def theorem_1(quick: bool) -> Verdict:
     ev, proved = _theorem1_evidence(quick)
     return Verdict("refuted" if proved else "inconclusive", proved,
                    "add/remove-one neighbours (ℓ1 = Δ = 1, err Definition 2); both readings of T; exact (fmpq, ε = 2 log 2) and arb "
-                   "(ε = 1/10) re-checks; dpexact.verify.decide.pure_dp.check_pure_dp scan; sympy limit", ev)
+                   "(ε = 1/10) re-checks; dpexact.verification.decide.pure_dp.check_pure_dp scan; sympy limit", ev)
 
 
 @claim("err.text.monotone-variant-dp", "For monotonic quality functions (e.g. the mode) M_ERR may use exp(ε q_r/Δ) instead of "

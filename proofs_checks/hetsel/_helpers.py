@@ -45,8 +45,8 @@ def _ball_str(x: Any) -> str:
 
 def _certify(mech: Any, q: Sequence[Any], q2: Sequence[Any], r: int, claimed: Any, sens: Sequence[Any]) -> dict:
     """Re-check ``Pr[M(q)=r] > e^{claimed} Pr[M(q2)=r]`` in ball arithmetic (counterexample object)."""
-    from dpexact.verify.decide.counterexample import Counterexample
-    from dpexact.verify.neighbourhoods import LInfBox
+    from dpexact.verification.decide.counterexample import Counterexample
+    from dpexact.verification.neighbourhoods import LInfBox
     from dpexact.suites.soundness import Misclaimed
 
     m = Misclaimed(mech, claimed)
@@ -60,8 +60,8 @@ def _certify(mech: Any, q: Sequence[Any], q2: Sequence[Any], r: int, claimed: An
 
 def _pure_dp(mech: Any, vectors: list, sens: Sequence[Any], claimed: Any | None = None) -> dict:
     """Certified pure-DP check of ``mech`` (claimed ε, default its own) on ``vectors`` and their box neighbours."""
-    from dpexact.verify.neighbourhoods import LInfBox
-    from dpexact.verify.decide.pure_dp import check_pure_dp
+    from dpexact.verification.neighbourhoods import LInfBox
+    from dpexact.verification.decide.pure_dp import check_pure_dp
     from dpexact.suites.soundness import Misclaimed
 
     m = mech if claimed is None else Misclaimed(mech, claimed)

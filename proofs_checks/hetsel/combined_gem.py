@@ -19,7 +19,7 @@ def algorithm_2(quick: bool) -> Verdict:
         configs += [(["1/2", "1"], [[0, 0], [0, 1], [1, 0]]), (["1", "1/4", "2"], [[0, 0, 0], [1, 0, 0], [0, 0, 1]])]
     rows, flips = [], 0
     from dpexact.mechanisms.heterogeneous.combined_gem import spearman_sign
-    from dpexact.verify.neighbourhoods import LInfBox
+    from dpexact.verification.neighbourhoods import LInfBox
 
     for sens, vecs in configs:
         m = _mech("combined-gem", 1, sens)

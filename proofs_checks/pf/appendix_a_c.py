@@ -169,8 +169,8 @@ def lemma_7(quick: bool) -> Verdict:
 @claim("pf.remark.1", "With a monotonic quality function (adding an individual can only increase scores), M_PF (exponent ε/(2Δ)) is ε/2-DP; "
        "the worst-case neighbour is q + Δe_r.", "pf App. B, Remark 1",
        expected="holds",
-       scope_quick="exact (fmpq): 1984 comparisons, integer q ∈ [−2,0]^n, n ≤ 3, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 1984 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.decide.pure_dp.check_pairs on 54 random rational monotone pairs (17 ratios equal to the bound, decided exactly); 8 more pairs for monotone=True against e^ε (7 ratios equal to the bound, decided exactly)",
-       scope_full="exact (fmpq): 48576 comparisons, integer q ∈ [−3,0]^n, n ≤ 4, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 48576 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.decide.pure_dp.check_pairs on 192 random rational monotone pairs (62 ratios equal to the bound, decided exactly); 24 more pairs for monotone=True against e^ε (14 ratios equal to the bound, decided exactly)")
+       scope_quick="exact (fmpq): 1984 comparisons, integer q ∈ [−2,0]^n, n ≤ 3, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 1984 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verification.decide.pure_dp.check_pairs on 54 random rational monotone pairs (17 ratios equal to the bound, decided exactly); 8 more pairs for monotone=True against e^ε (7 ratios equal to the bound, decided exactly)",
+       scope_full="exact (fmpq): 48576 comparisons, integer q ∈ [−3,0]^n, n ≤ 4, monotone offsets d ∈ {0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}, bound e^{ε/2}; 48576 more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verification.decide.pure_dp.check_pairs on 192 random rational monotone pairs (62 ratios equal to the bound, decided exactly); 24 more pairs for monotone=True against e^ε (14 ratios equal to the bound, decided exactly)")
 def remark_1(quick: bool) -> Verdict:
     nm, k = (3, 2) if quick else (4, 3)
     # exact: monotone neighbours q' = q + d, d ∈ {0,1}^n (Δ = 1), exponent ε/(2Δ), bound e^{ε/2}
@@ -181,7 +181,7 @@ def remark_1(quick: bool) -> Verdict:
     worst2, at_eq2, bad2, pairs2, undecided2 = _monotone_option_check(quick)
     undecided = undecided + undecided2
     scope = (f"exact (fmpq): {ex_pairs} comparisons, integer q ∈ [−{k},0]^n, n ≤ {nm}, monotone offsets d ∈ {{0,1}}^n, ε ∈ {{2 log 2, 2 log(3/2)}}, "
-             f"bound e^{{ε/2}}; {op_pairs} more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verify.decide.pure_dp.check_pairs on {pairs} random "
+             f"bound e^{{ε/2}}; {op_pairs} more for monotone=True (exponent ε/Δ) against e^ε; dpexact.verification.decide.pure_dp.check_pairs on {pairs} random "
              f"rational monotone pairs ({at_eq} ratios equal to the bound, decided exactly); {pairs2} more pairs for monotone=True "
              f"against e^ε ({at_eq2} ratios equal to the bound, decided exactly)")
     ev = {"exact_max_ratio/e^{eps/2}": str(ex_max), "exact_monotone_option_max_ratio/e^eps": str(op_max),
@@ -194,14 +194,14 @@ def remark_1(quick: bool) -> Verdict:
 
 def _monotone_option_check(quick: bool) -> tuple[float, int, list, int, list]:
     """pf with ``monotone=True`` on monotone neighbours (q' = q + e_r), decided by the library's
-    :func:`dpexact.verify.decide.pure_dp.check_pairs` (float screen, balls, exact on ties), both orders.
+    :func:`dpexact.verification.decide.pure_dp.check_pairs` (float screen, balls, exact on ties), both orders.
 
     Returns (largest certified upper bound of the ratio / e^ε, triples decided exactly — ratios equal
     to the bound —, violations, pairs, undecided triples).
     """
     from dpexact.numbers import Real
-    from dpexact.verify.neighbourhoods import MonotoneBox
-    from dpexact.verify.decide.pure_dp import check_pairs
+    from dpexact.verification.neighbourhoods import MonotoneBox
+    from dpexact.verification.decide.pure_dp import check_pairs
 
     rng = np.random.default_rng(8)
     worst, at_bound, bad, pairs, undecided = 0.0, 0, [], 0, []

@@ -89,8 +89,8 @@ def corollary_1(quick: bool) -> Verdict:
 @claim("pf.theorem.1", "The permute-and-flip mechanism M_PF is regular and ε-differentially private.",
        "pf §3, Theorem 1 (proof App. B)",
        expected="holds",
-       scope_quick="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 125 (q, r) with q ∈ {0,…,−3}^n, n ≤ 3, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 6516 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) dpexact.verify.decide.pure_dp.check_pairs (float screen, balls, exact on ties) over 54 random rational neighbour pairs (13 ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3",
-       scope_full="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 1677 (q, r) with q ∈ {0,…,−4}^n, n ≤ 4, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 239292 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) dpexact.verify.decide.pure_dp.check_pairs (float screen, balls, exact on ties) over 192 random rational neighbour pairs (37 ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3")
+       scope_quick="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 125 (q, r) with q ∈ {0,…,−3}^n, n ≤ 3, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 6516 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) dpexact.verification.decide.pure_dp.check_pairs (float screen, balls, exact on ties) over 54 random rational neighbour pairs (13 ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3",
+       scope_full="(a) Prop. 2 condition Pr[q]_r ≥ e^{-ε} Pr[q+2Δe_r]_r exactly (fmpq) on all 1677 (q, r) with q ∈ {0,…,−4}^n, n ≤ 4, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for 239292 (q, d, s), d ∈ {−1,0,1}^n, ε ∈ {2 log 2, 2 log(3/2)}; (c) dpexact.verification.decide.pure_dp.check_pairs (float screen, balls, exact on ties) over 192 random rational neighbour pairs (37 ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3")
 def theorem_1(quick: bool) -> Verdict:
     # (a) Proposition 2's condition exactly on integer vectors (ε = 2 log 2, e^{-ε} = 1/4)
     n_max, k = (3, 3) if quick else (4, 4)
@@ -116,7 +116,7 @@ def theorem_1(quick: bool) -> Verdict:
     worst, at_equality, bad, pairs, undecided = _dp_ratio_search("pf", quick, monotone_neighbours=False)
     scope = (f"(a) Prop. 2 condition Pr[q]_r ≥ e^{{-ε}} Pr[q+2Δe_r]_r exactly (fmpq) on all {checked} (q, r) with q ∈ {{0,…,−{k}}}^n, "
              f"n ≤ {n_max}, ε = 2 log 2, Δ = 1; (b) Pr[M(q)=s] ≤ e^ε Pr[M(q+d)=s] exactly for {exact_pairs} (q, d, s), d ∈ {{−1,0,1}}^n, "
-             f"ε ∈ {{2 log 2, 2 log(3/2)}}; (c) dpexact.verify.decide.pure_dp.check_pairs (float screen, balls, exact on ties) over {pairs} random "
+             f"ε ∈ {{2 log 2, 2 log(3/2)}}; (c) dpexact.verification.decide.pure_dp.check_pairs (float screen, balls, exact on ties) over {pairs} random "
              f"rational neighbour pairs ({at_equality} ratios equal to e^ε, decided exactly); regularity: see pf.lemma.3")
     ev = {"prop2_pairs_checked": checked, "prop2_violations": viol[:5], "prop2_min_slack": str(min_slack),
           "equality_when_q_r<=q*-2Δ": f"{tight_far}/{far}", "exact_max_ratio/e^eps": str(exact_max), "exact_violations": exact_bad[:5],
@@ -151,7 +151,7 @@ def _exact_dp_ratio(n_max: int, k: int, offsets: tuple[int, ...], factor: int, m
 
 
 def _dp_ratio_search(name: str, quick: bool, monotone_neighbours: bool, target_eps_factor: Any = 1) -> tuple[float, int, list, int, list]:
-    """Random rational vectors and neighbours, decided by :func:`dpexact.verify.decide.pure_dp.check_pairs`
+    """Random rational vectors and neighbours, decided by :func:`dpexact.verification.decide.pure_dp.check_pairs`
     (float screen, then ball arithmetic, exact arithmetic on ties) against the claimed ε·factor.
 
     Returns (largest certified upper bound of log-ratio − claimed ε, number of triples decided
@@ -162,8 +162,8 @@ def _dp_ratio_search(name: str, quick: bool, monotone_neighbours: bool, target_e
     including the worst-case corner d = Δ(e_r − (1 − e_r)) of pf Prop. 2 (or Δe_r).
     """
     from dpexact.numbers import Real
-    from dpexact.verify.neighbourhoods import LInfBox, MonotoneBox
-    from dpexact.verify.decide.pure_dp import check_pairs
+    from dpexact.verification.neighbourhoods import LInfBox, MonotoneBox
+    from dpexact.verification.decide.pure_dp import check_pairs
     from dpexact.suites.soundness import Misclaimed
 
     rng = np.random.default_rng(2)

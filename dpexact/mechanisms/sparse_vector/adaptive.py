@@ -41,7 +41,7 @@ Laplace interval probability whose limits move with ρ, so the integral is in cl
 The pattern law (``pmf``) is the box law with every value unrestricted.
 
 :meth:`coupling_terms` states the same law in the vocabulary of the threshold-shift coupling
-verifier (:mod:`dpexact.verify.proofs.threshold_coupling`).
+verifier (:mod:`dpexact.verification.proofs.threshold_coupling`).
 """
 
 from __future__ import annotations
@@ -282,7 +282,7 @@ class GapSVT(_MixedLaw, SVT1):
                              theorem="Ding, Wang, Zhang & Kifer, VLDB 2020 (free gap), Algorithm 2")
 
     def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]]:
-        """The law's factors for :mod:`dpexact.verify.proofs.threshold_coupling` (one branch sequence)."""
+        """The law's factors for :mod:`dpexact.verification.proofs.threshold_coupling` (one branch sequence)."""
         kinds = self.coupling_units().kinds
         return [[kinds[a] for a in pattern]]
 
@@ -400,7 +400,7 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
                              theorem="Ding, Wang, Zhang & Kifer, VLDB 2020, Algorithm 3 (adaptive sparse vector with gaps)")
 
     def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]]:
-        """The law's factors for :mod:`dpexact.verify.proofs.threshold_coupling`, one list per branch sequence
+        """The law's factors for :mod:`dpexact.verification.proofs.threshold_coupling`, one list per branch sequence
         (each query's factors from :meth:`coupling_units`, by its branch)."""
         kinds = self.coupling_units().kinds
         seqs = []

@@ -360,7 +360,7 @@ class SparseVector:
 
     def coupling_terms(self, pattern: str, n: int) -> list[list[list[tuple]]] | None:
         """Per query, the Laplace factors of ``Pr[pattern]`` (:meth:`coupling_units`) as
-        :mod:`dpexact.verify.proofs.threshold_coupling` reads them.
+        :mod:`dpexact.verification.proofs.threshold_coupling` reads them.
 
         With a threshold redrawn after each ⊤ (Algorithm 2) each segment has its own threshold noise:
         ``{"segments": [(scale, factors), ...]}``. ``None`` without query noise (Algorithm 5).

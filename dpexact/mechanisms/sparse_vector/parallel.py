@@ -3,7 +3,7 @@
 The output is the pair (output of Algorithm 3, output of Algorithm 4), with independent noise.
 For any event S of one component, ``Pr[(o3, o4) ∈ S × everything] = Pr[o3 ∈ S]``, so a certified
 violation of either component on its own output set is a certified violation of the pair on a set
-of the same probabilities. :func:`dpexact.verify.proofs.closed_forms.verify_svt34_parallel` searches each component and
+of the same probabilities. :func:`dpexact.verification.proofs.closed_forms.verify_svt34_parallel` searches each component and
 reports the first such violation; it only refutes (no private verdict for the pair).
 """
 

@@ -170,7 +170,7 @@ class SelectionBnB:
                                                                                      dict[str, Any]]:
         """Root boxes ``(r, [q intervals] + [z intervals])`` and the domain they cover. A declared
         symmetry or shift invariance shrinks the domain only when the premise screen
-        (:func:`~dpexact.verify.decide.premises.screen_premises`) does not refute it; the domain
+        (:func:`~dpexact.verification.decide.premises.screen_premises`) does not refute it; the domain
         names the premises used (declared and screened, not proved)."""
         from ..decide.premises import screen_premises
 

@@ -5,7 +5,7 @@
     Pr[M(q) = r] > e^ε Pr[M(q') = r]                      (pf Definition 1 violated)
 
 * ``exact``: ``P(q)_r - e^ε P(q')_r`` is formed exactly (fmpq or sympy) and its sign decided
-  by :func:`~dpexact.verify.decide.certified_ratio.exact_sign`;
+  by :func:`~dpexact.verification.decide.certified_ratio.exact_sign`;
 * ``ball``: ``(P(q)_r - e^ε P(q')_r).lower() > 0`` in arb at the requested precision, i.e. the
   lower end of the ratio ball exceeds the upper end of the ``e^ε`` ball.
 

@@ -31,7 +31,7 @@ from typing import Any
 __all__ = ["RECORD_KEYS", "MAX_SCORES", "MAX_NUMBER_CHARS", "record_of", "trusted_spec", "file_digest", "printable",
            "check_bounds"]
 
-#: the keys of a replay record (:func:`dpexact.verify.replay.evidence_record`)
+#: the keys of a replay record (:func:`dpexact.verification.replay.evidence_record`)
 RECORD_KEYS = frozenset({"mechanism", "mechanism_sha256", "params", "epsilon", "delta", "kind", "evidence",
                          "neighbourhood", "scores", "neighbour_scores", "output", "box", "interval", "lower"})
 #: most scores per vector in a record (a verifier's evidence has a few dozen)

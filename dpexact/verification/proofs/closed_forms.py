@@ -7,7 +7,7 @@ log-ratio is computed from the *law*. :class:`ClosedForm` compares both with the
 * ``violated`` when the witness's log-ratio, enclosed in ball or exact arithmetic, exceeds ε (the
   formula is re-checked against the law, never trusted alone);
 * ``private-within-scope`` when the exact level is at most ε (the domain is the map's: every pair and
-  every output set of the stated relation — the proof units of :mod:`dpexact.verify.proofs` turn such a
+  every output set of the stated relation — the proof units of :mod:`dpexact.verification.proofs` turn such a
   level into ``private`` with its bracket);
 * ``inconclusive`` otherwise (a level above ε that the witness does not certify).
 

@@ -72,7 +72,7 @@ def verify(mechanism: str | Path | AnyMechanism, *, epsilon: Any = None, sensiti
         monotone: monotone quality (pf Remark 1); for a name or path only.
         param: further mechanism parameters (``-p name=value``).
         neighbourhood: default | box[:Δ] | monotone[:Δ] | add-remove | replace | any-pair, or a
-            neighbourhood object (:mod:`dpexact.verify.neighbourhoods`).
+            neighbourhood object (:mod:`dpexact.verification.neighbourhoods`).
         search: grid | structured | random | local, one or several.
         n: the number of candidates / queries searched.
         values: the score values of the grid search.
@@ -85,7 +85,7 @@ def verify(mechanism: str | Path | AnyMechanism, *, epsilon: Any = None, sensiti
         progress: called with ``(kind, text)`` as the verification goes (the CLI's progress line).
 
     Returns:
-        The :class:`~dpexact.verify.verdict.Verdict` (``verdict``, ``certified``, ``epsilon_bracket``,
+        The :class:`~dpexact.verification.verdict.Verdict` (``verdict``, ``certified``, ``epsilon_bracket``,
         its counterexample or proof, the scope it covers, and ``claim``: the claim it is about).
 
     Raises:

@@ -19,8 +19,8 @@ neighbours, and each unit supports one of the two forms only:
 Some units also give a whole verdict with its witness where a family's level is known
 (:class:`VerdictUnit`: the checked threshold-shift coupling of a mixed sparse-vector law, the closed
 forms of :mod:`.closed_forms`); they prove nothing before the search and the router
-(:mod:`dpexact.verify.router`) asks them for their verdict before the search of the output kind
-(:data:`dpexact.verify.kinds.KINDS`).
+(:mod:`dpexact.verification.router`) asks them for their verdict before the search of the output kind
+(:data:`dpexact.verification.kinds.KINDS`).
 
 :data:`PROOFS` is the one ordered list the router tries (the first proof returned is used).
 """

@@ -11,7 +11,7 @@ refuted anywhere there is not used.
 
 It is a screen, not a proof: a property not refuted here may still fail elsewhere. A proof that
 uses a screened premise states it in its domain (``premises``) and is never a whole-domain proof
-on that account (:attr:`~dpexact.verify.bracket.Proof.whole_domain`).
+on that account (:attr:`~dpexact.verification.bracket.Proof.whole_domain`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Levels that the proof units state for a mechanism, for tables shown beside a verdict (the peer
-suite's ``coupling`` column): read through here so that callers outside :mod:`dpexact.verify` never
+suite's ``coupling`` column): read through here so that callers outside :mod:`dpexact.verification` never
 reach into :mod:`.proofs` (the import-linter contract ``front-door``)."""
 
 from __future__ import annotations
