@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1] / "dpexact"
-SCANNED = ["verify", "conformance", "utility", "quality", "protocols"]
+SCANNED = ["verification", "conformance", "utility", "quality", "protocols"]
 
 #: (path relative to dpexact/, attribute name) -> why it is not a capability probe
 ALLOWED: dict[tuple[str, str], str] = {}
