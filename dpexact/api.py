@@ -21,13 +21,15 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from .accounting.delta_epsilon import AccountedMechanism, Enclosure
-from .lp.optimal_result import OptimalResult
 from .numbers.pmf import Pmf
 from .protocols import Backend, Mechanism
-from .verification.router import verify  # noqa: F401  (dpexact.verify, the callable package, calls it)
+from .verification.router import verify  # noqa: F401  (dpexact.verify)
+
+if TYPE_CHECKING:  # dpexact.lp loads the LP stack (sympy, HiGHS): only optimal() needs it
+    from .lp.optimal_result import OptimalResult
 
 __all__ = ["verify", "optimal", "delta", "epsilon", "pmf"]
 
