@@ -32,6 +32,7 @@ from ...protocols import AnyMechanism, Neighbourhood
 from ..bracket import Proof, Witness
 from ..verdict import Verdict
 from .closed_forms import ClosedForm
+from .compact_bnb import CompactBnB
 from .density_ratio import DensityRatioProof
 from .finite_levels import RapporLevel, TruncatedGeometricLevel
 from .max_value import MaxValueLaplace
@@ -73,7 +74,7 @@ class VerdictUnit(ProofUnit, Protocol):
 
 
 #: the one ordered list of proof units (module docstring); the router tries them in this order
-PROOFS: list[ProofUnit] = [*THEOREMS, SelectionBnB(), ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(),
+PROOFS: list[ProofUnit] = [*THEOREMS, CompactBnB(), SelectionBnB(), ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(),
                            TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ThresholdCoupling(),
                            ClosedForm()]
 
