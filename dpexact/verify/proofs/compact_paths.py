@@ -29,7 +29,9 @@ is decided on the boxes that lie on one side of it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import gcd, lcm
 from typing import Any, Sequence
 
 from ...numbers.backends import ExactBackend
@@ -62,10 +64,12 @@ class ChartLaw:
     algvars: dict[str, Any]
     paths_q: list[Path]
     paths_q2: list[Path]
+    #: per log-variable name, the exponent unit g: the algebraic variable is e^{g·v} (every exponent an integer)
+    scales: dict[str, Fraction] = field(default_factory=dict)
 
 
 class _Fork(Exception):
-    def __init__(self, outcomes: tuple[tuple[int, ...], ...]) -> None:
+    def __init__(self, outcomes: tuple[int, ...]) -> None:
         super().__init__("fork")
         self.outcomes = outcomes
 
@@ -196,8 +200,10 @@ class SymbolicBackend(ExactBackend):
     """The exact backend with symbolic scores (module docstring): ``exp`` maps affine arguments to
     monomials of the algebraic variables, comparisons go to the path oracle."""
 
-    def __init__(self, oracle: _Oracle, logvars: dict[str, Any], algvars: dict[str, Any]) -> None:
+    def __init__(self, oracle: _Oracle, logvars: dict[str, Any], algvars: dict[str, Any],
+                 coefficients: dict[Any, set[Fraction]]) -> None:
         self.oracle = oracle
+        self.coefficients = coefficients  # every score coefficient met in an exponent, per log-variable
         self.logvars = logvars
         self.alg = {logvars[k]: algvars[k] for k in logvars}
         self.names = list(logvars.values())
@@ -220,6 +226,9 @@ class SymbolicBackend(ExactBackend):
         out = sympy.exp(c0)
         for c, v in zip(cs, self.names):
             if c != 0:
+                if not c.is_Rational:
+                    raise Unsupported(f"exp of {x}: a score's coefficient {c} is not rational")
+                self.coefficients.setdefault(v, set()).add(Fraction(int(c.p), int(c.q)))
                 out = out * self.alg[v] ** c
         return out
 
@@ -267,18 +276,20 @@ def _sym(x: Any) -> Any:
 
 
 def _run_side(mechanism: Any, inputs: list[Any], names: list[Any], root: dict[Any, Any], logvars: dict[str, Any],
-              algvars: dict[str, Any]) -> list[Path]:
+              algvars: dict[str, Any], coefficients: dict[Any, set[Fraction]], deadline: float | None) -> list[Path]:
     """Every path of the law on these symbolic inputs (depth-first over the open comparisons)."""
     import sympy
 
     from ...mechanisms.defined import BackendOperations
+    from .compact_exact import check_deadline
 
     todo: list[tuple[int, ...]] = [()]
     out: list[Path] = []
     while todo:
+        check_deadline(deadline)
         prefix = todo.pop()
         oracle = _Oracle(prefix, names, root)
-        be = SymbolicBackend(oracle, logvars, algvars)
+        be = SymbolicBackend(oracle, logvars, algvars, coefficients)
         try:
             vals = mechanism.pmf_function(list(inputs), mechanism._namespace(lambda v: v.to_sympy()), BackendOperations(be))
             vals = [_sym(v) for v in vals]
@@ -300,9 +311,34 @@ def _run_side(mechanism: Any, inputs: list[Any], names: list[Any], root: dict[An
     return out
 
 
-def run_chart(mechanism: Any, n: int, m: int, z_root: Sequence[tuple[Any, Any]]) -> ChartLaw:
+def _unit(values: set[Fraction]) -> Fraction:
+    """The largest g > 0 with every value an integer multiple of g (the rationals' gcd)."""
+    nums = [abs(v) for v in values if v != 0]
+    if not nums:
+        return Fraction(1)
+    den = lcm(*[v.denominator for v in nums])
+    return Fraction(gcd(*[int(v * den) for v in nums]), den)
+
+
+def _integer_exponents(paths: list[Path], alg: dict[Any, Any], units: dict[Any, Fraction]) -> list[Path]:
+    """The paths with each algebraic variable A = e^{v} renamed to e^{g·v} (A -> A^{1/g}): every
+    exponent becomes an integer, so cancellation works on polynomials of small degree."""
+    import sympy
+
+    sub = {}
+    for v, g in units.items():
+        if g != 1:
+            sub[alg[v]] = alg[v] ** sympy.Rational(g.denominator, g.numerator)
+    if not sub:
+        return paths
+    return [Path(p.constraints, tuple(sympy.sympify(x).subs(sub) for x in p.values)) for p in paths]
+
+
+def run_chart(mechanism: Any, n: int, m: int, z_root: Sequence[tuple[Any, Any]],
+              deadline: float | None = None) -> ChartLaw:
     """The law of ``mechanism`` (a ``define_mechanism`` pmf) on chart ``m`` (module docstring), its
-    paths pruned by what the chart allows (``G_a <= 0``, ``Z`` in ``z_root``)."""
+    paths pruned by what the chart allows (``G_a <= 0``, ``Z`` in ``z_root``); each algebraic variable
+    is ``e^{g·v}`` with ``g`` the unit of the score coefficients met in exponents (:attr:`ChartLaw.scales`)."""
     import sympy
 
     logvars: dict[str, Any] = {"L": sympy.Symbol("L", real=True)}
@@ -323,6 +359,11 @@ def run_chart(mechanism: Any, n: int, m: int, z_root: Sequence[tuple[Any, Any]])
     names = list(logvars.values())
     q = [logvars["L"] + (logvars[f"G{a}"] if a != m else 0) for a in range(n)]
     q2 = [q[a] + logvars[f"Z{a}"] for a in range(n)]
-    paths_q = _run_side(mechanism, q, names, root, logvars, algvars)
-    paths_q2 = _run_side(mechanism, q2, names, root, logvars, algvars)
-    return ChartLaw(m, logvars, algvars, paths_q, paths_q2)
+    coefficients: dict[Any, set[Fraction]] = {}
+    paths_q = _run_side(mechanism, q, names, root, logvars, algvars, coefficients, deadline)
+    paths_q2 = _run_side(mechanism, q2, names, root, logvars, algvars, coefficients, deadline)
+    units = {v: _unit(cs) for v, cs in coefficients.items()}
+    alg = {logvars[k]: algvars[k] for k in logvars}
+    paths_q, paths_q2 = _integer_exponents(paths_q, alg, units), _integer_exponents(paths_q2, alg, units)
+    scales = {k: units.get(logvars[k], Fraction(1)) for k in logvars}
+    return ChartLaw(m, logvars, algvars, paths_q, paths_q2, scales)
