@@ -60,13 +60,14 @@ from typing import Any
 from ...protocols import AnyMechanism, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
-from .compact_enclosure import arb_eval, finite, iv_const
-from .compact_exact import OutOfBudget, TooLarge, check_deadline, compare, text, up
-from .compact_faces import Root, alg_env, faces, log_interval, log_value, possible, ratio
-from .compact_paths import Unsupported, run_chart
+from .compact_enclosure import finite
+from .compact_exact import OutOfBudget, TooLarge, check_deadline
+from .compact_fractions import Frac, Space, const_interval, const_sign, const_text, enclose, from_sympy, lcm_of, sub
+from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
+from .compact_paths import ChartLaw, Unsupported, run_chart
 from .selection_paths import point_log_ratio
 
-__all__ = ["CompactBnB", "CompactResult", "arb_eval"]
+__all__ = ["CompactBnB", "CompactResult", "finite_witness"]
 
 Interval = tuple[Fraction, Fraction]
 #: where the face of a gap at infinity is moved to for a finite witness: G = -K·T
@@ -79,9 +80,9 @@ class CompactResult:
 
     proved: bool
     upper: float
-    constant: Any = None  # exact log-ratio (sympy) of a face above the target
+    constant: Frac | None = None  # exact ratio e^{log-ratio} of a face above the target (a constant in T)
     point: tuple | None = None  # (root, σ-point) of that face
-    top: Any = None  # the largest exact face log-ratio met at or below the target (a candidate level)
+    top: Frac | None = None  # the largest exact face ratio met at or below the target (a candidate level)
     top_point: tuple | None = None
     boxes: int = 0
     seconds: float = 0.0
@@ -146,6 +147,7 @@ class CompactBnB:
         """``(proof, witness)``: the proof of ``log-ratio <= upper`` on ℝⁿ (status ``proved``) or the
         status of the run that gave up, and, where a face above ε was met, a finite certified witness
         near it (None: the law cannot be compactified)."""
+        import sympy
         from mpmath import iv
 
         from ...numbers.backends import ball_context
@@ -157,44 +159,48 @@ class CompactBnB:
         iv.prec = self.prec
         try:
             with ball_context(self.prec):
+                eps = Real.of(mechanism.epsilon).to_sympy()
                 try:
-                    roots = self._roots(mechanism, n, relation, deadline)
+                    roots, space = self._roots(mechanism, n, relation, eps, deadline)
+                    target = from_sympy(sympy.exp(eps), space, {})
                 except Unsupported as exc:
                     if "raised" not in str(exc):
                         return None
                     return self._proof(mechanism, n, relation, math.inf, None, 0, 0.0, f"undecided: {exc}"), None
-                except (OutOfBudget, TooLarge) as exc:
+                except (OutOfBudget, TooLarge, ZeroDivisionError) as exc:
                     return self._proof(mechanism, n, relation, math.inf, None, 0, 0.0, f"gave up: {exc}"), None
-                return self._targets(mechanism, n, relation, roots, Real.of(mechanism.epsilon).to_sympy(), deadline)
+                return self._targets(mechanism, n, relation, roots, space, target, str(eps), deadline)
         finally:
             iv.prec = saved
 
-    def _targets(self, mechanism: Any, n: int, relation: Any, roots: list, target: Any,
-                 deadline: float) -> tuple[Proof, Witness | None]:
-        """Runs at the claimed ε, then at each exact face constant above it (the level of a violated law)."""
+    def _targets(self, mechanism: Any, n: int, relation: Any, roots: list, space: Space, target: Frac,
+                 claim_text: str, deadline: float) -> tuple[Proof, Witness | None]:
+        """Runs at the claimed ε (``target`` is e^ε), then at each exact face constant above it (the
+        level of a violated law)."""
         boxes, secs = 0, 0.0
         witness = None
+        text = claim_text
         for _ in range(6):
-            res = self.run(roots, n, relation, target, deadline)
+            res = self.run(roots, space, n, relation, target, deadline)
             boxes, secs = boxes + res.boxes, secs + res.seconds
             if res.constant is not None:
                 assert res.point is not None
                 w = finite_witness(mechanism, roots, res.point, relation, self.prec)
                 if w is not None and (witness is None or w.lower_float > witness.lower_float):
                     witness = w
-                target = res.constant
+                target, text = res.constant, const_text(res.constant, space)
                 continue
             if res.proved:
-                level = target
-                if res.top is not None and compare(res.top, target) == -1:
-                    tight = self.run(roots, n, relation, res.top, deadline)  # the largest face value: the level?
+                level, level_text = target, text
+                if res.top is not None and const_sign(sub(res.top, target), space) == -1:
+                    tight = self.run(roots, space, n, relation, res.top, deadline)  # the largest face value: the level?
                     boxes, secs = boxes + tight.boxes, secs + tight.seconds
                     if tight.proved:
-                        level = res.top
+                        level, level_text = res.top, const_text(res.top, space)
                 if res.top_point is not None and witness is None:
                     witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
-                return self._proof(mechanism, n, relation, up(level), text(level), boxes, secs, "proved",
-                                   witness), witness
+                upper = math.nextafter(float(_log_interval(const_interval(level, space)).b), math.inf)
+                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
             return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness), witness
         return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants",
                            witness), witness
@@ -213,47 +219,49 @@ class CompactBnB:
                          f"every neighbour q' ({relation.describe()}) and every output r"})
 
     # -- the search -------------------------------------------------------------------------------
-    def _roots(self, mechanism: Any, n: int, nb: Any, deadline: float) -> list[tuple[Root, list[Interval]]]:
+    def _roots(self, mechanism: Any, n: int, nb: Any, eps: Any,
+               deadline: float) -> tuple[list[tuple[Root, list[Interval]]], Space]:
+        """Every root (output, chart, half, offset family) with its box, and the generators' space."""
         if isinstance(nb, LInfBox):
             d = [Fraction(x) for x in nb.deltas(n)]
             zfams = [[(-x, x) for x in d]]
         else:
             d = [Fraction(nb.sensitivity)] * n
             zfams = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
+        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in range(n)]
+        space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
         out = []
-        for zf in zfams:
-            for m in range(n):
-                chart = run_chart(mechanism, n, m, zf, deadline)
-                for half in ("low", "high"):
-                    coords = [("L", f"L-{half}")] + [(f"G{a}", "G") for a in range(n) if a != m] + \
-                             [(f"Z{a}", "Z") for a in range(n)]
-                    box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
-                    for r in range(n):
-                        out.append((Root(r, m, half, chart, coords), box))
-        return out
+        for zf, chart in charts:
+            for half in ("low", "high"):
+                coords = [("L", f"L-{half}")] + [(f"G{a}", "G") for a in range(n) if a != chart.m] + \
+                         [(f"Z{a}", "Z") for a in range(n)]
+                box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
+                for r in range(n):
+                    out.append((Root(r, chart.m, half, chart, coords, space), box))
+        return out, space
 
-    def run(self, roots: list, n: int, nb: Any, target: Any, deadline: float | None = None) -> CompactResult:
-        """One branch-and-bound at ``target`` (an exact sympy value of the log-ratio); a run that meets
-        the deadline or a step too large ends with status ``gave up`` and its bound so far."""
+    def run(self, roots: list, space: Space, n: int, nb: Any, target: Frac,
+            deadline: float | None = None) -> CompactResult:
+        """One branch-and-bound at ``target`` (the exact constant e^{log-ratio}); a run that meets the
+        deadline or a step too large ends with status ``gave up`` and its bound so far."""
         t0 = time.perf_counter()
         state: dict = {"count": 0, "worst": math.inf}
         try:
-            return self._run(roots, n, nb, target, time.process_time() + self.seconds if deadline is None else deadline,
-                             state)
-        except (OutOfBudget, TooLarge) as exc:
+            return self._run(roots, space, n, nb, target,
+                             time.process_time() + self.seconds if deadline is None else deadline, state)
+        except (OutOfBudget, TooLarge, ZeroDivisionError) as exc:
             return CompactResult(False, state["worst"], boxes=state["count"], seconds=time.perf_counter() - t0,
                                  status=f"gave up: {exc}")
 
-    def _run(self, roots: list, n: int, nb: Any, target: Any, deadline: float, state: dict) -> CompactResult:
-        import sympy
-
+    def _run(self, roots: list, space: Space, n: int, nb: Any, target: Frac, deadline: float,
+             state: dict) -> CompactResult:
         t0 = time.perf_counter()
         scale = max(Fraction(x) for x in (nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity]))
         heap: list = []
         count = 0
         top, top_point = None, None
-        et = iv_const(sympy.exp(target))
-        lt = iv_const(sympy.sympify(target))
+        et = const_interval(target, space)
+        lt = _log_interval(et)
         for k, (root, box) in enumerate(roots):
             heap.append((-math.inf, count, k, tuple(box)))  # no bound yet: first, and +∞ while left
             count += 1
@@ -268,7 +276,7 @@ class CompactBnB:
             root = roots[k][0]
             bound, split, const, fixed, tops = self._box(root, box, n, scale, target, et, deadline)
             for value, where in tops:
-                if top is None or compare(value, top) == 1:
+                if top is None or const_sign(sub(value, top), space) == 1:
                     top, top_point = value, (k, where)
             if const is not None:
                 return CompactResult(False, math.inf, constant=const, point=(k, fixed), boxes=count,
@@ -291,11 +299,10 @@ class CompactBnB:
         return CompactResult(True, float(lt.b), boxes=count, seconds=time.perf_counter() - t0, status="proved",
                              top=top, top_point=top_point)
 
-    def _box(self, root: Root, box: tuple, n: int, scale: Fraction, target: Any, et: Any, deadline: float) -> tuple:
+    def _box(self, root: Root, box: tuple, n: int, scale: Fraction, target: Frac, et: Any, deadline: float) -> tuple:
         """``(bound, split, constant, fixed, tops)``: split None when every pair is <= target on the
-        box; a coordinate to split otherwise (-1: unbounded); ``constant`` an exact face value above
+        box; a coordinate to split otherwise (-1: unbounded); ``constant`` an exact face ratio above
         the target (an undecided comparison with it gives up: :class:`TooLarge`)."""
-        import sympy
         from mpmath import iv
 
         chart = root.chart
@@ -315,33 +322,59 @@ class CompactBnB:
                 R = root.ratios[key]
                 if R is None:
                     continue  # P(q)_r = 0 on this path: no loss
-                if R is sympy.oo:
+                if R == INFINITE:
                     return math.inf, -1, None, None, tops
-                cur, fixed, free = faces(root, R, box, scale, deadline)
-                if not free:
-                    if cur == 0:
+                assert isinstance(R, Frac)
+                cur, fixed, loose = faces(root, R, box, scale, deadline)
+                if not loose:
+                    if cur.is_zero():
                         continue
-                    side = compare(cur, sympy.exp(target))
+                    side = const_sign(sub(cur, target), root.space)
                     if side is None:
-                        raise TooLarge(f"the face constant {cur} against e^{target} is not decided exactly")
+                        raise TooLarge("a face constant against e^target is not decided exactly")
                     if side > 0:
-                        return math.inf, None, sympy.log(cur), fixed, tops
-                    tops.append((sympy.log(cur), fixed))
+                        return math.inf, None, cur, fixed, tops
+                    tops.append((cur, fixed))
                     continue
-                env = alg_env(root, box, scale, fixed)
-                try:
-                    v = arb_eval(cur, env)
-                except (TypeError, ValueError, ZeroDivisionError):
-                    v = None
+                env = alg_env(root, box, scale)
+                num, den = enclose(cur.num, env), enclose(cur.den, env)
+                v = None if not (finite(num) and finite(den)) or (den.a <= 0 <= den.b) else num / den
                 if v is None or not finite(v) or not (v.b <= et.a):
                     b = math.inf if v is None or not finite(v) or not (v.b > 0) else float(iv.log(iv.mpf(v.b)).b)
-                    wide = [c for c in free if widths[c] > 0]
+                    wide = [c for c in loose if widths[c] > 0]
                     if not wide:
                         return math.inf, -1, None, None, tops
                     if b > worst or split is None:
                         worst = max(worst, b)
                         split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
+
+
+def _log_interval(x: Any) -> Any:
+    """``log`` of a positive ``iv`` interval (an end at 0 or below: -∞)."""
+    from mpmath import iv
+
+    lo = iv.log(iv.mpf(x.a)).a if x.a > 0 else float("-inf")
+    return iv.mpf([lo, iv.log(iv.mpf(x.b)).b])
+
+
+def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:
+    """The least common denominator of every constant exponent the law uses (``e^{p/q}``, ``E``), of ε,
+    and of the offsets' exponents ``g·Δ``: so that each is an integer power of ``T = e^{1/lcd}``."""
+    import sympy
+
+    dens = [int(sympy.Rational(eps).q)] if getattr(eps, "is_Rational", False) else []
+    for chart in charts:
+        for paths in (chart.paths_q, chart.paths_q2):
+            for p in paths:
+                for v in p.values:
+                    for e in sympy.sympify(v).atoms(sympy.exp):
+                        if e.args[0].is_Rational:
+                            dens.append(int(e.args[0].q))
+        for name, g in chart.scales.items():
+            if name.startswith("Z"):
+                dens += [(g * x).denominator for x in deltas]
+    return lcm_of(dens)
 
 
 def finite_witness(mechanism: Any, roots: list, point: tuple, nb: Any, prec: int) -> Witness | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["arb_eval", "iv_const", "iv_q", "finite"]
+__all__ = ["arb_eval", "iv_const", "iv_of_arb", "iv_q", "finite"]
 
 
 def iv_const(expr: Any) -> Any:
@@ -24,10 +24,10 @@ def iv_const(expr: Any) -> Any:
 
     if expr.is_Rational:
         return iv.mpf(int(expr.p)) / iv.mpf(int(expr.q))
-    return _iv_of_arb(sympy_to_arb(expr))
+    return iv_of_arb(sympy_to_arb(expr))
 
 
-def _iv_of_arb(b: Any) -> Any:
+def iv_of_arb(b: Any) -> Any:
     """The arb ball ``b`` (mid ± rad, both exact dyadics) as an ``iv`` interval."""
     from mpmath import iv
 

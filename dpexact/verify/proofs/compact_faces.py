@@ -4,13 +4,14 @@ A *root* is one output ``r``, one chart ``m`` (``q_m`` a largest score, :mod:`.c
 of the line for ``L = q_m`` and one offset family; its coordinates are σ ∈ [0, 1] per unbounded
 log-variable and the offsets ``Z``. On a box of these:
 
-* the ratio ``R = P_i(q)_r / P_j(q')_r`` of a pair of paths is cancelled once (sympy ``cancel`` on a
-  guarded expression: :func:`.compact_exact.guard`), so common factors that vanish at a gap at
-  infinity are gone and R is continuous on the closed box;
+* the ratio ``R = P_i(q)_r / P_j(q')_r`` of a pair of paths is reduced once (a :class:`.compact_fractions.Frac`:
+  numerator and denominator divided by their gcd, in flint), so common factors that vanish at a gap
+  at infinity are gone and R is continuous on the closed box;
 * a coordinate whose partial derivative ``∂R/∂v`` has one sign on the box (Moore, Kearfott & Cloud
   2009 §6, the monotonicity test) is moved to the face where R is largest and substituted exactly
-  (``W = 0`` for a gap at infinity, ``Y = e^{±g·Δ}`` for an offset); R is then re-cancelled. A face
-  where the reduced fraction has a zero denominator is not used (the coordinate stays free).
+  (``W = 0`` for a gap at infinity, ``Y = e^{±g·Δ}`` for an offset: a power of ``T = e^{1/L}``); R is
+  then reduced again. A face where the reduced fraction has a zero denominator, or whose value is
+  not a power of ``T``, is not used (the coordinate stays free).
 
 Every map σ ↦ algebraic variable is increasing (``W = e^{g·G}``, ``G = K(1 - 1/σ)``; ``Λ = e^{g·L}``;
 ``M = e^{-g·L}`` on the high half), so a derivative's sign in the algebraic variable is its sign in σ.
@@ -18,16 +19,23 @@ Every map σ ↦ algebraic variable is increasing (``W = e^{g·G}``, ``G = K(1 -
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .compact_enclosure import arb_eval, finite, iv_q
-from .compact_exact import check_deadline, guard
+from .compact_exact import check_deadline
+from .compact_fractions import Frac, Space, derivative, div, enclose, free, from_sympy, subs
 from .compact_paths import ChartLaw, ext_interval, possible_signs
 
-__all__ = ["Root", "m_symbol", "ratio", "faces", "alg_env", "log_interval", "possible", "log_value"]
+__all__ = ["Root", "INFINITE", "ratio", "faces", "alg_env", "log_interval", "possible", "log_value", "generator_names"]
+
+#: the ratio of a pair of paths whose denominator probability is 0 (and numerator not)
+INFINITE = "infinite"
+
+
+def generator_names(n: int) -> tuple[str, ...]:
+    """The compact variables of every chart: Λ, M = 1/Λ, W_a and Y_a (``T`` is added by :class:`Space`)."""
+    return ("Lam", "M", *[f"W{a}" for a in range(n)], *[f"Y{a}" for a in range(n)])
 
 
 @dataclass
@@ -39,51 +47,45 @@ class Root:
     half: str  # "low": L <= 0 (Λ ∈ [0, 1]); "high": L >= 0 (M = 1/Λ ∈ [0, 1])
     chart: ChartLaw
     coords: list[tuple[str, str]]  # (log-variable name, kind: "L-low" | "L-high" | "G" | "Z")
+    space: Space
     ratios: dict = field(default_factory=dict)
     derivs: dict = field(default_factory=dict)
 
-    def symbol(self, c: int) -> Any:
+    def gen(self, c: int) -> int:
+        """The generator of coordinate ``c``."""
         name, kind = self.coords[c]
-        return m_symbol() if kind == "L-high" else self.chart.algvars[name]
+        label = {"L-low": "Lam", "L-high": "M"}.get(kind, ("W" if kind == "G" else "Y") + name[1:])
+        return self.space.index(label)
+
+    def scale(self, c: int) -> Fraction:
+        return self.chart.scales.get(self.coords[c][0], Fraction(1))
 
 
-@functools.cache
-def m_symbol() -> Any:
-    """The symbol of ``M = 1/Λ`` (made on first use: sympy stays unimported until the route runs)."""
-    import sympy
-
-    return sympy.Symbol("M", nonnegative=True)
-
-
-def ratio(root: Root, i: int, j: int) -> Any:
-    """``cancel(P_i(q)_r / P_j(q')_r)`` in the root's algebraic variables (Λ = 1/M on the high half);
-    None when ``P_i(q)_r = 0``; ``oo`` when only ``P_j(q')_r`` is 0."""
-    import sympy
-
+def _values(root: Root, side: str, i: int) -> tuple[Frac, ...]:
+    """The probabilities of path ``i`` of one side as fractions of the root's generators (cached per half)."""
     chart = root.chart
-    p = chart.paths_q[i].values[root.r]
-    p2 = chart.paths_q2[j].values[root.r]
-    if p == 0:
+    key = (root.half, side, i)
+    if key not in chart.fracs:
+        sym = {}
+        for name, kind in root.coords:
+            a = chart.algvars[name]
+            c = root.coords.index((name, kind))
+            sym[a] = (root.gen(c), root.scale(c), -1 if kind == "L-high" else 1)
+        paths = chart.paths_q if side == "q" else chart.paths_q2
+        cache: dict = chart.fracs.setdefault(("cache", root.half), {})
+        chart.fracs[key] = tuple(from_sympy(v, root.space, sym, cache) for v in paths[i].values)
+    return chart.fracs[key]
+
+
+def ratio(root: Root, i: int, j: int) -> Frac | str | None:
+    """``P_i(q)_r / P_j(q')_r`` reduced; None when ``P_i(q)_r = 0``; :data:`INFINITE` when only ``P_j(q')_r`` is 0."""
+    p = _values(root, "q", i)[root.r]
+    p2 = _values(root, "q2", j)[root.r]
+    if p.is_zero():
         return None
-    if p2 == 0:
-        return sympy.oo
-    R = p / p2
-    if root.half == "high":
-        R = R.subs(chart.algvars["L"], 1 / m_symbol())
-    guard(R, "ratio")
-    return sympy.cancel(R)
-
-
-def substitute(cur: Any, v: Any, value: Any) -> Any:
-    """``cur`` at ``v = value``, cancelled; None when the reduced fraction is not finite there (a
-    zero denominator: the ratio is unbounded near that face, which is then not used)."""
-    import sympy
-
-    bad = (sympy.nan, sympy.zoo, sympy.oo, -sympy.oo)
-    nxt = cur.subs(v, value)
-    guard(nxt, "substitution")
-    out = sympy.cancel(nxt)
-    return None if out.has(*bad) else out
+    if p2.is_zero():
+        return INFINITE
+    return div(p, p2)
 
 
 def log_value(kind: str, s: Fraction, scale: Fraction) -> Fraction:
@@ -94,32 +96,27 @@ def log_value(kind: str, s: Fraction, scale: Fraction) -> Fraction:
     return scale * (1 - 1 / s) if kind in ("G", "L-low") else scale * (1 / s - 1)
 
 
-def alg_exact(root: Root, c: int, s: Fraction, scale: Fraction) -> Any:
-    """The exact algebraic value at σ = s (``e^{g·G}``, ``e^{g·L}``, ``e^{-g·L}`` or ``e^{g·Z}``)."""
-    import sympy
-
-    name, kind = root.coords[c]
-    g = root.chart.scales.get(name, Fraction(1))
+def _exponent(root: Root, c: int, s: Fraction, scale: Fraction) -> Fraction | None:
+    """The log of the algebraic value at σ = s (``g·G``, ``g·L``, ``-g·L`` or ``g·Z``); None at 0 (σ = 0)."""
+    kind = root.coords[c][1]
     if s == 0 and kind != "Z":
-        return sympy.Integer(0)
-    x = g * log_value(kind, s, scale) * (-1 if kind == "L-high" else 1)
-    return sympy.exp(sympy.Rational(x.numerator, x.denominator))
+        return None
+    return root.scale(c) * log_value(kind, s, scale) * (-1 if kind == "L-high" else 1)
 
 
-def alg_env(root: Root, box: tuple, scale: Fraction, fixed: dict) -> dict:
-    """``iv`` intervals of the algebraic variables on ``box`` (increasing maps: the ends' images)."""
+def alg_env(root: Root, box: tuple, scale: Fraction) -> list[Any]:
+    """``iv`` intervals of every generator on ``box`` (increasing maps: the ends' images; ``T`` a point)."""
     from mpmath import iv
 
-    env = {}
-    for c, ((name, kind), (lo, hi)) in enumerate(zip(root.coords, box)):
-        g = root.chart.scales.get(name, Fraction(1))
+    from .compact_enclosure import iv_q
 
-        def val(s: Fraction) -> Any:
-            if s == 0 and kind != "Z":
-                return iv.mpf(0)
-            return iv.exp(iv_q(g * log_value(kind, s, scale) * (-1 if kind == "L-high" else 1)))
-        a, b = val(lo), val(hi)
-        env[root.symbol(c)] = iv.mpf([a.a, b.b])
+    env = [iv.mpf(0)] * (root.space.t + 1)
+    env[root.space.t] = iv.exp(iv.mpf(1) / root.space.lcd)
+    for c, (lo, hi) in enumerate(box):
+        a, b = (_exponent(root, c, s, scale) for s in (lo, hi))
+        ea = iv.mpf(0) if a is None else iv.exp(iv_q(a))
+        eb = iv.mpf(0) if b is None else iv.exp(iv_q(b))
+        env[root.gen(c)] = iv.mpf([ea.a, eb.b])
     return env
 
 
@@ -138,61 +135,63 @@ def possible(path: Any, names: list, logs: dict) -> bool:
     return all(allowed & possible_signs(d, names, logs) for d, allowed in path.constraints)
 
 
-def faces(root: Root, R: Any, box: tuple, scale: Fraction, deadline: float | None) -> tuple[Any, dict, list[int]]:
+def _at(root: Root, R: Frac, c: int, s: Fraction, scale: Fraction) -> Frac | None:
+    """R at coordinate ``c`` = σ ``s``, exactly (None: not a power of ``T``, or a zero denominator)."""
+    x = _exponent(root, c, s, scale)
+    if x is None:
+        return subs(R, root.space, root.gen(c), None)
+    k = x * root.space.lcd
+    if k.denominator != 1:
+        return None
+    return subs(R, root.space, root.gen(c), int(k))
+
+
+def faces(root: Root, R: Frac, box: tuple, scale: Fraction, deadline: float | None) -> tuple[Frac, dict, list[int]]:
     """R with every coordinate it does not depend on dropped, every monotone one moved to its largest
     face and substituted exactly (module docstring); ``(R', fixed σ per coordinate, free coordinates)``."""
     cur = R
     fixed: dict[int, Fraction] = {}
-    syms = [root.symbol(c) for c in range(len(box))]
+    gens = [root.gen(c) for c in range(len(box))]
     for c, (lo, hi) in enumerate(box):
-        if lo == hi and syms[c] in cur.free_symbols:
-            nxt = substitute(cur, syms[c], alg_exact(root, c, lo, scale))
+        if lo == hi and gens[c] in free(cur, root.space):
+            nxt = _at(root, cur, c, lo, scale)
             if nxt is not None:
                 fixed[c], cur = lo, nxt
     while True:
         check_deadline(deadline)
-        free = [c for c in range(len(box)) if c not in fixed and syms[c] in cur.free_symbols]
-        if not free:
+        depends = free(cur, root.space)
+        loose = [c for c in range(len(box)) if c not in fixed and gens[c] in depends]
+        if not loose:
             return cur, fixed, []
-        env = alg_env(root, box, scale, fixed)
+        env = alg_env(root, box, scale)
         moved = False
-        for c in free:
-            sign = derivative_sign(cur, syms[c], env, root.derivs)
+        for c in loose:
+            check_deadline(deadline)
+            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs)
             if sign:
                 end = box[c][1] if sign > 0 else box[c][0]
-                nxt = substitute(cur, syms[c], alg_exact(root, c, end, scale))
+                nxt = _at(root, cur, c, end, scale)
                 if nxt is None:
                     continue
                 fixed[c], cur = end, nxt
                 moved = True
                 break
         if not moved:
-            return cur, fixed, free
+            return cur, fixed, loose
 
 
-def derivative_sign(cur: Any, v: Any, env: dict, cache: dict) -> int:
-    """+1 / -1 when ``∂cur/∂v`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
-    face), 0 when its sign is not decided. The derivative is cancelled once (guarded), its content taken out,
-    and its numerator and denominator enclosed separately (fewer dependencies than the quotient)."""
-    import sympy
+def derivative_sign(cur: Frac, space: Space, i: int, env: list[Any], cache: dict) -> int:
+    """+1 / -1 when ``∂cur/∂x_i`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
+    face), 0 when its sign is not decided; numerator and denominator are enclosed separately."""
+    from .compact_enclosure import finite
 
-    key = (cur, v)
+    key = (str(cur.num), str(cur.den), i)
     if key not in cache:
-        d = sympy.diff(cur, v)
-        guard(d, "derivative")
-        d = sympy.cancel(d)
-        guard(d, "derivative")
-        # no full factorisation: sympy's multivariate factor (Wang's algorithm) has no useful cost
-        # bound even on small inputs; the content (factor_terms) is what the enclosure needs
-        num, den = d.as_numer_denom()
-        cache[key] = (sympy.factor_terms(num), sympy.factor_terms(den))
-    num, den = cache[key]
-    if num == 0:
+        cache[key] = derivative(cur, space, i)
+    d = cache[key]
+    if d.num.is_zero():
         return 1
-    try:
-        a, b = arb_eval(num, env), arb_eval(den, env)
-    except (TypeError, ValueError, ZeroDivisionError):
-        return 0
+    a, b = enclose(d.num, env), enclose(d.den, env)
     # a denominator that vanishes only on the box's boundary (a factor W at W = 0) leaves the sign
     # in the interior, and the function is continuous on the closed box
     if not (finite(a) and finite(b)) or not ((b.a >= 0 and b.b > 0) or (b.b <= 0 and b.a < 0)):

@@ -66,6 +66,8 @@ class ChartLaw:
     paths_q2: list[Path]
     #: per log-variable name, the exponent unit g: the algebraic variable is e^{g·v} (every exponent an integer)
     scales: dict[str, Fraction] = field(default_factory=dict)
+    #: the paths' probabilities as fractions of the compact generators, per half and path (filled by the search)
+    fracs: dict = field(default_factory=dict)
 
 
 class _Fork(Exception):
@@ -320,20 +322,6 @@ def _unit(values: set[Fraction]) -> Fraction:
     return Fraction(gcd(*[int(v * den) for v in nums]), den)
 
 
-def _integer_exponents(paths: list[Path], alg: dict[Any, Any], units: dict[Any, Fraction]) -> list[Path]:
-    """The paths with each algebraic variable A = e^{v} renamed to e^{g·v} (A -> A^{1/g}): every
-    exponent becomes an integer, so cancellation works on polynomials of small degree."""
-    import sympy
-
-    sub = {}
-    for v, g in units.items():
-        if g != 1:
-            sub[alg[v]] = alg[v] ** sympy.Rational(g.denominator, g.numerator)
-    if not sub:
-        return paths
-    return [Path(p.constraints, tuple(sympy.sympify(x).subs(sub) for x in p.values)) for p in paths]
-
-
 def run_chart(mechanism: Any, n: int, m: int, z_root: Sequence[tuple[Any, Any]],
               deadline: float | None = None) -> ChartLaw:
     """The law of ``mechanism`` (a ``define_mechanism`` pmf) on chart ``m`` (module docstring), its
@@ -363,7 +351,5 @@ def run_chart(mechanism: Any, n: int, m: int, z_root: Sequence[tuple[Any, Any]],
     paths_q = _run_side(mechanism, q, names, root, logvars, algvars, coefficients, deadline)
     paths_q2 = _run_side(mechanism, q2, names, root, logvars, algvars, coefficients, deadline)
     units = {v: _unit(cs) for v, cs in coefficients.items()}
-    alg = {logvars[k]: algvars[k] for k in logvars}
-    paths_q, paths_q2 = _integer_exponents(paths_q, alg, units), _integer_exponents(paths_q2, alg, units)
     scales = {k: units.get(logvars[k], Fraction(1)) for k in logvars}
     return ChartLaw(m, logvars, algvars, paths_q, paths_q2, scales)
