@@ -105,7 +105,7 @@ def test_mutation_tail_changed_beyond_a_large_gap_is_not_proved():
 
 
 def test_mutation_without_exact_faces_the_tight_level_is_not_reached(monkeypatch):
-    monkeypatch.setattr(compact_faces, "substitute", lambda cur, v, value: None)
+    monkeypatch.setattr(compact_faces, "_at", lambda root, R, c, s, scale: None)
     proof, _ = _bracket(_em("1"), seconds=3, max_boxes=300)
     assert proof.details["status"] != "proved" and proof.upper_float > 1
 

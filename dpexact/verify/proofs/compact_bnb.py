@@ -60,9 +60,9 @@ from typing import Any
 from ...protocols import AnyMechanism, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
-from .compact_enclosure import finite
+from .compact_enclosure import divide, enclose, log_upper, of_ball
 from .compact_exact import OutOfBudget, TooLarge, check_deadline
-from .compact_fractions import Frac, Space, const_interval, const_sign, const_text, enclose, from_sympy, lcm_of, sub
+from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, from_sympy, lcm_of, sub
 from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
 from .compact_paths import ChartLaw, Unsupported, run_chart
 from .selection_paths import point_log_ratio
@@ -104,8 +104,8 @@ class CompactBnB:
         max_n: largest n attempted (the charts and paths grow with n).
     """
 
-    seconds: float = 20.0
-    max_boxes: int = 4000
+    seconds: float = 30.0
+    max_boxes: int = 60000
     prec: int = 96
     max_n: int = 5
     name: str = "compact-branch-and-bound"
@@ -199,7 +199,7 @@ class CompactBnB:
                         level, level_text = res.top, const_text(res.top, space)
                 if res.top_point is not None and witness is None:
                     witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
-                upper = math.nextafter(float(_log_interval(const_interval(level, space)).b), math.inf)
+                upper = log_upper(const_ball(level, space).upper())
                 return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
             return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness), witness
         return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants",
@@ -260,15 +260,14 @@ class CompactBnB:
         heap: list = []
         count = 0
         top, top_point = None, None
-        et = const_interval(target, space)
-        lt = _log_interval(et)
+        et = of_ball(const_ball(target, space, self.prec))
         for k, (root, box) in enumerate(roots):
             heap.append((-math.inf, count, k, tuple(box)))  # no bound yet: first, and +∞ while left
             count += 1
         heapq.heapify(heap)
         while heap:
             # what is proved so far: every popped box <= target, every box left <= its parent's bound
-            state["count"], state["worst"] = count, max(-heap[0][0], float(lt.b))
+            state["count"], state["worst"] = count, max(-heap[0][0], log_upper(et.b))
             if count >= self.max_boxes:
                 raise OutOfBudget(f"{self.max_boxes} boxes")
             check_deadline(deadline)
@@ -296,15 +295,13 @@ class CompactBnB:
                 child[split] = part
                 heapq.heappush(heap, (-bound, count, k, tuple(child)))
                 count += 1
-        return CompactResult(True, float(lt.b), boxes=count, seconds=time.perf_counter() - t0, status="proved",
+        return CompactResult(True, log_upper(et.b), boxes=count, seconds=time.perf_counter() - t0, status="proved",
                              top=top, top_point=top_point)
 
     def _box(self, root: Root, box: tuple, n: int, scale: Fraction, target: Frac, et: Any, deadline: float) -> tuple:
         """``(bound, split, constant, fixed, tops)``: split None when every pair is <= target on the
         box; a coordinate to split otherwise (-1: unbounded); ``constant`` an exact face ratio above
         the target (an undecided comparison with it gives up: :class:`TooLarge`)."""
-        from mpmath import iv
-
         chart = root.chart
         logs = {chart.logvars[name]: log_interval(kind, lo, hi, scale) for (name, kind), (lo, hi) in zip(root.coords, box)}
         names = list(chart.logvars.values())
@@ -313,6 +310,7 @@ class CompactBnB:
         worst, split = -math.inf, None
         tops: list = []
         widths = [float(hi - lo) for lo, hi in box]
+        env = alg_env(root, box, scale)
         for i in pq:
             for j in pq2:
                 check_deadline(deadline)
@@ -325,7 +323,7 @@ class CompactBnB:
                 if R == INFINITE:
                     return math.inf, -1, None, None, tops
                 assert isinstance(R, Frac)
-                cur, fixed, loose = faces(root, R, box, scale, deadline)
+                cur, fixed, loose = faces(root, R, box, scale, env, deadline)
                 if not loose:
                     if cur.is_zero():
                         continue
@@ -336,11 +334,9 @@ class CompactBnB:
                         return math.inf, None, cur, fixed, tops
                     tops.append((cur, fixed))
                     continue
-                env = alg_env(root, box, scale)
-                num, den = enclose(cur.num, env), enclose(cur.den, env)
-                v = None if not (finite(num) and finite(den)) or (den.a <= 0 <= den.b) else num / den
-                if v is None or not finite(v) or not (v.b <= et.a):
-                    b = math.inf if v is None or not finite(v) or not (v.b > 0) else float(iv.log(iv.mpf(v.b)).b)
+                v = divide(enclose(cur.num, env), enclose(cur.den, env))
+                if v is None or not (v.b <= et.a):
+                    b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
                     wide = [c for c in loose if widths[c] > 0]
                     if not wide:
                         return math.inf, -1, None, None, tops
@@ -348,14 +344,6 @@ class CompactBnB:
                         worst = max(worst, b)
                         split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
-
-
-def _log_interval(x: Any) -> Any:
-    """``log`` of a positive ``iv`` interval (an end at 0 or below: -∞)."""
-    from mpmath import iv
-
-    lo = iv.log(iv.mpf(x.a)).a if x.a > 0 else float("-inf")
-    return iv.mpf([lo, iv.log(iv.mpf(x.b)).b])
 
 
 def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:

@@ -24,7 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from .compact_exact import check_deadline
-from .compact_fractions import Frac, Space, derivative, div, enclose, free, from_sympy, subs
+from .compact_enclosure import Iv, enclose, exp_interval, finite
+from .compact_fractions import Frac, Space, derivative, div, free, from_sympy, subs
 from .compact_paths import ChartLaw, ext_interval, possible_signs
 
 __all__ = ["Root", "INFINITE", "ratio", "faces", "alg_env", "log_interval", "possible", "log_value", "generator_names"]
@@ -104,19 +105,13 @@ def _exponent(root: Root, c: int, s: Fraction, scale: Fraction) -> Fraction | No
     return root.scale(c) * log_value(kind, s, scale) * (-1 if kind == "L-high" else 1)
 
 
-def alg_env(root: Root, box: tuple, scale: Fraction) -> list[Any]:
-    """``iv`` intervals of every generator on ``box`` (increasing maps: the ends' images; ``T`` a point)."""
-    from mpmath import iv
-
-    from .compact_enclosure import iv_q
-
-    env = [iv.mpf(0)] * (root.space.t + 1)
-    env[root.space.t] = iv.exp(iv.mpf(1) / root.space.lcd)
+def alg_env(root: Root, box: tuple, scale: Fraction) -> list[Iv]:
+    """Intervals of every generator on ``box`` (increasing maps: the ends' images; ``T`` a point)."""
+    env = [Iv(0.0, 0.0)] * (root.space.t + 1)
+    env[root.space.t] = exp_interval(Fraction(1, root.space.lcd))
     for c, (lo, hi) in enumerate(box):
         a, b = (_exponent(root, c, s, scale) for s in (lo, hi))
-        ea = iv.mpf(0) if a is None else iv.exp(iv_q(a))
-        eb = iv.mpf(0) if b is None else iv.exp(iv_q(b))
-        env[root.gen(c)] = iv.mpf([ea.a, eb.b])
+        env[root.gen(c)] = Iv(0.0 if a is None else exp_interval(a).a, 0.0 if b is None else exp_interval(b).b)
     return env
 
 
@@ -146,7 +141,8 @@ def _at(root: Root, R: Frac, c: int, s: Fraction, scale: Fraction) -> Frac | Non
     return subs(R, root.space, root.gen(c), int(k))
 
 
-def faces(root: Root, R: Frac, box: tuple, scale: Fraction, deadline: float | None) -> tuple[Frac, dict, list[int]]:
+def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
+          deadline: float | None) -> tuple[Frac, dict, list[int]]:
     """R with every coordinate it does not depend on dropped, every monotone one moved to its largest
     face and substituted exactly (module docstring); ``(R', fixed σ per coordinate, free coordinates)``."""
     cur = R
@@ -163,7 +159,6 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, deadline: float | No
         loose = [c for c in range(len(box)) if c not in fixed and gens[c] in depends]
         if not loose:
             return cur, fixed, []
-        env = alg_env(root, box, scale)
         moved = False
         for c in loose:
             check_deadline(deadline)
@@ -180,11 +175,9 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, deadline: float | No
             return cur, fixed, loose
 
 
-def derivative_sign(cur: Frac, space: Space, i: int, env: list[Any], cache: dict) -> int:
+def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict) -> int:
     """+1 / -1 when ``∂cur/∂x_i`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
     face), 0 when its sign is not decided; numerator and denominator are enclosed separately."""
-    from .compact_enclosure import finite
-
     key = (str(cur.num), str(cur.den), i)
     if key not in cache:
         cache[key] = derivative(cur, space, i)

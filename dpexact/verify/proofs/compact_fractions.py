@@ -24,8 +24,8 @@ from typing import Any
 
 from .compact_exact import TooLarge
 
-__all__ = ["Space", "Frac", "from_sympy", "div", "sub", "subs", "derivative", "free", "const_sign", "enclose",
-           "const_text", "const_interval", "MAX_TERMS", "MAX_DEGREE"]
+__all__ = ["Space", "Frac", "from_sympy", "div", "sub", "subs", "derivative", "free", "const_sign",
+           "const_text", "const_ball", "MAX_TERMS", "MAX_DEGREE"]
 
 #: terms a polynomial may have before an operation is refused
 MAX_TERMS = 4000
@@ -259,11 +259,9 @@ def const_sign(a: Frac, space: Space) -> int | None:
     return None
 
 
-def const_interval(a: Frac, space: Space) -> Any:
-    """An ``iv`` interval of a constant."""
-    from .compact_enclosure import iv_of_arb
-
-    return iv_of_arb(_poly_at_t(a.num, space, 128)) / iv_of_arb(_poly_at_t(a.den, space, 128))
+def const_ball(a: Frac, space: Space, prec: int = 128) -> Any:
+    """An arb ball of a constant."""
+    return _poly_at_t(a.num, space, prec) / _poly_at_t(a.den, space, prec)
 
 
 def const_text(a: Frac, space: Space) -> str:
@@ -275,20 +273,6 @@ def const_text(a: Frac, space: Space) -> str:
         return sympy.Add(*[sympy.Rational(int(c.p), int(c.q)) * sympy.exp(sympy.Rational(int(e[space.t]), space.lcd))
                            for e, c in p.to_dict().items()])
     return str(sympy.log(poly(a.num) / poly(a.den)))
-
-
-def enclose(p: Any, env: list[Any]) -> Any:
-    """An ``iv`` interval of the polynomial ``p`` when generator ``i`` ranges over ``env[i]`` (term by term)."""
-    from mpmath import iv
-
-    out = iv.mpf(0)
-    for exps, c in p.to_dict().items():
-        term = iv.mpf(int(c.p)) / iv.mpf(int(c.q))
-        for i, e in enumerate(exps):
-            if e:
-                term = term * env[i] ** int(e)
-        out = out + term
-    return out
 
 
 def lcm_of(values: list[int]) -> int:
