@@ -135,3 +135,90 @@ def test_upper_end_is_never_below_a_certified_point():
             p, p2 = m.pmf(q, backend="ball").values[r], m.pmf(q2, backend="ball").values[r]
             assert float((p.log() - p2.log()).lower()) <= proof.upper_float + 1e-12
     assert math.isfinite(proof.upper_float)
+
+
+# -- exact rational functions, hand-written laws, bounded cost ----------------------------------
+def _hand(attr: str):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "hand_written_selection.py"
+    spec = importlib.util.spec_from_file_location("hand_written_selection", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return getattr(mod, attr)
+
+
+def test_constants_in_t_are_compared_exactly():
+    """e^{1/2}·e^{1/2} = E is an identity of polynomials in T = e^{1/2} (decided 0, not a straddling
+    ball); e^{1/2} > e^{1/3}; (1 + E)e^{1/2} / (e^{1/2} + e^{3/2}) = 1."""
+    import sympy
+
+    from dpexact.verify.proofs.compact_fractions import Space, const_sign, from_sympy, sub
+
+    sp = Space(("x",), 6)
+    f = lambda e: from_sympy(sympy.sympify(e), sp, {})  # noqa: E731
+    assert const_sign(sub(f("exp(1/2)*exp(1/2)"), f("E")), sp) == 0
+    assert const_sign(sub(f("exp(1/2)"), f("exp(1/3)")), sp) == 1
+    assert const_sign(sub(f("(1 + E)*exp(1/2)/(exp(1/2) + exp(3/2))"), f("1")), sp) == 0
+    assert const_sign(sub(f("(1 + E)*exp(1/2)/(exp(1/2) + exp(3/2))"), f("1 + 1/10**30")), sp) == -1
+
+
+@pytest.mark.parametrize("attr, n, level", [("em", 3, "1"), ("em", 4, "1"), ("em_half", 3, "1/2"), ("grr", 3, "1")])
+def test_hand_written_laws_proved_at_their_exact_level(attr, n, level):
+    m = _hand(attr)
+    proof, witness = CompactBnB().bracket(m, n, parse_neighbourhood("box", m))
+    assert proof.details["status"] == "proved" and proof.whole_domain
+    assert Real.of(proof.upper) == Real.of(level) and proves(proof, m)
+    if attr != "grr":  # GRR's worst pair is at a tie (the lower end is the search's)
+        assert float(Real.of(level).to_float()) - 1e-6 <= witness.lower_float
+
+
+def test_violated_em_at_n3_closed_at_2():
+    m = _em("2")
+    proof, witness = _bracket(m, n=3)
+    assert Real.of(proof.upper) == Real.of(2) and not proves(proof, m)
+    assert 2 - 1e-6 <= witness.lower_float <= 2
+
+
+def test_mutation_without_the_exact_identity_the_tight_level_is_not_proved(monkeypatch):
+    """Only balls for face constants (the polynomial identity in T removed): e^ε against e^ε is never
+    decided, the run gives up instead of proving the tight level."""
+    from dpexact.verify.proofs import compact_bnb, compact_fractions
+
+    def balls_only(a, space):
+        for prec in (128, 512, 4096):
+            v = compact_fractions._poly_at_t(a.num, space, prec) * compact_fractions._poly_at_t(a.den, space, prec)
+            if v > 0:
+                return 1
+            if v < 0:
+                return -1
+        return None
+    monkeypatch.setattr(compact_bnb, "const_sign", balls_only)
+    m = _em("1")
+    proof, _ = _bracket(m, seconds=5)
+    assert proof.details["status"] != "proved"
+    assert CompactBnB(seconds=5).prove(m, 2, parse_neighbourhood("box", m)) is None
+
+
+def test_mutation_without_gcd_reduction_the_faces_at_infinity_are_lost(monkeypatch):
+    """Ratios not reduced (no gcd): the factor that vanishes at a gap at infinity stays in numerator
+    and denominator, the face W = 0 is 0/0 and EM's tight level is no longer proved."""
+    from dpexact.verify.proofs import compact_fractions
+    from dpexact.verify.proofs.compact_fractions import Frac
+
+    monkeypatch.setattr(compact_fractions, "_reduce", lambda n, d: Frac(compact_fractions._check(n), compact_fractions._check(d)))
+    proof, _ = _bracket(_em("1"), seconds=5, max_boxes=2000)
+    assert proof.details["status"] != "proved"
+
+
+def test_a_law_it_cannot_close_gives_up_within_its_budget():
+    """PF written by hand: the unit does not close it; it stops at its CPU budget (this process's
+    time) and proves nothing, so the next unit is tried."""
+    import time
+
+    m = _hand("pf")
+    unit = CompactBnB(seconds=3)
+    t = time.process_time()
+    assert unit.prove(m, 3, parse_neighbourhood("box", m)) is None
+    assert time.process_time() - t < 3 + 5  # the budget, the law's symbolic runs and one step past it

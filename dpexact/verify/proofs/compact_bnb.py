@@ -16,22 +16,23 @@ symmetry: every output and every chart is visited).
   closed bounded intervals that contain their limits (W = 0 is the gap at infinity). Every map
   σ ↦ algebraic variable is increasing, so a derivative's sign in the algebraic variable is its sign
   in σ. Bisection in σ reaches any score constant in a few steps (σ = 1/1001 is a gap of -1000K).
-* **Ratios in closed form**: for each pair of paths (one for ``q``, one for ``q'``) possible on a box,
-  the ratio ``R = P_path(q)_r / P_path'(q')_r`` is cancelled symbolically (sympy ``cancel``, on an
-  expression of bounded size and degree: each algebraic variable is ``e^{g·v}`` with ``g`` the unit of
-  the law's exponents, so EM's ``e^{εq/2Δ}`` is ``W``, not ``W^{1/2}``) before any interval is taken, so
-  the common factors that vanish at infinity are gone and R is continuous on the closed box
-  (:mod:`.compact_faces`).
+* **Ratios as exact rational functions** (:mod:`.compact_fractions`): each algebraic variable is
+  ``e^{g·v}`` with ``g`` the unit of the law's exponents (EM's ``e^{εq/2Δ}`` is ``W``, not ``W^{1/2}``),
+  and each constant ``e^{p/q}`` a power of ``T = e^{1/L}``, so every probability of every branch path
+  is a rational function with rational coefficients (flint ``fmpq_mpoly``). For each pair of paths
+  (one for ``q``, one for ``q'``) possible on a box the ratio ``R = P_path(q)_r / P_path'(q')_r`` is
+  reduced by a polynomial gcd before any interval is taken, so the common factors that vanish at
+  infinity are gone and R is continuous on the closed box (:mod:`.compact_faces`).
 * **Monotonicity and exact faces** (the notes' techniques; Moore, Kearfott & Cloud 2009 §6 for the
   monotonicity test): on a box, a variable R no longer contains is fixed; one whose partial
-  derivative ``∂R/∂v`` (symbolic, enclosed in arb) has one sign is moved to the face where R is
-  largest and substituted *exactly* (``W = 0``, ``Y = e^{±Δ}``), R re-cancelled. When no variable
-  is left, R is an exact constant compared with ``e^{target}`` exactly
-  (:func:`.compact_exact.exact_sign`: balls, then a polynomial identity in ``e^{1/L}``): the level of a
-  tight law (EM, PF, RNM: ``e^ε`` at the face of a gap at infinity) is decided as an equality, not
-  straddled by rounding. Otherwise R's arb
-  enclosure on the remaining box is the bound, and a box whose bound is above the target is split
-  at the midpoint of its widest σ-coordinate.
+  derivative ``∂R/∂v`` (exact, its numerator and denominator enclosed in arb) has one sign is moved
+  to the face where R is largest and substituted *exactly* (``W = 0``, ``Y = e^{±g·Δ}``), R reduced
+  again. When no variable is left, R is an exact constant in ``T`` compared with ``e^{target}``
+  exactly (:func:`.compact_fractions.const_sign`: ``T`` is transcendental, so the difference is 0
+  exactly when its numerator is the zero polynomial): the level of a tight law (EM, GRR: ``e^ε`` at a
+  face) is decided as an equality, not straddled by rounding. Otherwise R's enclosure on the box
+  (:mod:`.compact_enclosure`) is the bound, and a box whose bound is above the target is split at the
+  midpoint of its widest σ-coordinate.
 
 The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
 takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
@@ -41,8 +42,9 @@ law, proved exactly when the run at it succeeds), and the face point, moved a fi
 infinity, is evaluated in ball arithmetic as a certified witness (:func:`finite_witness`).
 
 **Bounded cost.** One CPU budget per claim (``seconds``, this process's time) is checked in every loop
-(the law's symbolic runs, boxes, pairs of paths, faces), every symbolic step runs on a guarded
-expression, and no step calls ``simplify`` or ``limit``. A run that meets its budget, an expression
+(the law's symbolic runs, boxes, pairs of paths, faces), every exact step is polynomial arithmetic
+on bounded polynomials (:mod:`.compact_budget`), and no step calls sympy's ``simplify``, ``factor``,
+``cancel`` or ``limit``. A run that meets its budget, an expression
 too large or a face constant it cannot decide gives up: the unit then proves nothing (``prove`` is
 None and the next unit of :data:`dpexact.verify.proofs.PROOFS` is tried); ``bracket`` still reports
 the run's status.
@@ -61,7 +63,7 @@ from ...protocols import AnyMechanism, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_enclosure import divide, enclose, log_upper, of_ball
-from .compact_exact import OutOfBudget, TooLarge, check_deadline
+from .compact_budget import OutOfBudget, TooLarge, check_deadline
 from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, from_sympy, lcm_of, sub
 from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
 from .compact_paths import ChartLaw, Unsupported, run_chart

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from .compact_exact import check_deadline
+from .compact_budget import check_deadline
 from .compact_enclosure import Iv, enclose, exp_interval, finite
 from .compact_fractions import Frac, Space, derivative, div, free, from_sympy, subs
 from .compact_paths import ChartLaw, ext_interval, possible_signs

@@ -7,7 +7,7 @@ generator ``T = e^{1/L}``, where ``L`` is the least common denominator of the co
 law uses (``E = T^L``, ``e^{1/2} = T^{L/2}``, and ``e^ε`` when ε is rational). A :class:`Frac` is such a
 function as a pair of flint ``fmpq_mpoly`` (numerator, denominator) reduced by their gcd: ratios,
 substitutions and derivatives are polynomial arithmetic in C, with a bound on terms and degree
-(:class:`~.compact_exact.TooLarge` beyond it), so every step has a bounded cost.
+(:class:`~.compact_budget.TooLarge` beyond it), so every step has a bounded cost.
 
 A :class:`Frac` in ``T`` alone is an exact constant. ``T`` is transcendental (Lindemann 1882), so a
 constant is 0 exactly when its numerator is the zero polynomial; otherwise its sign is that of the
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .compact_exact import TooLarge
+from .compact_budget import TooLarge
 
 __all__ = ["Space", "Frac", "from_sympy", "div", "sub", "subs", "derivative", "free", "const_sign",
            "const_text", "const_ball", "MAX_TERMS", "MAX_DEGREE"]

@@ -283,7 +283,7 @@ def _run_side(mechanism: Any, inputs: list[Any], names: list[Any], root: dict[An
     import sympy
 
     from ...mechanisms.defined import BackendOperations
-    from .compact_exact import check_deadline
+    from .compact_budget import check_deadline
 
     todo: list[tuple[int, ...]] = [()]
     out: list[Path] = []
