@@ -160,10 +160,15 @@ def test_cli_audit_exit_codes_and_schema(tmp_path):
         rr = run("audit", "replay", str(f), "--json")
         assert rr.returncode == 0
         validate("audit", json.loads(rr.stdout))
+        rr = run("replay", str(f), "--json")  # the general replay verb reads map witnesses too
+        assert rr.returncode == 0 and json.loads(rr.stdout)["holding"] == json.loads(rr.stdout)["witnesses"] > 0
+        rr = run("replay", str(f), "-m", "em")
+        assert rr.returncode == 2 and rr.stderr.startswith("error:") and "--mechanism" in rr.stderr
         w = next(p["witness"] for p in doc["points"] if "witness" in p)
         w["claimed"] = "1"  # a claim above any δ: the witness no longer holds
         f.write_text(json.dumps(w))
         assert run("audit", "replay", str(f)).returncode == 1
+        assert run("replay", str(f)).returncode == 1
 
 
 def test_cli_bench_audit_contract():

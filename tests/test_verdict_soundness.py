@@ -261,8 +261,9 @@ def test_the_false_shift_invariance_of_em_gap18_is_refused_and_not_used():
 # -- one headline ---------------------------------------------------------------------------------------------
 def test_laplace_headlines_agree_with_their_evidence():
     """``--n 1``: the density-ratio proof's witness is the lower end (not "no certified witness" beside
-    a level of 1); ``box:2``: the privacy map's formula is no proof, so the upper end is unknown and the
-    reason says the map states 2 — no "exact level 2" beside "upper: no proof" without saying why."""
+    a level of 1); ``box:2``: the map's formula alone is no proof, so the density-ratio theorem is run on the
+    box asked for: the bracket is the exact level [2, 2] it states (issue 31) — never "exact level 2"
+    beside "upper: no proof"."""
     from dpexact.verify.router import verify_any
 
     v = verify_any(dpexact.mechanism("laplace", epsilon=1), n=1)
@@ -271,8 +272,10 @@ def test_laplace_headlines_agree_with_their_evidence():
     d = v.as_dict()
     assert d["headline"].startswith("privacy level ε* ∈ [1, 1] on scores R^n") and d["epsilon_bracket"]["whole_domain"]
     w = verify_any(dpexact.mechanism("laplace", epsilon=1), neighbourhood="box:2")
-    assert w.verdict == "violated" and w.bracket.upper is None and abs(w.bracket.lower_float - 2) < 1e-12
-    assert "states the level 2" in w.reason and "upper end is unknown" in w.reason
+    assert w.verdict == "violated" and abs(w.bracket.lower_float - 2) < 1e-12
+    assert w.bracket.upper is not None and w.bracket.upper.upper == "2" and w.bracket.upper.method == "density-ratio"
+    assert "states the level 2" in w.reason and "density-ratio theorem proves it" in w.reason
+    assert w.as_dict()["headline"].startswith("privacy level ε* ∈ [2, 2] on scores R^n")
 
 
 def test_a_law_that_raises_in_the_search_is_an_inconclusive_verdict_naming_it():

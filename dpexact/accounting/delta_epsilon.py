@@ -31,6 +31,7 @@ value lies in ``[lower, upper]``), plus the exact value as a string when there i
 
 from __future__ import annotations
 
+from collections.abc import Sized
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -154,7 +155,7 @@ AccountedMechanism = PmfPair | GaussianMechanism | LaplaceMechanism
 
 
 def _pmf(values: Any, name: str) -> tuple[Fraction, ...]:
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__len__"):
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sized):
         raise TypeError(f"{name} must be a sequence of probabilities")
     if not 1 <= len(values) <= MAX_PMF_SIZE:
         raise ValueError(f"{name} must have 1 to {MAX_PMF_SIZE} entries, got {len(values)}")

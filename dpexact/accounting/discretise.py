@@ -228,7 +228,7 @@ def _log2(x: Any) -> float:
     """log₂|x| of an arb (−inf for 0), without going through a float that could overflow."""
     from flint import arb
 
-    m = abs(x.mid()) if hasattr(x.mid(), "__abs__") else x.mid()
+    m = abs(x.mid())
     if m == 0:
         return -math.inf
     return float((m.log() / arb(2).log()).mid())

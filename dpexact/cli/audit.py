@@ -46,6 +46,29 @@ def _missing(exc: Exception) -> None:
     raise typer.Exit(code=EXIT_USAGE)
 
 
+def is_map_witness_document(doc: Any) -> bool:
+    """A map-witness record (``kind: map-witness``) or an ``audit map --json`` document."""
+    return isinstance(doc, dict) and (doc.get("kind") == "map-witness" or doc.get("command") == "audit")
+
+
+def replay_map_witnesses(doc: Any, file: str, as_json: bool, output: Optional[str]) -> None:
+    """Re-check every map witness of ``doc`` from the record alone (no library imported) and exit:
+    0 if every one holds, 1 if not; a document without witnesses is a usage error (ValueError)."""
+    from ..audit.maps import recheck
+
+    recs = [p["witness"] for p in doc.get("points", []) if isinstance(p, dict) and "witness" in p] \
+        if isinstance(doc, dict) and doc.get("command") == "audit" else [doc]
+    if not recs:
+        raise ValueError(f"FILE: {file} holds no map witness")
+    target_path = prepare_output(output)
+    held = [recheck(r) for r in recs]
+    emit_json({"mode": "replay", "target": file, "witnesses": len(held), "holding": sum(held),
+               "verdict": "holds" if all(held) else "does not hold"}, as_json, target_path, command="audit")
+    if not as_json:
+        typer.echo(f"{sum(held)} of {len(held)} witnesses re-checked: the certified level exceeds the claim")
+    exit_with(EXIT_OK if all(held) else EXIT_FAIL)
+
+
 def register(app: typer.Typer) -> None:
     audit = typer.Typer(help="Audit deployed DP libraries: samplers against exact laws, privacy maps against certified levels.",
                         no_args_is_help=True)
@@ -144,7 +167,6 @@ def register(app: typer.Typer) -> None:
         import json
         from pathlib import Path
 
-        from ..audit.maps import recheck
         from ..io import read_bounded_text
         from .schema import MAX_DOCUMENT_BYTES
 
@@ -155,17 +177,7 @@ def register(app: typer.Typer) -> None:
             doc = json.loads(read_bounded_text(path, MAX_DOCUMENT_BYTES, "FILE"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise ValueError(f"FILE: {file} is not JSON ({str(exc)[:80]})") from None
-        recs = [p["witness"] for p in doc.get("points", []) if isinstance(p, dict) and "witness" in p] \
-            if isinstance(doc, dict) and doc.get("command") == "audit" else [doc]
-        if not recs:
-            raise ValueError(f"FILE: {file} holds no map witness")
-        target_path = prepare_output(output)
-        held = [recheck(r) for r in recs]
-        emit_json({"mode": "replay", "target": file, "witnesses": len(held), "holding": sum(held),
-                   "verdict": "holds" if all(held) else "does not hold"}, as_json, target_path, command="audit")
-        if not as_json:
-            typer.echo(f"{sum(held)} of {len(held)} witnesses re-checked: the certified level exceeds the claim")
-        exit_with(EXIT_OK if all(held) else EXIT_FAIL)
+        replay_map_witnesses(doc, file, as_json, output)
 
     app.add_typer(audit, name="audit")
 

@@ -33,6 +33,15 @@ def _end(d: dict, key: str) -> str:
     return f"{(math.floor if key == 'lower' else math.ceil)(f * q) / q:.9g}"
 
 
+def _width(d: dict) -> str:
+    """The bracket's relative width (upper - lower)/upper for the table: 0 for an unbounded witness, "-" for
+    no bracket or an open end, and "closed" or "open" beside it."""
+    w = d.get("relative_width")
+    if w is None or w == "inf":
+        return "-"
+    return f"{w:.1e} {'closed' if d.get('closed') else 'open'}" if w else f"0 {'closed' if d.get('closed') else 'open'}"
+
+
 def register(app: typer.Typer) -> None:
     @app.command("bench-peers")
     def bench_peers_cmd(
@@ -59,13 +68,18 @@ def register(app: typer.Typer) -> None:
             except (ValueError, OSError) as exc:
                 fail(str(exc))
                 return
+        import time
+
+        t_cpu, t_wall = time.process_time(), time.perf_counter()
         try:
             rows = run_suites(list(suite) if suite else None, list(name) if name else None)
         except (ValueError, TypeError) as exc:
             fail(str(exc))
             return
         from ..schemas import document
+        from ..suites.peers import summary
 
+        counts = summary(rows, time.process_time() - t_cpu, time.perf_counter() - t_wall)
         full = [r.as_dict() | r.bracket_columns() for r in rows]
         wrong = [d["name"] for d in full if d["truth"] == "private" and d["verdict"] == "violated"]
         missed = [d["name"] for d in full if d["truth"] == "not-private" and d["verdict"] not in ("violated", "not-implemented")]
@@ -73,14 +87,16 @@ def register(app: typer.Typer) -> None:
         if output is not None:
             from ..io import atomic_write_json
 
-            atomic_write_json(output, document("bench-peers", {"rows": full}), name="--output", indent=1, default=str)
+            atomic_write_json(output, document("bench-peers", {"rows": full, "summary": counts}), name="--output", indent=1,
+                              default=str)
         if as_json:
             short = [{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
                                                  "lower": d["lower"], "upper": d["upper"], "proof": d["proof"],
+                                                 "relative_width": d["relative_width"], "closed": d["closed"],
                                                  "epsilon_bracket": d["epsilon_bracket"],
                                                  "truth_source": d["truth_source"], "peer_source": d["peer_source"],
                                                  "note": d["note"]} for d in full]
-            typer.echo(json.dumps(document("bench-peers", {"rows": short}), default=str))
+            typer.echo(json.dumps(document("bench-peers", {"rows": short, "summary": counts}), default=str))
             exit_with(code)
             return
         from rich.table import Table
@@ -90,13 +106,13 @@ def register(app: typer.Typer) -> None:
         wide = width() >= 160  # the mechanism, certified and level columns; --json has every field
         t = Table(title="peer suites: dpexact exact verdicts (ε claimed) vs the peers' published times")
         cols = ["suite", "peer name"] + (["dpexact"] if wide else []) + ["truth", "verdict"] + (["cert."] if wide else []) \
-            + ["lower", "upper"] + (["proof"] if wide else []) + ["s", "peer s"]
+            + ["lower", "upper", "width"] + (["proof"] if wide else []) + ["s", "peer s"]
         for col in cols:
             t.add_column(col, overflow="fold")
         for d in full:
             cells = {"suite": d["suite"], "peer name": d["name"], "dpexact": d["mechanism"] or "-", "truth": d["truth"],
                      "verdict": d["verdict"], "cert.": str(d["certified"]), "lower": _end(d, "lower"),
-                     "upper": _end(d, "upper"), "proof": d["proof"] or "", "s": f"{d['seconds']:.2f}",
+                     "upper": _end(d, "upper"), "width": _width(d), "proof": d["proof"] or "", "s": f"{d['seconds']:.2f}",
                      "peer s": "" if d["peer_seconds"] is None else f"{d['peer_seconds']:.0f}"}
             t.add_row(*(cells[c] for c in cols))
         c = table_console()
@@ -107,13 +123,16 @@ def register(app: typer.Typer) -> None:
 
             for d in full:
                 line = (f"{d['suite']} / {d['name']}: {d['verdict']} (truth {d['truth']}); ε bracket "
-                        f"[{_end(d, 'lower') or '-'}, {_end(d, 'upper') or '-'}]"
+                        f"[{_end(d, 'lower') or '-'}, {_end(d, 'upper') or '-'}] (relative width {_width(d)})"
                         + (f" ({d['proof']})" if d["proof"] else "")
                         + f"; {d['seconds']:.2f} s" + ("" if d["peer_seconds"] is None else f" (peer {d['peer_seconds']:.0f} s)"))
                 for part in wrap(line):
                     c.print(part)
             c.print("the table with the mechanism, certified and proof columns: at COLUMNS >= 160, or --json")
         c.print(f"private entries flagged: {wrong or 'none'}; not-private entries not refuted: {missed or 'none'}")
+        c.print(f"closed brackets: {counts['closed']} of {counts['rows']} (relative width <= {counts['closed_width']:g}, or an "
+                f"unbounded witness){'; open: ' + ', '.join(counts['open']) if counts['open'] else ''}; "
+                f"{counts['cpu_seconds']:.1f} CPU s, {counts['wall_seconds']:.1f} s wall")
         c.print("lower: a certified witness's log-ratio (unbounded: an output impossible under the neighbour); upper: a "
                 "proved bound for every input of the proof's domain (method, n it covers, theorem); --json: epsilon_bracket")
         c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "

@@ -1,5 +1,6 @@
 """``dpexact replay FILE``: re-check the counterexample or witness that ``verify -o FILE`` saved
-(:mod:`dpexact.verify.replay`): no search, exact or ball arithmetic. Exit 0 when the evidence
+(:mod:`dpexact.verify.replay`), or the privacy-map witnesses of ``audit map -o FILE``
+(:func:`dpexact.audit.maps.recheck`): no search, exact or ball arithmetic. Exit 0 when the evidence
 holds, 1 when it does not, 2 when the file is malformed, names code the user did not name
 (a mechanism outside the registry is built only from ``-m``), or its labels disagree with what
 is checked (:mod:`dpexact.verify.replay_record`)."""
@@ -57,6 +58,16 @@ def register(app: typer.Typer) -> None:
             _malformed(str(exc))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             _malformed(f"FILE: {shown} is not JSON ({str(exc)[:80]})")
+        from .audit import is_map_witness_document, replay_map_witnesses
+
+        if is_map_witness_document(doc):  # a library's privacy-map witness (`dpexact audit map`)
+            if mechanism is not None or arithmetic != "exact":
+                _malformed("--mechanism / --arithmetic: a map witness names no mechanism and is re-checked in ball arithmetic; drop the option")
+            try:
+                replay_map_witnesses(doc, shown, as_json, output)
+            except ValueError as exc:
+                _malformed(f"FILE: {shown}: {str(exc)[:300]}")
+            return
         try:
             res = replay(doc, arithmetic, mechanism=mechanism)
         except (ValueError, TypeError, KeyError, ZeroDivisionError, OverflowError) as exc:

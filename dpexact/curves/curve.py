@@ -76,6 +76,8 @@ class PrivacyCurve:
     def _two(self, fn: Any) -> tuple[S.Bracket, S.Bracket]:
         up_b = fn(list(self.upper_families))
         lo_b = up_b if self.tight else fn(list(self.lower_families))
+        if not self.tight and self.n is not None and self.n > 2 and lo_b.witness.get("g") is not None:
+            lo_b.witness["inputs_at_n"] = _pf_pair_at_n(lo_b.witness, self.n, Real.of(self.epsilon).to_float())
         return lo_b, up_b
 
     def delta(self, eps_primes: Sequence[Any], tol: float = 1e-12) -> list[CurvePoint]:
@@ -160,6 +162,19 @@ class PrivacyCurve:
         from .export import to_opendp
 
         return to_opendp(self, alphas)
+
+
+def _pf_pair_at_n(w: dict, n: int, eps: float) -> dict:
+    """A finite pair at n for PF's n = 2 witness: the other n − 2 scores at −120Δ/ε in both inputs.
+
+    Their acceptance probabilities are e^{−60} (c = ε/2Δ), so the pair's value is the limit's up to
+    O(n e^{−60}); benchmarks/curves_pf_rho.py certifies it with dpexact's PF law in ball arithmetic.
+    """
+    rest = [-120.0 / eps] * (n - 2)
+    a, b = [w["g"], 0.0] + rest, [w["g"] + 1.0, -1.0] + rest
+    first, second = (b, a) if w.get("direction") == "Q||P" else (a, b)
+    return {"first_scores": first, "second_scores": second, "divergence": "D(PF(first) || PF(second))",
+            "units": "Δ (scores), the other scores at −120Δ/ε"}
 
 
 def _points(values: Sequence[Any], name: str, ok: Any, what: str) -> list[Any]:

@@ -24,6 +24,7 @@ Entries live in one number type, chosen by the backend that built the channel:
 
 from __future__ import annotations
 
+from collections.abc import Sized
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -126,7 +127,7 @@ def _check_rows_shape(rows: Any) -> tuple[int, int]:
             raise ValueError("rows must not be empty")
         m = len(rows[0])
         for i, r in enumerate(rows):
-            if isinstance(r, (str, bytes)) or not hasattr(r, "__len__"):
+            if isinstance(r, (str, bytes)) or not isinstance(r, Sized):
                 raise ValueError("rows must be two-dimensional (a sequence of rows)")
             if len(r) != m:
                 raise ValueError(f"rows must be rectangular: row 0 has {m} entries, row {i} has {len(r)}")

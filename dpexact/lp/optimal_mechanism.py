@@ -344,8 +344,11 @@ def optimality_ratio(mechanism: Mechanism, solution: LPSolution, backend: "str |
         raise ValueError("mechanism: its epsilon and sensitivity must match the LP's")
     num = total_expected_error(mechanism, lp.n, lp.k, backend)
     if certificate is not None and certificate.certified:
-        opt_f = float(Real.of(certificate.optimum).to_float()) if not hasattr(certificate.optimum, "p") else int(certificate.optimum.p) / int(certificate.optimum.q)
-        if num.error_kind == "exact" and type(num.value).__name__ == "fmpq" and hasattr(certificate.optimum, "p"):
+        from flint import fmpq
+
+        rational = isinstance(certificate.optimum, fmpq)
+        opt_f = int(certificate.optimum.p) / int(certificate.optimum.q) if rational else float(Real.of(certificate.optimum).to_float())
+        if num.error_kind == "exact" and isinstance(num.value, fmpq) and rational:
             val = num.value / certificate.optimum
             return Certified(val, int(val.p) / int(val.q), 0.0, "exact", "exact", {"numerator": num, "optimum": opt_f})
         lp_err = 0.0

@@ -29,6 +29,7 @@ instead of ``ε/(2Δ)`` in its exponent.
 
 from __future__ import annotations
 
+from collections.abc import Sized
 import math
 from functools import cached_property
 from dataclasses import dataclass, fields
@@ -190,11 +191,11 @@ class SelectionMechanism:
             if method is None and not (p.abs_error <= FLOAT_USEFUL_ERROR):  # also catches inf / nan bounds
                 return self._float_from_ball(scores, method, p)
             return p
-        if be.is_exact and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__"):
+        if be.is_exact and not isinstance(scores, (str, bytes)) and isinstance(scores, Sized):
             self._check_exact_size(len(scores), symbolic=False)  # before any entry is parsed
         limit = (self.exact_limit if be.is_exact else self.mp_limit if be.is_mp
                  else self.ball_limit if be.is_ball else 10_000_000)
-        if (be.is_mp or be.is_ball) and not isinstance(scores, (str, bytes)) and hasattr(scores, "__len__") \
+        if (be.is_mp or be.is_ball) and not isinstance(scores, (str, bytes)) and isinstance(scores, Sized) \
                 and len(scores) > limit:
             raise ValueError(f"scores: {len(scores)} entries exceed the limit of {limit} for {self.short_name} on the "
                              f"{be.name} backend (about 10 s on a 2-core machine, measured); use backend='float'")

@@ -277,7 +277,7 @@ class FunctionMechanism(SelectionMechanism):
             import sympy
 
             vals = [exact_sympy(v) if not type(v).__name__ == "fmpq" else v for v in vals]
-            if any(isinstance(v, float) or (hasattr(v, "has") and v.has(sympy.Float)) for v in vals):
+            if any(isinstance(v, float) or (isinstance(v, sympy.Basic) and v.has(sympy.Float)) for v in vals):
                 raise ValueError(f"pmf of {self.label}: a floating-point number reached the exact backend; use ops.num(...)")
             kind, vals = ExactBackend.field(vals)
             return Pmf(tuple(vals), "exact", "function", 0.0, 0.0, "exact", details={"field": kind})

@@ -20,6 +20,7 @@ Citations: pf Definition 4, Proposition 1.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 import math
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -65,7 +66,7 @@ class ExponentialMechanism(SelectionMechanism):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.measure is not None:
-            if isinstance(self.measure, (str, bytes)) or not hasattr(self.measure, "__iter__"):
+            if isinstance(self.measure, (str, bytes)) or not isinstance(self.measure, Iterable):
                 raise TypeError(f"measure must be a sequence of numbers >= 0, got {type(self.measure).__name__}")
             mu = tuple(Real.of(v, f"measure[{i}]") for i, v in enumerate(self.measure))
             if not mu:

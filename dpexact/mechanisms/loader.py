@@ -113,9 +113,10 @@ def load_object(spec: str) -> Any:
             raise ValueError(f"mechanism {spec!r}: importing {where} failed: {type(exc).__name__}: {exc}") from exc
     target: Any = module
     for part in obj.split("."):
-        if not hasattr(target, part):
-            raise ValueError(f"mechanism {spec!r}: {where} has no object {obj!r}")
-        target = getattr(target, part)
+        try:
+            target = getattr(target, part)
+        except AttributeError:
+            raise ValueError(f"mechanism {spec!r}: {where} has no object {obj!r}") from None
     return target
 
 

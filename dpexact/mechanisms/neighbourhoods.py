@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
+import numpy as np
+
 from ..numbers.real import Real
 from ..protocols import Neighbourhood
 from .validation import positive_real
@@ -70,7 +72,7 @@ def as_vector(q: Any, name: str = "scores") -> Vector:
     for i, v in enumerate(items):
         if isinstance(v, (list, tuple)):
             raise ValueError(f"{name} must be one-dimensional")
-        r = Real.of(v.item() if hasattr(v, "item") else v, f"{name}[{i}]")
+        r = Real.of(v.item() if isinstance(v, np.generic) else v, f"{name}[{i}]")
         if not r.is_rational:
             raise ValueError(f"{name}[{i}] must be rational for exact neighbourhood checks, got {r}")
         out.append(r.value)

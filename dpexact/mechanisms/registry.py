@@ -181,7 +181,7 @@ def info(name: str) -> dict[str, Any]:
     """Registry entry ``name``: summary, class, parameters (name, default, required) and citations."""
     factory = _factory(name)
     module = sys.modules.get(getattr(factory, "__module__", ""), None)
-    docs = [(factory.__doc__ or ""), (getattr(module, "__doc__", None) or "")]
+    docs = [(factory.__doc__ or ""), ((module.__doc__ if module is not None else None) or "")]
     cites: list[str] = []
     for d in docs:
         flat = " ".join(d.split())

@@ -51,6 +51,7 @@ hetsel eq. (3)-(4) (exponential noise, RNMH); pf Remark 1 (monotone).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -105,7 +106,7 @@ class ReportNoisyMax(SelectionMechanism):
         super().__post_init__()
         noise_family(self.noise)
         if self.scales is not None:
-            if isinstance(self.scales, (str, bytes)) or not hasattr(self.scales, "__iter__"):
+            if isinstance(self.scales, (str, bytes)) or not isinstance(self.scales, Iterable):
                 raise TypeError(f"scales must be a sequence of positive numbers, got {type(self.scales).__name__}")
             sc = tuple(positive_real(v, f"scales[{i}]") for i, v in enumerate(self.scales))
             if not sc:

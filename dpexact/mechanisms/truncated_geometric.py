@@ -18,6 +18,7 @@ output (rational probabilities), which the closed-form verdict compares with ε 
 
 from __future__ import annotations
 
+from collections.abc import Sized
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -143,7 +144,7 @@ class TruncatedGeometric:
         return {"epsilon": str(self.epsilon), "n": self.n, "log_base": self.log_base, "k": self.k}
 
     def _count(self, queries: Any) -> int:
-        if isinstance(queries, (str, bytes)) or not (isinstance(queries, (int, np.integer)) or hasattr(queries, "__len__")):
+        if isinstance(queries, (str, bytes)) or not (isinstance(queries, (int, np.integer)) or isinstance(queries, Sized)):
             raise TypeError(f"queries must be a count or a one-entry sequence, got {type(queries).__name__}")
         vals = list(queries) if not isinstance(queries, (int, np.integer)) else [queries]
         if len(vals) != 1:

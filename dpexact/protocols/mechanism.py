@@ -270,7 +270,8 @@ class LogPdf(Protocol, metaclass=_CapabilityMeta):
 
 @runtime_checkable
 class Components(Protocol, metaclass=_CapabilityMeta):
-    """A ``composed`` mechanism's ``components()``: the component mechanisms run on the same scores."""
+    """A ``composed`` mechanism's ``components()``: the component mechanisms run on the same scores, each
+    with its own independent randomness (the joint law is the product of theirs)."""
 
     def components(self) -> tuple: ...
 

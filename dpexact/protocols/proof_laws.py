@@ -20,8 +20,10 @@ class CouplingUnits:
     i of answer kind ``k`` contributes the Laplace factors ``kinds[k]`` (each ``(kind, scale)``,
     ``x_i = T + ρ - q_i``): ``("below", b)`` = ``Pr[η < x_i + const]``, ``("above", b)`` =
     ``Pr[η >= x_i + const]``, ``("window", b)`` = ``Pr[η ∈ x_i + I]`` (a released gap),
-    ``("fixed", b)`` = a fresh Laplace density of a released ``q_i + η``, ``("opaque",)`` = a factor
-    that moves with ρ other than through ``x_i`` (nothing can be proved).
+    ``("fixed", b)`` = a fresh Laplace density of a released ``q_i + η``, ``("released", b)`` = the
+    Laplace density of a released ``q_i + η`` whose ⊤ test ``q_i + η >= T + ρ (+ const)`` bounds ρ by the
+    released value (only the zero shift aligns it; then it costs ``|Δ_i|/b``), ``("opaque",)`` = a
+    factor that moves with ρ other than through ``x_i`` (nothing can be proved).
 
     Count rule of one output, for every number of queries: ``Σ_k weights[k]·#k <= budget``
     (weight 0: any count; ``budget`` None: no bound — every kind any count). ``redraw_after``:

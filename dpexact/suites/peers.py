@@ -36,7 +36,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["PeerEntry", "PEER_SUITES", "run_entry", "run_suites"]
+__all__ = ["PeerEntry", "PEER_SUITES", "CLOSED_WIDTH", "run_entry", "run_suites", "summary"]
+
+#: a bracket is closed when its relative width is at most this (issue 31), or its witness is unbounded
+CLOSED_WIDTH = 1e-6
 
 _SNIPER_LOG = "eth-sri/dp-sniper eval_sp2021/reference-results/dd_search_reg_data.log (time_dd_search + time_final_estimate_eps)"
 _STATDP_LOG = "eth-sri/dp-sniper eval_sp2021/reference-results/statdp_1_data.log (statdp_time, StatDP on DP-Sniper's {})"
@@ -225,15 +228,19 @@ class PeerRow:
     epsilon_bracket: dict | None = None
 
     def bracket_columns(self) -> dict[str, Any]:
-        """``lower`` / ``upper`` (exact strings where known, ``"inf"`` for an unbounded witness) and
-        ``proof`` (method; theorem; the domain's n) of the bracket, for the table and the short JSON."""
+        """``lower`` / ``upper`` (exact strings where known, ``"inf"`` for an unbounded witness),
+        ``proof`` (method; theorem; the domain's n), ``relative_width`` ((upper - lower)/upper: 0 for an
+        unbounded witness, ``"inf"`` without one end, None without a bracket) and ``closed`` (relative
+        width <= :data:`CLOSED_WIDTH` under a proof over the whole domain, or an unbounded witness) of
+        the bracket, for the table and the short JSON."""
         b = self.epsilon_bracket or {}
         lo, up = b.get("lower"), b.get("upper")
         proof = None
         if up:
             n = (up.get("domain") or {}).get("n")
             proof = f"{up['method']} (n {'every' if n == 'every' else '= ' + str(n)})" + (f"; {up['theorem']}" if up.get("theorem") else "")
-        return {"lower": None if lo is None else lo["lower"], "upper": None if up is None else up["upper"], "proof": proof}
+        return {"lower": None if lo is None else lo["lower"], "upper": None if up is None else up["upper"], "proof": proof,
+                "relative_width": b.get("relative_width"), "closed": bool(b.get("closed", False))}
 
     def as_dict(self) -> dict[str, Any]:
         d = dict(self.__dict__)
@@ -266,7 +273,7 @@ def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
     from ..protocols import CouplingLaw
     from ..verify.proofs.noisy_max_coupling import noisy_max_bound
-    from ..verify.proofs.threshold_coupling import coupling_bound
+    from ..verify.proofs.coupling_witness import cached_bound
 
     nm = noisy_max_bound(m, e.relation or "all-differ")
     if nm is not None:
@@ -274,8 +281,8 @@ def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     if not isinstance(m, CouplingLaw) or e.n is None:
         return None
 
-    cb = coupling_bound(m, e.n, e.relation or "all-differ")
-    return str(cb.bound) if cb.finite else "inf"
+    cb = cached_bound(m, e.n, e.relation or "all-differ")  # the proof unit's, computed once
+    return None if cb is None else (str(cb.bound) if cb.finite else "inf")
 
 
 def run_suites(suites: list[str] | None = None, names: list[str] | None = None) -> list[PeerRow]:
@@ -310,3 +317,12 @@ def run_suites(suites: list[str] | None = None, names: list[str] | None = None) 
             done[key] = row
         rows.append(row)
     return rows
+
+
+def summary(rows: list[PeerRow], cpu_seconds: float, wall_seconds: float) -> dict[str, Any]:
+    """The suite's counts: rows, closed brackets (:meth:`PeerRow.bracket_columns`), the widest open one, and
+    the run's CPU and wall-clock seconds (the load moves the wall clock, hardly the CPU time)."""
+    cols = [r.bracket_columns() for r in rows]
+    open_rows = [r.name for r, c in zip(rows, cols) if not c["closed"] and r.mechanism is not None]
+    return {"rows": len(rows), "closed": sum(c["closed"] for c in cols), "open": open_rows,
+            "closed_width": CLOSED_WIDTH, "cpu_seconds": round(cpu_seconds, 3), "wall_seconds": round(wall_seconds, 3)}

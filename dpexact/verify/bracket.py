@@ -161,6 +161,24 @@ class EpsilonBracket:
     def width(self) -> float:
         return self.upper_float - self.lower_float
 
+    @property
+    def relative_width(self) -> float:
+        """``(upper - lower) / upper``: 0 for an unbounded witness (the level is ∞, attained), ∞ without a
+        proof above (or a witness below); 0 when both ends are 0."""
+        if self.lower is not None and self.lower.unbounded:
+            return 0.0
+        if self.upper is None or self.lower is None or not math.isfinite(self.upper_float):
+            return math.inf
+        scale = max(abs(self.upper_float), abs(self.lower_float))
+        return 0.0 if scale == 0 else max(0.0, self.width) / scale
+
+    def closed(self, tolerance: float = 1e-6) -> bool:
+        """Whether the bracket pins the level: relative width <= ``tolerance``, or an unbounded witness
+        (lower = ∞). A proof over a bounded score box never closes it (the level is over the whole domain)."""
+        if self.lower is not None and self.lower.unbounded:
+            return True
+        return self.upper is not None and self.upper.whole_domain and self.relative_width <= tolerance
+
     def _proved(self, upper: str, claimed: str) -> tuple[BracketDecision, str]:
         """``private`` for a proof over the whole domain, else ``private-within-scope`` naming its domain."""
         assert self.upper is not None
@@ -228,10 +246,29 @@ class EpsilonBracket:
 
     def headline(self, claimed: str) -> str:
         """``privacy level ε* ∈ [lower, upper] on DOMAIN (claimed ε = …)``: the one line a verdict follows from."""
-        def f(x: float) -> str:
-            return "inf" if x == math.inf else ("-inf" if x == -math.inf else f"{x:.9g}")
+        def f(x: float, down: bool) -> str:
+            if not math.isfinite(x):
+                return "inf" if x > 0 else "-inf"
+            text = f"{x:.9g}"  # rounded to nearest: moved outward where that went inward (the ends are bounds)
+            if (float(text) > x) if down else (float(text) < x):
+                q = 10 ** (8 - math.floor(math.log10(abs(x)))) if x else 1
+                text = f"{(math.floor if down else math.ceil)(x * q) / q:.9g}"
+            return text
 
-        return f"privacy level ε* ∈ [{f(self.lower_float)}, {f(self.upper_float)}] on {self.domain} (claimed ε = {claimed})"
+        def exact(text: str | None, x: float, down: bool) -> str:
+            # an end known exactly is shown to 9 digits as it is; a float end is rounded outward
+            if text is not None and math.isfinite(x):
+                from ..numbers.real import Real
+
+                try:
+                    return f"{float(Real.of(text).to_float()):.9g}"
+                except (ValueError, TypeError, ArithmeticError):
+                    pass
+            return f(x, down)
+
+        lo = exact(self.lower.lower if self.lower is not None and not self.lower.unbounded else None, self.lower_float, True)
+        up = exact(self.upper.upper if self.upper is not None else None, self.upper_float, False)
+        return f"privacy level ε* ∈ [{lo}, {up}] on {self.domain} (claimed ε = {claimed})"
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -241,4 +278,6 @@ class EpsilonBracket:
             "upper_float": _finite(self.upper_float),
             "domain": self.domain,
             "whole_domain": self.upper is not None and self.upper.whole_domain,
+            "relative_width": _finite(self.relative_width),
+            "closed": self.closed(),
         }

@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..numbers.real import Real
 from ..protocols import AnyMechanism, Neighbourhood, mechanism_properties
 
-from .bracket import Proof, Witness
+from .bracket import EpsilonBracket, Proof, Witness
 from .kinds import KINDS, kind_of
 from .neighbourhoods import own_relation
 from .verdict import Verdict
@@ -64,7 +64,7 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     import time
 
     from .proofs import first_proof
-    from .proofs.outcome import attach_bracket, proved_verdict, proves
+    from .proofs.outcome import attach_bracket, closed_by_search, proved_verdict, proves
 
     t0 = time.perf_counter()
     kind = kind_of(mechanism)
@@ -79,7 +79,8 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
                                   witness=unit.witness(mechanism, n, rel) if unit is not None else None)
     v = _search_mechanism(mechanism, n, relation, name, **kwargs)
     witness = None if unit is None else unit.witness(mechanism, n, rel)
-    if v.verdict == "violated" and not (witness is not None and witness.unbounded):
+    done = closed_by_search(v, proof) or EpsilonBracket(witness, proof).closed()  # a closed bracket: no more search
+    if v.verdict == "violated" and not done:
         witness = _pattern_level(v, mechanism, n, rel, proof, witness)
     v = attach_bracket(v, proof, witness)
     v.seconds = time.perf_counter() - t0

@@ -79,6 +79,14 @@ def _budget_rounds(dataset: str, task: str, conv: str, eps: str, stated: float, 
     return None, det
 
 
+def _hepth_scope(task: str, eps: str, decimals: int, budget: bool = False) -> dict[str, str]:
+    """The scope of a HEPTH paragraph claim (the same at quick and full size)."""
+    text = (f"HEPTH (DPBench, 1024 bins), {task}, ε = {eps}, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); "
+            f"'agrees' = the enclosure lies inside the values that round to the paper's {decimals} decimals"
+            + ("; budget factor bracketed via E_EM decreasing in ε" if budget else ""))
+    return {"scope_quick": text, "scope_full": text}
+
+
 def _hepth_claim(task: str, eps: str, quantity: str, stated: float, decimals: int) -> Verdict:
     if _hepth() is None:
         return data_missing("DPBench data not found (set DPEXACT_DPBENCH)")
@@ -155,8 +163,7 @@ def quality_sensitivity(quick: bool) -> Verdict:
        expected="refuted",
        severity="wrong-number",
        explanation="reproduced under the authors' code convention q = 2·counts (equivalently Remark 1's monotone exponent ε/Δ), not under the text's definition",
-       scope_quick="HEPTH (DPBench, 1024 bins), mode, ε = 0.04, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals",
-       scope_full="HEPTH (DPBench, 1024 bins), mode, ε = 0.04, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals")
+       **_hepth_scope("mode", "0.04", 2))
 def hepth_mode_ratio(quick: bool) -> Verdict:
     return _hepth_claim("mode", "0.04", "ratio", 1.84, 2)
 
@@ -165,8 +172,7 @@ def hepth_mode_ratio(quick: bool) -> Verdict:
        expected="refuted",
        severity="wrong-number",
        explanation="no convention tried reproduces 5.4 (text: 10.94, doubled scores: 5.32, monotone: 2.66)",
-       scope_quick="HEPTH (DPBench, 1024 bins), mode, ε = 0.04, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 1 decimals",
-       scope_full="HEPTH (DPBench, 1024 bins), mode, ε = 0.04, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 1 decimals")
+       **_hepth_scope("mode", "0.04", 1))
 def hepth_mode_pf(quick: bool) -> Verdict:
     return _hepth_claim("mode", "0.04", "pf_error", 5.4, 1)
 
@@ -175,8 +181,7 @@ def hepth_mode_pf(quick: bool) -> Verdict:
        expected="refuted",
        severity="wrong-number",
        explanation="reproduced under the authors' code convention q = 2·counts (equivalently Remark 1's monotone exponent ε/Δ), not under the text's definition",
-       scope_quick="HEPTH (DPBench, 1024 bins), mode, ε = 0.04, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals; budget factor bracketed via E_EM decreasing in ε",
-       scope_full="HEPTH (DPBench, 1024 bins), mode, ε = 0.04, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals; budget factor bracketed via E_EM decreasing in ε")
+       **_hepth_scope("mode", "0.04", 2, budget=True))
 def hepth_mode_budget(quick: bool) -> Verdict:
     return _hepth_claim("mode", "0.04", "budget", 1.27, 2)
 
@@ -184,8 +189,7 @@ def hepth_mode_budget(quick: bool) -> Verdict:
 @claim("pf.text.hepth-median-ratio", "HEPTH median, ε = 0.01: the EM/PF expected-error ratio is 1.93.", "pf §6, Median paragraph",
        expected="refuted",
        severity="wrong-number",
-       scope_quick="HEPTH (DPBench, 1024 bins), median, ε = 0.01, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals",
-       scope_full="HEPTH (DPBench, 1024 bins), median, ε = 0.01, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals")
+       **_hepth_scope("median", "0.01", 2))
 def hepth_median_ratio(quick: bool) -> Verdict:
     return _hepth_claim("median", "0.01", "ratio", 1.93, 2)
 
@@ -193,8 +197,7 @@ def hepth_median_ratio(quick: bool) -> Verdict:
 @claim("pf.text.hepth-median-pf-error", "HEPTH median, ε = 0.01: the expected error of M_PF is about 13.7.", "pf §6, Median paragraph",
        expected="refuted",
        severity="wrong-number",
-       scope_quick="HEPTH (DPBench, 1024 bins), median, ε = 0.01, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 1 decimals",
-       scope_full="HEPTH (DPBench, 1024 bins), median, ε = 0.01, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 1 decimals")
+       **_hepth_scope("median", "0.01", 1))
 def hepth_median_pf(quick: bool) -> Verdict:
     return _hepth_claim("median", "0.01", "pf_error", 13.7, 1)
 
@@ -202,8 +205,7 @@ def hepth_median_pf(quick: bool) -> Verdict:
 @claim("pf.text.hepth-median-budget", "HEPTH median, ε = 0.01: M_EM needs about 1.19 times the privacy budget to match PF's expected error.", "pf §6, Median paragraph",
        expected="refuted",
        severity="wrong-number",
-       scope_quick="HEPTH (DPBench, 1024 bins), median, ε = 0.01, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals; budget factor bracketed via E_EM decreasing in ε",
-       scope_full="HEPTH (DPBench, 1024 bins), median, ε = 0.01, Δ = 1; expected errors in arb (dpexact ball backend, 128 bits); 'agrees' = the enclosure lies inside the values that round to the paper's 2 decimals; budget factor bracketed via E_EM decreasing in ε")
+       **_hepth_scope("median", "0.01", 2, budget=True))
 def hepth_median_budget(quick: bool) -> Verdict:
     return _hepth_claim("median", "0.01", "budget", 1.19, 2)
 

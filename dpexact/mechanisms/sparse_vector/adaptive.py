@@ -388,13 +388,13 @@ class AdaptiveSVT(_MixedLaw, SparseVector):
 
     def coupling_units(self) -> CouplingUnits:
         """Per query (:class:`~dpexact.protocols.CouplingUnits`): ⊥ ``Pr[η3 < x_i + σ]·Pr[η2 < x_i]``;
-        top a released gap ``Pr[η3 ∈ x_i + I]`` (the bad variant's released answer: ``"opaque"``, its
-        window is fixed while its condition moves with ρ); middle ``Pr[η3 < x_i + σ]·Pr[η2 ∈ x_i + I]``.
+        top a released gap ``Pr[η3 ∈ x_i + I]`` (the bad variant's released answer: ``"released"``, its
+        window is fixed while its condition moves with ρ: only the zero shift aligns it); middle ``Pr[η3 < x_i + σ]·Pr[η2 ∈ x_i + I]``.
         The run goes on while ``#top + 2·#middle <= 2c - 2`` and the last answer adds at most 2, so
         every output has ``#top + 2·#middle <= 2c``."""
         b1, b2, b3 = self.noise_scales()
         return CouplingUnits(kinds={"F": [("below", b3), ("below", b2)],
-                                    "top": [("opaque",)] if self.bad else [("window", b3)],
+                                    "top": [("released", b3)] if self.bad else [("window", b3)],
                                     "middle": [("below", b3), ("window", b2)]},
                              weights={"F": 0, "top": 1, "middle": 2}, budget=self.budget + 2, threshold_scale=b1,
                              theorem="Ding, Wang, Zhang & Kifer, VLDB 2020, Algorithm 3 (adaptive sparse vector with gaps)")

@@ -56,8 +56,8 @@ class SVT3(SparseVector):
         return b1, self.sensitivity * self.cutoff / e2, b1
 
     def _top_terms(self, b2: Real) -> list[tuple]:
-        # the released q_i + ν_i is the very value tested against T + ρ: no shift of ρ aligns both
-        return [("opaque",)]
+        # the released q_i + ν_i is the very value tested against T + ρ: only the zero shift aligns both
+        return [("released", b2)]
 
     def _check_values(self, pattern: str, values: Sequence[Any], name: str) -> list:
         tops = pattern.count("T")

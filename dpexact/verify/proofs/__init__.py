@@ -12,8 +12,9 @@ neighbours, and each unit supports one of the two forms only:
   branch-and-bound on a stated score box (:mod:`.selection_bnb`);
 * a query relation name ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (None: the mechanism's
   own) for every other claim: threshold-shift and noisy-max couplings checked symbolically
-  (:mod:`.symbolic_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
-  (:mod:`.finite_levels`), noisy max's released value (:mod:`.max_value`).
+  (:mod:`.symbolic_coupling`), the threshold-shift coupling at the stated n (:mod:`.fixed_n_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
+  (:mod:`.finite_levels`), noisy max's released value (:mod:`.max_value`), the sum of a composed
+  mechanism's component levels (:mod:`.composed_level`).
 
 Some units also give a whole verdict with its witness where a family's level is known
 (:class:`VerdictUnit`: the checked threshold-shift coupling of a mixed sparse-vector law, the closed
@@ -33,8 +34,10 @@ from ..bracket import Proof, Witness
 from ..verdict import Verdict
 from .closed_forms import ClosedForm
 from .compact_bnb import CompactBnB
+from .composed_level import ComposedLevel
 from .density_ratio import DensityRatioProof
 from .finite_levels import RapporLevel, TruncatedGeometricLevel
+from .fixed_n_coupling import FixedNCoupling
 from .max_value import MaxValueLaplace
 from .selection_bnb import SelectionBnB
 from .selection_theorems import THEOREMS
@@ -74,8 +77,9 @@ class VerdictUnit(ProofUnit, Protocol):
 
 
 #: the one ordered list of proof units (module docstring); the router tries them in this order
-PROOFS: list[ProofUnit] = [*THEOREMS, CompactBnB(), SelectionBnB(), ThresholdShiftProof(), NoisyMaxProof(), DensityRatioProof(),
-                           TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ThresholdCoupling(),
+PROOFS: list[ProofUnit] = [*THEOREMS, CompactBnB(), SelectionBnB(), ThresholdShiftProof(), FixedNCoupling(), NoisyMaxProof(),
+                           DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ComposedLevel(),
+                           ThresholdCoupling(),
                            ClosedForm()]
 
 

@@ -88,16 +88,39 @@ def closed_form_verdict(m: PrivacyMap, n: int | None = None, relation: str | Non
 
     bracket = _bracket(pl, lo, n if n is not None else mechanism_size(m))
     # the map's level is the mechanism's own statement (a formula), not a proof against its law: only
-    # the witness, whose log-ratio is computed from the law, is certified; the upper end stays unknown
+    # the witness, whose log-ratio is computed from the law, is certified; the upper end is a proof's,
+    # on the neighbourhood asked for, where one applies (the density-ratio theorem), else unknown
     kind = "violated" if violated else ("private-within-scope" if private else "inconclusive")
     stated = "∞" if pl.level == math.inf else str(pl.level)
+    reason = (f"the mechanism's privacy map states the level {stated}; its witness's log-ratio, computed from the "
+              f"law, is the certified lower end; the map's formula is not a proof against the law, so the upper end "
+              f"is unknown")
+    proved = _proof_on(m, pl, neighbourhood)
+    if proved is not None:
+        from ..bracket import EpsilonBracket
+
+        proof, w = proved
+        lower = w if w is not None and (bracket.lower is None or w.lower_float >= bracket.lower.lower_float) else bracket.lower
+        bracket = EpsilonBracket(lower, proof)
+        reason = (f"the mechanism's privacy map states the level {stated}; the {proof.method} theorem proves it on "
+                  f"{neighbourhood.describe()} (upper end) and its witness, computed from the law, is the lower end")
+        if not violated and (Real.of(proof.upper) - claim).sign() <= 0:
+            kind = "private"
     return build_verdict(m, name=name, epsilon=claim, verdict=kind, scope=scope, bracket=bracket,
-                         reason=f"the mechanism's privacy map states the level {stated}; its witness's log-ratio, "
-                                f"computed from the law, is the certified lower end; the map's formula is not a proof "
-                                f"against the law, so the upper end is unknown",
+                         reason=reason,
                          worst_log_ratio=lo if violated else level_f, worst_float_log_ratio=lo,
                          worst_pair={k: x for k, x in cx.as_dict().items() if k not in ("log_ratio", "epsilon")},
                          counterexample=cx if violated else None, recheck=rc, seconds=time.perf_counter() - t0)
+
+
+def _proof_on(m: Any, pl: PrivacyLevel, neighbourhood: Neighbourhood | None) -> Any:
+    """``(proof, witness)`` of the density-ratio theorem on the neighbourhood asked for, or None (no
+    neighbourhood asked for: the proof units ran before this verdict on the mechanism's own)."""
+    if neighbourhood is None:
+        return None
+    from .density_ratio import proof_on_neighbourhood
+
+    return proof_on_neighbourhood(m, len(pl.scores), neighbourhood)
 
 
 def _bracket(pl: PrivacyLevel, lo: float, n: int | None) -> Any:

@@ -51,7 +51,7 @@ from ..bracket import Proof, Witness
 from .lazy_sympy import symbols, sympy
 from .symbolic_coupling import round_up, symbolic_copy
 
-__all__ = ["DensityRatioProof", "pl_sup", "density_level"]
+__all__ = ["DensityRatioProof", "pl_sup", "density_level", "proof_on_neighbourhood"]
 
 THEOREM = "Laplace density ratio (Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Thm 3.6)"
 #: largest n whose ALL_DIFFER corners are enumerated when the ℓ1 bound is not attained at Δ·1
@@ -306,3 +306,34 @@ class DensityRatioProof:
             return None
         lvl, d, exact = density_level(pieces, kind, delta)
         return _witness(mechanism, pieces, d, delta.value, str(lvl) if exact else None)
+
+
+def proof_on_neighbourhood(mechanism: AnyMechanism, n: int, nb: Any) -> tuple[Proof, Witness | None] | None:
+    """The density-ratio level on a neighbourhood *asked for* (``--neighbourhood box:Δ'``: an ℓ∞ box with one
+    Δ', or ONE_DIFFER with its Δ') instead of the mechanism's own: the same theorem with Δ' (the level is
+    convex in the offset, so its maximum over the box is at a vertex; module docstring), and the witness
+    at the level. None when the law is not stated as Laplace pieces or the neighbourhood is of another kind."""
+    from ...mechanisms.neighbourhoods import LInfBox
+    from ...mechanisms.query_neighbourhoods import OneDiffer
+
+    if not (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind == "continuous"):
+        return None
+    if isinstance(nb, LInfBox) and nb.sensitivities is None:
+        kind = "all-differ"
+    elif isinstance(nb, OneDiffer):
+        kind = "one-differ"
+    else:
+        return None
+    delta = Real.of(nb.sensitivity)
+    pieces = mechanism.density_pieces(n)
+    if pieces is None or not pieces.centres or not delta.is_rational or not _pieces_match_law(mechanism, pieces, n):
+        return None
+    level, d, exact = density_level(pieces, kind, delta)
+    proof = Proof(upper_float=round_up(level.to_sympy()), method="density-ratio", upper=str(level), theorem=THEOREM,
+                  domain={"n": n, "epsilon": str(mechanism.epsilon), "sensitivity": str(delta),
+                          "neighbourhood": nb.describe(), "scores": "R^n", "outputs": "every output set"},
+                  details={"statement": f"sup over outputs and neighbours ({nb.describe()}) of the log density ratio "
+                                        f"= {level}" + ("" if exact else " (an upper bound: the ℓ1 bound, corners not "
+                                                                        "enumerated)"), "exact": exact,
+                           "worst_offset_in_units_of_delta": [str(x) for x in d]})
+    return proof, _witness(mechanism, pieces, d, delta.value, str(level) if exact else None)

@@ -11,7 +11,7 @@ from ...protocols import AnyMechanism, claimed_epsilon
 from ..bracket import EpsilonBracket, Proof, Witness
 from ..verdict import Scope, Verdict, build_verdict
 
-__all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket"]
+__all__ = ["proves", "proved_verdict", "witness_of", "attach_bracket", "closed_by_search"]
 
 
 def proves(proof: Proof, mechanism: AnyMechanism) -> bool:
@@ -71,3 +71,10 @@ def attach_bracket(v: Verdict, proof: Proof | None, witness: Witness | None = No
     if v.verdict not in ("violated", "private"):
         _, v.reason = v.bracket.decide(float(Real.of(v.epsilon).to_float()))
     return v
+
+
+def closed_by_search(v: Verdict, proof: Proof | None) -> bool:
+    """Whether the search's own certified witness already closes the bracket under ``proof``
+    (:meth:`~..bracket.EpsilonBracket.closed`): no further witness needs to be constructed."""
+    lower = v.bracket.lower if v.bracket is not None and v.bracket.lower is not None else witness_of(v)
+    return lower is not None and EpsilonBracket(lower, proof).closed()

@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import copy
 import math
+from functools import lru_cache
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -123,10 +124,10 @@ def _smax(a: Any, b: Any) -> Any:
 def _factor_cost(f: tuple, s: Fraction, d: Fraction, delta: Any) -> Any:
     """Cost of one factor for shift ``s·Δ`` and offset ``d·Δ`` (module docstring); None = opaque."""
     kind = f[0]
-    if kind == "opaque":
+    if kind == "opaque" or (kind == "released" and s != 0):
         return None
     r = {"below": max(Fraction(0), d - s), "above": max(Fraction(0), s - d), "window": abs(s - d),
-         "fixed": abs(d)}.get(kind)
+         "fixed": abs(d), "released": abs(d)}.get(kind)
     if r is None:
         raise ValueError(f"unknown coupling factor {kind!r}")
     return sympy.Rational(r.numerator, r.denominator) * delta / _sym(f[1])
@@ -242,7 +243,20 @@ def _check_units_against_terms(m: AnyMechanism, u: CouplingUnits) -> bool:
 
 
 def threshold_theorem(m: ThresholdCouplingLaw, relation: str) -> CouplingTheorem | None:
-    """The threshold-shift bound for every n (module docstring), symbolic where the mechanism allows."""
+    """The threshold-shift bound for every n (module docstring), symbolic where the mechanism allows;
+    computed once per (mechanism, relation) (a frozen mechanism is its parameters)."""
+    try:
+        return _threshold_theorem_cached(m, relation)
+    except TypeError:  # an unhashable mechanism
+        return _threshold_theorem(m, relation)
+
+
+@lru_cache(maxsize=64)
+def _threshold_theorem_cached(m: ThresholdCouplingLaw, relation: str) -> CouplingTheorem | None:
+    return _threshold_theorem(m, relation)
+
+
+def _threshold_theorem(m: ThresholdCouplingLaw, relation: str) -> CouplingTheorem | None:
     EPS, DELTA, CUTOFF = symbols()
     if relation not in _RELATIONS:
         raise ValueError(f"relation must be one of {', '.join(_RELATIONS)}, got {relation!r}")
@@ -345,8 +359,11 @@ class ThresholdShiftProof:
                               [str(s) for s in th.shifts], "symbolic_in": list(th.for_every),
                               "holds_for_every_value": th.holds})
 
-    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
-        return None  # a coupling bounds from above only
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Any:
+        """The coupling-aligned tail witness at n (:func:`.coupling_witness.coupling_witness`)."""
+        from .coupling_witness import coupling_witness
+
+        return coupling_witness(mechanism, n, relation)
 
 
 class NoisyMaxProof:
@@ -379,5 +396,9 @@ class NoisyMaxProof:
                      details={"statement": f"log-ratio <= {ratio}·ε for every n", "bound_over_epsilon": str(ratio),
                               "holds_for_every_value": holds})
 
-    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> None:
-        return None  # a coupling bounds from above only
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Any:
+        """The tail witness at n (default 3; :func:`..search.tail_witness.noisy_max_witness`)."""
+        from ..search.tail_witness import noisy_max_witness
+
+        rel = relation or ("monotone" if mechanism.monotone else "all-differ")
+        return noisy_max_witness(mechanism, n if n is not None else 3, rel)

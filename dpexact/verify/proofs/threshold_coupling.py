@@ -14,13 +14,14 @@ with ``t_i = s - Δ_i``, and pointwise in ρ
     Pr[η >= x + c] / Pr[η >= x + t + c]          <= e^{max(0, t)/b}       ("above", a ⊤ answer)
     Pr[η ∈ x + I] / Pr[η ∈ x + t + I]            <= e^{|t|/b}             ("window", a released gap)
     p_b(v - q_i) / p_b(v - q'_i)                 <= e^{|Δ_i|/b}           ("fixed", fresh noise)
+    p_b(v - q_i)·1[ρ <= v - T] / (same at q'_i)  <= e^{|Δ_i|/b}, s = 0 only ("released": the ⊤ test's noise)
 
 (Laplace densities are e^{1/b}-Lipschitz in log), so every branch term of ``f(o|q)`` is at most
 ``e^{B(s, Δ)}`` times the same term of ``f(o|q')``, ``B = |s|/b1 + Σ_i Σ_{factors} bound``, and so
 is their sum. That is the proof of Lyu, Su & Li (VLDB 2017) Theorem 2 and of Ding et al. (VLDB
 2020) — the "randomness alignment" CheckDP (Wang et al. CCS 2020) searches for — but *checked*
 here for the mechanism's own factors in exact arithmetic, not assumed. A factor that depends on ρ
-other than through ``x_i`` (``"opaque"``: a released noisy answer whose test moves with ρ) gets
+other than through ``x_i`` (``"opaque"``) gets
 no bound, and the coupling proves nothing. A threshold redrawn after each ⊤ (Lyu et al.
 Algorithm 2) makes the law a product over segments of such integrals, each with a shift of its own.
 
@@ -74,11 +75,18 @@ def factor_bound(term: tuple, t: Any, delta_i: Any) -> Any:
         return (t if t >= 0 else -t) / b
     if kind == "fixed":
         return (delta_i if delta_i >= 0 else -delta_i) / b
+    if kind == "released":  # the test ρ <= v - T moves with any shift: only s = t + Δ_i = 0 aligns it
+        return (delta_i if delta_i >= 0 else -delta_i) / b if t + delta_i == 0 else INF
     raise ValueError(f"unknown coupling factor {kind!r}")
 
 
+def _inf(a: Any) -> bool:
+    # only this module's INF is a float here (bounds are Fractions or Reals): no Fraction == float compare
+    return type(a) is float and a == INF
+
+
 def _add(a: Any, b: Any) -> Any:
-    return INF if a == INF or b == INF else a + b
+    return INF if _inf(a) or _inf(b) else a + b
 
 
 def _query_bound(factors: Sequence[tuple], s: Any, d: Any) -> Any:
@@ -89,7 +97,7 @@ def _query_bound(factors: Sequence[tuple], s: Any, d: Any) -> Any:
 
 
 def _max(a: Any, b: Any) -> Any:
-    if a == INF or b == INF:
+    if _inf(a) or _inf(b):
         return INF
     return a if a >= b else b
 
@@ -142,6 +150,7 @@ def _branch_bound(terms: Any, b1: Any, relation: str, delta: Fraction) -> tuple[
     # scales as exact Fractions where rational: the same numbers, without the Real wrapper's cost
     segs = [(_num(b), [[(f[0], _num(f[1])) if len(f) > 1 else f for f in q] for q in t]) for b, t in segs]
     n = sum(len(t) for _, t in segs)
+    memo: dict = {}  # one query's worst cost depends on its factors, the shift and its box ends only
     worst: Any = 0
     worst_s = None
     for box in _pieces(relation, delta, n):
@@ -154,16 +163,19 @@ def _branch_bound(terms: Any, b1: Any, relation: str, delta: Fraction) -> tuple[
             for s in _shifts(delta):
                 tot: Any = (s if s >= 0 else -s) / b
                 for f, ends in zip(seg, ends_seg):
-                    per: Any = None
-                    for d in ends:
-                        v = _query_bound(f, s, d)
-                        per = v if per is None else _max(per, v)
+                    key = (tuple(f), s, tuple(ends))
+                    per: Any = memo.get(key)
+                    if per is None:
+                        for d in ends:
+                            v = _query_bound(f, s, d)
+                            per = v if per is None else _max(per, v)
+                        memo[key] = per
                     tot = _add(tot, per)
-                    if tot == INF:
+                    if _inf(tot):
                         break
-                if tot != INF and (best == INF or tot < best):
+                if not _inf(tot) and (_inf(best) or tot < best):
                     best, best_s = tot, s
-            if best == INF:
+            if _inf(best):
                 return INF, None
             total = total + best
             chosen.append(best_s)
@@ -191,12 +203,12 @@ def coupling_bound(mechanism: Mechanism, n: int, relation: str = "all-differ") -
         for terms in seqs:
             count += 1
             bb, s = _branch_bound(terms, b1, relation, delta_f)
-            if o_bound != INF and (bb == INF or bb > o_bound):
+            if not _inf(o_bound) and (_inf(bb) or bb > o_bound):
                 o_bound, o_shift = bb, s
         per.append((o, o_bound, o_shift))
-        if o_bound == INF or (worst != INF and o_bound > worst):
+        if _inf(o_bound) or (not _inf(worst) and o_bound > worst):
             worst, where, shift = o_bound, o, o_shift
-        if worst == INF:
+        if _inf(worst):
             break
     return CouplingBound(worst, where, shift, len(outs), count, per)
 
