@@ -106,7 +106,7 @@ class CompactBnB:
         max_n: largest n attempted (the charts and paths grow with n).
     """
 
-    seconds: float = 30.0
+    seconds: float = 15.0
     max_boxes: int = 60000
     prec: int = 96
     max_n: int = 5
