@@ -1,4 +1,4 @@
-"""Audit of the current releases of OpenDP, diffprivlib and python-dp: every registered sampler
+"""Audit of the current releases of OpenDP, diffprivlib, python-dp and Opacus: every registered sampler
 (Pearson χ² at α with the power stated before drawing; Holm across the samplers) and every
 registered privacy map on its grid against dpexact's certified level.
 
@@ -26,7 +26,7 @@ ALPHA, POWER = 0.01, 0.95
 
 def main(tv: float) -> dict:
     t0 = time.process_time()
-    versions = {d: md.version(d) for d in ("opendp", "diffprivlib", "python-dp")}
+    versions = {d: md.version(d) for d in ("opendp", "diffprivlib", "python-dp", "opacus", "torch")}
     samplers = []
     for i, t in enumerate(targets("sampler")):
         r = audit_sampler(t, alpha=ALPHA, tv=tv, power=POWER, seed=100 + i)

@@ -2,8 +2,8 @@
 
     python benchmarks/selection_brackets.py [--n 3 4 5] [--json out.json]
 
-For each mechanism and n it runs what ``dpexact verify -m NAME ... --n N`` runs (the router's
-``verify_any``) and prints a Markdown table: mechanism, claimed ε, verdict, bracket [lower, upper],
+For each mechanism and n it runs what ``dpexact verify -m NAME ... --n N`` runs (``dpexact.verify``,
+the one door) and prints a Markdown table: mechanism, claimed ε, verdict, bracket [lower, upper],
 the proof's method and domain, seconds. The domain column says "every n" when a theorem covers
 every n (the same proof then holds for every row of that mechanism). Timings depend on the load;
 the script prints ``uptime`` first.
@@ -17,7 +17,6 @@ import os
 import time
 
 import dpexact
-from dpexact.verify.router import verify_any
 
 #: (label, registry name, parameters, n values it accepts: None = any)
 MECHANISMS = [
@@ -83,7 +82,7 @@ def row(label: str, name: str, params: dict, n: int) -> dict:
 
         m = Misclaimed(m, 1)
     t0 = time.perf_counter()
-    v = verify_any(m, n=n)
+    v = dpexact.verify(m, n=n)
     dt = time.perf_counter() - t0
     b = v.bracket.as_dict() if v.bracket is not None else {}
     up = b.get("upper") or {}

@@ -2,8 +2,8 @@
 
 =========================  ===========================================  ==============================
 ``dpexact.verify(m, …)``   is the claimed ε (or ε, δ) true?             :class:`~.verify.verdict.Verdict`
-``dpexact.optimal(n, k,    the optimal regular mechanism (LP) and the   dict (``dpexact optimal --json``)
-ε, …)``                    optimality ratios of ``mechanisms``
+``dpexact.optimal(n, k,    the optimal regular mechanism (LP) and the   :class:`~.lp.optimal_result.OptimalResult`
+ε, …)``                    optimality ratios of ``mechanisms``          (``to_dict()``: ``optimal --json``)
 ``dpexact.delta(…)``       δ(ε) of a pmf pair, Gaussian or Laplace      :class:`~.accounting.delta_epsilon.Enclosure`
 ``dpexact.epsilon(…)``     ε(δ), the inverse                            :class:`~.accounting.delta_epsilon.Enclosure`
 ``dpexact.pmf(m, scores,   the pmf of a mechanism on one score vector   :class:`~.numbers.pmf.Pmf`
@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from .accounting.delta_epsilon import AccountedMechanism, Enclosure
+from .lp.optimal_result import OptimalResult
 from .numbers.pmf import Pmf
 from .protocols import Backend, Mechanism
 from .verify.router import verify  # noqa: F401  (dpexact.verify, the callable package, calls it)
@@ -34,11 +35,12 @@ __all__ = ["verify", "optimal", "delta", "epsilon", "pmf"]
 def optimal(n: int, k: int, epsilon: Any, *, sensitivity: Any = "1",
             mechanisms: Sequence[str | Path | Mechanism] | str = ("pf", "em"), boundary: str = "clip",
             method: str = "auto", crossover: bool = True, certify: bool = False,
-            max_seconds: float | None = None) -> dict[str, Any]:
+            max_seconds: float | None = None) -> OptimalResult:
     """The optimal regular mechanism on Q(n, k) at ``epsilon`` and the optimality ratios of
     ``mechanisms`` (registry names, ``PATH.py:OBJECT``, a comma-separated string of them as in
-    ``--mechanisms``, or mechanism objects at ``epsilon`` and ``sensitivity``): the record of
-    ``dpexact optimal --json`` (:func:`.lp.summary.optimal_summary`).
+    ``--mechanisms``, or mechanism objects at ``epsilon`` and ``sensitivity``): a typed
+    :class:`~.lp.optimal_result.OptimalResult` whose ``to_dict()`` is ``dpexact optimal --json``
+    (:func:`.lp.summary.optimal_result`).
 
     Args:
         n: the number of candidates.
@@ -53,9 +55,10 @@ def optimal(n: int, k: int, epsilon: Any, *, sensitivity: Any = "1",
         max_seconds: CPU-time budget of the solve.
 
     Returns:
-        The record of ``dpexact optimal --json``: the optimum with its proven interval and ``ratios``.
+        The :class:`~.lp.optimal_result.OptimalResult`: the optimum with its proven interval
+        (``optimal_total_error_bounds``) and the ``ratios``; ``to_dict()`` for JSON.
     """
-    from .lp.summary import optimal_summary
+    from .lp.summary import optimal_result
 
     if isinstance(mechanisms, str):
         given: list[Any] = [s.strip() for s in mechanisms.split(",") if s.strip()]
@@ -64,7 +67,7 @@ def optimal(n: int, k: int, epsilon: Any, *, sensitivity: Any = "1",
     else:
         given = list(mechanisms)
     names = [_spec(m) for m in given]
-    return optimal_summary(n, k, str(epsilon), sensitivity=str(sensitivity), mechanisms=names, boundary=boundary,
+    return optimal_result(n, k, str(epsilon), sensitivity=str(sensitivity), mechanisms=names, boundary=boundary,
                            method=method, crossover=crossover, certify=certify, max_seconds=max_seconds)
 
 

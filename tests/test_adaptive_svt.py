@@ -289,7 +289,7 @@ def test_pattern_verdicts_name_the_coupling_scope():
     m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1)
     v = verify_mechanism(m, 5, "all-differ")  # the symbolic coupling proves every n
     assert v.verdict == "private" and any("for every n" in s for s in v.scope.notes)
-    from dpexact.verify.router import _search_mechanism
+    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism
 
     v = _search_mechanism(m, 5, "all-differ")  # the pattern search alone, extended by the per-n factor check
     assert v.verdict == "private-within-scope"
@@ -316,7 +316,7 @@ def test_coupling_covers_threshold_redraws(cutoff):
     m = dpexact.mechanism("svt2", epsilon=EPS, threshold=1, cutoff=cutoff)
     assert coupling_bound(m, 10).bound == EPS
     assert verify_mechanism(m, 6, "all-differ").verdict == "private"  # every n (symbolic coupling)
-    from dpexact.verify.router import _search_mechanism
+    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism
 
     v = _search_mechanism(m, 6, "all-differ")
     assert v.verdict == "private-within-scope" and any("EVERY pair" in s for s in v.scope.notes)

@@ -48,7 +48,12 @@ def test_verify_exit_code_and_bracket_first_for_bracketed_verdicts(kind, code, m
     import dpexact.verify.router as od
 
     reason = "the bracket [0.9, 1.5] straddles ε = 1 (width 0.6)" if kind == "undecided" else ""
-    monkeypatch.setattr(od, "verify_any", lambda *a, **k: _verdict(kind, reason))
+    def fake(claim, request, progress=None):  # the verdict of the claim the CLI parsed
+        v = _verdict(kind, reason)
+        v.claim = claim
+        return v
+
+    monkeypatch.setattr(od, "verify_claim", fake)
     r = run(["verify", "-m", "pf", "-e", "1", "--json"])
     assert r.exit_code == code, r.output
     d = doc_of(r, "verify")
@@ -72,7 +77,7 @@ def test_verify_exit_code_of_a_scope_only_verdict(monkeypatch):
     import dpexact.verify.router as od
 
     v = Verdict("pf", {"epsilon": "1"}, "1", "private-within-scope", Scope("box:1"), 0.9, 0.9, None, None, None, 0.01)
-    monkeypatch.setattr(od, "verify_any", lambda *a, **k: v)
+    monkeypatch.setattr(od, "verify_claim", lambda *a, **k: v)
     r = run(["verify", "-m", "pf", "-e", "1", "--json"])
     assert r.exit_code == 3 and doc_of(r, "verify")["verdict"] == "private-within-scope"
 

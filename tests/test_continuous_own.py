@@ -35,7 +35,7 @@ def test_under_scaled_laplace_is_refuted_within_its_true_level():
 def test_private_laplace_is_never_flagged():
     v = verify_mechanism(MyLaplace(epsilon=Fraction(1, 2)), 3)  # its density pieces: a density-ratio proof
     assert v.verdict == "private" and v.counterexample is None and v.bracket.upper.upper == "1/2"
-    from dpexact.verify.router import _search_mechanism
+    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism
 
     v = _search_mechanism(MyLaplace(epsilon=Fraction(1, 2)), 3)  # the box search alone cannot prove
     assert v.verdict == "inconclusive" and v.counterexample is None

@@ -35,7 +35,40 @@ def test_contracts_catch_an_upward_import_and_a_circle(tmp_path):
     real.write_text(real.read_text() + "\n\ndef _up():\n    from ..verify import router  # noqa: F401\n")
     bracket = tmp_path / "dpexact" / "verify" / "bracket.py"
     bracket.write_text(bracket.read_text() + "\n\ndef _circle():\n    from . import router  # noqa: F401\n")
+    door = tmp_path / "dpexact" / "suites" / "peers.py"  # a second door: a suite reaching into the searches
+    door.write_text(door.read_text() + "\n\ndef _second_door():\n    from ..verify.search import selection  # noqa: F401\n")
     r = _lint(tmp_path)
     assert r.returncode != 0
     assert "dpexact.numbers.real -> dpexact.verify.router" in r.stdout
     assert ".bracket -> .router" in r.stdout  # the circle, named by the acyclic-siblings contract
+    assert "dpexact.suites.peers -> dpexact.verify.search.selection" in r.stdout  # the front-door contract
+
+
+#: what only the verifier's own packages may import: the one door is dpexact.verify
+_BEHIND_THE_DOOR = ("dpexact.verify.search", "dpexact.verify.proofs")
+
+
+def _second_doors(text: str) -> list[str]:
+    """The imports of ``text`` (Python source) that reach behind the door (``from``/``import`` forms)."""
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        out += [n for n in names if n.startswith(_BEHIND_THE_DOOR)][:1]
+    return out
+
+
+def test_notebooks_use_the_front_door():
+    """The notebooks teach dpexact.verify (the CLI's route, with proofs and the bracket), never a search or
+    a proof unit directly (import-linter covers the packages; the notebooks are scripts outside them)."""
+    found = {p.name: _second_doors(p.read_text()) for p in sorted((ROOT / "notebooks").glob("*.py"))}
+    assert found and not any(found.values()), found
+    # the scan itself finds both forms
+    assert _second_doors("from dpexact.verify.search.selection import verify\nimport dpexact.verify.proofs\n") == [
+        "dpexact.verify.search.selection", "dpexact.verify.proofs"]

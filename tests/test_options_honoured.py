@@ -11,7 +11,10 @@ import dpexact
 from dpexact.cli.main import app
 from dpexact.mechanisms.registry import available
 from dpexact.verify.options import OPTION_FLAGS
-from dpexact.verify.router import _route_options, verify_any
+from dpexact.verify.claim import read_claim
+from dpexact.verify.kinds import kind_of
+from dpexact.verify.router import verify_any
+from dpexact.verify.routes import plan
 
 runner = CliRunner()
 
@@ -48,12 +51,12 @@ def test_unhonoured_option_is_refused(args: list[str], flag: str) -> None:
     _refused(args, flag)
 
 
-@pytest.mark.parametrize("radius,n,verdict,level", [("2", "1", "violated", 2.0), ("1/2", "1", "private-within-scope", 0.5),
-                                                    ("2", "3", "violated", 6.0), ("1/3", "3", "private-within-scope", 1.0)])
+@pytest.mark.parametrize("radius,n,verdict,level", [("2", "1", "violated", 2.0), ("1/2", "1", "private", 0.5),
+                                                    ("2", "3", "violated", 6.0), ("1/3", "3", "private", 1.0)])
 def test_laplace_box_neighbourhood_is_honoured(radius: str, n: str, verdict: str, level: float) -> None:
     """Laplace noise of scale b = Δ/ε = 1 on n queries, all moving by up to Δ': the level is n·Δ'/b
-    (the sum of the shifts over the scale), so box:2 at n = 1 is refused at ε = 1 — it was answered
-    private-within-scope for Δ = 1 before."""
+    (the sum of the shifts over the scale), so box:2 at n = 1 is refused at ε = 1; box:1/2 and box:1/3 at
+    n = 3 are proved by the density-ratio theorem on the box asked for (level 1/2 and exactly 1 = ε)."""
     import json
 
     res = runner.invoke(app, ["verify", "-m", "laplace", "-e", "1", "--neighbourhood", f"box:{radius}", "--n", n, "--json"])
@@ -91,10 +94,10 @@ def test_every_route_declares_its_options(name: str) -> None:
     from registered_mechanisms import build
 
     m = build(name)
-    kind = m.output_kind
     for relation in (None, "all-differ"):
         for delta in (None, "1/100"):
-            honoured, what = _route_options(m, kind, relation, delta)
+            claim, request = read_claim(m, selection=kind_of(m).selection, relation=relation, delta=delta)
+            honoured, what = plan(claim, request).honours(claim, request)
             assert honoured <= set(OPTION_FLAGS) and what
             if delta is not None:
                 assert "delta" in honoured

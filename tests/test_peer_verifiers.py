@@ -130,7 +130,7 @@ def test_svt34_parallel_refuted_through_a_component():
 
 def test_selection_ties_on_peer_pairs_are_decided_exactly():
     """rnm-exp's ratio equals e^ε exactly on some peer pairs: balls straddle, the exact backend decides."""
-    from dpexact.verify.router import _search_mechanism, verify_mechanism
+    from dpexact.verify.routes import _unit_or_kind_search as _search_mechanism, verify_mechanism
 
     assert verify_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ").verdict == "private"
     v = _search_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ")  # the search alone

@@ -75,3 +75,57 @@ def test_large_n_tiers_against_ball(eps):
     logs = np.array([float(v.log().mid()) for v in b.values])
     assert np.max(np.abs(f.logvalues - logs) / np.maximum(1, np.abs(logs))) <= 1e-12
     assert f.abs_error >= f.rel_error * mids.max() * (1 - 1e-12)  # the stated max entry is the true one
+
+
+# --- the large-n float quadrature's a-posteriori bounds (quadrature_float.py) -----------------------
+
+def _worst(q, eps):
+    m = dpexact.mechanism("pf", epsilon=eps)
+    f, b = m.pmf(q), m.pmf(q, backend="ball")
+    mids = b.to_float()
+    ok = mids >= 1e-300
+    return float(np.max(np.abs(f.values[ok] - mids[ok]) / mids[ok])), f
+
+
+def _inputs():
+    rng = np.random.default_rng(7)
+    for n in (300, 3000):
+        yield rng.uniform(0, 100, n)  # thousands of weights near the top at small ε: no large weight
+        yield rng.integers(0, 20, n).astype(float)  # ties among the large weights
+        yield rng.uniform(0, n, n)  # few weights near the top: large weights, direct node sums
+
+
+@pytest.mark.parametrize("target", [1e-11, 1e-10])
+def test_series_bounds_hold_when_they_dominate(monkeypatch, target):
+    """With the series cut at ``target`` instead of 1e-19 the truncations dominate the stated bound,
+    which must still hold against balls (and be used: some entry's error is within 10x of it).
+    (Cuts above ~1e-10 give bounds beyond FLOAT_USEFUL_ERROR, which send the pmf to balls.)"""
+    from dpexact.mechanisms.permute_and_flip import quadrature_float
+
+    monkeypatch.setattr(quadrature_float, "TARGET", target)
+    tight = 0.0
+    for q in _inputs():
+        for eps in ("0.1", "1", "7"):
+            rel, f = _worst(q, eps)
+            assert f.method == "quadrature" and rel <= f.rel_error, (q.size, eps, rel, f.details)
+            if f.details["series_rel"] > 10 * f.details["rounding_rel"]:
+                tight = max(tight, rel / f.rel_error)
+    assert tight > 0.1
+
+
+def test_the_series_term_of_the_bound_is_needed(monkeypatch):
+    """Mutation: the same cut series with their term left out of the stated bound is caught."""
+    import dataclasses
+
+    from dpexact.mechanisms.permute_and_flip import mechanism, quadrature_float
+
+    monkeypatch.setattr(quadrature_float, "TARGET", 1e-10)
+    real = quadrature_float.pf_pmf_quadrature_float
+
+    def without_series(x):
+        pmf, logpmf, rep = real(x)
+        return pmf, logpmf, dataclasses.replace(rep, series_rel=0.0)
+
+    monkeypatch.setattr(mechanism, "pf_pmf_quadrature_float", without_series)
+    caught = sum(_worst(q, eps)[0] > _worst(q, eps)[1].rel_error for q in _inputs() for eps in ("0.1", "1"))
+    assert caught >= 3

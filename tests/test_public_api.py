@@ -83,10 +83,18 @@ def test_delta_and_epsilon_of_laplace_against_the_closed_form():
 
 def test_optimal_ratios_are_at_least_one():
     out = dpexact.optimal(3, 2, "1/2", mechanisms="pf,em")
-    assert set(out["ratios"]) == {"pf", "em"}
-    lo, hi = out["optimal_total_error_bounds"]
-    assert lo <= out["optimal_total_error"] <= hi
-    assert all(r >= 1 - 1e-9 for r in out["ratios"].values())
+    assert set(out.ratios) == {"pf", "em"}
+    lo, hi = out.optimal_total_error_bounds
+    assert lo <= out.optimal_total_error <= hi
+    assert all(r >= 1 - 1e-9 for r in out.ratios.values())
+    # typed like the other results; to_dict() is the CLI's --json record, key for key
+    from dpexact.lp.optimal_result import OptimalResult
+    from dpexact.lp.summary import optimal_summary
+
+    assert isinstance(out, OptimalResult)
+    cli = optimal_summary(3, 2, "1/2", mechanisms=["pf", "em"])
+    drop = lambda d: {k: v for k, v in d.items() if not k.endswith("seconds")}  # noqa: E731
+    assert drop(out.to_dict()) == drop(cli)
 
 
 def test_verify_takes_a_path_object_as_the_spec_string():
@@ -114,9 +122,9 @@ def test_optimal_takes_objects_and_files_with_the_ratio_of_the_name():
     em = dpexact.mechanism("em", epsilon="1/2")
     by_name = dpexact.optimal(3, 2, "1/2", mechanisms=["em", OWN])
     by_object = dpexact.optimal(3, 2, "1/2", mechanisms=[em, Path(OWN)])
-    assert by_object["ratios"]["em"] == by_name["ratios"]["em"]
-    assert by_object["ratios"][OWN] == by_name["ratios"][OWN]
-    assert by_object["ratios"]["em"] > 1  # EM is not optimal on Q(3, 2) (pf Theorem 2: PF is)
+    assert by_object.ratios["em"] == by_name.ratios["em"]
+    assert by_object.ratios[OWN] == by_name.ratios[OWN]
+    assert by_object.ratios["em"] > 1  # EM is not optimal on Q(3, 2) (pf Theorem 2: PF is)
 
 
 def test_optimal_refuses_an_object_at_another_epsilon_before_solving():
@@ -148,3 +156,16 @@ def test_the_claim_verdict_has_its_own_name():
     assert ClaimVerdict("holds", True, "scope", {}).verdict == "holds"
     with pytest.raises(ValueError, match="verdict must be one of"):
         ClaimVerdict("private", True, "scope", {})
+
+
+def test_the_callable_package_takes_the_keywords_of_the_front_door():
+    """dpexact.verify(...) (the package, callable) and dpexact.verify.router.verify take the same keywords."""
+    import inspect
+
+    import dpexact.verify as package
+    from dpexact.verify.router import verify
+
+    door = inspect.signature(verify).parameters
+    call = inspect.signature(type(package).__call__).parameters
+    assert [(p.name, p.kind, p.default) for p in list(call.values())[1:]] == [(p.name, p.kind, p.default)
+                                                                              for p in door.values()]

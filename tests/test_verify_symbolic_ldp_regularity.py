@@ -33,7 +33,7 @@ def test_em_box_pair_holds_for_all_eps():
 
 
 def test_monotone_em_on_box_fails_with_an_exact_witness():
-    res = ratio_on_interval("em", [0, 0], [-1, 1], 0, "1/10", 3, monotone=True)
+    res = ratio_on_interval("em", [0, 0], [-1, 1], 0, "1/10", 3, {"monotone": True})
     assert res.holds is False and res.witness_epsilon is not None
     m = dpexact.mechanism("em", epsilon=res.witness_epsilon, monotone=True)
     eps = float(sympy.sympify(res.witness_epsilon))

@@ -13,7 +13,12 @@ mechanism it describes; :func:`level` computes the certified level of that law:
   zCDP level) and the continuous Gaussian's ``Δ²/(2σ²)`` as upper bound (cks20 Prop. 5);
 * ``rho`` of a finite selection mechanism (registry name): ``max_α D_α / α`` of its exact pmfs on
   the given neighbouring score vectors;
-* ``epsilon`` of k-ary randomized response: ``log(prob (k − 1) / (1 − prob))`` at 60 digits.
+* ``epsilon`` of k-ary randomized response: ``log(prob (k − 1) / (1 − prob))`` at 60 digits;
+* ``epsilon-for-delta`` of T Poisson-subsampled Gaussians (DP-SGD): the certified ε(δ) enclosure of
+  :class:`dpexact.accounting.accountant.Accountant` (grid PLD, both neighbouring directions) at the
+  floats' exact binary values, refined to :data:`SUBSAMPLED_TOLERANCE` within
+  :data:`SUBSAMPLED_SECONDS` (the enclosure is certified either way). ε(δ) = inf{ε >= 0 : δ(ε) <= δ}
+  is never negative, so a negative claimed ε is below the level.
 
 A point is ``anti-conservative`` when the level's lower end exceeds the claim (with a witness
 record :func:`recheck` re-checks from the record alone), ``conservative`` when the claim is at or
@@ -22,6 +27,7 @@ above the level's upper end (its slack given), else ``within enclosure``.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -37,6 +43,9 @@ __all__ = ["MapAudit", "PointResult", "audit_map", "level", "recheck", "ALPHAS"]
 #: Rényi orders at which a zCDP claim is compared
 ALPHAS = (1.01, 1.1, 1.25, 1.5, 2, 3, 5, 8, 16, 32, 64)
 _DPS = 60
+#: relative width at which the subsampled-Gaussian enclosure stops refining, and its CPU budget (s)
+SUBSAMPLED_TOLERANCE = 1e-3
+SUBSAMPLED_SECONDS = 20.0
 _EPS_ULP = mpmath.mpf(10) ** -50
 
 
@@ -104,6 +113,17 @@ def _finite_pmfs(name: str, mparams: dict, q: Sequence, q2: Sequence) -> tuple[l
     return p, r
 
 
+@functools.lru_cache(maxsize=256)
+def _subsampled_gaussian_eps(sigma: Fraction, rate: Fraction, sensitivity: Fraction, count: int, delta: Fraction) -> Any:
+    """Certified ε(δ) of ``count`` Poisson-subsampled Gaussians (cached: several libraries' accountants
+    are compared at the same point)."""
+    from ..accounting.accountant import Accountant
+
+    acc = Accountant([{"kind": "gaussian", "sigma": sigma, "sensitivity": sensitivity, "poisson": rate, "count": count}],
+                     max_seconds=SUBSAMPLED_SECONDS)
+    return acc.epsilon_for_delta(delta, tolerance=SUBSAMPLED_TOLERANCE)
+
+
 def level(pt: MapPoint) -> tuple[Any, Any, str, str | None, dict | None]:
     """The certified level of a map point: (lower, upper, route, exact string, witness details)."""
     lp, c = pt.law_params, pt.claim
@@ -122,6 +142,13 @@ def level(pt: MapPoint) -> tuple[Any, Any, str, str | None, dict | None]:
             else LaplaceMechanism(_fr(lp["scale"]), _fr(lp["sensitivity"]))
         enc = delta_for_epsilon(m, _fr(pt.epsilon), compositions=pt.compositions)
         return enc.lower, enc.upper, f"exact δ(ε): {enc.method}", enc.exact, None
+    if c == "epsilon-for-delta" and pt.law == "subsampled-gaussian":
+        if pt.delta is None or not 0 < pt.delta < 1 or isinstance(pt.compositions, bool) or pt.compositions < 1:
+            raise ValueError("subsampled-gaussian: needs delta in (0, 1) and compositions >= 1")
+        enc = _subsampled_gaussian_eps(_fr(lp["sigma"]), _fr(lp["sample_rate"]), _fr(lp.get("sensitivity", 1)),
+                                       int(pt.compositions), _fr(pt.delta))
+        return (enc.lower, enc.upper, f"certified ε(δ) of {pt.compositions} Poisson-subsampled Gaussians: {enc.method}",
+                None, {"delta": repr(pt.delta)})
     if c == "delta" and pt.law == "discrete-gaussian-delta":
         with mpmath.workdps(_DPS + 10):
             lpp, lqq = _dg_pair(lp["sigma"], int(lp["sensitivity"]))
@@ -169,6 +196,10 @@ def evaluate_point(pt: MapPoint, library: str) -> PointResult:
     slack = _f(claimed - _fr(hi)) if isinstance(hi, Fraction) else (pt.claimed - _f(hi))
     if anti:
         slack = _f(claimed - lo) if isinstance(lo, Fraction) else pt.claimed - _f(lo)
+    if pt.claim == "epsilon-for-delta" and pt.claimed < 0:
+        # (ε, δ)-DP is defined for ε >= 0; as a hockey-stick bound at e^ε < 1 the statement is refuted by the
+        # whole output space only when δ < 1 − e^ε, which the record states beside the verdict
+        route += f"; claimed ε < 0: outside the definition's range (δ {'<' if pt.delta < -math.expm1(pt.claimed) else '>='} 1 − e^ε)"
     witness = None
     if anti:
         witness = {"kind": "map-witness", "library": library, "law": pt.law, "law_params": _plain(pt.law_params),
@@ -189,7 +220,8 @@ def recheck(record: dict) -> bool:
         raise ValueError("not a map-witness record")
     try:
         pt = MapPoint({}, str(record["claim"]), float(record["claimed"]), str(record["law"]), dict(record["law_params"]),
-                      None if record.get("epsilon") is None else float(record["epsilon"]), int(record.get("compositions", 1)))
+                      None if record.get("epsilon") is None else float(record["epsilon"]), int(record.get("compositions", 1)),
+                      None if record.get("delta") is None else float(record["delta"]))
     except (KeyError, TypeError) as exc:
         raise ValueError(f"malformed map witness: {exc}") from None
     if pt.law == "finite" and pt.law_params.get("mechanism") not in _REGISTRY_FINITE:

@@ -24,7 +24,10 @@ import typer
 from typer.core import TyperGroup
 
 from .. import __version__
+from .coercion import install as _install_light_coercion
 from .common import EXIT_USAGE, emit_json, flush_notes, output_option, prepare_output
+
+_install_light_coercion()  # plain option values without pydantic (cli/coercion.py)
 
 #: exceptions that mean "bad input" when they reach the command line: exit status 2
 USER_ERRORS = (ValueError, TypeError, OverflowError, ZeroDivisionError)
@@ -234,13 +237,14 @@ def pmf(
     from ..mechanisms.registry import mechanism as build
     from ..protocols import Mechanism
     from ..utility import expected_error
+    from ..verify.kinds import kind_of
 
     target = prepare_output(output)
     q = parse_scores(scores)
     params = merge_params(dedicated_params(epsilon, sensitivity, monotone), parse_params(param))
     try:
         mech = build(mechanism, **params)
-        if not isinstance(mech, Mechanism) or mech.output_kind != "selection":
+        if not isinstance(mech, Mechanism) or not kind_of(mech).selection:
             _pmf_outputs(mechanism, mech, q, backend, method, as_json, target)
             return
         ee = expected_error(mech, q, backend=backend, method=method)

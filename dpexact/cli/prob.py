@@ -69,7 +69,7 @@ def register(app: typer.Typer) -> None:
             mech = build(mechanism, **params)
             kind = kind_of(mech)
             part: Any = None
-            if output_part is not None and kind.name != "mixed":  # an option that cannot apply is refused, not ignored
+            if output_part is not None and not kind.parts:  # an option that cannot apply is refused, not ignored
                 raise ValueError(f"--pattern: {mechanism} has {kind.name} outputs (no finite part); it applies to mixed outputs only")
             if kind.event is None:
                 raise ValueError(f"mechanism {mechanism!r} has {kind.name} outputs: use `dpexact pmf` for their probabilities")

@@ -156,7 +156,7 @@ def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = No
         return rep
     rep = ConformanceReport(name, params)
     rep.checks.append(ConformanceCheck("protocol", True, f"satisfies the dpexact protocol of output_kind {kind.name!r}"))
-    if kind.name == "composed":
+    if kind.composed:
         return _composed(mechanism, rep, corpus, draws, seed, backends, exact_max_n)
     vecs = [tuple(Fraction(Real.of(x).to_fraction()) for x in v) for v in (corpus or default_corpus(mechanism))]
     _check_draws(mechanism, vecs, draws, seed, max_seconds)
@@ -181,7 +181,7 @@ def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = No
         except _Crash as exc:
             rep.checks.append(ConformanceCheck("sums-to-one", False, f"the law of output sets {exc}"))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
-    if kind.name == "mixed":
+    if kind.parts:
         from .real_outputs import box_marginal
 
         rep.checks.append(_checked("box-marginal", box_marginal, mechanism, vecs))
@@ -443,11 +443,11 @@ def _bad_input(m: AnyMechanism) -> ConformanceCheck:
     kind = kind_of(m)
     if not kind.real:
         law = lambda q, be: m.pmf(q, backend=be)  # noqa: E731
-    elif kind.name == "continuous" and not isinstance(m, BoxLaw):  # a density only: no backend to name
+    elif kind.density and not isinstance(m, BoxLaw):  # a density only: no backend to name
         cases.pop("unknown backend")
         law = lambda q, be: m.logpdf(q, [0.0] * (len(q) if not isinstance(q, str) else 1))  # noqa: E731
     else:  # the kind's event law on a unit box (one interval per value)
-        law = lambda q, be: kind.event(m, q, [(0, 1)] * (1 if kind.name == "interval" else  # noqa: E731
+        law = lambda q, be: kind.event(m, q, [(0, 1)] * (1 if kind.interval else  # noqa: E731
                                                          max(1, len(q) if not isinstance(q, str) else 1)), None, be, m.short_name)
     for what, (q, be) in cases.items():
         try:

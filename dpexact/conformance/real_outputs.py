@@ -37,7 +37,8 @@ import numpy as np
 
 from ..numbers.exp_sum import ExpSum
 from ..numbers.real import Real
-from ..protocols import AnyMechanism, BoxLaw, BoxCoordinates, noise_unit
+from ..protocols import AnyMechanism, BoxCoordinates, box_law, noise_unit
+from ..verify.kinds import kind_of
 
 __all__ = ["real_checks", "box_marginal"]
 
@@ -61,11 +62,8 @@ def _window(m: AnyMechanism, q: Sequence[Fraction]) -> tuple[Fraction, Fraction]
 def _law(m: AnyMechanism, q: Sequence[Fraction]) -> Callable[[Box, str], Any] | None:
     """``(box, backend) -> Pr[box coordinates of M(q) in box]``, or None (density only)."""
     qs = [str(x) for x in q]
-    if m.output_kind == "interval":
-        return lambda box, be: m.interval_probability(qs, box[0][0], box[0][1], backend=be)
-    if isinstance(m, BoxLaw):
-        return lambda box, be: m.box_probability(qs, list(box), backend=be)
-    return None
+    law = box_law(m)  # an interval law as a one-box law, else the box law
+    return None if law is None else (lambda box, be: law(qs, list(box), backend=be))
 
 
 def _coordinates(m: AnyMechanism, out: Any) -> np.ndarray:
@@ -137,7 +135,8 @@ def real_checks(m: AnyMechanism, vecs: list, draws: int, seed: int) -> list:
 
     from .report import ConformanceCheck, cx as _cx, safe as _safe
 
-    kind = m.output_kind
+    row = kind_of(m)
+    kind = row.name
     na_float = ConformanceCheck("float-within-bound", None, f"output_kind {kind!r}: the law is served on ball and exact only")
     if _safe(lambda: _law(m, vecs[0]))[0] is None:
         why = f"output_kind {kind!r} with a density only (no box_probability): its integrals are not checked here"
@@ -192,14 +191,14 @@ def real_checks(m: AnyMechanism, vecs: list, draws: int, seed: int) -> list:
             worst = min(worst, pv)
             n_parts += 1
             if pv < 1e-6:
-                samp = ConformanceCheck("sampler-agrees", False, f"sampler disagrees with the {'interval' if kind == 'interval' else 'box'} law on {what}: chi-square "
+                samp = ConformanceCheck("sampler-agrees", False, f"sampler disagrees with the {'interval' if row.interval else 'box'} law on {what}: chi-square "
                                         f"p-value {pv:.2g} on scores {list(map(str, q))} (counts {counts.tolist()}, "
                                         f"expected {np.round(draws * p, 1).tolist()})", _cx(q))
                 break
         if sums or samp or (enc and enc.passed is False):
             break
     joint = any(w.startswith("joint") for w in names)
-    what = (f"{n_parts} partitions (every coordinate{', and joint orthants' if joint else ''}), " if kind == "continuous"
+    what = (f"{n_parts} partitions (every coordinate{', and joint orthants' if joint else ''}), " if row.density
             else "")
     return [sums or ConformanceCheck("sums-to-one", True, f"{what}{CELLS}-cell partitions of a 200-scale window sum to 1 "
                                      f"within {TAIL} (ball)"),

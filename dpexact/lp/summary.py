@@ -14,11 +14,12 @@ import time
 from typing import Any, Callable, Sequence
 
 from ..protocols import Mechanism, check_mechanism
+from .optimal_result import OptimalResult
 
-__all__ = ["optimal_summary"]
+__all__ = ["optimal_result", "optimal_summary"]
 
 
-def optimal_summary(
+def optimal_result(
     n: int,
     k: int,
     epsilon: str,
@@ -33,8 +34,8 @@ def optimal_summary(
     threads: int | None = None,
     max_seconds: float | None = None,
     progress: Callable[[str, str], None] | None = None,
-) -> dict[str, Any]:
-    """Solve the optimal regular mechanism LP on Q(n, k) and return its JSON record.
+) -> OptimalResult:
+    """Solve the optimal regular mechanism LP on Q(n, k) and return its typed record.
 
     Args:
         n, k: candidates and lattice depth (scores 0, -2Δ, …, -2Δk).
@@ -60,7 +61,7 @@ def optimal_summary(
             ``progress("note", text)`` with the LP size before the solve and the solve time after.
 
     Returns:
-        The keys of ``dpexact optimal --json``: sizes, ``method``, ``seconds``,
+        The :class:`~.optimal_result.OptimalResult` (its ``to_dict()`` is ``dpexact optimal --json``): sizes, ``method``, ``seconds``,
         ``optimal_total_error`` with its proven ``optimal_total_error_bounds``, ``ratios`` and
         ``ratio_error_bounds`` per mechanism, ``certified`` (``False`` / ``"exact"`` /
         ``"enclosure"``), and the certificate fields when ``certify``.
@@ -148,31 +149,23 @@ def optimal_summary(
             r = optimality_ratio(mech, sol)
         ratios[name] = r.as_float
         ratio_bounds[name] = r.error_bound
-    out: dict[str, Any] = {
-        "n": n,
-        "k": k,
-        "epsilon": epsilon,
-        "sensitivity": sensitivity,
-        "boundary": boundary,
-        "method": sol.method,
-        "variables": lp.num_vars,
-        "constraints": lp.num_constraints,
-        "classes": len(lp.classes),
-        "vectors": lp.num_vectors,
-        "build_seconds": build_s,
-        "seconds": sol.seconds,
-        "optimal_total_error": sol.optimal_total_error,
-        "optimal_total_error_bounds": [sol.bounds.lower, sol.bounds.upper],
-        "vertex": sol.is_vertex,
-        "ratios": ratios,
-        "ratio_error_bounds": ratio_bounds,
-        "certified": certified,
-    }
-    if cert is not None:
-        out["optimal_total_error_exact"] = str(cert.optimum) if cert.certified else None
-        out["ratios_exact"] = exact_ratios
-        if not cert.certified:
-            out["certificate_failure"] = cert.failure
-    if enclosure is not None:
-        out["optimal_total_error_enclosure"] = enclosure
-    return out
+    return OptimalResult(
+        n=n, k=k, epsilon=epsilon, sensitivity=sensitivity, boundary=boundary, method=sol.method,
+        variables=lp.num_vars, constraints=lp.num_constraints, classes=len(lp.classes), vectors=lp.num_vectors,
+        build_seconds=build_s, seconds=sol.seconds, optimal_total_error=sol.optimal_total_error,
+        optimal_total_error_bounds=(sol.bounds.lower, sol.bounds.upper), vertex=sol.is_vertex, ratios=ratios,
+        ratio_error_bounds=ratio_bounds, certified=certified, exact_certificate=cert is not None,
+        optimal_total_error_exact=str(cert.optimum) if cert is not None and cert.certified else None,
+        ratios_exact=exact_ratios, certificate_failure=cert.failure if cert is not None and not cert.certified else None,
+        optimal_total_error_enclosure=None if enclosure is None else (enclosure[0], enclosure[1]))
+
+
+def optimal_summary(n: int, k: int, epsilon: str, *, sensitivity: str = "1",
+                    mechanisms: Sequence[str | Mechanism] = ("pf", "em"), boundary: str = "clip", method: str = "auto",
+                    crossover: bool | None = None, certify: bool = False, time_limit: float | None = None,
+                    threads: int | None = None, max_seconds: float | None = None,
+                    progress: Callable[[str, str], None] | None = None) -> dict[str, Any]:
+    """:func:`optimal_result` as the JSON record of ``dpexact optimal --json`` (:meth:`OptimalResult.to_dict`)."""
+    return optimal_result(n, k, epsilon, sensitivity=sensitivity, mechanisms=mechanisms, boundary=boundary,
+                          method=method, crossover=crossover, certify=certify, time_limit=time_limit, threads=threads,
+                          max_seconds=max_seconds, progress=progress).to_dict()

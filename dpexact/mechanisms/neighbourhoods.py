@@ -144,6 +144,15 @@ class LInfBox:
         d = self.deltas(len(a))
         return [x - e for x, e in zip(a, d)], [x + e for x, e in zip(a, d)]
 
+    def to_record(self) -> dict[str, Any]:
+        per = None if self.sensitivities is None else [str(x) for x in self.sensitivities]
+        return {"relation": "box", "sensitivity": str(self.sensitivity), "sensitivities": per}
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]) -> LInfBox:
+        per = rec.get("sensitivities")
+        return cls(rec.get("sensitivity", "1"), None if per is None else tuple(per))
+
     def describe(self) -> str:
         if self.sensitivities is None:
             return f"ℓ∞ box |q'_a - q_a| <= {self.sensitivity}"
@@ -188,6 +197,13 @@ class MonotoneBox:
     def bounds(self, q: Sequence[Any]) -> None:
         return None  # a union of two boxes: the searches optimise over each candidate direction
 
+    def to_record(self) -> dict[str, Any]:
+        return {"relation": "monotone", "sensitivity": str(self.sensitivity)}
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]) -> MonotoneBox:
+        return cls(rec.get("sensitivity", "1"))
+
     def describe(self) -> str:
         return f"monotone: q' - q in [0, {self.sensitivity}]^n or [-{self.sensitivity}, 0]^n"
 
@@ -215,6 +231,13 @@ class HistogramAddRemove:
 
     def bounds(self, q: Sequence[Any]) -> None:
         return None
+
+    def to_record(self) -> dict[str, Any]:
+        return {"relation": "add-remove"}
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]) -> HistogramAddRemove:
+        return cls()
 
     def describe(self) -> str:
         return "histogram add/remove one: q' = q ± e_a"
@@ -245,6 +268,13 @@ class HistogramReplace:
 
     def bounds(self, q: Sequence[Any]) -> None:
         return None
+
+    def to_record(self) -> dict[str, Any]:
+        return {"relation": "replace"}
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]) -> HistogramReplace:
+        return cls()
 
     def describe(self) -> str:
         return "histogram replace one: q' = q + e_a - e_b"

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Sequence
 
-from .neighbourhoods import LInfBox, MonotoneBox, as_vector
+from .neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox, as_vector
 
-__all__ = ["OneDiffer", "query_pairs", "offsets", "all_differ", "RELATIONS", "relation_neighbourhood"]
+__all__ = ["RECORD_FORMS", "neighbourhood_from_record", "OneDiffer", "query_pairs", "offsets", "all_differ", "RELATIONS", "relation_neighbourhood"]
 
 #: the relations a pair family can be built for
 RELATIONS = ("all-differ", "one-differ", "monotone")
@@ -82,6 +82,13 @@ class OneDiffer:
 
     def bounds(self, q: Sequence[Any]) -> None:
         return None
+
+    def to_record(self) -> dict[str, Any]:
+        return {"relation": "one-differ", "sensitivity": str(self.sensitivity)}
+
+    @classmethod
+    def from_record(cls, rec: dict[str, Any]) -> OneDiffer:
+        return cls(rec.get("sensitivity", "1"))
 
     def describe(self) -> str:
         return f"one query differs by at most {self.sensitivity} (ONE_DIFFER)"
@@ -141,3 +148,18 @@ def query_pairs(
         for z in zs:
             out.append((q, tuple(a + b for a, b in zip(q, z))))
     return out
+
+
+#: relation name of a record -> the class that reads it back (each writes its own ``to_record``)
+RECORD_FORMS: dict[str, Any] = {"box": LInfBox, "monotone": MonotoneBox, "one-differ": OneDiffer,
+                                "add-remove": HistogramAddRemove, "replace": HistogramReplace}
+
+
+def neighbourhood_from_record(rec: Any) -> Any:
+    """The relation a record names (``{"relation": NAME, ...}``, written by its class's ``to_record``)."""
+    if not isinstance(rec, dict) or not isinstance(rec.get("relation"), str):
+        raise ValueError("neighbourhood: expected an object with a relation name")
+    cls = RECORD_FORMS.get(rec["relation"])
+    if cls is None:
+        raise ValueError(f"neighbourhood: unknown relation {rec['relation'][:40]!r}")
+    return cls.from_record(rec)

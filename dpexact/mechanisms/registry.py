@@ -16,9 +16,9 @@ import importlib
 import inspect
 import re
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
-__all__ = ["mechanism", "register", "available", "describe", "info"]
+__all__ = ["mechanism", "mechanism_from_params", "register", "available", "describe", "info"]
 
 # short name -> "module:attribute" (imported lazily so that `import dpexact` stays light)
 _ENTRIES: dict[str, str] = {
@@ -235,3 +235,11 @@ def mechanism(name: str, /, **params: Any) -> Any:
         if "unexpected keyword" in str(exc) or "missing" in str(exc):
             raise TypeError(f"mechanism {name!r}: {exc} (its parameters: {parameter_list(factory)})") from exc
         raise
+
+
+def mechanism_from_params(name: str, params: Mapping[str, Any]) -> Any:
+    """:func:`mechanism` with the parameters as one mapping (a replay record's ``params``, a symbolic ε):
+    callers that hold the parameters as data pass them as data."""
+    if not isinstance(params, Mapping):
+        raise TypeError(f"params must be a mapping of parameter names to values, got {type(params).__name__}")
+    return mechanism(name, **params)

@@ -3,7 +3,7 @@
 The exact backend's decision (:meth:`~.backends.ExactBackend.try_sign`), in increasing cost:
 
 1. rationals (``flint.fmpq``, sympy Rationals) directly;
-2. ``Σ c_k·exp(k)`` with rational ``c_k``, ``k``: :func:`~.comparisons.exp_sum_sign` (zero iff
+2. ``Σ c_k·exp(k)`` with rational ``c_k``, ``k``: :func:`exp_sum_sign` (zero iff
    every ``c_k`` is zero, by Lindemann–Weierstrass; else arb);
 3. any closed form :func:`~.real.sympy_to_arb` encloses: arb at 128, 512 and 2048 bits, decided
    when the ball excludes 0;
@@ -19,7 +19,7 @@ from typing import Any, Callable
 
 from .sympy_conversion import exact_sympy
 
-__all__ = ["closed_form_sign"]
+__all__ = ["closed_form_sign", "exp_sum_sign", "exp_rational_terms"]
 
 #: arb precisions (bits) tried on a closed form before the zero test
 ARB_PRECISIONS = (128, 512, 2048)
@@ -33,7 +33,6 @@ def closed_form_sign(x: Any, zero_test: Callable[[Any], "bool | None"] | None = 
     import sympy
     from flint import ctx
 
-    from .comparisons import exp_rational_terms, exp_sum_sign
     from .real import sympy_to_arb
 
     e = exact_sympy(x)
@@ -61,4 +60,56 @@ def closed_form_sign(x: Any, zero_test: Callable[[Any], "bool | None"] | None = 
         return 0
     if z is None and sympy.simplify(e) == 0:
         return 0
+    return None
+
+
+#: bound on the working precision of the exponential-sum sign test
+_EXP_SUM_MAX_PREC = 1 << 16
+
+
+def exp_rational_terms(e: Any) -> "dict[Any, Any] | None":
+    """``e`` as ``{k: c}`` with ``e = Σ c·exp(k)``, all ``c`` and ``k`` rational (sympy
+    Rationals, zero coefficients dropped), or ``None`` when ``e`` is not of that form."""
+    import sympy
+
+    out: dict[Any, Any] = {}
+    for t in sympy.Add.make_args(sympy.expand(e)):
+        c, rest = t.as_coeff_Mul()
+        if not c.is_Rational:
+            return None
+        if rest == 1:
+            k = sympy.Integer(0)
+        elif rest is sympy.E:
+            k = sympy.Integer(1)
+        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
+            k = rest.args[0]
+        else:
+            return None
+        out[k] = out.get(k, 0) + c
+    return {k: c for k, c in out.items() if c != 0}
+
+
+def exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
+    """Sign of ``Σ c_k exp(k)`` over distinct rationals ``k``: 0 iff every ``c_k`` is 0
+    (Lindemann–Weierstrass: exponentials of distinct algebraic numbers are linearly
+    independent over the algebraic numbers); otherwise arb at doubling precision (bounded by
+    :data:`_EXP_SUM_MAX_PREC`, ``None`` beyond)."""
+    from flint import arb, ctx, fmpq
+
+    if not terms:
+        return 0
+    prec, old = 128, ctx.prec
+    while prec <= _EXP_SUM_MAX_PREC:
+        ctx.prec = prec  # restored below, also on error
+        try:
+            total = arb(0)
+            for k, c in terms.items():
+                total += arb(fmpq(int(c.p), int(c.q))) * arb(fmpq(int(k.p), int(k.q))).exp()
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+        finally:
+            ctx.prec = old
+        prec *= 4
     return None

@@ -50,15 +50,28 @@ import contextlib
 import contextvars
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterator, Protocol, Sequence
+from typing import Any, Iterator, Protocol, Sequence
 
 from .real import Real
 
-if TYPE_CHECKING:
-    from .backends import Backend
+
+
+class Backend(Protocol):
+    """What these decisions read of a backend (:class:`~.backends.Backend` has it; named here so that
+    the backends, which delegate to this module, are not imported back)."""
+
+    is_ball: bool
+    is_exact: bool
+    is_mp: bool
+
+    def from_int(self, k: int) -> Any: ...
+
+    def from_real(self, x: Any) -> Any: ...
+
+    def try_sign(self, x: Any) -> int | None: ...
 
 __all__ = ["Undecidable", "ExactBall", "exact_input", "exact_value", "compare", "eq", "indicator", "maximum",
-           "argmax", "exp_sum_sign", "exp_rational_terms", "BranchOracle", "deciding_with", "SIGN", "EQUAL",
+           "argmax", "BranchOracle", "deciding_with", "SIGN", "EQUAL",
            "GREATER", "GREATER_EQUAL", "ball_decide", "Enclosed"]
 
 #: outcome classes of the asking operation (each a tuple of signs of ``a - b`` it does not tell apart)
@@ -336,54 +349,3 @@ def argmax(be: "Backend", xs: Sequence[Any]) -> tuple[int, ...]:
 
 
 # -- exact signs of exponential sums ------------------------------------------------------------------
-
-#: bound on the working precision of the exponential-sum sign test
-_EXP_SUM_MAX_PREC = 1 << 16
-
-
-def exp_rational_terms(e: Any) -> "dict[Any, Any] | None":
-    """``e`` as ``{k: c}`` with ``e = Σ c·exp(k)``, all ``c`` and ``k`` rational (sympy
-    Rationals, zero coefficients dropped), or ``None`` when ``e`` is not of that form."""
-    import sympy
-
-    out: dict[Any, Any] = {}
-    for t in sympy.Add.make_args(sympy.expand(e)):
-        c, rest = t.as_coeff_Mul()
-        if not c.is_Rational:
-            return None
-        if rest == 1:
-            k = sympy.Integer(0)
-        elif rest is sympy.E:
-            k = sympy.Integer(1)
-        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
-            k = rest.args[0]
-        else:
-            return None
-        out[k] = out.get(k, 0) + c
-    return {k: c for k, c in out.items() if c != 0}
-
-
-def exp_sum_sign(terms: "dict[Any, Any]") -> int | None:
-    """Sign of ``Σ c_k exp(k)`` over distinct rationals ``k``: 0 iff every ``c_k`` is 0
-    (Lindemann–Weierstrass: exponentials of distinct algebraic numbers are linearly
-    independent over the algebraic numbers); otherwise arb at doubling precision (bounded by
-    :data:`_EXP_SUM_MAX_PREC`, ``None`` beyond)."""
-    from flint import arb, ctx, fmpq
-
-    if not terms:
-        return 0
-    prec, old = 128, ctx.prec
-    while prec <= _EXP_SUM_MAX_PREC:
-        ctx.prec = prec  # restored below, also on error
-        try:
-            total = arb(0)
-            for k, c in terms.items():
-                total += arb(fmpq(int(c.p), int(c.q))) * arb(fmpq(int(k.p), int(k.q))).exp()
-            if total > 0:
-                return 1
-            if total < 0:
-                return -1
-        finally:
-            ctx.prec = old
-        prec *= 4
-    return None

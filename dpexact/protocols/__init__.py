@@ -62,17 +62,19 @@ from .backend import Backend, BackendOps
 from .capabilities import (IntervalLaw, BatchFloatPmf, ValidatedFloatPmf, PatternLaw, CouplingLaw, BoxLaw, PartBoxLaw,
     BoxCoordinates, NoiseScale, NoiseScales, ValueLoss, ExactPatternValue, ExactDifferenceSign, ScreenLogpmf,
     PrivacyLevel, PrivacyMap, Thresholded, MonotoneQuality, CutoffLaw, ValueCount, ClaimedEpsilon, value_count,
-    claimed_epsilon, noise_unit)
-from .mechanism import (OutputKind, FINITE_KINDS, REAL_KINDS, KIND_METHODS, MechanismProperties, Neighbourhood,
+    claimed_epsilon, noise_unit, box_law)
+from .mechanism import (OutputKind, FINITE_KINDS, REAL_KINDS, KIND_METHODS, SELECTION_KINDS, PART_KINDS, INTERVAL_KINDS,
+                        DENSITY_KINDS, COMPOSED_KINDS, RecordedRelation, MechanismProperties, Neighbourhood,
     FiniteDomain, Mechanism, ContinuousMechanism, AnyMechanism, SameLaw, Named, DeclaresKind, IntervalProbability,
     Pdf, LogPdf, Components, is_mechanism, check_mechanism, mechanism_size, mechanism_properties)
 from .proof_laws import CouplingUnits, LaplaceDensity, LaplacePieces, ThresholdCouplingLaw
 
-__all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "MechanismProperties", "Neighbourhood",
+__all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "SELECTION_KINDS", "PART_KINDS", "INTERVAL_KINDS",
+           "DENSITY_KINDS", "COMPOSED_KINDS", "MechanismProperties", "Neighbourhood", "RecordedRelation",
            "FiniteDomain", "Mechanism", "ContinuousMechanism", "AnyMechanism", "SameLaw", "Named", "DeclaresKind",
            "IntervalProbability", "Pdf", "LogPdf", "Components", "is_mechanism", "check_mechanism",
            "mechanism_size", "mechanism_properties", "IntervalLaw", "BatchFloatPmf", "ValidatedFloatPmf", "PatternLaw", "CouplingLaw",
            "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale", "NoiseScales", "ValueLoss", "ExactPatternValue",
            "ExactDifferenceSign", "ScreenLogpmf", "PrivacyLevel", "PrivacyMap", "Thresholded", "MonotoneQuality",
-           "CutoffLaw", "ValueCount", "ClaimedEpsilon", "value_count", "claimed_epsilon", "noise_unit",
+           "CutoffLaw", "ValueCount", "ClaimedEpsilon", "value_count", "claimed_epsilon", "noise_unit", "box_law",
            "CouplingUnits", "ThresholdCouplingLaw", "LaplacePieces", "LaplaceDensity", "Backend", "BackendOps"]

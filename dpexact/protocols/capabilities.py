@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["IntervalLaw", "BatchFloatPmf", "ValidatedFloatPmf", "PatternLaw", "CouplingLaw", "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale",
            "NoiseScales", "ValueLoss", "ExactPatternValue", "ExactDifferenceSign", "ScreenLogpmf", "PrivacyLevel",
            "PrivacyMap", "Thresholded", "MonotoneQuality", "CutoffLaw", "ValueCount", "ClaimedEpsilon",
-           "value_count", "claimed_epsilon", "noise_unit"]
+           "value_count", "claimed_epsilon", "noise_unit", "box_law"]
 
 
 @runtime_checkable
@@ -310,3 +310,31 @@ def noise_unit(mechanism: AnyMechanism) -> Any:
     d = Real.of(mechanism.sensitivity)
     halved = isinstance(mechanism, MonotoneQuality) and mechanism.monotone
     return (d if halved else d * 2) / Real.of(claimed_epsilon(mechanism))
+
+
+def box_law(mechanism: Any) -> Any:
+    """The law of a real-valued mechanism on boxes: the one adapter of "an interval law as a one-box law".
+
+    Args:
+        mechanism: a checked mechanism (an ``interval`` one, or one with a :class:`BoxLaw`).
+
+    Returns:
+        ``(queries, box, backend="ball", prec=None) -> Pr[M(q) ∈ box]``: an ``interval`` mechanism's
+        ``interval_probability`` on its one interval (a box of another length is a ``ValueError``), else
+        its ``box_probability``; None when it has neither (a density only). ``prec`` None: the law's own
+        default precision.
+    """
+    from .mechanism import INTERVAL_KINDS, IntervalProbability
+
+    if mechanism.output_kind in INTERVAL_KINDS and isinstance(mechanism, IntervalProbability):
+        def one_interval(queries: Any, box: Sequence[Any], backend: str = "ball", prec: int | None = None) -> Any:
+            if len(box) != 1:
+                raise ValueError(f"box: one interval expected, got {len(box)}")
+            if prec is None:
+                return mechanism.interval_probability(queries, box[0][0], box[0][1], backend=backend)
+            return mechanism.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
+
+        return one_interval
+    if isinstance(mechanism, BoxLaw):
+        return mechanism.box_probability
+    return None

@@ -12,7 +12,8 @@ import numpy as np
 from ..numbers.pmf import Pmf
 from .backend import Backend
 
-__all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "MechanismProperties", "Neighbourhood",
+__all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "SELECTION_KINDS", "PART_KINDS", "INTERVAL_KINDS",
+           "DENSITY_KINDS", "COMPOSED_KINDS", "MechanismProperties", "Neighbourhood", "RecordedRelation",
            "FiniteDomain", "Mechanism", "ContinuousMechanism", "AnyMechanism", "SameLaw", "Named", "DeclaresKind",
            "IntervalProbability", "Pdf", "LogPdf", "Components", "is_mechanism", "check_mechanism", "mechanism_size",
            "mechanism_properties"]
@@ -27,6 +28,14 @@ FINITE_KINDS = ("selection", "finite", "mixed")
 REAL_KINDS = ("interval", "continuous")
 #: what each kind outside :class:`Mechanism` must offer besides :class:`ContinuousMechanism`
 KIND_METHODS = {"interval": ("interval_probability",), "continuous": ("pdf", "logpdf"), "composed": ("components",)}
+#: the kinds whose outputs are the candidates 0..n-1 (the score-family searches apply)
+SELECTION_KINDS = ("selection",)
+#: the kinds whose output is a finite part with real values (a pattern × a box of the values)
+PART_KINDS = ("mixed",)
+#: the real kinds given by a one-interval law, by a density, and the kinds made of components (KIND_METHODS)
+INTERVAL_KINDS = tuple(k for k, ms in KIND_METHODS.items() if "interval_probability" in ms)
+DENSITY_KINDS = tuple(k for k, ms in KIND_METHODS.items() if "pdf" in ms)
+COMPOSED_KINDS = tuple(k for k, ms in KIND_METHODS.items() if "components" in ms)
 
 
 @dataclass(frozen=True)
@@ -104,6 +113,16 @@ class Neighbourhood(Protocol):
     def bounds(self, q: Sequence[Any]) -> Any: ...
 
     def describe(self) -> str: ...
+
+
+@runtime_checkable
+class RecordedRelation(Protocol):
+    """A neighbouring relation that writes its own record (a replay record's ``neighbourhood``):
+    ``to_record() -> {"relation": NAME, ...}``, read back by the class's ``from_record`` (the table
+    :data:`dpexact.mechanisms.neighbourhoods.RECORD_FORMS`). A relation without it cannot be replayed."""
+
+    def to_record(self) -> dict[str, Any]: ...
+
 
 
 

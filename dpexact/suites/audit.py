@@ -25,6 +25,9 @@ Maps (certified level, :mod:`dpexact.audit.maps`):
 * ``tail-bound-rounding`` — the ε of a Laplace scale rounded toward −∞ instead of +∞;
 * ``analytic-gaussian-sign`` — the analytic Gaussian's calibration (Balle & Wang 2018, Alg. 1)
   with a sign error in the δ < δ0 branch (α = √(1+u/2) − √(u/2)), which shrinks σ.
+* ``opacus-gdp-clt`` — DP-SGD's ε(δ) from the GDP central-limit approximation (Opacus's
+  ``GaussianAccountant``, which warns it "can underestimate") at T <= 10 steps, next to the RDP bound
+  at integer orders; both against the certified ε(δ) of T Poisson-subsampled Gaussians.
 """
 
 from __future__ import annotations
@@ -200,6 +203,30 @@ def _noisy_max_rho(mech: str) -> Callable:
     return ev
 
 
+def _sgm_eval(gdp: bool) -> Callable:
+    """ε(δ) of T Poisson-subsampled Gaussians (σ, q): the GDP central-limit approximation Opacus's
+    ``GaussianAccountant`` uses (Bu, Dong, Long & Su 2020: μ = q √(T (e^{1/σ²} − 1)), ε from the μ-GDP
+    dual), or the RDP bound at integer orders 2..64 (Mironov, Talwar & Zhang 2019 §3.3:
+    A_α = Σ_k C(α, k) (1 − q)^{α−k} q^k e^{(k²−k)/(2σ²)}; Mironov 2017 Prop. 3: ε = T log A_α/(α − 1) + log(1/δ)/(α − 1))."""
+    def ev(lib: Any, p: dict) -> MapPoint:
+        s, q, t, d = (mpmath.mpf(p["sigma"]), mpmath.mpf(p["q"]), int(p["steps"]), mpmath.mpf(p["delta"]))
+        with mpmath.workdps(40):
+            if gdp:
+                mu = q * mpmath.sqrt(t * mpmath.expm1(1 / s**2))
+                lo, hi = mpmath.mpf(0), mpmath.mpf(500)  # the dual decreases in ε: bisect it
+                for _ in range(120):
+                    mid = (lo + hi) / 2
+                    lo, hi = (mid, hi) if mpmath.ncdf(-mid / mu + mu / 2) - mpmath.exp(mid) * mpmath.ncdf(-mid / mu - mu / 2) > d else (lo, mid)
+                eps = float(hi)
+            else:
+                eps = min(float((t * mpmath.log(mpmath.fsum(mpmath.binomial(a, k) * (1 - q) ** (a - k) * q**k
+                                                          * mpmath.exp((k * k - k) / (2 * s**2)) for k in range(a + 1)))
+                                 - mpmath.log(d)) / (a - 1)) for a in range(2, 65)) * (1 + 1e-12)
+        return MapPoint(p, "epsilon-for-delta", eps, "subsampled-gaussian", {"sigma": p["sigma"], "sample_rate": p["q"], "sensitivity": 1},
+                        compositions=t, delta=p["delta"])
+    return ev
+
+
 def _m(name: str, grid: list[dict], ev: Callable) -> MapSpec:
     return MapSpec(name, name, lambda: list(grid), ev)
 
@@ -209,6 +236,7 @@ _RGRID = [{"scale": b, "sensitivity": s} for b in (0.3, 0.7, 3.0, 7.0, 1.1) for 
 _NGRID = [{"epsilon": e, "scores": q, "neighbour_scores": q2} for e in (0.5, 1.0, 2.0)
           for q, q2 in (((0, 1), (1, 0)), ((0, 0, 1), (1, 1, 0)), ((0, 0, 0), (-1, -1, 1)))]
 _AGRID = [{"epsilon": e, "delta": d} for e in (0.5, 1.0, 2.0) for d in (1e-3, 1e-6)]
+_SGRID = [{"sigma": s, "q": 0.1, "steps": t, "delta": 1e-5} for s in (1.0, 2.0) for t in (1, 10)]
 
 BUGS: tuple[Bug, ...] = (
     Bug("opendp-rational-bias", "opendp", "sampler", "discrete Laplace scale 5/2 truncated to 2 by integer division",
@@ -237,6 +265,8 @@ BUGS: tuple[Bug, ...] = (
         _m("round-up", _RGRID, _rounded_eps(+1)), _m("round-down", _RGRID, _rounded_eps(-1))),
     Bug("analytic-gaussian-sign", "smartnoise", "map", "analytic Gaussian: sign error in the δ < δ0 branch shrinks σ",
         _m("balle-wang", _AGRID, _agauss_eval(False)), _m("balle-wang-sign", _AGRID, _agauss_eval(True))),
+    Bug("opacus-gdp-clt", "opacus", "map", "DP-SGD ε(δ) from the GDP central-limit approximation (GaussianAccountant) at small T",
+        _m("rdp-integer-orders", _SGRID, _sgm_eval(False)), _m("gdp-clt", _SGRID, _sgm_eval(True))),
 )
 
 

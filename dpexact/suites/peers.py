@@ -255,12 +255,12 @@ def run_entry(e: PeerEntry) -> PeerRow:
     if e.mechanism is None:
         return PeerRow(e.suite, e.name, None, e.params, e.claimed_epsilon, e.truth, "not-implemented", False, None, 0.0,
                        e.peer_seconds, e.truth_source, e.peer_source, e.level, None, {}, e.note)
+    from ..verify.router import verify
     from ..mechanisms.registry import mechanism as build
-    from ..verify.router import verify_mechanism
 
     t0 = time.perf_counter()
     m = build(e.mechanism, **e.params)
-    v = verify_mechanism(m, e.n, e.relation, name=e.mechanism)
+    v = verify(m, n=e.n, relation=e.relation, name=e.mechanism)
     secs = time.perf_counter() - t0
     return PeerRow(e.suite, e.name, e.mechanism, e.params, e.claimed_epsilon, e.truth, v.verdict, v.certified,
                    v.worst_log_ratio, secs, e.peer_seconds, e.truth_source, e.peer_source, e.level,
@@ -271,18 +271,9 @@ def run_entry(e: PeerEntry) -> PeerRow:
 def _coupling(m: AnyMechanism, e: PeerEntry) -> str | None:
     """A coupling's proven level: the threshold shift for the sparse-vector laws, the other candidates'
     noises for report noisy max (``"inf"``: the coupling proves nothing; None: none applies)."""
-    from ..protocols import CouplingLaw
-    from ..verify.proofs.noisy_max_coupling import noisy_max_bound
-    from ..verify.proofs.coupling_witness import cached_bound
+    from ..verify.levels import coupling_level
 
-    nm = noisy_max_bound(m, e.relation or "all-differ")
-    if nm is not None:
-        return str(nm)
-    if not isinstance(m, CouplingLaw) or e.n is None:
-        return None
-
-    cb = cached_bound(m, e.n, e.relation or "all-differ")  # the proof unit's, computed once
-    return None if cb is None else (str(cb.bound) if cb.finite else "inf")
+    return coupling_level(m, e.n, e.relation)
 
 
 def run_suites(suites: list[str] | None = None, names: list[str] | None = None) -> list[PeerRow]:

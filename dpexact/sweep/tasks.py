@@ -4,7 +4,7 @@ Each kind calls the same library function as its CLI command, so a sweep's resul
 equals the command's ``--json`` output (the versioned document of :mod:`dpexact.schemas`):
 
 * ``optimal`` — :func:`dpexact.lp.summary.optimal_summary` (``dpexact optimal --json``);
-* ``verify`` — :func:`dpexact.verify.router.verify_any` then ``Verdict.as_dict`` (``dpexact verify --json``:
+* ``verify`` — :func:`dpexact.verify` (the front door) then ``Verdict.as_dict`` (``dpexact verify --json``:
   every output kind, ``delta`` for (ε, δ));
 * ``pmf`` — :func:`dpexact.utility.summary.pmf_summary` (``dpexact pmf --json``);
 * ``check`` — ``proofs_checks.catalogue.run_claim`` then ``to_json`` (one claim of ``dpexact check``).
@@ -47,18 +47,16 @@ def _mechanism_params(i: dict[str, Any]) -> dict[str, Any]:
 
 
 def _verify(i: dict[str, Any]) -> dict[str, Any]:
+    from ..verify.router import verify
     from ..mechanisms.registry import mechanism as build
-    from ..verify.replay import evidence_record, witness_neighbourhood
-    from ..verify.router import verify_any
+    from ..verify.replay import evidence_record
 
     params = _mechanism_params(i)
     mech = build(i["mechanism"], **params)
-    v = verify_any(mech, neighbourhood=i["neighbourhood"], searches=tuple(i["search"]), n=i.get("n"),
-                   values=i.get("values"), steps=i["steps"], relation=i.get("relation"), delta=i.get("delta"),
-                   name=i["mechanism"])
+    v = verify(mech, neighbourhood=i["neighbourhood"], search=tuple(i["search"]), n=i.get("n"), values=i.get("values"),
+               steps=i["steps"], relation=i.get("relation"), delta=i.get("delta"), name=i["mechanism"])
     d = v.as_dict()
-    record = evidence_record(v, i["mechanism"], params,
-                             witness_neighbourhood(mech, i["neighbourhood"], i.get("relation"), i.get("delta")))
+    record = evidence_record(v, i["mechanism"], params)
     if record is not None:  # as `dpexact verify`: `dpexact replay` re-checks it
         d["replay"] = record
     return _jsonable(document("verify", d))

@@ -26,7 +26,7 @@ import numpy as np
 from ..numbers.backends import Backend, get_backend
 from ..numbers.pmf import ErrorKind, Pmf
 from .levels import TINY, ErrorLevels, exact_levels, float_levels, gamma
-from ..protocols import Mechanism
+from ..protocols import SELECTION_KINDS, Mechanism
 
 __all__ = ["ErrorTail", "error_tail"]
 
@@ -71,7 +71,7 @@ def error_tail(mechanism: Mechanism, scores: Any, backend: "str | Backend" = "fl
     Uses only ``mechanism.pmf(scores, backend, method)``. See the module docstring for the
     formula and the accuracy statement.
     """
-    if mechanism.output_kind != "selection":
+    if mechanism.output_kind not in SELECTION_KINDS:
         raise TypeError(f"mechanism: the error tail needs a selection mechanism (outputs 0..n-1), got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)
     pmf = mechanism.pmf(scores, backend=be, method=method)

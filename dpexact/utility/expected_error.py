@@ -28,7 +28,7 @@ from ..numbers.certified import Certified
 from ..mechanisms.validation import float_scores_rounded
 from ..numbers.dot import dot_unthreaded
 from .levels import TINY, U, backend_number, exact_levels, gamma
-from ..protocols import Mechanism, ValidatedFloatPmf
+from ..protocols import SELECTION_KINDS, Mechanism, ValidatedFloatPmf
 
 __all__ = ["expected_error", "float_error_bound"]
 
@@ -49,7 +49,7 @@ def expected_error(mechanism: Mechanism, scores: Any, backend: "str | Backend" =
     Returns a :class:`~dpexact.numbers.Certified` value (backend number, float view, bound on
     ``|as_float - exact|``, error kind); ``details["pmf"]`` is the pmf it was computed from.
     """
-    if mechanism.output_kind != "selection":
+    if mechanism.output_kind not in SELECTION_KINDS:
         raise TypeError(f"mechanism: the expected error needs a selection mechanism (outputs 0..n-1), "
                         f"got output_kind {mechanism.output_kind!r}")
     be = get_backend(backend)

@@ -18,8 +18,11 @@ kind            finite   an event's probability                              pur
                                                                              refutation only
 ==============  =======  ==================================================  ===========================  =========
 
-The router (:mod:`.router`), the (ε, δ) search, conformance and ``dpexact prob`` read this table;
-nothing else branches on a kind's name.
+The routes (:mod:`.routes`), conformance, ``dpexact pmf`` and ``dpexact prob`` read this table (its rows
+answer ``selection``, ``parts``, ``interval``, ``density``, ``composed``); the layers it cannot be imported
+from (the searches, the proof units, utility) read the same facts as the kind tuples of
+:mod:`dpexact.protocols` (``SELECTION_KINDS``, ``PART_KINDS``, …), which this module asserts agree with its
+rows. Nothing else compares a kind's name.
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from ..protocols import AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, FINITE_KINDS, Mechanism, PatternLaw, REAL_KINDS
+from ..protocols import (COMPOSED_KINDS, DENSITY_KINDS, FINITE_KINDS, INTERVAL_KINDS, PART_KINDS, REAL_KINDS, SELECTION_KINDS,
+                         AnyMechanism, Backend, BoxLaw, ContinuousMechanism, CouplingLaw, Mechanism, PatternLaw, box_law)
 
 __all__ = ["OutputKind", "KINDS", "kind_of"]
 
@@ -41,7 +45,7 @@ class OutputKind:
         finite: ``outputs(n)`` enumerates the output space (pmfs, patterns, the finite part of a mixed output).
         real: the output is real values only (``interval``, ``continuous``): decided on boxes of the values.
         selection: outputs are the candidates ``0..n-1`` (the score-family searches apply).
-        search: the pure-ε search ``(mechanism, n, relation, name, **kwargs) -> Verdict``, None when only a
+        search: the pure-ε search ``(mechanism, n, relation, name) -> Verdict``, None when only a
             proof can decide the kind.
         default_n: the n of that search when none is given (None: the search's own plan).
         event: ``(mechanism, scores, box, part, backend, name) -> (lower, upper)`` of
@@ -61,8 +65,28 @@ class OutputKind:
     event: Callable[..., tuple[Any, Any]] | None
     options: Callable[[Any, str | None], tuple[frozenset[str], str]] | None
 
+    @property
+    def parts(self) -> bool:
+        """The output is a finite part with real values (a pattern × a box of the values)."""
+        return self.name in PART_KINDS
 
-def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: str | None, **kwargs: Any) -> Any:
+    @property
+    def interval(self) -> bool:
+        """The output is one real value with an interval law (``interval_probability``)."""
+        return self.name in INTERVAL_KINDS
+
+    @property
+    def density(self) -> bool:
+        """The output is a real vector given by a density (``pdf``, ``logpdf``; a box law when declared)."""
+        return self.name in DENSITY_KINDS
+
+    @property
+    def composed(self) -> bool:
+        """The output is a tuple of independent components (``components``)."""
+        return self.name in COMPOSED_KINDS
+
+
+def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: str | None) -> Any:
     """Score families (or, with a relation, the peers' query pairs); a private verdict carries what
     the noisy-max coupling proves for every pair."""
     if relation is not None:  # the peers' query-pair families
@@ -70,7 +94,7 @@ def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: s
         from .search.selection_outputs import SelectionOutputs
 
         adapter = SelectionOutputs(m)
-        v = verify_patterns(adapter, n if n is not None else 5, relation, name=name, **kwargs)
+        v = verify_patterns(adapter, n if n is not None else 5, relation, name=name)
         if adapter.exact_failure:  # the exact backend crashed: named, never a silent "undecided"
             v.scope.notes.append(adapter.exact_failure)
             if v.verdict == "inconclusive":
@@ -78,7 +102,7 @@ def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: s
     else:
         from .search.selection import verify
 
-        v = verify(m, n=n, name=name, **kwargs)
+        v = verify(m, n=n, name=name)
     if v.verdict == "private-within-scope":
         from .neighbourhoods import own_relation
         from .proofs.noisy_max_coupling import extend_by_noisy_max
@@ -87,14 +111,14 @@ def _selection_search(m: Mechanism, n: int | None, relation: str | None, name: s
     return v
 
 
-def _finite_search(m: Mechanism, n: int | None, relation: str | None, name: str | None, **kwargs: Any) -> Any:
+def _finite_search(m: Mechanism, n: int | None, relation: str | None, name: str | None) -> Any:
     """Every output of the query pairs; a private verdict of a law that states its factors carries what
     the threshold-shift coupling proves for every pair."""
     if not isinstance(m, PatternLaw):  # a finite law given by its pmf only: searched as a selection mechanism
-        return _selection_search(m, n, relation, name, **kwargs)
+        return _selection_search(m, n, relation, name)
     from .search.patterns import verify_patterns
 
-    v = verify_patterns(m, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+    v = verify_patterns(m, n if n is not None else 10, relation or "all-differ", name=name)
     if v.verdict == "private-within-scope" and isinstance(m, CouplingLaw):
         from .proofs.threshold_coupling import extend_by_coupling
 
@@ -102,31 +126,30 @@ def _finite_search(m: Mechanism, n: int | None, relation: str | None, name: str 
     return v
 
 
-def _mixed_search(m: Mechanism, n: int | None, relation: str | None, name: str | None, **kwargs: Any) -> Any:
+def _mixed_search(m: Mechanism, n: int | None, relation: str | None, name: str | None) -> Any:
     from .search.boxes import verify_boxes
 
-    return verify_boxes(m, n if n is not None else 10, relation or "all-differ", name=name, **kwargs)
+    return verify_boxes(m, n if n is not None else 10, relation or "all-differ", name=name)
 
 
-def _interval_search(m: AnyMechanism, n: int | None, relation: str | None, name: str | None, **kwargs: Any) -> Any:
+def _interval_search(m: AnyMechanism, n: int | None, relation: str | None, name: str | None) -> Any:
     from .search.boxes import verify_intervals
 
-    return verify_intervals(m, n if n is not None else 5, relation or "all-differ", name=name, **kwargs)
+    return verify_intervals(m, n if n is not None else 5, relation or "all-differ", name=name)
 
 
-def _continuous_search(m: AnyMechanism, n: int | None, relation: str | None, name: str | None, **kwargs: Any) -> Any:
+def _continuous_search(m: AnyMechanism, n: int | None, relation: str | None, name: str | None) -> Any:
     if not isinstance(m, BoxLaw):
         raise TypeError("mechanism: a continuous mechanism needs box_probability(q, box, backend) to be verified "
                         "(a density at points cannot certify a violation on a set of outputs)")
     from .neighbourhoods import query_relation
     from .search.boxes import verify_continuous_boxes
 
-    return verify_continuous_boxes(m, n if n is not None else 3, relation or query_relation(m), name=name, **kwargs)
+    return verify_continuous_boxes(m, n if n is not None else 3, relation or query_relation(m), name=name)
 
 
 
-def _composed_search(m: ContinuousMechanism, n: int | None, relation: str | None, name: str | None,
-                     **kwargs: Any) -> Any:
+def _composed_search(m: ContinuousMechanism, n: int | None, relation: str | None, name: str | None) -> Any:
     """Refutation through one component: the components run on the same scores, so an event on one
     component's output (the others' unconstrained) has that component's probabilities, and a certified
     violation of a component refutes the whole. Anything short of that is ``inconclusive`` (only a
@@ -205,7 +228,7 @@ def _interval_event(m: AnyMechanism, scores: Sequence[Any], box: Sequence[tuple[
                     name: str) -> tuple[Any, Any]:
     if len(box) != 1:
         raise ValueError(f"--box: {name} releases one real value, got {len(box)} intervals")
-    p = m.interval_probability(scores, box[0][0], box[0][1], backend=backend)
+    p = box_law(m)(scores, box, backend=backend)
     return p, p
 
 
@@ -228,6 +251,8 @@ KINDS: dict[str, OutputKind] = {k.name: k for k in (
 # the facts each row states agree with the kinds the contract declares (protocols.py)
 assert tuple(k for k in KINDS if KINDS[k].finite) == FINITE_KINDS
 assert tuple(k for k in KINDS if KINDS[k].real) == REAL_KINDS
+assert tuple(k for k in KINDS if KINDS[k].selection) == SELECTION_KINDS
+assert tuple(k for k in KINDS if KINDS[k].event is not None and not KINDS[k].real) == PART_KINDS
 
 
 def kind_of(mechanism: AnyMechanism) -> OutputKind:

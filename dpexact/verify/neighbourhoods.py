@@ -16,6 +16,7 @@ from ..mechanisms.neighbourhoods import (
     Vector,
     as_vector,
 )
+from ..mechanisms.query_neighbourhoods import RELATIONS, relation_neighbourhood
 from ..numbers.parse import excerpt
 from ..protocols import AnyMechanism, Neighbourhood
 
@@ -33,6 +34,8 @@ __all__ = [
     "own_relation",
     "query_relation",
     "MAX_CANDIDATES",
+    "RELATIONS",
+    "relation_neighbourhood",
 ]
 
 

@@ -18,13 +18,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: the searches run when none are named (a sweep spec fills them in: the same as not naming any)
 DEFAULT_SEARCHES = ("grid", "structured", "local")
 
-#: option name (keyword of ``verify_any``) -> its CLI flag, for the error message
+#: option name (keyword of :func:`dpexact.verify`) -> its CLI flag, for the error message
 OPTION_FLAGS = {"neighbourhood": "--neighbourhood", "searches": "--search", "n": "--n", "values": "--values",
-                "steps": "--steps", "relation": "--relation", "delta": "--delta"}
+                "steps": "--steps", "relation": "--relation", "delta": "--delta", "tolerance": "--tolerance"}
 
 
 def honours(*options: str) -> Callable[[F], F]:
-    """Declare the ``verify_any`` options a verifier honours (the others are refused on its route)."""
+    """Declare the ``verify`` options a verifier honours (the others are refused on its route)."""
     unknown = set(options) - set(OPTION_FLAGS)
     if unknown:
         raise ValueError(f"unknown verify options {sorted(unknown)}")
@@ -42,12 +42,12 @@ def honoured_by(fn: Callable[..., Any]) -> frozenset[str]:
 
 
 def given_options(*, neighbourhood: str | None = "default", searches: Any = None, n: Any = None, values: Any = None,
-                  steps: Any = 1, relation: str | None = None, delta: Any = None) -> list[str]:
+                  steps: Any = 1, relation: str | None = None, delta: Any = None, tolerance: Any = None) -> list[str]:
     """The options set away from their defaults, in a fixed order."""
     named = searches is not None and tuple(searches) != DEFAULT_SEARCHES
     given = {"neighbourhood": neighbourhood not in (None, "default"), "searches": named,
              "n": n is not None, "values": values is not None, "steps": steps != 1, "relation": relation is not None,
-             "delta": delta is not None}
+             "delta": delta is not None, "tolerance": tolerance is not None}
     return [k for k in OPTION_FLAGS if given[k]]
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["evidence_record", "witness_neighbourhood", "replay", "ReplayResult", "REPLAY_PREC"]
+__all__ = ["evidence_record", "replay", "ReplayResult", "REPLAY_PREC"]
 
 #: ball precision (bits) of a replay
 REPLAY_PREC = 256
@@ -86,67 +86,44 @@ def _mechanism_fields(spec: str) -> dict[str, Any]:
 
 
 def _relation_record(nb: Neighbourhood) -> dict[str, Any] | None:
-    from ..mechanisms.neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox
-    from ..mechanisms.query_neighbourhoods import OneDiffer
+    """The relation's own record (:class:`~dpexact.protocols.RecordedRelation`), or None when it has none."""
+    from ..protocols import RecordedRelation
 
-    if isinstance(nb, LInfBox):
-        per = None if nb.sensitivities is None else [str(x) for x in nb.sensitivities]
-        return {"relation": "box", "sensitivity": str(nb.sensitivity), "sensitivities": per}
-    if isinstance(nb, MonotoneBox):
-        return {"relation": "monotone", "sensitivity": str(nb.sensitivity)}
-    if isinstance(nb, OneDiffer):
-        return {"relation": "one-differ", "sensitivity": str(nb.sensitivity)}
-    if isinstance(nb, HistogramAddRemove):
-        return {"relation": "add-remove"}
-    if isinstance(nb, HistogramReplace):
-        return {"relation": "replace"}
-    return None
+    return nb.to_record() if isinstance(nb, RecordedRelation) else None
 
 
 def _relation(rec: Any) -> Any:
-    from ..mechanisms.neighbourhoods import HistogramAddRemove, HistogramReplace, LInfBox, MonotoneBox
-    from ..mechanisms.query_neighbourhoods import OneDiffer
+    from ..mechanisms.query_neighbourhoods import neighbourhood_from_record
 
-    if not isinstance(rec, dict) or not isinstance(rec.get("relation"), str):
-        raise ValueError("neighbourhood: expected an object with a relation name")
-    r = rec["relation"]
-    if r == "box":
-        per = rec.get("sensitivities")
-        return LInfBox(rec.get("sensitivity", "1"), None if per is None else tuple(per))
-    if r == "monotone":
-        return MonotoneBox(rec.get("sensitivity", "1"))
-    if r == "one-differ":
-        return OneDiffer(rec.get("sensitivity", "1"))
-    if r == "add-remove":
-        return HistogramAddRemove()
-    if r == "replace":
-        return HistogramReplace()
-    raise ValueError(f"neighbourhood: unknown relation {r[:40]!r}")
+    return neighbourhood_from_record(rec)
 
 
 def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighbourhood: Neighbourhood | None = None) -> dict[str, Any] | None:
     """The replay record of ``verdict``'s counterexample, else of its bracket's witness (whose
-    relation is ``neighbourhood``, the one the verifier searched); None when there is no evidence
-    or its relation has no saved form (then it cannot be replayed)."""
+    relation is ``neighbourhood``, default the score neighbourhood of the verdict's own claim,
+    :attr:`~.claim.Claim.witness_neighbourhood`); None when there is no evidence or its relation has
+    no saved form (then it cannot be replayed)."""
+    if neighbourhood is None and verdict.claim is not None:
+        neighbourhood = verdict.claim.witness_neighbourhood
     cx = verdict.counterexample
     base = {**_mechanism_fields(mechanism), "params": dict(params), "epsilon": str(verdict.epsilon),
             "delta": verdict.delta}
     if cx is not None:
-        kind = _saved_forms().get(type(cx))
-        if kind is None:  # a counterexample with no saved form (e.g. a closed form's witness box)
+        form = _saved_forms().get(type(cx))
+        if form is None:  # a counterexample with no saved form (e.g. a closed form's witness box)
             return None
         nb = _relation_record(cx.neighbourhood)
         if nb is None:
             return None
-        out = {**base, "kind": "counterexample", "evidence": kind, "neighbourhood": nb,
+        out = {**base, "kind": "counterexample", "evidence": form, "neighbourhood": nb,
                "scores": [str(x) for x in cx.scores], "neighbour_scores": [str(x) for x in cx.neighbour_scores]}
-        if kind in ("selection", "pattern", "box"):
+        if form in ("selection", "pattern", "box"):
             out["output"] = cx.output
-        if kind in ("box", "continuous-box"):
+        if form in ("box", "continuous-box"):
             out["box"] = [[str(a), str(b)] for a, b in cx.box]
-        if kind == "interval":
+        if form == "interval":
             out["interval"] = [str(cx.interval[0]), str(cx.interval[1])]
-        if kind == "continuous-box":
+        if form == "continuous-box":
             out["delta"] = cx.delta
         return out
     w = None if verdict.bracket is None else verdict.bracket.lower
@@ -157,19 +134,6 @@ def evidence_record(verdict: Any, mechanism: str, params: dict[str, Any], neighb
         **base, "kind": "witness", "evidence": "finite", "neighbourhood": nb,
         "scores": list(w.scores), "neighbour_scores": list(w.neighbour_scores), "output": w.output,
         "lower": w.lower if w.lower is not None else repr(w.lower_float)}
-
-
-def witness_neighbourhood(mechanism: AnyMechanism, neighbourhood: str, relation: str | None, delta: Any) -> Any:
-    """The relation a bracket witness of ``verify_any(mechanism, neighbourhood=..., relation=...,
-    delta=...)`` refers to: the parsed ``neighbourhood`` of a pure-DP selection search, else None
-    (its witness is then not replayable)."""
-    from .neighbourhoods import parse_neighbourhood
-
-    from .kinds import kind_of
-
-    if not kind_of(mechanism).selection or relation is not None or delta is not None:
-        return None
-    return parse_neighbourhood(neighbourhood, mechanism)
 
 
 def _vector(rec: dict, key: str) -> tuple[Fraction, ...]:
@@ -212,7 +176,9 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC, mechani
         ValueError: a malformed record, a record naming code the user did not name, labels that
             disagree with what is checked (the ε), evidence of a kind the mechanism has no law for.
     """
-    from ..mechanisms.registry import mechanism as build
+    from dataclasses import replace
+
+    from ..mechanisms.registry import mechanism_from_params
     from ..numbers.real import Real
     from ..protocols import claimed_epsilon
     from .replay_record import printable, record_of, trusted_spec
@@ -231,15 +197,15 @@ def replay(rec: Any, arithmetic: str = "exact", prec: int = REPLAY_PREC, mechani
     if rec["kind"] not in ("counterexample", "witness"):
         raise ValueError(f"kind must be counterexample or witness, got {printable(rec['kind'], 40)!r}")
     nb = _relation(rec.get("neighbourhood"))
-    mech = build(spec, **rec["params"])
+    mech = mechanism_from_params(spec, rec["params"])
     checked = Real.of(claimed_epsilon(mech))
     if "epsilon" in rec and rec["epsilon"] is not None and str(Real.of(str(rec["epsilon"]))) != str(checked):
         raise ValueError(f"the record's epsilon {printable(rec['epsilon'], 60)!r} is not the ε its mechanism and "
                          f"params state ({checked}), which is the ε the re-check would use; refused")
     _fits(mech, rec["kind"], rec["evidence"])
-    labels = {"mechanism": spec, "epsilon": str(checked), "neighbourhood": _relation_record(nb)}
     res = _replay(mech, rec, q, q2, nb, arithmetic, prec, t0)
-    return ReplayResult(**{**res.__dict__, **labels, "delta": None if rec.get("delta") is None else str(Real.of(str(rec["delta"])))})
+    return replace(res, mechanism=spec, epsilon=str(checked), neighbourhood=_relation_record(nb),
+                   delta=None if rec.get("delta") is None else str(Real.of(str(rec["delta"]))))
 
 
 def _fits(mech: AnyMechanism, kind: str, evidence: Any) -> None:

@@ -27,11 +27,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..protocols import AnyMechanism
 from .bracket import EpsilonBracket
 from .decide.counterexample import Counterexample, Recheck
+
+if TYPE_CHECKING:
+    from .claim import Claim
 
 __all__ = ["Verdict", "Scope", "VerdictKind", "build_verdict"]
 
@@ -85,6 +88,8 @@ class Verdict:
     bracket: EpsilonBracket | None = None
     #: why the verdict is what it is, when the bracket or the search needs saying (e.g. undecided)
     reason: str = ""
+    #: the claim this verdict is about (set by the router, :mod:`.claim`); its replay record is read from it
+    claim: Claim | None = field(default=None, repr=False, compare=False)
 
     @property
     def certified(self) -> bool:

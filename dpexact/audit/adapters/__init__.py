@@ -23,6 +23,7 @@ ADAPTERS: dict[str, str] = {
     "opendp": "opendp",
     "diffprivlib": "diffprivlib",
     "pydp": "pydp",
+    "opacus": "opacus",
 }
 
 #: the optional extra that installs the libraries

@@ -50,10 +50,12 @@ class SamplerSpec:
 class MapPoint:
     """One evaluation of a declared privacy map and the law its certified level is computed from.
 
-    ``claim`` is ``epsilon`` (pure DP), ``rho`` (zCDP), ``delta`` (δ at ``epsilon``) or
-    ``epsilon-exact`` (a pure ε to compare exactly, as a rational, with the float the library returns).
+    ``claim`` is ``epsilon`` (pure DP), ``rho`` (zCDP), ``delta`` (δ at ``epsilon``),
+    ``epsilon-exact`` (a pure ε to compare exactly, as a rational, with the float the library returns)
+    or ``epsilon-for-delta`` (ε at ``delta``, compared with the certified ε(δ)).
     ``law`` names the certified level's route: ``laplace`` / ``gaussian`` (scale or σ,
-    sensitivity; dpexact.accounting), ``discrete-laplace``, ``discrete-gaussian`` (exact laws),
+    sensitivity; dpexact.accounting), ``subsampled-gaussian`` (σ, Poisson ``sample_rate``, sensitivity,
+    ``compositions`` times: the certified accountant), ``discrete-laplace``, ``discrete-gaussian`` (exact laws),
     ``finite`` (a registry mechanism by name with its parameters and neighbouring score vectors).
     """
 
@@ -64,6 +66,7 @@ class MapPoint:
     law_params: dict[str, Any]
     epsilon: float | None = None
     compositions: int = 1
+    delta: float | None = None
 
 
 @dataclass(frozen=True)

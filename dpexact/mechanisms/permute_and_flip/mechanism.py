@@ -36,7 +36,8 @@ from ..base import FLOAT_USEFUL_ERROR, SelectionMechanism, _check_method, float_
 from ..validation import check_size
 from .gauss_exact import SMALL_N, pf_pmf_gauss_exact
 from .polynomial import pf_pmf_polynomial_fmpq, pf_pmf_polynomial_sympy
-from .quadrature import U, pf_pmf_quadrature_ball, pf_pmf_quadrature_float, pf_pmf_quadrature_mp
+from .quadrature import U, pf_pmf_quadrature_ball, pf_pmf_quadrature_mp
+from .quadrature_float import pf_pmf_quadrature_float
 from .recurrence import pf_pmf_recurrence_float, pf_pmf_recurrence_scalar
 
 __all__ = ["PermuteAndFlip"]
@@ -69,8 +70,8 @@ class PermuteAndFlip(SelectionMechanism):
             vals = pf_pmf_recurrence_float(np.exp(x))
             return Pmf(vals, "float", "recurrence", rel_error=None, abs_error=math.inf, error_kind="estimate",
                        details={"note": "alternating sum; no error bound (pf Appendix E)"})
-        pmf, logpmf, rep = pf_pmf_quadrature_float(x)
-        x_rel = 2.5 * U * min(float(-x.min()), 710.0)
+        x_rel = 2.5 * U * min(float(-np.minimum.reduce(x)), 710.0)
+        pmf, logpmf, rep = pf_pmf_quadrature_float(x)  # x becomes the log-pmf
         rel = rep.tail_rel + rep.quadrature_rel + rep.series_rel + rep.rounding_rel + x_rel
         return Pmf(pmf, "float", "quadrature", rel_error=rel, abs_error=rel * rep.max_pmf,
                    error_kind="a-priori", logvalues=logpmf, details=rep.as_dict())

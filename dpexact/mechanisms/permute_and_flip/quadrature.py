@@ -28,15 +28,12 @@ Ball / mp: every small weight gets the power sums and series terms *it* needs (i
 ``u = p·T`` instead of the largest one's), its omitted tails added to the bounds, so that at
 ``n = 65 536`` a weight far below the maximum costs a few arb operations instead of ~40.
 
-Float fast paths: ``n <= 64`` uses the exact Gauss rule of :mod:`.gauss_exact` (no truncation);
-larger n split the small weights once more, at ``p·T <= TINY_PT = 2^-33``: such *tiny* weights
-(most of a large vector) need only ``S_1``, ``S_2`` and two series terms, with the remainders
-bounded in :func:`pf_pmf_quadrature_float`, so only the weights near the maximum are gathered and
-the whole array is passed about ten times (measured PF/EM ratios: benchmarks/README.md).
-
-The float version states ``rel_error`` = (sum of the proven truncation/quadrature bounds) +
-(an a-priori rounding estimate); the ball version runs the same steps in arb and adds every
-truncation and quadrature bound to the radii, so its balls are rigorous enclosures.
+Float: ``n <= 64`` uses the exact Gauss rule of :mod:`.gauss_exact` (no truncation); larger n
+:mod:`.quadrature_float`, the same steps with series lengths taken from the moments of F (much
+shorter than ``(pT)^k`` asks for) and bounds stated a posteriori. It states ``rel_error`` = (sum of
+the proven truncation/quadrature/series bounds) + (an a-priori rounding estimate); the ball
+version here runs the steps in arb and adds every truncation and quadrature bound to the radii,
+so its balls are rigorous enclosures.
 """
 
 from __future__ import annotations
@@ -48,14 +45,11 @@ from typing import Any
 import numpy as np
 
 from ...numbers.gauss_legendre import nodes_arb, nodes_float
-from .gauss_exact import SMALL_N, pf_pmf_gauss_exact
+from .gauss_exact import pf_pmf_gauss_exact
 
-__all__ = ["pf_pmf_quadrature_float", "pf_pmf_quadrature_ball", "pf_pmf_quadrature_mp", "QuadratureReport"]
+__all__ = ["pf_pmf_quadrature_ball", "pf_pmf_quadrature_mp", "QuadratureReport"]
 
 U = 2.0**-53  # unit roundoff of float64
-DELTA = 1e-2  # float: weights with p·T > DELTA are treated individually
-DELTA_ALL_SERIES = 0.3  # float: with T <= this, no weight is (p·T <= T: the series suffice)
-TINY_PT = 2.0**-33  # float: weights with p·T <= TINY_PT need two series terms and S_1, S_2 only
 MAX_NODES = 128  # float: Gauss–Legendre nodes at most (the bound is reported as it is beyond)
 DELTA_SCALAR = 1e-1  # mp/ball: series (per-weight length) are cheaper than individual weights
 RHOS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 32.0)
@@ -149,169 +143,6 @@ def _nodes_for(T: float, log_m: np.ndarray, target_abs: float) -> int:
     best = float(np.min(np.ceil(np.maximum(c, 0.0) / _LOG_RHO2)))
     best = MAX_NODES if not best < MAX_NODES else int(best)
     return min(MAX_NODES, max(8, -(-best // 4) * 4))
-
-
-def _groups(xl: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-    """The distinct values of ``xl``, the index of each entry's value (``None``: ``xl`` itself,
-    every value distinct, the common case for real-valued scores) and their multiplicities."""
-    if xl.size > 1:
-        srt = np.sort(xl)
-        if not (srt[1:] != srt[:-1]).all():
-            return np.unique(xl, return_inverse=True, return_counts=True)
-    return xl, None, np.ones(xl.size)
-
-
-def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0, delta: float = DELTA) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
-    """Float64 pmf and log-pmf of PF from exponents ``x = c(q - q*)`` (the maximum exactly 0).
-
-    Returns ``(pmf, logpmf, report)``; ``report`` carries the proven bounds and the rounding
-    estimate, whose sum bounds the relative error of every entry (plus ``2.5u|x_r|`` from
-    the rounding of the exponents themselves, added by the caller). ``n <= SMALL_N`` goes to the
-    exact Gauss rule (:mod:`.gauss_exact`), which has no truncation at all.
-
-    Weights by size of ``p·T`` (module docstring, steps 2-3): *large* (> DELTA) one log factor per
-    distinct value; *medium* the power sums and the series to the order their μ needs; *tiny*
-    (<= TINY_PT) enter ``log F`` through ``S_1``, ``S_2`` alone (the rest ``<= Σ (pT)^3/(3(1-pT))
-    <= TINY_PT²·S·T/(3(1-TINY_PT))``) and their probabilities through ``p(M_0 + M_1 p)`` (relative
-    remainder ``<= TINY_PT²/(1-TINY_PT)``; log-pmf ``x + log M_0 + (M_1/M_0) p``, ``|log1p(y) - y| <=
-    y²/2``). Only the weights above TINY_PT (the few near the maximum) are gathered; the rest cost
-    about ten passes over the array.
-    """
-    n = x.size
-    if n <= SMALL_N:
-        return _small(x)
-    p = np.exp(x)
-    S = float(p.sum())
-    s_err = (n.bit_length() + 16) * U * S  # pairwise summation
-    # one maximum has p = 1 exactly (x = 0 there); the other weights sum to S - 1
-    P = S + s_err
-    T, tail_rel = _truncation(P, S - 1.0 - s_err, L)
-    thr_tiny = TINY_PT / T
-    if T <= DELTA_ALL_SERIES:
-        # every p·T <= T: the series converge for all weights (T^(K+1) <= 1e-19 with K <= 35), and
-        # measured on n = 10^4..10^6 scores they cost a third of the N×n_large log matrix
-        # (10^5 uniform scores: 0.9 ms against 3.0 ms), so no weight is treated individually
-        delta = max(delta, T)
-    nt = np.flatnonzero(p > thr_tiny)  # medium and large weights
-    pn = p[nt]
-    if delta / T < 1.0:  # large weights possible
-        is_large = pn > delta / T
-        lpos = np.flatnonzero(is_large)
-        large, pl = nt[lpos], pn[lpos]
-        mpos = np.flatnonzero(~is_large)
-        med, pm = nt[mpos], pn[mpos]
-    else:
-        large, pl = nt[:0], pn[:0]
-        med, pm = nt, pn
-    xv, inv, counts = _groups(x[large])
-    pv = np.exp(xv)
-    omv = -np.expm1(xv)  # 1 - p, accurate
-
-    # -- power sums of the small (medium and tiny) weights ---------------------------------------
-    S1 = S - float(pl.sum())
-    S2 = float(np.einsum("i,i->", p, p)) - float(np.einsum("i,i->", pl, pl))
-    S_terms = [S1, S2]
-    mu = float(pm.max()) * T if pm.size else TINY_PT  # largest p·T among small weights
-    log_rem = TINY_PT * TINY_PT * S * T / (3 * (1 - TINY_PT))  # tiny weights' terms k >= 3
-    pw = pm * pm
-    if pm.size:
-        k = 2
-        while True:
-            k += 1
-            pw *= pm
-            Sk = float(pw.sum())
-            S_terms.append(Sk)
-            rem = Sk * T**k * mu / ((k + 1) * (1 - mu))
-            if rem <= 1e-19 or k >= 60:
-                log_rem += rem
-                break
-    S1c, S2c = max(S1, 0.0), max(S2, 0.0)
-
-    # -- nodes and log F ------------------------------------------------------------------------
-    log_m = _log_m_bounds(T, S1c, S2c, pv, counts)
-    n_nodes = _nodes_for(T, log_m, 1e-19 / (2 * P))
-    xi, om = nodes_float(n_nodes)
-    t = T * (1 + xi) / 2
-    w = T * om / 2
-    one_minus_t = 1 - t
-    js = np.arange(1, len(S_terms) + 1)
-    logF = -(t[:, None] ** js[None, :]) @ (np.array(S_terms) / js)  # -Σ_k S_k t^k / k at every node
-    fac = None
-    if xv.size:
-        # (1 - p t) for each large value (rows: nodes, columns: values). Where p t <= 1/2 the
-        # log is taken as log1p(-p t) (relative accuracy), elsewhere as
-        # log((1-p) + p(1-t)) (both terms positive, no cancellation).
-        pt = np.multiply.outer(t, pv)
-        fac = np.multiply.outer(one_minus_t, pv)
-        fac += omv
-        far = pt > 0.5
-        logfac = np.log1p(np.negative(pt, out=pt), out=pt)
-        if far.any():
-            logfac[far] = np.log(fac[far])
-        if inv is not None:
-            logfac *= counts
-        logF += logfac.sum(axis=1)  # contiguous axis: pairwise summation
-    F = np.exp(logF)
-    wF = w * F
-
-    # -- probabilities: series in p for small weights, direct sums for large ones -----------------
-    K = 1
-    while mu ** (K + 1) / (1 - mu) > 1e-19 and K < 60:
-        K += 1
-    series_rel = max(mu ** (K + 1) / (1 - mu), TINY_PT * TINY_PT / (1 - TINY_PT))
-    Mk = (wF @ (t[:, None] ** np.arange(K + 1)[None, :])).tolist()  # M_j = Σ_i w_i F(t_i) t_i^j
-    # tiny weights (every entry first; the others are overwritten below), in two buffers:
-    # pmf = p (M_0 + M_1 p); logpmf = x + log M_0 + (M_1/M_0) p, with (M_0 + M_1 p) - M_0 exact
-    # (Sterbenz) but carrying that sum's rounding: an absolute error <= u in the log
-    logpmf = p * Mk[1]
-    logpmf += Mk[0]
-    pmf = p
-    pmf *= logpmf
-    logpmf -= Mk[0]
-    logpmf *= 1.0 / Mk[0]
-    logpmf += math.log(Mk[0])
-    logpmf += x
-    pmax = 0.0
-    if pm.size:  # medium weights: Horner in the buffer of the power sums; no underflow here, so
-        G = np.multiply(pm, Mk[K], out=pw)  # log-pmf = log(pmf) (p > TINY_PT/T, G >= M_0)
-        G += Mk[K - 1]
-        for j in range(K - 2, -1, -1):
-            G *= pm
-            G += Mk[j]
-        G *= pm
-        pmf[med] = G
-        pmax = float(G.max())
-        logpmf[med] = np.log(G, out=G)
-    if xv.size:
-        Gv = np.divide(wF[:, None], fac, out=fac).sum(axis=0)
-        Gv *= pv
-        pmax = max(pmax, float(Gv.max()))
-        pmf[large] = Gv if inv is None else Gv[inv]
-        logpmf[large] = np.log(Gv) if inv is None else np.log(Gv)[inv]
-    if pmax == 0.0:  # not reached (p = 1 at the maximum is never tiny); kept for safety
-        pmax = float(pmf.max())
-
-    quad_abs = _best_quadrature_bound(n_nodes, T, S1c, S2c, pv, counts, log_m)
-    quad_rel = quad_abs * 2 * P
-    # a-priori rounding: the sums S, S_1 = S - Σ_large, S_2 (pairwise: (log2 n + 16)u of S·T in log F),
-    # log F's terms, the node and moment sums, Horner, the final products
-    rounding = U * (8 * float(np.max(np.abs(logF))) + 2 * (n.bit_length() + 16) * (S * T + 1)
-                    + 4 * n_nodes + 8 * (K + len(S_terms)) + 50)
-    report = QuadratureReport(
-        nodes=n_nodes,
-        T=T,
-        total_weight=P,
-        n_large=int(large.size),
-        n_large_distinct=int(xv.size),
-        log_terms=len(S_terms),
-        series_terms=K + 1,
-        tail_rel=tail_rel,
-        quadrature_rel=quad_rel,
-        series_rel=series_rel + log_rem,
-        rounding_rel=rounding,
-        max_pmf=pmax,
-    )
-    return pmf, logpmf, report
 
 
 def _small(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
@@ -442,7 +273,7 @@ def _pf_scalar(xs: list[Any], ops: Any, bits: int) -> tuple[list[Any], dict]:
     g_p = [p[i] for i in g_rep]
     g_om = [-ops.expm1(xs[i]) for i in g_rep]
 
-    mu = max((ops.upper(p[i]) for i in small), default=0.0) * T  # <= DELTA up to rounding
+    mu = max((ops.upper(p[i]) for i in small), default=0.0) * T  # <= DELTA_SCALAR up to rounding
     # power sums of small weights, each weight for as many powers as it needs: weight i with
     # u_i >= p_i T keeps powers 1..need_i (at least 2, so that S_2 is complete for the quadrature
     # bound); what it leaves out is <= u_i^(need_i+1) / ((need_i+1)(1-μ)), summed into log_rem

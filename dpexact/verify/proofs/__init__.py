@@ -68,12 +68,13 @@ class ProofUnit(Protocol):
 @runtime_checkable
 class VerdictUnit(ProofUnit, Protocol):
     """A unit that also gives a whole verdict (with its witness) before the search of the output kind:
-    ``verdict(mechanism, n, relation, name=…) -> Verdict | None`` (None: the search decides), and
+    ``verdict(mechanism, n, relation, name=…, neighbourhood=…) -> Verdict | None`` (None: the search decides;
+    ``neighbourhood`` is passed only when the caller asked for one, and only to a unit whose route honours it), and
     ``route(mechanism)``: the options its verifier honours and the route's name, or None when the
     output kind's search is the route."""
 
     def verdict(self, mechanism: AnyMechanism, n: int | None, relation: str | None, name: str | None = None,
-                **kwargs: Any) -> Verdict | None: ...
+                neighbourhood: Neighbourhood | None = None) -> Verdict | None: ...
 
     def route(self, mechanism: AnyMechanism) -> tuple[frozenset[str], str] | None: ...
 

@@ -73,8 +73,9 @@ def closed_form_verdict(m: PrivacyMap, n: int | None = None, relation: str | Non
     from ..verdict import Scope
 
     t0 = time.perf_counter()
-    given = {"n": n, "relation": relation, "neighbourhood": neighbourhood}
-    pl = m.privacy_map(**{k: v for k, v in given.items() if k in m.privacy_map_options})
+    opts = m.privacy_map_options  # the others stay at the protocol's default, None
+    pl = m.privacy_map(n=n if "n" in opts else None, relation=relation if "relation" in opts else None,
+                       neighbourhood=neighbourhood if "neighbourhood" in opts else None)
     claim = Real.of(claimed_epsilon(m))
     violated, lo, hi = _enclose(pl.log_ratio, claim)
     level_f = math.inf if pl.level == math.inf else float(pl.level.to_float())
@@ -154,8 +155,8 @@ class ClosedForm:
         return None
 
     def verdict(self, mechanism: PrivacyMap, n: int | None, relation: str | None, name: str | None = None,
-                **kwargs: Any) -> Verdict:
-        return closed_form_verdict(mechanism, n, relation, name=name, **kwargs)
+                neighbourhood: Neighbourhood | None = None) -> Verdict:
+        return closed_form_verdict(mechanism, n, relation, name=name, neighbourhood=neighbourhood)
 
     def route(self, mechanism: PrivacyMap) -> tuple[frozenset[str], str]:
         """The verify options the mechanism's privacy map takes, and the route's name."""

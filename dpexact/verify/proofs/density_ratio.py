@@ -46,7 +46,7 @@ import numpy as np
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import AnyMechanism, LaplaceDensity, LaplacePieces, claimed_epsilon
+from ...protocols import DENSITY_KINDS, AnyMechanism, LaplaceDensity, LaplacePieces, claimed_epsilon
 from ..bracket import Proof, Witness
 from .lazy_sympy import symbols, sympy
 from .symbolic_coupling import round_up, symbolic_copy
@@ -217,7 +217,7 @@ class DensityRatioProof:
     name = "density ratio (Laplace pieces)"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> bool:
-        return (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind == "continuous" and n is not None
+        return (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind in DENSITY_KINDS and n is not None
                 and _neighbour_kind(mechanism, relation) is not None)
 
     def _level(self, mechanism: AnyMechanism, n: int, kind: str) -> tuple | None:
@@ -227,7 +227,7 @@ class DensityRatioProof:
         if concrete is None or not concrete.centres:
             return None
         try:
-            sym = symbolic_copy(mechanism, epsilon=Real.of(EPS), sensitivity=Real.of(DELTA))
+            sym = symbolic_copy(mechanism, {"epsilon": Real.of(EPS), "sensitivity": Real.of(DELTA)})
             sp = sym.density_pieces(n)
             lvl, d, exact = density_level(sp, kind, Real.of(DELTA))
             ratio = sympy.simplify(lvl.to_sympy() / Real.of(claimed_epsilon(sym)).to_sympy())
@@ -260,7 +260,7 @@ class DensityRatioProof:
                     return None  # the declared bound fails on k queries
         value = Real.of(mechanism.sensitivity) * Real.of(bound)
         try:
-            sym = symbolic_copy(mechanism, epsilon=Real.of(EPS), sensitivity=Real.of(DELTA))
+            sym = symbolic_copy(mechanism, {"epsilon": Real.of(EPS), "sensitivity": Real.of(DELTA)})
             sb = Real.of(DELTA) * Real.of(sym.density_pieces(n).column_bound)
             ratio = sympy.simplify(sb.to_sympy() / Real.of(claimed_epsilon(sym)).to_sympy())
             return value, ratio, not ratio.free_symbols
@@ -316,7 +316,7 @@ def proof_on_neighbourhood(mechanism: AnyMechanism, n: int, nb: Any) -> tuple[Pr
     from ...mechanisms.neighbourhoods import LInfBox
     from ...mechanisms.query_neighbourhoods import OneDiffer
 
-    if not (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind == "continuous"):
+    if not (isinstance(mechanism, LaplaceDensity) and mechanism.output_kind in DENSITY_KINDS):
         return None
     if isinstance(nb, LInfBox) and nb.sensitivities is None:
         kind = "all-differ"

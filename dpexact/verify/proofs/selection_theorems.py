@@ -145,10 +145,13 @@ def _em_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
 
 
 def _pf_level(m: Mechanism, n: int | None, nb: Neighbourhood) -> Real | None:
-    from ...mechanisms.heterogeneous.rnmh import RNMGlobal
+    import sys
+
     from ...mechanisms.permute_and_flip import PermuteAndFlip
 
-    if type(m) is RNMGlobal:
+    # an RNMGlobal exists only once its module is imported: PF alone never pays for the hetsel package
+    rnmh = sys.modules.get("dpexact.mechanisms.heterogeneous.rnmh")
+    if rnmh is not None and type(m) is rnmh.RNMGlobal:
         k = len(nb.sensitivities) if isinstance(nb, LInfBox) and nb.sensitivities is not None else n
         if k is None or (m.sensitivities is not None and len(m.sensitivities) != k):
             return None

@@ -52,7 +52,7 @@ import math
 from functools import lru_cache
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Mapping
 
 from ...numbers.real import Real
 from ...protocols import AnyMechanism, CouplingUnits, CutoffLaw, ThresholdCouplingLaw
@@ -90,7 +90,7 @@ def round_up(x: Any) -> float:
     return float(r.to_arb(128).upper())
 
 
-def symbolic_copy(mechanism: AnyMechanism, **fields: Any) -> Any:
+def symbolic_copy(mechanism: AnyMechanism, fields: Mapping[str, Any]) -> Any:
     """A copy of ``mechanism`` whose named fields hold symbols: its own methods (scales, factors)
     replayed on them. Validation is skipped (it wants numbers); only arithmetic runs on the copy."""
     import dataclasses
@@ -271,7 +271,7 @@ def _threshold_theorem(m: ThresholdCouplingLaw, relation: str) -> CouplingTheore
     attempts.append((("epsilon", "Delta"), {"epsilon": Real.of(EPS), "sensitivity": Real.of(DELTA)}))
     for names, fields in attempts:
         try:
-            u = symbolic_copy(m, **fields).coupling_units()
+            u = symbolic_copy(m, fields).coupling_units()
             got = _theorem(u, relation, values, EPS)
         except (TypeError, ValueError, AttributeError):
             continue
@@ -381,7 +381,7 @@ class NoisyMaxProof:
         from .noisy_max_coupling import noisy_max_bound
 
         rel = relation or ("monotone" if mechanism.monotone else "all-differ")
-        sym = noisy_max_bound(symbolic_copy(mechanism, epsilon=Real.of(EPS), sensitivity=Real.of(DELTA)), rel)
+        sym = noisy_max_bound(symbolic_copy(mechanism, {"epsilon": Real.of(EPS), "sensitivity": Real.of(DELTA)}), rel)
         if sym is None:
             return None
         ratio = sympy.simplify(sym.to_sympy() / EPS)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from ...numbers.exp_lattice import eps_symbol, to_lattice_rational
 
@@ -77,19 +77,19 @@ def ratio_on_interval(
     r: int,
     eps_lo: Any,
     eps_hi: Any,
-    **params: Any,
+    params: Mapping[str, Any] | None = None,
 ) -> RatioIntervalResult:
     """Decide ``Pr[M(q)=r] <= e^ε Pr[M(q2)=r]`` for all ε in ``[eps_lo, eps_hi]`` exactly.
 
     The mechanism is built from the registry with a *symbolic* ε (positive sympy symbol) and
     must support the exact backend with symbolic parameters (EM, PF do). ``eps_lo``/``eps_hi``
-    are exact reals with ``0 < eps_lo <= eps_hi``.
+    are exact reals with ``0 < eps_lo <= eps_hi``; ``params``: the mechanism's other parameters.
     """
     import sympy
 
     from ...numbers.backends import ball_context
 
-    from ...mechanisms.registry import mechanism as build
+    from ...mechanisms.registry import mechanism_from_params
     from ...mechanisms.validation import positive_real
     from ...numbers.backends import exact_sympy
     from ..neighbourhoods import as_vector
@@ -103,7 +103,7 @@ def ratio_on_interval(
     if not 0 <= r < len(a):
         raise ValueError(f"r must be an index in 0..{len(a) - 1}, got {r}")
     eps = eps_symbol()
-    mech = build(mechanism_name, epsilon=eps, **params)
+    mech = mechanism_from_params(mechanism_name, {**(params or {}), "epsilon": eps})
     p1 = exact_sympy(mech.pmf(list(a), backend="exact").values[r])
     p2 = exact_sympy(mech.pmf(list(b), backend="exact").values[r])
     F = sympy.exp(eps) * p2 - p1

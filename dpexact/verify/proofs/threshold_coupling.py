@@ -43,7 +43,7 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 from ...numbers.real import Real
-from ...protocols import CouplingLaw, Mechanism
+from ...protocols import PART_KINDS, CouplingLaw, Mechanism, Neighbourhood
 from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
 
@@ -261,10 +261,10 @@ class ThresholdCoupling:
 
     def supports(self, mechanism: Mechanism, n: int | None, relation: str | None) -> bool:
         # a finite pattern law stating its factors is searched first; the coupling then extends that verdict
-        return mechanism.output_kind == "mixed" and isinstance(mechanism, CouplingLaw)
+        return mechanism.output_kind in PART_KINDS and isinstance(mechanism, CouplingLaw)
 
     def verdict(self, mechanism: Mechanism, n: int | None, relation: str | None, name: str | None = None,
-                **kwargs: Any) -> Verdict | None:
+                neighbourhood: Neighbourhood | None = None) -> Verdict | None:
         return verify_coupling(mechanism, n if n is not None else 10, relation or "all-differ", name=name)
 
     def route(self, mechanism: Mechanism) -> None:

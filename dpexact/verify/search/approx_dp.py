@@ -40,22 +40,19 @@ import numpy as np
 from ...numbers.backends import ball_context, exact_sympy
 from ...numbers.real import Real
 from ...mechanisms.base import MechanismCrash
-from ...protocols import AnyMechanism, BoxLaw, FINITE_KINDS, FiniteDomain, Neighbourhood, REAL_KINDS, claimed_epsilon
+from ...protocols import (FINITE_KINDS, REAL_KINDS, SELECTION_KINDS, AnyMechanism, FiniteDomain, Neighbourhood, box_law,
+                          claimed_epsilon)
 from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
+from ..claim import Claim, Request, parse_delta
 from ..verdict import Scope, Verdict, build_verdict
 
-__all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx"]
+__all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx", "APPROX_SEARCHES", "approx_search"]
+
+#: a progress callback: (kind, text)
+Report = Callable[[str, str], None]
 
 Vector = tuple
-
-
-def parse_delta(delta: Any) -> Real:
-    """The claimed δ as an exact number in [0, 1), else a ``ValueError`` naming ``delta``."""
-    d = Real.of(delta, "delta")
-    if d.is_symbolic or not (d.sign() >= 0 and (d - 1).sign() < 0):
-        raise ValueError(f"delta must be a number in [0, 1), got {delta!r}")
-    return d
 
 
 @dataclass(frozen=True)
@@ -206,80 +203,135 @@ def verify_approx_dp(mechanism: AnyMechanism, pairs: Sequence[tuple[Vector, Vect
                          worst_delta=float(worst_delta), reason=reason)
 
 
-class _IntervalAsBox:
-    """An ``interval`` mechanism (one real value) seen as a continuous one with a one-interval box law."""
+class _ApproxSearch:
+    """Shared by the (ε, δ) search units: ``supports(claim, request)``, ``honours(claim, request)`` (the
+    options of :func:`dpexact.verify` it honours), ``run(claim, request, report)``; each applies when δ is set."""
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
+    name = ""
+    options: frozenset[str] = frozenset({"n", "relation", "delta"})
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+    def supports(self, claim: Claim, request: Request) -> bool:
+        raise NotImplementedError
 
-    def box_probability(self, queries: Any, box: Sequence[Any], backend: str = "ball", prec: int = 128) -> Any:
-        if len(box) != 1:
-            raise ValueError(f"box: one interval expected, got {len(box)}")
-        return self.inner.interval_probability(queries, box[0][0], box[0][1], backend=backend, prec=prec)
+    def honours(self, claim: Claim, request: Request) -> frozenset[str]:
+        return self.options
 
 
-def approx_options(mechanism: AnyMechanism, relation: str | None) -> frozenset[str]:
-    """The options of ``verify_any`` that :func:`verify_approx` honours for this mechanism (the
-    routes of its body): boxes and tails of a continuous law, every pair of a finite input
-    domain, the selection score families, or the query-pair families."""
-    kind = mechanism.output_kind
-    if kind in REAL_KINDS:
-        return frozenset({"n", "relation", "delta"})
-    if kind == "selection" and relation is None:
-        return frozenset({"neighbourhood", "searches", "n", "values", "steps", "delta"})
-    own = mechanism.neighbourhood() if relation is None else None
-    if isinstance(own, FiniteDomain) and own.inputs:
-        return frozenset({"steps", "delta"})
-    return frozenset({"n", "relation", "delta"})
+class ApproxBoxes(_ApproxSearch):
+    """A real-valued law on boxes (an interval law as a one-box law): boxes and tails, refutation only."""
+
+    name = "boxes and tails"
+
+    def supports(self, claim: Claim, request: Request) -> bool:
+        return claim.mechanism.output_kind in REAL_KINDS and box_law(claim.mechanism) is not None
+
+    def run(self, claim: Claim, request: Request, report: Report) -> Verdict:
+        from .boxes import verify_continuous_boxes
+        from ..neighbourhoods import query_relation
+
+        m = claim.mechanism
+        return verify_continuous_boxes(m, request.n if request.n is not None else 3, claim.relation or query_relation(m),
+                                       name=claim.name or m.short_name, approx_delta=claim.delta, law=box_law(m))
+
+
+class ApproxNone(_ApproxSearch):
+    """Neither outputs to enumerate nor a box law: no (ε, δ) search (a one-line error)."""
+
+    name = "none"
+
+    def supports(self, claim: Claim, request: Request) -> bool:
+        return claim.mechanism.output_kind not in FINITE_KINDS
+
+    def run(self, claim: Claim, request: Request, report: Report) -> Verdict:
+        raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
+                        f"box law; output kind {claim.mechanism.output_kind!r} offers neither")
+
+
+class ApproxInputDomain(_ApproxSearch):
+    """A finite input domain the mechanism states (LDP channels, counts): every pair of it."""
+
+    name = "every pair of the finite input domain"
+    options = frozenset({"steps", "delta"})
+
+    def supports(self, claim: Claim, request: Request) -> bool:
+        own = claim.mechanism.neighbourhood() if claim.relation is None and claim.neighbourhood is None else None
+        return isinstance(own, FiniteDomain) and bool(own.inputs)
+
+    def run(self, claim: Claim, request: Request, report: Report) -> Verdict:
+        from ..decide.pure_dp import neighbour_pairs
+
+        own = claim.mechanism.neighbourhood()
+        pairs = neighbour_pairs(list(own.inputs), own, request.steps)
+        return verify_approx_dp(claim.mechanism, pairs, own, claim.delta, prec=request.prec, name=claim.name,
+                                families={"inputs": len(own.inputs)},
+                                notes=["every neighbouring pair of the finite input domain"], progress=report)
+
+
+class ApproxScoreFamilies(_ApproxSearch):
+    """A selection claim on a score neighbourhood: the score families' pairs (without ``local``)."""
+
+    name = "score families"
+    options = frozenset({"neighbourhood", "searches", "n", "values", "steps", "delta"})
+
+    def supports(self, claim: Claim, request: Request) -> bool:
+        return claim.mechanism.output_kind in SELECTION_KINDS and claim.relation is None
+
+    def run(self, claim: Claim, request: Request, report: Report) -> Verdict:
+        from ..neighbourhoods import default_neighbourhood
+        from ..decide.pure_dp import neighbour_pairs
+        from .selection import integer_scope, scope_plan
+
+        m = claim.mechanism
+        searches = [s for s in (request.searches or ("grid", "structured")) if s != "local"]
+        nb = claim.neighbourhood if claim.neighbourhood is not None else default_neighbourhood(m)
+        values = None if request.values is None else list(request.values)
+        nb, plan = integer_scope(m, nb, scope_plan(m, searches, request.n, values))
+        vecs = sorted({v for _, vs in plan for v in vs})
+        pairs = neighbour_pairs(vecs, nb, request.steps)
+        return verify_approx_dp(m, pairs, nb, claim.delta, prec=request.prec, name=claim.name,
+                                families={fam: len(vs) for fam, vs in plan}, progress=report)
+
+
+class ApproxQueryPairs(_ApproxSearch):
+    """Every other finite-output claim: the query-pair families (the peers' for a selection mechanism)."""
+
+    name = "query-pair families"
+
+    def supports(self, claim: Claim, request: Request) -> bool:
+        return True
+
+    def run(self, claim: Claim, request: Request, report: Report) -> Verdict:
+        from .patterns import pattern_pairs
+
+        m = target = claim.mechanism
+        selection = m.output_kind in SELECTION_KINDS
+        if selection:  # the peers' query-pair families for a selection mechanism
+            from .selection_outputs import SelectionOutputs
+
+            target = SelectionOutputs(m)
+        n = request.n if request.n is not None else (5 if selection else 10)
+        pairs, nb, family = pattern_pairs(target, n, claim.relation or "all-differ")
+        return verify_approx_dp(m, pairs, nb, claim.delta, prec=request.prec, name=claim.name,
+                                families={"pairs": len(pairs)}, notes=[family], progress=report)
+
+
+#: the (ε, δ) searches in the order they are tried: the first that supports the claim runs
+APPROX_SEARCHES: list[_ApproxSearch] = [ApproxBoxes(), ApproxNone(), ApproxInputDomain(), ApproxScoreFamilies(),
+                                        ApproxQueryPairs()]
+
+
+def approx_search(claim: Claim, request: Request) -> _ApproxSearch:
+    """The first unit of :data:`APPROX_SEARCHES` that supports the claim (the last supports every claim)."""
+    return next(u for u in APPROX_SEARCHES if u.supports(claim, request))
 
 
 def verify_approx(mechanism: AnyMechanism, delta: Any, *, n: int | None = None, relation: str | None = None,
                   searches: Sequence[str] = ("grid", "structured"), values: Sequence[Any] | None = None,
                   steps: int = 1, neighbourhood: Neighbourhood | None = None, prec: int = 128, name: str | None = None,
                   progress: Callable[[str, str], None] | None = None) -> Verdict:
-    """(ε, δ)-DP of ``mechanism`` on its own scope: the score families for a selection mechanism,
-    the query-pair family for another finite-output one (module docstring)."""
-    kind = mechanism.output_kind
-    boxed = _IntervalAsBox(mechanism) if kind == "interval" else mechanism
-    if kind in REAL_KINDS and isinstance(boxed, BoxLaw):  # boxes and tails
-        from .boxes import verify_continuous_boxes
-        from ..neighbourhoods import query_relation
-
-        parse_delta(delta)
-        return verify_continuous_boxes(boxed, n if n is not None else 3, relation or query_relation(mechanism),
-                                       name=name or mechanism.short_name, approx_delta=delta)
-    if kind not in FINITE_KINDS:
-        raise TypeError(f"mechanism: (ε, δ) verification enumerates outputs or searches boxes of a continuous "
-                        f"box law; output kind {kind!r} offers neither")
-    own = mechanism.neighbourhood() if relation is None and neighbourhood is None else None
-    if isinstance(own, FiniteDomain) and own.inputs:  # a finite input domain (LDP channels, counts): every pair of it
-        from ..decide.pure_dp import neighbour_pairs
-
-        pairs = neighbour_pairs(list(own.inputs), own, steps)
-        return verify_approx_dp(mechanism, pairs, own, delta, prec=prec, name=name, families={"inputs": len(own.inputs)},
-                                notes=["every neighbouring pair of the finite input domain"], progress=progress)
-    if kind == "selection" and relation is None:
-        from ..neighbourhoods import default_neighbourhood
-        from ..decide.pure_dp import neighbour_pairs
-        from .selection import integer_scope, scope_plan
-
-        nb = neighbourhood if neighbourhood is not None else default_neighbourhood(mechanism)
-        nb, plan = integer_scope(mechanism, nb, scope_plan(mechanism, [s for s in searches if s != "local"], n, values))
-        vecs = sorted({v for _, vs in plan for v in vs})
-        pairs = neighbour_pairs(vecs, nb, steps)
-        return verify_approx_dp(mechanism, pairs, nb, delta, prec=prec, name=name,
-                                families={fam: len(vs) for fam, vs in plan}, progress=progress)
-    from .patterns import pattern_pairs
-
-    target = mechanism
-    if kind == "selection":  # the peers' query-pair families for a selection mechanism
-        from .selection_outputs import SelectionOutputs
-
-        target = SelectionOutputs(mechanism)
-    pairs, nb, family = pattern_pairs(target, n if n is not None else (5 if kind == "selection" else 10),
-                                      relation or "all-differ")
-    return verify_approx_dp(mechanism, pairs, nb, delta, prec=prec, name=name, families={"pairs": len(pairs)},
-                            notes=[family], progress=progress)
+    """(ε, δ)-DP of ``mechanism`` on its own scope (module docstring): the search of
+    :data:`APPROX_SEARCHES` that supports the claim, without the router's whole-space proof first."""
+    claim = Claim(mechanism, Real.of(claimed_epsilon(mechanism)), parse_delta(delta), neighbourhood, relation, name)
+    request = Request(n=n, searches=tuple(searches), values=None if values is None else tuple(values), steps=steps,
+                      prec=prec)
+    return approx_search(claim, request).run(claim, request, progress or (lambda kind, text: None))

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -308,6 +308,8 @@ class ContinuousBoxCounterexample:
     log_ratio_lo: float
     log_ratio_hi: float
     delta: str | None = None  # an (ε, δ) claim: the event's excess P(S) − e^ε Q(S) is above δ
+    #: the box law searched (:func:`~dpexact.protocols.box_law`; None: the mechanism's ``box_probability``)
+    law: Any = field(default=None, repr=False, compare=False)
 
     def as_dict(self) -> dict[str, Any]:
         coords = "box_coordinates(y)" if isinstance(self.mechanism, BoxCoordinates) else "y"
@@ -324,8 +326,9 @@ class ContinuousBoxCounterexample:
         m = self.mechanism
         nb = bool(self.neighbourhood.contains(self.scores, self.neighbour_scores))
         eps = Real.of(claimed_epsilon(m))
-        p1 = m.box_probability(list(self.scores), list(self.box), backend="ball", prec=prec)
-        p2 = m.box_probability(list(self.neighbour_scores), list(self.box), backend="ball", prec=prec)
+        law = self.law if self.law is not None else m.box_probability
+        p1 = law(list(self.scores), list(self.box), backend="ball", prec=prec)
+        p2 = law(list(self.neighbour_scores), list(self.box), backend="ball", prec=prec)
         proved, lo, hi = _separation(p1, p2, eps, prec, None if self.delta is None else Real.of(self.delta))
         return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "not separated")
 
@@ -342,6 +345,7 @@ def verify_continuous_boxes(
     prec: int = 96,
     name: str | None = None,
     approx_delta: Any = None,
+    law: Any = None,
 ) -> Verdict:
     """Refute ε-DP (or, with ``approx_delta`` δ, (ε, δ)-DP) of a ``continuous`` mechanism with a
     closed-form ``box_probability`` (any mechanism defined through the protocol, no family-specific
@@ -356,9 +360,11 @@ def verify_continuous_boxes(
     ``[c, c + R]`` (R = 400 b past the scores: half-lines in effect, where the excess
     ``P(S) − e^ε Q(S)`` of a light-tailed law peaks) and a violation is ``lower(P(S) − e^ε Q(S)) > δ``,
     so ``worst_delta`` is a certified *lower* bound of the scope's δ(ε). Refutation only:
-    ``inconclusive`` otherwise.
+    ``inconclusive`` otherwise. ``law``: the box law searched (:func:`~dpexact.protocols.box_law`, e.g. an
+    interval mechanism's one-interval law); default the mechanism's ``box_probability``.
     """
     t0 = time.perf_counter()
+    box_of = law if law is not None else mechanism.box_probability
     delta = Real.of(mechanism.sensitivity).to_fraction()
     nb = relation_neighbourhood(relation, delta)
     dd = None if approx_delta is None else Real.of(approx_delta, "delta")
@@ -377,7 +383,7 @@ def verify_continuous_boxes(
 
     def prob(v: Vector, box: tuple) -> Any:
         if (v, box) not in cache:
-            cache[(v, box)] = mechanism.box_probability(list(v), list(box), backend="ball", prec=prec)
+            cache[(v, box)] = box_of(list(v), list(box), backend="ball", prec=prec)
         return cache[(v, box)]
 
     def shape(c: Fraction, tag: tuple, low: Fraction, span: Fraction) -> tuple:
@@ -395,7 +401,8 @@ def verify_continuous_boxes(
         nonlocal cx, rc
         found, lo_v, hi_v = _separation(prob(x, box), prob(y, box), eps, prec, dd)
         if found:
-            cand = ContinuousBoxCounterexample(mechanism, nb, x, y, box, lo_v, hi_v, None if dd is None else str(dd))
+            cand = ContinuousBoxCounterexample(mechanism, nb, x, y, box, lo_v, hi_v, None if dd is None else str(dd),
+                                               law=law)
             check = cand.recheck(256)
             if check.proved:
                 cx, rc = cand, check

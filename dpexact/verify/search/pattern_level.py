@@ -30,9 +30,10 @@ from typing import Any
 
 from ...protocols import Mechanism
 from ...numbers.backends import ball_context
-from ..bracket import Witness
+from ..bracket import Proof, Witness
+from ..verdict import Verdict
 
-__all__ = ["pattern_level"]
+__all__ = ["pattern_level", "widest_pattern_witness"]
 
 _CHECK_PREC = 256
 #: largest work (queries × patterns) of one ranking-law evaluation for which the grid is run
@@ -153,3 +154,31 @@ def pattern_level(m: Mechanism, n: int, relation: str, start: str | None = None,
         lo = math.nextafter(float(lr.lower()), -math.inf)
     return Witness(lower_float=lo, scores=tuple(map(str, q)), neighbour_scores=tuple(map(str, q2)), output=o,
                    arithmetic=f"ball:{_CHECK_PREC}", note=f"two-level witness on n = {n} queries (maximised)")
+
+
+def widest_pattern_witness(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Proof | None,
+                           witness: Witness | None) -> Witness | None:
+    """The larger of ``witness`` and the maximised two-level witness of a pattern law (:func:`pattern_level`)
+    for a violated verdict: on the verdict's n, and on 3n queries (at most 32) when the proof above covers
+    every n (a witness at any n then bounds the same level from below)."""
+    from dataclasses import replace
+
+    from ...protocols import ThresholdCouplingLaw
+
+    if not isinstance(mechanism, ThresholdCouplingLaw) or (v.bracket is not None and v.bracket.lower is not None
+                                                            and v.bracket.lower.unbounded):
+        return witness
+    if v.counterexample is not None and v.counterexample.as_dict().get("log_ratio") == [math.inf, math.inf]:
+        return witness
+    nn = n if n is not None else 10
+    start = v.counterexample.as_dict().get("output") if v.counterexample is not None else None
+    sizes = [nn] + ([min(3 * nn, 32)] if proof is not None and proof.domain.get("n") == "every" and nn < 32 else [])
+    best = witness
+    for size in sizes:
+        w = pattern_level(mechanism, size, relation or "all-differ", start if size == nn else None)
+        if w is not None and size != nn:  # say why the witness's n is not the n asked for
+            w = replace(w, note=(w.note + "; " if w.note else "") + f"at n = {size}, not the n = {nn} asked for: the "
+                        f"proof above covers every n, so a witness at any n bounds the same level from below")
+        if w is not None and (best is None or w.lower_float > best.lower_float):
+            best = w
+    return best

@@ -65,9 +65,9 @@ def _corners(delta: Fraction, relation: str) -> list[tuple[Fraction, Fraction]]:
 
 
 def _released(m: Any, output: str) -> bool:
-    from ...protocols import PartBoxLaw
+    from ...protocols import PART_KINDS, PartBoxLaw
 
-    return m.output_kind == "mixed" and isinstance(m, PartBoxLaw) and "T" in output
+    return m.output_kind in PART_KINDS and isinstance(m, PartBoxLaw) and "T" in output
 
 
 def _log_ratio(m: Any, q: list, q2: list, output: str, box: list | None) -> Any:
