@@ -93,15 +93,21 @@ def test_em_at_037_mutation_without_the_branch_is_not_found():
 
 
 def test_grr_argmax_bracket_is_finite_and_tight():
-    """GRR written as an argmax law: every branch's ratio is a constant, the worst e^ε; the
-    branch-and-bound gives a finite upper end at ε (up to rounding: an interval cannot prove the
-    equality), so the verdict is an honest undecided of width < 1e-12."""
+    """GRR written as an argmax law: every branch's ratio is a constant, the worst e^ε. The box
+    branch-and-bound alone straddles ε by rounding (an interval cannot prove the equality); the compact
+    branch-and-bound decides the face constant e^ε exactly over every real score vector (issue #31,
+    point 4), so the verdict is ``private`` with the exact upper end ε."""
+    from dpexact.numbers.real import Real
+
     m = _example("grr_argmax")
     v = verify_any(m, n=3)
     b = v.bracket
-    assert b.upper is not None and b.upper.method == "branch-and-bound"
-    assert 1 <= b.upper_float <= 1 + 1e-12 and 1 - 1e-12 <= b.lower_float <= 1
-    assert v.verdict == "undecided" and "straddles" in v.reason
+    assert b.upper is not None and b.upper.method == "compact-branch-and-bound" and b.upper.domain["scores"] == "R^n"
+    assert Real.of(b.upper.upper) == Real.of(1) and 1 - 1e-12 <= b.lower_float <= 1
+    assert v.verdict == "private"
+    # the box branch-and-bound on its own still straddles ε by rounding (what the exact faces fix)
+    res = SelectionBnB(seconds=20).run(m, 3, LInfBox(1), target=1.0)
+    assert 1 < res.upper <= 1 + 1e-12
 
 
 def test_grr_argmax_mutation_doubled_weight_is_refuted():
@@ -120,10 +126,14 @@ def test_top1_with_ties_within_scope_at_its_closed_form_level(n):
     m = _example("top1_ties")
     v = verify_any(m, n=n)
     level = _tie_level(1.0, n)
-    # the bound is proved on the score box [-8, 8]^n only: "private" needs the whole domain
-    assert v.verdict == "private-within-scope" and "<= 8" in v.reason and "only" in v.reason
     assert level - 1e-12 <= v.bracket.upper_float <= 1 and abs(v.bracket.lower_float - level) < 1e-12
-    assert v.bracket.upper.domain["n"] == n and "8" in v.bracket.upper.domain["scores"]
+    assert v.bracket.upper.domain["n"] == n
+    if v.bracket.upper.whole_domain:  # the compact branch-and-bound: every real score vector, level exact
+        assert v.verdict == "private" and v.bracket.upper.method == "compact-branch-and-bound"
+        assert v.bracket.upper_float - level < 1e-12
+    else:  # the bound is proved on the score box [-8, 8]^n only: "private" needs the whole domain
+        assert v.verdict == "private-within-scope" and "<= 8" in v.reason and "only" in v.reason
+        assert "8" in v.bracket.upper.domain["scores"]
 
 
 def test_top1_with_ties_mutation_full_weight_not_private():

@@ -76,9 +76,15 @@ def test_biased_coin_top1_level_two_to_six_digits():
     w = v.bracket.lower
     exact = _softmax_log_ratio(1, w.scores, w.neighbour_scores, w.output)
     assert w.lower_float <= exact + 1e-15 and exact - w.lower_float < 1e-12
-    # no theorem covers a user's law; the branch-and-bound bounds it on its score box only
-    assert v.bracket.upper is None or (v.bracket.upper.method == "branch-and-bound"
-                                       and v.bracket.upper_float >= v.bracket.lower_float)
+    # no theorem covers a user's law; the compact branch-and-bound proves its level over R^n exactly
+    # (the face constant e^2 of a gap at infinity), else the box branch-and-bound bounds its box only
+    up = v.bracket.upper
+    assert up is None or up.upper_float >= v.bracket.lower_float
+    assert up is None or up.method in ("compact-branch-and-bound", "branch-and-bound")
+    if up is not None and up.method == "compact-branch-and-bound":
+        from dpexact.numbers.real import Real
+
+        assert up.whole_domain and Real.of(up.upper) == Real.of(2)
 
 
 @pytest.mark.parametrize("name,kw,nb,level", [

@@ -137,12 +137,16 @@ def test_proves_refuses_a_box_proof():
     assert proves(Proof(0.5, "theorem", {"scores": "R^n"}, upper="1/2"), m)
 
 
-def test_the_box_verdict_names_its_box_in_the_headline():
-    """A private-within-scope verdict from the branch-and-bound: exit 3 and the box in the headline."""
+def test_the_box_verdict_names_its_box_in_the_headline(monkeypatch):
+    """A private-within-scope verdict from the branch-and-bound: exit 3 and the box in the headline.
+    (top1_ties is proved over R^n by the compact branch-and-bound, next test; without that unit the
+    box branch-and-bound is the upper end.)"""
     from typer.testing import CliRunner
 
     from dpexact.cli.main import app
+    from dpexact.verify import proofs
 
+    monkeypatch.setattr(proofs, "PROOFS", [u for u in proofs.PROOFS if u.name != "compact-branch-and-bound"])
     r = CliRunner().invoke(app, ["verify", "-m", "examples/branching_laws.py:top1_ties", "-e", "1", "--n", "3"])
     assert r.exit_code == 3, r.output
     text = " ".join(ln.strip() for ln in r.stdout.splitlines())
@@ -150,6 +154,19 @@ def test_the_box_verdict_names_its_box_in_the_headline():
     assert "<= 8" in head and "a bounded part of the claim's domain" in head
     assert text.index("privacy level") < text.index("verdict:")
     assert "verdict: private-within-scope" in r.stdout
+
+
+def test_a_whole_domain_proof_of_an_own_law_is_private_on_r_n():
+    """top1_ties (a define_mechanism law with ties) at n = 3: the compact branch-and-bound proves its
+    level over every real score vector, so the verdict is private, exit 0, the headline on R^n."""
+    from typer.testing import CliRunner
+
+    from dpexact.cli.main import app
+
+    r = CliRunner().invoke(app, ["verify", "-m", "examples/branching_laws.py:top1_ties", "-e", "1", "--n", "3"])
+    assert r.exit_code == 0, r.output
+    text = " ".join(ln.strip() for ln in r.stdout.splitlines())
+    assert "verdict: private" in text and "compact-branch-and-bound" in text and "R^n" in text
 
 
 # -- branch paths ---------------------------------------------------------------------------------------------

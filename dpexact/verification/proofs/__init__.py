@@ -9,7 +9,9 @@ neighbours, and each unit supports one of the two forms only:
 
 * a score neighbourhood object (:class:`~dpexact.protocols.Neighbourhood`: ℓ∞ / monotone box) for
   selection mechanisms: the selection theorems (every n; :mod:`.selection_theorems`), then the
-  branch-and-bound on a stated score box (:mod:`.selection_bnb`);
+  compact branch-and-bound over every real score vector for laws written with ``define_mechanism``
+  (:mod:`.compact_bnb`: score gaps compactified, exact faces at infinity, tight levels decided
+  exactly), then the branch-and-bound on a stated score box (:mod:`.selection_bnb`);
 * a query relation name ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (None: the mechanism's
   own) for every other claim: threshold-shift and noisy-max couplings checked symbolically
   (:mod:`.symbolic_coupling`), the threshold-shift coupling at the stated n (:mod:`.fixed_n_coupling`), density ratios (:mod:`.density_ratio`), exact finite levels
@@ -33,6 +35,7 @@ from ...protocols import AnyMechanism, Neighbourhood
 from ..bracket import Proof, Witness
 from ..verdict import Verdict
 from .closed_forms import ClosedForm
+from .compact_bnb import CompactBnB
 from .composed_level import ComposedLevel
 from .density_ratio import DensityRatioProof
 from .finite_levels import RapporLevel, TruncatedGeometricLevel
@@ -77,8 +80,9 @@ class VerdictUnit(ProofUnit, Protocol):
 
 
 #: the one ordered list of proof units (module docstring); the router tries them in this order
-PROOFS: list[ProofUnit] = [*THEOREMS, SelectionBnB(), ThresholdShiftProof(), FixedNCoupling(), NoisyMaxProof(), DensityRatioProof(),
-                           TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ComposedLevel(), ThresholdCoupling(),
+PROOFS: list[ProofUnit] = [*THEOREMS, CompactBnB(), SelectionBnB(), ThresholdShiftProof(), FixedNCoupling(), NoisyMaxProof(),
+                           DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ComposedLevel(),
+                           ThresholdCoupling(),
                            ClosedForm()]
 
 

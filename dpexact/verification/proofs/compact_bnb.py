@@ -1,0 +1,403 @@
+"""Branch-and-bound over the compactified score space: an upper end for every real score vector.
+
+For a selection mechanism written with ``define_mechanism`` (a pmf in backend operations), n
+candidates and an ℓ∞ or monotone box of neighbours, this bounds
+
+    ε* = sup { log P(q)_r - log P(q + z)_r :  q ∈ ℝⁿ,  z in the offset box,  r }
+
+over the **whole** score space, with no declared property used (neither shift invariance nor
+symmetry: every output and every chart is visited).
+
+* **Charts and compact coordinates** (:mod:`.compact_paths`): in chart ``m`` the score ``q_m = L``
+  is a largest one and ``q_a = L + G_a`` with ``G_a <= 0``. Each unbounded log-variable gets a
+  compact coordinate σ ∈ [0, 1] with ``G = K(1 - 1/σ)`` (σ = 0 is G = -∞) and ``L = K(1 - 1/σ)`` or
+  ``L = K(1/σ - 1)`` for the two halves of the line; the law is a closed form in the algebraic
+  variables ``W_a = e^{G_a}``, ``Λ = e^L`` (or ``M = 1/Λ``) and ``Y_a = e^{Z_a}``, all ranging over
+  closed bounded intervals that contain their limits (W = 0 is the gap at infinity). Every map
+  σ ↦ algebraic variable is increasing, so a derivative's sign in the algebraic variable is its sign
+  in σ. Bisection in σ reaches any score constant in a few steps (σ = 1/1001 is a gap of -1000K).
+* **Ratios as exact rational functions** (:mod:`.compact_fractions`): each algebraic variable is
+  ``e^{g·v}`` with ``g`` the unit of the law's exponents (EM's ``e^{εq/2Δ}`` is ``W``, not ``W^{1/2}``),
+  and each constant ``e^{p/q}`` a power of ``T = e^{1/L}``, so every probability of every branch path
+  is a rational function with rational coefficients (flint ``fmpq_mpoly``). For each pair of paths
+  (one for ``q``, one for ``q'``) possible on a box the ratio ``R = P_path(q)_r / P_path'(q')_r`` is
+  reduced by a polynomial gcd before any interval is taken, so the common factors that vanish at
+  infinity are gone and R is continuous on the closed box (:mod:`.compact_faces`).
+* **Monotonicity and exact faces** (the notes' techniques; Moore, Kearfott & Cloud 2009 §6 for the
+  monotonicity test): on a box, a variable R no longer contains is fixed; one whose partial
+  derivative ``∂R/∂v`` (exact, its numerator and denominator enclosed in arb) has one sign is moved
+  to the face where R is largest and substituted *exactly* (``W = 0``, ``Y = e^{±g·Δ}``), R reduced
+  again. When no variable is left, R is an exact constant in ``T`` compared with ``e^{target}``
+  exactly (:func:`.compact_fractions.const_sign`: ``T`` is transcendental, so the difference is 0
+  exactly when its numerator is the zero polynomial): the level of a tight law (EM, GRR: ``e^ε`` at a
+  face) is decided as an equality, not straddled by rounding. Otherwise R's enclosure on the box
+  (:mod:`.compact_enclosure`) is the bound, and a box whose bound is above the target is split at the
+  midpoint of its widest σ-coordinate.
+
+The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
+takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
+is below the target, ``log-ratio <= target`` holds for every real score vector: the upper end is the
+target, exact. When a face constant above ε is met, it is the next target (the level of a violated
+law, proved exactly when the run at it succeeds), and the face point, moved a finite distance from
+infinity, is evaluated in ball arithmetic as a certified witness (:func:`finite_witness`).
+
+**Bounded cost.** One CPU budget per claim (``seconds``, this process's time) is checked in every loop
+(the law's symbolic runs, boxes, pairs of paths, faces), every exact step is polynomial arithmetic
+on bounded polynomials (:mod:`.compact_budget`), and no step calls sympy's ``simplify``, ``factor``,
+``cancel`` or ``limit``. A run that meets its budget, an expression
+too large or a face constant it cannot decide gives up: the unit then proves nothing (``prove`` is
+None and the next unit of :data:`dpexact.verification.proofs.PROOFS` is tried); ``bracket`` still reports
+the run's status.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ...protocols import AnyMechanism, mechanism_properties
+from ..bracket import Proof, Witness
+from ..neighbourhoods import LInfBox, MonotoneBox
+from .compact_enclosure import divide, enclose, log_upper, of_ball
+from .compact_budget import OutOfBudget, TooLarge, check_deadline
+from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, from_sympy, lcm_of, sub
+from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
+from .compact_paths import ChartLaw, Unsupported, run_chart
+from .selection_paths import point_log_ratio
+
+__all__ = ["CompactBnB", "CompactResult", "finite_witness"]
+
+Interval = tuple[Fraction, Fraction]
+#: where the face of a gap at infinity is moved to for a finite witness: G = -K·T
+WITNESS_DISTANCES = (4, 16, 64, 256, 1024, 4096)
+
+
+@dataclass
+class CompactResult:
+    """A run at one target: proved, or the largest exact face constant above it, or the bound left."""
+
+    proved: bool
+    upper: float
+    constant: Frac | None = None  # exact ratio e^{log-ratio} of a face above the target (a constant in T)
+    point: tuple | None = None  # (root, σ-point) of that face
+    top: Frac | None = None  # the largest exact face ratio met at or below the target (a candidate level)
+    top_point: tuple | None = None
+    boxes: int = 0
+    seconds: float = 0.0
+    status: str = ""
+
+
+#: the last brackets computed (prove and witness of one claim share one run)
+_CACHE: dict = {}
+
+
+@dataclass(frozen=True)
+class CompactBnB:
+    """The compactified branch-and-bound as a proof unit (module docstring).
+
+    Args:
+        seconds: CPU budget of one claim (this process's CPU time), every run included.
+        max_boxes: box budget of one run.
+        prec: precision (bits) of the enclosures.
+        max_n: largest n attempted (the charts and paths grow with n).
+    """
+
+    seconds: float = 15.0
+    max_boxes: int = 60000
+    prec: int = 96
+    max_n: int = 5
+    name: str = "compact-branch-and-bound"
+
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
+        from ...mechanisms.defined import FunctionMechanism
+        from ...mechanisms.loader import GuardedMechanism
+
+        inner = mechanism.inner if isinstance(mechanism, GuardedMechanism) else mechanism
+        return (isinstance(inner, FunctionMechanism) and inner.pmf_function is not None
+                and mechanism_properties(mechanism).certified and isinstance(relation, (LInfBox, MonotoneBox))
+                and isinstance(n, int) and 2 <= n <= self.max_n and (inner.size in (None, n))
+                and (not isinstance(relation, LInfBox) or relation.sensitivities is None
+                     or len(relation.sensitivities) == n))
+
+    # -- the unit protocol ------------------------------------------------------------------------
+    def prove(self, mechanism: Any, n: int | None, relation: Any) -> Proof | None:
+        """The proof when a run completed (its upper end is then exact); None otherwise (budget,
+        expression size, an undecided constant: another unit may bound the law)."""
+        out = self._cached(mechanism, n, relation)
+        return None if out is None or out[0].details.get("status") != "proved" else out[0]
+
+    def witness(self, mechanism: Any, n: int | None, relation: Any) -> Witness | None:
+        out = self._cached(mechanism, n, relation)
+        return None if out is None else out[1]
+
+    def _cached(self, mechanism: Any, n: int | None, relation: Any) -> tuple[Proof, Witness | None] | None:
+        key = (id(mechanism), n, relation.describe(), self)
+        hit = _CACHE.get(key)
+        if hit is not None and hit[0] is mechanism:
+            return hit[1]
+        out = self.bracket(mechanism, n, relation)
+        if len(_CACHE) > 32:
+            _CACHE.clear()
+        _CACHE[key] = (mechanism, out)
+        return out
+
+    def bracket(self, mechanism: Any, n: int | None, relation: Any) -> tuple[Proof, Witness | None] | None:
+        """``(proof, witness)``: the proof of ``log-ratio <= upper`` on ℝⁿ (status ``proved``) or the
+        status of the run that gave up, and, where a face above ε was met, a finite certified witness
+        near it (None: the law cannot be compactified)."""
+        import sympy
+        from mpmath import iv
+
+        from ...numbers.backends import ball_context
+        from ...numbers.real import Real
+
+        assert isinstance(n, int)
+        deadline = time.process_time() + self.seconds  # one CPU budget for every run of this claim
+        saved = iv.prec
+        iv.prec = self.prec
+        try:
+            with ball_context(self.prec):
+                eps = Real.of(mechanism.epsilon).to_sympy()
+                try:
+                    roots, space = self._roots(mechanism, n, relation, eps, deadline)
+                    target = from_sympy(sympy.exp(eps), space, {})
+                except Unsupported as exc:
+                    if "raised" not in str(exc):
+                        return None
+                    return self._proof(mechanism, n, relation, math.inf, None, 0, 0.0, f"undecided: {exc}"), None
+                except (OutOfBudget, TooLarge, ZeroDivisionError) as exc:
+                    return self._proof(mechanism, n, relation, math.inf, None, 0, 0.0, f"gave up: {exc}"), None
+                return self._targets(mechanism, n, relation, roots, space, target, str(eps), deadline)
+        finally:
+            iv.prec = saved
+
+    def _targets(self, mechanism: Any, n: int, relation: Any, roots: list, space: Space, target: Frac,
+                 claim_text: str, deadline: float) -> tuple[Proof, Witness | None]:
+        """Runs at the claimed ε (``target`` is e^ε), then at each exact face constant above it (the
+        level of a violated law)."""
+        boxes, secs = 0, 0.0
+        witness = None
+        text = claim_text
+        for _ in range(6):
+            res = self.run(roots, space, n, relation, target, deadline)
+            boxes, secs = boxes + res.boxes, secs + res.seconds
+            if res.constant is not None:
+                assert res.point is not None
+                w = finite_witness(mechanism, roots, res.point, relation, self.prec)
+                if w is not None and (witness is None or w.lower_float > witness.lower_float):
+                    witness = w
+                target, text = res.constant, const_text(res.constant, space)
+                continue
+            if res.proved:
+                level, level_text = target, text
+                if res.top is not None and const_sign(sub(res.top, target), space) == -1:
+                    tight = self.run(roots, space, n, relation, res.top, deadline)  # the largest face value: the level?
+                    boxes, secs = boxes + tight.boxes, secs + tight.seconds
+                    if tight.proved:
+                        level, level_text = res.top, const_text(res.top, space)
+                if res.top_point is not None and witness is None:
+                    witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
+                upper = log_upper(const_ball(level, space).upper())
+                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
+            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness), witness
+        return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants",
+                           witness), witness
+
+    def _proof(self, mechanism: Any, n: int, relation: Any, upper: float, exact: str | None, boxes: int, secs: float,
+               status: str, witness: Witness | None = None) -> Proof:
+        domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": relation.describe(), "scores": "R^n",
+                  "coverage": f"every real score vector of length {n} (charts q_m = max q, gaps compactified to "
+                              "[0, 1] with their limits), every neighbour, every output"}
+        point = {} if witness is None else {"best_point": {"scores": list(witness.scores),
+                                                           "neighbour_scores": list(witness.neighbour_scores),
+                                                           "output": witness.output}}
+        return Proof(upper, "compact-branch-and-bound", domain, upper=exact, details={
+            **point, "boxes": boxes, "seconds": round(secs, 3), "status": status,
+            "statement": f"log P(q)_r - log P(q')_r <= {exact if exact is not None else upper} for every q in R^{n}, "
+                         f"every neighbour q' ({relation.describe()}) and every output r"})
+
+    # -- the search -------------------------------------------------------------------------------
+    def _roots(self, mechanism: Any, n: int, nb: Any, eps: Any,
+               deadline: float) -> tuple[list[tuple[Root, list[Interval]]], Space]:
+        """Every root (output, chart, half, offset family) with its box, and the generators' space."""
+        if isinstance(nb, LInfBox):
+            d = [Fraction(x) for x in nb.deltas(n)]
+            zfams = [[(-x, x) for x in d]]
+        else:
+            d = [Fraction(nb.sensitivity)] * n
+            zfams = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
+        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in range(n)]
+        space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
+        out = []
+        for zf, chart in charts:
+            for half in ("low", "high"):
+                coords = [("L", f"L-{half}")] + [(f"G{a}", "G") for a in range(n) if a != chart.m] + \
+                         [(f"Z{a}", "Z") for a in range(n)]
+                box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
+                for r in range(n):
+                    out.append((Root(r, chart.m, half, chart, coords, space), box))
+        return out, space
+
+    def run(self, roots: list, space: Space, n: int, nb: Any, target: Frac,
+            deadline: float | None = None) -> CompactResult:
+        """One branch-and-bound at ``target`` (the exact constant e^{log-ratio}); a run that meets the
+        deadline or a step too large ends with status ``gave up`` and its bound so far."""
+        t0 = time.perf_counter()
+        state: dict = {"count": 0, "worst": math.inf}
+        try:
+            return self._run(roots, space, n, nb, target,
+                             time.process_time() + self.seconds if deadline is None else deadline, state)
+        except (OutOfBudget, TooLarge, ZeroDivisionError) as exc:
+            return CompactResult(False, state["worst"], boxes=state["count"], seconds=time.perf_counter() - t0,
+                                 status=f"gave up: {exc}")
+
+    def _run(self, roots: list, space: Space, n: int, nb: Any, target: Frac, deadline: float,
+             state: dict) -> CompactResult:
+        t0 = time.perf_counter()
+        scale = max(Fraction(x) for x in (nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity]))
+        heap: list = []
+        count = 0
+        top, top_point = None, None
+        et = of_ball(const_ball(target, space, self.prec))
+        for k, (root, box) in enumerate(roots):
+            heap.append((-math.inf, count, k, tuple(box)))  # no bound yet: first, and +∞ while left
+            count += 1
+        heapq.heapify(heap)
+        while heap:
+            # what is proved so far: every popped box <= target, every box left <= its parent's bound
+            state["count"], state["worst"] = count, max(-heap[0][0], log_upper(et.b))
+            if count >= self.max_boxes:
+                raise OutOfBudget(f"{self.max_boxes} boxes")
+            check_deadline(deadline)
+            _, _, k, box = heapq.heappop(heap)
+            root = roots[k][0]
+            bound, split, const, fixed, tops = self._box(root, box, n, scale, target, et, deadline)
+            for value, where in tops:
+                if top is None or const_sign(sub(value, top), space) == 1:
+                    top, top_point = value, (k, where)
+            if const is not None:
+                return CompactResult(False, math.inf, constant=const, point=(k, fixed), boxes=count,
+                                     seconds=time.perf_counter() - t0, status="face above the target")
+            if split is None:
+                continue  # proved on this box
+            if split < 0:
+                return CompactResult(False, math.inf, boxes=count, seconds=time.perf_counter() - t0,
+                                     status="a box the law leaves unbounded (a ratio with a zero denominator)")
+            lo, hi = box[split]
+            if hi - lo < Fraction(1, 2**40):
+                return CompactResult(False, state["worst"], boxes=count, seconds=time.perf_counter() - t0,
+                                     status="box narrower than 2^-40 above the target")
+            mid = (lo + hi) / 2
+            for part in ((lo, mid), (mid, hi)):
+                child = list(box)
+                child[split] = part
+                heapq.heappush(heap, (-bound, count, k, tuple(child)))
+                count += 1
+        return CompactResult(True, log_upper(et.b), boxes=count, seconds=time.perf_counter() - t0, status="proved",
+                             top=top, top_point=top_point)
+
+    def _box(self, root: Root, box: tuple, n: int, scale: Fraction, target: Frac, et: Any, deadline: float) -> tuple:
+        """``(bound, split, constant, fixed, tops)``: split None when every pair is <= target on the
+        box; a coordinate to split otherwise (-1: unbounded); ``constant`` an exact face ratio above
+        the target (an undecided comparison with it gives up: :class:`TooLarge`)."""
+        chart = root.chart
+        logs = {chart.logvars[name]: log_interval(kind, lo, hi, scale) for (name, kind), (lo, hi) in zip(root.coords, box)}
+        names = list(chart.logvars.values())
+        pq = [i for i, p in enumerate(chart.paths_q) if possible(p, names, logs)]
+        pq2 = [j for j, p in enumerate(chart.paths_q2) if possible(p, names, logs)]
+        worst, split = -math.inf, None
+        tops: list = []
+        widths = [float(hi - lo) for lo, hi in box]
+        env = alg_env(root, box, scale)
+        for i in pq:
+            for j in pq2:
+                check_deadline(deadline)
+                key = (i, j)
+                if key not in root.ratios:
+                    root.ratios[key] = ratio(root, i, j)
+                R = root.ratios[key]
+                if R is None:
+                    continue  # P(q)_r = 0 on this path: no loss
+                if R == INFINITE:
+                    return math.inf, -1, None, None, tops
+                assert isinstance(R, Frac)
+                cur, fixed, loose = faces(root, R, box, scale, env, deadline)
+                if not loose:
+                    if cur.is_zero():
+                        continue
+                    side = const_sign(sub(cur, target), root.space)
+                    if side is None:
+                        raise TooLarge("a face constant against e^target is not decided exactly")
+                    if side > 0:
+                        return math.inf, None, cur, fixed, tops
+                    tops.append((cur, fixed))
+                    continue
+                v = divide(enclose(cur.num, env), enclose(cur.den, env))
+                if v is None or not (v.b <= et.a):
+                    b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
+                    wide = [c for c in loose if widths[c] > 0]
+                    if not wide:
+                        return math.inf, -1, None, None, tops
+                    if b > worst or split is None:
+                        worst = max(worst, b)
+                        split = max(wide, key=lambda c: widths[c])
+        return worst, split, None, None, tops
+
+
+def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:
+    """The least common denominator of every constant exponent the law uses (``e^{p/q}``, ``E``), of ε,
+    and of the offsets' exponents ``g·Δ``: so that each is an integer power of ``T = e^{1/lcd}``."""
+    import sympy
+
+    dens = [int(sympy.Rational(eps).q)] if getattr(eps, "is_Rational", False) else []
+    for chart in charts:
+        for paths in (chart.paths_q, chart.paths_q2):
+            for p in paths:
+                for v in p.values:
+                    for e in sympy.sympify(v).atoms(sympy.exp):
+                        if e.args[0].is_Rational:
+                            dens.append(int(e.args[0].q))
+        for name, g in chart.scales.items():
+            if name.startswith("Z"):
+                dens += [(g * x).denominator for x in deltas]
+    return lcm_of(dens)
+
+
+def finite_witness(mechanism: Any, roots: list, point: tuple, nb: Any, prec: int) -> Witness | None:
+    """A certified lower end near a face point: each coordinate at infinity (σ = 0) moved to a gap of
+    ``-K·T`` (T in :data:`WITNESS_DISTANCES`), the rest at the face or the box's lower end, the
+    log-ratio evaluated on the mechanism's own law in ball arithmetic; the best one."""
+    from ...numbers.backends import ball_context
+
+    k, fixed = point
+    root, box = roots[k]
+    n = len(root.chart.paths_q[0].values)
+    scale = max(Fraction(x) for x in (nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity]))
+    best = None
+    with ball_context(prec):
+        for t in WITNESS_DISTANCES:
+            s0 = Fraction(1, 1 + t)
+            vals: dict[str, Fraction] = {}
+            for c, (name, kind) in enumerate(root.coords):
+                s = fixed.get(c, box[c][0] if kind == "Z" else box[c][1])
+                vals[name] = log_value(kind, s0 if (s == 0 and kind != "Z") else s, scale)
+            q = [vals["L"] + (vals[f"G{a}"] if a != root.m else 0) for a in range(n)]
+            q2 = [q[a] + vals[f"Z{a}"] for a in range(n)]
+            if not nb.contains(tuple(q), tuple(q2)):
+                continue
+            lr = point_log_ratio(mechanism, root.r, q, q2, prec)
+            if lr is None:
+                continue
+            lo = math.nextafter(float(lr.lower()), -math.inf)
+            if best is None or lo > best[0]:
+                best = (lo, q, q2)
+    if best is None:
+        return None
+    lo, q, q2 = best
+    return Witness(lower_float=lo, scores=tuple(str(x) for x in q), neighbour_scores=tuple(str(x) for x in q2),
+                   output=root.r, arithmetic=f"ball:{prec}",
+                   note="a face of the compact branch-and-bound moved a finite distance from infinity")

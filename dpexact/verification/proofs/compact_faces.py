@@ -1,0 +1,193 @@
+"""Ratios, monotonicity tests and exact faces of the compact branch-and-bound.
+
+A *root* is one output ``r``, one chart ``m`` (``q_m`` a largest score, :mod:`.compact_paths`), one half
+of the line for ``L = q_m`` and one offset family; its coordinates are σ ∈ [0, 1] per unbounded
+log-variable and the offsets ``Z``. On a box of these:
+
+* the ratio ``R = P_i(q)_r / P_j(q')_r`` of a pair of paths is reduced once (a :class:`.compact_fractions.Frac`:
+  numerator and denominator divided by their gcd, in flint), so common factors that vanish at a gap
+  at infinity are gone and R is continuous on the closed box;
+* a coordinate whose partial derivative ``∂R/∂v`` has one sign on the box (Moore, Kearfott & Cloud
+  2009 §6, the monotonicity test) is moved to the face where R is largest and substituted exactly
+  (``W = 0`` for a gap at infinity, ``Y = e^{±g·Δ}`` for an offset: a power of ``T = e^{1/L}``); R is
+  then reduced again. A face where the reduced fraction has a zero denominator, or whose value is
+  not a power of ``T``, is not used (the coordinate stays free).
+
+Every map σ ↦ algebraic variable is increasing (``W = e^{g·G}``, ``G = K(1 - 1/σ)``; ``Λ = e^{g·L}``;
+``M = e^{-g·L}`` on the high half), so a derivative's sign in the algebraic variable is its sign in σ.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from .compact_budget import check_deadline
+from .compact_enclosure import Iv, enclose, exp_interval, finite
+from .compact_fractions import Frac, Space, derivative, div, free, from_sympy, subs
+from .compact_paths import ChartLaw, ext_interval, possible_signs
+
+__all__ = ["Root", "INFINITE", "ratio", "faces", "alg_env", "log_interval", "possible", "log_value", "generator_names"]
+
+#: the ratio of a pair of paths whose denominator probability is 0 (and numerator not)
+INFINITE = "infinite"
+
+
+def generator_names(n: int) -> tuple[str, ...]:
+    """The compact variables of every chart: Λ, M = 1/Λ, W_a and Y_a (``T`` is added by :class:`Space`)."""
+    return ("Lam", "M", *[f"W{a}" for a in range(n)], *[f"Y{a}" for a in range(n)])
+
+
+@dataclass
+class Root:
+    """One output, chart, half-line and offset family of the compact domain (module docstring)."""
+
+    r: int
+    m: int
+    half: str  # "low": L <= 0 (Λ ∈ [0, 1]); "high": L >= 0 (M = 1/Λ ∈ [0, 1])
+    chart: ChartLaw
+    coords: list[tuple[str, str]]  # (log-variable name, kind: "L-low" | "L-high" | "G" | "Z")
+    space: Space
+    ratios: dict = field(default_factory=dict)
+    derivs: dict = field(default_factory=dict)
+
+    def gen(self, c: int) -> int:
+        """The generator of coordinate ``c``."""
+        name, kind = self.coords[c]
+        label = {"L-low": "Lam", "L-high": "M"}.get(kind, ("W" if kind == "G" else "Y") + name[1:])
+        return self.space.index(label)
+
+    def scale(self, c: int) -> Fraction:
+        return self.chart.scales.get(self.coords[c][0], Fraction(1))
+
+
+def _values(root: Root, side: str, i: int) -> tuple[Frac, ...]:
+    """The probabilities of path ``i`` of one side as fractions of the root's generators (cached per half)."""
+    chart = root.chart
+    key = (root.half, side, i)
+    if key not in chart.fracs:
+        sym = {}
+        for name, kind in root.coords:
+            a = chart.algvars[name]
+            c = root.coords.index((name, kind))
+            sym[a] = (root.gen(c), root.scale(c), -1 if kind == "L-high" else 1)
+        paths = chart.paths_q if side == "q" else chart.paths_q2
+        cache: dict = chart.fracs.setdefault(("cache", root.half), {})
+        chart.fracs[key] = tuple(from_sympy(v, root.space, sym, cache) for v in paths[i].values)
+    return chart.fracs[key]
+
+
+def ratio(root: Root, i: int, j: int) -> Frac | str | None:
+    """``P_i(q)_r / P_j(q')_r`` reduced; None when ``P_i(q)_r = 0``; :data:`INFINITE` when only ``P_j(q')_r`` is 0."""
+    p = _values(root, "q", i)[root.r]
+    p2 = _values(root, "q2", j)[root.r]
+    if p.is_zero():
+        return None
+    if p2.is_zero():
+        return INFINITE
+    return div(p, p2)
+
+
+def log_value(kind: str, s: Fraction, scale: Fraction) -> Fraction:
+    """The log-variable at σ = s (s > 0 for the unbounded kinds): ``K(1 - 1/σ)`` for G and the low
+    half of L, ``K(1/σ - 1)`` for the high half, σ itself for an offset."""
+    if kind == "Z":
+        return s
+    return scale * (1 - 1 / s) if kind in ("G", "L-low") else scale * (1 / s - 1)
+
+
+def _exponent(root: Root, c: int, s: Fraction, scale: Fraction) -> Fraction | None:
+    """The log of the algebraic value at σ = s (``g·G``, ``g·L``, ``-g·L`` or ``g·Z``); None at 0 (σ = 0)."""
+    kind = root.coords[c][1]
+    if s == 0 and kind != "Z":
+        return None
+    return root.scale(c) * log_value(kind, s, scale) * (-1 if kind == "L-high" else 1)
+
+
+def alg_env(root: Root, box: tuple, scale: Fraction) -> list[Iv]:
+    """Intervals of every generator on ``box`` (increasing maps: the ends' images; ``T`` a point)."""
+    env = [Iv(0.0, 0.0)] * (root.space.t + 1)
+    env[root.space.t] = exp_interval(Fraction(1, root.space.lcd))
+    for c, (lo, hi) in enumerate(box):
+        a, b = (_exponent(root, c, s, scale) for s in (lo, hi))
+        env[root.gen(c)] = Iv(0.0 if a is None else exp_interval(a).a, 0.0 if b is None else exp_interval(b).b)
+    return env
+
+
+def log_interval(kind: str, lo: Fraction, hi: Fraction, scale: Fraction) -> Any:
+    """The log-variable's extended-real interval on a σ-interval (module docstring's maps)."""
+    inf = float("inf")
+    if kind == "Z":
+        return ext_interval(lo, hi)
+    if kind == "L-high":  # L = K(1/σ - 1), decreasing in σ
+        return ext_interval(scale * (1 / hi - 1) if hi else inf, scale * (1 / lo - 1) if lo else inf)
+    return ext_interval(scale * (1 - 1 / lo) if lo else -inf, scale * (1 - 1 / hi) if hi else -inf)
+
+
+def possible(path: Any, names: list, logs: dict) -> bool:
+    """Whether every constraint of ``path`` can hold somewhere on the box (``logs``: log-variable intervals)."""
+    return all(allowed & possible_signs(d, names, logs) for d, allowed in path.constraints)
+
+
+def _at(root: Root, R: Frac, c: int, s: Fraction, scale: Fraction) -> Frac | None:
+    """R at coordinate ``c`` = σ ``s``, exactly (None: not a power of ``T``, or a zero denominator)."""
+    x = _exponent(root, c, s, scale)
+    if x is None:
+        return subs(R, root.space, root.gen(c), None)
+    k = x * root.space.lcd
+    if k.denominator != 1:
+        return None
+    return subs(R, root.space, root.gen(c), int(k))
+
+
+def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
+          deadline: float | None) -> tuple[Frac, dict, list[int]]:
+    """R with every coordinate it does not depend on dropped, every monotone one moved to its largest
+    face and substituted exactly (module docstring); ``(R', fixed σ per coordinate, free coordinates)``."""
+    cur = R
+    fixed: dict[int, Fraction] = {}
+    gens = [root.gen(c) for c in range(len(box))]
+    for c, (lo, hi) in enumerate(box):
+        if lo == hi and gens[c] in free(cur, root.space):
+            nxt = _at(root, cur, c, lo, scale)
+            if nxt is not None:
+                fixed[c], cur = lo, nxt
+    while True:
+        check_deadline(deadline)
+        depends = free(cur, root.space)
+        loose = [c for c in range(len(box)) if c not in fixed and gens[c] in depends]
+        if not loose:
+            return cur, fixed, []
+        moved = False
+        for c in loose:
+            check_deadline(deadline)
+            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs)
+            if sign:
+                end = box[c][1] if sign > 0 else box[c][0]
+                nxt = _at(root, cur, c, end, scale)
+                if nxt is None:
+                    continue
+                fixed[c], cur = end, nxt
+                moved = True
+                break
+        if not moved:
+            return cur, fixed, loose
+
+
+def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict) -> int:
+    """+1 / -1 when ``∂cur/∂x_i`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
+    face), 0 when its sign is not decided; numerator and denominator are enclosed separately."""
+    key = (str(cur.num), str(cur.den), i)
+    if key not in cache:
+        cache[key] = derivative(cur, space, i)
+    d = cache[key]
+    if d.num.is_zero():
+        return 1
+    a, b = enclose(d.num, env), enclose(d.den, env)
+    # a denominator that vanishes only on the box's boundary (a factor W at W = 0) leaves the sign
+    # in the interior, and the function is continuous on the closed box
+    if not (finite(a) and finite(b)) or not ((b.a >= 0 and b.b > 0) or (b.b <= 0 and b.a < 0)):
+        return 0
+    sa = 1 if a.a >= 0 else -1 if a.b <= 0 else 0
+    return sa * (1 if b.b > 0 else -1)
