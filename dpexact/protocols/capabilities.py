@@ -14,6 +14,7 @@ from .mechanism import _CapabilityMeta
 
 if TYPE_CHECKING:
     from .backend import Backend
+    from .mechanism import AnyMechanism
     from .mechanism import AnyMechanism, Neighbourhood
 
 __all__ = ["IntervalLaw", "BatchFloatPmf", "ValidatedFloatPmf", "PatternLaw", "CouplingLaw", "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale",
@@ -312,7 +313,7 @@ def noise_unit(mechanism: AnyMechanism) -> Any:
     return (d if halved else d * 2) / Real.of(claimed_epsilon(mechanism))
 
 
-def box_law(mechanism: Any) -> Any:
+def box_law(mechanism: AnyMechanism) -> Any:
     """The law of a real-valued mechanism on boxes: the one adapter of "an interval law as a one-box law".
 
     Args:

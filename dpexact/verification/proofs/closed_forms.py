@@ -114,7 +114,7 @@ def closed_form_verdict(m: PrivacyMap, n: int | None = None, relation: str | Non
                          counterexample=cx if violated else None, recheck=rc, seconds=time.perf_counter() - t0)
 
 
-def _proof_on(m: Any, pl: PrivacyLevel, neighbourhood: Neighbourhood | None) -> Any:
+def _proof_on(m: AnyMechanism, pl: PrivacyLevel, neighbourhood: Neighbourhood | None) -> Any:
     """``(proof, witness)`` of the density-ratio theorem on the neighbourhood asked for, or None (no
     neighbourhood asked for: the proof units ran before this verdict on the mechanism's own)."""
     if neighbourhood is None:

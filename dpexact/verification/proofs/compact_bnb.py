@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ...protocols import AnyMechanism, mechanism_properties
+from ...protocols import AnyMechanism, Neighbourhood, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_enclosure import divide, enclose, log_upper, of_ball
@@ -124,17 +124,17 @@ class CompactBnB:
                      or len(relation.sensitivities) == n))
 
     # -- the unit protocol ------------------------------------------------------------------------
-    def prove(self, mechanism: Any, n: int | None, relation: Any) -> Proof | None:
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> Proof | None:
         """The proof when a run completed (its upper end is then exact); None otherwise (budget,
         expression size, an undecided constant: another unit may bound the law)."""
         out = self._cached(mechanism, n, relation)
         return None if out is None or out[0].details.get("status") != "proved" else out[0]
 
-    def witness(self, mechanism: Any, n: int | None, relation: Any) -> Witness | None:
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> Witness | None:
         out = self._cached(mechanism, n, relation)
         return None if out is None else out[1]
 
-    def _cached(self, mechanism: Any, n: int | None, relation: Any) -> tuple[Proof, Witness | None] | None:
+    def _cached(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> tuple[Proof, Witness | None] | None:
         key = (id(mechanism), n, relation.describe(), self)
         hit = _CACHE.get(key)
         if hit is not None and hit[0] is mechanism:
@@ -145,7 +145,7 @@ class CompactBnB:
         _CACHE[key] = (mechanism, out)
         return out
 
-    def bracket(self, mechanism: Any, n: int | None, relation: Any) -> tuple[Proof, Witness | None] | None:
+    def bracket(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> tuple[Proof, Witness | None] | None:
         """``(proof, witness)``: the proof of ``log-ratio <= upper`` on ℝⁿ (status ``proved``) or the
         status of the run that gave up, and, where a face above ε was met, a finite certified witness
         near it (None: the law cannot be compactified)."""
@@ -175,7 +175,7 @@ class CompactBnB:
         finally:
             iv.prec = saved
 
-    def _targets(self, mechanism: Any, n: int, relation: Any, roots: list, space: Space, target: Frac,
+    def _targets(self, mechanism: AnyMechanism, n: int, relation: Neighbourhood | str | None, roots: list, space: Space, target: Frac,
                  claim_text: str, deadline: float) -> tuple[Proof, Witness | None]:
         """Runs at the claimed ε (``target`` is e^ε), then at each exact face constant above it (the
         level of a violated law)."""
@@ -207,7 +207,7 @@ class CompactBnB:
         return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants",
                            witness), witness
 
-    def _proof(self, mechanism: Any, n: int, relation: Any, upper: float, exact: str | None, boxes: int, secs: float,
+    def _proof(self, mechanism: AnyMechanism, n: int, relation: Neighbourhood | str | None, upper: float, exact: str | None, boxes: int, secs: float,
                status: str, witness: Witness | None = None) -> Proof:
         domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": relation.describe(), "scores": "R^n",
                   "coverage": f"every real score vector of length {n} (charts q_m = max q, gaps compactified to "
@@ -221,7 +221,7 @@ class CompactBnB:
                          f"every neighbour q' ({relation.describe()}) and every output r"})
 
     # -- the search -------------------------------------------------------------------------------
-    def _roots(self, mechanism: Any, n: int, nb: Any, eps: Any,
+    def _roots(self, mechanism: AnyMechanism, n: int, nb: Neighbourhood, eps: Any,
                deadline: float) -> tuple[list[tuple[Root, list[Interval]]], Space]:
         """Every root (output, chart, half, offset family) with its box, and the generators' space."""
         if isinstance(nb, LInfBox):
@@ -242,7 +242,7 @@ class CompactBnB:
                     out.append((Root(r, chart.m, half, chart, coords, space), box))
         return out, space
 
-    def run(self, roots: list, space: Space, n: int, nb: Any, target: Frac,
+    def run(self, roots: list, space: Space, n: int, nb: Neighbourhood, target: Frac,
             deadline: float | None = None) -> CompactResult:
         """One branch-and-bound at ``target`` (the exact constant e^{log-ratio}); a run that meets the
         deadline or a step too large ends with status ``gave up`` and its bound so far."""
@@ -255,7 +255,7 @@ class CompactBnB:
             return CompactResult(False, state["worst"], boxes=state["count"], seconds=time.perf_counter() - t0,
                                  status=f"gave up: {exc}")
 
-    def _run(self, roots: list, space: Space, n: int, nb: Any, target: Frac, deadline: float,
+    def _run(self, roots: list, space: Space, n: int, nb: Neighbourhood, target: Frac, deadline: float,
              state: dict) -> CompactResult:
         t0 = time.perf_counter()
         scale = max(Fraction(x) for x in (nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity]))
@@ -367,7 +367,7 @@ def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:
     return lcm_of(dens)
 
 
-def finite_witness(mechanism: Any, roots: list, point: tuple, nb: Any, prec: int) -> Witness | None:
+def finite_witness(mechanism: AnyMechanism, roots: list, point: tuple, nb: Neighbourhood, prec: int) -> Witness | None:
     """A certified lower end near a face point: each coordinate at infinity (σ = 0) moved to a gap of
     ``-K·T`` (T in :data:`WITNESS_DISTANCES`), the rest at the face or the box's lower end, the
     log-ratio evaluated on the mechanism's own law in ball arithmetic; the best one."""

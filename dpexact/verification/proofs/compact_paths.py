@@ -36,6 +36,7 @@ from typing import Any, Sequence
 
 from ...numbers.backends import ExactBackend
 from ...numbers.comparisons import EQUAL, GREATER, SIGN
+from ...protocols import AnyMechanism
 
 __all__ = ["Unsupported", "Path", "ChartLaw", "run_chart", "MAX_PATHS", "ext_interval", "possible_signs"]
 
@@ -277,7 +278,7 @@ def _sym(x: Any) -> Any:
     return sympy.sympify(x)
 
 
-def _run_side(mechanism: Any, inputs: list[Any], names: list[Any], root: dict[Any, Any], logvars: dict[str, Any],
+def _run_side(mechanism: AnyMechanism, inputs: list[Any], names: list[Any], root: dict[Any, Any], logvars: dict[str, Any],
               algvars: dict[str, Any], coefficients: dict[Any, set[Fraction]], deadline: float | None) -> list[Path]:
     """Every path of the law on these symbolic inputs (depth-first over the open comparisons)."""
     import sympy
@@ -322,7 +323,7 @@ def _unit(values: set[Fraction]) -> Fraction:
     return Fraction(gcd(*[int(v * den) for v in nums]), den)
 
 
-def run_chart(mechanism: Any, n: int, m: int, z_root: Sequence[tuple[Any, Any]],
+def run_chart(mechanism: AnyMechanism, n: int, m: int, z_root: Sequence[tuple[Any, Any]],
               deadline: float | None = None) -> ChartLaw:
     """The law of ``mechanism`` (a ``define_mechanism`` pmf) on chart ``m`` (module docstring), its
     paths pruned by what the chart allows (``G_a <= 0``, ``Z`` in ``z_root``); each algebraic variable

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...numbers.real import Real
-from ...protocols import AnyMechanism, Components
+from ...protocols import AnyMechanism, Components, Neighbourhood
 from ..bracket import Proof, Witness
 from .symbolic_coupling import round_up
 
@@ -32,7 +32,7 @@ __all__ = ["ComposedLevel"]
 _TOLERANCE = 1e-7
 
 
-def _relation(relation: Any) -> str | None:
+def _relation(relation: Neighbourhood | str | None) -> str | None:
     return (relation or "all-differ") if relation is None or isinstance(relation, str) else None
 
 
@@ -41,7 +41,7 @@ class ComposedLevel:
 
     name = "basic composition of independent components"
 
-    def supports(self, mechanism: AnyMechanism, n: int | None, relation: Any) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> bool:
         return isinstance(mechanism, Components) and n is not None and _relation(relation) is not None
 
     def prove(self, mechanism: AnyMechanism, n: int | None, relation: str | None) -> Proof | None:

@@ -23,7 +23,7 @@ MAX_OUTPUTS = 4096
 
 
 @lru_cache(maxsize=64)
-def _bound(mechanism: Any, n: int, relation: str) -> CouplingBound:
+def _bound(mechanism: AnyMechanism, n: int, relation: str) -> CouplingBound:
     return coupling_bound(mechanism, n, relation)
 
 

@@ -46,7 +46,7 @@ import numpy as np
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import DENSITY_KINDS, AnyMechanism, LaplaceDensity, LaplacePieces, claimed_epsilon
+from ...protocols import DENSITY_KINDS, AnyMechanism, Neighbourhood, LaplaceDensity, LaplacePieces, claimed_epsilon
 from ..bracket import Proof, Witness
 from .lazy_sympy import symbols, sympy
 from .symbolic_coupling import round_up, symbolic_copy
@@ -308,7 +308,7 @@ class DensityRatioProof:
         return _witness(mechanism, pieces, d, delta.value, str(lvl) if exact else None)
 
 
-def proof_on_neighbourhood(mechanism: AnyMechanism, n: int, nb: Any) -> tuple[Proof, Witness | None] | None:
+def proof_on_neighbourhood(mechanism: AnyMechanism, n: int, nb: Neighbourhood) -> tuple[Proof, Witness | None] | None:
     """The density-ratio level on a neighbourhood *asked for* (``--neighbourhood box:Δ'``: an ℓ∞ box with one
     Δ', or ONE_DIFFER with its Δ') instead of the mechanism's own: the same theorem with Δ' (the level is
     convex in the offset, so its maximum over the box is at a vertex; module docstring), and the witness

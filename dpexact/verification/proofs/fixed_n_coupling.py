@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...protocols import AnyMechanism, ThresholdCouplingLaw
+from ...protocols import AnyMechanism, Neighbourhood, ThresholdCouplingLaw
 from ..bracket import Proof, Witness
 from .coupling_witness import cached_bound, coupling_witness
 from .symbolic_coupling import _NEIGHBOURS, round_up
@@ -31,7 +31,7 @@ class FixedNCoupling:
 
     name = "threshold-shift coupling (checked at the stated n)"
 
-    def supports(self, mechanism: AnyMechanism, n: int | None, relation: Any) -> bool:
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> bool:
         return (isinstance(mechanism, ThresholdCouplingLaw) and n is not None
                 and (relation is None or isinstance(relation, str)) and (relation or "all-differ") in _RELATIONS)
 

@@ -26,7 +26,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, Callable
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
@@ -345,7 +345,7 @@ def verify_continuous_boxes(
     prec: int = 96,
     name: str | None = None,
     approx_delta: Any = None,
-    law: Any = None,
+    law: Callable[..., Any] | None = None,
 ) -> Verdict:
     """Refute ε-DP (or, with ``approx_delta`` δ, (ε, δ)-DP) of a ``continuous`` mechanism with a
     closed-form ``box_probability`` (any mechanism defined through the protocol, no family-specific

@@ -28,7 +28,7 @@ import time
 from fractions import Fraction
 from typing import Any
 
-from ...protocols import Mechanism
+from ...protocols import AnyMechanism, Mechanism
 from ...numbers.backends import ball_context
 from ..bracket import Proof, Witness
 from ..verdict import Verdict
@@ -156,7 +156,7 @@ def pattern_level(m: Mechanism, n: int, relation: str, start: str | None = None,
                    arithmetic=f"ball:{_CHECK_PREC}", note=f"two-level witness on n = {n} queries (maximised)")
 
 
-def widest_pattern_witness(v: Verdict, mechanism: Any, n: int | None, relation: str | None, proof: Proof | None,
+def widest_pattern_witness(v: Verdict, mechanism: AnyMechanism, n: int | None, relation: str | None, proof: Proof | None,
                            witness: Witness | None) -> Witness | None:
     """The larger of ``witness`` and the maximised two-level witness of a pattern law (:func:`pattern_level`)
     for a violated verdict: on the verdict's n, and on 3n queries (at most 32) when the proof above covers

@@ -37,7 +37,7 @@ from typing import Any, Iterator, Sequence
 
 from ...numbers.backends import ball_context
 from ...numbers.real import Real
-from ...protocols import ValueLoss
+from ...protocols import AnyMechanism, ValueLoss
 from ..bracket import Witness
 
 __all__ = ["tail_witness", "noisy_max_witness", "placements", "certify", "lower_float", "MAX_OUTPUTS", "SPREADS"]
@@ -64,13 +64,13 @@ def _corners(delta: Fraction, relation: str) -> list[tuple[Fraction, Fraction]]:
     return out
 
 
-def _released(m: Any, output: str) -> bool:
+def _released(m: AnyMechanism, output: str) -> bool:
     from ...protocols import PART_KINDS, PartBoxLaw
 
     return m.output_kind in PART_KINDS and isinstance(m, PartBoxLaw) and "T" in output
 
 
-def _log_ratio(m: Any, q: list, q2: list, output: str, box: list | None) -> Any:
+def _log_ratio(m: AnyMechanism, q: list, q2: list, output: str, box: list | None) -> Any:
     """The certified log-ratio of ``output`` (with ``box`` for its released values) as a ball, or None."""
     with ball_context(_PREC):
         if box is None:
@@ -84,7 +84,7 @@ def _log_ratio(m: Any, q: list, q2: list, output: str, box: list | None) -> Any:
         return p1.log() - p2.log()
 
 
-def _setup(m: Any, relation: str) -> tuple[Fraction, Fraction, Fraction] | None:
+def _setup(m: AnyMechanism, relation: str) -> tuple[Fraction, Fraction, Fraction] | None:
     """``(Δ, T, largest noise scale)`` as rationals, or None (the witness needs them exact)."""
     if relation not in ("all-differ", "monotone"):
         return None
@@ -95,7 +95,7 @@ def _setup(m: Any, relation: str) -> tuple[Fraction, Fraction, Fraction] | None:
     return delta.value, thr.value, max(b.value for b in scales)
 
 
-def placements(m: Any, n: int, relation: str, outputs: Sequence[str]) -> Iterator[tuple[str, list, list, str]]:
+def placements(m: AnyMechanism, n: int, relation: str, outputs: Sequence[str]) -> Iterator[tuple[str, list, list, str]]:
     """Candidate pairs ``(output, q, q', note)``: for each of the first :data:`MAX_OUTPUTS` outputs (longest
     first), each spread of :data:`SPREADS` and each corner, ⊥ queries at ``T + L`` moved by ``d_⊥`` and ⊤
     queries at ``T - L`` moved by ``d_⊤`` (module docstring)."""
@@ -114,7 +114,7 @@ def placements(m: Any, n: int, relation: str, outputs: Sequence[str]) -> Iterato
                                  f"⊤ {d_t}")
 
 
-def certify(m: Any, o: str, q: list, q2: list) -> tuple[Any, Any] | None:
+def certify(m: AnyMechanism, o: str, q: list, q2: list) -> tuple[Any, Any] | None:
     """``(log-ratio ball, output as JSON)`` of ``o`` between ``q`` and ``q'`` from the law (module docstring),
     or None when the law cannot say (a probability 0, or outside what the law evaluates)."""
     box = None
@@ -141,7 +141,7 @@ def lower_float(lr: Any) -> float:
         return math.nextafter(float(lr.lower()), -math.inf)
 
 
-def tail_witness(m: Any, n: int, relation: str, outputs: Sequence[str], target: float | None = None,
+def tail_witness(m: AnyMechanism, n: int, relation: str, outputs: Sequence[str], target: float | None = None,
                  tolerance: float = 1e-9, seconds: float = SECONDS) -> Witness | None:
     """The best certified tail witness over ``outputs`` (module docstring), or None when none is positive.
 
@@ -168,7 +168,7 @@ def tail_witness(m: Any, n: int, relation: str, outputs: Sequence[str], target: 
     return best[1]
 
 
-def noisy_max_witness(m: Any, n: int, relation: str, spread: int = 64) -> Witness | None:
+def noisy_max_witness(m: AnyMechanism, n: int, relation: str, spread: int = 64) -> Witness | None:
     """Report noisy max's tail witness: candidate 0 far below the others (``q = (0, L, …, L)``, L =
     ``spread`` noise scales), moved down by Δ while the others move up (ALL_DIFFER; only candidate 0
     moves on monotone and ONE_DIFFER neighbours). Conditioning on the other noises (Dwork & Roth 2014
