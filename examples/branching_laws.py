@@ -15,7 +15,7 @@ Three of them break ε-DP only where a grid of score vectors never looks; two ar
   same output outside a tie of the n − 1 others.
 
     python -m dpexact verify -m examples/branching_laws.py:em_at_037 -e 1 --n 3    # violated at q' = 0.37
-    python -m dpexact verify -m examples/branching_laws.py:top1_ties -e 1 --n 3    # private (score box)
+    python -m dpexact verify -m examples/branching_laws.py:top1_ties -e 1 --n 3    # private (every real score vector)
 
 The branch-and-bound runs each law along every branch it takes on a box of scores (the
 comparisons are the backend's certified ones), and splits a box *at* a constant a score is
