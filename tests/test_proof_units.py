@@ -35,7 +35,9 @@ def test_every_unit_offers_the_one_interface():
 def test_the_order_is_theorems_then_branch_and_bound_then_relation_units_then_verdict_units():
     names = [u.name for u in PROOFS]
     assert names[:len(THEOREMS)] == [t.name for t in THEOREMS]
-    assert isinstance(PROOFS[len(THEOREMS)], SelectionBnB)
+    # a theorem first; else the compact branch-and-bound over every real score vector; else the box's
+    assert PROOFS[len(THEOREMS)].name == "compact-branch-and-bound"
+    assert isinstance(PROOFS[len(THEOREMS) + 1], SelectionBnB)
     assert names[-2:] == ["threshold-shift coupling", "closed form"]
 
 

@@ -144,7 +144,7 @@ def test_the_box_verdict_names_its_box_in_the_headline(monkeypatch):
     from typer.testing import CliRunner
 
     from dpexact.cli.main import app
-    from dpexact.verify import proofs
+    from dpexact.verification import proofs
 
     monkeypatch.setattr(proofs, "PROOFS", [u for u in proofs.PROOFS if u.name != "compact-branch-and-bound"])
     r = CliRunner().invoke(app, ["verify", "-m", "examples/branching_laws.py:top1_ties", "-e", "1", "--n", "3"])

@@ -353,7 +353,7 @@ def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:
     and of the offsets' exponents ``g·Δ``: so that each is an integer power of ``T = e^{1/lcd}``."""
     import sympy
 
-    dens = [int(sympy.Rational(eps).q)] if getattr(eps, "is_Rational", False) else []
+    dens = [int(sympy.Rational(eps).q)] if isinstance(eps, sympy.Rational) else []
     for chart in charts:
         for paths in (chart.paths_q, chart.paths_q2):
             for p in paths:

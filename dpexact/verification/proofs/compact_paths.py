@@ -214,7 +214,8 @@ class SymbolicBackend(ExactBackend):
     def _free(self, x: Any) -> bool:
         import sympy
 
-        return bool(getattr(sympy.sympify(x), "free_symbols", set()) & set(self.names))
+        e = sympy.sympify(x)
+        return isinstance(e, sympy.Basic) and bool(e.free_symbols & set(self.names))
 
     def exp(self, x: Any) -> Any:
         import sympy
