@@ -38,7 +38,7 @@ from typing import Any
 
 __all__ = ["PeerEntry", "PEER_SUITES", "CLOSED_WIDTH", "run_entry", "run_suites", "summary"]
 
-#: a bracket is closed when its relative width is at most this (issue 31), or its witness is unbounded
+#: a bracket is closed when its relative width is at most this, or its witness is unbounded
 CLOSED_WIDTH = 1e-6
 
 _SNIPER_LOG = "eth-sri/dp-sniper eval_sp2021/reference-results/dd_search_reg_data.log (time_dd_search + time_final_estimate_eps)"
