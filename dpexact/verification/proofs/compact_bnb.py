@@ -358,7 +358,7 @@ def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:
         for paths in (chart.paths_q, chart.paths_q2):
             for p in paths:
                 for v in p.values:
-                    for e in sympy.sympify(v).atoms(sympy.exp):
+                    for e in sympy.sympify(v, strict=True).atoms(sympy.exp):
                         if e.args[0].is_Rational:
                             dens.append(int(e.args[0].q))
         for name, g in chart.scales.items():
