@@ -29,7 +29,10 @@ polynomials, evaluated once in each backend's arithmetic: exact (sympy, rational
 ball (rigorous), mp; float is the ball value rounded once (so its bound is proven).
 
 This file is an example of the subclass route: a frozen dataclass with the public hooks
-``pmf_float``, ``pmf_backend`` and ``sample``, and declared properties.
+``pmf_float``, ``pmf_backend`` and ``sample``, and declared properties. It also states its law as
+report-noisy-max with integer noise (``integer_noise()``, ``dpexact.protocols.IntegerNoisyArgmax``):
+the lattice proof reads that statement, screens it against ``pmf_backend``, and proves the level
+``rate · 2Δ = ε`` for every integer score vector (``verify`` says ``private``).
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ import numpy as np
 
 from dpexact.mechanisms import SelectionMechanism
 from dpexact.numbers import BallBackend, ExactBackend, Pmf, Real
-from dpexact.protocols import MechanismProperties
+from dpexact.protocols import IntegerNoise, MechanismProperties
 
 __all__ = ["GeometricNoisyMax"]
 
@@ -212,6 +215,11 @@ class GeometricNoisyMax(SelectionMechanism):
         if max(out) - min(out) > MAX_SPREAD:
             raise ValueError(f"scores: max − min = {max(out) - min(out)} exceeds the limit {MAX_SPREAD} of the exact law")
         return out
+
+    def integer_noise(self) -> IntegerNoise:
+        """The law in the terms the lattice proof reads (``dpexact.protocols.IntegerNoisyArgmax``):
+        noisy argmax of i.i.d. two-sided geometric noise with α = e^(−ε/(2Δ)), uniform ties."""
+        return IntegerNoise(rate=self.epsilon / (self.sensitivity * 2))
 
     def _alpha(self, backend: Any) -> Any:
         return backend.exp(backend.from_real(-self.epsilon / (self.sensitivity * 2)))

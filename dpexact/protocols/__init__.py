@@ -67,7 +67,8 @@ from .mechanism import (OutputKind, FINITE_KINDS, REAL_KINDS, KIND_METHODS, SELE
                         DENSITY_KINDS, COMPOSED_KINDS, RecordedRelation, MechanismProperties, Neighbourhood,
     FiniteDomain, Mechanism, ContinuousMechanism, AnyMechanism, SameLaw, Named, DeclaresKind, IntervalProbability,
     Pdf, LogPdf, Components, is_mechanism, check_mechanism, mechanism_size, mechanism_properties)
-from .proof_laws import CouplingUnits, LaplaceDensity, LaplacePieces, ThresholdCouplingLaw
+from .proof_laws import (CouplingUnits, LaplaceDensity, LaplacePieces, ThresholdCouplingLaw, IntegerNoise,
+                         IntegerNoisyArgmax, INTEGER_NOISE_FAMILIES)
 
 __all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "SELECTION_KINDS", "PART_KINDS", "INTERVAL_KINDS",
            "DENSITY_KINDS", "COMPOSED_KINDS", "MechanismProperties", "Neighbourhood", "RecordedRelation",
@@ -77,4 +78,5 @@ __all__ = ["OutputKind", "FINITE_KINDS", "REAL_KINDS", "KIND_METHODS", "SELECTIO
            "BoxLaw", "PartBoxLaw", "BoxCoordinates", "NoiseScale", "NoiseScales", "ValueLoss", "ExactPatternValue",
            "ExactDifferenceSign", "ScreenLogpmf", "PrivacyLevel", "PrivacyMap", "Thresholded", "MonotoneQuality",
            "CutoffLaw", "ValueCount", "ClaimedEpsilon", "value_count", "claimed_epsilon", "noise_unit", "box_law",
-           "CouplingUnits", "ThresholdCouplingLaw", "LaplacePieces", "LaplaceDensity", "Backend", "BackendOps"]
+           "CouplingUnits", "ThresholdCouplingLaw", "LaplacePieces", "LaplaceDensity", "IntegerNoise",
+           "IntegerNoisyArgmax", "INTEGER_NOISE_FAMILIES", "Backend", "BackendOps"]

@@ -1,13 +1,15 @@
 """Laws stated in the terms a whole-space proof reads: threshold-shift coupling factors
-(:class:`CouplingUnits`, :class:`ThresholdCouplingLaw`) and Laplace density pieces
-(:class:`LaplacePieces`, :class:`LaplaceDensity`)."""
+(:class:`CouplingUnits`, :class:`ThresholdCouplingLaw`), Laplace density pieces
+(:class:`LaplacePieces`, :class:`LaplaceDensity`) and report-noisy-max on integer scores
+(:class:`IntegerNoise`, :class:`IntegerNoisyArgmax`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["CouplingUnits", "ThresholdCouplingLaw", "LaplacePieces", "LaplaceDensity"]
+__all__ = ["CouplingUnits", "ThresholdCouplingLaw", "LaplacePieces", "LaplaceDensity", "IntegerNoise",
+           "IntegerNoisyArgmax", "INTEGER_NOISE_FAMILIES"]
 
 
 
@@ -90,3 +92,30 @@ class LaplaceDensity(Protocol):
     def logpdf(self, queries: Any, y: Any) -> float: ...
 
     def box_probability(self, queries: Any, box: Any, backend: str = "ball", prec: int = 128) -> Any: ...
+
+
+#: the integer noise families a proof can read (:class:`IntegerNoise`)
+INTEGER_NOISE_FAMILIES = ("two-sided-geometric",)
+
+
+@dataclass(frozen=True)
+class IntegerNoise:
+    """One integer noise variable of a noisy-argmax law, stated for the lattice proofs.
+
+    ``"two-sided-geometric"``: ``Pr[Z = z] = (1 - α)/(1 + α) · α^|z|`` for every integer z, with
+    ``α = e^{-rate}`` (the difference of two i.i.d. geometric variables on {0, 1, ...} of ratio α).
+    ``rate`` is an exact :class:`~dpexact.numbers.Real` > 0.
+    """
+
+    rate: Any
+    family: str = "two-sided-geometric"
+
+
+@runtime_checkable
+class IntegerNoisyArgmax(Protocol):
+    """A selection law on integer score vectors stated as report-noisy-max: the output is an index of
+    ``max_r (q_r + Z_r)`` with ``Z_0, Z_1, ...`` i.i.d. as ``integer_noise()`` (:class:`IntegerNoise`),
+    ties among the noisy maxima broken uniformly at random. The mechanism also declares
+    ``integer_scores``; its ``pmf`` is this law (the lattice proof screens the two against each other)."""
+
+    def integer_noise(self) -> IntegerNoise: ...
