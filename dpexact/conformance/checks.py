@@ -19,6 +19,11 @@ check                    passes when
                          (:func:`~dpexact.verification.decide.regularity.check_regularity`) on the corpus and on
                          its copies scaled by 10 and 1000, with shifts from 1 to 10⁴ of both signs; a
                          refutation names the vectors and outputs (a certified witness pair)
+``stated-law``           (a law stated as noisy argmax of integer noise,
+                         :class:`~dpexact.protocols.IntegerNoisyArgmax`, only) the pmf's balls overlap
+                         the stated law's, computed independently on integer vectors of each corpus
+                         length (:mod:`~dpexact.verification.decide.noisy_argmax_law`; the lattice proof
+                         reads the statement, so a false one is caught here and there)
 ``bad-input``            empty / non-finite / string scores and an unknown backend raise a one-line
                          ``ValueError`` / ``TypeError``
 =======================  ===========================================================================
@@ -53,7 +58,8 @@ from ..mechanisms.base import MechanismCrash
 from ..numbers.backends import Backend, get_backend
 from ..numbers.real import Real
 from .report import ConformanceCheck, ConformanceReport, cx as _cx
-from ..protocols import AnyMechanism, BoxLaw, Named, check_mechanism, mechanism_properties, mechanism_size
+from ..protocols import (AnyMechanism, BoxLaw, IntegerNoisyArgmax, Named, check_mechanism, mechanism_properties,
+                         mechanism_size)
 from ..verification.kinds import kind_of
 from ..numbers.backends import exact_sympy
 from ..numbers.exp_lattice import exact_sign
@@ -61,7 +67,7 @@ from ..numbers.exp_lattice import exact_sign
 __all__ = ["ConformanceCheck", "ConformanceReport", "conform", "default_corpus", "CHECKS"]
 
 CHECKS = ("protocol", "sums-to-one", "ball-encloses-exact", "float-within-bound", "sampler-agrees",
-          "symmetric", "shift-invariant", "monotone", "box-marginal", "bad-input")
+          "symmetric", "shift-invariant", "monotone", "box-marginal", "stated-law", "bad-input")
 U = 2.0**-53
 
 
@@ -173,6 +179,8 @@ def conform(mechanism: AnyMechanism, corpus: Sequence[Sequence[Any]] | None = No
         rep.checks.append(_checked("float-within-bound", _float_bound, mechanism, vecs, exact_max_n))
         rep.checks.append(_checked("sampler-agrees", _sampler, mechanism, vecs, draws, seed))
         rep.checks.extend(_declared(mechanism, props, vecs, certified=True))
+        if isinstance(mechanism, IntegerNoisyArgmax):
+            rep.checks.append(_checked("stated-law", _stated_law, mechanism, vecs))
     else:
         from .real_outputs import real_checks
 
@@ -434,6 +442,21 @@ def _declared(m: AnyMechanism, props: Any, vecs: list, certified: bool) -> list[
             out.append(ConformanceCheck(k, True, f"not refuted on {rep.checked[names[k]]} comparisons (ball), nor on "
                                         f"{extra} more at scales up to 1e4"))
     return out
+
+
+def _stated_law(m: IntegerNoisyArgmax, vecs: list) -> ConformanceCheck:
+    """The pmf against the law it states as integer noisy argmax, at every corpus length."""
+    from ..verification.decide.noisy_argmax_law import screen_stated_law
+
+    try:
+        screens = [screen_stated_law(m, n) for n in sorted({len(v) for v in vecs})]
+    except (ValueError, TypeError, ArithmeticError) as exc:
+        return ConformanceCheck("stated-law", False, f"reading integer_noise() failed: {exc}")
+    bad = [s for s in screens if not s.agrees]
+    if bad:
+        return ConformanceCheck("stated-law", False, f"the pmf is not the law stated by integer_noise(): {bad[0].refuted}")
+    return ConformanceCheck("stated-law", True, f"the pmf agrees with the stated noisy-argmax law on "
+                                                f"{sum(s.vectors for s in screens)} integer vectors (ball)")
 
 
 def _bad_input(m: AnyMechanism) -> ConformanceCheck:
