@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 
 import dpexact
@@ -43,6 +44,7 @@ MECHANISMS = [
     ("user EM, exponent doubled at spread >= 18Δ (examples/)", "branching:em_gap18", {"epsilon": 1}, None),
     ("user GRR as an argmax law, ties shared (examples/)", "branching:grr_argmax", {"epsilon": 1}, None),
     ("user top-1 with ties, weight e^{ε/2} (examples/)", "branching:top1_ties", {"epsilon": 1}, None),
+    ("geometric noisy max, integer scores (examples/)", "geometric", {"epsilon": 1}, None),
 ]
 
 
@@ -64,11 +66,13 @@ def _example(module: str, attr: str) -> object:
     path = Path(__file__).resolve().parents[1] / "examples" / f"{module}.py"
     spec = importlib.util.spec_from_file_location(module, path)
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[module] = mod  # a dataclass looks its module up while the class is built
     spec.loader.exec_module(mod)
     return getattr(mod, attr)
 
 
-USER = {"user-half-em": _user_half_em, "biased-coin": lambda: _example("biased_coin_top1", "biased_coin")}
+USER = {"user-half-em": _user_half_em, "biased-coin": lambda: _example("biased_coin_top1", "biased_coin"),
+        "geometric": lambda: _example("geometric_noisy_max", "GeometricNoisyMax")(epsilon=1)}
 
 
 def row(label: str, name: str, params: dict, n: int) -> dict:
