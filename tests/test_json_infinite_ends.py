@@ -168,3 +168,17 @@ def test_a_stray_infinity_is_refused_not_printed():
     with pytest.raises(ValueError):
         emit_json({"x": math.inf}, True, None, command="verify")
     emit_json({"x": None}, False, None, command="verify")  # null is fine
+
+
+def test_bracket_ends_exactly_beside_their_floats():
+    from dpexact.verification.bracket import EpsilonBracket, Proof, Witness
+
+    up = Proof(math.log(3), "theorem", {"n": "every", "scores": "R^n"}, upper="log(3)")
+    d = EpsilonBracket(None, up).as_dict()
+    assert (d["lower_float"], d["lower_exact"], d["upper_float"], d["upper_exact"]) == (0.0, "0", math.log(3), "log(3)")
+    assert d["relative_width"] is None and d["relative_width_exact"] == "inf"  # no witness below
+    w = Witness(math.log(2), ("0",), ("1",), 0, "exact", lower="log(2)")
+    d = EpsilonBracket(w, None).as_dict()
+    assert (d["lower_float"], d["lower_exact"], d["upper_float"], d["upper_exact"]) == (math.log(2), "log(2)", None, "inf")
+    d = EpsilonBracket(w, up).as_dict()
+    assert d["relative_width"] == pytest.approx((math.log(3) - math.log(2)) / math.log(3)) and "relative_width_exact" not in d

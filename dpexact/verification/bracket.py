@@ -39,8 +39,6 @@ BracketDecision = Literal["private", "private-within-scope", "violated", "undeci
 WHOLE_SCORE_DOMAINS = ("R^n", "Z^n")
 
 
-
-
 @dataclass(frozen=True)
 class Witness:
     """A certified lower end: neighbours, an output set and a log-ratio re-checked in ``arithmetic``.
@@ -272,10 +270,10 @@ class EpsilonBracket:
 
     @staticmethod
     def _end_text(x: float, text: str | None) -> str:
-        # an end with no evidence is the trivial one: 0 below (ε* >= 0), ∞ above
+        # an end with no evidence is the trivial one: 0 below (ε* >= 0), ∞ above (x is then 0.0 or inf)
         if not math.isfinite(x):
             return nonfinite_text(x) or "inf"
-        return text if text is not None else repr(x)
+        return text if text is not None else ("0" if x == 0 else repr(x))
 
     def as_dict(self) -> dict[str, Any]:
         return {
