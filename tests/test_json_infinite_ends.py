@@ -182,3 +182,29 @@ def test_bracket_ends_exactly_beside_their_floats():
     assert (d["lower_float"], d["lower_exact"], d["upper_float"], d["upper_exact"]) == (math.log(2), "log(2)", None, "inf")
     d = EpsilonBracket(w, up).as_dict()
     assert d["relative_width"] == pytest.approx((math.log(3) - math.log(2)) / math.log(3)) and "relative_width_exact" not in d
+
+
+def test_bench_peers_row_with_an_unbounded_level_is_null_with_inf_beside_it():
+    from dpexact.suites.peers import PeerRow
+    from dpexact.verification.bracket import EpsilonBracket, Witness
+
+    w = Witness(math.inf, ("0",), ("1",), "FFT", "ball:256", lower="inf", unbounded=True)
+    half = EpsilonBracket(None, None).as_dict()  # neither end: the width is infinite
+    for bracket, width, width_exact in ((EpsilonBracket(w, None).as_dict(), 0.0, None), (half, None, "inf")):
+        row = PeerRow("s", "n", "svt5", {"epsilon": "1"}, "1", "not-private", "violated", True, math.inf, 0.1, None,
+                      level="inf", epsilon_bracket=bracket)
+        d = row.as_dict() | row.bracket_columns()
+        assert d["worst_log_ratio"] is None and d["worst_log_ratio_exact"] == "inf"
+        assert d["relative_width"] == width and d.get("relative_width_exact") == width_exact
+        validate("bench-peers", {"schema_version": "1.0", "command": "bench-peers", "rows": [d]})
+        _strict(json.dumps(d, allow_nan=False, default=str))
+
+
+def test_sweep_table_cell_shows_the_exact_text_of_a_null_ratio():
+    from dpexact.sweep.report import _cell
+
+    assert _cell("verify", {"verdict": "violated", "worst_log_ratio": None, "worst_log_ratio_exact": "inf"}, None) == "violated inf"
+    assert _cell("verify", {"verdict": "violated", "worst_log_ratio": 1.25}, None) == "violated 1.25"
+    assert _cell("verify", {"verdict": "violated", "worst_log_ratio": "inf"}, None) == "violated inf"  # stored before #36
+    assert _cell("verify", {"verdict": "private", "delta": "1/10", "worst_delta": None, "worst_delta_exact": "nan"},
+                 None) == "private δ(ε)≈nan"
