@@ -208,3 +208,11 @@ def test_sweep_table_cell_shows_the_exact_text_of_a_null_ratio():
     assert _cell("verify", {"verdict": "violated", "worst_log_ratio": "inf"}, None) == "violated inf"  # stored before #36
     assert _cell("verify", {"verdict": "private", "delta": "1/10", "worst_delta": None, "worst_delta_exact": "nan"},
                  None) == "private δ(ε)≈nan"
+
+
+def test_pmf_relative_error_without_a_finite_bound_is_null_with_inf_beside_it():
+    # EM at ε = 1e400 in ball arithmetic: the pmf is exact-ish, but its stated relative error is not finite
+    d = _json(["pmf", "-m", "em", "-e", "1e400", "-q", "1,0", "-b", "ball"], "pmf")
+    assert d["pmf_rel_error"] is None and d["pmf_rel_error_exact"] == "inf"
+    f = _json(["pmf", "-m", "em", "-e", "1", "-q", "1,0", "-b", "float"], "pmf")
+    assert isinstance(f["pmf_rel_error"], float) and "pmf_rel_error_exact" not in f
