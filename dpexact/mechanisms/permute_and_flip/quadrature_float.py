@@ -40,7 +40,10 @@ done in place in the exponent and weight buffers, in cache-sized pieces, so that
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import os
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +52,12 @@ from .gauss_exact import SMALL_N
 from .quadrature import U, QuadratureReport, _small, _truncation
 from .quadrature_rules import KMAX, TARGET, log_ratio, node_rule, series_lengths, threshold
 
-__all__ = ["pf_pmf_quadrature_float", "TARGET", "KMAX"]
+__all__ = ["pf_pmf_quadrature_float", "kernel_route", "TARGET", "KMAX", "KERNEL_MIN_N"]
+
+#: from this n on the compiled kernel (:mod:`.quadrature_kernel`) runs when numba is installed; below it
+#: one numpy call costs less than a tenth of a millisecond more, against ~0.5 s to import numba once
+KERNEL_MIN_N = 512
+_KERNEL: Any = None  # the kernel's entry once looked up; False: no numba (or DPEXACT_NUMBA=0)
 
 TABLE_MAX = 1 << 14  # medium weights up to this count: power table + matrix product
 PIECE = 1 << 14  # the tiny update runs over pieces of this many entries (128 KB)
@@ -67,17 +75,41 @@ def _groups(xl: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     return xl, None, np.ones(xl.size)
 
 
-def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
+def kernel_route() -> Any:
+    """The compiled route's entry (:func:`.quadrature_kernel.pf_pmf_quadrature_kernel`), or ``False``
+    when numba is not installed or ``DPEXACT_NUMBA=0``; looked up (numba imported) on first need only."""
+    global _KERNEL
+    if _KERNEL is None:
+        _KERNEL = False
+        if os.environ.get("DPEXACT_NUMBA", "1") != "0" and importlib.util.find_spec("numba") is not None:
+            from .quadrature_kernel import pf_pmf_quadrature_kernel
+
+            _KERNEL = pf_pmf_quadrature_kernel
+    return _KERNEL
+
+
+def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
+                            kernel: bool | None = None) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
     """Float64 pmf and log-pmf of PF from exponents ``x = c(q - q*)`` (the maximum exactly 0).
 
     ``x`` is owned by the call: it becomes the log-pmf (no copy). Returns ``(pmf, logpmf,
     report)``; the report's truncation, quadrature, series and rounding terms sum to a bound of
     the relative error of every entry (the caller adds ``2.5u|x_r|`` for the exponents' own
-    rounding). ``n <= SMALL_N`` goes to the exact Gauss rule (:mod:`.gauss_exact`).
+    rounding). ``n <= SMALL_N`` goes to the exact Gauss rule (:mod:`.gauss_exact`). ``kernel``:
+    ``True`` the compiled kernel (numba), ``False`` the numpy route below, ``None`` the kernel from
+    ``KERNEL_MIN_N`` weights on when numba is installed; both routes compute the same quantities
+    with the same bounds (:mod:`.quadrature_kernel` says what differs: the order of roundings).
     """
     n = x.size
     if n <= SMALL_N:
         return _small(x)
+    if kernel is None:
+        kernel = n >= KERNEL_MIN_N and bool(kernel_route())
+    if kernel:
+        route = kernel_route()
+        if not route:
+            raise RuntimeError("the compiled PF kernel needs numba (pip install 'dpexact[fast]')")
+        return route(x, L)
     p = np.exp(x)
     S = float(np.add.reduce(p))
     s_err = (n.bit_length() + 16) * U * S  # pairwise summation
@@ -232,8 +264,9 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     quad_rel = quad_abs * 2 * P
     # a-priori rounding: the sums S, S_1 = S - Σ_large, S_2 (pairwise: (log2 n + 16)u of S·T in log F),
     # log F's terms, the node and moment sums, the power table / Horner, the final products
-    rounding = U * (-8 * float(np.minimum.reduce(logF))  # log F <= 0 + 2 * (n.bit_length() + 16) * (S * T + 1)
-                    + 4 * n_nodes + 8 * (K + K_F) + 50)
+    # (the summation term was lost inside a comment in 1b30280; restored: the sums' rounding reaches log F)
+    rounding = U * (-8 * float(np.minimum.reduce(logF))  # log F <= 0
+                    + 2 * (n.bit_length() + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
     report = QuadratureReport(
         nodes=n_nodes,
         T=T,
