@@ -48,18 +48,23 @@ GROUP_MIN = 32  # large weights are grouped by value (ties) only above this coun
 N_REPORT = 13  # the report vector's length (see pf_kernel)
 
 
-@_jit
-def _block_powers(buf, b, R, pw, out):
-    """``out[r] = Σ_{j<b} buf[j]^(r+1)`` for r < R: 8 interleaved accumulators, then a 3-level tree."""
+_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+
+
+@_inline
+def _push_block(src, lo, b, R, pw, stack, occ, blk):
+    """Sums of ``src[lo:lo+b]^1 .. ^R`` (b <= 128) pushed onto the binary counter ``stack``/``occ``.
+    Per block: 8 interleaved accumulators (a vector register) and a 3-level tree; the counter
+    combines equal-size partial sums (pairwise). Inlined: a call per block costs more than its sums."""
+    nb8 = b // 8 * 8
     for j in range(b):
-        pw[j] = buf[j]
+        pw[j] = src[lo + j]
     for r in range(R):
         if r > 0:
             for j in range(b):
-                pw[j] *= buf[j]
+                pw[j] *= src[lo + j]
         a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-        j = 0
-        while j + 8 <= b:
+        for j in range(0, nb8, 8):
             a0 += pw[j]
             a1 += pw[j + 1]
             a2 += pw[j + 2]
@@ -68,28 +73,16 @@ def _block_powers(buf, b, R, pw, out):
             a5 += pw[j + 5]
             a6 += pw[j + 6]
             a7 += pw[j + 7]
-            j += 8
-        rem = b - j
-        if rem > 0:
-            a0 += pw[j]
-        if rem > 1:
-            a1 += pw[j + 1]
-        if rem > 2:
-            a2 += pw[j + 2]
-        if rem > 3:
-            a3 += pw[j + 3]
-        if rem > 4:
-            a4 += pw[j + 4]
-        if rem > 5:
-            a5 += pw[j + 5]
-        if rem > 6:
-            a6 += pw[j + 6]
-        out[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-
-
-@_jit
-def _push(stack, occ, blk, R):
-    """Add one block's sums to the binary counter (pairwise: equal-size partial sums are combined)."""
+        for j in range(nb8, BLOCK):  # the remainder's k-th entry goes to accumulator k, zeros after it
+            pw[j] = pw[j] if j < b else 0.0
+        a0 += pw[nb8]
+        a1 += pw[nb8 + 1]
+        a2 += pw[nb8 + 2]
+        a3 += pw[nb8 + 3]
+        a4 += pw[nb8 + 4]
+        a5 += pw[nb8 + 5]
+        a6 += pw[nb8 + 6]
+        blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
     lv = 0
     while occ[lv]:
         for r in range(R):
@@ -101,18 +94,17 @@ def _push(stack, occ, blk, R):
     occ[lv] = True
 
 
-@_jit
-def _total(stack, occ, R, out):
-    """The counter's partial sums added from the lowest level up (each entry meets <= levels + 1 more)."""
+@_inline
+def _counter_total(stack, occ, R):
+    """The counter's partial sums added from the lowest level up (an entry meets <= levels + 1 more)."""
+    out = np.zeros(R)
     first = True
     for lv in range(LEVELS):
         if occ[lv]:
             for r in range(R):
                 out[r] = stack[lv, r] if first else out[r] + stack[lv, r]
             first = False
-    if first:
-        for r in range(R):
-            out[r] = 0.0
+    return out
 
 
 @_jit
@@ -120,15 +112,39 @@ def _power_sums(v, m, R):
     """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, pairwise (module docstring)."""
     stack = np.zeros((LEVELS, R))
     occ = np.zeros(LEVELS, dtype=np.bool_)
-    pw = np.empty(BLOCK)
+    pw = np.zeros(BLOCK + 8)
     blk = np.empty(R)
     for lo in range(0, m, BLOCK):
-        b = min(BLOCK, m - lo)
-        _block_powers(v[lo:lo + b], b, R, pw, blk)
-        _push(stack, occ, blk, R)
-    out = np.empty(R)
-    _total(stack, occ, R, out)
-    return out
+        _push_block(v, lo, min(BLOCK, m - lo), R, pw, stack, occ, blk)
+    return _counter_total(stack, occ, R)
+
+
+@_jit
+def _medium_sums(p, p_tiny, p_top, R):
+    """Pairwise power sums 1..R of the medium weights ``p_tiny < p <= p_top`` (streamed through a
+    block buffer: no array of their size), their count and maximum."""
+    stack = np.zeros((LEVELS, R))
+    occ = np.zeros(LEVELS, dtype=np.bool_)
+    pw = np.zeros(BLOCK + 8)
+    blk = np.empty(R)
+    buf = np.empty(BLOCK + 1)
+    nb = 0
+    m = 0
+    p_M = p_tiny
+    for i in range(p.size):  # branch-free: the medium test is a coin flip on spread-out weights
+        v = p[i]
+        buf[nb] = v
+        med = (v > p_tiny) & (v <= p_top)
+        nb += med
+        p_M = max(p_M, v if med else p_M)
+        if nb == BLOCK:
+            _push_block(buf, 0, BLOCK, R, pw, stack, occ, blk)
+            m += BLOCK
+            nb = 0
+    if nb:
+        _push_block(buf, 0, nb, R, pw, stack, occ, blk)
+        m += nb
+    return _counter_total(stack, occ, R), m, p_M
 
 
 @_jit
@@ -182,32 +198,21 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
                  np.sqrt(3 * TARGET / (2 * S * np.exp(_log_ratio(3, lT, l2P, lS)))), p_L)
     split = p_L < 1.0
 
-    # -- classes: medium values gathered (pages of the n-sized buffers are touched only as used) --
-    pm = np.empty(n)
-    large = np.empty(n, dtype=np.int64)
-    m = 0
+    # -- classes: medium weights streamed (pass 1: count, max, Σ; pass 2: the power sums) ---------
+    p_top = p_L if split else np.inf
     nl = 0
-    p_M = p_tiny
-    for i in range(n):
-        v = p[i]
-        if v > p_tiny:
-            if split and v > p_L:
-                large[nl] = i
-                nl += 1
-            else:
-                pm[m] = v
-                m += 1
-    if m:
-        p_M = pm[0]
-        for j in range(1, m):
-            if pm[j] > p_M:
-                p_M = pm[j]
-    large = large[:nl]
+    if split:
+        for i in range(n):
+            nl += p[i] > p_top
+    large = np.empty(nl, dtype=np.int64)
     xl = np.empty(nl)
     pl = np.empty(nl)
-    for j in range(nl):
-        xl[j] = x[large[j]]
-        pl[j] = p[large[j]]
+    if nl:
+        j = 0
+        for i in range(n):
+            if p[i] > p_top:
+                large[j], xl[j], pl[j] = i, x[i], p[i]
+                j += 1
     xv, inv, counts, grouped = _large_groups(xl)
     nv = xv.size
     pv = np.exp(xv)
@@ -221,15 +226,15 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
         S2 -= S2_L
     S1c, S2c = max(S1, 0.0), max(S2, 0.0)
     K_F, K_pre = 2, 1
-    S1_med = 0.0
+    s1, m, p_M = _medium_sums(p, p_tiny, p_top, 1)
+    S1_med = s1[0]
     if m:
-        S1_med = _power_sums(pm, m, 1)[0]
         K_F, K_pre = _series_lengths(p_M, S1_med, T, lT, l2P, lS)
     rows = max(K_F + 1, K_pre)
     Sk = np.zeros(rows + 1)
     if m:
         Sk[0] = m
-        Sk[1:] = _power_sums(pm, m, rows)
+        Sk[1:] = _medium_sums(p, p_tiny, p_top, rows)[0]
     S_terms = np.empty(K_F)
     S_terms[0], S_terms[1] = S1, S2
     for k in range(3, K_F + 1):
@@ -307,22 +312,32 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
     a, c0 = Mk[1] / m0, np.log(m0)
     ser = max(ser, (a * p_tiny) ** 2 / 2)  # the tiny log-pmf's log1p(y) ≈ y
     pmax = 0.0
-    for i in range(n):
-        v = p[i]
-        if v > p_tiny:
-            if split and v > p_L:
-                continue
-            G = Mk[K]
-            for j in range(K - 1, -1, -1):
-                G = G * v + Mk[j]
-            G *= v
-            p[i] = G
-            x[i] = np.log(G)
-            pmax = max(pmax, G)
-        else:
+    G = np.empty(BLOCK + 1)
+    idx = np.empty(BLOCK + 1, dtype=np.int64)
+    nb = 0
+    for i in range(n + 1):  # one pass: the tiny formula everywhere, medium weights Horner'd per block
+        if i < n:
+            v = p[i]
+            G[nb] = v
+            idx[nb] = i
+            nb += (v > p_tiny) & (v <= p_top)
             s = v * a
             x[i] = (x[i] + s) + c0
             p[i] = (v * (s + 1.0)) * m0
+        if nb == BLOCK or (i == n and nb):
+            # Horner on a block: independent chains (G holds the weights, then G(p) p)
+            for b in range(nb):
+                pw_b = G[b]
+                g = Mk[K]
+                for j in range(K - 1, -1, -1):
+                    g = g * pw_b + Mk[j]
+                G[b] = g * pw_b
+            for b in range(nb):
+                g = G[b]
+                p[idx[b]] = g
+                x[idx[b]] = np.log(g)
+                pmax = max(pmax, g)
+            nb = 0
     if nv:
         Gv = np.zeros(nv)
         worst = 0.0
