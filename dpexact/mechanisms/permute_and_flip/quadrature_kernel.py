@@ -52,49 +52,6 @@ _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always
 
 
 @_inline
-def _push_block(src, lo, b, R, pw, stack, occ, blk):
-    """Sums of ``src[lo:lo+b]^1 .. ^R`` (b <= 128) pushed onto the binary counter ``stack``/``occ``.
-    Per block: 8 interleaved accumulators (a vector register) and a 3-level tree; the counter
-    combines equal-size partial sums (pairwise). Inlined: a call per block costs more than its sums."""
-    nb8 = b // 8 * 8
-    for j in range(b):
-        pw[j] = src[lo + j]
-    for r in range(R):
-        if r > 0:
-            for j in range(b):
-                pw[j] *= src[lo + j]
-        a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-        for j in range(0, nb8, 8):
-            a0 += pw[j]
-            a1 += pw[j + 1]
-            a2 += pw[j + 2]
-            a3 += pw[j + 3]
-            a4 += pw[j + 4]
-            a5 += pw[j + 5]
-            a6 += pw[j + 6]
-            a7 += pw[j + 7]
-        for j in range(nb8, BLOCK):  # the remainder's k-th entry goes to accumulator k, zeros after it
-            pw[j] = pw[j] if j < b else 0.0
-        a0 += pw[nb8]
-        a1 += pw[nb8 + 1]
-        a2 += pw[nb8 + 2]
-        a3 += pw[nb8 + 3]
-        a4 += pw[nb8 + 4]
-        a5 += pw[nb8 + 5]
-        a6 += pw[nb8 + 6]
-        blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-    lv = 0
-    while occ[lv]:
-        for r in range(R):
-            blk[r] = stack[lv, r] + blk[r]
-        occ[lv] = False
-        lv += 1
-    for r in range(R):
-        stack[lv, r] = blk[r]
-    occ[lv] = True
-
-
-@_inline
 def _counter_total(stack, occ, R):
     """The counter's partial sums added from the lowest level up (an entry meets <= levels + 1 more)."""
     out = np.zeros(R)
@@ -109,42 +66,137 @@ def _counter_total(stack, occ, R):
 
 @_jit
 def _power_sums(v, m, R):
-    """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, pairwise (module docstring)."""
+    """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, pairwise (module docstring): per block of 128 entries
+    the powers in a block buffer (one vectorised product per r), summed by 8 interleaved scalar
+    accumulators and a 3-level tree; the block sums go through the binary counter."""
     stack = np.zeros((LEVELS, R))
     occ = np.zeros(LEVELS, dtype=np.bool_)
     pw = np.zeros(BLOCK + 8)
     blk = np.empty(R)
     for lo in range(0, m, BLOCK):
-        _push_block(v, lo, min(BLOCK, m - lo), R, pw, stack, occ, blk)
+        b = min(BLOCK, m - lo)
+        b8 = -(-b // 8) * 8
+        for j in range(b):
+            pw[j] = v[lo + j]
+        for j in range(b, b8):  # a short last group padded with zeros (they add nothing)
+            pw[j] = 0.0
+        for r in range(R):
+            if r:
+                for j in range(b):
+                    pw[j] *= v[lo + j]
+            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+            for j in range(0, b8, 8):
+                a0 += pw[j]
+                a1 += pw[j + 1]
+                a2 += pw[j + 2]
+                a3 += pw[j + 3]
+                a4 += pw[j + 4]
+                a5 += pw[j + 5]
+                a6 += pw[j + 6]
+                a7 += pw[j + 7]
+            blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+        lv = 0
+        while occ[lv]:
+            for r in range(R):
+                blk[r] = stack[lv, r] + blk[r]
+            occ[lv] = False
+            lv += 1
+        for r in range(R):
+            stack[lv, r] = blk[r]
+        occ[lv] = True
     return _counter_total(stack, occ, R)
 
 
 @_jit
-def _medium_sums(p, p_tiny, p_top, R):
-    """Pairwise power sums 1..R of the medium weights ``p_tiny < p <= p_top`` (streamed through a
-    block buffer: no array of their size), their count and maximum."""
-    stack = np.zeros((LEVELS, R))
+def _sum_and_squares(p):
+    """``(Σ p, Σ p²)`` pairwise (module docstring), read once: 8 + 8 interleaved accumulators per
+    block of 128, the block sums through the binary counter."""
+    n = p.size
+    stack = np.zeros((LEVELS, 2))
     occ = np.zeros(LEVELS, dtype=np.bool_)
-    pw = np.zeros(BLOCK + 8)
-    blk = np.empty(R)
-    buf = np.empty(BLOCK + 1)
-    nb = 0
-    m = 0
-    p_M = p_tiny
-    for i in range(p.size):  # branch-free: the medium test is a coin flip on spread-out weights
-        v = p[i]
-        buf[nb] = v
-        med = (v > p_tiny) & (v <= p_top)
-        nb += med
-        p_M = max(p_M, v if med else p_M)
-        if nb == BLOCK:
-            _push_block(buf, 0, BLOCK, R, pw, stack, occ, blk)
-            m += BLOCK
-            nb = 0
-    if nb:
-        _push_block(buf, 0, nb, R, pw, stack, occ, blk)
-        m += nb
-    return _counter_total(stack, occ, R), m, p_M
+    blk = np.empty(2)
+    tail = np.zeros(8)
+    for lo in range(0, n, BLOCK):
+        b = min(BLOCK, n - lo)
+        hi8 = lo + b // 8 * 8
+        a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+        c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = 0.0
+        for j in range(lo, hi8, 8):
+            v0, v1, v2, v3, v4, v5, v6, v7 = p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5], p[j + 6], p[j + 7]
+            a0 += v0
+            a1 += v1
+            a2 += v2
+            a3 += v3
+            a4 += v4
+            a5 += v5
+            a6 += v6
+            a7 += v7
+            c0 += v0 * v0
+            c1 += v1 * v1
+            c2 += v2 * v2
+            c3 += v3 * v3
+            c4 += v4 * v4
+            c5 += v5 * v5
+            c6 += v6 * v6
+            c7 += v7 * v7
+        for k in range(8):  # the remainder's k-th entry goes to accumulator k
+            tail[k] = p[hi8 + k] if hi8 + k < lo + b else 0.0
+        a0, a1, a2, a3 = a0 + tail[0], a1 + tail[1], a2 + tail[2], a3 + tail[3]
+        a4, a5, a6 = a4 + tail[4], a5 + tail[5], a6 + tail[6]
+        c0, c1, c2, c3 = c0 + tail[0] * tail[0], c1 + tail[1] * tail[1], c2 + tail[2] * tail[2], c3 + tail[3] * tail[3]
+        c4, c5, c6 = c4 + tail[4] * tail[4], c5 + tail[5] * tail[5], c6 + tail[6] * tail[6]
+        blk[0] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+        blk[1] = ((c0 + c1) + (c2 + c3)) + ((c4 + c5) + (c6 + c7))
+        lv = 0
+        while occ[lv]:
+            blk[0] = stack[lv, 0] + blk[0]
+            blk[1] = stack[lv, 1] + blk[1]
+            occ[lv] = False
+            lv += 1
+        stack[lv, 0], stack[lv, 1] = blk[0], blk[1]
+        occ[lv] = True
+    return _counter_total(stack, occ, 2)
+
+
+CHUNK = 1024
+
+
+@_jit
+def _classify(p, p_tiny, p_top):
+    """The medium weights ``p_tiny < p <= p_top`` (values and indices, in order; their sum, sequential,
+    for the a-priori series lengths only) and the indices of the large ones ``p > p_top``. Per chunk:
+    a vectorised count; chunks without a medium weight are skipped, the others compacted without a
+    branch (the medium test is a coin flip on spread-out weights). The n-sized outputs are touched
+    (paged in) only as far as they are filled."""
+    n = p.size
+    pm = np.empty(n)
+    med = np.empty(n, dtype=np.int64)
+    large = np.empty(n, dtype=np.int64)
+    k = 0
+    nl = 0
+    s1 = 0.0
+    for lo in range(0, n, CHUNK):
+        hi = min(n, lo + CHUNK)
+        c = 0
+        c_large = 0
+        for i in range(lo, hi):
+            v = p[i]
+            c += (v > p_tiny) & (v <= p_top)
+            c_large += v > p_top
+        if c:
+            for i in range(lo, hi):
+                v = p[i]
+                pm[k] = v
+                med[k] = i
+                k += (v > p_tiny) & (v <= p_top)
+        if c_large:
+            for i in range(lo, hi):
+                if p[i] > p_top:
+                    large[nl] = i
+                    nl += 1
+    for j in range(k):
+        s1 += pm[j]
+    return pm[:k], med[:k], large[:nl], s1
 
 
 @_jit
@@ -187,7 +239,7 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
     ``need`` nodes is missing (fill its row, call again)."""
     n = x.size
     rep = np.zeros(N_REPORT)
-    s12 = _power_sums(p, n, 2)
+    s12 = _sum_and_squares(p)
     S, S2 = s12[0], s12[1]
     s_err = (nbits + 16) * U * S  # pairwise summation
     P, S_lo = S + s_err, S - s_err
@@ -198,25 +250,21 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
                  np.sqrt(3 * TARGET / (2 * S * np.exp(_log_ratio(3, lT, l2P, lS)))), p_L)
     split = p_L < 1.0
 
-    # -- classes: medium weights streamed (pass 1: count, max, Σ; pass 2: the power sums) ---------
+    # -- classes ----------------------------------------------------------------------------------
     p_top = p_L if split else np.inf
-    nl = 0
-    if split:
-        for i in range(n):
-            nl += p[i] > p_top
-    large = np.empty(nl, dtype=np.int64)
+    pm, med, large, S1_seq = _classify(p, p_tiny, p_top)
+    m, nl = pm.size, large.size
     xl = np.empty(nl)
     pl = np.empty(nl)
-    if nl:
-        j = 0
-        for i in range(n):
-            if p[i] > p_top:
-                large[j], xl[j], pl[j] = i, x[i], p[i]
-                j += 1
+    for j in range(nl):
+        xl[j], pl[j] = x[large[j]], p[large[j]]
     xv, inv, counts, grouped = _large_groups(xl)
     nv = xv.size
     pv = np.exp(xv)
     omv = -np.expm1(xv)  # 1 - p, accurate
+    p_M = p_tiny
+    for j in range(m):
+        p_M = max(p_M, pm[j])
 
     S1, S2_L = S, 0.0
     if nl:
@@ -226,15 +274,14 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
         S2 -= S2_L
     S1c, S2c = max(S1, 0.0), max(S2, 0.0)
     K_F, K_pre = 2, 1
-    s1, m, p_M = _medium_sums(p, p_tiny, p_top, 1)
-    S1_med = s1[0]
-    if m:
-        K_F, K_pre = _series_lengths(p_M, S1_med, T, lT, l2P, lS)
+    if m:  # lengths chosen a priori (the sequential sum will do); every bound below is a posteriori
+        K_F, K_pre = _series_lengths(p_M, S1_seq, T, lT, l2P, lS)
     rows = max(K_F + 1, K_pre)
     Sk = np.zeros(rows + 1)
     if m:
         Sk[0] = m
-        Sk[1:] = _medium_sums(p, p_tiny, p_top, rows)[0]
+        Sk[1:] = _power_sums(pm, m, rows)
+    S1_med = Sk[1]
     S_terms = np.empty(K_F)
     S_terms[0], S_terms[1] = S1, S2
     for k in range(3, K_F + 1):
@@ -311,33 +358,28 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
     m0 = Mk[0]
     a, c0 = Mk[1] / m0, np.log(m0)
     ser = max(ser, (a * p_tiny) ** 2 / 2)  # the tiny log-pmf's log1p(y) ≈ y
+    for i in range(n):  # every entry as a tiny one (a loop the compiler vectorises); the others below
+        v = p[i]
+        s = v * a
+        x[i] = (x[i] + s) + c0
+        p[i] = (v * (s + 1.0)) * m0
     pmax = 0.0
-    G = np.empty(BLOCK + 1)
-    idx = np.empty(BLOCK + 1, dtype=np.int64)
-    nb = 0
-    for i in range(n + 1):  # one pass: the tiny formula everywhere, medium weights Horner'd per block
-        if i < n:
-            v = p[i]
-            G[nb] = v
-            idx[nb] = i
-            nb += (v > p_tiny) & (v <= p_top)
-            s = v * a
-            x[i] = (x[i] + s) + c0
-            p[i] = (v * (s + 1.0)) * m0
-        if nb == BLOCK or (i == n and nb):
-            # Horner on a block: independent chains (G holds the weights, then G(p) p)
-            for b in range(nb):
-                pw_b = G[b]
-                g = Mk[K]
-                for j in range(K - 1, -1, -1):
-                    g = g * pw_b + Mk[j]
-                G[b] = g * pw_b
-            for b in range(nb):
-                g = G[b]
-                p[idx[b]] = g
-                x[idx[b]] = np.log(g)
-                pmax = max(pmax, g)
-            nb = 0
+    g8 = np.empty(8)
+    v8 = np.empty(8)
+    for lo in range(0, m, 8):  # Horner on eight weights at once (independent chains: one vector register)
+        hi = min(m, lo + 8)
+        for k in range(8):
+            v8[k] = pm[lo + k] if lo + k < hi else 0.0
+            g8[k] = Mk[K]
+        for j in range(K - 1, -1, -1):
+            mj = Mk[j]
+            for k in range(8):
+                g8[k] = g8[k] * v8[k] + mj
+        for k in range(hi - lo):
+            g = g8[k] * v8[k]
+            p[med[lo + k]] = g
+            x[med[lo + k]] = np.log(g)
+            pmax = max(pmax, g)
     if nv:
         Gv = np.zeros(nv)
         worst = 0.0
