@@ -50,7 +50,7 @@ import numpy as np
 from ...numbers.gauss_legendre import nodes_float
 from .gauss_exact import SMALL_N
 from .quadrature import U, QuadratureReport, _small, _truncation
-from .quadrature_rules import KMAX, TARGET, log_ratio, node_rule, series_lengths, threshold
+from .quadrature_rules import KMAX, log_ratio, node_rule, series_lengths, threshold
 
 __all__ = ["pf_pmf_quadrature_float", "kernel_route", "TARGET", "KMAX", "KERNEL_MIN_N"]
 
@@ -59,6 +59,7 @@ __all__ = ["pf_pmf_quadrature_float", "kernel_route", "TARGET", "KMAX", "KERNEL_
 KERNEL_MIN_N = 512
 _KERNEL: Any = None  # the kernel's entry once looked up; False: no numba (or DPEXACT_NUMBA=0)
 
+TARGET = 1e-19  # each truncation (series, log series) is made this small, relative (both routes read it here)
 TABLE_MAX = 1 << 14  # medium weights up to this count: power table + matrix product
 PIECE = 1 << 14  # the tiny update runs over pieces of this many entries (128 KB)
 GROUP_MIN = 32  # large weights are grouped by value (ties) only above this count
@@ -82,8 +83,10 @@ def kernel_route() -> Any:
     if _KERNEL is None:
         _KERNEL = False
         if os.environ.get("DPEXACT_NUMBA", "1") != "0" and importlib.util.find_spec("numba") is not None:
-            from .quadrature_kernel import pf_pmf_quadrature_kernel
-
+            try:
+                from .quadrature_kernel import pf_pmf_quadrature_kernel
+            except ImportError:  # a numba that refuses this numpy: the numpy route (same values, slower)
+                return _KERNEL
             _KERNEL = pf_pmf_quadrature_kernel
     return _KERNEL
 
@@ -109,7 +112,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
         route = kernel_route()
         if not route:
             raise RuntimeError("the compiled PF kernel needs numba (pip install 'dpexact[fast]')")
-        return route(x, L)
+        return route(x, L, TARGET)
     p = np.exp(x)
     S = float(np.add.reduce(p))
     s_err = (n.bit_length() + 16) * U * S  # pairwise summation
@@ -150,7 +153,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
     S1_med = float(np.add.reduce(pm)) if pm.size else 0.0
     K_F, K_pre = 2, 1
     if pm.size:
-        K_F, K_pre = series_lengths(p_M, S1_med, T, lT, l2P, lS)
+        K_F, K_pre = series_lengths(p_M, S1_med, TARGET, T, lT, l2P, lS)
     rows = max(K_F + 1, K_pre)  # powers p^1 .. p^rows of the medium weights
     table = pm.size <= TABLE_MAX
     if pm.size == 0:

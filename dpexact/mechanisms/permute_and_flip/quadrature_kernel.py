@@ -30,7 +30,7 @@ import numpy as np
 from ...numbers.gauss_legendre import nodes_float
 from .quadrature import MAX_NODES, U, QuadratureReport, _truncation
 from . import quadrature_rules as rules
-from .quadrature_rules import KMAX, TARGET
+from .quadrature_rules import KMAX
 
 __all__ = ["pf_pmf_quadrature_kernel", "pf_kernel", "N_REPORT"]
 
@@ -229,7 +229,7 @@ def _large_groups(xl):
 
 
 @_jit
-def pf_kernel(x, p, L, nbits, XI, OM, have):
+def pf_kernel(x, p, L, target, nbits, XI, OM, have):
     """PF pmf and log-pmf in place (``p`` holds ``exp(x)`` and becomes the pmf, ``x`` the log-pmf),
     as :func:`.quadrature_float.pf_pmf_quadrature_float` computes them; ``XI``/``OM`` hold the
     Gauss–Legendre rule of ``4j + 8`` nodes in row j where ``have[j]``.
@@ -245,9 +245,9 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
     P, S_lo = S + s_err, S - s_err
     T, tail_rel = _trunc(P, S_lo - 1.0, L)
     lT, l2P, lS = np.log(T), np.log(2 * P), np.log(S_lo)
-    p_L = _threshold(KMAX, TARGET, T, lT, l2P, lS)
-    p_tiny = min(_threshold(1, TARGET, T, lT, l2P, lS),
-                 np.sqrt(3 * TARGET / (2 * S * np.exp(_log_ratio(3, lT, l2P, lS)))), p_L)
+    p_L = _threshold(KMAX, target, T, lT, l2P, lS)
+    p_tiny = min(_threshold(1, target, T, lT, l2P, lS),
+                 np.sqrt(3 * target / (2 * S * np.exp(_log_ratio(3, lT, l2P, lS)))), p_L)
     split = p_L < 1.0
 
     # -- classes ----------------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
     S1c, S2c = max(S1, 0.0), max(S2, 0.0)
     K_F, K_pre = 2, 1
     if m:  # lengths chosen a priori (the sequential sum will do); every bound below is a posteriori
-        K_F, K_pre = _series_lengths(p_M, S1_seq, T, lT, l2P, lS)
+        K_F, K_pre = _series_lengths(p_M, S1_seq, target, T, lT, l2P, lS)
     rows = max(K_F + 1, K_pre)
     Sk = np.zeros(rows + 1)
     if m:
@@ -347,7 +347,7 @@ def pf_kernel(x, p, L, nbits, XI, OM, have):
     K = 1
     if m:
         while K < min(rows, KMAX) and \
-                p_M ** (K + 1) * Mk[K + 1] * (1 + 1e-12) / ((1 - p_M * T) * M0_lo) > TARGET:
+                p_M ** (K + 1) * Mk[K + 1] * (1 + 1e-12) / ((1 - p_M * T) * M0_lo) > target:
             K += 1
     ser = p_tiny ** 2 * Mk[2] * (1 + 1e-12) / ((1 - p_tiny * T) * M0_lo)
     if m:
@@ -415,12 +415,12 @@ _OM = np.zeros((_RULES, MAX_NODES))
 _HAVE = np.zeros(_RULES, dtype=np.bool_)
 
 
-def pf_pmf_quadrature_kernel(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
+def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
     """:func:`.quadrature_float.pf_pmf_quadrature_float` for ``n > SMALL_N`` through :func:`pf_kernel`
-    (same contract: ``x`` becomes the log-pmf; same report and bound)."""
+    (same contract: ``x`` becomes the log-pmf; same report and bound; ``target`` the truncation target)."""
     p = np.exp(x)
     while True:
-        rep = pf_kernel(x, p, L, x.size.bit_length(), _XI, _OM, _HAVE)
+        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE)
         need = int(rep[N_REPORT - 1])
         if not need:
             break

@@ -17,9 +17,8 @@ import math
 
 from .quadrature import MAX_NODES, RHOS
 
-__all__ = ["TARGET", "KMAX", "KF_MAX", "ELLIPSES", "log_ratio", "threshold", "series_lengths", "node_rule"]
+__all__ = ["KMAX", "KF_MAX", "ELLIPSES", "log_ratio", "threshold", "series_lengths", "node_rule"]
 
-TARGET = 1e-19  # each truncation (series, log series) is made this small, relative
 KMAX = 14  # G's series stops here; heavier weights are large (direct node sums)
 KF_MAX = 60  # log F's power sums at most (T < 1 when no weight is large: convergent)
 
@@ -39,14 +38,15 @@ def threshold(k: int, target: float, T: float, lT: float, l2P: float, lS: float)
     return min(p, 0.5 / T)
 
 
-def series_lengths(p_M: float, S1_med: float, T: float, lT: float, l2P: float, lS: float) -> tuple[int, int]:
+def series_lengths(p_M: float, S1_med: float, target: float, T: float, lT: float, l2P: float,
+                   lS: float) -> tuple[int, int]:
     """``(K_F, K_pre)`` for medium weights up to ``p_M`` summing to ``S1_med``, a priori:
     ``K_F`` the first k in [2, KF_MAX] whose weighted log-series remainder
-    ``p_M^k S_1 e^{λ(k+1)}/(k+1) <= TARGET (1 - p_M T)``; ``K_pre`` the first k in [1, KMAX] with
-    ``p_M^{k+1} e^{λ(k+1)}/(1 - p_M T) <= TARGET`` (G's series; the a-posteriori K is at most this)."""
+    ``p_M^k S_1 e^{λ(k+1)}/(k+1) <= target (1 - p_M T)``; ``K_pre`` the first k in [1, KMAX] with
+    ``p_M^{k+1} e^{λ(k+1)}/(1 - p_M T) <= target`` (G's series; the a-posteriori K is at most this)."""
     lpm, l1mT = math.log(p_M), math.log(1 - p_M * T)
     lS1 = math.log(max(S1_med, 1e-300))
-    lt = math.log(TARGET)
+    lt = math.log(target)
     K_F = KF_MAX
     for k in range(2, KF_MAX):
         lr = min((k + 1) * lT, l2P + math.lgamma(k + 2) - (k + 2) * lS)
