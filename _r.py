@@ -10,8 +10,8 @@ for fam in fams:
         inner = max(1, 20000 // n)
         noh = np.zeros_like(qk._HAVE)
         fns = {"em": lambda: em.pmf(q), "pf": lambda: pf.pmf(q),
-               "kern": lambda: qk.pf_kernel(x.copy(), p.copy(), 40.0, n.bit_length(), qk._XI, qk._OM, qk._HAVE),
-               "st1": lambda: qk.pf_kernel(x.copy(), p.copy(), 40.0, n.bit_length(), qk._XI, qk._OM, noh),
+               "kern": lambda: qk.pf_kernel(x.copy(), p.copy(), 40.0, 1e-19, n.bit_length(), qk._XI, qk._OM, qk._HAVE),
+               "st1": lambda: qk.pf_kernel(x.copy(), p.copy(), 40.0, 1e-19, n.bit_length(), qk._XI, qk._OM, noh),
                "cp": lambda: (x.copy(), p.copy())}
         m = interleaved(fns, 9, inner)
         s = m["seconds"]

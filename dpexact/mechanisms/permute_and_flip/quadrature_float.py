@@ -50,7 +50,7 @@ import numpy as np
 from ...numbers.gauss_legendre import nodes_float
 from .gauss_exact import SMALL_N
 from .quadrature import U, QuadratureReport, _small, _truncation
-from .quadrature_rules import KMAX, log_ratio, node_rule, series_lengths, threshold
+from .quadrature_rules import GROUP_MIN, KMAX, log_ratio, node_rule, series_lengths, threshold
 
 __all__ = ["pf_pmf_quadrature_float", "kernel_route", "TARGET", "KMAX", "KERNEL_MIN_N"]
 
@@ -62,7 +62,6 @@ _KERNEL: Any = None  # the kernel's entry once looked up; False: no numba (or DP
 TARGET = 1e-19  # each truncation (series, log series) is made this small, relative (both routes read it here)
 TABLE_MAX = 1 << 14  # medium weights up to this count: power table + matrix product
 PIECE = 1 << 14  # the tiny update runs over pieces of this many entries (128 KB)
-GROUP_MIN = 32  # large weights are grouped by value (ties) only above this count
 
 
 def _groups(xl: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:

@@ -17,10 +17,11 @@ import math
 
 from .quadrature import MAX_NODES, RHOS
 
-__all__ = ["KMAX", "KF_MAX", "ELLIPSES", "log_ratio", "threshold", "series_lengths", "node_rule"]
+__all__ = ["KMAX", "KF_MAX", "GROUP_MIN", "ELLIPSES", "log_ratio", "threshold", "series_lengths", "node_rule"]
 
 KMAX = 14  # G's series stops here; heavier weights are large (direct node sums)
 KF_MAX = 60  # log F's power sums at most (T < 1 when no weight is large: convergent)
+GROUP_MIN = 32  # large weights are grouped by value (ties) only above this count
 
 #: per ρ in RHOS: ``(α, b², 2 log ρ, log(ρ² - 1))`` of the ellipse on [0, 1] (scaled by T in :func:`node_rule`)
 ELLIPSES = tuple(((r + 1 / r) / 4 - 0.5, ((r - 1 / r) / 4) ** 2, 2 * math.log(r), math.log(r * r - 1)) for r in RHOS)
