@@ -36,6 +36,13 @@ entries (a few numpy calls whatever ``K``), through in-place loops above it; the
 done in place in the exponent and weight buffers, in cache-sized pieces, so that a call at
 ``n = 10^6`` allocates no array of size n beyond its two outputs (a fresh 8 MB array costs
 ~1.7 ms of page faults, measured). Measured PF/EM ratios: ``dpexact bench``.
+
+Two routes, one algorithm: this numpy code, and from ``KERNEL_MIN_N`` weights on, when numba is
+installed (extra ``fast``), the same steps compiled (:mod:`.quadrature_kernel`: ~60 numpy calls of
+bookkeeping become one call). The scalar rules (series lengths, node rule, thresholds) are one source,
+:mod:`.quadrature_rules`, run as Python here and compiled there; the routes differ only in the order of
+roundings, inside the stated rounding term (tests/test_pf_kernel.py checks them against each other
+and against balls). ``DPEXACT_NUMBA=0`` keeps the numpy route.
 """
 
 from __future__ import annotations
@@ -266,7 +273,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
     quad_rel = quad_abs * 2 * P
     # a-priori rounding: the sums S, S_1 = S - Σ_large, S_2 (pairwise: (log2 n + 16)u of S·T in log F),
     # log F's terms, the node and moment sums, the power table / Horner, the final products
-    # (the summation term was lost inside a comment in 1b30280; restored: the sums' rounding reaches log F)
+    # the pairwise sums' rounding reaches log F through S·T: (bit_length(n) + 16)u each for S and S_2
     rounding = U * (-8 * float(np.minimum.reduce(logF))  # log F <= 0
                     + 2 * (n.bit_length() + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
     report = QuadratureReport(
