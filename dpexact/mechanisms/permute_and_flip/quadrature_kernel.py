@@ -46,7 +46,7 @@ _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
 LEVELS = 64  # binary-counter levels: 2^64 blocks
-N_REPORT = 13  # the report vector's length (see pf_kernel)
+N_REPORT = 14  # the report vector's length (see pf_kernel)
 
 
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -237,10 +237,11 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need]``, the medium weights' pmf values ``G`` and their
-    indices ``med``: ``x[med] = log(G)`` is left to the caller (numpy's log is vectorised, a
-    compiled loop calls libm once per entry: 4x slower, measured). ``need > 0``: nothing was
-    written, the rule of ``need`` nodes is missing (fill its row, call again)."""
+    series_rel, rounding_rel, max_pmf, need, m]``; the m medium weights' pmf values ``G`` are left in
+    ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)`` to the caller (numpy's
+    log is vectorised, a compiled loop calls libm once per entry: 4x slower, measured; returning
+    arrays from the kernel costs more than slicing the buffers). ``need > 0``: nothing was written,
+    the rule of ``need`` nodes is missing (fill its row, call again)."""
     n = x.size
     rep = np.zeros(N_REPORT)
     s12 = _sum_and_squares(p)
@@ -297,8 +298,8 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     n_nodes, quad_abs = _node_rule(T, P, S2c + S2_L, 1e-19 / (2 * P))
     row = (n_nodes - 8) // 4
     if not have[row]:
-        rep[N_REPORT - 1] = n_nodes
-        return rep, pm, med
+        rep[12] = n_nodes
+        return rep
     n_mom = KMAX + 2
     ncol = max(K_F + 1, n_mom) + 1
     t = np.empty(n_nodes)
@@ -411,7 +412,8 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     rep[9] = ser + log_rel
     rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
     rep[11] = pmax
-    return rep, pm, med
+    rep[13] = m
+    return rep
 
 
 class _Scratch(threading.local):
@@ -443,18 +445,18 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
     p = np.exp(x)
     pm_buf, med_buf = _SCRATCH.get(x.size)
     while True:
-        rep, G, med = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf)
-        need = int(rep[N_REPORT - 1])
+        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf).tolist()
+        need = int(rep[12])
         if not need:
-            if G.size:
-                x[med] = np.log(G, out=G)
+            m = int(rep[13])
+            if m:
+                G = pm_buf[:m]
+                x[med_buf[:m]] = np.log(G, out=G)
             break
         xi, om = nodes_float(need)  # first use of this rule in the process (then kept in the table)
         row = (need - 8) // 4
         _XI[row, :need], _OM[row, :need] = xi, om
         _HAVE[row] = True
-    report = QuadratureReport(nodes=int(rep[0]), T=float(rep[1]), total_weight=float(rep[2]), n_large=int(rep[3]),
-                              n_large_distinct=int(rep[4]), log_terms=int(rep[5]), series_terms=int(rep[6]),
-                              tail_rel=float(rep[7]), quadrature_rel=float(rep[8]), series_rel=float(rep[9]),
-                              rounding_rel=float(rep[10]), max_pmf=float(rep[11]))
+    report = QuadratureReport(int(rep[0]), rep[1], rep[2], int(rep[3]), int(rep[4]), int(rep[5]), int(rep[6]),
+                              rep[7], rep[8], rep[9], rep[10], rep[11])
     return p, x, report
