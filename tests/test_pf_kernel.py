@@ -70,8 +70,8 @@ def test_kernel_within_its_bound_of_balls(eps):
 
 
 def test_the_default_route_is_the_kernel_from_its_threshold():
-    """n >= KERNEL_MIN_N runs the kernel when numba is installed (the report says so through the
-    kernel's own rounding of the same quantities; here through a patched entry)."""
+    """n >= KERNEL_MIN_N runs the kernel when numba is installed, n below it the numpy route (a spy
+    on the kernel's entry)."""
     called = []
     real = quadrature_float.kernel_route()
     assert real, "numba is in the test extra: the kernel must be available"
