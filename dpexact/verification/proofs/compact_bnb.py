@@ -325,8 +325,8 @@ class CompactBnB:
                 if R == INFINITE:
                     return math.inf, -1, None, None, tops
                 assert isinstance(R, Frac)
-                cur, fixed, loose = faces(root, R, box, scale, env, deadline)
-                if not loose:
+                cur, fixed, loose, face_env, pinned = faces(root, R, box, scale, env, deadline)
+                if not loose and not pinned:
                     if cur.is_zero():
                         continue
                     side = const_sign(sub(cur, target), root.space)
@@ -336,10 +336,11 @@ class CompactBnB:
                         return math.inf, None, cur, fixed, tops
                     tops.append((cur, fixed))
                     continue
-                v = divide(enclose(cur.num, env), enclose(cur.den, env))
+                v = divide(enclose(cur.num, face_env), enclose(cur.den, face_env))
                 if v is None or not (v.b <= et.a):
                     b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
-                    wide = [c for c in loose if widths[c] > 0]
+                    # a pinned face above the target: split it (a child's face may be exact)
+                    wide = [c for c in loose if widths[c] > 0] or [c for c in pinned if widths[c] > 0]
                     if not wide:
                         return math.inf, -1, None, None, tops
                     if b > worst or split is None:

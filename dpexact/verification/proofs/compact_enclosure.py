@@ -37,26 +37,41 @@ def of_ball(b: Any) -> Iv:
 
 
 def enclose(p: Any, env: list[Iv]) -> Iv:
-    """The polynomial ``p`` (flint ``fmpq_mpoly``) when generator ``i`` ranges over ``env[i]`` (all >= 0)."""
+    """The polynomial ``p`` (flint ``fmpq_mpoly``, ``T`` its last generator) when generator ``i`` ranges
+    over ``env[i]`` (all >= 0). Terms are grouped by their monomial in the compact variables, each
+    group's coefficient a polynomial in ``T`` evaluated as one ball: ``2T² - 2T²·W`` at ``W = 1`` is
+    enclosed around 0 at the ball's radius, not at the width of ``T``'s interval times ``T²``."""
     import flint
 
+    t = len(env) - 1
+    tb = env[t].a.union(env[t].b) if not isinstance(env[t].a, float) else flint.arb(env[t].a)
+    groups: dict[tuple, Any] = {}
+    for exps, c in p.to_dict().items():
+        key = tuple(exps[:t])
+        term = flint.arb(c) * tb ** int(exps[t]) if exps[t] else flint.arb(c)
+        groups[key] = groups[key] + term if key in groups else term
     lo = flint.arb(0)
     hi = flint.arb(0)
-    for exps, c in p.to_dict().items():
-        mlo = flint.arb(c)
-        mhi = flint.arb(c)
+    for exps, c in groups.items():
+        mlo = flint.arb(1)
+        mhi = flint.arb(1)
         for i, e in enumerate(exps):
             if e:
                 x = env[i]
                 mlo *= x.a ** int(e)
                 mhi *= x.b ** int(e)
-        if c >= 0:
-            lo += mlo
-            hi += mhi
-        else:
-            lo += mhi
-            hi += mlo
+        cl, ch = flint.arb(c.lower()), flint.arb(c.upper())
+        lo += min(cl * mlo, cl * mhi, key=_low)
+        hi += max(ch * mlo, ch * mhi, key=_high)
     return Iv(lo.lower(), hi.upper())
+
+
+def _low(x: Any) -> Any:
+    return x.lower()
+
+
+def _high(x: Any) -> Any:
+    return x.upper()
 
 
 def divide(n: Iv, d: Iv) -> Iv | None:

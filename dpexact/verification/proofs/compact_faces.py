@@ -142,23 +142,38 @@ def _at(root: Root, R: Frac, c: int, s: Fraction, scale: Fraction) -> Frac | Non
 
 
 def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
-          deadline: float | None) -> tuple[Frac, dict, list[int]]:
+          deadline: float | None) -> tuple[Frac, dict, list[int], list[Iv], set[int]]:
     """R with every coordinate it does not depend on dropped, every monotone one moved to its largest
-    face and substituted exactly (module docstring); ``(R', fixed σ per coordinate, free coordinates)``."""
+    face (module docstring): ``(R', fixed σ per coordinate, free coordinates, env', pinned)``.
+
+    A monotone coordinate whose face is a power of ``T`` is substituted exactly (``fixed``); one whose
+    face is not (an end inside the chart, e.g. where a path's region ends) is *pinned*: its generator
+    is the face's point interval in ``env'`` (the supremum over the box is the supremum over that
+    face, so later derivative tests and the enclosure run on the face)."""
     cur = R
     fixed: dict[int, Fraction] = {}
+    pinned: set[int] = set()
+    env = list(env)
     gens = [root.gen(c) for c in range(len(box))]
+
+    def pin(c: int, s: Fraction) -> None:
+        x = _exponent(root, c, s, scale)
+        env[gens[c]] = Iv(0.0, 0.0) if x is None else exp_interval(x)
+        pinned.add(c)
+
     for c, (lo, hi) in enumerate(box):
         if lo == hi and gens[c] in free(cur, root.space):
             nxt = _at(root, cur, c, lo, scale)
             if nxt is not None:
                 fixed[c], cur = lo, nxt
+            else:
+                pin(c, lo)
     while True:
         check_deadline(deadline)
         depends = free(cur, root.space)
-        loose = [c for c in range(len(box)) if c not in fixed and gens[c] in depends]
+        loose = [c for c in range(len(box)) if c not in fixed and c not in pinned and gens[c] in depends]
         if not loose:
-            return cur, fixed, []
+            return cur, fixed, [], env, pinned
         moved = False
         for c in loose:
             check_deadline(deadline)
@@ -167,12 +182,13 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
                 end = box[c][1] if sign > 0 else box[c][0]
                 nxt = _at(root, cur, c, end, scale)
                 if nxt is None:
-                    continue
-                fixed[c], cur = end, nxt
+                    pin(c, end)
+                else:
+                    fixed[c], cur = end, nxt
                 moved = True
                 break
         if not moved:
-            return cur, fixed, loose
+            return cur, fixed, loose, env, pinned
 
 
 def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict) -> int:
@@ -184,10 +200,19 @@ def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict)
     d = cache[key]
     if d.num.is_zero():
         return 1
-    a, b = enclose(d.num, env), enclose(d.den, env)
+    a, b = enclose(_content_free(d.num), env), enclose(_content_free(d.den), env)
     # a denominator that vanishes only on the box's boundary (a factor W at W = 0) leaves the sign
     # in the interior, and the function is continuous on the closed box
     if not (finite(a) and finite(b)) or not ((b.a >= 0 and b.b > 0) or (b.b <= 0 and b.a < 0)):
         return 0
     sa = 1 if a.a >= 0 else -1 if a.b <= 0 else 0
     return sa * (1 if b.b > 0 else -1)
+
+
+def _content_free(p: Any) -> Any:
+    """``p`` divided by its monomial content (a positive rational times a monomial in the generators,
+    all >= 0): same sign, weakly, on the box; a factor like ``T²`` or ``W`` no longer widens it."""
+    c = p.term_content()
+    if c.is_zero():
+        return p
+    return p / (c / c.leading_coefficient())
