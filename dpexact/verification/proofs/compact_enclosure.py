@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-__all__ = ["Iv", "exp_interval", "enclose", "divide", "log_upper", "finite", "of_ball"]
+__all__ = ["Iv", "exp_interval", "enclose", "enclose_tight", "divide", "log_upper", "finite", "of_ball"]
 
 
 class Iv(NamedTuple):
@@ -64,6 +64,35 @@ def enclose(p: Any, env: list[Iv]) -> Iv:
         lo += min(cl * mlo, cl * mhi, key=_low)
         hi += max(ch * mlo, ch * mhi, key=_high)
     return Iv(lo.lower(), hi.upper())
+
+
+def enclose_tight(p: Any, env: list[Iv]) -> Iv:
+    """:func:`enclose` sharpened by monotonicity (Moore, Kearfott & Cloud 2009 §6): for the lower end,
+    a generator in whose direction ``∂p/∂x`` is enclosed >= 0 is set to its lower end (<= 0: its
+    upper end), and so on on that face while a sign is decided; the upper end likewise. Each such
+    face holds the extremum of ``p`` over the box, so the end stays a bound; the result is intersected
+    with the plain enclosure."""
+    plain = enclose(p, env)
+    t = len(env) - 1
+    ends = []
+    for side in (-1, 1):
+        face = list(env)
+        todo = [i for i, d in enumerate(p.degrees()[:t]) if d and face[i].a != face[i].b]
+        moved = True
+        while moved and todo:
+            moved = False
+            for i in todo:
+                d = enclose(p.derivative(i), face)
+                up = 1 if d.a >= 0 else -1 if d.b <= 0 else 0
+                if up:
+                    x = face[i].b if up * side > 0 else face[i].a
+                    face[i] = Iv(x, x)
+                    todo.remove(i)
+                    moved = True
+                    break
+        e = enclose(p, face)
+        ends.append(e.a if side < 0 else e.b)
+    return Iv(max(plain.a, ends[0]), min(plain.b, ends[1]))
 
 
 def _low(x: Any) -> Any:

@@ -24,8 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from .compact_budget import check_deadline
-from .compact_enclosure import Iv, enclose, exp_interval, finite
-from .compact_fractions import Frac, Space, derivative, div, free, from_sympy, subs
+from .compact_enclosure import Iv, enclose_tight, exp_interval, finite
+from .compact_fractions import Frac, Space, div, free, from_sympy, subs
 from .compact_paths import ChartLaw, ext_interval, possible_signs
 
 __all__ = ["Root", "INFINITE", "ratio", "faces", "alg_env", "log_interval", "possible", "log_value", "generator_names"]
@@ -193,20 +193,37 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
 
 def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict) -> int:
     """+1 / -1 when ``∂cur/∂x_i`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
-    face), 0 when its sign is not decided; numerator and denominator are enclosed separately."""
+    face), 0 when its sign is not decided.
+
+    With ``cur = N/D`` and ``D`` of one sign on the box (it may vanish on the boundary only: a factor
+    ``W`` at ``W = 0``; the function is continuous on the closed box), ``∂cur/∂x`` has the sign of
+    ``N_x D - N D_x``; when ``N`` (or ``D``) does not depend on ``x`` that is ``-N·D_x`` (``N_x·D``),
+    whose factors are enclosed separately (smaller polynomials, less dependency)."""
     key = (str(cur.num), str(cur.den), i)
     if key not in cache:
-        cache[key] = derivative(cur, space, i)
-    d = cache[key]
-    if d.num.is_zero():
+        nx, dx = cur.num.derivative(i), cur.den.derivative(i)
+        cache[key] = (nx, dx, None if nx.is_zero() or dx.is_zero() else _content_free(nx * cur.den - cur.num * dx))
+    nx, dx, both = cache[key]
+    if nx.is_zero() and dx.is_zero():
         return 1
-    a, b = enclose(_content_free(d.num), env), enclose(_content_free(d.den), env)
-    # a denominator that vanishes only on the box's boundary (a factor W at W = 0) leaves the sign
-    # in the interior, and the function is continuous on the closed box
-    if not (finite(a) and finite(b)) or not ((b.a >= 0 and b.b > 0) or (b.b <= 0 and b.a < 0)):
+    sd = _sign(cur.den, env, strict=True)
+    if not sd:
         return 0
-    sa = 1 if a.a >= 0 else -1 if a.b <= 0 else 0
-    return sa * (1 if b.b > 0 else -1)
+    if both is None:
+        return _sign(nx, env) * sd if dx.is_zero() else -_sign(cur.num, env) * _sign(dx, env)
+    return _sign(both, env)
+
+
+def _sign(p: Any, env: list[Iv], strict: bool = False) -> int:
+    """+1 / -1 when ``p >= 0`` / ``<= 0`` on the box (``strict``: and not identically 0 on it), else 0."""
+    e = enclose_tight(_content_free(p), env)
+    if not (finite(e)):
+        return 0
+    if e.a >= 0 and (not strict or e.b > 0):
+        return 1
+    if e.b <= 0 and (not strict or e.a < 0):
+        return -1
+    return 0
 
 
 def _content_free(p: Any) -> Any:
