@@ -67,6 +67,7 @@ from .compact_budget import OutOfBudget, TooLarge, check_deadline
 from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, from_sympy, lcm_of, sub
 from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
 from .compact_paths import ChartLaw, Unsupported, run_chart
+from .compact_polytope import region_of
 from .compact_regions import linear_constraints, narrow
 from .selection_paths import point_log_ratio
 
@@ -341,7 +342,8 @@ class CompactBnB:
                     return math.inf, -1, None, None, tops
                 assert isinstance(R, Frac)
                 env = alg_env(root, sub_box, scale)
-                cur, fixed, loose, face_env, pinned = faces(root, R, sub_box, scale, env, deadline)
+                region = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale) if self.narrow_paths else None
+                cur, fixed, loose, face_env, pinned = faces(root, R, sub_box, scale, env, deadline, region)
                 if not loose and not pinned:
                     if cur.is_zero():
                         continue
@@ -353,6 +355,10 @@ class CompactBnB:
                     tops.append((cur, fixed))
                     continue
                 v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
+                if (v is None or not (v.b <= et.a)) and region is not None:
+                    up = region.ratio_upper(cur.num, cur.den)  # the pair's region, not only its box
+                    if up is not None and up <= et.a:
+                        continue
                 if v is None or not (v.b <= et.a):
                     b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
                     # a pinned face above the target: split it (a child's face may be exact)

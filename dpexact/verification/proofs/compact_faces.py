@@ -142,30 +142,38 @@ def _at(root: Root, R: Frac, c: int, s: Fraction, scale: Fraction) -> Frac | Non
 
 
 def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
-          deadline: float | None) -> tuple[Frac, dict, list[int], list[Iv], set[int]]:
+          deadline: float | None, region: Any = None) -> tuple[Frac, dict, list[int], list[Iv], set[int]]:
     """R with every coordinate it does not depend on dropped, every monotone one moved to its largest
     face (module docstring): ``(R', fixed σ per coordinate, free coordinates, env', pinned)``.
 
     A monotone coordinate whose face is a power of ``T`` is substituted exactly (``fixed``); one whose
     face is not (an end inside the chart, e.g. where a path's region ends) is *pinned*: its generator
     is the face's point interval in ``env'`` (the supremum over the box is the supremum over that
-    face, so later derivative tests and the enclosure run on the face)."""
+    face, so later derivative tests and the enclosure run on the face). ``region``
+    (:class:`.compact_polytope.Region`, optional) decides the signs the box's enclosure leaves open;
+    it is moved to each face too."""
     cur = R
     fixed: dict[int, Fraction] = {}
     pinned: set[int] = set()
     env = list(env)
     gens = [root.gen(c) for c in range(len(box))]
 
+    def at_face(c: int, s: Fraction) -> None:
+        if region is not None and (s != 0 or root.coords[c][1] == "Z"):
+            region.set_point(c, log_value(root.coords[c][1], s, scale))
+
     def pin(c: int, s: Fraction) -> None:
         x = _exponent(root, c, s, scale)
         env[gens[c]] = Iv(0.0, 0.0) if x is None else exp_interval(x)
         pinned.add(c)
+        at_face(c, s)
 
     for c, (lo, hi) in enumerate(box):
         if lo == hi and gens[c] in free(cur, root.space):
             nxt = _at(root, cur, c, lo, scale)
             if nxt is not None:
                 fixed[c], cur = lo, nxt
+                at_face(c, lo)
             else:
                 pin(c, lo)
     while True:
@@ -177,7 +185,7 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
         moved = False
         for c in loose:
             check_deadline(deadline)
-            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs)
+            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs, region)
             if sign:
                 end = box[c][1] if sign > 0 else box[c][0]
                 nxt = _at(root, cur, c, end, scale)
@@ -185,13 +193,14 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
                     pin(c, end)
                 else:
                     fixed[c], cur = end, nxt
+                    at_face(c, end)
                 moved = True
                 break
         if not moved:
             return cur, fixed, loose, env, pinned
 
 
-def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict) -> int:
+def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict, region: Any = None) -> int:
     """+1 / -1 when ``∂cur/∂x_i`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
     face), 0 when its sign is not decided.
 
@@ -206,24 +215,27 @@ def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict)
     nx, dx, both = cache[key]
     if nx.is_zero() and dx.is_zero():
         return 1
-    sd = _sign(cur.den, env, strict=True)
+    sd = _sign(cur.den, env, region, strict=True)
     if not sd:
         return 0
     if both is None:
-        return _sign(nx, env) * sd if dx.is_zero() else -_sign(cur.num, env) * _sign(dx, env)
-    return _sign(both, env)
+        if dx.is_zero():
+            return _sign(nx, env, region) * sd
+        return -_sign(cur.num, env, region) * _sign(dx, env, region)
+    return _sign(both, env, region)
 
 
-def _sign(p: Any, env: list[Iv], strict: bool = False) -> int:
-    """+1 / -1 when ``p >= 0`` / ``<= 0`` on the box (``strict``: and not identically 0 on it), else 0."""
-    e = enclose_tight(_content_free(p), env)
-    if not (finite(e)):
-        return 0
-    if e.a >= 0 and (not strict or e.b > 0):
-        return 1
-    if e.b <= 0 and (not strict or e.a < 0):
-        return -1
-    return 0
+def _sign(p: Any, env: list[Iv], region: Any = None, strict: bool = False) -> int:
+    """+1 / -1 when ``p >= 0`` / ``<= 0`` on the box (``strict``: and not identically 0 on it), else 0;
+    the region's enclosure (:mod:`.compact_polytope`) when the box's leaves it open."""
+    p = _content_free(p)
+    e = enclose_tight(p, env)
+    if finite(e):
+        if e.a >= 0 and (not strict or e.b > 0):
+            return 1
+        if e.b <= 0 and (not strict or e.a < 0):
+            return -1
+    return 0 if region is None else region.sign(p, strict)
 
 
 def _content_free(p: Any) -> Any:

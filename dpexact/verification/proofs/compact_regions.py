@@ -24,7 +24,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Optional
 
-__all__ = ["narrow", "linear_constraints"]
+__all__ = ["narrow", "linear_constraints", "to_log"]
 
 Ext = Optional[Fraction]  # None: an infinite end
 #: σ-ends with a denominator above this are rounded outward to multiples of 2^-64
@@ -54,7 +54,7 @@ def linear_constraints(path: Any, names: list, cache: dict) -> list[tuple[Fracti
     return out
 
 
-def _to_log(kind: str, lo: Fraction, hi: Fraction, scale: Fraction) -> tuple[Ext, Ext]:
+def to_log(kind: str, lo: Fraction, hi: Fraction, scale: Fraction) -> tuple[Ext, Ext]:
     if kind == "Z":
         return lo, hi
     if kind == "L-high":  # L = K(1/σ - 1), decreasing
@@ -90,7 +90,7 @@ def narrow(box: tuple, kinds: list[str], order: list[int], rows: list, scale: Fr
     when the region does not meet the box."""
     if not rows:
         return box
-    iv: list[list[Ext]] = [list(_to_log(kinds[order[v]], *box[order[v]], scale)) for v in range(len(order))]
+    iv: list[list[Ext]] = [list(to_log(kinds[order[v]], *box[order[v]], scale)) for v in range(len(order))]
     changed_any = False
     for _ in range(ROUNDS):
         changed = False
