@@ -64,7 +64,7 @@ from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
-from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, from_sympy, lcm_of, sub
+from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, free, from_sympy, lcm_of, sub
 from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
 from .compact_paths import ChartLaw, Unsupported, run_chart
 from .compact_polytope import region_of
@@ -350,9 +350,22 @@ class CompactBnB:
                     side = const_sign(sub(cur, target), root.space)
                     if side is None:
                         raise TooLarge("a face constant against e^target is not decided exactly")
+                    # a face is a level only if it is in the closure of the pair's region (the law's
+                    # values approach it there); a face outside is a loose bound: split the box
+                    face_box = tuple((fixed[c], fixed[c]) if c in fixed else sub_box[c] for c in range(len(box)))
+                    inside = face_in_region(face_box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale)
                     if side > 0:
-                        return math.inf, None, cur, fixed, tops
-                    tops.append((cur, fixed))
+                        if inside:
+                            return math.inf, None, cur, fixed, tops
+                        used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
+                        used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
+                        wide = [c for c in used if widths[c] > 0]
+                        if not wide:
+                            return math.inf, -1, None, None, tops
+                        worst, split = math.inf, max(wide, key=lambda c: widths[c])
+                        continue
+                    if inside:
+                        tops.append((cur, fixed))
                     continue
                 v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
                 if (v is None or not (v.b <= et.a)) and region is not None:
@@ -369,6 +382,13 @@ class CompactBnB:
                         worst = max(worst, b)
                         split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
+
+
+def face_in_region(face_box: tuple, kinds: list[str], order: list[int], rows: list, scale: Fraction) -> bool:
+    """Whether a face (its fixed coordinates as points) may meet the closure of a pair's region: the
+    narrowing leaves it non-empty (a necessary condition; a face it lets through that is outside only
+    loosens the upper end, which stays a bound)."""
+    return narrow(face_box, kinds, order, rows, scale) is not None
 
 
 def _free_of_l(chart: ChartLaw) -> bool:

@@ -46,7 +46,7 @@ class Region:
         q = lambda x: None if x is None else flint.fmpq(x.numerator, x.denominator)  # noqa: E731 - C rationals: fast
         self.ivs = [[q(lo), q(hi)] for lo, hi in ivs]
         self.rows = [(q(c0), tuple(q(c) for c in cs)) for c0, cs in rows]
-        self.gen_var = gen_var  # generator -> (log-variable index, f): x = e^{f·v}
+        self.gen_var = {g: (v, q(f)) for g, (v, f) in gen_var.items()}  # generator -> (log-variable, f): x = e^{f·v}
         self.t, self.lcd = t, lcd
         self.cache: dict = {}
 
@@ -82,7 +82,8 @@ class Region:
         return total
 
     def upper(self, a0: Fraction, a: tuple) -> Ext:
-        """An upper bound of ``a0 + a·v`` on the region (None: +∞)."""
+        """An upper bound of ``a0 + a·v`` on the region (None: +∞), an exact flint rational."""
+        a0, a = _fmpq(a0), tuple(_fmpq(x) for x in a)
         best = self._box_max(a)
         best = None if best is None else a0 + best
         res, const = a, a0
@@ -184,10 +185,11 @@ def region_of(root: Any, box: tuple, rows: list, order: list[int], scale: Fracti
         for i, c in enumerate(cs):
             v[order[i]] = c
         out_rows.append((c0, tuple(v)))
+    gen_var = {root.gen(c): (c, root.scale(c) * (-1 if kind == "L-high" else 1)) for c, kind in enumerate(kinds)}
+    return Region(ivs, out_rows, gen_var, root.space.t, root.space.lcd)
+
+
+def _fmpq(x: Any) -> Any:
     import flint
 
-    gen_var = {}
-    for c, kind in enumerate(kinds):
-        f = root.scale(c) * (-1 if kind == "L-high" else 1)
-        gen_var[root.gen(c)] = (c, flint.fmpq(f.numerator, f.denominator))
-    return Region(ivs, out_rows, gen_var, root.space.t, root.space.lcd)
+    return flint.fmpq(x.numerator, x.denominator) if isinstance(x, Fraction) else x
