@@ -357,6 +357,10 @@ class CompactBnB:
                     if side > 0:
                         if inside:
                             return math.inf, None, cur, fixed, tops
+                        # the box's face is outside the region: bound R on the region itself
+                        up = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale).ratio_upper(R.num, R.den)
+                        if up is not None and up <= et.a:
+                            continue
                         used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
                         used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
                         wide = [c for c in used if widths[c] > 0]
