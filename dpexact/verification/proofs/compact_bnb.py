@@ -34,6 +34,14 @@ symmetry: every output and every chart is visited).
   (:mod:`.compact_enclosure`) is the bound, and a box whose bound is above the target is split at the
   midpoint of its widest σ-coordinate.
 
+* **Path regions** (:mod:`.compact_regions`, :mod:`.compact_polytope`): a pair's ratio is the law's only
+  where both paths are taken, and outside that region its denominator may vanish (PF: the neighbour's
+  path where another score is the largest). Each box is narrowed to a box containing the pair's region
+  before the pair is bounded; a monotone face that is not a power of ``T`` is pinned as a point; a sign
+  the box leaves open is decided on the region (exponent ranges bounded by its constraints); a face
+  constant is a level only inside the region (:func:`face_in_region`), else it is a loose bound and the
+  box is split.
+
 The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
 takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
 is below the target, ``log-ratio <= target`` holds for every real score vector: the upper end is the

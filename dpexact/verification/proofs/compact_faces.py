@@ -159,8 +159,8 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
     gens = [root.gen(c) for c in range(len(box))]
 
     def at_face(c: int, s: Fraction) -> None:
-        if region is not None and (s != 0 or root.coords[c][1] == "Z"):
-            region.set_point(c, log_value(root.coords[c][1], s, scale))
+        if region is not None:
+            region.move_to_face(c, log_value(root.coords[c][1], s, scale) if (s != 0 or root.coords[c][1] == "Z") else None)
 
     def pin(c: int, s: Fraction) -> None:
         x = _exponent(root, c, s, scale)
@@ -185,7 +185,8 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
         moved = False
         for c in loose:
             check_deadline(deadline)
-            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs, region)
+            # a sign on the region's cylinder along c: every point of the region moves to the face inside it
+            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs, None if region is None else region.without(c))
             if sign:
                 end = box[c][1] if sign > 0 else box[c][0]
                 nxt = _at(root, cur, c, end, scale)

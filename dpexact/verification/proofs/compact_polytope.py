@@ -21,6 +21,7 @@ until the final ``exp``, taken in arb and rounded outward.
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from typing import Any, Optional
 
@@ -48,15 +49,27 @@ class Region:
         self.rows = [(q(c0), tuple(q(c) for c in cs)) for c0, cs in rows]
         self.gen_var = {g: (v, q(f)) for g, (v, f) in gen_var.items()}  # generator -> (log-variable, f): x = e^{f·v}
         self.t, self.lcd = t, lcd
-        self.cache: dict = {}
 
-    def set_point(self, v: int, value: Fraction) -> None:
-        """The log-variable ``v`` fixed at a finite ``value`` (a face the search moved to)."""
+    def without(self, v: int) -> "Region":
+        """The cylinder over the region along ``v``: every constraint involving ``v`` dropped, ``v``
+        ranging over its whole interval (a superset of the region's projection, so a sign decided on
+        it holds on every segment of the box in direction ``v`` through the region)."""
+        out = copy.copy(self)
+        out.ivs = [list(x) for x in self.ivs]
+        out.rows = [(c0, cs) for c0, cs in self.rows if cs[v] == 0]
+        return out
+
+    def move_to_face(self, v: int, value: Fraction | None) -> None:
+        """The search moved ``v`` to a face of the box (a monotone direction): the region becomes
+        (a superset of) its projection along ``v`` — the constraints involving ``v`` dropped — with
+        ``v`` at ``value`` (None: an infinite end, left as an interval). Keeping the constraints would
+        bound the face's part of the region only, which need not hold the supremum."""
         import flint
 
-        x = flint.fmpq(value.numerator, value.denominator)
-        self.ivs[v] = [x, x]
-        self.cache.clear()
+        self.rows = [(c0, cs) for c0, cs in self.rows if cs[v] == 0]
+        if value is not None:
+            x = flint.fmpq(value.numerator, value.denominator)
+            self.ivs[v] = [x, x]
 
     # -- linear forms --------------------------------------------------------------------------
     def _form(self, exps: tuple) -> tuple[Any, tuple[Any, ...]]:
