@@ -177,3 +177,16 @@ def test_region_is_built_with_the_pairs_constraints(monkeypatch):
     m = _hand("pf")
     CompactBnB(seconds=5).bracket(m, 2, parse_neighbourhood("box", m))
     assert seen and max(seen) > 0
+
+
+def test_moving_to_a_face_keeps_the_regions_projection():
+    """R = x − 2y on the region x <= y (x, y in [0, 1]) has supremum 0 at x = y = 0. R increases in x,
+    so the search moves x to the box face x = 1; the region must become its projection along x (every
+    y in [0, 1]), where R's bound 1 − 0 = 1 >= 0 holds. Keeping the constraint on the face (y >= 1)
+    would bound R by 1 − 2 = −1 < 0: below its true supremum."""
+    reg = Region([(F(0), F(1)), (F(0), F(1))], [(F(0), (F(-1), F(1)))], {0: (0, F(1)), 1: (1, F(1))}, 2, 1)
+    assert reg.upper(F(0), (F(0), F(-1))) == 0  # -y <= 0 on the region (y >= x >= 0)
+    reg.move_to_face(0, F(1))
+    up = reg.upper(F(0), (F(1), F(-2)))  # x - 2y on the projection at x = 1
+    assert up is not None and F(int(up.p), int(up.q)) >= 0  # the true supremum 0 is not cut off
+    assert reg.without(1).rows == reg.rows  # no constraint left that involves x
