@@ -74,7 +74,7 @@ runpy.run_module("dpexact", run_name="__main__", alter_sys=True)
 STARTUP_CASES = {
     ("--version",): (230, {"numpy", "pydantic", "sympy", "scipy", "dask", "flint", "rich"}),
     ("schema", "list"): (240, {"numpy", "pydantic", "sympy", "scipy", "dask", "flint"}),
-    ("verify", "-m", "pf", "-e", "1"): (560, {"pydantic", "sympy", "scipy", "dask", "pyarrow", "cvxpy", "highspy",
+    ("verify", "-m", "pf", "-e", "1"): (560, {"pydantic", "sympy", "scipy", "dask", "pyarrow", "cvxpy", "highspy", "numba",
                                               "dpexact.mechanisms.heterogeneous", "dpexact.lp", "dpexact.sweep"}),
 }
 

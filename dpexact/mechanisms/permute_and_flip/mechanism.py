@@ -10,7 +10,8 @@ pmf (pf Lemma 1/2): ``Pr[r] = p_r ∫_0^1 ∏_{s≠r} (1 - p_s t) dt``.
 
 Methods:
     ``quadrature`` (float, mp, ball; default) — stable positive-integrand quadrature with proven
-        truncation and quadrature bounds, :mod:`.quadrature`.
+        truncation and quadrature bounds, :mod:`.quadrature`; in float :mod:`.quadrature_float`,
+        compiled by numba from n = 512 when it is installed (:mod:`.quadrature_kernel`, same bound).
     ``recurrence`` (any backend) — the paper's O(n²) alternating recurrence (pf Appendix E);
         for comparison only in float.
     ``polynomial`` (exact; default there) — exact polynomial integration, :mod:`.polynomial`.

@@ -4,7 +4,7 @@ series as long as the moments of ``F`` say, and few passes over the array (the d
 Formula and steps as in :mod:`.quadrature`: with ``p_s = exp(x_s)``, ``F(t) = ∏_s (1 - p_s t)``,
 ``Pr[r] = p_r G(p_r)``, ``G(p) = ∫_0^T F(t)/(1 - p t) dt`` (truncated at ``T``, relative tail
 ``<= e^{-L}``), an N-point Gauss–Legendre rule on ``[0, T]`` (Bernstein bound with
-``log M <= α S + b² S_2/2`` over all weights, :func:`_rule`: no per-weight logarithm), ``log F``
+``log M <= α S + b² S_2/2`` over all weights, :func:`.quadrature_rules.node_rule`: no per-weight logarithm), ``log F``
 through power sums ``S_k = Σ p^k`` and ``G(p) = Σ_k M_k p^k`` with the moments
 ``M_k = ∫_0^T F(t) t^k dt``.
 
@@ -36,78 +36,39 @@ entries (a few numpy calls whatever ``K``), through in-place loops above it; the
 done in place in the exponent and weight buffers, in cache-sized pieces, so that a call at
 ``n = 10^6`` allocates no array of size n beyond its two outputs (a fresh 8 MB array costs
 ~1.7 ms of page faults, measured). Measured PF/EM ratios: ``dpexact bench``.
+
+Two routes, one algorithm: this numpy code, and from ``KERNEL_MIN_N`` weights on, when numba is
+installed (extra ``fast``), the same steps compiled (:mod:`.quadrature_kernel`: ~60 numpy calls of
+bookkeeping become one call). The scalar rules (series lengths, node rule, thresholds) are one source,
+:mod:`.quadrature_rules`, run as Python here and compiled there; the routes differ only in the order of
+roundings, inside the stated rounding term (tests/test_pf_kernel.py checks them against each other
+and against balls). ``DPEXACT_NUMBA=0`` keeps the numpy route.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
-from typing import Callable
+import os
+from typing import Any
 
 import numpy as np
 
 from ...numbers.gauss_legendre import nodes_float
-from .quadrature import MAX_NODES, RHOS, U, QuadratureReport, _small, _truncation
 from .gauss_exact import SMALL_N
+from .quadrature import U, QuadratureReport, _small, _truncation
+from .quadrature_rules import GROUP_MIN, KMAX, log_ratio, node_rule, series_lengths, threshold
 
-__all__ = ["pf_pmf_quadrature_float", "TARGET", "KMAX"]
+__all__ = ["pf_pmf_quadrature_float", "kernel_route", "TARGET", "KMAX", "KERNEL_MIN_N"]
 
-TARGET = 1e-19  # each truncation (series, log series) is made this small, relative
-KMAX = 14  # G's series stops here; heavier weights are large (direct node sums)
-KF_MAX = 60  # log F's power sums at most (T < 1 when no weight is large: convergent)
+#: from this n on the compiled kernel (:mod:`.quadrature_kernel`) runs when numba is installed; below it
+#: one numpy call costs less than a tenth of a millisecond more, against ~0.5 s to import numba once
+KERNEL_MIN_N = 512
+_KERNEL: Any = None  # the kernel's entry once looked up; False: no numba (or DPEXACT_NUMBA=0)
+
+TARGET = 1e-19  # each truncation (series, log series) is made this small, relative (both routes read it here)
 TABLE_MAX = 1 << 14  # medium weights up to this count: power table + matrix product
 PIECE = 1 << 14  # the tiny update runs over pieces of this many entries (128 KB)
-GROUP_MIN = 32  # large weights are grouped by value (ties) only above this count
-
-
-_LOG_FACT = [math.lgamma(k + 1) for k in range(KF_MAX + 3)]  # log k!
-
-
-class _MomentBound:
-    """``log`` of ``M_k/M_0 <= min(T^k, 2P k!/S^{k+1})`` (module docstring), in plain floats (a call
-    costs well under a microsecond; numpy on these few numbers would cost more than the arithmetic)."""
-
-    def __init__(self, T: float, P: float, S_lo: float):
-        self.lT, self.l2P, self.lS = math.log(T), math.log(2 * P), math.log(S_lo)
-        self.T = T
-
-    def log_ratio(self, k: int) -> float:
-        return min(k * self.lT, self.l2P + _LOG_FACT[k] - (k + 1) * self.lS)
-
-    def threshold(self, k: int, target: float) -> float:
-        """The largest p with ``p^{k+1} (M_{k+1}/M_0 bound) / (1 - pT) <= target`` and ``pT <= 1/2``."""
-        p = math.exp((math.log(target / 2) - self.log_ratio(k + 1)) / (k + 1))
-        return min(p, 0.5 / self.T)
-
-    def first_k(self, k0: int, k_max: int, log_term: "Callable[[int], float]", log_target: float) -> int:
-        """The first k in [k0, k_max] with ``log_term(k) <= log_target`` (``k_max`` if none)."""
-        for k in range(k0, k_max):
-            if log_term(k) <= log_target:
-                return k
-        return k_max
-
-
-_ELLIPSES = [((r + 1 / r) / 4 - 0.5, ((r - 1 / r) / 4) ** 2, 2 * math.log(r), math.log(r * r - 1)) for r in RHOS]
-
-
-def _rule(T: float, S: float, S2: float, target_abs: float) -> tuple[int, float]:
-    """Fewest Gauss–Legendre nodes (a multiple of 4 in [8, MAX_NODES]) whose Bernstein bound is
-    ``<= target_abs``, and that bound (:mod:`dpexact.numbers.gauss_legendre`; plain floats over ``RHOS``).
-
-    On the ellipse of ``ρ`` (centre T/2, semi-axes a, b; ``α = a - T/2``) every factor has
-    ``log|1 - p z| <= ½ log((1 + pα)² + (pb)²) = log(1 + pα) + ½ log(1 + (pb)²/(1 + pα)²) <= pα + (pb)²/2``
-    for every weight (``p <= 1``, ``T <= 1``: the first square is the maximum, :mod:`.quadrature`), so
-    ``log M <= α S + b² S_2/2`` with the sums over all weights: no per-weight logarithm."""
-    lc = math.log(T / 2 * 64 / 15)
-    best_n, logs = MAX_NODES, []
-    for alpha, b2, l2r, lr2m1 in _ELLIPSES:
-        log_m = T * alpha * S + T * T * b2 * S2 / 2
-        logs.append((lc + log_m - lr2m1, l2r))
-        need = (lc - math.log(target_abs) + log_m - lr2m1) / l2r
-        if need < best_n:
-            best_n = need
-    n_nodes = min(MAX_NODES, max(8, -(-math.ceil(max(best_n, 0.0)) // 4) * 4))
-    best = min(c - n_nodes * l2r for c, l2r in logs)
-    return n_nodes, (math.exp(best) * (1 + 2.0**-40) if best < 700 else math.inf)
 
 
 def _groups(xl: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
@@ -121,17 +82,43 @@ def _groups(xl: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     return xl, None, np.ones(xl.size)
 
 
-def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
+def kernel_route() -> Any:
+    """The compiled route's entry (:func:`.quadrature_kernel.pf_pmf_quadrature_kernel`), or ``False``
+    when numba is not installed or ``DPEXACT_NUMBA=0``; looked up (numba imported) on first need only."""
+    global _KERNEL
+    if _KERNEL is None:
+        _KERNEL = False
+        if os.environ.get("DPEXACT_NUMBA", "1") != "0" and importlib.util.find_spec("numba") is not None:
+            try:
+                from .quadrature_kernel import pf_pmf_quadrature_kernel
+            except ImportError:  # a numba that refuses this numpy: the numpy route (same values, slower)
+                return _KERNEL
+            _KERNEL = pf_pmf_quadrature_kernel
+    return _KERNEL
+
+
+def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
+                            kernel: bool | None = None) -> tuple[np.ndarray, np.ndarray, QuadratureReport]:
     """Float64 pmf and log-pmf of PF from exponents ``x = c(q - q*)`` (the maximum exactly 0).
 
     ``x`` is owned by the call: it becomes the log-pmf (no copy). Returns ``(pmf, logpmf,
     report)``; the report's truncation, quadrature, series and rounding terms sum to a bound of
     the relative error of every entry (the caller adds ``2.5u|x_r|`` for the exponents' own
-    rounding). ``n <= SMALL_N`` goes to the exact Gauss rule (:mod:`.gauss_exact`).
+    rounding). ``n <= SMALL_N`` goes to the exact Gauss rule (:mod:`.gauss_exact`). ``kernel``:
+    ``True`` the compiled kernel (numba), ``False`` the numpy route below, ``None`` the kernel from
+    ``KERNEL_MIN_N`` weights on when numba is installed; both routes compute the same quantities
+    with the same bounds (:mod:`.quadrature_kernel` says what differs: the order of roundings).
     """
     n = x.size
     if n <= SMALL_N:
         return _small(x)
+    if kernel is None:
+        kernel = n >= KERNEL_MIN_N and bool(kernel_route())
+    if kernel:
+        route = kernel_route()
+        if not route:
+            raise RuntimeError("the compiled PF kernel needs numba (pip install 'dpexact[fast]')")
+        return route(x, L, TARGET)
     p = np.exp(x)
     S = float(np.add.reduce(p))
     s_err = (n.bit_length() + 16) * U * S  # pairwise summation
@@ -140,10 +127,11 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     T, tail_rel = _truncation(P, S_lo - 1.0, L)
 
     # -- classes, from the a-priori moment bound ------------------------------------------------
-    mb = _MomentBound(T, P, S_lo)
-    p_L = mb.threshold(KMAX, TARGET)
+    lT, l2P, lS = math.log(T), math.log(2 * P), math.log(S_lo)
+    p_L = threshold(KMAX, TARGET, T, lT, l2P, lS)
     # tiny: G's two terms, and log F's dropped k >= 3 terms (<= p² S_1 E[t³]/3), both <= TARGET
-    p_tiny = min(mb.threshold(1, TARGET), math.sqrt(3 * TARGET / (2 * S * math.exp(mb.log_ratio(3)))), p_L)
+    p_tiny = min(threshold(1, TARGET, T, lT, l2P, lS),
+                 math.sqrt(3 * TARGET / (2 * S * math.exp(log_ratio(3, lT, l2P, lS)))), p_L)
     nt = np.flatnonzero(p > p_tiny)  # medium and large weights (the few near the maximum)
     pn = p[nt]
     if p_L < 1.0:
@@ -171,13 +159,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     S1_med = float(np.add.reduce(pm)) if pm.size else 0.0
     K_F, K_pre = 2, 1
     if pm.size:
-        lpm, l1mT = math.log(p_M), math.log(1 - p_M * T)
-        # K_F: the log series' weighted remainder p_M^K S_1 E[t^{K+1}]/(K+1), a priori
-        lS1 = math.log(max(S1_med, 1e-300))
-        K_F = mb.first_k(2, KF_MAX, lambda k: k * lpm + lS1 - math.log(k + 1) + mb.log_ratio(k + 1),
-                         math.log(TARGET) + l1mT)
-        # K (G's series) a priori, to size the power table; the a-posteriori K below is at most this
-        K_pre = mb.first_k(1, KMAX, lambda k: (k + 1) * lpm + mb.log_ratio(k + 1) - l1mT, math.log(TARGET))
+        K_F, K_pre = series_lengths(p_M, S1_med, TARGET, T, lT, l2P, lS)
     rows = max(K_F + 1, K_pre)  # powers p^1 .. p^rows of the medium weights
     table = pm.size <= TABLE_MAX
     if pm.size == 0:
@@ -206,7 +188,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     S_next = float(Sk[K_F + 1]) if pm.size else 0.0  # S^med_{K_F+1}, for the log remainder
 
     # -- nodes and log F ------------------------------------------------------------------------
-    n_nodes, quad_abs = _rule(T, P, S2c + S2_L, 1e-19 / (2 * P))
+    n_nodes, quad_abs = node_rule(T, P, S2c + S2_L, 1e-19 / (2 * P))
     xi, om = nodes_float(n_nodes)
     t = T * (1 + xi) / 2
     w = T * om / 2
@@ -291,8 +273,9 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0) -> tuple[np.ndarray,
     quad_rel = quad_abs * 2 * P
     # a-priori rounding: the sums S, S_1 = S - Σ_large, S_2 (pairwise: (log2 n + 16)u of S·T in log F),
     # log F's terms, the node and moment sums, the power table / Horner, the final products
-    rounding = U * (-8 * float(np.minimum.reduce(logF))  # log F <= 0 + 2 * (n.bit_length() + 16) * (S * T + 1)
-                    + 4 * n_nodes + 8 * (K + K_F) + 50)
+    # the pairwise sums' rounding reaches log F through S·T: (bit_length(n) + 16)u each for S and S_2
+    rounding = U * (-8 * float(np.minimum.reduce(logF))  # log F <= 0
+                    + 2 * (n.bit_length() + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
     report = QuadratureReport(
         nodes=n_nodes,
         T=T,
