@@ -193,6 +193,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     h = H_START
     _budget_check(laws, h, theta, events, budget - (time.process_time() - t0))
     history = []
+    costs: list[tuple[float, float]] = []
     result = None
     stalls = 0
     while True:
@@ -206,6 +207,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             p = _Pass(laws, h, theta, cache)
         now = width_of(p)
         spent = time.process_time() - t1
+        costs.append((h, spent))
         history.append({"h": h, "lower": now[0], "upper": now[1], "cpu_seconds": round(spent, 3)})
         # every pass is a proved interval: keep their intersection
         prev = result
@@ -220,11 +222,25 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         met = hi == lo or (math.isfinite(hi) and hi - lo <= tolerance * abs(hi))
         if met or stalled or h / 2 < H_MIN or (time.process_time() - t0) + 2.5 * spent > budget:
             break
-        h /= 2
+        h = _next_step(h, spent, costs, budget - (time.process_time() - t0))
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
     return result, p, info
+
+
+def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float) -> float:
+    """The next grid step: h/2, or a smaller power of two when the passes so far say it fits the budget left.
+
+    A pass costs at most about b/h (fixed work counted as work per cell: pessimistic), b read from the last
+    pass. The step skips the halvings whose passes would only
+    be intersected away by the finer one, keeping the predicted cost of the chosen pass below a third of the
+    budget left (the prediction is a float estimate: it decides only how fine to go, never a bound)."""
+    a, b = 0.0, spent * h  # pessimistic: the whole cost per cell
+    nxt = h / 2
+    while nxt / 2 >= H_MIN and a + b / (nxt / 2) <= left / 3 and nxt > h / 16:
+        nxt /= 2
+    return nxt
 
 
 def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tolerance: float, budget: float) -> Enclosure:
