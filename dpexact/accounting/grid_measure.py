@@ -128,8 +128,7 @@ def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
         if a > 0:
             left = v[:a]
             arg = m.theta * (x[a] - x[:a])  # >= 0: the tilt gained by moving each entry up to x_a
-            with np.errstate(over="ignore"):
-                fold = float(np.dot(left, np.exp(arg))) * (1 + (a + 8 + 8 * float(arg.max())) * U)
+            fold = _fold(left, arg)
             if fold <= top * 2.0**-CUT_BITS:
                 v[a] = _up(_up(v[a] + fold) * (1 + U))
             else:
@@ -145,6 +144,12 @@ def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
     dropped, tail = _rescale(dropped, e), _rescale(tail, e)
     return replace(m, v=np.ldexp(v, -e), j0=m.j0 + a, scale=m.scale + e, dropped=dropped, dropped_raw=raw,
                    tail=tail, tail_raw=tail_raw)
+
+
+def _fold(left: np.ndarray, gain: np.ndarray) -> float:
+    """Σ left_i·e^{gain_i} rounded up: the tilted mass of entries moved up by gain_i/θ (their untilted mass kept)."""
+    with np.errstate(over="ignore"):
+        return float(np.dot(left, np.exp(gain))) * (1 + (len(left) + 8 + 8 * float(gain.max())) * U)
 
 
 def _rescale(t: float, e: int) -> float:
