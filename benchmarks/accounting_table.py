@@ -129,7 +129,8 @@ def markdown(path: str, old: str | None = None) -> str:
         before = "—" if pv is None else f"{pv:.2g}"
         prv = f"({_g(r['prv_lower'], 6)}, {_g(r['prv_estimate'], 6)}, {_g(r['prv_upper'], 6)})" if "prv_estimate" in r \
             else "crash: " + r.get("prv_error", "?")[:40]
-        cpu = f"{r['dpexact_cpu']:.2f} ({r['dpexact_budget']:.2f})" if r.get("dpexact_cpu") is not None else "—"
+        capped = "*" if _capped(r) else ""
+        cpu = f"{r['dpexact_cpu']:.2f} ({r['dpexact_budget']:.2f}{capped})" if r.get("dpexact_cpu") is not None else "—"
         ratio = f"{r['cpu_ratio']:.1f}×" if "cpu_ratio" in r else "—"
         out.append(f"| {r['sigma']} | {r['q']} | {r['T']} | {r['delta']} | {iv} | {w} | {before} | {cpu} | "
                    f"{_g(r['dp_accounting'])} ({r['dp_accounting_cpu']:.2f}) | {ratio} | {prv} | "
@@ -146,6 +147,11 @@ def markdown(path: str, old: str | None = None) -> str:
             out.append(f"q = {q}: {len(sub)} rows, met {sum(bool(r['tolerance_met']) for r in sub)}, median rel. width "
                        f"{statistics.median(r['rel_width'] for r in sub):.2g}"
                        + _before(sub, prev) + ".")
+    free = [r for r in rows if "rel_width" in r and not _capped(r)]
+    if free:
+        out.append(f"Rows whose budget was 10× dp_accounting's CPU (not cut by --max-seconds, * above): {len(free)}, met "
+                   f"{sum(bool(r['tolerance_met']) for r in free)}, median rel. width "
+                   f"{statistics.median(r['rel_width'] for r in free):.2g}" + _before(free, prev) + ".")
     below = sum(1 for r in rows if "lower" in r and r["dp_accounting"] < r["lower"])
     above = sum(1 for r in rows if "lower" in r and r["dp_accounting"] > r["upper"])
     crashes = sum(1 for r in rows if "prv_error" in r)
@@ -154,6 +160,11 @@ def markdown(path: str, old: str | None = None) -> str:
                f"{sum(1 for r in rows if r.get('prv_bracket_misses'))}, prv crashes: {crashes}; dpexact errors: "
                f"{sum(1 for r in rows if 'error' in r)}.")
     return "\n".join(out)
+
+
+def _capped(r: dict) -> bool:
+    """The row's budget was cut by --max-seconds below 10× dp_accounting's CPU."""
+    return r["dpexact_budget"] < 10 * r["dp_accounting_cpu"] * (1 - 1e-9)
 
 
 def _before(sub: list, prev: dict) -> str:
