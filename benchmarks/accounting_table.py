@@ -9,6 +9,7 @@ T <= 1000, 1e-4 above) within ``--max-seconds`` CPU; dp_accounting's ``PLDAccoun
 
     python benchmarks/accounting_table.py --subset --out benchmarks/accounting_table_results.json
     python benchmarks/accounting_table.py --full --ratio 10 --jsonl benchmarks/accounting_table_rows.jsonl
+    python benchmarks/accounting_table.py --markdown benchmarks/accounting_table_rows.jsonl   # the README table
 
 Times are CPU seconds of this process (``time.process_time``); the machine load is recorded.
 """
@@ -92,6 +93,95 @@ def row(sigma: str, q: str, T: int, delta: str, budget: float, prv_eps_error: fl
     return rec
 
 
+def _g(x, d: int = 9) -> str:
+    return "—" if x is None else ("inf" if x == math.inf else f"{x:.{d}g}")
+
+
+def markdown(path: str, old: str | None = None) -> str:
+    """The README table and summary of a rows file (every number read from it); ``old``: a previous rows file
+    whose relative widths are shown beside."""
+    rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+    prev = {}
+    if old:
+        for x in Path(old).read_text().splitlines():
+            if x.strip():
+                r = json.loads(x)
+                prev[(r["sigma"], r["q"], r["T"], r["delta"])] = r.get("rel_width")
+    key = lambda r: (float(r["sigma"]), -Real_of(r["q"]), r["T"], -float(r["delta"]))  # noqa: E731
+    out = ["| σ | q | T | δ | dpexact ε interval | rel. width (target) | before | dpexact CPU s (budget) | dp_accounting ε (CPU s) "
+           "| ratio | prv (lower, est., upper) or error | dp_acc. / prv est. vs interval |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(rows, key=key):
+        k = (r["sigma"], r["q"], r["T"], r["delta"])
+        if "lower" in r:
+            lo, hi = r["lower"], r["upper"]
+            iv = f"[{_g(lo)}, {_g(hi)}]"
+            w = f"{r['rel_width']:.2g} ({r['target_rel_width']:g}, {'met' if r['tolerance_met'] else 'missed'})"
+
+            def pos(x):
+                return "—" if x is None else ("below" if x < lo else "above" if x > hi else "in")
+        else:
+            iv, w = r.get("error", "?")[:40], "—"
+
+            def pos(x):
+                return "—"
+        pv = prev.get(k)
+        before = "—" if pv is None else f"{pv:.2g}"
+        prv = f"({_g(r['prv_lower'], 6)}, {_g(r['prv_estimate'], 6)}, {_g(r['prv_upper'], 6)})" if "prv_estimate" in r \
+            else "crash: " + r.get("prv_error", "?")[:40]
+        capped = "*" if _capped(r) else ""
+        cpu = f"{r['dpexact_cpu']:.2f} ({r['dpexact_budget']:.2f}{capped})" if r.get("dpexact_cpu") is not None else "—"
+        ratio = f"{r['cpu_ratio']:.1f}×" if "cpu_ratio" in r else "—"
+        out.append(f"| {r['sigma']} | {r['q']} | {r['T']} | {r['delta']} | {iv} | {w} | {before} | {cpu} | "
+                   f"{_g(r['dp_accounting'])} ({r['dp_accounting_cpu']:.2f}) | {ratio} | {prv} | "
+                   f"{pos(r['dp_accounting'])} / {pos(r.get('prv_estimate'))} |")
+    ratios = [r["cpu_ratio"] for r in rows if "cpu_ratio" in r]
+    met = [r for r in rows if r.get("tolerance_met")]
+    out.append("")
+    out.append(f"Rows: {len(rows)}; width target met: {len(met)}; median CPU ratio "
+               f"{statistics.median(ratios):.2f}× (min {min(ratios):.2f}, max {max(ratios):.2f}); rows <= 10×: "
+               f"{sum(x <= 10 for x in ratios)}; load average {min(r['load'] for r in rows):.1f}–{max(r['load'] for r in rows):.1f}.")
+    for q in ("1/1000", "1/100", "1/10"):
+        sub = [r for r in rows if r["q"] == q and "rel_width" in r]
+        if sub:
+            out.append(f"q = {q}: {len(sub)} rows, met {sum(bool(r['tolerance_met']) for r in sub)}, median rel. width "
+                       f"{statistics.median(r['rel_width'] for r in sub):.2g}"
+                       + _before(sub, prev) + ".")
+    free = [r for r in rows if "rel_width" in r and not _capped(r)]
+    if free:
+        out.append(f"Rows whose budget was 10× dp_accounting's CPU (not cut by --max-seconds, * above): {len(free)}, met "
+                   f"{sum(bool(r['tolerance_met']) for r in free)}, median rel. width "
+                   f"{statistics.median(r['rel_width'] for r in free):.2g}" + _before(free, prev) + ".")
+    below = sum(1 for r in rows if "lower" in r and r["dp_accounting"] < r["lower"])
+    above = sum(1 for r in rows if "lower" in r and r["dp_accounting"] > r["upper"])
+    crashes = sum(1 for r in rows if "prv_error" in r)
+    out.append(f"dp_accounting below the interval: {below}, above: {above}; prv estimate outside: "
+               f"{sum(1 for r in rows if r.get('prv_estimate_outside'))}, prv bracket misses: "
+               f"{sum(1 for r in rows if r.get('prv_bracket_misses'))}, prv crashes: {crashes}; dpexact errors: "
+               f"{sum(1 for r in rows if 'error' in r)}.")
+    return "\n".join(out)
+
+
+def _capped(r: dict) -> bool:
+    """The row's budget was cut by --max-seconds below 10× dp_accounting's CPU."""
+    return r["dpexact_budget"] < 10 * r["dp_accounting_cpu"] * (1 - 1e-9)
+
+
+def _before(sub: list, prev: dict) -> str:
+    """The median width of the same rows in the previous file (only rows in both)."""
+    pairs = [(r["rel_width"], prev[(r["sigma"], r["q"], r["T"], r["delta"])]) for r in sub
+             if prev.get((r["sigma"], r["q"], r["T"], r["delta"])) is not None]
+    if not pairs:
+        return ""
+    return (f" (on the {len(pairs)} rows also run before: now {statistics.median(a for a, _ in pairs):.2g}, before "
+            f"{statistics.median(b for _, b in pairs):.2g}; narrower on {sum(a < b for a, b in pairs)})")
+
+
+def Real_of(q: str) -> float:
+    a, _, b = q.partition("/")
+    return float(a) / float(b or 1)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     g = ap.add_mutually_exclusive_group()
@@ -105,7 +195,12 @@ def main() -> None:
     ap.add_argument("--prv-eps-error", type=float, default=1e-2)
     ap.add_argument("--sigma", action="append", help="only these σ (repeatable)")
     ap.add_argument("--out", default="benchmarks/accounting_table_results.json")
+    ap.add_argument("--markdown", default=None, help="print the README table of this rows file and exit")
+    ap.add_argument("--before", default=None, help="with --markdown: a previous rows file, its widths shown beside")
     a = ap.parse_args()
+    if a.markdown:
+        print(markdown(a.markdown, a.before))
+        return
     grid = dict(FULL if a.full else SUBSET)
     if a.sigma:
         grid["sigma"] = a.sigma

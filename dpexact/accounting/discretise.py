@@ -229,9 +229,11 @@ def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None
             up[i + 1] = up.get(i + 1, arb(0)) + eh * (P[i] - e_lo * Q[i]) / D * tilt(i + 1)
         for k, p in up_extra:
             up[k] = up.get(k, arb(0)) + p * tilt(k)
-        dropped = arb(0)
+        dropped = raw = arb(0)
         if law.continuous:
-            dropped = (TH * pt(0)).exp() * law.mass_below(pt(0)) + law.tilted_above(pt(n), TH)
+            below, above = law.mass_below(pt(0)), law.tilted_above(pt(n), TH)
+            dropped = (TH * pt(0)).exp() * below + above
+            raw = below + above * (-TH * pt(n)).exp()  # on L > l: e^{θL} >= e^{θl}
         # lower: merge, then the shift trick
         lam = []
         for i in sorted(P):
@@ -251,7 +253,7 @@ def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None
         for k, p in lo_extra:
             if 0 <= k <= n:
                 lo[k] = lo.get(k, arb(0)) + p * (TH * (pt(k) + S)).exp()
-        upper = _to_measure(up, dropped, h, theta, j_lo, n, 0.0, True)
+        upper = _to_measure(up, dropped, h, theta, j_lo, n, 0.0, True, raw)
         lower = _to_measure(lo, arb(0), h, theta, j_lo, n, s, False)
         return Discretised(upper, lower, _down(inf_lo), _upf(inf_hi), len(P))
 
@@ -266,18 +268,21 @@ def _log2(x: Any) -> float:
     return float((m.log() / arb(2).log()).mid())
 
 
-def _to_measure(vals: dict, dropped: Any, h: float, theta: float, j0: int, n: int, shift: float, upper: bool) -> GridMeasure:
-    """Entries 0..n, scaled by a power of two (exact) and rounded outward to floats."""
+def _to_measure(vals: dict, dropped: Any, h: float, theta: float, j0: int, n: int, shift: float, upper: bool,
+                raw: Any = 0) -> GridMeasure:
+    """Entries 0..n, scaled by a power of two (exact) and rounded outward to floats; ``raw`` bounds the untilted
+    mass of the ``dropped`` part."""
     from flint import arb
 
     logs = [_log2(v) for v in vals.values()] + ([_log2(dropped)] if upper and dropped != 0 else [])
     top = max(logs, default=-math.inf)
     if top == -math.inf:
-        return GridMeasure(h, theta, j0, shift, np.zeros(1), 0, upper, 0.0)
+        return GridMeasure(h, theta, j0, shift, np.zeros(1), 0, upper, 0.0, 0.0)
     e = math.floor(top) + 1
     f = arb(2) ** (-e)
     v = np.zeros(n + 1)
     for i, x in vals.items():
         v[i] = _upf(x * f) if upper else _down(x * f)
     dr = _upf(dropped * f) if upper and dropped != 0 else 0.0
-    return normalise(GridMeasure(h, theta, j0, shift, v, e, upper, dr))
+    raw_f = _upf(raw) if upper and raw != 0 else 0.0
+    return normalise(GridMeasure(h, theta, j0, shift, v, e, upper, dr, raw_f))

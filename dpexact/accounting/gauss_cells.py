@@ -67,7 +67,9 @@ def _hbar(x: np.ndarray, coeffs: np.ndarray) -> np.ndarray:
 def log_gauss_cells(a: np.ndarray, b: np.ndarray, e_ab: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(log-lower, log-upper) of ∫_a^b φ for cells a < b (floats) whose true ends are within ``e_ab`` (the
     sum of both ends' absolute errors), and a mask of the cells whose bound is above ``MAX_REL``
-    (their values are then meaningless: the caller recomputes them)."""
+    (their values are then meaningless: the caller recomputes them) — except that a masked cell with finite
+    ends, a finite log and log-upper − log-lower < 1 still has a true bound (the relative error is then below
+    1/2, where the bound's formula holds), which :mod:`.discretise_gauss` keeps for tail cells."""
     t, w, tw_err, cm, he = gl_rule()
     m = len(t)
     width = b - a

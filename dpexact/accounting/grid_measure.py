@@ -23,7 +23,16 @@ the float range, so the FFT's absolute error — relative to the largest tilted 
 there (saddle-point / exponential tilting, as in Esscher's transform). An upper measure also
 carries ``dropped`` (units 2^scale): the tilted mass ∫e^{θx}dν of parts removed from the grid; since
 f_ε(x) <= e^{θ(x − ε)} for θ >= 0, the removed part adds at most dropped·2^scale·e^{−θε} to (1)
-(Chernoff's bound).
+(Chernoff's bound). It also carries ``dropped_raw``, an upper bound on the *untilted* mass of the same removed
+part: since f_ε <= 1 that part adds at most dropped_raw to (1) as well, so it adds min(Chernoff, raw).
+Mass cut at the *right* end (a subsampled law's heavy tail, below the FFT error floor) goes to a second removed
+part, ``tail`` / ``tail_raw`` (tilted / untilted, the same two bounds): one step in the heavy tail makes
+e^{θ(x − ε)} large, so there the untilted mass is the better bound, while left of ε (and for entries made of
+FFT error at negative losses, whose untilted mass e^{−θx}·err is huge) Chernoff is. The two parts compose
+separately (:func:`convolve`) and each adds the smaller of its two bounds, so a left cut's large untilted mass
+never spoils the right cut's bound, nor the other way round.
+Mass cut at the *left* end is not removed at all when it is small: it is moved up onto the
+first kept point (moving a loss up is sound for an upper measure, :func:`normalise`), which keeps it on the grid.
 
 FFT error (numpy's pocketfft; Higham 2002, *Accuracy and Stability of Numerical Algorithms*,
 Thm 24.2: ‖fl(Fx) − Fx‖₂ <= (log₂N)η/(1 − (log₂N)η)·‖Fx‖₂, η = μ + γ₄(√2 + μ)): with
@@ -67,6 +76,10 @@ class GridMeasure:
         scale: binary exponent of the entries.
         upper: True for a pessimistic (upper) measure, False for an optimistic (lower) one.
         dropped: (upper only) tilted mass removed from the grid, in units 2^scale.
+        dropped_raw: (upper only) an upper bound on the untilted mass of the same removed part (a probability
+            bound, no units; ``inf`` when unknown).
+        tail: (upper only) tilted mass of a second removed part (the right cuts), in units 2^scale.
+        tail_raw: (upper only) an upper bound on the untilted mass of that part.
     """
 
     h: float
@@ -77,6 +90,9 @@ class GridMeasure:
     scale: int
     upper: bool
     dropped: float = 0.0
+    dropped_raw: float = math.inf
+    tail: float = 0.0
+    tail_raw: float = 0.0
 
     @property
     def size(self) -> int:
@@ -91,27 +107,77 @@ def _up(x: float) -> float:
 
 
 def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
-    """Cut entries below max(max·2^-CUT_BITS, 4·floor) at both ends (upper: into ``dropped``) and rescale
-    so max v = 1 (exact). ``floor`` is the FFT error bound just added: entries at that level carry no
-    information, and keeping them would let the support grow linearly with the number of compositions."""
+    """Cut entries below max(max·2^-CUT_BITS, 4·floor) at both ends and rescale so max v = 1 (exact). ``floor``
+    is the FFT error bound just added: entries at that level carry no information, and keeping them would let
+    the support grow linearly with the number of compositions.
+
+    Upper measures: the right cut goes into ``tail`` and ``tail_raw``; the left cut is moved up onto the
+    first kept point when its tilted mass there, Σ v_i e^{θ(x_a − x_i)}, stays below 2^-CUT_BITS of the top (a loss
+    moved up: sound), else it goes into ``dropped`` (tilted) and ``dropped_raw`` (untilted)."""
     v = m.v
     if len(v) == 0 or not np.any(v > 0):
         return replace(m, v=np.zeros(1), j0=m.j0, dropped=m.dropped)
     top = float(v.max())
     keep = np.nonzero(v >= max(top * 2.0**-CUT_BITS, 4 * floor))[0]
     a, b = int(keep[0]), int(keep[-1]) + 1
-    dropped = m.dropped
+    dropped, raw, tail, tail_raw = m.dropped, m.dropped_raw, m.tail, m.tail_raw
+    v = v.copy() if m.upper and a > 0 else v
     if m.upper and (a > 0 or b < len(v)):
-        out = float(v[:a].sum()) + float(v[b:].sum())
-        dropped = _up(_up(dropped + out * (1 + len(v) * U)))
+        out = 0.0
+        x = m.locations()
+        if a > 0:
+            left = v[:a]
+            arg = m.theta * (x[a] - x[:a])  # >= 0: the tilt gained by moving each entry up to x_a
+            fold = _fold(left, arg)
+            if fold <= top * 2.0**-CUT_BITS:
+                v[a] = _up(_up(v[a] + fold) * (1 + U))
+            else:
+                out += float(left.sum())
+                raw = _up(raw + _raw_mass(left, x[:a], m.theta, m.scale))
+        if b < len(v):
+            tail = _up(_up(tail + float(v[b:].sum()) * (1 + len(v) * U)))
+            tail_raw = _up(tail_raw + _raw_mass(v[b:], x[b:], m.theta, m.scale))
+        if out > 0:
+            dropped = _up(_up(dropped + out * (1 + len(v) * U)))
     v = v[a:b]
     e = math.frexp(top)[1]
-    if dropped > 0:
-        try:
-            dropped = _up(math.ldexp(dropped, -e) * (1 + 2 * U))
-        except OverflowError:  # the removed part dwarfs the kept one: the bound is then ∞ (still true)
-            dropped = math.inf
-    return replace(m, v=np.ldexp(v, -e), j0=m.j0 + a, scale=m.scale + e, dropped=dropped)
+    dropped, tail = _rescale(dropped, e), _rescale(tail, e)
+    return replace(m, v=np.ldexp(v, -e), j0=m.j0 + a, scale=m.scale + e, dropped=dropped, dropped_raw=raw,
+                   tail=tail, tail_raw=tail_raw)
+
+
+def _fold(left: np.ndarray, gain: np.ndarray) -> float:
+    """Σ left_i·e^{gain_i} rounded up: the tilted mass of entries moved up by gain_i/θ (their untilted mass kept)."""
+    with np.errstate(over="ignore"):
+        return float(np.dot(left, np.exp(gain))) * (1 + (len(left) + 8 + 8 * float(gain.max())) * U)
+
+
+def _rescale(t: float, e: int) -> float:
+    """A removed tilted mass in units 2^scale, re-expressed in units 2^(scale + e) (rounded up)."""
+    if t <= 0:
+        return t
+    try:
+        return _up(math.ldexp(t, -e) * (1 + 2 * U))
+    except OverflowError:  # the removed part dwarfs the kept one: the bound is then ∞ (still true)
+        return math.inf
+
+
+def _raw_mass(v: np.ndarray, x: np.ndarray, theta: float, scale: int) -> float:
+    """An upper bound on Σ v_i·2^scale·e^{−θx_i} (the untilted mass of tilted entries): exp, the products and
+    the sum within (8|arg| + n + 16)u (numpy's exp within 4 ulp, as assumed in the module docstring)."""
+    pos = v > 0
+    if not np.any(pos):
+        return 0.0
+    arg = np.log(v[pos]) + scale * math.log(2) - theta * x[pos]
+    big = float(np.max(np.abs(np.log(v[pos])) + abs(scale * math.log(2)) + theta * np.abs(x[pos])))
+    if float(arg.max()) > 700:
+        return math.inf
+    return _up(float(np.exp(arg).sum()) * (1 + (8 * big + len(arg) + 16) * U) * math.exp(8 * big * U))
+
+
+def raw_total(m: GridMeasure) -> float:
+    """An upper bound on the untilted mass of ``m`` (its grid part and its removed part)."""
+    return _up(_up(_raw_mass(m.v, m.locations(), m.theta, m.scale) + m.dropped_raw) + m.tail_raw)
 
 
 def fft_error_bound(a: np.ndarray, b: np.ndarray, n_fft: int) -> float:
@@ -143,11 +209,27 @@ def convolve(x: GridMeasure, y: GridMeasure) -> GridMeasure:
         c = c * (1 + 2 * U)
         sx, sy = float(x.v.sum()) * (1 + len(x.v) * U), float(y.v.sum()) * (1 + len(y.v) * U)
         dropped = (x.dropped * (sy + y.dropped) + sx * y.dropped) * (1 + 4 * U)
+        # (g₁ + A₁ + B₁)∗(g₂ + A₂ + B₂): part A (left cuts) is A₁∗(g₂ + A₂) + g₁∗A₂, part B (right cuts) every term
+        # with a B factor; tilted masses multiply like untilted ones (e^{θ(x+y)} = e^{θx}e^{θy})
+        tail = _up((_mul(x.tail, sy + y.dropped + y.tail) + _mul(sx + x.dropped, y.tail)) * (1 + 4 * U))
+        raw = tail_raw = 0.0
+        if x.dropped_raw > 0 or y.dropped_raw > 0 or x.tail_raw > 0 or y.tail_raw > 0:
+            rx, ry = _raw_mass(x.v, x.locations(), x.theta, x.scale), _raw_mass(y.v, y.locations(), y.theta, y.scale)
+            if x.dropped_raw > 0 or y.dropped_raw > 0:
+                raw = _up((_mul(x.dropped_raw, ry + y.dropped_raw) + _mul(rx, y.dropped_raw)) * (1 + 4 * U))
+            if x.tail_raw > 0 or y.tail_raw > 0:
+                tail_raw = _up((_mul(x.tail_raw, ry + y.dropped_raw + y.tail_raw) + _mul(rx + x.dropped_raw, y.tail_raw)) * (1 + 4 * U))
     else:
         c = np.maximum(c - err * (1 + 4 * U), 0.0)
-        dropped = 0.0
-    out = GridMeasure(x.h, x.theta, x.j0 + y.j0, x.shift + y.shift, c, x.scale + y.scale, x.upper, dropped)
+        dropped = raw = tail = tail_raw = 0.0
+    out = GridMeasure(x.h, x.theta, x.j0 + y.j0, x.shift + y.shift, c, x.scale + y.scale, x.upper, dropped, raw, tail,
+                      tail_raw)
     return normalise(out, float(np.max(err)) if x.upper else 0.0)
+
+
+def _mul(a: float, b: float) -> float:
+    """a·b rounded up, with 0·∞ = 0 (a removed part that is empty stays empty whatever the other's bound)."""
+    return 0.0 if a == 0 or b == 0 else _up(a * b)
 
 
 def power(x: GridMeasure, k: int) -> GridMeasure:
@@ -186,16 +268,23 @@ def _terms(m: GridMeasure, eps: float) -> tuple[np.ndarray, float]:
     return t, rel
 
 
+def _chernoff(m: GridMeasure, t: float, eps: float) -> float:
+    """t·2^scale·e^{−θε} rounded up (t a removed tilted mass of m)."""
+    if t == 0:
+        return 0.0
+    if math.isinf(t):
+        return math.inf
+    arg = m.scale * math.log(2) + math.log(t) - m.theta * eps
+    return math.exp(arg) * (1 + 64 * U * (1 + abs(m.scale) + m.theta * abs(eps))) if arg < 700 else math.inf
+
+
 def delta_upper(m: GridMeasure, eps: float) -> float:
     """An upper bound on ∫f_ε dm (m an upper measure; ε: a float at or below the true ε)."""
     t, rel = _terms(m, eps)
     s = float(t.sum()) if len(t) else 0.0
     s = s * (1 + rel) * (1 + len(t) * U) * math.exp(4 * rel)
-    tail = 0.0
-    if math.isinf(m.dropped):
-        tail = math.inf
-    elif m.dropped > 0:
-        tail = math.exp(m.scale * math.log(2) + math.log(m.dropped) - m.theta * eps) * (1 + 64 * U * (1 + abs(m.scale) + m.theta * abs(eps)))
+    # each removed part adds the smaller of its Chernoff bound and its untilted mass (f_ε <= min(1, e^{θ(x−ε)}))
+    tail = _up(min(_chernoff(m, m.dropped, eps), m.dropped_raw) + min(_chernoff(m, m.tail, eps), m.tail_raw))
     return _up(s + tail) * (1 + 4 * U)
 
 

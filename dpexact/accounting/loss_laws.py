@@ -15,7 +15,8 @@ at ±ε₀, ε₀ = Δ/b, with F_P(l) = e^{(l−ε₀)/2}/2 and F_Q(l) = 1 − e
 
 Tilted tail of the Gaussian (remove direction; the add direction's loss is bounded by −log(1 − r)
 for r < 1 and equals the remove direction's law for r = 1): for l >= 0, {L > l} = {L₀ > a},
-a = g⁻¹(l) >= l, and g(L₀) <= L₀ there, so ∫_{L>l} e^{θL}dP′ <= r T_P(a) + (1−r) T_Q(a) with
+a = g⁻¹(l) >= l, and g(L₀) − L₀ decreases, so g(L₀) <= L₀ + (l − a) there and
+∫_{L>l} e^{θL}dP′ <= e^{θ(l−a)}(r T_P(a) + (1−r) T_Q(a)) with
 T(a) = ∫_{y>a} e^{θy} dN(m, s²)(y) = e^{θm + θ²s²/2} Φ̄((a − m − θs²)/s).
 """
 
@@ -277,7 +278,11 @@ class LossLaw:
         r = self.r
         a = self._ginv(l) if self.direction == "remove" else l  # add with r = 1: the remove law
         tp, tq = b.tilted_tail("P", a, theta), b.tilted_tail("Q", a, theta)
-        return r * tp + (1 - r) * tq if r != 1 else tp
+        if r == 1:
+            return tp
+        # g(L₀) − L₀ = log(r + (1 − r)e^{−L₀}) decreases, so on L₀ > a: e^{θg(L₀)} <= e^{θ(l − a)}e^{θL₀}
+        # (l − a = g(a) − a <= 0; at a small rate r it is about log r, which the plain bound e^{θL₀} would lose)
+        return (theta * (l - a)).exp() * (r * tp + (1 - r) * tq)
 
     def loss_range(self) -> tuple[float, float]:
         """(inf, sup) of the continuous part's losses as floats (may be infinite)."""
