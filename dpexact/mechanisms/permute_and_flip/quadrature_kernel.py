@@ -47,7 +47,7 @@ _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
 LEVELS = 64  # binary-counter levels: 2^64 blocks
-N_REPORT = 14  # the report vector's length (see pf_kernel)
+N_REPORT = 17  # the report vector's length (see pf_kernel)
 K_A = 4  # group A's log-series length at most (pf_kernel's docstring; measured in benchmarks/README.md)
 
 
@@ -244,14 +244,14 @@ def _large_groups(xl):
 
 
 @_jit
-def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a, short_a):
+def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
     """PF pmf and log-pmf in place (``p`` holds ``exp(x)`` and becomes the pmf, ``x`` the log-pmf),
     as :func:`.quadrature_float.pf_pmf_quadrature_float` computes them; ``XI``/``OM`` hold the
     Gauss–Legendre rule of ``4j + 8`` nodes in row j where ``have[j]``; ``pm_buf``/``med_buf``
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need, m]``; the m medium weights' pmf values ``G`` are left in
+    series_rel, rounding_rel, max_pmf, need, m, m_A, K_A, KA]``; the m medium weights' pmf values ``G`` are left in
     ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)`` to the caller (numpy's
     log is vectorised, a compiled loop calls libm once per entry: 4x slower, measured; returning
     arrays from the kernel costs more than slicing the buffers). ``need > 0``: nothing was written,
@@ -270,8 +270,9 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a, short_
     ``p_mid = (target (k_a+1) / (2 S e^{λ(k_a+1)}))^{1/k_a}`` meets A's condition at ``k_a`` terms
     (``S >= S_1``, ``1 - p T >= 1/2``), so A needs at most ``k_a``. G's series likewise: A's
     a-posteriori length is checked with ``p_A``, B's with ``p_M``, the series term is the larger of
-    the two bounds. ``short_a``: a mutation hook for the tests only (A's log series that many terms
-    short while its remainder is still counted from ``K_A + 1``: the bound must then fail)."""
+    the two bounds. ``k_a <= 0``: one group (B), the ungrouped series.
+    The report's last three entries: ``m_A``, A's log-series length ``K_A`` and G-series length
+    (tests/test_pf_kernel_groups.py checks the remainder claims on them)."""
     n = x.size
     rep = np.zeros(N_REPORT)
     s12 = _sum_and_squares(p)
@@ -287,8 +288,8 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a, short_
 
     # -- classes ----------------------------------------------------------------------------------
     p_top = p_L if split else np.inf
-    lr_a = min((k_a + 1) * lT, l2P + math.lgamma(k_a + 2) - (k_a + 2) * lS)
-    p_mid = min(np.exp((np.log(target * (k_a + 1) / (2 * S)) - lr_a) / k_a), p_top)
+    lr_a = min((abs(k_a) + 1) * lT, l2P + math.lgamma(abs(k_a) + 2) - (abs(k_a) + 2) * lS)
+    p_mid = min(np.exp((np.log(target * (k_a + 1) / (2 * S)) - lr_a) / k_a), p_top) if k_a > 0 else p_tiny
     pm, med, m_a, large = _classify(p, p_tiny, p_mid, p_top, pm_buf, med_buf)
     m, nl = pm.size, large.size
     m_b = m - m_a
@@ -330,7 +331,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a, short_
     S_terms = np.empty(K_F)
     S_terms[0], S_terms[1] = S1, S2
     for k in range(3, K_F + 1):  # one more rounding than the ungrouped sum: inside the (nbits + 16) u term
-        S_terms[k - 1] = (SkA[k] if k <= K_FA - short_a else 0.0) + SkB[k]
+        S_terms[k - 1] = (SkA[k] if k <= K_FA else 0.0) + SkB[k]
     S_nextA = SkA[K_FA + 1]
     S_nextB = SkB[K_F + 1]
 
@@ -461,6 +462,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a, short_
     rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
     rep[11] = pmax
     rep[13] = m
+    rep[14], rep[15], rep[16] = m_a, K_FA, KA
     return rep
 
 
@@ -493,8 +495,8 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
     p = np.exp(x)
     pm_buf, med_buf = _SCRATCH.get(x.size)
     while True:
-        # k_a, short_a explicit: numba's dispatch of omitted default arguments costs ~150 µs a call (measured)
-        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf, K_A, 0).tolist()
+        # k_a explicit: numba's dispatch of omitted default arguments costs ~150 µs a call (measured)
+        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf, K_A).tolist()
         need = int(rep[12])
         if not need:
             m = int(rep[13])
