@@ -23,10 +23,8 @@ def _end(x, exact=None, down: bool = False) -> str:
     down, an upper end up), so the printed bracket still contains the level."""
     import math
 
-    if x is None:
-        return "—"
-    if x == "inf":
-        return "∞"
+    if x is None:  # an infinite end is null beside its exact text "inf" (one number type per JSON field)
+        return "∞" if exact == "inf" else "—"
     if exact and len(exact) <= 16:
         return exact
     if not x:
@@ -59,7 +57,7 @@ def main() -> None:
         up = b.get("upper") or {}
         lo = b.get("lower") or {}
         width = cols["relative_width"]
-        wtxt = "—" if width in (None, "inf") else (f"{width:.1e}" if width else "0")
+        wtxt = "—" if width is None else (f"{width:.1e}" if width else "0")
         proof = "—" if not up else f"{up['method']}; {up.get('domain_text', '')}"
         lower = "∞" if lo.get("unbounded") else _end(b.get("lower_float"), lo.get("lower"), down=True)
         upper = "—" if not up else _end(b.get("upper_float"), up.get("upper"))

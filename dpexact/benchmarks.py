@@ -26,6 +26,7 @@ from typing import Any, Callable
 import numpy as np
 
 from .numbers.backends import ball_context
+from .schemas.numbers import with_exact
 
 __all__ = ["run_pmf_benchmark", "interleaved", "best_time"]
 
@@ -195,7 +196,8 @@ def run_pf_accuracy(directory: str | None = None, epsilons: tuple = ("0.001", "0
             rec_rel = float(np.nanmax(rec_err)) if np.all(np.isfinite(rec_err)) else float("inf")
             row = {"input": label, "epsilon": eps, "n": int(q.size), "max_rel_error": rel, "stated_bound": f.rel_error,
                    "max_log_error_tiny": lerr, "sum_minus_1": abs(float(f.values.sum()) - 1.0),
-                   "ball_max_rel_radius": float(np.max(b.radii()[ok] / mids[ok])), "recurrence_max_rel_error": rec_rel}
+                   "ball_max_rel_radius": float(np.max(b.radii()[ok] / mids[ok])),
+                   **with_exact("recurrence_max_rel_error", rec_rel)}  # null + "inf": the recurrence failed
             rows.append(row)
             echo(f"{label:22s} eps={eps:6s} rel={rel:8.1e} (bound {f.rel_error:7.1e}) log-err={lerr:7.1e} "
                  f"|sum-1|={row['sum_minus_1']:7.1e} recurrence={rec_rel:8.1e}")

@@ -16,7 +16,8 @@ verifier proves its level over every real score vector with the compact branch-a
 * ``grr`` — GRR on the best candidate with ties shared (brr eq. 6), the README's example (level ε).
 
     python -m dpexact verify -m examples/hand_written_selection.py:em -e 1 --n 3     # private, [1, 1]
-    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 3     # private, [1, 1]
+    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 2     # private, [1, 1]
+    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 3     # undecided (open work)
 """
 
 from __future__ import annotations

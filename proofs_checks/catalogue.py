@@ -348,6 +348,11 @@ def run_checks(
     return run(claims, quick, progress)
 
 
+def _evidence(x: Any) -> Any:
+    # the schema's evidence is an object, a list, text or null: a bare number keeps one type per field as {"value": x}
+    return {"value": x} if isinstance(x, (bool, int, float)) else x
+
+
 def _jsonable(x: Any) -> Any:
     import math
 
@@ -363,7 +368,7 @@ def _jsonable(x: Any) -> Any:
         return int(x)
     if isinstance(x, (float, np.floating)):
         f = float(x)
-        return f if math.isfinite(f) else str(f)
+        return f if math.isfinite(f) else None  # JSON floats are numbers or null (dpexact.schemas.numbers)
     if isinstance(x, np.ndarray):
         return _jsonable(x.tolist())
     if x is None or isinstance(x, str):
@@ -395,7 +400,7 @@ def to_json(outcomes: list[Outcome], version: str, quick: bool = False, complete
                 "certified": bool(o.verdict.certified),
                 "crashed": bool(o.crashed),
                 "scope": o.verdict.scope,
-                "evidence": _jsonable(o.verdict.evidence),
+                "evidence": _evidence(_jsonable(o.verdict.evidence)),
                 "seconds": float(o.seconds),
             }
             for o in outcomes

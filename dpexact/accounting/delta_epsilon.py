@@ -90,11 +90,12 @@ class Enclosure:
         return self.lower if self.lower == self.upper else (self.lower + self.upper) / 2
 
     def as_dict(self) -> dict[str, Any]:
-        def f(x: float) -> Any:
-            return "inf" if math.isinf(x) else x
+        """``lower`` / ``upper`` as numbers, null where infinite (``lower_exact`` / ``upper_exact`` then say
+        ``"inf"``), ``exact`` the value's exact text where one is known."""
+        from ..schemas.numbers import finite_or_null, with_exact
 
-        return {"lower": f(self.lower), "upper": f(self.upper), "exact": self.exact, "method": self.method,
-                "detail": self.detail}
+        return {**with_exact("lower", self.lower), **with_exact("upper", self.upper), "exact": self.exact,
+                "method": self.method, "detail": finite_or_null(self.detail)}
 
 
 # -- mechanisms -----------------------------------------------------------------------------------

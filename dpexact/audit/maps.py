@@ -67,8 +67,12 @@ class PointResult:
     witness: dict | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        d = {"params": self.params, "claim": self.claim, "claimed": self.claimed, "level_lower": self.level_lower,
-             "level_upper": self.level_upper, "status": self.status, "slack": self.slack, "route": self.route}
+        from ..schemas.numbers import with_exact
+
+        # an infinite level or slack is null with "inf" / "-inf" beside it (one number type per field)
+        d = {"params": self.params, "claim": self.claim, "claimed": self.claimed,
+             **with_exact("level_lower", self.level_lower), **with_exact("level_upper", self.level_upper),
+             "status": self.status, **with_exact("slack", self.slack), "route": self.route}
         if self.level_exact is not None:
             d["level_exact"] = self.level_exact
         if self.witness is not None:

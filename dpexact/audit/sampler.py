@@ -56,15 +56,14 @@ class SamplerAudit:
     note: str = ""
 
     def as_dict(self) -> dict[str, Any]:
-        def fin(x: float | None) -> Any:
-            return None if x is None else (x if math.isfinite(x) else "inf")
+        from ..schemas.numbers import list_with_exact, with_exact
 
         return {"target": self.target, "params": _jsonable(self.params), "law": self.law, "floating": self.floating,
                 "covers": ("the shape of the real law on quantile cells wider than float spacing, not float-level leakage"
                            if self.floating else "the exact law on integer cells (tails merged by exact mass)"),
                 "seed": self.seed, "seedable": self.seedable, "plan": self.plan.as_dict(),
-                "requested_power": self.requested_power, "verdict": self.verdict, "statistic": fin(self.statistic),
-                "p_value": self.p_value, "failing": self.failing, "impossible": self.impossible[:20],
+                "requested_power": self.requested_power, "verdict": self.verdict, **with_exact("statistic", self.statistic),
+                "p_value": self.p_value, "failing": self.failing, **list_with_exact("impossible", self.impossible[:20]),
                 "estimate": None if self.estimate is None else self.estimate.as_dict(), "seconds": self.seconds,
                 **({"note": self.note} if self.note else {})}
 

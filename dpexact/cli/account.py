@@ -55,17 +55,6 @@ def read_spec(path: str) -> Any:
         raise ValueError(f"SPEC: not valid TOML ({exc})") from None
 
 
-def _clean(x: Any) -> Any:
-    """Non-finite floats as the strings inf / -inf / nan (JSON has no infinities)."""
-    if isinstance(x, float) and not math.isfinite(x):
-        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
-    if isinstance(x, dict):
-        return {k: _clean(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_clean(v) for v in x]
-    return x
-
-
 def _end(x: float, upper: bool) -> Any:
     if math.isinf(x):
         return None if upper else 1.7976931348623157e308  # ε = ∞: upper null, lower the largest float
@@ -122,7 +111,9 @@ def account(
     out["method"] = enc.method
     out["tolerance"] = tol
     out["tolerance_met"] = bool(detail.get("tolerance_met", True))
-    out["detail"] = _clean(detail)
+    from ..schemas.numbers import finite_or_null
+
+    out["detail"] = finite_or_null(detail)  # a non-finite float is null (its text is in the detail's "exact")
     emit_json(out, as_json, target, command="account")
     if as_json:
         return

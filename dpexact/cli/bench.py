@@ -59,7 +59,10 @@ def register(app: typer.Typer) -> None:
             _fail(str(exc), code=1)
         from ..schemas import document
 
-        result = document("bench", result if isinstance(result, dict) else {"rows": result})
+        from ..schemas.numbers import finite_or_null
+
+        # a float is a number or null in every document (an infinite ratio: a round timed at 0 CPU s)
+        result = finite_or_null(document("bench", result if isinstance(result, dict) else {"rows": result}))
         if target is not None:
             try:
                 atomic_write_json(target, result, name="--output", indent=1)
@@ -68,4 +71,4 @@ def register(app: typer.Typer) -> None:
         if as_json:
             import json
 
-            typer.echo(json.dumps(result, indent=1))
+            typer.echo(json.dumps(result, indent=1, allow_nan=False))

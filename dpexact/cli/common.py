@@ -107,6 +107,9 @@ def emit_json(result: Any, as_json: bool, target: Optional[Path], *, command: st
     versioned document of ``command`` (:func:`dpexact.schemas.document`)."""
     from ..schemas import document
 
+    # JSON has no infinities: a float field is a number or null (dpexact.schemas.numbers), so a stray
+    # inf / NaN is a bug to fail on, never an ``Infinity`` token a strict reader rejects
+    dump_kwargs.setdefault("allow_nan", False)
     result = document(command, result)
     if target is not None:
         from ..io import atomic_write_json

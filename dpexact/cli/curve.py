@@ -8,12 +8,12 @@
 
 from __future__ import annotations
 
-import math
 import time
 from typing import Any, Optional
 
 import typer
 
+from ..schemas.numbers import finite_or_null, with_exact
 from .common import STRICT_INT, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
@@ -29,10 +29,6 @@ def _list(text: str, name: str) -> list[str]:
     if not text.strip() or any(not s for s in items):
         raise ValueError(f"{name} must be a comma-separated list of numbers, got {text!r}")
     return items
-
-
-def _f(x: float) -> Any:
-    return "inf" if math.isinf(x) else x
 
 
 def curve(
@@ -85,7 +81,7 @@ def curve(
             out["renyi"] = [_row("alpha", p) for p in pts]
         else:
             p = c.zcdp()
-            out["rho"] = {"lower": p.lower, "upper": _f(p.upper), "witness": p.witness}
+            out["rho"] = {**with_exact("lower", p.lower), **with_exact("upper", p.upper), "witness": finite_or_null(p.witness)}
             if c.today_rho() is not None:
                 out["rho_today"] = c.today_rho()
         out["cpu_seconds"] = time.process_time() - t0
@@ -107,14 +103,14 @@ def curve(
     if "rho" in out:
         t.add_column("ρ lower")
         t.add_column("ρ upper")
-        t.add_row(f"{out['rho']['lower']:.12g}", f"{out['rho']['upper']:.12g}")
+        t.add_row(_end(out["rho"], "lower"), _end(out["rho"], "upper"))
     else:
         key, rows = ("epsilon", out["delta"]) if "delta" in out else ("alpha", out["renyi"])
         t.add_column("ε'" if key == "epsilon" else "α")
         t.add_column("lower")
         t.add_column("upper")
         for r in rows:
-            t.add_row(escape(r[key + "_exact"]), f"{r['lower']:.12g}", f"{r['upper']:.12g}" if r["upper"] != "inf" else "inf")
+            t.add_row(escape(r[key + "_exact"]), _end(r, "lower"), _end(r, "upper"))
     Console(highlight=False).print(t)
     typer.echo(f"scope: {c.scope}")
 
@@ -125,8 +121,15 @@ def _ef(c: Any) -> float:
     return Real.of(c.epsilon).to_float()
 
 
+def _end(r: dict[str, Any], side: str) -> str:
+    # a float end, or its exact text where the float is null (infinite: D_α = ∞ above α's range)
+    return f"{r[side]:.12g}" if r[side] is not None else str(r.get(f"{side}_exact", "-"))
+
+
 def _row(key: str, p: Any) -> dict[str, Any]:
-    r = {key: p.at, key + "_exact": p.at_text, "lower": p.lower, "upper": _f(p.upper), "witness": p.witness}
+    # an infinite end is null with its text in lower_exact / upper_exact (one number type per field)
+    r = {key: p.at, key + "_exact": p.at_text, **with_exact("lower", p.lower), **with_exact("upper", p.upper),
+         "witness": finite_or_null(p.witness)}
     if p.lower == p.upper == 0.0 and p.witness.get("exact"):
         r["lower_exact"] = r["upper_exact"] = "0"
     return r

@@ -103,8 +103,8 @@ def delta(
     t.add_column("exact")
     for r in rows:
         v = r["delta"] if solve_delta else r["epsilon"]
-        t.add_row(escape(r["epsilon"] if solve_delta else r["delta"]), f"{v['lower']:.17g}" if v["lower"] != "inf" else "inf",
-                  f"{v['upper']:.17g}" if v["upper"] != "inf" else "inf", escape(str(v["exact"] or "")))
+        ends = [f"{v[k]:.17g}" if v[k] is not None else str(v.get(f"{k}_exact", "-")) for k in ("lower", "upper")]
+        t.add_row(escape(r["epsilon"] if solve_delta else r["delta"]), *ends, escape(str(v["exact"] or "")))
     Console(highlight=False).print(t)
 
 

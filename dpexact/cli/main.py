@@ -280,13 +280,15 @@ def _pmf_outputs(name: str, mech: object, q: list[str], backend: str, method: Op
     if not isinstance(mech, Mechanism):  # no pmf over a finite output set (dpexact.protocols)
         raise ValueError(f"mechanism {name!r} releases real values: it has no pmf (its law of output sets: "
                          "`dpexact prob --box`)")
+    from ..schemas.numbers import with_exact
+
     p = mech.pmf(q, backend, method)
     outs = [str(o) for o in mech.outputs(len(q))]
     if as_json or target is not None:
         emit_json({"mechanism": name, "params": mech.params(), "backend": p.backend, "scores": q,
                    "outputs": outs, "probabilities": [float(v) for v in p.to_float()],
                    "probabilities_exact": p.exact_strings(), "exact": p.exact_strings(), "method": p.method, "error_kind": p.error_kind,
-                   "pmf_rel_error": p.rel_error}, as_json, target, command="pmf", default=str)
+                   **with_exact("pmf_rel_error", p.rel_error)}, as_json, target, command="pmf", default=str)
         if as_json:
             return
     from rich.console import Console

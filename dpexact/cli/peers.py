@@ -12,7 +12,7 @@ from .common import EXIT_FAIL, EXIT_OK, exit_with
 __all__ = ["register"]
 
 _KEYS = ("suite", "name", "mechanism", "params", "claimed_epsilon", "truth", "verdict", "certified", "worst_log_ratio",
-         "seconds", "peer_seconds")
+         "worst_log_ratio_exact", "relative_width_exact", "seconds", "peer_seconds")
 
 
 def _end(d: dict, key: str) -> str:
@@ -37,7 +37,7 @@ def _width(d: dict) -> str:
     """The bracket's relative width (upper - lower)/upper for the table: 0 for an unbounded witness, "-" for
     no bracket or an open end, and "closed" or "open" beside it."""
     w = d.get("relative_width")
-    if w is None or w == "inf":
+    if w is None:  # no bracket, or an open end (relative_width_exact "inf")
         return "-"
     return f"{w:.1e} {'closed' if d.get('closed') else 'open'}" if w else f"0 {'closed' if d.get('closed') else 'open'}"
 
@@ -90,13 +90,13 @@ def register(app: typer.Typer) -> None:
             atomic_write_json(output, document("bench-peers", {"rows": full, "summary": counts}), name="--output", indent=1,
                               default=str)
         if as_json:
-            short = [{k: d[k] for k in _KEYS} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
+            short = [{k: d[k] for k in _KEYS if k in d} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
                                                  "lower": d["lower"], "upper": d["upper"], "proof": d["proof"],
                                                  "relative_width": d["relative_width"], "closed": d["closed"],
                                                  "epsilon_bracket": d["epsilon_bracket"],
                                                  "truth_source": d["truth_source"], "peer_source": d["peer_source"],
                                                  "note": d["note"]} for d in full]
-            typer.echo(json.dumps(document("bench-peers", {"rows": short, "summary": counts}), default=str))
+            typer.echo(json.dumps(document("bench-peers", {"rows": short, "summary": counts}), default=str, allow_nan=False))
             exit_with(code)
             return
         from rich.table import Table

@@ -39,6 +39,15 @@ def fmt_float(x: Any, digits: int = 6) -> str:
     return f"{x:.{digits}g}" if isinstance(x, float) else str(x)
 
 
+def field_text(d: dict, name: str, digits: int = 6) -> str:
+    """A document's float field ``name`` as text: its exact string ``name_exact`` where the float is
+    null (not finite: ``inf``), else the float (the schemas' one-number-type rule)."""
+    x = d.get(name)
+    if x is None and d.get(f"{name}_exact") is not None:
+        return str(d[f"{name}_exact"])
+    return fmt_float(x, digits)
+
+
 def value(v: Any, digits: int = 6) -> str:
     """A JSON value as a reader writes it: lists comma-separated in parentheses, mappings as
     ``key value`` pairs, booleans yes / no, floats with ``digits`` significant digits."""
@@ -57,10 +66,16 @@ def table_console(**kwargs: Any) -> Any:
     return Console(width=width(), markup=False, highlight=False, **kwargs)
 
 
+def _end(b: dict, side: str) -> str:
+    # a bracket's float end, or its exact text where the float is null (an infinite end)
+    x = b.get(f"{side}_float")
+    return fmt_float(x, 9) if x is not None else str(b.get(f"{side}_exact", "-"))
+
+
 def _bracket_lines(b: dict, epsilon: str, headline: str | None = None) -> Iterable[str]:
     """The headline (``privacy level ε* ∈ [lower, upper] on DOMAIN``) and the evidence of each end."""
     lo, hi = b.get("lower"), b.get("upper")
-    yield headline or (f"privacy level ε* ∈ [{fmt_float(b.get('lower_float'), 9)}, {fmt_float(b.get('upper_float'), 9)}]"
+    yield headline or (f"privacy level ε* ∈ [{_end(b, 'lower')}, {_end(b, 'upper')}]"
                        f" on {b.get('domain', '?')} (claimed ε = {epsilon})")
     if lo is None:
         yield "  lower 0: no certified witness (a log-ratio is never below 0)"
@@ -93,28 +108,29 @@ def report_lines(d: dict, mechanism: str) -> list[str]:
             add(line.lstrip(), "  " if i else "")
     if "delta" in d:
         add(f"verdict: {d['verdict']} for (ε, δ) = ({d['epsilon']}, {d['delta']}); certified {fmt_float(d['certified'])}; "
-            f"worst δ(ε) {fmt_float(d['worst_delta'])} (pure-DP log-ratio seen {fmt_float(d['worst_log_ratio'])})")
+            f"worst δ(ε) {field_text(d, 'worst_delta')} (pure-DP log-ratio seen {field_text(d, 'worst_log_ratio')})")
     elif bracketed:  # the verdict follows from the headline; the scope's figures are diagnostics below
         add(f"verdict: {d['verdict']}; certified {fmt_float(d['certified'])}")
     else:
         add(f"verdict: {d['verdict']}; certified {fmt_float(d['certified'])}; worst log-ratio "
-            f"{fmt_float(d['worst_log_ratio'])} (float screen {fmt_float(d['worst_float_log_ratio'])})")
+            f"{field_text(d, 'worst_log_ratio')} (float screen {field_text(d, 'worst_float_log_ratio')})")
     if d.get("reason"):
         add(f"reason: {d['reason']}", "  ")
     if bracketed and "delta" not in d:
-        add(f"diagnostics: the scope's worst log-ratio {fmt_float(d['worst_log_ratio'])} (float screen "
-            f"{fmt_float(d['worst_float_log_ratio'])})", "  ")
+        add(f"diagnostics: the scope's worst log-ratio {field_text(d, 'worst_log_ratio')} (float screen "
+            f"{field_text(d, 'worst_float_log_ratio')})", "  ")
     cx = d.get("counterexample")
     if cx:
         rc = d.get("recheck") or {}
         checked = f"re-checked in {rc.get('arithmetic')}: {'proved' if rc.get('proved') else 'not proved'}"
         if "hockey_stick" in cx:
             add(f"counterexample: q = {value(cx['scores'])}, q' = {value(cx['neighbour_scores'])}, S = {value(cx['event'])}: "
-                f"Pr[M(q) ∈ S] - e^ε Pr[M(q') ∈ S] = {fmt_float(cx['hockey_stick'][0])} > δ = {cx['delta']} ({checked})")
+                f"Pr[M(q) ∈ S] - e^ε Pr[M(q') ∈ S] = {(cx.get('hockey_stick_exact') or [None])[0] or fmt_float(cx['hockey_stick'][0])} > δ = {cx['delta']} ({checked})")
         else:
             where = "".join(f", {k} {value(cx[k])}" for k in ("box", "interval") if k in cx)
-            lr = cx.get("log_ratio")
-            shown = f"[{fmt_float(lr[0])}, {fmt_float(lr[1])}]" if isinstance(lr, list) and len(lr) == 2 else fmt_float(lr)
+            lr, ex = cx.get("log_ratio"), cx.get("log_ratio_exact") or [None, None]
+            shown = (f"[{ex[0] or fmt_float(lr[0])}, {ex[1] or fmt_float(lr[1])}]" if isinstance(lr, list) and len(lr) == 2
+                     else fmt_float(lr))
             add(f"counterexample: q = {value(cx['scores'])}, q' = {value(cx['neighbour_scores'])}, output "
                 f"{value(cx.get('output'))}{where}; log-ratio in {shown} > ε = {cx.get('epsilon', d['epsilon'])} ({checked})")
     s = d["scope"]

@@ -90,7 +90,10 @@ def register(app: typer.Typer) -> None:
 
         target = prepare_output(output)
         rows = run_benchmark()
-        emit_json({"rows": [{**r.__dict__, "sound": r.sound} for r in rows]}, as_json, target, command="bench-verifier", default=str)
+        from ..schemas.numbers import with_exact
+
+        emit_json({"rows": [{**r.__dict__, **with_exact("worst_log_ratio", r.worst_log_ratio), "sound": r.sound} for r in rows]},
+                  as_json, target, command="bench-verifier", default=str)
         unsound = [r.label for r in rows if not r.sound]
         missed = [r.label for r in rows if r.truth == "not-private" and r.verdict != "violated"]
         code = EXIT_FAIL if unsound or missed else EXIT_OK

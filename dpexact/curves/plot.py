@@ -44,7 +44,7 @@ def draw(c: Any, out: dict, path: Path) -> None:
             ax.plot(al, [a * e * e / 8 for a in al], "--", label="α·ε²/8")
         if c.mechanism in ("pf", "rnm-exp"):
             ax.plot(al, [a * e * e / 2 for a in al], "-.", label="α·ε²/2 (pure DP)")
-        if "rho" in out:
+        if "rho" in out and out["rho"]["upper"] is not None:  # null: ρ = ∞, no line to draw
             ax.plot(al, [a * out["rho"]["upper"] for a in al], "-", lw=0.8, label="α·ρ (certified ρ)")
         ax.set_xlabel("α")
         ax.set_ylabel("D_α")

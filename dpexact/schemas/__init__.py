@@ -11,7 +11,12 @@ Commands whose result is a list put it under one key (``points``, ``rows``, ``me
 
 Conventions the schemas state: a number known exactly is given as a float *and*, beside it, as
 an exact string under the same name with the suffix ``_exact`` (``expected_error`` /
-``expected_error_exact``); a non-finite float is the string ``"inf"`` / ``"-inf"``.
+``expected_error_exact``). Every field has one JSON type: a float is a number, or null when it is
+not finite, and then the sibling ``NAME_exact`` string says what it is (``"inf"``, ``"-inf"``,
+``"nan"`` or a closed form); an exact end or label is a string (``"inf"`` included). The writers use
+:mod:`dpexact.schemas.numbers`; ``tests/test_schema_number_types.py`` fails on a field that admits
+both a number and a string (a mechanism's output, an index or text naming an output set, and a
+parameter's default are the listed exceptions).
 
 Versioning: the minor number grows when keys are added (old readers keep working), the major
 number when a key is removed, renamed or changes meaning.

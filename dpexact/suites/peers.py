@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from ..protocols import AnyMechanism
 
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -230,7 +229,8 @@ class PeerRow:
     def bracket_columns(self) -> dict[str, Any]:
         """``lower`` / ``upper`` (exact strings where known, ``"inf"`` for an unbounded witness),
         ``proof`` (method; theorem; the domain's n), ``relative_width`` ((upper - lower)/upper: 0 for an
-        unbounded witness, ``"inf"`` without one end, None without a bracket) and ``closed`` (relative
+        unbounded witness, None without one end (``relative_width_exact`` ``"inf"``) or without a
+        bracket) and ``closed`` (relative
         width <= :data:`CLOSED_WIDTH` under a proof over the whole domain, or an unbounded witness) of
         the bracket, for the table and the short JSON."""
         b = self.epsilon_bracket or {}
@@ -239,14 +239,17 @@ class PeerRow:
         if up:
             n = (up.get("domain") or {}).get("n")
             proof = f"{up['method']} (n {'every' if n == 'every' else '= ' + str(n)})" + (f"; {up['theorem']}" if up.get("theorem") else "")
+        width = {"relative_width": b.get("relative_width")}
+        if b.get("relative_width_exact") is not None:
+            width["relative_width_exact"] = b["relative_width_exact"]
         return {"lower": None if lo is None else lo["lower"], "upper": None if up is None else up["upper"], "proof": proof,
-                "relative_width": b.get("relative_width"), "closed": bool(b.get("closed", False))}
+                **width, "closed": bool(b.get("closed", False))}
 
     def as_dict(self) -> dict[str, Any]:
+        from ..schemas.numbers import with_exact
+
         d = dict(self.__dict__)
-        w = d["worst_log_ratio"]
-        if w is not None and not math.isfinite(w):
-            d["worst_log_ratio"] = "inf" if w > 0 else "-inf"
+        d.update(with_exact("worst_log_ratio", d["worst_log_ratio"]))  # null + "_exact" where not finite
         return d
 
 

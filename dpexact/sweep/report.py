@@ -35,10 +35,12 @@ def _cell(task: str, res: dict[str, Any], mechanism: str | None) -> str:
         return f"{res['ratios'][mechanism]:.6f}" if mechanism is not None else f"{res['optimal_total_error']:.8g}"
     if task == "verify":
         short = SHORT_VERDICTS.get(res["verdict"], res["verdict"])
-        if "delta" in res:
-            return f"{short} δ(ε)≈{res['worst_delta']:.3g}"
-        w = res["worst_log_ratio"]
-        return f"{short} {w:.4g}" if isinstance(w, float) else f"{short} {w}"
+        key, prefix, digits = ("worst_delta", "δ(ε)≈", 3) if "delta" in res else ("worst_log_ratio", "", 4)
+        w = res.get(key)
+        if isinstance(w, (int, float)) and not isinstance(w, bool):
+            return f"{short} {prefix}{w:.{digits}g}"
+        # null (not finite): the exact text beside it; a record stored before #36 holds the text itself
+        return f"{short} {prefix}{res.get(key + '_exact', w)}"
     if task == "pmf":
         return f"{res['expected_error']:.8g}"
     return f"{res.get('verdict')}"

@@ -100,8 +100,9 @@ def evidence(task: str, result: dict[str, Any]) -> dict[str, Any]:
         return {"certified": str(bool(result.get("certified"))).lower(), "bounds": [result.get("worst_log_ratio")],
                 "backend": (result.get("recheck") or {}).get("arithmetic") or "ball"}
     if task == "pmf":
-        e, b = result["expected_error"], result["error_bound"]
-        return {"certified": result.get("error_kind"), "bounds": [e - b, e + b], "backend": result.get("backend")}
+        e, b = result["expected_error"], result["error_bound"]  # b null: no finite bound
+        return {"certified": result.get("error_kind"), "bounds": None if b is None else [e - b, e + b],
+                "backend": result.get("backend")}
     return {"certified": str(bool(result.get("certified"))).lower(), "bounds": None, "backend": None}
 
 

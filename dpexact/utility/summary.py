@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 from ..protocols import Mechanism
+from ..schemas.numbers import with_exact
 
 __all__ = ["pmf_summary", "pmf_record"]
 
@@ -46,10 +47,10 @@ def pmf_record(name: str, mech: Mechanism, scores: list[Any], ee: Any) -> dict[s
         "probabilities_exact": exact,
         "exact": exact,  # the former name of probabilities_exact, kept for one release
         "expected_error": ee.as_float,
-        "error_bound": ee.error_bound,
+        **with_exact("error_bound", ee.error_bound),  # null + "inf": no finite bound (an extreme ε)
         "method": p.method,
         "error_kind": p.error_kind,
-        "pmf_rel_error": p.rel_error,
+        **with_exact("pmf_rel_error", p.rel_error),
     }
     if exact is not None:
         out["expected_error_exact"] = str(ee.value)

@@ -29,16 +29,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from ..schemas.numbers import json_float, nonfinite_text, with_exact
+
 __all__ = ["Witness", "Proof", "EpsilonBracket", "BracketDecision"]
 
 BracketDecision = Literal["private", "private-within-scope", "violated", "undecided"]
 
 #: the score domains that are a claim's whole input domain (a finite enumerated domain ``{a..b}`` is too)
 WHOLE_SCORE_DOMAINS = ("R^n", "Z^n")
-
-
-def _finite(x: float) -> float | str:
-    return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
 
 
 @dataclass(frozen=True)
@@ -63,7 +61,7 @@ class Witness:
     def as_dict(self) -> dict[str, Any]:
         return {
             "lower": self.lower if self.lower is not None else ("inf" if self.unbounded else repr(self.lower_float)),
-            "lower_float": _finite(math.inf if self.unbounded else self.lower_float),
+            "lower_float": json_float(math.inf if self.unbounded else self.lower_float),  # null: infinite (lower says "inf")
             "scores": list(self.scores),
             "neighbour_scores": list(self.neighbour_scores),
             "output": self.output,
@@ -113,7 +111,7 @@ class Proof:
     def as_dict(self) -> dict[str, Any]:
         return {
             "upper": self.upper if self.upper is not None else repr(self.upper_float),
-            "upper_float": _finite(self.upper_float),
+            "upper_float": json_float(self.upper_float),  # null: infinite (upper says "inf")
             "method": self.method,
             "domain": dict(self.domain),
             "theorem": self.theorem,
@@ -270,14 +268,24 @@ class EpsilonBracket:
         up = exact(self.upper.upper if self.upper is not None else None, self.upper_float, False)
         return f"privacy level ε* ∈ [{lo}, {up}] on {self.domain} (claimed ε = {claimed})"
 
+    @staticmethod
+    def _end_text(x: float, text: str | None) -> str:
+        # an end with no evidence is the trivial one: 0 below (ε* >= 0), ∞ above (x is then 0.0 or inf)
+        if not math.isfinite(x):
+            return nonfinite_text(x) or "inf"
+        return text if text is not None else ("0" if x == 0 else repr(x))
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "lower": None if self.lower is None else self.lower.as_dict(),
             "upper": None if self.upper is None else self.upper.as_dict(),
-            "lower_float": _finite(self.lower_float),
-            "upper_float": _finite(self.upper_float),
+            "lower_float": json_float(self.lower_float),
+            "upper_float": json_float(self.upper_float),
+            # the ends exactly: a null float above is "inf" here (no proof, or an unbounded witness)
+            "lower_exact": self._end_text(self.lower_float, None if self.lower is None else self.lower.as_dict()["lower"]),
+            "upper_exact": self._end_text(self.upper_float, None if self.upper is None else self.upper.as_dict()["upper"]),
             "domain": self.domain,
             "whole_domain": self.upper is not None and self.upper.whole_domain,
-            "relative_width": _finite(self.relative_width),
+            **with_exact("relative_width", self.relative_width),
             "closed": self.closed(),
         }

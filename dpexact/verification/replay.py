@@ -22,7 +22,6 @@ the mechanism the user names), and the ε it reports is the ε the re-check used
 from __future__ import annotations
 from ..protocols import AnyMechanism, Neighbourhood
 
-import math
 import time
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,12 +65,11 @@ class ReplayResult:
     neighbourhood: dict[str, Any] | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        def fin(x: float) -> float | str:
-            return x if math.isfinite(x) else ("nan" if math.isnan(x) else "inf" if x > 0 else "-inf")
+        from ..schemas.numbers import list_with_exact
 
         return {"mechanism": self.mechanism, "epsilon": self.epsilon, "delta": self.delta,
                 "neighbourhood": self.neighbourhood, "kind": self.kind, "holds": self.holds, "neighbours": self.neighbours, "arithmetic": self.arithmetic,
-                "claim": self.claim, **({} if self.log_ratio is None else {"log_ratio": [fin(x) for x in self.log_ratio]}),
+                "claim": self.claim, **({} if self.log_ratio is None else list_with_exact("log_ratio", self.log_ratio)),
                 **({"note": self.note} if self.note else {}), "seconds": self.seconds}
 
 

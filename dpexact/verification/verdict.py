@@ -98,8 +98,7 @@ class Verdict:
         return self.verdict in ("private", "private-within-scope")
 
     def as_dict(self) -> dict[str, Any]:
-        def fin(x: float) -> float | str:
-            return x if math.isfinite(x) else ("inf" if x > 0 else "-inf")
+        from ..schemas.numbers import with_exact
 
         return {
             "mechanism": self.mechanism,
@@ -107,15 +106,15 @@ class Verdict:
             "epsilon": self.epsilon,
             "neighbourhood": self.scope.neighbourhood,
             "verdict": self.verdict,
-            "worst_log_ratio": fin(self.worst_log_ratio),
-            "worst_float_log_ratio": fin(self.worst_float_log_ratio),
+            **with_exact("worst_log_ratio", self.worst_log_ratio),  # null + _exact "inf": an infinite ratio
+            **with_exact("worst_float_log_ratio", self.worst_float_log_ratio),
             "worst_pair": self.worst_pair,
             "certified": self.certified,
             "recheck": None if self.recheck is None else {"arithmetic": self.recheck.arithmetic, "proved": self.recheck.proved},
             "scope": self.scope.as_dict(),
             "counterexample": None if self.counterexample is None else self.counterexample.as_dict(),
             "seconds": self.seconds,
-            **({} if self.delta is None else {"delta": self.delta, "worst_delta": self.worst_delta}),
+            **({} if self.delta is None else {"delta": self.delta, **with_exact("worst_delta", self.worst_delta)}),
             **({} if self.bracket is None else {"epsilon_bracket": self.bracket.as_dict(),
                                                  "headline": self.bracket.headline(self.epsilon)}),
             **({"reason": self.reason} if self.reason else {}),

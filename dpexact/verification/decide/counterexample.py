@@ -24,6 +24,7 @@ from ...numbers.real import Real
 from ...numbers.backends import exact_sympy
 from ...numbers.exp_lattice import exact_sign
 from ...protocols import Mechanism
+from ...schemas.numbers import list_with_exact
 
 __all__ = ["Counterexample", "Recheck"]
 
@@ -69,7 +70,7 @@ class Counterexample:
             "neighbour_scores": [str(x) for x in self.neighbour_scores],
             "output": self.output,
             "ratio": _exp_str(lo, hi),
-            "log_ratio": [lo, hi],
+            **list_with_exact("log_ratio", [lo, hi]),  # null + log_ratio_exact "inf": an impossible output under q'
             "epsilon": str(self.epsilon),
         }
 

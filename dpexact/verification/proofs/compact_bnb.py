@@ -34,6 +34,14 @@ symmetry: every output and every chart is visited).
   (:mod:`.compact_enclosure`) is the bound, and a box whose bound is above the target is split at the
   midpoint of its widest σ-coordinate.
 
+* **Path regions** (:mod:`.compact_regions`, :mod:`.compact_polytope`): a pair's ratio is the law's only
+  where both paths are taken, and outside that region its denominator may vanish (PF: the neighbour's
+  path where another score is the largest). Each box is narrowed to a box containing the pair's region
+  before the pair is bounded; a monotone face that is not a power of ``T`` is pinned as a point; a sign
+  the box leaves open is decided on the region (exponent ranges bounded by its constraints); a face
+  constant is a level only inside the region (:func:`face_in_region`), else it is a loose bound and the
+  box is split.
+
 The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
 takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
 is below the target, ``log-ratio <= target`` holds for every real score vector: the upper end is the
@@ -62,11 +70,13 @@ from typing import Any
 from ...protocols import AnyMechanism, Neighbourhood, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
-from .compact_enclosure import divide, enclose, log_upper, of_ball
+from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
-from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, from_sympy, lcm_of, sub
+from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, free, from_sympy, lcm_of, sub
 from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
 from .compact_paths import ChartLaw, Unsupported, run_chart
+from .compact_polytope import region_of
+from .compact_regions import linear_constraints, narrow
 from .selection_paths import point_log_ratio
 
 __all__ = ["CompactBnB", "CompactResult", "finite_witness"]
@@ -104,12 +114,15 @@ class CompactBnB:
         max_boxes: box budget of one run.
         prec: precision (bits) of the enclosures.
         max_n: largest n attempted (the charts and paths grow with n).
+        narrow_paths: narrow each box to a pair of paths' region before enclosing its ratio
+            (:mod:`.compact_regions`; off only to measure what it buys).
     """
 
     seconds: float = 15.0
     max_boxes: int = 60000
     prec: int = 96
     max_n: int = 5
+    narrow_paths: bool = True
     name: str = "compact-branch-and-bound"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
@@ -234,7 +247,10 @@ class CompactBnB:
         space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
         out = []
         for zf, chart in charts:
-            for half in ("low", "high"):
+            # a chart whose every path is free of L (values and comparisons: a law of the gaps only,
+            # found from its closed forms, not from a declaration) takes the same values on both
+            # halves of the line: the low one covers it
+            for half in ("low",) if _free_of_l(chart) else ("low", "high"):
                 coords = [("L", f"L-{half}")] + [(f"G{a}", "G") for a in range(n) if a != chart.m] + \
                          [(f"Z{a}", "Z") for a in range(n)]
                 box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
@@ -312,7 +328,11 @@ class CompactBnB:
         worst, split = -math.inf, None
         tops: list = []
         widths = [float(hi - lo) for lo, hi in box]
-        env = alg_env(root, box, scale)
+        kinds = [kind for _, kind in root.coords]
+        order = [[name for name, _ in root.coords].index(k) for k in chart.logvars]
+        rows = chart.fracs.setdefault("rows", {})
+        lin = {(side, i): linear_constraints(p, names, rows) for side, paths, idx in
+               (("q", chart.paths_q, pq), ("q2", chart.paths_q2, pq2)) for i, p in enumerate(paths) if i in idx}
         for i in pq:
             for j in pq2:
                 check_deadline(deadline)
@@ -322,30 +342,80 @@ class CompactBnB:
                 R = root.ratios[key]
                 if R is None:
                     continue  # P(q)_r = 0 on this path: no loss
+                # the pair's ratio is the law's only where both paths are taken: enclose it there
+                sub_box = narrow(box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale) if self.narrow_paths else box
+                if sub_box is None:
+                    continue  # no point of the box takes this pair of paths
                 if R == INFINITE:
                     return math.inf, -1, None, None, tops
                 assert isinstance(R, Frac)
-                cur, fixed, loose = faces(root, R, box, scale, env, deadline)
-                if not loose:
+                env = alg_env(root, sub_box, scale)
+                region = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale) if self.narrow_paths else None
+                cur, fixed, loose, face_env, pinned = faces(root, R, sub_box, scale, env, deadline, region)
+                if not loose and not pinned:
                     if cur.is_zero():
                         continue
                     side = const_sign(sub(cur, target), root.space)
                     if side is None:
                         raise TooLarge("a face constant against e^target is not decided exactly")
+                    # a face is a level only if it is in the closure of the pair's region (the law's
+                    # values approach it there); a face outside is a loose bound: split the box
+                    face_box = tuple((fixed[c], fixed[c]) if c in fixed else sub_box[c] for c in range(len(box)))
+                    inside = face_in_region(face_box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale)
                     if side > 0:
-                        return math.inf, None, cur, fixed, tops
-                    tops.append((cur, fixed))
+                        if inside:
+                            return math.inf, None, cur, fixed, tops
+                        # the box's face is outside the region: bound R on the region itself
+                        up = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale).ratio_upper(R.num, R.den)
+                        if up is not None and up <= et.a:
+                            continue
+                        used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
+                        used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
+                        wide = [c for c in used if widths[c] > 0]
+                        if not wide:
+                            return math.inf, -1, None, None, tops
+                        worst, split = math.inf, max(wide, key=lambda c: widths[c])
+                        continue
+                    if inside:
+                        tops.append((cur, fixed))
                     continue
-                v = divide(enclose(cur.num, env), enclose(cur.den, env))
+                v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
+                if (v is None or not (v.b <= et.a)) and region is not None:
+                    up = region.ratio_upper(cur.num, cur.den)  # the pair's region, not only its box
+                    if up is not None and up <= et.a:
+                        continue
                 if v is None or not (v.b <= et.a):
                     b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
-                    wide = [c for c in loose if widths[c] > 0]
+                    # a pinned face above the target: split it (a child's face may be exact)
+                    wide = [c for c in loose if widths[c] > 0] or [c for c in pinned if widths[c] > 0]
                     if not wide:
                         return math.inf, -1, None, None, tops
                     if b > worst or split is None:
                         worst = max(worst, b)
                         split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
+
+
+def face_in_region(face_box: tuple, kinds: list[str], order: list[int], rows: list, scale: Fraction) -> bool:
+    """Whether a face (its fixed coordinates as points) may meet the closure of a pair's region: the
+    narrowing leaves it non-empty (a necessary condition; a face it lets through that is outside only
+    loosens the upper end, which stays a bound)."""
+    return narrow(face_box, kinds, order, rows, scale) is not None
+
+
+def _free_of_l(chart: ChartLaw) -> bool:
+    """Whether no path of the chart (either side) involves ``L``: its values are free of ``Λ`` and
+    its constraints of ``L``."""
+    import sympy
+
+    lam, ell = chart.algvars["L"], chart.logvars["L"]
+    for paths in (chart.paths_q, chart.paths_q2):
+        for p in paths:
+            if any(lam in sympy.sympify(v, strict=True).free_symbols for v in p.values):
+                return False
+            if any(ell in sympy.sympify(d, strict=True).free_symbols for d, _ in p.constraints):
+                return False
+    return True
 
 
 def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:

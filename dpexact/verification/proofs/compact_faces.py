@@ -24,8 +24,8 @@ from fractions import Fraction
 from typing import Any
 
 from .compact_budget import check_deadline
-from .compact_enclosure import Iv, enclose, exp_interval, finite
-from .compact_fractions import Frac, Space, derivative, div, free, from_sympy, subs
+from .compact_enclosure import Iv, enclose_tight, exp_interval, finite
+from .compact_fractions import Frac, Space, div, free, from_sympy, subs
 from .compact_paths import ChartLaw, ext_interval, possible_signs
 
 __all__ = ["Root", "INFINITE", "ratio", "faces", "alg_env", "log_interval", "possible", "log_value", "generator_names"]
@@ -142,52 +142,107 @@ def _at(root: Root, R: Frac, c: int, s: Fraction, scale: Fraction) -> Frac | Non
 
 
 def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
-          deadline: float | None) -> tuple[Frac, dict, list[int]]:
+          deadline: float | None, region: Any = None) -> tuple[Frac, dict, list[int], list[Iv], set[int]]:
     """R with every coordinate it does not depend on dropped, every monotone one moved to its largest
-    face and substituted exactly (module docstring); ``(R', fixed σ per coordinate, free coordinates)``."""
+    face (module docstring): ``(R', fixed σ per coordinate, free coordinates, env', pinned)``.
+
+    A monotone coordinate whose face is a power of ``T`` is substituted exactly (``fixed``); one whose
+    face is not (an end inside the chart, e.g. where a path's region ends) is *pinned*: its generator
+    is the face's point interval in ``env'`` (the supremum over the box is the supremum over that
+    face, so later derivative tests and the enclosure run on the face). ``region``
+    (:class:`.compact_polytope.Region`, optional) decides the signs the box's enclosure leaves open;
+    it is moved to each face too."""
     cur = R
     fixed: dict[int, Fraction] = {}
+    pinned: set[int] = set()
+    env = list(env)
     gens = [root.gen(c) for c in range(len(box))]
+
+    def at_face(c: int, s: Fraction) -> None:
+        if region is not None:
+            region.move_to_face(c, log_value(root.coords[c][1], s, scale) if (s != 0 or root.coords[c][1] == "Z") else None)
+
+    def pin(c: int, s: Fraction) -> None:
+        x = _exponent(root, c, s, scale)
+        env[gens[c]] = Iv(0.0, 0.0) if x is None else exp_interval(x)
+        pinned.add(c)
+        at_face(c, s)
+
     for c, (lo, hi) in enumerate(box):
         if lo == hi and gens[c] in free(cur, root.space):
             nxt = _at(root, cur, c, lo, scale)
             if nxt is not None:
                 fixed[c], cur = lo, nxt
+                at_face(c, lo)
+            else:
+                pin(c, lo)
     while True:
         check_deadline(deadline)
         depends = free(cur, root.space)
-        loose = [c for c in range(len(box)) if c not in fixed and gens[c] in depends]
+        loose = [c for c in range(len(box)) if c not in fixed and c not in pinned and gens[c] in depends]
         if not loose:
-            return cur, fixed, []
+            return cur, fixed, [], env, pinned
         moved = False
         for c in loose:
             check_deadline(deadline)
-            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs)
+            # a sign on the region's cylinder along c: every point of the region moves to the face inside it
+            sign = derivative_sign(cur, root.space, gens[c], env, root.derivs, None if region is None else region.without(c))
             if sign:
                 end = box[c][1] if sign > 0 else box[c][0]
                 nxt = _at(root, cur, c, end, scale)
                 if nxt is None:
-                    continue
-                fixed[c], cur = end, nxt
+                    pin(c, end)
+                else:
+                    fixed[c], cur = end, nxt
+                    at_face(c, end)
                 moved = True
                 break
         if not moved:
-            return cur, fixed, loose
+            return cur, fixed, loose, env, pinned
 
 
-def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict) -> int:
+def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict, region: Any = None) -> int:
     """+1 / -1 when ``∂cur/∂x_i`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
-    face), 0 when its sign is not decided; numerator and denominator are enclosed separately."""
+    face), 0 when its sign is not decided.
+
+    With ``cur = N/D`` and ``D`` of one sign on the box (it may vanish on the boundary only: a factor
+    ``W`` at ``W = 0``; the function is continuous on the closed box), ``∂cur/∂x`` has the sign of
+    ``N_x D - N D_x``; when ``N`` (or ``D``) does not depend on ``x`` that is ``-N·D_x`` (``N_x·D``),
+    whose factors are enclosed separately (smaller polynomials, less dependency)."""
     key = (str(cur.num), str(cur.den), i)
     if key not in cache:
-        cache[key] = derivative(cur, space, i)
-    d = cache[key]
-    if d.num.is_zero():
+        nx, dx = cur.num.derivative(i), cur.den.derivative(i)
+        cache[key] = (nx, dx, None if nx.is_zero() or dx.is_zero() else _content_free(nx * cur.den - cur.num * dx))
+    nx, dx, both = cache[key]
+    if nx.is_zero() and dx.is_zero():
         return 1
-    a, b = enclose(d.num, env), enclose(d.den, env)
-    # a denominator that vanishes only on the box's boundary (a factor W at W = 0) leaves the sign
-    # in the interior, and the function is continuous on the closed box
-    if not (finite(a) and finite(b)) or not ((b.a >= 0 and b.b > 0) or (b.b <= 0 and b.a < 0)):
+    sd = _sign(cur.den, env, region, strict=True)
+    if not sd:
         return 0
-    sa = 1 if a.a >= 0 else -1 if a.b <= 0 else 0
-    return sa * (1 if b.b > 0 else -1)
+    if both is None:
+        if dx.is_zero():
+            return _sign(nx, env, region) * sd
+        return -_sign(cur.num, env, region) * _sign(dx, env, region)
+    return _sign(both, env, region)
+
+
+def _sign(p: Any, env: list[Iv], region: Any = None, strict: bool = False) -> int:
+    """+1 / -1 when ``p >= 0`` / ``<= 0`` on the box (``strict``: and not identically 0 on it), else 0;
+    the region's enclosure (:mod:`.compact_polytope`) when the box's leaves it open."""
+    p = _content_free(p)
+    e = enclose_tight(p, env)
+    if finite(e):
+        if e.a >= 0 and (not strict or e.b > 0):
+            return 1
+        if e.b <= 0 and (not strict or e.a < 0):
+            return -1
+    return 0 if region is None else region.sign(p, strict)
+
+
+def _content_free(p: Any) -> Any:
+    """``p`` divided by its monomial content (a positive rational times a monomial in the generators,
+    all >= 0): same sign, weakly, on the box; a factor like ``T²`` or ``W`` no longer widens it."""
+    c = p.term_content()
+    if c.is_zero():
+        return p
+    return p / (c / c.leading_coefficient())

@@ -30,6 +30,7 @@ is decided on the boxes that lie on one side of it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from math import gcd, lcm
 from typing import Any, Sequence
@@ -94,6 +95,7 @@ def ext_interval(lo: Any, hi: Any) -> Any:
     return iv.mpf([a.a, b.b])
 
 
+@lru_cache(maxsize=4096)
 def _coefficient_interval(c: Any) -> Any:
     """An exact sympy constant as an outward-rounded ``iv`` interval."""
     import math
@@ -111,7 +113,13 @@ def _coefficient_interval(c: Any) -> Any:
 
 
 def affine(d: Any, names: Sequence[Any]) -> tuple[Any, list[Any]] | None:
-    """``(c0, [c_v])`` with ``d = c0 + Σ c_v v`` over ``names``, or None when ``d`` is not affine."""
+    """``(c0, [c_v])`` with ``d = c0 + Σ c_v v`` over ``names``, or None when ``d`` is not affine
+    (cached: the same constraint is tested on every box of the branch-and-bound)."""
+    return _affine(d, tuple(names))
+
+
+@lru_cache(maxsize=4096)
+def _affine(d: Any, names: tuple[Any, ...]) -> tuple[Any, list[Any]] | None:
     import sympy
 
     d = sympy.expand(d)

@@ -46,6 +46,7 @@ from ..decide.counterexample import Recheck
 from ...accounting.hockey_stick import hockey_stick
 from ..claim import Claim, Request, parse_delta
 from ..verdict import Scope, Verdict, build_verdict
+from ...schemas.numbers import list_with_exact
 
 __all__ = ["ApproxCounterexample", "verify_approx_dp", "verify_approx", "APPROX_SEARCHES", "approx_search"]
 
@@ -73,7 +74,7 @@ class ApproxCounterexample:
         return {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
                 "output": f"the event S of {len(self.event)} outputs where Pr[M(q)=y] > e^ε Pr[M(q')=y]",
                 "event": shown + (["…"] if len(self.event) > 20 else []),
-                "hockey_stick": [self.hockey_lo, self.hockey_hi], "log_ratio": None,
+                **list_with_exact("hockey_stick", [self.hockey_lo, self.hockey_hi]), "log_ratio": None,
                 "epsilon": str(Real.of(claimed_epsilon(self.mechanism))), "delta": self.delta}
 
     def recheck(self, prec: int = 256) -> Recheck:

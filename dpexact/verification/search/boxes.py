@@ -35,6 +35,7 @@ from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
+from ...schemas.numbers import list_with_exact
 
 __all__ = ["BoxCounterexample", "verify_boxes", "ContinuousBoxCounterexample", "verify_continuous_boxes"]
 
@@ -60,7 +61,7 @@ class BoxCounterexample:
             "neighbour_scores": [str(x) for x in self.neighbour_scores],
             "output": self.output,
             "box": [[str(a), str(b)] for a, b in self.box],
-            "log_ratio": [self.log_ratio_lo, self.log_ratio_hi],
+            **list_with_exact("log_ratio", [self.log_ratio_lo, self.log_ratio_hi]),
             "epsilon": str(Real.of(claimed_epsilon(self.mechanism))),
         }
 
@@ -218,7 +219,8 @@ class IntervalCounterexample:
     def as_dict(self) -> dict[str, Any]:
         return {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
                 "output": "interval", "interval": [str(self.interval[0]), str(self.interval[1])],
-                "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
+                **list_with_exact("log_ratio", [self.log_ratio_lo, self.log_ratio_hi]),
+                "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
 
     def recheck(self, prec: int = 256) -> Recheck:
         """Recompute both interval probabilities (closed forms) at ``prec`` bits and compare with e^ε."""
@@ -315,10 +317,12 @@ class ContinuousBoxCounterexample:
         coords = "box_coordinates(y)" if isinstance(self.mechanism, BoxCoordinates) else "y"
         out = {"scores": [str(x) for x in self.scores], "neighbour_scores": [str(x) for x in self.neighbour_scores],
                "output": f"{coords} in box", "box": [[str(a), str(b)] for a, b in self.box],
-               "log_ratio": [self.log_ratio_lo, self.log_ratio_hi], "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
+               **list_with_exact("log_ratio", [self.log_ratio_lo, self.log_ratio_hi]),
+               "epsilon": str(Real.of(claimed_epsilon(self.mechanism)))}
         if self.delta is not None:
+            out.pop("log_ratio_exact", None)
             out.update({"delta": self.delta, "event": [f"{coords} in box"], "log_ratio": None,
-                        "hockey_stick": [self.log_ratio_lo, self.log_ratio_hi]})
+                        **list_with_exact("hockey_stick", [self.log_ratio_lo, self.log_ratio_hi])})
         return out
 
     def recheck(self, prec: int = 256) -> Recheck:

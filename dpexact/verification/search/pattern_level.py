@@ -168,7 +168,7 @@ def widest_pattern_witness(v: Verdict, mechanism: AnyMechanism, n: int | None, r
     if not isinstance(mechanism, ThresholdCouplingLaw) or (v.bracket is not None and v.bracket.lower is not None
                                                             and v.bracket.lower.unbounded):
         return witness
-    if v.counterexample is not None and v.counterexample.as_dict().get("log_ratio") == [math.inf, math.inf]:
+    if v.counterexample is not None and v.counterexample.as_dict().get("log_ratio_exact") == ["inf", "inf"]:
         return witness
     nn = n if n is not None else 10
     start = v.counterexample.as_dict().get("output") if v.counterexample is not None else None

@@ -34,6 +34,7 @@ from ..decide.counterexample import Recheck
 from ...mechanisms.query_neighbourhoods import query_pairs, relation_neighbourhood
 from ..verdict import Scope, Verdict, build_verdict
 from ..options import honours
+from ...schemas.numbers import list_with_exact
 
 __all__ = ["PatternCounterexample", "verify_patterns", "decide_output"]
 
@@ -59,7 +60,7 @@ class PatternCounterexample:
             "scores": [str(x) for x in self.scores],
             "neighbour_scores": [str(x) for x in self.neighbour_scores],
             "output": self.output,
-            "log_ratio": [self.log_ratio_lo, self.log_ratio_hi],
+            **list_with_exact("log_ratio", [self.log_ratio_lo, self.log_ratio_hi]),
             "epsilon": str(Real.of(claimed_epsilon(self.mechanism))),
         }
 
