@@ -24,6 +24,7 @@ benchmarks/README.md), later processes load the cache; numba is imported only wh
 
 from __future__ import annotations
 
+import math
 import threading
 
 import numba
@@ -46,7 +47,8 @@ _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
 LEVELS = 64  # binary-counter levels: 2^64 blocks
-N_REPORT = 14  # the report vector's length (see pf_kernel)
+N_REPORT = 17  # the report vector's length (see pf_kernel)
+K_A = 4  # group A's log-series length at most (pf_kernel's docstring; measured in benchmarks/README.md)
 
 
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -163,14 +165,18 @@ CHUNK = 1024
 
 
 @_jit
-def _classify(p, p_tiny, p_top, pm, med):
-    """The medium weights ``p_tiny < p <= p_top`` (values and indices, in order, written into the
-    scratch buffers ``pm``/``med`` of size >= n) and the indices of the large ones ``p > p_top``. Per chunk: a vectorised count; chunks
-    without a medium weight are skipped, the others compacted without a branch (the medium test is a
-    coin flip on spread-out weights)."""
+def _classify(p, p_tiny, p_mid, p_top, pm, med):
+    """The medium weights ``p_tiny < p <= p_top`` (values and indices written into the scratch
+    buffers ``pm``/``med`` of size >= n), those ``<= p_mid`` (group A) first and the others (group B)
+    after them, and the indices of the large ones ``p > p_top``. Returns ``(pm[:m], med[:m], m_A,
+    large)``. Per chunk: a vectorised count; chunks without a medium weight are skipped, the others
+    compacted without a branch (the tests are coin flips on spread-out weights): A's indices from the
+    front of ``med``, B's from its back (both stores write the same ``i`` into slots not yet taken:
+    ``k_A + k_B <= i``), B's moved behind A's at the end."""
     n = p.size
     has_large = np.zeros((n + CHUNK - 1) // CHUNK, dtype=np.bool_)
-    k = 0
+    ka = 0
+    kb = 0
     nl = 0
     for lo in range(0, n, CHUNK):
         hi = min(n, lo + CHUNK)
@@ -181,10 +187,12 @@ def _classify(p, p_tiny, p_top, pm, med):
             c += (v > p_tiny) & (v <= p_top)
             c_large += v > p_top
         if c:
-            for i in range(lo, hi):  # one store per entry (the index); the values are gathered below
-                med[k] = i
+            for i in range(lo, hi):  # one store per entry and group (the index); values gathered below
+                med[ka] = i
+                med[n - 1 - kb] = i
                 v = p[i]
-                k += (v > p_tiny) & (v <= p_top)
+                ka += (v > p_tiny) & (v <= p_mid)
+                kb += (v > p_mid) & (v <= p_top)
         nl += c_large
         has_large[lo // CHUNK] = c_large > 0
     large = np.empty(nl, dtype=np.int64)
@@ -195,9 +203,15 @@ def _classify(p, p_tiny, p_top, pm, med):
                 if p[i] > p_top:
                     large[j] = i
                     j += 1
+    tmp = np.empty(kb, dtype=np.int64)  # B's slots may overlap their destination: through a copy
+    for j in range(kb):
+        tmp[j] = med[n - 1 - j]
+    for j in range(kb):
+        med[ka + j] = tmp[j]
+    k = ka + kb
     for j in range(k):
         pm[j] = p[med[j]]
-    return pm[:k], med[:k], large
+    return pm[:k], med[:k], ka, large
 
 
 @_jit
@@ -230,18 +244,35 @@ def _large_groups(xl):
 
 
 @_jit
-def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
+def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
     """PF pmf and log-pmf in place (``p`` holds ``exp(x)`` and becomes the pmf, ``x`` the log-pmf),
     as :func:`.quadrature_float.pf_pmf_quadrature_float` computes them; ``XI``/``OM`` hold the
     Gauss–Legendre rule of ``4j + 8`` nodes in row j where ``have[j]``; ``pm_buf``/``med_buf``
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need, m]``; the m medium weights' pmf values ``G`` are left in
+    series_rel, rounding_rel, max_pmf, need, m, m_A, K_A, KA]``; the m medium weights' pmf values ``G`` are left in
     ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)`` to the caller (numpy's
     log is vectorised, a compiled loop calls libm once per entry: 4x slower, measured; returning
     arrays from the kernel costs more than slicing the buffers). ``need > 0``: nothing was written,
-    the rule of ``need`` nodes is missing (fill its row, call again)."""
+    the rule of ``need`` nodes is missing (fill its row, call again).
+
+    Grouped series (the medium weights in two groups by magnitude, each with its own lengths):
+    group A holds the medium weights ``<= p_mid``, ``p_mid`` the largest p whose log-series
+    remainder after ``k_a`` terms is within the target a priori (below); group B the others, up to
+    ``p_M``. Per weight ``Σ_{k>K} (pt)^k/k <= (pt)^{K+1}/((K+1)(1 - p_g t))`` with ``p_g`` its group's
+    largest weight, so group g's remainder in ``log F(t)`` is at most
+    ``S_{g,K_g+1} t^{K_g+1}/((K_g+1)(1 - p_g t))`` (a posteriori, ``Rbar``) and a priori at most
+    ``S_{1,g} p_g^{K_g} e^{λ(K_g+1)}/((K_g+1)(1 - p_g T))``. Each group's length is the first k with
+    ``p_g^k S_1 e^{λ(k+1)}/(k+1) <= target (1 - p_g T)`` (``rules.series_lengths`` with ``p_g`` and
+    the whole medium sum ``S_1``): the groups' a-priori remainders then sum to ``<= target
+    (S_{1,A} + S_{1,B})/S_1 = target``, and B's length is the ungrouped one (the report is unchanged).
+    ``p_mid = (target (k_a+1) / (2 S e^{λ(k_a+1)}))^{1/k_a}`` meets A's condition at ``k_a`` terms
+    (``S >= S_1``, ``1 - p T >= 1/2``), so A needs at most ``k_a``. G's series likewise: A's
+    a-posteriori length is checked with ``p_A``, B's with ``p_M``, the series term is the larger of
+    the two bounds. ``k_a <= 0``: one group (B), the ungrouped series.
+    The report's last three entries: ``m_A``, A's log-series length ``K_A`` and G-series length
+    (tests/test_pf_kernel_groups.py checks the remainder claims on them)."""
     n = x.size
     rep = np.zeros(N_REPORT)
     s12 = _sum_and_squares(p)
@@ -257,8 +288,11 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
 
     # -- classes ----------------------------------------------------------------------------------
     p_top = p_L if split else np.inf
-    pm, med, large = _classify(p, p_tiny, p_top, pm_buf, med_buf)
+    lr_a = min((abs(k_a) + 1) * lT, l2P + math.lgamma(abs(k_a) + 2) - (abs(k_a) + 2) * lS)
+    p_mid = min(np.exp((np.log(target * (k_a + 1) / (2 * S)) - lr_a) / k_a), p_top) if k_a > 0 else p_tiny
+    pm, med, m_a, large = _classify(p, p_tiny, p_mid, p_top, pm_buf, med_buf)
     m, nl = pm.size, large.size
+    m_b = m - m_a
     xl = np.empty(nl)
     pl = np.empty(nl)
     for j in range(nl):
@@ -267,8 +301,11 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     nv = xv.size
     pv = np.exp(xv)
     omv = -np.expm1(xv)  # 1 - p, accurate
-    p_M = p_tiny
-    for j in range(m):
+    p_A = p_tiny
+    for j in range(m_a):
+        p_A = max(p_A, pm[j])
+    p_M = p_A
+    for j in range(m_a, m):
         p_M = max(p_M, pm[j])
 
     S1, S2_L = S, 0.0
@@ -278,21 +315,25 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
         S2_L = l12[1]
         S2 -= S2_L
     S2c = max(S2, 0.0)
-    K_F, K_pre = 2, 1
+    K_F, K_pre, K_FA = 2, 1, 2
     S1_med = 0.0
     if m:
         S1_med = _power_sums(pm, m, 1)[0]
         K_F, K_pre = _series_lengths(p_M, S1_med, target, T, lT, l2P, lS)
+        K_FA = min(_series_lengths(p_A, S1_med, target, T, lT, l2P, lS)[0], K_F) if m_a else K_F
     rows = max(K_F + 1, K_pre)
-    Sk = np.zeros(rows + 1)
-    if m:
-        Sk[0] = m
-        Sk[1:] = _power_sums(pm, m, rows)
+    SkA = np.zeros(K_FA + 2)
+    SkB = np.zeros(K_F + 2)
+    if m_a:
+        SkA[1:] = _power_sums(pm[:m_a], m_a, K_FA + 1)
+    if m_b:
+        SkB[1:] = _power_sums(pm[m_a:], m_b, K_F + 1)
     S_terms = np.empty(K_F)
     S_terms[0], S_terms[1] = S1, S2
-    for k in range(3, K_F + 1):
-        S_terms[k - 1] = Sk[k]
-    S_next = Sk[K_F + 1] if m else 0.0
+    for k in range(3, K_F + 1):  # one more rounding than the ungrouped sum: inside the (nbits + 16) u term
+        S_terms[k - 1] = (SkA[k] if k <= K_FA else 0.0) + SkB[k]
+    S_nextA = SkA[K_FA + 1]
+    S_nextB = SkB[K_F + 1]
 
     # -- nodes and log F ------------------------------------------------------------------------
     n_nodes, quad_abs = _node_rule(T, P, S2c + S2_L, 1e-19 / (2 * P))
@@ -337,8 +378,10 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     for i in range(n_nodes):
         wF[i] = w[i] * np.exp(logF[i])
         Rbar[i] = r_tiny * tpow[i, 3] / (1 - p_tiny * t[i])
-        if m:
-            Rbar[i] += (S_next / (K_F + 1)) * tpow[i, K_F + 1] / (1 - p_M * t[i])
+        if m_a:
+            Rbar[i] += (S_nextA / (K_FA + 1)) * tpow[i, K_FA + 1] / (1 - p_A * t[i])
+        if m_b:
+            Rbar[i] += (S_nextB / (K_F + 1)) * tpow[i, K_F + 1] / (1 - p_M * t[i])
         E0 += wF[i] * Rbar[i]
         logF_min = min(logF_min, logF[i])
     Mk = np.zeros(n_mom)
@@ -358,6 +401,11 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     ser = p_tiny ** 2 * Mk[2] * (1 + 1e-12) / ((1 - p_tiny * T) * M0_lo)
     if m:
         ser = max(ser, p_M ** (K + 1) * Mk[K + 1] * (1 + 1e-12) / ((1 - p_M * T) * M0_lo))
+    KA = 1
+    if m_a:
+        while KA < K and p_A ** (KA + 1) * Mk[KA + 1] * (1 + 1e-12) / ((1 - p_A * T) * M0_lo) > target:
+            KA += 1
+        ser = max(ser, p_A ** (KA + 1) * Mk[KA + 1] * (1 + 1e-12) / ((1 - p_A * T) * M0_lo))
     log_rel = E0 / ((1 - min(p_M, 1 / (2 * T)) * T) * M0_lo)
 
     # -- probabilities: one pass over every weight, then the large ones ----------------------------
@@ -374,10 +422,11 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     v8 = np.empty(8)
     for lo in range(0, m, 8):  # Horner on eight weights at once (independent chains: one vector register)
         hi = min(m, lo + 8)
+        Kh = KA if hi <= m_a else K  # A's length where all eight are A's
         for k in range(8):
             v8[k] = pm[lo + k] if lo + k < hi else 0.0
-            g8[k] = Mk[K]
-        for j in range(K - 1, -1, -1):
+            g8[k] = Mk[Kh]
+        for j in range(Kh - 1, -1, -1):
             mj = Mk[j]
             for k in range(8):
                 g8[k] = g8[k] * v8[k] + mj
@@ -413,6 +462,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
     rep[11] = pmax
     rep[13] = m
+    rep[14], rep[15], rep[16] = m_a, K_FA, KA
     return rep
 
 
@@ -445,7 +495,8 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
     p = np.exp(x)
     pm_buf, med_buf = _SCRATCH.get(x.size)
     while True:
-        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf).tolist()
+        # k_a explicit: numba's dispatch of omitted default arguments costs ~150 µs a call (measured)
+        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf, K_A).tolist()
         need = int(rep[12])
         if not need:
             m = int(rep[13])
