@@ -116,7 +116,7 @@ assert report.passed
 v = dpexact.verify(gnm, n=3, search=("grid",) if QUICK else ("grid", "structured"))
 print(v.verdict, "| certified:", v.certified, "| worst log-ratio:", round(v.worst_log_ratio, 6), "<= ε = 1")
 print("scope:", v.scope.families, v.scope.pairs, "pairs,", v.scope.triples, "triples")
-print("proof domain:", v.epsilon_bracket.domain if v.epsilon_bracket else None)
+print(v.bracket.headline("1"))
 assert v.verdict == "private" and v.certified
 
 # %% [markdown]
