@@ -115,7 +115,10 @@ def witness_epsilon_lower(curve: Any, compositions: int, delta: float, grid: int
     from .point import CurvePoint
 
     best, info = 0.0, {}
-    fams = [f for f in curve.lower_families if getattr(f, "parametrised", False) or hasattr(f, "groups")]
+    from .families import Family
+
+    # members given as (Q, L) groups; closed-form families (Laplace) carry no binary member to search
+    fams = [f for f in curve.lower_families if isinstance(f, Family)]
     with ball_context(S.PREC):
         for fam in fams:
             thetas = [None] if not fam.parametrised else [(i + 0.5) / grid for i in range(grid)]
