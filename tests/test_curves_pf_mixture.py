@@ -1,0 +1,183 @@
+"""Lemma M of docs/curves.md (PF at any n: the extreme pair of outputs is a mixture of n = 3 pairs), checked in
+exact rationals (Fraction), symbolic algebra (sympy) and certified ball integration (arb), with mutations that
+must make each check fail. The independent law is dpexact's own PF (``dpexact.mechanism("pf")``, ball backend).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction as Fr
+
+import pytest
+
+from dpexact.curves import pf_mixture as M
+
+KAPPA = Fr(1, 3)  # any κ ∈ (0, 1) works in Lemma M; a rational stand-in for e^{−ε} keeps the checks exact
+
+
+def _rand_scales(rng, n):
+    return [Fr(rng.randint(1, 400), rng.randint(1, 100)) for _ in range(n)]
+
+
+def test_race_form_is_dpexacts_pf_law():
+    """Pr[argmin V_k = i] with V_k ~ U[0, a_k], a_k = e^{−c q_k}, is PF's law (checked against dpexact's PF)."""
+    import math
+
+    import dpexact
+
+    rng = random.Random(5)
+    for n in (2, 3, 5, 8):
+        q = [rng.uniform(-4, 4) for _ in range(n)]
+        eps = "1"
+        law = dpexact.mechanism("pf", epsilon=eps).pmf([repr(v) for v in q], backend="ball").values
+        a = [Fr(math.exp(-0.5 * v)) for v in q]  # c = ε/(2Δ) = 1/2; exact rationals of the float scales
+        for i in range(n):
+            assert abs(float(M.win_probability(a, i)) - float(law[i].mid())) < 1e-12
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 4])
+def test_mixing_survival_closed_form_and_its_monotonicity_are_identities(k):
+    """T = F − tF' equals Π(1 − y)(1 + Σ y/(1 − y)); ∂T/∂y_1 = −Π_{l≠1}(1 − y_l) Σ_{l≠1} y_l/(1 − y_l) <= 0;
+    F''/F = (Σ A)² − Σ A² = 2 Σ_{k<l} A_k A_l >= 0 (A_k = 1/(a_k − t)): symbolic, exact."""
+    import sympy as sp
+
+    t = sp.Symbol("t", positive=True)
+    a = sp.symbols(f"a0:{k}", positive=True)
+    y = sp.symbols(f"y0:{k}", positive=True)
+    F = sp.prod([1 - t / ai for ai in a])
+    T = F - t * sp.diff(F, t)
+    closed = sp.prod([1 - yi for yi in y]) * (1 + sum(yi / (1 - yi) for yi in y))
+    assert sp.simplify(T - closed.subs({yi: t / ai for yi, ai in zip(y, a)})) == 0
+    slope = -sp.prod([1 - yi for yi in y[1:]]) * sum(yi / (1 - yi) for yi in y[1:])
+    assert sp.simplify(sp.diff(closed, y[0]) - slope) == 0
+    A = [1 / (ai - t) for ai in a]
+    assert sp.simplify(sp.diff(F, t, 2) / F - (sum(A) ** 2 - sum(x * x for x in A))) == 0
+    assert sp.expand(sum(A) ** 2 - sum(x * x for x in A) - 2 * sum(A[p] * A[r] for p in range(k) for r in range(p + 1, k))) == 0
+
+
+def test_mixing_survival_module_matches_definition_exactly():
+    rng = random.Random(1)
+    for _ in range(20):
+        others = _rand_scales(rng, rng.randint(1, 6))
+        m = min(others)
+        for _ in range(5):
+            t = m * Fr(rng.randint(0, 999), 1000)
+            # T = F − t F' from the polynomial F, against the closed form the module uses
+            poly = M._poly(others)
+            F, dF = M._eval(poly, t), M._eval(M._deriv(poly), t)
+            assert M.mixing_survival(others, t) == F - t * dF
+            for k in range(len(others)):
+                assert M.mixing_survival_slope(others, t, k) <= 0
+        assert M.mixing_survival(others, Fr(0)) == 1 and M.mixing_survival(others, m) == 0
+        poly = M._poly(others)
+        assert M._eval(poly, m) == 0  # F(m) = 0: the atom is T(m⁻) = −m F'(m⁻) >= 0
+        assert M.mixing_atom(others) == M._eval(poly, m) - m * M._eval(M._deriv(poly), m) >= 0
+
+
+def _mixture_enclosure(a_i, a_j, others, density=M.mixing_density, atom=M.mixing_atom):
+    """Certified ball of E_μ[Pr_3[i wins]] = ∫_0^m win3(c) dμ(c) (μ: density on (0, m) + atom at m), by arb
+    integration split where the smallest of (a_i, a_j, c) changes."""
+    from flint import acb, fmpq
+
+    def q(x):
+        return acb(fmpq(x.numerator, x.denominator))
+
+    m = min(others)
+    b = min(a_i, a_j)
+    exact_others = others
+    others = [q(x) for x in others]  # the density is evaluated on complex balls
+    pieces = [(Fr(0), min(b, m), True)] + ([(b, m, False)] if b < m else [])
+    total, mass = acb(0), acb(0)
+    for lo, hi, third_smallest in pieces:
+        if third_smallest:
+            f = lambda z, _an: M.n3_win_third_smallest(q(a_i), q(a_j), z) * density(others, z)
+        else:
+            f = lambda z, _an: M.n3_win(q(a_i), q(a_j), z, q(b)) * density(others, z)
+        total += acb.integral(f, q(lo), q(hi))
+        mass += acb.integral(lambda z, _an: density(others, z), q(lo), q(hi))
+    w = atom(exact_others)
+    top = M.n3_win(a_i, a_j, m, min(a_i, a_j, m))
+    return total.real + q(w * top).real, mass.real + q(w).real
+
+
+def _exact_pi(a_i, a_j, others):
+    return M.win_probability([a_i, a_j] + list(others), 0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_lemma_m_mixture_identity_is_certified(seed):
+    """P_i (exact, at n = 3..7) lies in the certified ball of the μ-average of n = 3 values; μ has mass 1.
+    Also the Q side (scales moved by s_k ∈ [κ, 1], j by κ) and output j."""
+    rng = random.Random(seed)
+    a = _rand_scales(rng, rng.randint(3, 7))
+    a_i, a_j, others = a[0], a[1], a[2:]
+    ball, mass = _mixture_enclosure(a_i, a_j, others)
+    assert ball.contains(_frac_arb(_exact_pi(a_i, a_j, others))) and ball.rad() < 1e-12
+    assert mass.contains(1) and mass.rad() < 1e-12
+    s = [KAPPA + (1 - KAPPA) * Fr(rng.randint(0, 10), 10) for _ in others]
+    moved = [sk * ak for sk, ak in zip(s, others)]
+    qball, _ = _mixture_enclosure(a_i, KAPPA * a_j, moved)
+    assert qball.contains(_frac_arb(_exact_pi(a_i, KAPPA * a_j, moved)))
+    jball, _ = _mixture_enclosure(a_j, a_i, others)
+    assert jball.contains(_frac_arb(_exact_pi(a_j, a_i, others)))
+
+
+def _frac_arb(x):
+    from flint import arb, fmpq
+
+    return arb(fmpq(x.numerator, x.denominator))
+
+
+def test_mutation_mixture_identity_fails_when_a_term_is_broken():
+    """Drop the factor c of μ's density (c F''(c) → F''(c)), or drop the atom: the certified ball excludes P_i."""
+    rng = random.Random(2)
+    a = _rand_scales(rng, 5)
+    a_i, a_j, others = a[0], a[1], a[2:]
+    exact = _frac_arb(_exact_pi(a_i, a_j, others))
+    no_c = lambda o, z: M._eval(M._deriv(M._deriv(M._poly(o))), z)  # noqa: E731
+    assert not _mixture_enclosure(a_i, a_j, others, density=no_c)[0].contains(exact)
+    assert not _mixture_enclosure(a_i, a_j, others, atom=lambda o: 0 * min(o))[0].contains(exact)
+
+
+def test_lemma_m_coupling_holds_exactly_and_fails_outside_the_neighbour_range():
+    """κC <=_st C' <=_st C on a fine rational grid of t for neighbours (s_k ∈ [κ, 1]); a score moved by more than
+    Δ (one s_k < κ or > 1) breaks it — the check can fail."""
+    rng = random.Random(7)
+    for _ in range(30):
+        others = _rand_scales(rng, rng.randint(1, 6))
+        s = [KAPPA + (1 - KAPPA) * Fr(rng.randint(0, 20), 20) for _ in others]
+        top = max(others) / KAPPA
+        ts = [top * Fr(k, 400) for k in range(401)]
+        assert M.coupling_violations(others, s, KAPPA, ts) == []
+    others = [Fr(2), Fr(3), Fr(5)]
+    ts = [Fr(k, 50) for k in range(1, 800)]
+    assert M.coupling_violations(others, [Fr(1), Fr(6, 5), Fr(1)], KAPPA, ts)  # s > 1: C' above C somewhere
+    assert M.coupling_violations(others, [KAPPA / 2, KAPPA, KAPPA], KAPPA, ts)  # s < κ: C' below κC somewhere
+
+
+def test_reduction_to_extreme_offsets_is_monotone_exactly():
+    """Q_i decreases when another candidate's scale shrinks and increases when i's own shrinks (the reduction
+    to d_i = 0, d_j = ε): exact, random configurations."""
+    rng = random.Random(9)
+    for _ in range(40):
+        a = _rand_scales(rng, rng.randint(3, 6))
+        k = rng.randrange(1, len(a))
+        shrunk = list(a)
+        shrunk[k] = a[k] * Fr(rng.randint(1, 99), 100)
+        assert M.win_probability(shrunk, 0) <= M.win_probability(a, 0)
+        own = list(a)
+        own[0] = a[0] * Fr(rng.randint(1, 99), 100)
+        assert M.win_probability(own, 0) >= M.win_probability(a, 0)
+
+
+def test_n3_vector_is_the_race_law():
+    rng = random.Random(4)
+    for _ in range(30):
+        a_i, a_j, c = _rand_scales(rng, 3)
+        s = KAPPA + (1 - KAPPA) * Fr(rng.randint(0, 10), 10)
+        Pi, Qi, Pj, Qj = M.n3_vector(a_i, a_j, KAPPA, c, s * c)
+        assert Pi == M.win_probability([a_i, a_j, c], 0) and Pj == M.win_probability([a_i, a_j, c], 1)
+        assert Qi == M.win_probability([a_i, KAPPA * a_j, s * c], 0)
+        assert Qj == M.win_probability([a_i, KAPPA * a_j, s * c], 1)
+        if c < min(a_i, a_j):
+            assert M.n3_win_third_smallest(a_i, a_j, c) == M.n3_win(a_i, a_j, c, c)
