@@ -37,14 +37,15 @@ def win3(A, B, C):
     return iA * (m - m * m * (iB + iC) / 2 + m ** 3 * iB * iC / 3)
 
 
-def margins(eps: float, rho: float, x: float, beta: np.ndarray, s: np.ndarray) -> dict:
+def margins(eps: float, rho: float, x: float, beta: np.ndarray, s: np.ndarray, b_scale: float = 1.0) -> dict:
+    """L, U and the direct check at (ρ, x); ``b_scale`` != 1 moves the frontier (a mutation for the tests)."""
     kap = math.exp(-eps)
     Bt, S = np.meshgrid(beta, s)
     with np.errstate(divide="ignore"):
         c = 1 / Bt
     Pi, Pj = win3(rho, 1.0, c), win3(1.0, rho, c)
     Qi, Qj = win3(rho, kap, S * c), win3(kap, rho, S * c)
-    a, b = x * x / (2 * x - kap), (2 * x - x * x) / kap
+    a, b = x * x / (2 * x - kap), b_scale * (2 * x - x * x) / kap
     phi, psi = Pj - a * Qj, Pi - b * Qi
     scale = np.maximum(Pi + Pj, 1e-300)  # the four masses vanish as c → 0: compare φ, ψ to their size
     tiny = np.abs(phi) <= 1e-12 * scale

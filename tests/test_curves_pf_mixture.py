@@ -181,3 +181,33 @@ def test_n3_vector_is_the_race_law():
         assert Qj == M.win_probability([a_i, KAPPA * a_j, s * c], 1)
         if c < min(a_i, a_j):
             assert M.n3_win_third_smallest(a_i, a_j, c) == M.n3_win(a_i, a_j, c, c)
+
+
+def _separation_screen():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "benchmarks" / "curves_pf_separation.py"
+    spec = importlib.util.spec_from_file_location("curves_pf_separation", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_statement_s_screen_separates_and_a_lowered_frontier_breaks_it():
+    """A float screen of S (not a proof): at a few (ρ, x), max(L, 0) <= U on a (c, s) grid; the screen can fail:
+    with the frontier's B(x) lowered by 1% the n = 2 member at ρ = x (c = ∞) has ψ > 0 = φ."""
+    import math
+
+    import numpy as np
+
+    S = _separation_screen()
+    eps, kap = 1.0, math.exp(-1.0)
+    beta, s = np.concatenate([[0.0], np.logspace(-6, 6, 200)]), np.linspace(kap, 1, 11)
+    for rho, x in ((0.5, 0.5), (0.62, 0.6), (3.0, 0.9), (0.01, kap)):
+        r = S.margins(eps, rho, x, beta, s)
+        assert max(r["L"], 0.0) < r["U"] and r["direct"] <= 1e-12
+    # mutation: the n = 2 member at ρ = x (c = ∞) sits on the true frontier (ψ = φ = 0); with B(x) 1% lower the
+    # screen reports it (ψ > 0 where φ <= 0)
+    r = S.margins(eps, 0.5, 0.5, beta, s, b_scale=0.99)
+    assert r["direct"] > 1e-3
