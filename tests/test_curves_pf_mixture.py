@@ -211,3 +211,55 @@ def test_statement_s_screen_separates_and_a_lowered_frontier_breaks_it():
     # screen reports it (ψ > 0 where φ <= 0)
     r = S.margins(eps, 0.5, 0.5, beta, s, b_scale=0.99)
     assert r["direct"] > 1e-3
+
+
+def _q_grid_min(rho, kap, a, b, lam, c, points=120):
+    grid = [kap * c + (c - kap * c) * Fr(k, points) for k in range(points + 1)]
+    m0 = min(rho, kap)
+    if kap * c < m0 < c:
+        grid.append(m0)
+    return min(M.q_side_value(rho, kap, a, b, lam, z) for z in grid)
+
+
+def test_lemma_e_min_over_s_is_at_the_candidates_exactly():
+    """min over c' ∈ [κc, c] of g_λ is attained at κc, c or the critical point c'*: no grid point is lower
+    (exact rationals, random ρ, κ, a, B, λ, c)."""
+    rng = random.Random(13)
+    for _ in range(60):
+        kap = Fr(rng.randint(1, 99), 100)
+        rho, c = Fr(rng.randint(1, 3000), 1000), Fr(rng.randint(1, 3000), 1000)
+        a, b = Fr(rng.randint(1, 100), 100), Fr(rng.randint(100, 900), 100)
+        lam = Fr(rng.randint(0, 5000), 100)
+        best = min(M.q_side_value(rho, kap, a, b, lam, z) for z in M.q_side_candidates(rho, kap, a, b, lam, c))
+        assert _q_grid_min(rho, kap, a, b, lam, c, points=40) >= best
+
+
+def test_lemma_e_mutation_without_the_critical_point_fails():
+    """A configuration (ε ≈ 1) where g_λ is convex below m₀ and its minimum is interior: the ends alone miss it."""
+    kap, rho, a, b, lam, c = Fr(3679, 10000), Fr(226, 1000), Fr(541, 1000), Fr(2655, 1000), Fr(10), Fr(208, 1000)
+    cands = M.q_side_candidates(rho, kap, a, b, lam, c)
+    assert len(cands) == 3
+    ends = min(M.q_side_value(rho, kap, a, b, lam, z) for z in cands[:2])
+    assert _q_grid_min(rho, kap, a, b, lam, c) < ends
+    assert M.q_side_value(rho, kap, a, b, lam, cands[2]) <= _q_grid_min(rho, kap, a, b, lam, c)
+
+
+def test_lemma_e_pieces_are_c1_and_of_the_stated_shape():
+    """Q-masses of (ρ, κ, c'): quadratic in c' below m₀ = min(ρ, κ), affine in 1/c' above, C¹ at m₀ (exact)."""
+    rng = random.Random(17)
+    for _ in range(30):
+        kap, rho = Fr(rng.randint(1, 99), 100), Fr(rng.randint(1, 300), 100)
+        m0 = min(rho, kap)
+        for A, B in ((rho, kap), (kap, rho)):
+            def w(z, A=A, B=B):
+                return M.n3_win(A, B, z, min(A, B, z))
+            # below m0: (z/A)(1/2 − z/(6B)); above: affine in 1/z (equal second differences in 1/z)
+            z = m0 * Fr(rng.randint(1, 99), 100)
+            assert w(z) == z / A * (Fr(1, 2) - z / (6 * B))
+            u1, u2, u3 = m0 * 2, m0 * 3, m0 * 6  # 1/u in arithmetic progression: 1/(2m0), 1/(3m0), 1/(6m0)
+            assert w(u1) - w(u2) == w(u2) - w(u3)
+            # C¹ at m0: the one-sided slopes (1/A)(1/2 − m0/(3B)) agree with the exact derivative of both forms
+            h = Fr(1, 10**12) * m0
+            left, right = (w(m0) - w(m0 - h)) / h, (w(m0 + h) - w(m0)) / h
+            target = (Fr(1, 2) - m0 / (3 * B)) / A
+            assert abs(left - target) < Fr(1, 10**9) and abs(right - target) < Fr(1, 10**9)

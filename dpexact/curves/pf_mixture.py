@@ -29,7 +29,8 @@ from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 __all__ = ["win_probability", "survival", "mixing_survival", "mixing_survival_slope", "mixing_density",
-           "mixing_atom", "n3_win", "n3_win_third_smallest", "n3_vector", "coupling_violations", "frontier_point"]
+           "mixing_atom", "n3_win", "n3_win_third_smallest", "n3_vector", "coupling_violations", "frontier_point",
+           "q_side_value", "q_side_candidates"]
 
 
 def _poly_times_linear(poly: list, inv_b: Any) -> list:
@@ -132,6 +133,25 @@ def n3_vector(a_i: Any, a_j: Any, kappa: Any, c: Optional[Any], c2: Optional[Any
     Qi = n3_win(a_i, kappa * a_j, c2, low(a_i, kappa * a_j, c2))
     Qj = n3_win(kappa * a_j, a_i, c2, low(a_i, kappa * a_j, c2))
     return Pi, Qi, Pj, Qj
+
+
+def q_side_value(rho: Any, kappa: Any, a: Any, b: Any, lam: Any, c2: Any) -> Any:
+    """g_λ(c') = B·Q_i − λ a·Q_j of the n = 3 neighbour (ρ, κ, c') (scale of j's P-side = 1): the Q-side part of
+    ψ − λφ, which depends on the third's Q-scale c' only (the P-side part depends on c only)."""
+    low = min(rho, kappa, c2)
+    return b * n3_win(rho, kappa, c2, low) - lam * a * n3_win(kappa, rho, c2, low)
+
+
+def q_side_candidates(rho: Any, kappa: Any, a: Any, b: Any, lam: Any, c: Any) -> list:
+    """The points c' ∈ [κc, c] among which min g_λ is attained (Lemma E, docs/curves.md): the ends κc, c, and,
+    when λ a > B (g convex below m₀ = min(ρ, κ)), the critical point c'* = (3/2)(λ a ρ − B κ)/(λ a − B) of the
+    quadratic piece if it lies in [κc, min(c, m₀)]."""
+    out = [kappa * c, c]
+    if lam * a > b:
+        star = Fraction(3, 2) * (lam * a * rho - b * kappa) / (lam * a - b)
+        if kappa * c <= star <= min(c, rho, kappa):
+            out.append(star)
+    return out
 
 
 def coupling_violations(others: Sequence[Any], shrink: Sequence[Any], kappa: Any, ts: Sequence[Any]) -> list:
