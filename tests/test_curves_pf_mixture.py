@@ -263,3 +263,29 @@ def test_lemma_e_pieces_are_c1_and_of_the_stated_shape():
             left, right = (w(m0) - w(m0 - h)) / h, (w(m0 + h) - w(m0)) / h
             target = (Fr(1, 2) - m0 / (3 * B)) / A
             assert abs(left - target) < Fr(1, 10**9) and abs(right - target) < Fr(1, 10**9)
+
+
+def test_partial_certificate_of_s_proves_a_small_box_and_fails_with_a_wrong_multiplier():
+    """benchmarks/curves_pf_s_partial.py proves Φ = ψ − λφ < 0 in ball arithmetic on a small (ρ, x) box for all
+    c ∈ (0, ∞], s ∈ [κ, 1]; with λ outside the screen's [L, U] (0, or 100) the same proof must fail."""
+    import importlib.util
+    import math
+    import pathlib
+    import sys
+
+    from flint import arb
+
+    bench = pathlib.Path(__file__).resolve().parents[1] / "benchmarks"
+    sys.path.insert(0, str(bench))
+    try:
+        spec = importlib.util.spec_from_file_location("curves_pf_s_partial", bench / "curves_pf_s_partial.py")
+        P = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(P)
+    finally:
+        sys.path.remove(str(bench))
+    kap = math.exp(-1.0)
+    box = (2.0, 2.0002, 0.5, 0.5001)
+    lam = P.choose_lambda(1.0, 2.0001, 0.50005)
+    assert P.prove_box(arb(1), kap, *box, lam, 20000) is not None
+    assert P.prove_box(arb(1), kap, *box, 0.0, 20000) is None
+    assert P.prove_box(arb(1), kap, *box, 100.0, 20000) is None
