@@ -38,9 +38,9 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-import numpy as np  # noqa: E402
-from curves_pf_separation import margins  # noqa: E402
-from flint import arb  # noqa: E402
+import numpy as np
+from curves_pf_separation import margins
+from flint import arb
 
 
 def hull(lo: float, hi: float) -> arb:
@@ -155,7 +155,7 @@ def main() -> None:
     xlo0, xhi0 = (kap * (1 - 1e-15), 1.0) if args.x_range is None else map(float, args.x_range.split(","))
     xs = np.linspace(xlo0, xhi0, args.nx + 1)
     todo = [(math.exp(lr[k]), math.exp(lr[k + 1]), xs[m], xs[m + 1], 0) for k in range(args.nr) for m in range(args.nx)]
-    proved, excluded, failed, boxes = 0.0, [], [], 0
+    excluded, failed, boxes = [], [], 0
     area = 0.0
     while todo:
         rlo, rhi, xlo, xhi, d = todo.pop()

@@ -134,7 +134,7 @@ def test_mutation_mixture_identity_fails_when_a_term_is_broken():
     a = _rand_scales(rng, 5)
     a_i, a_j, others = a[0], a[1], a[2:]
     exact = _frac_arb(_exact_pi(a_i, a_j, others))
-    no_c = lambda o, z: M._eval(M._deriv(M._deriv(M._poly(o))), z)  # noqa: E731
+    no_c = lambda o, z: M._eval(M._deriv(M._deriv(M._poly(o))), z)
     assert not _mixture_enclosure(a_i, a_j, others, density=no_c)[0].contains(exact)
     assert not _mixture_enclosure(a_i, a_j, others, atom=lambda o: 0 * min(o))[0].contains(exact)
 

@@ -20,17 +20,33 @@ T = Π (1 − y_k) (1 + Σ y_k/(1 − y_k)) is nonincreasing in every y_k, so th
 κC <=_st C' <=_st C and the quantile coupling gives κC <= C' <= C: the four masses (P_i, Q_i, P_j, Q_j) are
 the μ-average of those of n = 3 neighbouring pairs (a_i, a_j, C) → (a_i, κ a_j, C').
 
+Lemma E (``q_side_value``, ``q_side_candidates``): in the remaining statement S the neighbour's third scale
+c' = s c enters only through g_λ(c'), whose minimum over [κc, c] is at κc, c or one critical point.
+
 All functions take exact ``Fraction`` values (or any field type with + − × ÷, e.g. arb balls).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Optional, Sequence
+from typing import Any
 
-__all__ = ["win_probability", "survival", "mixing_survival", "mixing_survival_slope", "mixing_density",
-           "mixing_atom", "n3_win", "n3_win_third_smallest", "n3_vector", "coupling_violations", "frontier_point",
-           "q_side_value", "q_side_candidates"]
+__all__ = [
+    "coupling_violations",
+    "frontier_point",
+    "mixing_atom",
+    "mixing_density",
+    "mixing_survival",
+    "mixing_survival_slope",
+    "n3_vector",
+    "n3_win",
+    "n3_win_third_smallest",
+    "q_side_candidates",
+    "q_side_value",
+    "survival",
+    "win_probability",
+]
 
 
 def _poly_times_linear(poly: list, inv_b: Any) -> list:
@@ -108,7 +124,7 @@ def mixing_atom(others: Sequence[Any]) -> Any:
     return -m * _eval(_deriv(_poly(others)), m)
 
 
-def n3_win(a_i: Any, a_j: Any, c: Optional[Any], upper: Any) -> Any:
+def n3_win(a_i: Any, a_j: Any, c: Any | None, upper: Any) -> Any:
     """Pr[i wins] against j (scale a_j) and a third uniform of scale c (None: absent):
     (1/a_i) ∫_0^U (1 − u/a_j)(1 − u/c) du with U = ``upper`` = min(a_i, a_j, c) (the caller knows which)."""
     ib = 1 / a_j
@@ -123,7 +139,7 @@ def n3_win_third_smallest(a_i: Any, a_j: Any, c: Any) -> Any:
     return (c / 2 - c * c / (6 * a_j)) / a_i
 
 
-def n3_vector(a_i: Any, a_j: Any, kappa: Any, c: Optional[Any], c2: Optional[Any]) -> tuple:
+def n3_vector(a_i: Any, a_j: Any, kappa: Any, c: Any | None, c2: Any | None) -> tuple:
     """(P_i, Q_i, P_j, Q_j) of the n = 3 neighbouring pair (a_i, a_j, c) → (a_i, κ a_j, c2), exact."""
     def low(*xs: Any) -> Any:
         return min(x for x in xs if x is not None)
