@@ -289,3 +289,39 @@ def test_partial_certificate_of_s_proves_a_small_box_and_fails_with_a_wrong_mult
     assert P.prove_box(arb(1), kap, *box, lam, 20000) is not None
     assert P.prove_box(arb(1), kap, *box, 0.0, 20000) is None
     assert P.prove_box(arb(1), kap, *box, 100.0, 20000) is None
+
+
+def test_lemma_t_first_order_at_the_n2_frontier_member():
+    """Lemma T (docs/curves.md): for ρ, x ∈ [κ, 1], the n = 2 member's φ₂, ψ₂ both vanish at ρ = x with
+    ψ₂/φ₂ = λ₂ = (2 − ρ − x)(2x − κ)/(2xρ − κρ − κx); with λ = λ₂ and a weak third (c >= c_L) the family's
+    ψ − λφ is exactly β·D_s (β = 1/c), and on the diagonal D_1 = −x(1 − κ)/6, D_κ = −x(1 − κ)(1 − x)/(6(x − κ)).
+    Symbolic (sympy), and the affine form checked against the exact n = 3 masses."""
+    import sympy as sp
+
+    x, k, s, rho, beta = sp.symbols("x kappa s rho beta", positive=True)
+    a, B = x**2 / (2 * x - k), (2 * x - x**2) / k
+    # n = 2 member (no third) for κ <= ρ <= 1: P = (1 − ρ/2, ρ/2), Q = (κ/(2ρ), 1 − κ/(2ρ))
+    phi2, psi2 = rho / 2 - a * (1 - k / (2 * rho)), 1 - rho / 2 - B * k / (2 * rho)
+    assert sp.simplify(phi2 - (x - rho) * (k * rho + k * x - 2 * rho * x) / (2 * rho * (2 * x - k))) == 0
+    assert sp.simplify(psi2 - (x - rho) * (rho + x - 2) / (2 * rho)) == 0
+    lam2 = (2 - rho - x) * (2 * x - k) / (2 * x * rho - k * rho - k * x)
+    assert sp.simplify(psi2 - lam2 * phi2) == 0
+
+    # third not the smallest on either side: upper limits U_P = min(ρ, 1) = ρ, U_Q = min(ρ, κ) = κ
+    def w(A, Bs, U, b):
+        return (U - U**2 * (1 / Bs + b) / 2 + U**3 * b / (3 * Bs)) / A
+
+    Pi, Pj = w(rho, 1, rho, beta), w(1, rho, rho, beta)
+    Qi, Qj = w(rho, k, k, beta / s), w(k, rho, k, beta / s)
+    Phi = (Pi - B * Qi) - lam2 * (Pj - a * Qj)
+    D = sp.diff(Phi, beta)
+    assert sp.simplify(Phi - beta * D) == 0  # Φ₂ = 0 with λ₂, and Φ is affine in β
+    Dd = sp.simplify(D.subs(rho, x))
+    assert sp.simplify(Dd.subs(s, 1) + x * (1 - k) / 6) == 0
+    assert sp.simplify(Dd.subs(s, k) + x * (1 - k) * (1 - x) / (6 * (x - k))) == 0
+    # the symbolic w is the module's exact n = 3 law (a rational point in the weak-third regime)
+    R, X, K, S, C = Fr(1, 2), Fr(3, 5), Fr(2, 5), Fr(3, 4), Fr(10)
+    Pi_e, Qi_e, Pj_e, Qj_e = M.n3_vector(R, Fr(1), K, C, S * C)
+    sub = {rho: R, x: X, k: K, s: S, beta: 1 / C}
+    for sym, exact in ((Pi, Pi_e), (Pj, Pj_e), (Qi, Qi_e), (Qj, Qj_e)):
+        assert sp.nsimplify(sym.subs(sub)) == sp.Rational(exact.numerator, exact.denominator)
