@@ -5,7 +5,10 @@ S: for every ρ > 0 and x ∈ [κ, 1] some λ >= 0 has Φ = ψ − λφ <= 0 on 
 
 This script proves, in arb ball arithmetic, Φ < 0 for every (ρ, x) in a region R of boxes, every c ∈ (0, ∞]
 and every s ∈ [κ, 1], with one λ per (ρ, x) box (chosen by the float screen at the box's centre; the proof does
-not depend on how it was chosen). c is covered by three pieces whose formulas are exact there:
+not depend on how it was chosen). Over a (ρ, x) box Φ is bounded by monotone corners (default): P_i, Q_i
+decrease and P_j, Q_j increase with ρ (i's scale, in the race), a(x) and B(x) increase with x, and every term
+of Φ = P_i − λP_j − B Q_i + λ a Q_j has a fixed sign; ``--plain`` uses balls over the box instead.
+c is covered by three pieces whose formulas are exact there:
 
 * c <= min(ρ, κ) (the third is the smallest scale on both sides): Φ/c, a polynomial in c (limits included);
 * c >= max(min(ρ, 1), min(ρ, κ)/κ) (never the smallest): Φ affine in β = 1/c and β/s, β ∈ [0, β₀] (c = ∞
@@ -87,6 +90,60 @@ def phi_psi_large(rho, kap, a, b, beta, s):
     return Pj - a * Qj, Pi - b * Qi
 
 
+def masses(piece, rho, kap, v, s):
+    """(P_i, P_j, Q_i, Q_j) — divided by c in the small piece — at the point ρ, with the piece's variable v and s
+    as balls (small: v = c; large: v = β = 1/c; middle: v = c)."""
+    one = arb(1)
+    if piece == 0:
+        return (win_small_over_c(rho, one, v), win_small_over_c(one, rho, v),
+                win_small_over_c(rho, kap, s * v) * s, win_small_over_c(kap, rho, s * v) * s)
+    if piece == 1:
+        up, uq = rho.min(one), rho.min(kap)
+        return (win_fixed(rho, one, up, v), win_fixed(one, rho, up, v),
+                win_fixed(rho, kap, uq, v / s), win_fixed(kap, rho, uq, v / s))
+    return (win_general(rho, one, v), win_general(one, rho, v),
+            win_general(rho, kap, s * v), win_general(kap, rho, s * v))
+
+
+def phi_upper_mono(piece, r0, r1, kap, a_hi, b_lo, lam, v, s):
+    """Upper bound of Φ = P_i − λP_j − B Q_i + λ a Q_j over ρ ∈ [r0, r1], x ∈ [x0, x1] by monotonicity:
+    P_i, Q_i decrease and P_j, Q_j increase with ρ (i's scale: the race), a(x), B(x) increase with x and
+    every term has a fixed sign (λ, a, B, masses >= 0) — so corners replace the (ρ, x) balls."""
+    Pi0, Pj0, _, _ = masses(piece, r0, kap, v, s)
+    _, _, Qi1, Qj1 = masses(piece, r1, kap, v, s)
+    return Pi0 - lam * Pj0 - b_lo * Qi1 + lam * a_hi * Qj1
+
+
+def prove_box_mono(eps_arb, kap_f, rlo, rhi, xlo, xhi, lam, budget):
+    """As ``prove_box`` with the monotone corner bound in (ρ, x) (no dependency on the (ρ, x) box's width)."""
+    kap = (-eps_arb).exp()
+    r0, r1 = arb(rlo), arb(rhi)
+    x0, x1 = arb(xlo), arb(xhi)
+    a_hi, b_lo = x1 * x1 / (2 * x1 - kap), (2 * x0 - x0 * x0) / kap
+    lam = arb(lam)
+    s_lo = kap_f * (1 - 1e-14)
+    c_small = min(rlo, kap_f) * (1 - 1e-12)
+    c_large = max(min(rhi, 1.0), min(rhi, kap_f) / s_lo) * (1 + 1e-12)
+    stack = [(0, 0.0, c_small, s_lo, 1.0), (1, 0.0, 1 / c_large, s_lo, 1.0),
+             (2, math.log(c_small), math.log(c_large), s_lo, 1.0)]
+    used = 0
+    while stack:
+        piece, lo, hi, slo, shi = stack.pop()
+        used += 1
+        if used > budget:
+            return None
+        v = hull(lo, hi) if piece != 2 else hull(math.exp(lo), math.exp(hi))
+        if phi_upper_mono(piece, r0, r1, kap, a_hi, b_lo, lam, v, hull(slo, shi)) < 0:
+            continue
+        if (hi - lo) / (1 + abs(hi) + abs(lo)) * 4 >= (shi - slo):
+            mid = (lo + hi) / 2
+            stack += [(piece, lo, mid, slo, shi), (piece, mid, hi, slo, shi)]
+        else:
+            mid = (slo + shi) / 2
+            stack += [(piece, lo, hi, slo, mid), (piece, lo, hi, mid, shi)]
+    return used
+
+
 def prove_box(eps_arb, kap_f, rlo, rhi, xlo, xhi, lam, budget):
     """Φ < 0 on [rlo, rhi] × [xlo, xhi] × c ∈ (0, ∞] × s ∈ [κ, 1] with the constant λ; returns boxes used or None."""
     kap = (-eps_arb).exp()
@@ -144,6 +201,7 @@ def main() -> None:
     ap.add_argument("--nx", type=int, default=6, help="initial x boxes")
     ap.add_argument("--budget", type=int, default=4000, help="(c, s) boxes per (ρ, x) box before it is split")
     ap.add_argument("--depth", type=int, default=5)
+    ap.add_argument("--plain", action="store_true", help="ball bounds over the (ρ, x) box (no monotone corners)")
     args = ap.parse_args()
     eps = float(args.eps)
     eps_arb = arb(args.eps)
@@ -167,7 +225,7 @@ def main() -> None:
             todo += _split(rlo, rhi, xlo, xhi, d)
             continue
         lam = choose_lambda(eps, math.sqrt(rlo * rhi), (xlo + xhi) / 2)
-        used = prove_box(eps_arb, kap, rlo, rhi, xlo, xhi, lam, args.budget)
+        used = (prove_box if args.plain else prove_box_mono)(eps_arb, kap, rlo, rhi, xlo, xhi, lam, args.budget)
         if used is None:
             if d >= args.depth:
                 failed.append((rlo, rhi, xlo, xhi))

@@ -286,9 +286,14 @@ def test_partial_certificate_of_s_proves_a_small_box_and_fails_with_a_wrong_mult
     kap = math.exp(-1.0)
     box = (2.0, 2.0002, 0.5, 0.5001)
     lam = P.choose_lambda(1.0, 2.0001, 0.50005)
-    assert P.prove_box(arb(1), kap, *box, lam, 20000) is not None
-    assert P.prove_box(arb(1), kap, *box, 0.0, 20000) is None
-    assert P.prove_box(arb(1), kap, *box, 100.0, 20000) is None
+    for prove in (P.prove_box, P.prove_box_mono):
+        assert prove(arb(1), kap, *box, lam, 20000) is not None
+        assert prove(arb(1), kap, *box, 0.0, 20000) is None
+        assert prove(arb(1), kap, *box, 100.0, 20000) is None
+    # the monotone corner bound proves a 10% box that plain ball bounds cannot
+    big = (2.0, 2.2, 0.5, 0.52)
+    lam = P.choose_lambda(1.0, math.sqrt(2.0 * 2.2), 0.51)
+    assert P.prove_box_mono(arb(1), kap, *big, lam, 20000) is not None
 
 
 def test_lemma_t_first_order_at_the_n2_frontier_member():
