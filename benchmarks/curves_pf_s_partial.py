@@ -27,7 +27,9 @@ Measured (2026-12-06, load 4.5): that region (10% in ρ, 0.02 in x; log-area 0.0
 ~6,000 CPU-s per ε for the compact part at this rate. A whole (ρ, x) box of that size fails at any (c, s) budget — the ball bound of Φ over
 the (ρ, x) box overestimates by more than Φ's margin (~0.02 at c ≈ 0.3, s = 1): plain ball arithmetic needs
 (ρ, x) boxes of ~1% and ~0.03 CPU-s each, i.e. thousands of CPU-s per ε for the compact part alone; mean-value
-forms in (ρ, x) (curves/dual) are the next lever.
+forms in (ρ, x) (curves/dual) are the next lever. With the monotone corner bound (default since):
+ρ ∈ [2, 4] × x ∈ [0.5, 0.6] at ε = 1 in 4.2 CPU-s (203,211 (c, s) boxes, load 0.1); the whole
+ρ ∈ [1/16, 16] × [κ, 1] run hit a 30-minute timeout at load ~7 (the script prints only at the end).
 """
 
 from __future__ import annotations
