@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..schemas.numbers import json_float, nonfinite_text, with_exact
+from ..schemas.numbers import free_form, json_float, nonfinite_text, with_exact
 
 __all__ = ["Witness", "Proof", "WitnessFamily", "EpsilonBracket", "BracketDecision"]
 
@@ -117,7 +117,7 @@ class Proof:
             "theorem": self.theorem,
             "whole_domain": self.whole_domain,
             "domain_text": self.scope_text,
-            **({"details": dict(self.details)} if self.details else {}),
+            **({"details": free_form(dict(self.details))} if self.details else {}),
         }
 
 
