@@ -106,14 +106,14 @@ def _points(m: int, c0: Fraction, cs: dict[str, Fraction], n: int, zf: list[tupl
 def branch_starts(mechanism: AnyMechanism, nb: Neighbourhood, n: int, *, seconds: float = 3.0,
                   keep: int = 4) -> list[Triple]:
     """The ``keep`` best float triples ``(q, q', r)`` placed on the law's branch boundaries (module
-    docstring), best first; empty for a law the compact unit does not run (:class:`.compact_bnb.CompactBnB`'s
+    docstring), best first, within ``seconds`` of CPU for the symbolic run and as many for the ranking; empty for a law the compact unit does not run (:class:`.compact_bnb.CompactBnB`'s
     ``supports``) or without comparisons."""
     from .compact_bnb import CompactBnB
 
     if not CompactBnB().supports(mechanism, n, nb) or not isinstance(nb, (LInfBox, MonotoneBox)):
         return []
-    stop = time.process_time() + seconds
-    planes = hyperplanes(mechanism, nb, n, stop)
+    planes = hyperplanes(mechanism, nb, n, time.process_time() + seconds)  # the symbolic run, then the ranking:
+    stop = time.process_time() + seconds  # each its own CPU budget (a slow run must not leave the ranking none)
     dmax = Fraction(max(nb.deltas(n))) if isinstance(nb, LInfBox) else Fraction(nb.sensitivity)
     cache: dict[tuple[Fraction, ...], np.ndarray | None] = {}
 

@@ -195,7 +195,7 @@ def _lower_end(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, size: int
         extra = branch_starts(mechanism, nb, size, seconds=BRANCH_SECONDS)
         if extra:
             ls2 = maximise_level(mechanism, nb, extra, seconds=BRANCH_SECONDS, tolerance=tolerance,
-                                 target=proof.upper_float,
+                                 target=None if proof is None else proof.upper_float,
                                  denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
             for w in [certify_triple(mechanism, nb, *extra[0], note="a pair across a branch boundary of the law"),
                       ls2.witness]:
@@ -205,8 +205,13 @@ def _lower_end(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, size: int
 
 
 def _open_below(witness: Any, proof: Proof | None, tolerance: float) -> bool:
-    """Whether a finite proved upper end stands above the witness by more than ``tolerance`` (relative)."""
-    if proof is None or not math.isfinite(proof.upper_float) or (witness is not None and witness.unbounded):
+    """Whether the lower end may still rise: no proof above (a violated law's level is still worth knowing), or
+    a finite proved upper end above the witness by more than ``tolerance`` (relative)."""
+    if witness is not None and witness.unbounded:
+        return False
+    if proof is None:
+        return True
+    if not math.isfinite(proof.upper_float):
         return False
     lo = 0.0 if witness is None else witness.lower_float
     return proof.upper_float - lo > tolerance * max(1.0, abs(proof.upper_float))
