@@ -69,3 +69,18 @@ def test_registered_mechanisms_get_no_starts():
 
     m = mechanism("em", epsilon=1)
     assert bs.branch_starts(m, m.neighbourhood(), 3) == []
+
+
+@pytest.mark.slow
+def test_verify_closes_the_bonus_bracket():
+    """The whole verifier: em-bonus-1-past-5000 is violated with its bracket closed at [3/2 - 1e-9, 3/2] (it was
+    undecided, [0.5, 3/2], before the branch starts)."""
+    from dpexact.verification.router import verify_any
+
+    e = _entry("em-bonus-1-past-5000")
+    v = verify_any(e.mechanism, n=3)
+    assert v.verdict == "violated" and v.bracket.closed()
+    assert 1.5 - 1e-9 <= v.bracket.lower_float <= 1.5 and v.bracket.upper.upper == "3/2"
+    w = v.bracket.lower
+    ref = reference_log_ratio(e, list(w.scores), list(w.neighbour_scores), w.output)
+    assert abs(float(ref) - w.lower_float) < 1e-12
