@@ -69,6 +69,11 @@ _LYU = "Lyu, Su & Li, VLDB 2017, §4 (Algorithms 3, 5, 6 are ∞-DP)"
 Member = tuple[str, list[Fraction], list[Fraction], Any]  # (pattern, q, q', released-value box or None)
 
 
+def _affine_text(slope: Fraction, const: Fraction) -> str:
+    """``slope*n + const`` as sympy-readable text (``999999/20000000*n``, ``3/80*n - 1/40``)."""
+    return f"{slope}*n" + ("" if const == 0 else f" {'+' if const > 0 else '-'} {abs(const)}")
+
+
 def _rational(*xs: Any) -> list[Fraction] | None:
     rs = [Real.of(x) for x in xs]
     return [r.value for r in rs] if all(r.is_rational for r in rs) else None
@@ -102,7 +107,7 @@ def _released(m: AnyMechanism) -> _Family | None:
     slope, const = (d - w) / b2, w / b2 - w / b1
     return _Family(m, "n = 1, 2, 3, ...", f"pattern ⊥^(n-1) ⊤; ⊥ queries at T + {L} moved up by Δ = {d}, the ⊤ query at "
                    f"T - {L} moved down by Δ; released value in [T - {L}, T - {L} + {w}] (T = {t})",
-                   f"{slope}*n + ({const})",
+                   _affine_text(slope, const),
                    "identity: on the ⊤ event ρ <= v - T <= 0 every ⊥ factor is exponential in ρ, so the box law's "
                    "ratio is e^{nΔ/b2 - w(1/b1 + (n-1)/b2)} exactly for every n (module docstring)",
                    member, lambda n: slope * n + const, True, CHECKED_N)
@@ -125,7 +130,7 @@ def _adaptive(m: AnyMechanism) -> _Family | None:
     slope, const = d * (1 / b3 + 1 / b2), d / b3 - d * (1 / b3 + 1 / b2)
     return _Family(m, "n = 1, 2, 3, ...", f"pattern ⊥^(n-1) ⊤; ⊥ queries at T + {L} moved up by Δ = {d}, the ⊤ query at "
                    f"{lo} moved down by Δ; released value in [{lo}, {lo + w}] (T = {t})",
-                   f"{slope}*n + ({const})",
+                   _affine_text(slope, const),
                    "identity: a negative released value comes from the first branch only (q + η3, released when "
                    "ρ <= v - T - σ), where every ⊥ factor Pr[η3 < x + σ]·Pr[η2 < x] is exponential in ρ; the box law's "
                    "ratio is e^{(n-1)Δ(1/b3 + 1/b2) + Δ/b3} exactly for every n (module docstring)",
