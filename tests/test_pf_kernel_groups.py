@@ -17,8 +17,8 @@ def _run(x, k_a):
     vector, A's indices."""
     pf_pmf_quadrature_float(x.copy(), kernel=True)  # the node rules this input needs, into the table
     xx, p = x.copy(), np.exp(x)
-    pm, med = np.empty(x.size), np.empty(x.size, dtype=np.int64)
-    rep = qk.pf_kernel(xx, p, 40.0, TARGET, x.size.bit_length(), qk._XI, qk._OM, qk._HAVE, pm, med, k_a)
+    pm, med, med_b = np.empty(x.size), np.empty(x.size, dtype=np.int64), np.empty(x.size, dtype=np.int64)
+    rep = qk.pf_kernel(xx, p, 40.0, TARGET, x.size.bit_length(), qk._XI, qk._OM, qk._HAVE, pm, med, med_b, k_a)
     assert rep[12] == 0
     return p, rep, med[: int(rep[14])].copy()
 

@@ -165,53 +165,68 @@ CHUNK = 1024
 
 
 @_jit
-def _classify(p, p_tiny, p_mid, p_top, pm, med):
+def _append(p, lo, hi, p_tiny, p_mid, med, med_b, ka, kb):
+    """Entries ``lo..hi-1``: every index stored at the next free slot of A's list ``med`` and of the
+    list ``med_b`` of ``p > p_mid``, the slot taken only where its test holds (no branch: the tests
+    are coin flips on spread-out weights; unsigned counters: no wrap-around test on the index)."""
+    for i in range(lo, hi):
+        v = p[i]
+        med[ka] = i
+        med_b[kb] = i
+        ka += np.uint64((v > p_tiny) & (v <= p_mid))
+        kb += np.uint64(v > p_mid)
+    return ka, kb
+
+
+@_jit
+def _classify(p, p_tiny, p_mid, p_top, pm, med, med_b):
     """The medium weights ``p_tiny < p <= p_top`` (values and indices written into the scratch
-    buffers ``pm``/``med`` of size >= n), those ``<= p_mid`` (group A) first and the others (group B)
-    after them, and the indices of the large ones ``p > p_top``. Returns ``(pm[:m], med[:m], m_A,
-    large)``. Per chunk: a vectorised count; chunks without a medium weight are skipped, the others
-    compacted without a branch (the tests are coin flips on spread-out weights): A's indices from the
-    front of ``med``, B's from its back (both stores write the same ``i`` into slots not yet taken:
-    ``k_A + k_B <= i``), B's moved behind A's at the end."""
+    buffers ``pm``/``med``, and ``med_b``, each of size >= n), those ``<= p_mid`` (group A) first and
+    the others (group B) after them, and the indices of the large ones ``p > p_top``. Returns
+    ``(pm[:m], med[:m], m_A, large)``.
+
+    A vectorised count per chunk first; where most chunks hold a weight above ``p_tiny`` one
+    branch-free pass over all entries (:func:`_append`), else over those chunks only (spread-out
+    scores: a handful of chunks). Then the few ``p > p_mid`` are split into B and large, in order.
+    Measured (uniform scores, n = 10^4): 20 µs against 39 µs for the two-ended compaction this
+    replaces; at n = 10^6 spread scores the same (one read of the weights)."""
     n = p.size
-    has_large = np.zeros((n + CHUNK - 1) // CHUNK, dtype=np.bool_)
-    ka = 0
-    kb = 0
-    nl = 0
-    for lo in range(0, n, CHUNK):
-        hi = min(n, lo + CHUNK)
+    nch = (n + CHUNK - 1) // CHUNK
+    has = np.zeros(nch, dtype=np.bool_)
+    busy = 0
+    for ch in range(nch):
         c = 0
-        c_large = 0
-        for i in range(lo, hi):
-            v = p[i]
-            c += (v > p_tiny) & (v <= p_top)
-            c_large += v > p_top
-        if c:
-            for i in range(lo, hi):  # one store per entry and group (the index); values gathered below
-                med[ka] = i
-                med[n - 1 - kb] = i
-                v = p[i]
-                ka += (v > p_tiny) & (v <= p_mid)
-                kb += (v > p_mid) & (v <= p_top)
-        nl += c_large
-        has_large[lo // CHUNK] = c_large > 0
+        for i in range(ch * CHUNK, min(n, ch * CHUNK + CHUNK)):
+            c += p[i] > p_tiny
+        has[ch] = c > 0
+        busy += c > 0
+    ka = np.uint64(0)
+    kb = np.uint64(0)
+    if 2 * busy > nch:
+        ka, kb = _append(p, 0, n, p_tiny, p_mid, med, med_b, ka, kb)
+    else:
+        for ch in range(nch):
+            if has[ch]:
+                ka, kb = _append(p, ch * CHUNK, min(n, ch * CHUNK + CHUNK), p_tiny, p_mid, med, med_b, ka, kb)
+    m_a = np.int64(ka)
+    nb = np.int64(kb)
+    nl = 0
+    for j in range(nb):
+        nl += p[med_b[j]] > p_top
     large = np.empty(nl, dtype=np.int64)
-    j = 0
-    for c in range(has_large.size):
-        if has_large[c]:
-            for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-                if p[i] > p_top:
-                    large[j] = i
-                    j += 1
-    tmp = np.empty(kb, dtype=np.int64)  # B's slots may overlap their destination: through a copy
-    for j in range(kb):
-        tmp[j] = med[n - 1 - j]
-    for j in range(kb):
-        med[ka + j] = tmp[j]
-    k = ka + kb
+    k = m_a
+    jl = 0
+    for j in range(nb):
+        i = med_b[j]
+        if p[i] > p_top:
+            large[jl] = i
+            jl += 1
+        else:
+            med[k] = i
+            k += 1
     for j in range(k):
         pm[j] = p[med[j]]
-    return pm[:k], med[:k], ka, large
+    return pm[:k], med[:k], m_a, large
 
 
 @_jit
@@ -244,7 +259,7 @@ def _large_groups(xl):
 
 
 @_jit
-def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
+def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k_a):
     """PF pmf and log-pmf in place (``p`` holds ``exp(x)`` and becomes the pmf, ``x`` the log-pmf),
     as :func:`.quadrature_float.pf_pmf_quadrature_float` computes them; ``XI``/``OM`` hold the
     Gauss–Legendre rule of ``4j + 8`` nodes in row j where ``have[j]``; ``pm_buf``/``med_buf``
@@ -290,7 +305,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
     p_top = p_L if split else np.inf
     lr_a = min((abs(k_a) + 1) * lT, l2P + math.lgamma(abs(k_a) + 2) - (abs(k_a) + 2) * lS)
     p_mid = min(np.exp((np.log(target * (k_a + 1) / (2 * S)) - lr_a) / k_a), p_top) if k_a > 0 else p_tiny
-    pm, med, m_a, large = _classify(p, p_tiny, p_mid, p_top, pm_buf, med_buf)
+    pm, med, m_a, large = _classify(p, p_tiny, p_mid, p_top, pm_buf, med_buf, medb_buf)
     m, nl = pm.size, large.size
     m_b = m - m_a
     xl = np.empty(nl)
@@ -470,16 +485,17 @@ class _Scratch(threading.local):
     """Per-thread scratch for the medium weights, kept between calls and grown as needed: a fresh
     n-sized buffer is paged in on first touch, and those page faults cost more than the pass that
     fills it (measured: ~2 µs a page on this virtual machine; at n = 10^5 uniform, 0.3 ms of a
-    1.5 ms kernel). Memory held: 16 bytes × the largest n seen, per thread."""
+    1.5 ms kernel). Memory held: 24 bytes × the largest n seen, per thread."""
 
     def __init__(self) -> None:
         self.pm = np.empty(0)
         self.med = np.empty(0, dtype=np.int64)
+        self.med_b = np.empty(0, dtype=np.int64)
 
-    def get(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+    def get(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self.pm.size < n:
-            self.pm, self.med = np.empty(n), np.empty(n, dtype=np.int64)
-        return self.pm, self.med
+            self.pm, self.med, self.med_b = np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+        return self.pm, self.med, self.med_b
 
 
 _SCRATCH = _Scratch()
@@ -493,10 +509,11 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
     """:func:`.quadrature_float.pf_pmf_quadrature_float` for ``n > SMALL_N`` through :func:`pf_kernel`
     (same contract: ``x`` becomes the log-pmf; same report and bound; ``target`` the truncation target)."""
     p = np.exp(x)
-    pm_buf, med_buf = _SCRATCH.get(x.size)
+    pm_buf, med_buf, medb_buf = _SCRATCH.get(x.size)
     while True:
         # k_a explicit: numba's dispatch of omitted default arguments costs ~150 µs a call (measured)
-        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf, K_A).tolist()
+        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf, medb_buf,
+                        K_A).tolist()
         need = int(rep[12])
         if not need:
             m = int(rep[13])
