@@ -33,7 +33,7 @@ import numpy as np
 from ...numbers.gauss_legendre import nodes_float
 from .quadrature import MAX_NODES, U, QuadratureReport, _truncation
 from . import quadrature_rules as rules
-from .quadrature_rules import GROUP_MIN, KMAX
+from .quadrature_rules import CUT, GROUP_MIN, KMAX, TINY_J, TINY_K, TINY_R
 
 __all__ = ["pf_pmf_quadrature_kernel", "pf_kernel", "N_REPORT"]
 
@@ -42,13 +42,13 @@ _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 _trunc = _jit(_truncation)
 _log_ratio = _jit(rules.log_ratio)
 _threshold = _jit(rules.threshold)
+_tiny_threshold = _jit(rules.tiny_threshold)
 _series_lengths = _jit(rules.series_lengths)
 _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
 LEVELS = 64  # binary-counter levels: 2^64 blocks
 N_REPORT = 17  # the report vector's length (see pf_kernel)
-K_A = 4  # group A's log-series length at most (pf_kernel's docstring; measured in benchmarks/README.md)
 
 
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -111,6 +111,55 @@ def _power_sums(v, m, R):
 
 
 @_jit
+def _tiny_power_sums(p, cut, p0, R):
+    """``[Σ v^3, ..., Σ v^{R+1}]`` over every entry, ``v = p`` where ``cut < p <= p0`` (the tiny class)
+    and 0 elsewhere: one branch-free pass, pairwise as :func:`_power_sums` (blocks of 128, 8
+    accumulators, the binary counter). The cut keeps every power normal (no subnormal products,
+    ~100× slower on x86)."""
+    n = p.size
+    R1 = R - 1
+    stack = np.zeros((LEVELS, R1))
+    occ = np.zeros(LEVELS, dtype=np.bool_)
+    vb = np.zeros(BLOCK)
+    pw = np.zeros(BLOCK)
+    blk = np.empty(R1)
+    for lo in range(0, n, BLOCK):
+        b = min(BLOCK, n - lo)
+        for j in range(b):
+            v = p[lo + j]
+            vb[j] = v if (v > cut) & (v <= p0) else 0.0
+        for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
+            vb[j] = 0.0
+        for j in range(BLOCK):
+            pw[j] = vb[j] * vb[j] * vb[j]
+        for r in range(R1):
+            if r:
+                for j in range(BLOCK):
+                    pw[j] *= vb[j]
+            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+            for j in range(0, BLOCK, 8):
+                a0 += pw[j]
+                a1 += pw[j + 1]
+                a2 += pw[j + 2]
+                a3 += pw[j + 3]
+                a4 += pw[j + 4]
+                a5 += pw[j + 5]
+                a6 += pw[j + 6]
+                a7 += pw[j + 7]
+            blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+        lv = 0
+        while occ[lv]:
+            for r in range(R1):
+                blk[r] = stack[lv, r] + blk[r]
+            occ[lv] = False
+            lv += 1
+        for r in range(R1):
+            stack[lv, r] = blk[r]
+        occ[lv] = True
+    return _counter_total(stack, occ, R1)
+
+
+@_jit
 def _sum_and_squares(p):
     """``(Σ p, Σ p²)`` pairwise (module docstring), read once: 8 + 8 interleaved accumulators per
     block of 128, the block sums through the binary counter."""
@@ -165,31 +214,26 @@ CHUNK = 1024
 
 
 @_jit
-def _append(p, lo, hi, p_tiny, p_mid, med, med_b, ka, kb):
-    """Entries ``lo..hi-1``: every index stored at the next free slot of A's list ``med`` and of the
-    list ``med_b`` of ``p > p_mid``, the slot taken only where its test holds (no branch: the tests
-    are coin flips on spread-out weights; unsigned counters: no wrap-around test on the index)."""
+def _append(p, lo, hi, p0, med, k):
+    """Entries ``lo..hi-1``: every index stored at the next free slot of ``med``, the slot taken only
+    where ``p > p0`` (no branch: the test is a coin flip on spread-out weights; an unsigned counter:
+    no wrap-around test on the index)."""
     for i in range(lo, hi):
-        v = p[i]
-        med[ka] = i
-        med_b[kb] = i
-        ka += np.uint64((v > p_tiny) & (v <= p_mid))
-        kb += np.uint64(v > p_mid)
-    return ka, kb
+        med[k] = i
+        k += np.uint64(p[i] > p0)
+    return k
 
 
 @_jit
-def _classify(p, p_tiny, p_mid, p_top, pm, med, med_b):
-    """The medium weights ``p_tiny < p <= p_top`` (values and indices written into the scratch
-    buffers ``pm``/``med``, and ``med_b``, each of size >= n), those ``<= p_mid`` (group A) first and
-    the others (group B) after them, and the indices of the large ones ``p > p_top``. Returns
-    ``(pm[:m], med[:m], m_A, large)``.
+def _classify(p, p0, p_top, pm, med):
+    """The medium weights ``p0 < p <= p_top`` (values and indices written into the scratch buffers
+    ``pm``/``med`` of size >= n, in order) and the indices of the large ones ``p > p_top``. Returns
+    ``(pm[:m], med[:m], large)``.
 
-    A vectorised count per chunk first; where most chunks hold a weight above ``p_tiny`` one
-    branch-free pass over all entries (:func:`_append`), else over those chunks only (spread-out
-    scores: a handful of chunks). Then the few ``p > p_mid`` are split into B and large, in order.
-    Measured (uniform scores, n = 10^4): 20 µs against 39 µs for the two-ended compaction this
-    replaces; at n = 10^6 spread scores the same (one read of the weights)."""
+    A vectorised count per chunk first; where most chunks hold a weight above ``p0`` one branch-free
+    pass over all entries (:func:`_append`), else over those chunks only (spread-out scores: a handful
+    of chunks); then the few large ones are moved out, in place. Measured (uniform scores, n = 10^4,
+    the former two-group split): 20 µs against 39 µs for the two-ended compaction it replaced."""
     n = p.size
     nch = (n + CHUNK - 1) // CHUNK
     has = np.zeros(nch, dtype=np.bool_)
@@ -197,36 +241,34 @@ def _classify(p, p_tiny, p_mid, p_top, pm, med, med_b):
     for ch in range(nch):
         c = 0
         for i in range(ch * CHUNK, min(n, ch * CHUNK + CHUNK)):
-            c += p[i] > p_tiny
+            c += p[i] > p0
         has[ch] = c > 0
         busy += c > 0
-    ka = np.uint64(0)
-    kb = np.uint64(0)
+    k = np.uint64(0)
     if 2 * busy > nch:
-        ka, kb = _append(p, 0, n, p_tiny, p_mid, med, med_b, ka, kb)
+        k = _append(p, 0, n, p0, med, k)
     else:
         for ch in range(nch):
             if has[ch]:
-                ka, kb = _append(p, ch * CHUNK, min(n, ch * CHUNK + CHUNK), p_tiny, p_mid, med, med_b, ka, kb)
-    m_a = np.int64(ka)
-    nb = np.int64(kb)
+                k = _append(p, ch * CHUNK, min(n, ch * CHUNK + CHUNK), p0, med, k)
+    nb = np.int64(k)
     nl = 0
     for j in range(nb):
-        nl += p[med_b[j]] > p_top
+        nl += p[med[j]] > p_top
     large = np.empty(nl, dtype=np.int64)
-    k = m_a
+    m = 0
     jl = 0
-    for j in range(nb):
-        i = med_b[j]
+    for j in range(nb):  # in place: m <= j
+        i = med[j]
         if p[i] > p_top:
             large[jl] = i
             jl += 1
         else:
-            med[k] = i
-            k += 1
-    for j in range(k):
+            med[m] = i
+            m += 1
+    for j in range(m):
         pm[j] = p[med[j]]
-    return pm[:k], med[:k], m_a, large
+    return pm[:m], med[:m], large
 
 
 @_jit
@@ -259,35 +301,22 @@ def _large_groups(xl):
 
 
 @_jit
-def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k_a):
+def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     """PF pmf and log-pmf in place (``p`` holds ``exp(x)`` and becomes the pmf, ``x`` the log-pmf),
     as :func:`.quadrature_float.pf_pmf_quadrature_float` computes them; ``XI``/``OM`` hold the
     Gauss–Legendre rule of ``4j + 8`` nodes in row j where ``have[j]``; ``pm_buf``/``med_buf``
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need, m, m_A, K_A, KA]``; the m medium weights' pmf values ``G`` are left in
-    ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)`` to the caller (numpy's
-    log is vectorised, a compiled loop calls libm once per entry: 4x slower, measured; returning
-    arrays from the kernel costs more than slicing the buffers). ``need > 0``: nothing was written,
-    the rule of ``need`` nodes is missing (fill its row, call again).
+    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1}, y_max]``; the m medium weights' pmf
+    values ``G`` are left in ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)``
+    to the caller (numpy's log is vectorised, a compiled loop calls libm once per entry: 4x slower,
+    measured; returning arrays from the kernel costs more than slicing the buffers). ``need > 0``:
+    nothing was written, the rule of ``need`` nodes is missing (fill its row, call again).
 
-    Grouped series (the medium weights in two groups by magnitude, each with its own lengths):
-    group A holds the medium weights ``<= p_mid``, ``p_mid`` the largest p whose log-series
-    remainder after ``k_a`` terms is within the target a priori (below); group B the others, up to
-    ``p_M``. Per weight ``Σ_{k>K} (pt)^k/k <= (pt)^{K+1}/((K+1)(1 - p_g t))`` with ``p_g`` its group's
-    largest weight, so group g's remainder in ``log F(t)`` is at most
-    ``S_{g,K_g+1} t^{K_g+1}/((K_g+1)(1 - p_g t))`` (a posteriori, ``Rbar``) and a priori at most
-    ``S_{1,g} p_g^{K_g} e^{λ(K_g+1)}/((K_g+1)(1 - p_g T))``. Each group's length is the first k with
-    ``p_g^k S_1 e^{λ(k+1)}/(k+1) <= target (1 - p_g T)`` (``rules.series_lengths`` with ``p_g`` and
-    the whole medium sum ``S_1``): the groups' a-priori remainders then sum to ``<= target
-    (S_{1,A} + S_{1,B})/S_1 = target``, and B's length is the ungrouped one (the report is unchanged).
-    ``p_mid = (target (k_a+1) / (2 S e^{λ(k_a+1)}))^{1/k_a}`` meets A's condition at ``k_a`` terms
-    (``S >= S_1``, ``1 - p T >= 1/2``), so A needs at most ``k_a``. G's series likewise: A's
-    a-posteriori length is checked with ``p_A``, B's with ``p_M``, the series term is the larger of
-    the two bounds. ``k_a <= 0``: one group (B), the ungrouped series.
-    The report's last three entries: ``m_A``, A's log-series length ``K_A`` and G-series length
-    (tests/test_pf_kernel_groups.py checks the remainder claims on them)."""
+    The classes, bounds and lengths are those of the numpy route (:mod:`.quadrature_float`'s module
+    docstring); the tiny class (every weight ``<= p_0``) is one branch-free pass for its power sums and
+    one for every entry's pmf and log-pmf, the medium weights (``p_0 < p <= p_L``) are compacted once."""
     n = x.size
     rep = np.zeros(N_REPORT)
     s12 = _sum_and_squares(p)
@@ -297,17 +326,14 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
     T, tail_rel = _trunc(P, S_lo - 1.0, L)
     lT, l2P, lS = np.log(T), np.log(2 * P), np.log(S_lo)
     p_L = _threshold(KMAX, target, T, lT, l2P, lS)
-    p_tiny = min(_threshold(1, target, T, lT, l2P, lS),
-                 np.sqrt(3 * target / (2 * S * np.exp(_log_ratio(3, lT, l2P, lS)))), p_L)
+    p0 = min(_tiny_threshold(TINY_R, TINY_K, target, S, T, lT, l2P, lS), p_L)
     split = p_L < 1.0
 
-    # -- classes ----------------------------------------------------------------------------------
+    # -- classes and power sums ---------------------------------------------------------------------
     p_top = p_L if split else np.inf
-    lr_a = min((abs(k_a) + 1) * lT, l2P + math.lgamma(abs(k_a) + 2) - (abs(k_a) + 2) * lS)
-    p_mid = min(np.exp((np.log(target * (k_a + 1) / (2 * S)) - lr_a) / k_a), p_top) if k_a > 0 else p_tiny
-    pm, med, m_a, large = _classify(p, p_tiny, p_mid, p_top, pm_buf, med_buf, medb_buf)
+    St = _tiny_power_sums(p, CUT, p0, TINY_R)  # S^tiny_3 .. S^tiny_{R+1}
+    pm, med, large = _classify(p, p0, p_top, pm_buf, med_buf)
     m, nl = pm.size, large.size
-    m_b = m - m_a
     xl = np.empty(nl)
     pl = np.empty(nl)
     for j in range(nl):
@@ -316,11 +342,8 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
     nv = xv.size
     pv = np.exp(xv)
     omv = -np.expm1(xv)  # 1 - p, accurate
-    p_A = p_tiny
-    for j in range(m_a):
-        p_A = max(p_A, pm[j])
-    p_M = p_A
-    for j in range(m_a, m):
+    p_M = p0  # the largest series weight (tiny or medium)
+    for j in range(m):
         p_M = max(p_M, pm[j])
 
     S1, S2_L = S, 0.0
@@ -330,25 +353,22 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
         S2_L = l12[1]
         S2 -= S2_L
     S2c = max(S2, 0.0)
-    K_F, K_pre, K_FA = 2, 1, 2
+    K_F, K_pre = 2, 1
     S1_med = 0.0
     if m:
         S1_med = _power_sums(pm, m, 1)[0]
         K_F, K_pre = _series_lengths(p_M, S1_med, target, T, lT, l2P, lS)
-        K_FA = min(_series_lengths(p_A, S1_med, target, T, lT, l2P, lS)[0], K_F) if m_a else K_F
     rows = max(K_F + 1, K_pre)
-    SkA = np.zeros(K_FA + 2)
-    SkB = np.zeros(K_F + 2)
-    if m_a:
-        SkA[1:] = _power_sums(pm[:m_a], m_a, K_FA + 1)
-    if m_b:
-        SkB[1:] = _power_sums(pm[m_a:], m_b, K_F + 1)
-    S_terms = np.empty(K_F)
+    Sk = np.zeros(K_F + 2)
+    if m:
+        Sk[1:] = _power_sums(pm, m, K_F + 1)
+    KL = max(K_F, TINY_R)  # log F's series: the tiny sums up to R, the medium ones up to K_F
+    S_terms = np.zeros(KL)
     S_terms[0], S_terms[1] = S1, S2
-    for k in range(3, K_F + 1):  # one more rounding than the ungrouped sum: inside the (nbits + 16) u term
-        S_terms[k - 1] = (SkA[k] if k <= K_FA else 0.0) + SkB[k]
-    S_nextA = SkA[K_FA + 1]
-    S_nextB = SkB[K_F + 1]
+    for k in range(3, KL + 1):  # one more rounding than a single sum: inside the (nbits + 16) u term
+        S_terms[k - 1] = (St[k - 3] if k <= TINY_R else 0.0) + (Sk[k] if k <= K_F else 0.0)
+    S_next_t = St[TINY_R - 2]  # S^tiny_{R+1}, for the tiny log remainder
+    S_next = Sk[K_F + 1]  # S^med_{K_F+1}
 
     # -- nodes and log F ------------------------------------------------------------------------
     n_nodes, quad_abs = _node_rule(T, P, S2c + S2_L, 1e-19 / (2 * P))
@@ -357,13 +377,13 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
         rep[12] = n_nodes
         return rep
     n_mom = KMAX + 2
-    ncol = max(K_F + 1, n_mom) + 1
+    ncol = max(KL + 1, n_mom) + 1
     t = np.empty(n_nodes)
     w = np.empty(n_nodes)
     tpow = np.empty((n_nodes, ncol))
     logF = np.empty(n_nodes)
-    coef = np.empty(K_F)
-    for k in range(K_F):
+    coef = np.empty(KL)
+    for k in range(KL):
         coef[k] = S_terms[k] / (k + 1)
     for i in range(n_nodes):
         t[i] = T * (1 + XI[row, i]) / 2
@@ -373,7 +393,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
         for k in range(2, ncol):
             tpow[i, k] = tpow[i, k - 1] * t[i]
         acc = 0.0
-        for k in range(K_F):
+        for k in range(KL):
             acc += tpow[i, k + 1] * coef[k]
         logF[i] = -acc
     fac = np.empty((n_nodes, nv))
@@ -386,17 +406,15 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
         logF[i] += acc
     wF = np.empty(n_nodes)
     Rbar = np.empty(n_nodes)
-    S1_tiny = max(S1 - S1_med, 0.0)
-    r_tiny = p_tiny * p_tiny * S1_tiny / 3
+    r_cut = CUT * CUT * S1 / 3  # weights below CUT: their k >= 3 log terms
     logF_min = 0.0
     E0 = 0.0
     for i in range(n_nodes):
         wF[i] = w[i] * np.exp(logF[i])
-        Rbar[i] = r_tiny * tpow[i, 3] / (1 - p_tiny * t[i])
-        if m_a:
-            Rbar[i] += (S_nextA / (K_FA + 1)) * tpow[i, K_FA + 1] / (1 - p_A * t[i])
-        if m_b:
-            Rbar[i] += (S_nextB / (K_F + 1)) * tpow[i, K_F + 1] / (1 - p_M * t[i])
+        Rbar[i] = r_cut * tpow[i, 3] / (1 - CUT * t[i]) + \
+            (S_next_t / (TINY_R + 1)) * tpow[i, TINY_R + 1] / (1 - p0 * t[i])
+        if m:
+            Rbar[i] += (S_next / (K_F + 1)) * tpow[i, K_F + 1] / (1 - p_M * t[i])
         E0 += wF[i] * Rbar[i]
         logF_min = min(logF_min, logF[i])
     Mk = np.zeros(n_mom)
@@ -407,41 +425,53 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
         Mk[j] = acc
     M0_lo = max(1 / (2 * P), Mk[0] * (1 - 1e-12) - quad_abs - E0)  # true M_0 >= this
 
-    # -- G's series length, a posteriori --------------------------------------------------------
+    # -- G's series lengths, a posteriori ------------------------------------------------------------
     K = 1
     if m:
         while K < min(rows, KMAX) and \
                 p_M ** (K + 1) * Mk[K + 1] * (1 + 1e-12) / ((1 - p_M * T) * M0_lo) > target:
             K += 1
-    ser = p_tiny ** 2 * Mk[2] * (1 + 1e-12) / ((1 - p_tiny * T) * M0_lo)
+    ser = p0 ** (TINY_K + 1) * Mk[TINY_K + 1] * (1 + 1e-12) / ((1 - p0 * T) * M0_lo)
+    ser = max(ser, CUT * Mk[1] * (1 + 1e-12) / ((1 - CUT * T) * M0_lo))  # below CUT: G = M_0
     if m:
         ser = max(ser, p_M ** (K + 1) * Mk[K + 1] * (1 + 1e-12) / ((1 - p_M * T) * M0_lo))
-    KA = 1
-    if m_a:
-        while KA < K and p_A ** (KA + 1) * Mk[KA + 1] * (1 + 1e-12) / ((1 - p_A * T) * M0_lo) > target:
-            KA += 1
-        ser = max(ser, p_A ** (KA + 1) * Mk[KA + 1] * (1 + 1e-12) / ((1 - p_A * T) * M0_lo))
     log_rel = E0 / ((1 - min(p_M, 1 / (2 * T)) * T) * M0_lo)
 
-    # -- probabilities: one pass over every weight, then the large ones ----------------------------
+    # -- probabilities: one pass over every weight as a tiny one, then the others -------------------
     m0 = Mk[0]
-    a, c0 = Mk[1] / m0, np.log(m0)
-    ser = max(ser, (a * p_tiny) ** 2 / 2)  # the tiny log-pmf's log1p(y) ≈ y
+    c0 = np.log(m0)
+    a = np.empty(TINY_K + 1)  # a_j = M_j / M_0: y = G/M_0 - 1 = Σ_{j>=1} a_j p^j
+    y_max = 0.0
+    for j in range(TINY_K, 0, -1):
+        a[j] = Mk[j] / m0
+        y_max = (y_max + a[j]) * p0
+    y_max *= 1 + 1e-12
+    # log1p(y) by its alternating series, TINY_J terms: remainder <= y^{J+1}/(J+1) (0 <= y < 1)
+    ser = max(ser, y_max ** (TINY_J + 1) / (TINY_J + 1))
+    inv_j = np.empty(TINY_J + 1)
+    for j in range(1, TINY_J + 1):
+        inv_j[j] = 1.0 / j if j % 2 else -1.0 / j
     for i in range(n):  # every entry as a tiny one (a loop the compiler vectorises); the others below
         v = p[i]
-        s = v * a
-        x[i] = (x[i] + s) + c0
-        p[i] = (v * (s + 1.0)) * m0
+        ve = v if v > CUT else 0.0
+        y = a[TINY_K]
+        for j in range(TINY_K - 1, 0, -1):
+            y = y * ve + a[j]
+        y *= ve
+        lg = inv_j[TINY_J]
+        for j in range(TINY_J - 1, 0, -1):
+            lg = lg * y + inv_j[j]
+        x[i] = (x[i] + lg * y) + c0
+        p[i] = (v * (y + 1.0)) * m0
     pmax = 0.0
     g8 = np.empty(8)
     v8 = np.empty(8)
     for lo in range(0, m, 8):  # Horner on eight weights at once (independent chains: one vector register)
         hi = min(m, lo + 8)
-        Kh = KA if hi <= m_a else K  # A's length where all eight are A's
         for k in range(8):
             v8[k] = pm[lo + k] if lo + k < hi else 0.0
-            g8[k] = Mk[Kh]
-        for j in range(Kh - 1, -1, -1):
+            g8[k] = Mk[K]
+        for j in range(K - 1, -1, -1):
             mj = Mk[j]
             for k in range(8):
                 g8[k] = g8[k] * v8[k] + mj
@@ -468,16 +498,16 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, medb_buf, k
             g = Gv[inv[j]]
             p[large[j]] = g
             x[large[j]] = np.log(g)
-    if pmax == 0.0:  # not reached (p = 1 at the maximum is never tiny); kept for safety
+    if pmax == 0.0:  # no medium or large weight (not reached: p = 1 at the maximum is never tiny)
         pmax = p.max()
 
     rep[0], rep[1], rep[2], rep[3], rep[4] = n_nodes, T, P, nl, nv
     rep[5], rep[6], rep[7], rep[8] = K_F, K + 1, tail_rel, quad_abs * 2 * P
     rep[9] = ser + log_rel
-    rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
+    rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + KL + TINY_K + TINY_J) + 50)
     rep[11] = pmax
     rep[13] = m
-    rep[14], rep[15], rep[16] = m_a, K_FA, KA
+    rep[14], rep[15], rep[16] = p0, S_next_t, y_max
     return rep
 
 
@@ -485,17 +515,16 @@ class _Scratch(threading.local):
     """Per-thread scratch for the medium weights, kept between calls and grown as needed: a fresh
     n-sized buffer is paged in on first touch, and those page faults cost more than the pass that
     fills it (measured: ~2 µs a page on this virtual machine; at n = 10^5 uniform, 0.3 ms of a
-    1.5 ms kernel). Memory held: 24 bytes × the largest n seen, per thread."""
+    1.5 ms kernel). Memory held: 16 bytes × the largest n seen, per thread."""
 
     def __init__(self) -> None:
         self.pm = np.empty(0)
         self.med = np.empty(0, dtype=np.int64)
-        self.med_b = np.empty(0, dtype=np.int64)
 
-    def get(self, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def get(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         if self.pm.size < n:
-            self.pm, self.med, self.med_b = np.empty(n), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
-        return self.pm, self.med, self.med_b
+            self.pm, self.med = np.empty(n), np.empty(n, dtype=np.int64)
+        return self.pm, self.med
 
 
 _SCRATCH = _Scratch()
@@ -509,11 +538,9 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
     """:func:`.quadrature_float.pf_pmf_quadrature_float` for ``n > SMALL_N`` through :func:`pf_kernel`
     (same contract: ``x`` becomes the log-pmf; same report and bound; ``target`` the truncation target)."""
     p = np.exp(x)
-    pm_buf, med_buf, medb_buf = _SCRATCH.get(x.size)
+    pm_buf, med_buf = _SCRATCH.get(x.size)
     while True:
-        # k_a explicit: numba's dispatch of omitted default arguments costs ~150 µs a call (measured)
-        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf, medb_buf,
-                        K_A).tolist()
+        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf).tolist()
         need = int(rep[12])
         if not need:
             m = int(rep[13])
