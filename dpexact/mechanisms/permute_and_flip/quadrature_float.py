@@ -289,9 +289,12 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
     quad_rel = quad_abs * 2 * P
     # a-priori rounding: the sums S, S_1 = S - Σ_large, S_2 (pairwise: (log2 n + 16)u of S·T in log F),
     # log F's terms, the node and moment sums, the power table / Horner, the final products
-    # the pairwise sums' rounding reaches log F through S·T: (bit_length(n) + 16)u each for S and S_2
+    # the pairwise sums' rounding reaches log F through S·T: (bit_length(n) + 16)u each for S and S_2;
+    # the tiny Horner and log1p series 8(TINY_K + TINY_J)u; each large factor 1 - pt (3u) and its log
+    # or product (u): 4u per large weight
     rounding = U * (-8 * float(np.minimum.reduce(logF))  # log F <= 0
-                    + 2 * (n.bit_length() + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + KL + TINY_K + TINY_J) + 50)
+                    + 2 * (n.bit_length() + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + KL + TINY_K + TINY_J)
+                    + 4 * int(large.size) + 50)
     report = QuadratureReport(
         nodes=n_nodes,
         T=T,

@@ -49,6 +49,7 @@ _node_rule = _jit(rules.node_rule)
 BLOCK = 128
 LEVELS = 64  # binary-counter levels: 2^64 blocks
 N_REPORT = 17  # the report vector's length (see pf_kernel)
+PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
 
 
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -399,10 +400,22 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     fac = np.empty((n_nodes, nv))
     for i in range(n_nodes):
         acc = 0.0
+        pr = 1.0
         for v in range(nv):
             # 1 - p t = (1-p) + p(1-t): both terms positive, no cancellation (the numpy route's comment)
-            fac[i, v] = (1 - t[i]) * pv[v] + omv[v]
-            acc += np.log(fac[i, v]) * counts[v] if grouped else np.log(fac[i, v])
+            f = (1 - t[i]) * pv[v] + omv[v]
+            fac[i, v] = f
+            if grouped:
+                acc += np.log(f) * counts[v]
+            else:
+                # one log per PROD factors (a log costs ~4x a product, measured: 5.5 vs 1.5 µs for 38 x 24):
+                # each factor >= 1 - t_N >= 8e-5, so a product of 16 stays normal; each product adds u
+                pr *= f
+                if v % PROD == PROD - 1:
+                    acc += np.log(pr)
+                    pr = 1.0
+        if not grouped:
+            acc += np.log(pr)
         logF[i] += acc
     wF = np.empty(n_nodes)
     Rbar = np.empty(n_nodes)
@@ -504,7 +517,8 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     rep[0], rep[1], rep[2], rep[3], rep[4] = n_nodes, T, P, nl, nv
     rep[5], rep[6], rep[7], rep[8] = K_F, K + 1, tail_rel, quad_abs * 2 * P
     rep[9] = ser + log_rel
-    rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + KL + TINY_K + TINY_J) + 50)
+    rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + KL + TINY_K + TINY_J)
+                   + 4 * nl + 50)
     rep[11] = pmax
     rep[13] = m
     rep[14], rep[15], rep[16] = p0, S_next_t, y_max
