@@ -41,7 +41,7 @@ def _remainder_claims(p_t, K, p0, s_next, T):
 
 def test_tiny_remainder_claim_and_its_mutation():
     """The tiny weights' remainder after TINY_R terms is within what the kernel adds to Rbar for them
-    (its S^tiny_{R+1} checked against a 60-digit sum); one term short (the sum stopped at R - 1, the
+    (its bound p_0 S^tiny_R of S^tiny_{R+1} checked against 60-digit sums); one term short (the sum stopped at R - 1, the
     claim still the R one) the true remainder exceeds the claim at every t: the bound no longer holds."""
     m = dpexact.mechanism("pf", epsilon=1)
     x = m._float_exponents(np.random.default_rng(11).uniform(0, 100, 20_000))
@@ -51,8 +51,8 @@ def test_tiny_remainder_claim_and_its_mutation():
     p_t = p[(p > CUT) & (p <= p0)]
     assert p_t.size > 15_000 and rep[13] < 0.1 * x.size  # most weights tiny, < 10 % medium
     mpmath.mp.dps = 60
-    exact = mpmath.fsum(mpmath.mpf(float(v)) ** (TINY_R + 1) for v in p_t)
-    assert abs(s_next - exact) <= 1e-13 * exact
+    s_r = mpmath.fsum(mpmath.mpf(float(v)) ** TINY_R for v in p_t)
+    assert mpmath.fsum(mpmath.mpf(float(v)) ** (TINY_R + 1) for v in p_t) <= s_next <= p0 * s_r * (1 + 1e-11)
     for true, claim in _remainder_claims(p_t, TINY_R, p0, s_next, T):
         assert 0 < true <= claim
     for (true_short, _), (_, claim) in zip(_remainder_claims(p_t, TINY_R - 1, p0, s_next, T),

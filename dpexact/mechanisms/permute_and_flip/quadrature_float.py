@@ -132,11 +132,11 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
     p_L = threshold(KMAX, TARGET, T, lT, l2P, lS)
     # tiny: G's TINY_K + 1 terms and log F's TINY_R power sums, both remainders <= TARGET a priori
     p_tiny = min(tiny_threshold(TINY_R, TINY_K, TARGET, S, T, lT, l2P, lS), p_L)
-    # S^tiny_3 .. S^tiny_{R+1} over the weights CUT < p <= p_tiny (below CUT: no subnormal powers)
+    # S^tiny_3 .. S^tiny_R over the weights CUT < p <= p_tiny (below CUT: no subnormal powers)
     v = np.where((p > CUT) & (p <= p_tiny), p, 0.0)
     pw = v * v * v
-    St = np.empty(TINY_R - 1)
-    for k in range(TINY_R - 1):
+    St = np.empty(TINY_R - 2)
+    for k in range(TINY_R - 2):
         if k:
             pw *= v
         St[k] = float(np.add.reduce(pw))
@@ -197,7 +197,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
     S_terms[2:TINY_R] += St[:TINY_R - 2]
     if pm.size:
         S_terms[2:K_F] += Sk[3:K_F + 1]
-    S_next_t = float(St[TINY_R - 2])  # S^tiny_{R+1}, for the tiny log remainder
+    S_next_t = p_tiny * float(St[TINY_R - 3]) * (1 + 1e-12)  # S^tiny_{R+1} <= p_tiny S^tiny_R: the tiny log remainder
     S_next = float(Sk[K_F + 1]) if pm.size else 0.0  # S^med_{K_F+1}, for the log remainder
 
     # -- nodes and log F ------------------------------------------------------------------------

@@ -113,12 +113,12 @@ def _power_sums(v, m, R):
 
 @_jit
 def _tiny_power_sums(p, cut, p0, R):
-    """``[Σ v^3, ..., Σ v^{R+1}]`` over every entry, ``v = p`` where ``cut < p <= p0`` (the tiny class)
+    """``[Σ v^3, ..., Σ v^R]`` over every entry, ``v = p`` where ``cut < p <= p0`` (the tiny class)
     and 0 elsewhere: one branch-free pass, pairwise as :func:`_power_sums` (blocks of 128, 8
     accumulators, the binary counter). The cut keeps every power normal (no subnormal products,
     ~100× slower on x86)."""
     n = p.size
-    R1 = R - 1
+    R1 = R - 2
     stack = np.zeros((LEVELS, R1))
     occ = np.zeros(LEVELS, dtype=np.bool_)
     vb = np.zeros(BLOCK)
@@ -309,7 +309,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1}, y_max]``; the m medium weights' pmf
+    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1} (a bound), y_max]``; the m medium weights' pmf
     values ``G`` are left in ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)``
     to the caller (numpy's log is vectorised, a compiled loop calls libm once per entry: 4x slower,
     measured; returning arrays from the kernel costs more than slicing the buffers). ``need > 0``:
@@ -332,7 +332,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
 
     # -- classes and power sums ---------------------------------------------------------------------
     p_top = p_L if split else np.inf
-    St = _tiny_power_sums(p, CUT, p0, TINY_R)  # S^tiny_3 .. S^tiny_{R+1}
+    St = _tiny_power_sums(p, CUT, p0, TINY_R)  # S^tiny_3 .. S^tiny_R
     pm, med, large = _classify(p, p0, p_top, pm_buf, med_buf)
     m, nl = pm.size, large.size
     xl = np.empty(nl)
@@ -368,7 +368,9 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     S_terms[0], S_terms[1] = S1, S2
     for k in range(3, KL + 1):  # one more rounding than a single sum: inside the (nbits + 16) u term
         S_terms[k - 1] = (St[k - 3] if k <= TINY_R else 0.0) + (Sk[k] if k <= K_F else 0.0)
-    S_next_t = St[TINY_R - 2]  # S^tiny_{R+1}, for the tiny log remainder
+    # S^tiny_{R+1} <= p_0 S^tiny_R (every tiny p <= p_0; 1e-12: the rounding of S_R): for the tiny log remainder,
+    # the a-priori bound p_0^R S of the threshold still holds for it (S^tiny_R <= p_0^{R-1} S), one power sum fewer
+    S_next_t = p0 * St[TINY_R - 3] * (1 + 1e-12)
     S_next = Sk[K_F + 1]  # S^med_{K_F+1}
 
     # -- nodes and log F ------------------------------------------------------------------------
