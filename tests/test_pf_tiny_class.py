@@ -118,3 +118,17 @@ def test_the_tiny_terms_are_needed(monkeypatch, drop):
     monkeypatch.setattr(quadrature_float, "_tiny_update", short)
     caught = [err > bound for err, bound in (_worst_vs_balls(q, m, kernel=False) for q in qs)]
     assert any(caught)
+
+
+@pytest.mark.parametrize("kernel", [False, True])
+def test_reported_minimum_exponent_is_the_minimum(kernel):
+    """The report's x_min (the kernel reads it from the bit patterns in its output pass) is min(x),
+    which the caller's 2.5u|x| rounding term uses; -0.0, all-zero and huge exponents included."""
+    m = dpexact.mechanism("pf", epsilon=1)
+    rng = np.random.default_rng(2)
+    for q in (rng.uniform(0, 100, 3000), np.zeros(700), np.r_[np.zeros(600), -1e300, -3.0], rng.uniform(0, 1e-9, 900)):
+        x = m._float_exponents(q)
+        if not x.min() < 0:
+            x[5] = -0.0
+        _, _, rep = pf_pmf_quadrature_float(x.copy(), kernel=kernel)
+        assert rep.x_min == x.min()

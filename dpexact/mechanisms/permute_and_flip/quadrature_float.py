@@ -120,6 +120,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
         if not route:
             raise RuntimeError("the compiled PF kernel needs numba (pip install 'dpexact[fast]')")
         return route(x, L, TARGET)
+    x_min = float(np.minimum.reduce(x))
     p = np.exp(x)
     S = float(np.add.reduce(p))
     s_err = (n.bit_length() + 16) * U * S  # pairwise summation
@@ -308,6 +309,7 @@ def pf_pmf_quadrature_float(x: np.ndarray, L: float = 40.0,
         series_rel=ser + log_rel,
         rounding_rel=rounding,
         max_pmf=pmax,
+        x_min=x_min,
     )
     return pmf, logpmf, report
 

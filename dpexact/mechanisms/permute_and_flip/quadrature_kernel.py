@@ -48,7 +48,7 @@ _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
 LEVELS = 64  # binary-counter levels: 2^64 blocks
-N_REPORT = 17  # the report vector's length (see pf_kernel)
+N_REPORT = 18  # the report vector's length (see pf_kernel)
 PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
 
 
@@ -292,7 +292,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1} (a bound), y_max]``; the m medium weights' pmf
+    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1} (a bound), y_max, min x]``; the m medium weights' pmf
     values ``G`` are left in ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)``
     to the caller (numpy's log is vectorised, a compiled loop calls libm once per entry: 4x slower,
     measured; returning arrays from the kernel costs more than slicing the buffers). ``need > 0``:
@@ -324,7 +324,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
         xl[j], pl[j] = x[large[j]], p[large[j]]
     xv, inv, counts, grouped = _large_groups(xl)
     nv = xv.size
-    pv = np.exp(xv)
+    pv = np.exp(xv) if grouped else pl  # ungrouped: the weights themselves, exp(x) already
     omv = -np.expm1(xv)  # 1 - p, accurate
     p_M = p0  # the largest series weight (tiny or medium)
     for j in range(m):
@@ -449,7 +449,12 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     inv_j = np.empty(TINY_J + 1)
     for j in range(1, TINY_J + 1):
         inv_j[j] = 1.0 / j if j % 2 else -1.0 / j
+    xu = x.view(np.uint64)
+    xbits = np.uint64(0)
     for i in range(n):  # every entry as a tiny one (a loop the compiler vectorises); the others below
+        # the smallest exponent, for the caller's 2.5u|x| term, without a pass of its own: x <= 0, and
+        # the bit patterns of non-positive doubles, read as unsigned, grow with |x| (-0.0 above +0.0)
+        xbits = max(xbits, xu[i])
         v = p[i]
         ve = v if v > CUT else 0.0
         y = a[TINY_K]
@@ -479,17 +484,20 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
             pm[lo + k] = g  # their logarithms: numpy's vectorised log, by the caller
             pmax = max(pmax, g)
     if nv:
+        # Σ_i w F̃/(1 - p t_i) and Σ_i w F̃ R̄/(1 - p t_i) per value, node by node (the same order of
+        # additions per value as value by value, and the divisions vectorised across the values)
         Gv = np.zeros(nv)
+        Rv = np.zeros(nv)
+        for i in range(n_nodes):
+            wi, wr = wF[i], wF[i] * Rbar[i]
+            for v in range(nv):
+                rc = 1.0 / fac[i, v]
+                Gv[v] += wi * rc
+                Rv[v] += wr * rc
         worst = 0.0
         for v in range(nv):
-            g = 0.0
-            r = 0.0
-            for i in range(n_nodes):
-                rc = 1.0 / fac[i, v]
-                g += wF[i] * rc
-                r += wF[i] * Rbar[i] * rc
-            worst = max(worst, r / max(g - quad_abs, 1 / (2 * P)))
-            Gv[v] = g * pv[v]
+            worst = max(worst, Rv[v] / max(Gv[v] - quad_abs, 1 / (2 * P)))
+            Gv[v] *= pv[v]
             pmax = max(pmax, Gv[v])
         log_rel = max(log_rel, worst)
         for j in range(nl):
@@ -507,6 +515,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     rep[11] = pmax
     rep[13] = m
     rep[14], rep[15], rep[16] = p0, S_next_t, y_max
+    rep[17] = np.array([xbits]).view(np.float64)[0] if xbits > np.uint64(1) << np.uint64(63) else 0.0
     return rep
 
 
@@ -552,5 +561,5 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
         _XI[row, :need], _OM[row, :need] = xi, om
         _HAVE[row] = True
     report = QuadratureReport(int(rep[0]), rep[1], rep[2], int(rep[3]), int(rep[4]), int(rep[5]), int(rep[6]),
-                              rep[7], rep[8], rep[9], rep[10], rep[11])
+                              rep[7], rep[8], rep[9], rep[10], rep[11], rep[17])
     return p, x, report
