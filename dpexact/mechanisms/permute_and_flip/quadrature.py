@@ -55,7 +55,7 @@ DELTA_SCALAR = 1e-1  # mp/ball: series (per-weight length) are cheaper than indi
 RHOS = (1.25, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0, 32.0)
 
 
-@dataclass(frozen=True)
+@dataclass  # not frozen: one is built on every float pmf call, and frozen's __init__ costs 2.3 µs vs 0.6 (measured)
 class QuadratureReport:
     """What the quadrature did and the bounds it proved (relative, per entry)."""
 

@@ -3,7 +3,8 @@ lengths, node rule and a-posteriori bounds, in a few passes over the weights and
 
 Why: at ``n ~ 10^3`` the numpy route makes ~60 numpy calls of bookkeeping whose fixed costs are 5-10×
 EM's whole pmf; at ``n ~ 10^6`` it gathers and scatters the medium weights. Here every pass is one loop
-(the medium weights' power sums, log F at the nodes, the moments and the final pmf / log-pmf), the
+(``S`` and ``S_2``; the tiny class's power sums with the compaction of the other weights; the medium
+weights' power sums; log F at the nodes, the moments; the pmf / log-pmf of every entry), the
 scalar rules are the very functions the numpy route calls (:mod:`.quadrature_rules`, compiled), and the
 weights ``p = exp(x)`` come from numpy (its vectorised exp) before the call.
 
@@ -15,7 +16,13 @@ a-priori rounding term both routes state:
   block sums combined by a binary counter (depth <= log2(blocks) + 1), so an entry meets at most
   ``log2 n + 12 <= bit_length(n) + 16`` roundings, the count the stated bound assumes;
 * ``G``'s series by Horner instead of a power table (a positive sum either way: <= 2K roundings,
-  inside the ``8(K + K_F)u`` term); ``p^k`` by repeated products as the numpy route's loop does.
+  inside the ``8(K + K_F)u`` term); ``p^k`` by repeated products as the numpy route's loop does;
+* the large weights' log factors as products of 16 before one log (4u per factor, stated in both routes).
+
+The constants of :mod:`.quadrature_rules` (``TINY_R``, ``KMAX``, ...) are compiled in: numba's cache is
+keyed on this file, so after editing them touch this file (or clear ``__pycache__``), else a cached
+kernel keeps the old values (its own bound stays consistent with them; the two routes' classes would
+not).
 
 Both routes are tested against the ball oracle and against each other (tests/test_pf_kernel.py).
 Compiled with ``cache=True``: the first call in a fresh install compiles (seconds, reported in
@@ -48,7 +55,8 @@ _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
 LEVELS = 64  # binary-counter levels: 2^64 blocks
-N_REPORT = 18  # the report vector's length (see pf_kernel)
+N_REPORT = 19  # the report vector's length (see pf_kernel)
+LOG_HERE = 64  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
 PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
 
 
@@ -292,10 +300,11 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1} (a bound), y_max, min x]``; the m medium weights' pmf
-    values ``G`` are left in ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)``
-    to the caller (numpy's log is vectorised, a compiled loop calls libm once per entry: 4x slower,
-    measured; returning arrays from the kernel costs more than slicing the buffers). ``need > 0``:
+    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1} (a bound), y_max, min x, logs_left]``;
+    with ``logs_left`` the m medium weights' pmf values ``G`` are left in ``pm_buf[:m]``, their indices in
+    ``med_buf[:m]``, and ``x[med] = log(G)`` to the caller (numpy's log is vectorised, a compiled loop
+    calls libm once per entry: 4x slower, measured; returning arrays from the kernel costs more than
+    slicing the buffers); up to LOG_HERE of them the kernel takes the logs itself. ``need > 0``:
     nothing was written, the rule of ``need`` nodes is missing (fill its row, call again).
 
     The classes, bounds and lengths are those of the numpy route (:mod:`.quadrature_float`'s module
@@ -481,7 +490,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
         for k in range(hi - lo):
             g = g8[k] * v8[k]
             p[med[lo + k]] = g
-            pm[lo + k] = g  # their logarithms: numpy's vectorised log, by the caller
+            pm[lo + k] = g  # their logarithms: below, or numpy's vectorised log by the caller
             pmax = max(pmax, g)
     if nv:
         # Σ_i w F̃/(1 - p t_i) and Σ_i w F̃ R̄/(1 - p t_i) per value, node by node (the same order of
@@ -514,6 +523,11 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
                    + 4 * nl + 50)
     rep[11] = pmax
     rep[13] = m
+    if m <= LOG_HERE:  # a few: libm here costs less than two more numpy calls in the caller
+        for j in range(m):
+            x[med[j]] = np.log(pm[j])
+    else:
+        rep[18] = 1.0  # the caller takes them
     rep[14], rep[15], rep[16] = p0, S_next_t, y_max
     rep[17] = np.array([xbits]).view(np.float64)[0] if xbits > np.uint64(1) << np.uint64(63) else 0.0
     return rep
@@ -552,7 +566,7 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
         need = int(rep[12])
         if not need:
             m = int(rep[13])
-            if m:
+            if rep[18]:
                 G = pm_buf[:m]
                 x[med_buf[:m]] = np.log(G, out=G)
             break
