@@ -54,7 +54,6 @@ _series_lengths = _jit(rules.series_lengths)
 _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
-LEVELS = 64  # binary-counter levels: 2^64 blocks
 N_REPORT = 19  # the report vector's length (see pf_kernel)
 LOG_HERE = 64  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
 PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
@@ -64,11 +63,23 @@ _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always
 
 
 @_inline
+def _levels(n):
+    """Binary-counter levels for n entries: the counter of ``ceil(n/BLOCK)`` block sums never carries
+    beyond level ``bit_length(blocks)`` (a zeroed 64-level stack cost ~0.3 µs a sum at n = 10^3)."""
+    blocks = (n + BLOCK - 1) // BLOCK
+    lv = 1
+    while blocks:
+        blocks >>= 1
+        lv += 1
+    return lv
+
+
+@_inline
 def _counter_total(stack, occ, R):
     """The counter's partial sums added from the lowest level up (an entry meets <= levels + 1 more)."""
     out = np.zeros(R)
     first = True
-    for lv in range(LEVELS):
+    for lv in range(occ.size):
         if occ[lv]:
             for r in range(R):
                 out[r] = stack[lv, r] if first else out[r] + stack[lv, r]
@@ -81,8 +92,9 @@ def _power_sums(v, m, R):
     """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, pairwise (module docstring): per block of 128 entries
     the powers in a block buffer (one vectorised product per r), summed by 8 interleaved scalar
     accumulators and a 3-level tree; the block sums go through the binary counter."""
-    stack = np.zeros((LEVELS, R))
-    occ = np.zeros(LEVELS, dtype=np.bool_)
+    levels = _levels(m)
+    stack = np.zeros((levels, R))
+    occ = np.zeros(levels, dtype=np.bool_)
     pw = np.zeros(BLOCK + 8)
     blk = np.empty(R)
     for lo in range(0, m, BLOCK):
@@ -137,8 +149,9 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
     cost ~25 % more at n = 10^4 (measured)."""
     n = p.size
     R1 = R - 2
-    stack = np.zeros((LEVELS, R1))
-    occ = np.zeros(LEVELS, dtype=np.bool_)
+    levels = _levels(n)
+    stack = np.zeros((levels, R1))
+    occ = np.zeros(levels, dtype=np.bool_)
     vb = np.zeros(BLOCK)
     pw = np.zeros(BLOCK)
     blk = np.empty(R1)
@@ -217,8 +230,9 @@ def _sum_and_squares(p):
     """``(Σ p, Σ p²)`` pairwise (module docstring), read once: 8 + 8 interleaved accumulators per
     block of 128, the block sums through the binary counter."""
     n = p.size
-    stack = np.zeros((LEVELS, 2))
-    occ = np.zeros(LEVELS, dtype=np.bool_)
+    levels = _levels(n)
+    stack = np.zeros((levels, 2))
+    occ = np.zeros(levels, dtype=np.bool_)
     blk = np.empty(2)
     tail = np.zeros(8)
     for lo in range(0, n, BLOCK):
