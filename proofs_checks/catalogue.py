@@ -26,6 +26,8 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Literal
 
+from dpexact.schemas.numbers import free_form
+
 __all__ = [
     "PAPERS",
     "KINDS",
@@ -354,8 +356,6 @@ def _evidence(x: Any) -> Any:
 
 
 def _jsonable(x: Any) -> Any:
-    import math
-
     import numpy as np
 
     if isinstance(x, dict):
@@ -368,7 +368,7 @@ def _jsonable(x: Any) -> Any:
         return int(x)
     if isinstance(x, (float, np.floating)):
         f = float(x)
-        return f if math.isfinite(f) else None  # JSON floats are numbers or null (dpexact.schemas.numbers)
+        return f  # a non-finite one becomes null + NAME_exact in to_json (dpexact.schemas.numbers.free_form)
     if isinstance(x, np.ndarray):
         return _jsonable(x.tolist())
     if x is None or isinstance(x, str):
@@ -400,7 +400,7 @@ def to_json(outcomes: list[Outcome], version: str, quick: bool = False, complete
                 "certified": bool(o.verdict.certified),
                 "crashed": bool(o.crashed),
                 "scope": o.verdict.scope,
-                "evidence": _evidence(_jsonable(o.verdict.evidence)),
+                "evidence": free_form(_evidence(_jsonable(o.verdict.evidence))),
                 "seconds": float(o.seconds),
             }
             for o in outcomes

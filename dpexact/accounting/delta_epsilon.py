@@ -92,10 +92,10 @@ class Enclosure:
     def as_dict(self) -> dict[str, Any]:
         """``lower`` / ``upper`` as numbers, null where infinite (``lower_exact`` / ``upper_exact`` then say
         ``"inf"``), ``exact`` the value's exact text where one is known."""
-        from ..schemas.numbers import finite_or_null, with_exact
+        from ..schemas.numbers import free_form, with_exact
 
         return {**with_exact("lower", self.lower), **with_exact("upper", self.upper), "exact": self.exact,
-                "method": self.method, "detail": finite_or_null(self.detail)}
+                "method": self.method, "detail": free_form(self.detail)}
 
 
 # -- mechanisms -----------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ class PointResult:
     witness: dict | None = None
 
     def as_dict(self) -> dict[str, Any]:
-        from ..schemas.numbers import with_exact
+        from ..schemas.numbers import free_form, with_exact
 
         # an infinite level or slack is null with "inf" / "-inf" beside it (one number type per field)
         d = {"params": self.params, "claim": self.claim, "claimed": self.claimed,
@@ -76,7 +76,7 @@ class PointResult:
         if self.level_exact is not None:
             d["level_exact"] = self.level_exact
         if self.witness is not None:
-            d["witness"] = self.witness
+            d["witness"] = free_form(self.witness)  # free-form: a non-finite float is null + NAME_exact
         return d
 
 

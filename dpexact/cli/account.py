@@ -111,9 +111,9 @@ def account(
     out["method"] = enc.method
     out["tolerance"] = tol
     out["tolerance_met"] = bool(detail.get("tolerance_met", True))
-    from ..schemas.numbers import finite_or_null
+    from ..schemas.numbers import free_form
 
-    out["detail"] = finite_or_null(detail)  # a non-finite float is null (its text is in the detail's "exact")
+    out["detail"] = free_form(detail)  # a non-finite float is null, its text in the sibling NAME_exact
     emit_json(out, as_json, target, command="account")
     if as_json:
         return

@@ -59,10 +59,10 @@ def register(app: typer.Typer) -> None:
             _fail(str(exc), code=1)
         from ..schemas import document
 
-        from ..schemas.numbers import finite_or_null
+        from ..schemas.numbers import free_form
 
         # a float is a number or null in every document (an infinite ratio: a round timed at 0 CPU s)
-        result = finite_or_null(document("bench", result if isinstance(result, dict) else {"rows": result}))
+        result = free_form(document("bench", result if isinstance(result, dict) else {"rows": result}))
         if target is not None:
             try:
                 atomic_write_json(target, result, name="--output", indent=1)

@@ -13,7 +13,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..schemas.numbers import finite_or_null, with_exact
+from ..schemas.numbers import free_form, with_exact
 from .common import STRICT_INT, emit_json, output_option, prepare_output
 
 __all__ = ["register"]
@@ -81,7 +81,7 @@ def curve(
             out["renyi"] = [_row("alpha", p) for p in pts]
         else:
             p = c.zcdp()
-            out["rho"] = {**with_exact("lower", p.lower), **with_exact("upper", p.upper), "witness": finite_or_null(p.witness)}
+            out["rho"] = {**with_exact("lower", p.lower), **with_exact("upper", p.upper), "witness": free_form(p.witness)}
             if c.today_rho() is not None:
                 out["rho_today"] = c.today_rho()
         out["cpu_seconds"] = time.process_time() - t0
@@ -129,7 +129,7 @@ def _end(r: dict[str, Any], side: str) -> str:
 def _row(key: str, p: Any) -> dict[str, Any]:
     # an infinite end is null with its text in lower_exact / upper_exact (one number type per field)
     r = {key: p.at, key + "_exact": p.at_text, **with_exact("lower", p.lower), **with_exact("upper", p.upper),
-         "witness": finite_or_null(p.witness)}
+         "witness": free_form(p.witness)}
     if p.lower == p.upper == 0.0 and p.witness.get("exact"):
         r["lower_exact"] = r["upper_exact"] = "0"
     return r

@@ -114,6 +114,7 @@ def optimal_ldp(
 ) -> None:
     """Optimal ε-LDP channel (LP, HiGHS + exact certificate) and the ratios of GRR and BRR to it."""
     from ..ldp import BipartiteRR, GeneralizedRR, loss_by_name, optimal_ldp_channel
+    from ..schemas.numbers import free_form
 
     target = prepare_output(output)
     try:
@@ -138,7 +139,7 @@ def optimal_ldp(
            "optimum": best, "optimum_exact": str(opt.exact_value) if opt.certified else None,
            "certified": opt.certified, "grr": g, "brr": b, "brr_m": brr.resolved_m(),
            "grr_ratio": g / best, "brr_ratio": b / best,
-           "highs_primal_infeasibility": opt.primal_infeasibility, "details": opt.details}
+           "highs_primal_infeasibility": opt.primal_infeasibility, "details": free_form(opt.details)}
     emit_json(out, as_json, target, command="optimal-ldp")
     if as_json:
         return

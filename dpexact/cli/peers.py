@@ -93,6 +93,7 @@ def register(app: typer.Typer) -> None:
             short = [{k: d[k] for k in _KEYS if k in d} | {"level": d["level"], "coupling_bound": d["coupling_bound"],
                                                  "lower": d["lower"], "upper": d["upper"], "proof": d["proof"],
                                                  "relative_width": d["relative_width"], "closed": d["closed"],
+                                                 **({"level_every_n": d["level_every_n"]} if "level_every_n" in d else {}),
                                                  "epsilon_bracket": d["epsilon_bracket"],
                                                  "truth_source": d["truth_source"], "peer_source": d["peer_source"],
                                                  "note": d["note"]} for d in full]
@@ -125,6 +126,7 @@ def register(app: typer.Typer) -> None:
                 line = (f"{d['suite']} / {d['name']}: {d['verdict']} (truth {d['truth']}); ε bracket "
                         f"[{_end(d, 'lower') or '-'}, {_end(d, 'upper') or '-'}] (relative width {_width(d)})"
                         + (f" ({d['proof']})" if d["proof"] else "")
+                        + ("; level over every n ∞ (witness family)" if d.get("level_every_n") else "")
                         + f"; {d['seconds']:.2f} s" + ("" if d["peer_seconds"] is None else f" (peer {d['peer_seconds']:.0f} s)"))
                 for part in wrap(line):
                     c.print(part)
@@ -133,6 +135,10 @@ def register(app: typer.Typer) -> None:
         c.print(f"closed brackets: {counts['closed']} of {counts['rows']} (relative width <= {counts['closed_width']:g}, or an "
                 f"unbounded witness){'; open: ' + ', '.join(counts['open']) if counts['open'] else ''}; "
                 f"{counts['cpu_seconds']:.1f} CPU s, {counts['wall_seconds']:.1f} s wall")
+        fam = [d["name"] for d in full if d.get("level_every_n")]
+        if fam:
+            c.print(f"unbounded in n (a witness family proves the level over every n is ∞; the bracket is the stated n's): "
+                    f"{len(fam)} rows: {', '.join(fam)}")
         c.print("lower: a certified witness's log-ratio (unbounded: an output impossible under the neighbour); upper: a "
                 "proved bound for every input of the proof's domain (method, n it covers, theorem); --json: epsilon_bracket")
         c.print("peer times (s): DP-Sniper rows from its reference log, StatDP rows as measured by the DP-Sniper authors, "

@@ -74,9 +74,9 @@ def register(app: typer.Typer) -> None:
             _malformed(f"FILE: {shown}: {str(exc)[:300]}")
             return
         out = {"file": str(file), **res.as_dict()}
-        from ..schemas import validate
+        from ..schemas import document, validate
 
-        validate("replay", {"schema_version": "1.0", "command": "replay", **out})  # never print what breaks the schema
+        validate("replay", document("replay", out))  # never print what breaks the schema
         emit_json(out, as_json, target, command="replay", allow_nan=False)
         if not as_json:
             from .text import wrap

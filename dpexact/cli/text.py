@@ -90,6 +90,11 @@ def _bracket_lines(b: dict, epsilon: str, headline: str | None = None) -> Iterab
         yield (f"  upper {hi['upper']}: proof by {hi['method']}" + (f" ({hi['theorem']})" if hi.get("theorem") else "")
                + (f"; on {text}" if text else "")
                + ("" if hi.get("whole_domain", True) else "; a bounded part of the claim's domain only"))
+    fam = b.get("unbounded_family")
+    if fam:  # the level over every n (the headline is the stated n's)
+        ns = ", ".join(str(c["n"]) for c in fam.get("checked", ()))
+        yield (f"  every n: level ∞ — witness family ({fam['index']}) with log-ratio >= {fam['bound']} for every n "
+               f"({fam['argument'].split(':')[0]}, proved; evaluated from the law at n = {ns}); members: {fam['members']}")
 
 
 def report_lines(d: dict, mechanism: str) -> list[str]:

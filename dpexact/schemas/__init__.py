@@ -3,7 +3,7 @@
 Every document a command prints with ``--json`` (or writes with ``--output``) is a JSON object
 that starts with
 
-    {"schema_version": "1.0", "command": "<command>", ...}
+    {"schema_version": "1.1", "command": "<command>", ...}
 
 and validates against ``<command>.schema.json`` in this package (JSON Schema draft 2020-12;
 ``dpexact schema COMMAND`` prints it, ``dpexact schema COMMAND --validate FILE`` checks a file).
@@ -35,7 +35,7 @@ from typing import Any
 __all__ = ["SCHEMA_VERSION", "COMMANDS", "document", "schema", "validate"]
 
 #: the version every document carries (see the module docstring for what a change means)
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 
 #: commands with a ``--json`` document, each with its ``<command>.schema.json``
 COMMANDS = ("account", "audit", "bench", "bench-audit", "bench-peers", "bench-verifier", "check", "conform", "curve", "delta", "ldp", "mechanisms", "optimal",

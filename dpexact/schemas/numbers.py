@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-__all__ = ["json_float", "nonfinite_text", "with_exact", "list_with_exact", "finite_or_null"]
+__all__ = ["json_float", "nonfinite_text", "with_exact", "list_with_exact", "finite_or_null", "free_form"]
 
 
 def json_float(x: Any) -> float | None:
@@ -52,8 +52,9 @@ def list_with_exact(name: str, xs: Any) -> dict[str, Any]:
 
 
 def finite_or_null(obj: Any) -> Any:
-    """``obj`` with every non-finite float inside (dicts, lists, tuples) replaced by None: for
-    free-form ``detail`` objects whose keys the schema does not list one by one."""
+    """``obj`` with every non-finite float inside (dicts, lists, tuples) replaced by None, *without* the
+    text of what it was: for values that have no key to put a sibling beside; a free-form object uses
+    :func:`free_form`."""
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
     if isinstance(obj, dict):
@@ -61,3 +62,36 @@ def finite_or_null(obj: Any) -> Any:
     if isinstance(obj, (list, tuple)):
         return [finite_or_null(v) for v in obj]
     return obj
+
+
+def _texts(v: Any) -> Any:
+    """The ``_exact`` shadow of a list: the text of each non-finite float at its place, None elsewhere (a dict
+    inside carries its own siblings); None when nothing in ``v`` is non-finite."""
+    if isinstance(v, float):
+        return nonfinite_text(v)
+    if isinstance(v, (list, tuple)):
+        inner = [_texts(x) for x in v]
+        return inner if any(x is not None for x in inner) else None
+    return None
+
+
+def free_form(obj: Any) -> Any:
+    """A free-form object (a ``detail``, a check's ``evidence``, a curve's ``witness``: keys the schema does
+    not list one by one) with the convention of the listed fields: every non-finite float is null and, beside
+    it in the same object, ``NAME_exact`` says what it was (``"inf"``, ``"-inf"``, ``"nan"``); for a list
+    holding one, ``NAME_exact`` is a list of the same shape with the text at its place and null elsewhere.
+    A sibling the object already has is kept (it is the writer's exact value). A bare non-finite float with
+    no key (the object itself, or an element of a top-level list) can only be null."""
+    if isinstance(obj, float):
+        return json_float(obj)
+    if isinstance(obj, (list, tuple)):
+        return [free_form(v) for v in obj]
+    if not isinstance(obj, dict):
+        return obj
+    out: dict[Any, Any] = {}
+    for k, v in obj.items():
+        out[k] = free_form(v)
+        text = _texts(v) if isinstance(v, (float, list, tuple)) else None
+        if text is not None and f"{k}_exact" not in obj:
+            out[f"{k}_exact"] = text
+    return out

@@ -243,7 +243,9 @@ class PeerRow:
         if b.get("relative_width_exact") is not None:
             width["relative_width_exact"] = b["relative_width_exact"]
         return {"lower": None if lo is None else lo["lower"], "upper": None if up is None else up["upper"], "proof": proof,
-                **width, "closed": bool(b.get("closed", False))}
+                **width, "closed": bool(b.get("closed", False)),
+                # the level over every n, where a witness family proves it infinite (the ends are the stated n's)
+                **({"level_every_n": "inf"} if b.get("unbounded_family") else {})}
 
     def as_dict(self) -> dict[str, Any]:
         from ..schemas.numbers import with_exact

@@ -29,9 +29,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..schemas.numbers import json_float, nonfinite_text, with_exact
+from ..schemas.numbers import free_form, json_float, nonfinite_text, with_exact
 
-__all__ = ["Witness", "Proof", "EpsilonBracket", "BracketDecision"]
+__all__ = ["Witness", "Proof", "WitnessFamily", "EpsilonBracket", "BracketDecision"]
 
 BracketDecision = Literal["private", "private-within-scope", "violated", "undecided"]
 
@@ -117,7 +117,7 @@ class Proof:
             "theorem": self.theorem,
             "whole_domain": self.whole_domain,
             "domain_text": self.scope_text,
-            **({"details": dict(self.details)} if self.details else {}),
+            **({"details": free_form(dict(self.details))} if self.details else {}),
         }
 
 
@@ -139,11 +139,43 @@ def domain_text(domain: dict[str, Any]) -> str:
 
 
 @dataclass(frozen=True)
+class WitnessFamily:
+    """Witnesses at growing n whose log-ratio grows without bound: the level over *every* n is ∞.
+
+    ``bound`` is a closed form in ``n`` (sympy-readable text) with ``log-ratio >= bound(n)`` for every
+    member, ``argument`` why that holds for every n (an identity or inequality of the law's factors),
+    ``members`` the construction of the member at n as text, and ``checked`` the members evaluated
+    from the mechanism's own law at several n (each ``{"n", "scores", "neighbour_scores", "output",
+    "log_ratio", "bound", "arithmetic"}``; ``log_ratio`` rounded down, ``bound`` the closed form there).
+    The bracket's ends stay those of the stated n; the family is a diagnostic beside them.
+    """
+
+    index: str
+    members: str
+    bound: str
+    argument: str
+    checked: tuple[dict[str, Any], ...]
+    theorem: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level_every_n": "inf", "index": self.index, "members": self.members, "bound": self.bound,
+                "argument": self.argument, "theorem": self.theorem, "checked": [dict(c) for c in self.checked]}
+
+    def text(self) -> str:
+        """One line for the terminal: the bound and where it was checked."""
+        ns = ", ".join(str(c["n"]) for c in self.checked)
+        return (f"unbounded in n: a witness family ({self.index}) has log-ratio >= {self.bound} for every n "
+                f"(proved; evaluated exactly at n = {ns}), so the level over every n is ∞")
+
+
+@dataclass(frozen=True)
 class EpsilonBracket:
-    """``lower <= ε* <= upper`` with the evidence of each end (either may be missing)."""
+    """``lower <= ε* <= upper`` with the evidence of each end (either may be missing); ``family``: a
+    :class:`WitnessFamily` when the level grows without bound in n (the ends stay the stated n's)."""
 
     lower: Witness | None = None
     upper: Proof | None = None
+    family: WitnessFamily | None = None
 
     @property
     def lower_float(self) -> float:
@@ -288,4 +320,5 @@ class EpsilonBracket:
             "whole_domain": self.upper is not None and self.upper.whole_domain,
             **with_exact("relative_width", self.relative_width),
             "closed": self.closed(),
+            **({} if self.family is None else {"unbounded_family": self.family.as_dict()}),
         }

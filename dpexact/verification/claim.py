@@ -74,8 +74,21 @@ class Claim:
     @property
     def witness_neighbourhood(self) -> Neighbourhood | None:
         """The relation a bracket witness of this claim refers to (for its replay record): the score
-        neighbourhood of a pure-DP claim on one, else None (such a witness is not replayed)."""
-        return self.neighbourhood if self.delta is None and self.relation is None else None
+        neighbourhood of a pure-DP claim on one; for a query relation name that is the mechanism's own
+        (``all-differ`` for a sparse vector), the mechanism's own neighbourhood object; else None (such a
+        witness is not replayed)."""
+        if self.delta is not None:
+            return None
+        if self.relation is None:
+            return self.neighbourhood
+        from .neighbourhoods import query_relation
+
+        try:
+            own = query_relation(self.mechanism)
+            nb = self.mechanism.neighbourhood() if own == self.relation else None
+        except (TypeError, ValueError):
+            return None
+        return nb
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,14 @@ def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: st
     if v.verdict == "violated" and not done:
         witness = widest_pattern_witness(v, mechanism, n, rel, proof, witness)
     v = attach_bracket(v, proof, witness)
+    if v.verdict == "violated" and v.bracket is not None:  # the level over every n, beside the stated n's bracket
+        from dataclasses import replace
+
+        from .proofs.unbounded_family import witness_family
+
+        family = witness_family(mechanism, rel)
+        if family is not None:
+            v.bracket = replace(v.bracket, family=family)
     v.seconds = time.perf_counter() - t0
     return v
 

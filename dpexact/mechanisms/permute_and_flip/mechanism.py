@@ -71,8 +71,8 @@ class PermuteAndFlip(SelectionMechanism):
             vals = pf_pmf_recurrence_float(np.exp(x))
             return Pmf(vals, "float", "recurrence", rel_error=None, abs_error=math.inf, error_kind="estimate",
                        details={"note": "alternating sum; no error bound (pf Appendix E)"})
-        x_rel = 2.5 * U * min(float(-np.minimum.reduce(x)), 710.0)
-        pmf, logpmf, rep = pf_pmf_quadrature_float(x)  # x becomes the log-pmf
+        pmf, logpmf, rep = pf_pmf_quadrature_float(x)  # x becomes the log-pmf; its minimum is in the report
+        x_rel = 2.5 * U * min(-rep.x_min, 710.0)
         rel = rep.tail_rel + rep.quadrature_rel + rep.series_rel + rep.rounding_rel + x_rel
         return Pmf(pmf, "float", "quadrature", rel_error=rel, abs_error=rel * rep.max_pmf,
                    error_kind="a-priori", logvalues=logpmf, details=rep.as_dict())

@@ -3,7 +3,8 @@ lengths, node rule and a-posteriori bounds, in a few passes over the weights and
 
 Why: at ``n ~ 10^3`` the numpy route makes ~60 numpy calls of bookkeeping whose fixed costs are 5-10×
 EM's whole pmf; at ``n ~ 10^6`` it gathers and scatters the medium weights. Here every pass is one loop
-(the medium weights' power sums, log F at the nodes, the moments and the final pmf / log-pmf), the
+(``S`` and ``S_2``; the tiny class's power sums with the compaction of the other weights; the medium
+weights' power sums; log F at the nodes, the moments; the pmf / log-pmf of every entry), the
 scalar rules are the very functions the numpy route calls (:mod:`.quadrature_rules`, compiled), and the
 weights ``p = exp(x)`` come from numpy (its vectorised exp) before the call.
 
@@ -15,7 +16,13 @@ a-priori rounding term both routes state:
   block sums combined by a binary counter (depth <= log2(blocks) + 1), so an entry meets at most
   ``log2 n + 12 <= bit_length(n) + 16`` roundings, the count the stated bound assumes;
 * ``G``'s series by Horner instead of a power table (a positive sum either way: <= 2K roundings,
-  inside the ``8(K + K_F)u`` term); ``p^k`` by repeated products as the numpy route's loop does.
+  inside the ``8(K + K_F)u`` term); ``p^k`` by repeated products as the numpy route's loop does;
+* the large weights' log factors as products of 16 before one log (4u per factor, stated in both routes).
+
+The constants of :mod:`.quadrature_rules` (``TINY_R``, ``KMAX``, ...) are compiled in: numba's cache is
+keyed on this file, so after editing them touch this file (or clear ``__pycache__``), else a cached
+kernel keeps the old values (its own bound stays consistent with them; the two routes' classes would
+not).
 
 Both routes are tested against the ball oracle and against each other (tests/test_pf_kernel.py).
 Compiled with ``cache=True``: the first call in a fresh install compiles (seconds, reported in
@@ -33,7 +40,7 @@ import numpy as np
 from ...numbers.gauss_legendre import nodes_float
 from .quadrature import MAX_NODES, U, QuadratureReport, _truncation
 from . import quadrature_rules as rules
-from .quadrature_rules import GROUP_MIN, KMAX
+from .quadrature_rules import CUT, GROUP_MIN, KMAX, TINY_J, TINY_K, TINY_R
 
 __all__ = ["pf_pmf_quadrature_kernel", "pf_kernel", "N_REPORT"]
 
@@ -42,16 +49,29 @@ _jit = numba.njit(cache=True, nogil=True, error_model="numpy")
 _trunc = _jit(_truncation)
 _log_ratio = _jit(rules.log_ratio)
 _threshold = _jit(rules.threshold)
+_tiny_threshold = _jit(rules.tiny_threshold)
 _series_lengths = _jit(rules.series_lengths)
 _node_rule = _jit(rules.node_rule)
 
 BLOCK = 128
-LEVELS = 64  # binary-counter levels: 2^64 blocks
-N_REPORT = 17  # the report vector's length (see pf_kernel)
-K_A = 4  # group A's log-series length at most (pf_kernel's docstring; measured in benchmarks/README.md)
+N_REPORT = 19  # the report vector's length (see pf_kernel)
+LOG_HERE = 64  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
+PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
 
 
 _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+
+
+@_inline
+def _levels(n):
+    """Binary-counter levels for n entries: the counter of ``ceil(n/BLOCK)`` block sums never carries
+    beyond level ``bit_length(blocks)`` (a zeroed 64-level stack cost ~0.3 µs a sum at n = 10^3)."""
+    blocks = (n + BLOCK - 1) // BLOCK
+    lv = 1
+    while blocks:
+        blocks >>= 1
+        lv += 1
+    return lv
 
 
 @_inline
@@ -59,7 +79,7 @@ def _counter_total(stack, occ, R):
     """The counter's partial sums added from the lowest level up (an entry meets <= levels + 1 more)."""
     out = np.zeros(R)
     first = True
-    for lv in range(LEVELS):
+    for lv in range(occ.size):
         if occ[lv]:
             for r in range(R):
                 out[r] = stack[lv, r] if first else out[r] + stack[lv, r]
@@ -72,8 +92,9 @@ def _power_sums(v, m, R):
     """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, pairwise (module docstring): per block of 128 entries
     the powers in a block buffer (one vectorised product per r), summed by 8 interleaved scalar
     accumulators and a 3-level tree; the block sums go through the binary counter."""
-    stack = np.zeros((LEVELS, R))
-    occ = np.zeros(LEVELS, dtype=np.bool_)
+    levels = _levels(m)
+    stack = np.zeros((levels, R))
+    occ = np.zeros(levels, dtype=np.bool_)
     pw = np.zeros(BLOCK + 8)
     blk = np.empty(R)
     for lo in range(0, m, BLOCK):
@@ -111,12 +132,107 @@ def _power_sums(v, m, R):
 
 
 @_jit
+def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
+    """One pass over the weights: the tiny class's power sums ``[Σ v^3, ..., Σ v^R]`` (``v = p`` where
+    ``cut < p <= p0``, 0 elsewhere) and the compaction of the others. Returns ``(sums, pm[:m], med[:m],
+    large)``: the medium weights ``p0 < p <= p_top`` (values and indices, in order, in the scratch
+    buffers ``pm``/``med`` of size >= n) and the indices of the large ones ``p > p_top``.
+
+    Per block of 128: the masked weights (a vectorised select, counting the tiny and the other
+    entries), their powers and sums pairwise as :func:`_power_sums` (8 accumulators, the binary
+    counter: within the stated ``(bit_length(n) + 16)u``) unless no entry is tiny, then the indices of
+    the entries above ``p0`` appended: by a branch where they are fewer than 1 in 8 (rarely
+    mispredicted: 4.7 µs against 6.6 µs branch-free at n = 10^4 uniform, 6.5 % medium), else
+    branch-free (every index stored at the next free slot, the slot taken only where ``p > p0``: a
+    coin-flip test costs no misprediction); the few large ones are moved out of the list afterwards. CUT keeps every power normal (subnormal products
+    cost ~100× on x86). One pass where a separate sum pass and a compaction (with its own count pass)
+    cost ~25 % more at n = 10^4 (measured)."""
+    n = p.size
+    R1 = R - 2
+    levels = _levels(n)
+    stack = np.zeros((levels, R1))
+    occ = np.zeros(levels, dtype=np.bool_)
+    vb = np.zeros(BLOCK)
+    pw = np.zeros(BLOCK)
+    blk = np.empty(R1)
+    k = np.uint64(0)
+    for lo in range(0, n, BLOCK):
+        b = min(BLOCK, n - lo)
+        c_tiny = 0
+        c_over = 0
+        for j in range(b):
+            v = p[lo + j]
+            t = (v > cut) & (v <= p0)
+            vb[j] = v if t else 0.0
+            c_tiny += t
+            c_over += v > p0
+        if 8 * c_over > b:  # dense: branch-free (the test is a coin flip)
+            for i in range(lo, lo + b):
+                med[k] = i
+                k += np.uint64(p[i] > p0)
+        elif c_over:  # sparse (the common case with the tiny class): a branch, rarely mispredicted
+            for i in range(lo, lo + b):
+                if p[i] > p0:
+                    med[k] = i
+                    k += np.uint64(1)
+        if c_tiny == 0:
+            continue
+        for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
+            vb[j] = 0.0
+        for j in range(BLOCK):
+            pw[j] = vb[j] * vb[j] * vb[j]
+        for r in range(R1):
+            if r:
+                for j in range(BLOCK):
+                    pw[j] *= vb[j]
+            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
+            for j in range(0, BLOCK, 8):
+                a0 += pw[j]
+                a1 += pw[j + 1]
+                a2 += pw[j + 2]
+                a3 += pw[j + 3]
+                a4 += pw[j + 4]
+                a5 += pw[j + 5]
+                a6 += pw[j + 6]
+                a7 += pw[j + 7]
+            blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+        lv = 0
+        while occ[lv]:
+            for r in range(R1):
+                blk[r] = stack[lv, r] + blk[r]
+            occ[lv] = False
+            lv += 1
+        for r in range(R1):
+            stack[lv, r] = blk[r]
+        occ[lv] = True
+    nb = np.int64(k)
+    nl = 0
+    for j in range(nb):
+        nl += p[med[j]] > p_top
+    large = np.empty(nl, dtype=np.int64)
+    m = 0
+    jl = 0
+    for j in range(nb):  # in place: m <= j
+        i = med[j]
+        if p[i] > p_top:
+            large[jl] = i
+            jl += 1
+        else:
+            med[m] = i
+            m += 1
+    for j in range(m):
+        pm[j] = p[med[j]]
+    return _counter_total(stack, occ, R1), pm[:m], med[:m], large
+
+
+@_jit
 def _sum_and_squares(p):
     """``(Σ p, Σ p²)`` pairwise (module docstring), read once: 8 + 8 interleaved accumulators per
     block of 128, the block sums through the binary counter."""
     n = p.size
-    stack = np.zeros((LEVELS, 2))
-    occ = np.zeros(LEVELS, dtype=np.bool_)
+    levels = _levels(n)
+    stack = np.zeros((levels, 2))
+    occ = np.zeros(levels, dtype=np.bool_)
     blk = np.empty(2)
     tail = np.zeros(8)
     for lo in range(0, n, BLOCK):
@@ -161,59 +277,6 @@ def _sum_and_squares(p):
     return _counter_total(stack, occ, 2)
 
 
-CHUNK = 1024
-
-
-@_jit
-def _classify(p, p_tiny, p_mid, p_top, pm, med):
-    """The medium weights ``p_tiny < p <= p_top`` (values and indices written into the scratch
-    buffers ``pm``/``med`` of size >= n), those ``<= p_mid`` (group A) first and the others (group B)
-    after them, and the indices of the large ones ``p > p_top``. Returns ``(pm[:m], med[:m], m_A,
-    large)``. Per chunk: a vectorised count; chunks without a medium weight are skipped, the others
-    compacted without a branch (the tests are coin flips on spread-out weights): A's indices from the
-    front of ``med``, B's from its back (both stores write the same ``i`` into slots not yet taken:
-    ``k_A + k_B <= i``), B's moved behind A's at the end."""
-    n = p.size
-    has_large = np.zeros((n + CHUNK - 1) // CHUNK, dtype=np.bool_)
-    ka = 0
-    kb = 0
-    nl = 0
-    for lo in range(0, n, CHUNK):
-        hi = min(n, lo + CHUNK)
-        c = 0
-        c_large = 0
-        for i in range(lo, hi):
-            v = p[i]
-            c += (v > p_tiny) & (v <= p_top)
-            c_large += v > p_top
-        if c:
-            for i in range(lo, hi):  # one store per entry and group (the index); values gathered below
-                med[ka] = i
-                med[n - 1 - kb] = i
-                v = p[i]
-                ka += (v > p_tiny) & (v <= p_mid)
-                kb += (v > p_mid) & (v <= p_top)
-        nl += c_large
-        has_large[lo // CHUNK] = c_large > 0
-    large = np.empty(nl, dtype=np.int64)
-    j = 0
-    for c in range(has_large.size):
-        if has_large[c]:
-            for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-                if p[i] > p_top:
-                    large[j] = i
-                    j += 1
-    tmp = np.empty(kb, dtype=np.int64)  # B's slots may overlap their destination: through a copy
-    for j in range(kb):
-        tmp[j] = med[n - 1 - j]
-    for j in range(kb):
-        med[ka + j] = tmp[j]
-    k = ka + kb
-    for j in range(k):
-        pm[j] = p[med[j]]
-    return pm[:k], med[:k], ka, large
-
-
 @_jit
 def _large_groups(xl):
     """Distinct values of ``xl``, each entry's value index and the multiplicities (``_groups``)."""
@@ -244,35 +307,23 @@ def _large_groups(xl):
 
 
 @_jit
-def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
+def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     """PF pmf and log-pmf in place (``p`` holds ``exp(x)`` and becomes the pmf, ``x`` the log-pmf),
     as :func:`.quadrature_float.pf_pmf_quadrature_float` computes them; ``XI``/``OM`` hold the
     Gauss–Legendre rule of ``4j + 8`` nodes in row j where ``have[j]``; ``pm_buf``/``med_buf``
     (float64 / int64, size >= n) are scratch for the medium weights.
 
     Returns the report ``[nodes, T, P, n_large, n_large_distinct, K_F, K + 1, tail_rel, quad_rel,
-    series_rel, rounding_rel, max_pmf, need, m, m_A, K_A, KA]``; the m medium weights' pmf values ``G`` are left in
-    ``pm_buf[:m]``, their indices in ``med_buf[:m]``, and ``x[med] = log(G)`` to the caller (numpy's
-    log is vectorised, a compiled loop calls libm once per entry: 4x slower, measured; returning
-    arrays from the kernel costs more than slicing the buffers). ``need > 0``: nothing was written,
-    the rule of ``need`` nodes is missing (fill its row, call again).
+    series_rel, rounding_rel, max_pmf, need, m, p_0, S^tiny_{R+1} (a bound), y_max, min x, logs_left]``;
+    with ``logs_left`` the m medium weights' pmf values ``G`` are left in ``pm_buf[:m]``, their indices in
+    ``med_buf[:m]``, and ``x[med] = log(G)`` to the caller (numpy's log is vectorised, a compiled loop
+    calls libm once per entry: 4x slower, measured; returning arrays from the kernel costs more than
+    slicing the buffers); up to LOG_HERE of them the kernel takes the logs itself. ``need > 0``:
+    nothing was written, the rule of ``need`` nodes is missing (fill its row, call again).
 
-    Grouped series (the medium weights in two groups by magnitude, each with its own lengths):
-    group A holds the medium weights ``<= p_mid``, ``p_mid`` the largest p whose log-series
-    remainder after ``k_a`` terms is within the target a priori (below); group B the others, up to
-    ``p_M``. Per weight ``Σ_{k>K} (pt)^k/k <= (pt)^{K+1}/((K+1)(1 - p_g t))`` with ``p_g`` its group's
-    largest weight, so group g's remainder in ``log F(t)`` is at most
-    ``S_{g,K_g+1} t^{K_g+1}/((K_g+1)(1 - p_g t))`` (a posteriori, ``Rbar``) and a priori at most
-    ``S_{1,g} p_g^{K_g} e^{λ(K_g+1)}/((K_g+1)(1 - p_g T))``. Each group's length is the first k with
-    ``p_g^k S_1 e^{λ(k+1)}/(k+1) <= target (1 - p_g T)`` (``rules.series_lengths`` with ``p_g`` and
-    the whole medium sum ``S_1``): the groups' a-priori remainders then sum to ``<= target
-    (S_{1,A} + S_{1,B})/S_1 = target``, and B's length is the ungrouped one (the report is unchanged).
-    ``p_mid = (target (k_a+1) / (2 S e^{λ(k_a+1)}))^{1/k_a}`` meets A's condition at ``k_a`` terms
-    (``S >= S_1``, ``1 - p T >= 1/2``), so A needs at most ``k_a``. G's series likewise: A's
-    a-posteriori length is checked with ``p_A``, B's with ``p_M``, the series term is the larger of
-    the two bounds. ``k_a <= 0``: one group (B), the ungrouped series.
-    The report's last three entries: ``m_A``, A's log-series length ``K_A`` and G-series length
-    (tests/test_pf_kernel_groups.py checks the remainder claims on them)."""
+    The classes, bounds and lengths are those of the numpy route (:mod:`.quadrature_float`'s module
+    docstring); the tiny class (every weight ``<= p_0``) is one branch-free pass for its power sums and
+    one for every entry's pmf and log-pmf, the medium weights (``p_0 < p <= p_L``) are compacted once."""
     n = x.size
     rep = np.zeros(N_REPORT)
     s12 = _sum_and_squares(p)
@@ -282,30 +333,24 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
     T, tail_rel = _trunc(P, S_lo - 1.0, L)
     lT, l2P, lS = np.log(T), np.log(2 * P), np.log(S_lo)
     p_L = _threshold(KMAX, target, T, lT, l2P, lS)
-    p_tiny = min(_threshold(1, target, T, lT, l2P, lS),
-                 np.sqrt(3 * target / (2 * S * np.exp(_log_ratio(3, lT, l2P, lS)))), p_L)
+    p0 = min(_tiny_threshold(TINY_R, TINY_K, target, S, T, lT, l2P, lS), p_L)
     split = p_L < 1.0
 
-    # -- classes ----------------------------------------------------------------------------------
+    # -- classes and power sums ---------------------------------------------------------------------
     p_top = p_L if split else np.inf
-    lr_a = min((abs(k_a) + 1) * lT, l2P + math.lgamma(abs(k_a) + 2) - (abs(k_a) + 2) * lS)
-    p_mid = min(np.exp((np.log(target * (k_a + 1) / (2 * S)) - lr_a) / k_a), p_top) if k_a > 0 else p_tiny
-    pm, med, m_a, large = _classify(p, p_tiny, p_mid, p_top, pm_buf, med_buf)
+    # S^tiny_3 .. S^tiny_R, the medium weights and the large ones
+    St, pm, med, large = _tiny_sums_and_classify(p, CUT, p0, p_top, TINY_R, pm_buf, med_buf)
     m, nl = pm.size, large.size
-    m_b = m - m_a
     xl = np.empty(nl)
     pl = np.empty(nl)
     for j in range(nl):
         xl[j], pl[j] = x[large[j]], p[large[j]]
     xv, inv, counts, grouped = _large_groups(xl)
     nv = xv.size
-    pv = np.exp(xv)
+    pv = np.exp(xv) if grouped else pl  # ungrouped: the weights themselves, exp(x) already
     omv = -np.expm1(xv)  # 1 - p, accurate
-    p_A = p_tiny
-    for j in range(m_a):
-        p_A = max(p_A, pm[j])
-    p_M = p_A
-    for j in range(m_a, m):
+    p_M = p0  # the largest series weight (tiny or medium)
+    for j in range(m):
         p_M = max(p_M, pm[j])
 
     S1, S2_L = S, 0.0
@@ -315,25 +360,24 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
         S2_L = l12[1]
         S2 -= S2_L
     S2c = max(S2, 0.0)
-    K_F, K_pre, K_FA = 2, 1, 2
+    K_F, K_pre = 2, 1
     S1_med = 0.0
     if m:
         S1_med = _power_sums(pm, m, 1)[0]
         K_F, K_pre = _series_lengths(p_M, S1_med, target, T, lT, l2P, lS)
-        K_FA = min(_series_lengths(p_A, S1_med, target, T, lT, l2P, lS)[0], K_F) if m_a else K_F
     rows = max(K_F + 1, K_pre)
-    SkA = np.zeros(K_FA + 2)
-    SkB = np.zeros(K_F + 2)
-    if m_a:
-        SkA[1:] = _power_sums(pm[:m_a], m_a, K_FA + 1)
-    if m_b:
-        SkB[1:] = _power_sums(pm[m_a:], m_b, K_F + 1)
-    S_terms = np.empty(K_F)
+    Sk = np.zeros(K_F + 2)
+    if m:
+        Sk[1:] = _power_sums(pm, m, K_F + 1)
+    KL = max(K_F, TINY_R)  # log F's series: the tiny sums up to R, the medium ones up to K_F
+    S_terms = np.zeros(KL)
     S_terms[0], S_terms[1] = S1, S2
-    for k in range(3, K_F + 1):  # one more rounding than the ungrouped sum: inside the (nbits + 16) u term
-        S_terms[k - 1] = (SkA[k] if k <= K_FA else 0.0) + SkB[k]
-    S_nextA = SkA[K_FA + 1]
-    S_nextB = SkB[K_F + 1]
+    for k in range(3, KL + 1):  # one more rounding than a single sum: inside the (nbits + 16) u term
+        S_terms[k - 1] = (St[k - 3] if k <= TINY_R else 0.0) + (Sk[k] if k <= K_F else 0.0)
+    # S^tiny_{R+1} <= p_0 S^tiny_R (every tiny p <= p_0; 1e-12: the rounding of S_R): for the tiny log remainder,
+    # the a-priori bound p_0^R S of the threshold still holds for it (S^tiny_R <= p_0^{R-1} S), one power sum fewer
+    S_next_t = p0 * St[TINY_R - 3] * (1 + 1e-12)
+    S_next = Sk[K_F + 1]  # S^med_{K_F+1}
 
     # -- nodes and log F ------------------------------------------------------------------------
     n_nodes, quad_abs = _node_rule(T, P, S2c + S2_L, 1e-19 / (2 * P))
@@ -342,13 +386,13 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
         rep[12] = n_nodes
         return rep
     n_mom = KMAX + 2
-    ncol = max(K_F + 1, n_mom) + 1
+    ncol = max(KL + 1, n_mom) + 1
     t = np.empty(n_nodes)
     w = np.empty(n_nodes)
     tpow = np.empty((n_nodes, ncol))
     logF = np.empty(n_nodes)
-    coef = np.empty(K_F)
-    for k in range(K_F):
+    coef = np.empty(KL)
+    for k in range(KL):
         coef[k] = S_terms[k] / (k + 1)
     for i in range(n_nodes):
         t[i] = T * (1 + XI[row, i]) / 2
@@ -358,30 +402,40 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
         for k in range(2, ncol):
             tpow[i, k] = tpow[i, k - 1] * t[i]
         acc = 0.0
-        for k in range(K_F):
+        for k in range(KL):
             acc += tpow[i, k + 1] * coef[k]
         logF[i] = -acc
     fac = np.empty((n_nodes, nv))
     for i in range(n_nodes):
         acc = 0.0
+        pr = 1.0
         for v in range(nv):
             # 1 - p t = (1-p) + p(1-t): both terms positive, no cancellation (the numpy route's comment)
-            fac[i, v] = (1 - t[i]) * pv[v] + omv[v]
-            acc += np.log(fac[i, v]) * counts[v] if grouped else np.log(fac[i, v])
+            f = (1 - t[i]) * pv[v] + omv[v]
+            fac[i, v] = f
+            if grouped:
+                acc += np.log(f) * counts[v]
+            else:
+                # one log per PROD factors (a log costs ~4x a product, measured: 5.5 vs 1.5 µs for 38 x 24):
+                # each factor >= 1 - t_N >= 8e-5, so a product of 16 stays normal; each product adds u
+                pr *= f
+                if v % PROD == PROD - 1:
+                    acc += np.log(pr)
+                    pr = 1.0
+        if not grouped:
+            acc += np.log(pr)
         logF[i] += acc
     wF = np.empty(n_nodes)
     Rbar = np.empty(n_nodes)
-    S1_tiny = max(S1 - S1_med, 0.0)
-    r_tiny = p_tiny * p_tiny * S1_tiny / 3
+    r_cut = CUT * CUT * S1 / 3  # weights below CUT: their k >= 3 log terms
     logF_min = 0.0
     E0 = 0.0
     for i in range(n_nodes):
         wF[i] = w[i] * np.exp(logF[i])
-        Rbar[i] = r_tiny * tpow[i, 3] / (1 - p_tiny * t[i])
-        if m_a:
-            Rbar[i] += (S_nextA / (K_FA + 1)) * tpow[i, K_FA + 1] / (1 - p_A * t[i])
-        if m_b:
-            Rbar[i] += (S_nextB / (K_F + 1)) * tpow[i, K_F + 1] / (1 - p_M * t[i])
+        Rbar[i] = r_cut * tpow[i, 3] / (1 - CUT * t[i]) + \
+            (S_next_t / (TINY_R + 1)) * tpow[i, TINY_R + 1] / (1 - p0 * t[i])
+        if m:
+            Rbar[i] += (S_next / (K_F + 1)) * tpow[i, K_F + 1] / (1 - p_M * t[i])
         E0 += wF[i] * Rbar[i]
         logF_min = min(logF_min, logF[i])
     Mk = np.zeros(n_mom)
@@ -392,77 +446,104 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf, k_a):
         Mk[j] = acc
     M0_lo = max(1 / (2 * P), Mk[0] * (1 - 1e-12) - quad_abs - E0)  # true M_0 >= this
 
-    # -- G's series length, a posteriori --------------------------------------------------------
+    # -- G's series lengths, a posteriori ------------------------------------------------------------
     K = 1
     if m:
         while K < min(rows, KMAX) and \
                 p_M ** (K + 1) * Mk[K + 1] * (1 + 1e-12) / ((1 - p_M * T) * M0_lo) > target:
             K += 1
-    ser = p_tiny ** 2 * Mk[2] * (1 + 1e-12) / ((1 - p_tiny * T) * M0_lo)
+    ser = p0 ** (TINY_K + 1) * Mk[TINY_K + 1] * (1 + 1e-12) / ((1 - p0 * T) * M0_lo)
+    ser = max(ser, CUT * Mk[1] * (1 + 1e-12) / ((1 - CUT * T) * M0_lo))  # below CUT: G = M_0
     if m:
         ser = max(ser, p_M ** (K + 1) * Mk[K + 1] * (1 + 1e-12) / ((1 - p_M * T) * M0_lo))
-    KA = 1
-    if m_a:
-        while KA < K and p_A ** (KA + 1) * Mk[KA + 1] * (1 + 1e-12) / ((1 - p_A * T) * M0_lo) > target:
-            KA += 1
-        ser = max(ser, p_A ** (KA + 1) * Mk[KA + 1] * (1 + 1e-12) / ((1 - p_A * T) * M0_lo))
     log_rel = E0 / ((1 - min(p_M, 1 / (2 * T)) * T) * M0_lo)
 
-    # -- probabilities: one pass over every weight, then the large ones ----------------------------
+    # -- probabilities: one pass over every weight as a tiny one, then the others -------------------
     m0 = Mk[0]
-    a, c0 = Mk[1] / m0, np.log(m0)
-    ser = max(ser, (a * p_tiny) ** 2 / 2)  # the tiny log-pmf's log1p(y) ≈ y
+    c0 = np.log(m0)
+    a = np.empty(TINY_K + 1)  # a_j = M_j / M_0: y = G/M_0 - 1 = Σ_{j>=1} a_j p^j
+    y_max = 0.0
+    for j in range(TINY_K, 0, -1):
+        a[j] = Mk[j] / m0
+        y_max = (y_max + a[j]) * p0
+    y_max *= 1 + 1e-12
+    # log1p(y) by its alternating series, TINY_J terms: remainder <= y^{J+1}/(J+1) (0 <= y < 1)
+    ser = max(ser, y_max ** (TINY_J + 1) / (TINY_J + 1))
+    inv_j = np.empty(TINY_J + 1)
+    for j in range(1, TINY_J + 1):
+        inv_j[j] = 1.0 / j if j % 2 else -1.0 / j
+    xu = x.view(np.uint64)
+    xbits = np.uint64(0)
     for i in range(n):  # every entry as a tiny one (a loop the compiler vectorises); the others below
+        # the smallest exponent, for the caller's 2.5u|x| term, without a pass of its own: x <= 0, and
+        # the bit patterns of non-positive doubles, read as unsigned, grow with |x| (-0.0 above +0.0)
+        xbits = max(xbits, xu[i])
         v = p[i]
-        s = v * a
-        x[i] = (x[i] + s) + c0
-        p[i] = (v * (s + 1.0)) * m0
+        ve = v if v > CUT else 0.0
+        y = a[TINY_K]
+        for j in range(TINY_K - 1, 0, -1):
+            y = y * ve + a[j]
+        y *= ve
+        lg = inv_j[TINY_J]
+        for j in range(TINY_J - 1, 0, -1):
+            lg = lg * y + inv_j[j]
+        x[i] = (x[i] + lg * y) + c0
+        p[i] = (v * (y + 1.0)) * m0
     pmax = 0.0
     g8 = np.empty(8)
     v8 = np.empty(8)
     for lo in range(0, m, 8):  # Horner on eight weights at once (independent chains: one vector register)
         hi = min(m, lo + 8)
-        Kh = KA if hi <= m_a else K  # A's length where all eight are A's
         for k in range(8):
             v8[k] = pm[lo + k] if lo + k < hi else 0.0
-            g8[k] = Mk[Kh]
-        for j in range(Kh - 1, -1, -1):
+            g8[k] = Mk[K]
+        for j in range(K - 1, -1, -1):
             mj = Mk[j]
             for k in range(8):
                 g8[k] = g8[k] * v8[k] + mj
         for k in range(hi - lo):
             g = g8[k] * v8[k]
             p[med[lo + k]] = g
-            pm[lo + k] = g  # their logarithms: numpy's vectorised log, by the caller
+            pm[lo + k] = g  # their logarithms: below, or numpy's vectorised log by the caller
             pmax = max(pmax, g)
     if nv:
+        # Σ_i w F̃/(1 - p t_i) and Σ_i w F̃ R̄/(1 - p t_i) per value, node by node (the same order of
+        # additions per value as value by value, and the divisions vectorised across the values)
         Gv = np.zeros(nv)
+        Rv = np.zeros(nv)
+        for i in range(n_nodes):
+            wi, wr = wF[i], wF[i] * Rbar[i]
+            for v in range(nv):
+                rc = 1.0 / fac[i, v]
+                Gv[v] += wi * rc
+                Rv[v] += wr * rc
         worst = 0.0
         for v in range(nv):
-            g = 0.0
-            r = 0.0
-            for i in range(n_nodes):
-                rc = 1.0 / fac[i, v]
-                g += wF[i] * rc
-                r += wF[i] * Rbar[i] * rc
-            worst = max(worst, r / max(g - quad_abs, 1 / (2 * P)))
-            Gv[v] = g * pv[v]
+            worst = max(worst, Rv[v] / max(Gv[v] - quad_abs, 1 / (2 * P)))
+            Gv[v] *= pv[v]
             pmax = max(pmax, Gv[v])
         log_rel = max(log_rel, worst)
         for j in range(nl):
             g = Gv[inv[j]]
             p[large[j]] = g
             x[large[j]] = np.log(g)
-    if pmax == 0.0:  # not reached (p = 1 at the maximum is never tiny); kept for safety
+    if pmax == 0.0:  # no medium or large weight (not reached: p = 1 at the maximum is never tiny)
         pmax = p.max()
 
     rep[0], rep[1], rep[2], rep[3], rep[4] = n_nodes, T, P, nl, nv
     rep[5], rep[6], rep[7], rep[8] = K_F, K + 1, tail_rel, quad_abs * 2 * P
     rep[9] = ser + log_rel
-    rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + K_F) + 50)
+    rep[10] = U * (-8 * logF_min + 2 * (nbits + 16) * (S * T + 1) + 4 * n_nodes + 8 * (K + KL + TINY_K + TINY_J)
+                   + 4 * nl + 50)
     rep[11] = pmax
     rep[13] = m
-    rep[14], rep[15], rep[16] = m_a, K_FA, KA
+    if m <= LOG_HERE:  # a few: libm here costs less than two more numpy calls in the caller
+        for j in range(m):
+            x[med[j]] = np.log(pm[j])
+    else:
+        rep[18] = 1.0  # the caller takes them
+    rep[14], rep[15], rep[16] = p0, S_next_t, y_max
+    rep[17] = np.array([xbits]).view(np.float64)[0] if xbits > np.uint64(1) << np.uint64(63) else 0.0
     return rep
 
 
@@ -495,12 +576,11 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
     p = np.exp(x)
     pm_buf, med_buf = _SCRATCH.get(x.size)
     while True:
-        # k_a explicit: numba's dispatch of omitted default arguments costs ~150 µs a call (measured)
-        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf, K_A).tolist()
+        rep = pf_kernel(x, p, L, target, x.size.bit_length(), _XI, _OM, _HAVE, pm_buf, med_buf).tolist()
         need = int(rep[12])
         if not need:
             m = int(rep[13])
-            if m:
+            if rep[18]:
                 G = pm_buf[:m]
                 x[med_buf[:m]] = np.log(G, out=G)
             break
@@ -509,5 +589,5 @@ def pf_pmf_quadrature_kernel(x: np.ndarray, L: float, target: float) -> tuple[np
         _XI[row, :need], _OM[row, :need] = xi, om
         _HAVE[row] = True
     report = QuadratureReport(int(rep[0]), rep[1], rep[2], int(rep[3]), int(rep[4]), int(rep[5]), int(rep[6]),
-                              rep[7], rep[8], rep[9], rep[10], rep[11])
+                              rep[7], rep[8], rep[9], rep[10], rep[11], rep[17])
     return p, x, report

@@ -17,11 +17,23 @@ import math
 
 from .quadrature import MAX_NODES, RHOS
 
-__all__ = ["KMAX", "KF_MAX", "GROUP_MIN", "ELLIPSES", "log_ratio", "threshold", "series_lengths", "node_rule"]
+__all__ = ["KMAX", "KF_MAX", "GROUP_MIN", "TINY_R", "TINY_K", "TINY_J", "CUT", "ELLIPSES", "log_ratio", "threshold",
+           "tiny_threshold", "series_lengths", "node_rule"]
 
 KMAX = 14  # G's series stops here; heavier weights are large (direct node sums)
 KF_MAX = 60  # log F's power sums at most (T < 1 when no weight is large: convergent)
-GROUP_MIN = 32  # large weights are grouped by value (ties) only above this count
+GROUP_MIN = 128  # large weights are grouped by value (ties) only above this count (a sort; the kernel
+#                   multiplies an ungrouped column at ~2 ns a node, so 38 large weights at n = 10^3 uniform skip it)
+# The tiny class (every weight p <= p_0, handled in one branch-free pass over all entries, no
+# compaction): log F through the power sums S_1..S_TINY_R, G through TINY_K + 1 terms M_0..M_K, the
+# log-pmf's log1p(y) through TINY_J terms of its alternating series. Measured at uniform scores
+# (n = 10^3..10^6): R = 6, K = 5 leave 8 % / 6 % / 2 % / 0 % of the weights to the medium class where
+# the former two-term tiny class left 38 / 36 / 31 / 26 % (benchmarks/README.md).
+TINY_R = 6
+TINY_K = 5
+TINY_J = 4  # y <= y_max ≈ 2e-4 at the 1e-19 target (every bench input): y^5/5 ≈ 4e-20
+CUT = 2.0**-100  # weights below CUT skip the tiny powers (no subnormal products); their k >= 3 log terms and
+#                  G's p-terms are bounded instead (cut² S_1 t³/3 and CUT·M_1/M_0: ~1e-60 and ~1e-30)
 
 #: per ρ in RHOS: ``(α, b², 2 log ρ, log(ρ² - 1))`` of the ellipse on [0, 1] (scaled by T in :func:`node_rule`)
 ELLIPSES = tuple(((r + 1 / r) / 4 - 0.5, ((r - 1 / r) / 4) ** 2, 2 * math.log(r), math.log(r * r - 1)) for r in RHOS)
@@ -37,6 +49,19 @@ def threshold(k: int, target: float, T: float, lT: float, l2P: float, lS: float)
     lr = min((k + 1) * lT, l2P + math.lgamma(k + 2) - (k + 2) * lS)
     p = math.exp((math.log(target / 2) - lr) / (k + 1))
     return min(p, 0.5 / T)
+
+
+def tiny_threshold(R: int, K: int, target: float, S: float, T: float, lT: float, l2P: float,
+                   lS: float) -> float:
+    """``p_0``, the largest weight of the tiny class, a priori: the smaller of the largest p whose log
+    series after R terms is within the target, ``p^R S e^{λ(R+1)}/((R+1)(1 - pT)) <= target`` (every
+    tiny weight ``<= p`` and ``Σ p <= S``), and the largest p whose G series after K terms is,
+    ``p^{K+1} e^{λ(K+1)}/(1 - pT) <= target`` (:func:`threshold`); both with ``pT <= 1/2``."""
+    lr = min((R + 1) * lT, l2P + math.lgamma(R + 2) - (R + 2) * lS)
+    p_f = math.exp((math.log(target * (R + 1) / (2 * S)) - lr) / R)
+    lr = min((K + 1) * lT, l2P + math.lgamma(K + 2) - (K + 2) * lS)
+    p_g = math.exp((math.log(target / 2) - lr) / (K + 1))
+    return min(p_f, p_g, 0.5 / T)
 
 
 def series_lengths(p_M: float, S1_med: float, target: float, T: float, lT: float, l2P: float,

@@ -29,6 +29,8 @@ __all__ = ["bracket_selection", "extend_by_couplings", "theorem_proves", "DEFAUL
 DEFAULT_TOLERANCE = 1e-6
 #: CPU-time cap of the lower end's maximisation (its evaluation count is the budget that normally binds)
 LEVEL_SECONDS = 10.0
+#: CPU-time cap of the branch-boundary starts and of the climb from them (each), when the bracket is still open
+BRANCH_SECONDS = 2.0
 
 
 def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Neighbourhood) -> None:
@@ -185,7 +187,34 @@ def _lower_end(v: Verdict, mechanism: AnyMechanism, nb: Neighbourhood, size: int
     for w in candidates:  # strictly larger replaces: the first of equal witnesses is kept
         if w is not None and (witness is None or w.lower_float > witness.lower_float):
             witness = w
+    if _open_below(witness, proof, tolerance):
+        # the maximiser's starts miss a branch at a constant far from every box (a bonus past a score of
+        # 5000): place pairs on the law's own branch boundaries and climb from there
+        from .branch_starts import branch_starts
+
+        extra = branch_starts(mechanism, nb, size, seconds=BRANCH_SECONDS)
+        if extra:
+            ls2 = maximise_level(mechanism, nb, extra, seconds=BRANCH_SECONDS, tolerance=tolerance,
+                                 target=None if proof is None else proof.upper_float,
+                                 denominator=1 if mechanism_properties(mechanism).integer_scores else 2**20)
+            for w in [certify_triple(mechanism, nb, *extra[0], note="a pair across a branch boundary of the law"),
+                      ls2.witness]:
+                if w is not None and (witness is None or w.lower_float > witness.lower_float):
+                    witness = w
     return witness, ls
+
+
+def _open_below(witness: Any, proof: Proof | None, tolerance: float) -> bool:
+    """Whether the lower end may still rise: no proof above (a violated law's level is still worth knowing), or
+    a finite proved upper end above the witness by more than ``tolerance`` (relative)."""
+    if witness is not None and witness.unbounded:
+        return False
+    if proof is None:
+        return True
+    if not math.isfinite(proof.upper_float):
+        return False
+    lo = 0.0 if witness is None else witness.lower_float
+    return proof.upper_float - lo > tolerance * max(1.0, abs(proof.upper_float))
 
 
 def _box_proof_beside(proof: Proof | None, witness: Any, eps: Real) -> tuple[Proof | None, str]:
