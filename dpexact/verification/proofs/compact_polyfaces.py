@@ -142,8 +142,6 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
     depends = free(p.R, space)
     loose = [c for c in range(len(ivs)) if c not in p.gone and c not in p.pinned and p.gens[c] in depends]
     if not loose and not any(p.gens[c] in depends for c in p.pinned):
-        if p.R.is_zero():
-            return True
         if const_sign(sub(p.R, target), space) not in (-1, 0):
             return False
         if tops is not None:
