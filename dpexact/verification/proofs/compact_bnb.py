@@ -41,6 +41,10 @@ symmetry: every output and every chart is visited).
   the box leaves open is decided on the region (exponent ranges bounded by its constraints); a face
   constant is a level only inside the region (:func:`face_in_region`), else it is a loose bound and the
   box is split.
+* **Region faces** (:mod:`.compact_polyfaces`): where that leaves a pair open, the monotone coordinates
+  are moved to the faces of the pair's region itself (a tight comparison substituted exactly as a
+  monomial), recursively down to exact constants; a pair proved so on a box is settled on every
+  sub-box (PF / RNM-exponential at n = 3: every pair on the root boxes).
 
 The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
 takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
