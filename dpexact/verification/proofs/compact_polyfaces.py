@@ -260,15 +260,24 @@ def _samples(p: RegionProblem, space: Space, count: int = 24) -> list[dict[int, 
 
 
 def _float_value(poly: Any, space: Space, x: dict[int, float]) -> float:
-    """The float value, or 0.0 when it is within rounding of 0 (no sign read from it)."""
-    t = math.exp(1.0 / space.lcd)
-    total, size = 0.0, 0.0
+    """The sign-carrying float value scaled by its largest term (logs: a power of ``T`` in the
+    thousands does not overflow), or 0.0 when it is within rounding of 0 (no sign read from it)."""
+    terms = []
     for e, c in poly.to_dict().items():
-        term = float(c) * t ** int(e[space.t])
+        lt = math.log(abs(float(c))) + int(e[space.t]) / space.lcd
         for g, k in enumerate(e[:space.t]):
             if k:
-                term *= x.get(g, 0.0) ** int(k)
-        total, size = total + term, size + abs(term)
+                v = x.get(g, 0.0)
+                if v <= 0.0:
+                    lt = -math.inf
+                    break
+                lt += int(k) * math.log(v)
+        terms.append((1.0 if c > 0 else -1.0, lt))
+    top = max((lt for _, lt in terms), default=-math.inf)
+    if top == -math.inf:
+        return 0.0
+    parts = [s * math.exp(lt - top) for s, lt in terms]
+    total, size = math.fsum(parts), math.fsum(abs(v) for v in parts)
     return 0.0 if abs(total) <= 1e-9 * size else total
 
 
