@@ -150,10 +150,14 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
     env = _env(p, space)
     region = Region(p.ivs, p.rows, {p.gens[c]: (c, Fraction(1)) for c in range(len(ivs))}, space.t, space.lcd)
     moves = []
-    for c in loose:
-        sign = derivative_sign(p.R, space, p.gens[c], env, cache, region)
-        if sign:
-            moves = [(c, sign)]
+    # the box's enclosures first for every coordinate (cheap), then the region's (greedy duals)
+    for reg in (None, region):
+        for c in loose:
+            sign = derivative_sign(p.R, space, p.gens[c], env, cache, reg)
+            if sign:
+                moves = [(c, sign)]
+                break
+        if moves:
             break
     if not moves:
         # R linear-fractional in x_c, its denominator of one sign: monotone on every segment, either way
