@@ -222,7 +222,7 @@ class CompactBnB:
                     boxes, secs = boxes + tight.boxes, secs + tight.seconds
                     if tight.proved:
                         level, level_text = res.top, const_text(res.top, space)
-                if res.top_point is not None and witness is None:
+                if res.top_point is not None and res.top_point[1] is not None and witness is None:
                     witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
                 upper = log_upper(const_ball(level, space).upper())
                 return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
@@ -436,7 +436,7 @@ class CompactBnB:
                 if best is None or const_sign(sub(value, best), root.space) == 1:
                     best = value
             if best is not None:
-                tops.append((best, {}))
+                tops.append((best, None))  # no σ-point: the level's witness comes from the search below
         return ok
 
 
