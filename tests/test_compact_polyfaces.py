@@ -97,6 +97,18 @@ def test_mutation_row_faces_dropped_gives_a_false_bound(monkeypatch):
     assert _prove(R, FULL, X_LE_Y, F(-1, 2))  # the mutant's claim, false at x = y = 0 (R = 0)
 
 
+@pytest.mark.parametrize("den, want", [("x - 2", -1), ("x + 2", -1), ("2 - x", 1)])
+def test_exact_derivative_sign_with_a_denominator_of_either_sign(den, want):
+    """d/dx 1/(x − 2) = −1/(x − 2)² < 0 although the denominator is negative; d/dx 1/(x + 2) < 0;
+    d/dx 1/(2 − x) > 0 (x in [0, 1]): the sign proved by the search itself (``_exact_sign``)."""
+    from dpexact.verification.proofs.compact_polytope import Region
+
+    p = RegionProblem(_frac("1", den), [[None, F(0)], [None, F(0)]], [], [0, 1])
+    env = compact_polyfaces._env(p, SP)
+    region = Region(p.ivs, p.rows, {0: (0, F(1)), 1: (1, F(1))}, SP.t, SP.lcd)
+    assert compact_polyfaces._exact_sign(p, SP, 0, env, region, None, {}, [1000], 0) == want
+
+
 def test_subs_monomial_matches_direct_evaluation():
     rng = random.Random(5)
     R = _frac("3*x**2*y - x*T + 1", "x*y + 2")

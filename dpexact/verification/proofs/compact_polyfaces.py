@@ -7,9 +7,8 @@ neighbour's largest score is no longer the largest there, and ``R`` is not a pro
 face constant is only a bound and the box is split without end near the region's boundary.
 
 Here every generator is ``x_c = e^{u_c}`` (``u_c`` its log, increasing in σ) and the region is
-``S = box ∩ {b_0 + Σ b_c u_c >= 0}`` (rows in the ``u``). When ``∂R/∂x_c >= 0`` on the cylinder of ``S``
-along ``c`` (the rows without ``c``: a superset of every segment of ``S`` in direction ``c``), each
-point of ``S`` moves up in ``c`` inside ``S`` (a convex set) until the box's upper end or a row with
+``S = box ∩ {b_0 + Σ b_c u_c >= 0}`` (rows in the ``u``). When ``∂R/∂x_c >= 0`` on ``S``, each
+point of ``S`` moves up in ``c`` inside ``S`` (a convex set, so the segment stays in it) until the box's upper end or a row with
 ``b_c < 0`` is tight, and ``R`` does not decrease on the way: so ``sup_S R`` is the largest of the
 suprema over those faces (``<= 0``: the lower ends and the rows with ``b_c > 0``). A row face is
 substituted *exactly*: ``u_c = -(b_0 + Σ_{d != c} b_d u_d) / b_c`` is the monomial
@@ -212,7 +211,7 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
 
 def _exact_sign(p: RegionProblem, space: Space, c: int, env: list[Iv], region: Region, deadline: float | None,
                 cache: dict, budget: list[int], level: int) -> int:
-    """+1 / -1 when ``∂R/∂x_c >= 0`` / ``<= 0`` on the cylinder of the region along ``c``, proved by this
+    """+1 / -1 when ``∂R/∂x_c >= 0`` / ``<= 0`` on the region (each segment along ``c`` stays in it), proved by this
     same search on the polynomial ``N_x D - N D_x`` (its sign is the derivative's where ``D`` has one
     strict sign) against the target 0: its own monotone coordinates, region faces and exact constants
     decide a sign that is 0 on a face (PF: ``3(w - 1)(w - T)`` at ``w = 1``), which enclosures straddle."""
@@ -223,7 +222,8 @@ def _exact_sign(p: RegionProblem, space: Space, c: int, env: list[Iv], region: R
     if not sd:
         return 0
     nx, dx = p.R.num.derivative(g), p.R.den.derivative(g)
-    both = nx * p.R.den - p.R.num * dx if not dx.is_zero() else nx
+    # ∂(N/D)/∂x = (N_x D - N D_x) / D²: the sign of N_x D - N D_x; with D_x = 0 it is N_x / D: sign(D)·sign(N_x)
+    both = nx * p.R.den - p.R.num * dx if not dx.is_zero() else sd * nx
     if both.is_zero():
         return 1
     one = space.ctx.constant(1)
@@ -232,8 +232,8 @@ def _exact_sign(p: RegionProblem, space: Space, c: int, env: list[Iv], region: R
     if {1, -1} <= seen:
         return 0  # the derivative takes both signs at points of the region: not monotone
     for sign in ((-1,) if -1 in seen else (1,) if 1 in seen else (1, -1)):
-        # sign·sd·both >= 0  <=>  -sign·sd·both <= 0
-        q = RegionProblem(Frac(-sign * sd * both, one), p.ivs, p.rows, p.gens, p.gone, p.pinned, p.splits)
+        # sign·both >= 0  <=>  -sign·both <= 0
+        q = RegionProblem(Frac(-sign * both, one), p.ivs, p.rows, p.gens, p.gone, p.pinned, p.splits)
         if prove_on_region(q, space, zero, Iv(flint.arb(0), flint.arb(0)), deadline, cache, budget, level + 1):
             return sign
     return 0
