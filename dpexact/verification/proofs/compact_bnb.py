@@ -41,6 +41,10 @@ symmetry: every output and every chart is visited).
   the box leaves open is decided on the region (exponent ranges bounded by its constraints); a face
   constant is a level only inside the region (:func:`face_in_region`), else it is a loose bound and the
   box is split.
+* **Region faces** (:mod:`.compact_polyfaces`): where that leaves a pair open, the monotone coordinates
+  are moved to the faces of the pair's region itself (a tight comparison substituted exactly as a
+  monomial), recursively down to exact constants; a pair proved so on a box is settled on every
+  sub-box (PF / RNM-exponential at n = 3: every pair on the root boxes).
 
 The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
 takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
@@ -73,8 +77,9 @@ from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
 from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, free, from_sympy, lcm_of, sub
-from .compact_faces import INFINITE, Root, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
+from .compact_faces import INFINITE, Root, _exponent, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
 from .compact_paths import ChartLaw, Unsupported, run_chart
+from .compact_polyfaces import RegionProblem, prove_on_region, u_rows
 from .compact_polytope import region_of
 from .compact_regions import linear_constraints, narrow
 from .selection_paths import point_log_ratio
@@ -82,6 +87,8 @@ from .selection_paths import point_log_ratio
 __all__ = ["CompactBnB", "CompactResult", "finite_witness"]
 
 Interval = tuple[Fraction, Fraction]
+#: faces a pair's region search may visit on one box before the box is split instead
+REGION_NODES = 3000
 #: where the face of a gap at infinity is moved to for a finite witness: G = -K·T
 WITNESS_DISTANCES = (4, 16, 64, 256, 1024, 4096)
 
@@ -116,6 +123,8 @@ class CompactBnB:
         max_n: largest n attempted (the charts and paths grow with n).
         narrow_paths: narrow each box to a pair of paths' region before enclosing its ratio
             (:mod:`.compact_regions`; off only to measure what it buys).
+        region_faces: where a box's faces leave a pair undecided, move monotone coordinates to the
+            faces of the pair's region instead (:mod:`.compact_polyfaces`; off only to measure it).
     """
 
     seconds: float = 15.0
@@ -123,6 +132,7 @@ class CompactBnB:
     prec: int = 96
     max_n: int = 5
     narrow_paths: bool = True
+    region_faces: bool = True
     name: str = "compact-branch-and-bound"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
@@ -212,7 +222,7 @@ class CompactBnB:
                     boxes, secs = boxes + tight.boxes, secs + tight.seconds
                     if tight.proved:
                         level, level_text = res.top, const_text(res.top, space)
-                if res.top_point is not None and witness is None:
+                if res.top_point is not None and res.top_point[1] is not None and witness is None:
                     witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
                 upper = log_upper(const_ball(level, space).upper())
                 return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
@@ -342,6 +352,8 @@ class CompactBnB:
                 R = root.ratios[key]
                 if R is None:
                     continue  # P(q)_r = 0 on this path: no loss
+                if _settled(root, key, target, box):
+                    continue  # proved on a box containing this one
                 # the pair's ratio is the law's only where both paths are taken: enclose it there
                 sub_box = narrow(box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale) if self.narrow_paths else box
                 if sub_box is None:
@@ -369,6 +381,9 @@ class CompactBnB:
                         up = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale).ratio_upper(R.num, R.den)
                         if up is not None and up <= et.a:
                             continue
+                        if self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
+                            _settle(root, key, target, box)
+                            continue
                         used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
                         used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
                         wide = [c for c in used if widths[c] > 0]
@@ -384,6 +399,10 @@ class CompactBnB:
                     up = region.ratio_upper(cur.num, cur.den)  # the pair's region, not only its box
                     if up is not None and up <= et.a:
                         continue
+                if (v is None or not (v.b <= et.a)) and region is not None and \
+                        self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
+                    _settle(root, key, target, box)
+                    continue
                 if v is None or not (v.b <= et.a):
                     b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
                     # a pinned face above the target: split it (a child's face may be exact)
@@ -394,6 +413,43 @@ class CompactBnB:
                         worst = max(worst, b)
                         split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
+
+    def _on_region(self, root: Root, R: Frac, box: tuple, rows: list, order: list[int], scale: Fraction,
+                   target: Frac, et: Any, deadline: float, tops: list) -> bool:
+        """Whether ``R <= target`` on the pair's region in ``box``, monotone coordinates moved to the
+        region's faces (:mod:`.compact_polyfaces`); False: not shown (the box is split as before).
+        The exact face constants it met join ``tops`` (candidate levels, with no σ-point)."""
+        if not rows or not self.region_faces:
+            return False
+        k = len(box)
+        factors = [root.scale(c) * (-1 if root.coords[c][1] == "L-high" else 1) for c in range(k)]
+        ivs = [[_exponent(root, c, lo, scale), _exponent(root, c, hi, scale)] for c, (lo, hi) in enumerate(box)]
+        problem = RegionProblem(R, ivs, u_rows(rows, order, factors), [root.gen(c) for c in range(k)])
+        found: list = []
+        try:
+            ok = prove_on_region(problem, root.space, target, et, deadline, root.derivs, [REGION_NODES], tops=found)
+        except (TooLarge, ZeroDivisionError):
+            return False  # a step it cannot take exactly: not shown here
+        if ok:
+            best = None
+            for value in found:
+                if best is None or const_sign(sub(value, best), root.space) == 1:
+                    best = value
+            if best is not None:
+                tops.append((best, None))  # no σ-point: the level's witness comes from the search below
+        return ok
+
+
+def _settled(root: Root, pair: tuple, target: Frac, box: tuple) -> bool:
+    """Whether the pair was proved <= target on a box containing ``box``."""
+    for done in root.settled.get((pair, str(target.num), str(target.den)), ()):
+        if all(a <= lo and hi <= b for (a, b), (lo, hi) in zip(done, box)):
+            return True
+    return False
+
+
+def _settle(root: Root, pair: tuple, target: Frac, box: tuple) -> None:
+    root.settled.setdefault((pair, str(target.num), str(target.den)), []).append(box)
 
 
 def face_in_region(face_box: tuple, kinds: list[str], order: list[int], rows: list, scale: Fraction) -> bool:

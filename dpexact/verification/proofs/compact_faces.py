@@ -51,6 +51,8 @@ class Root:
     space: Space
     ratios: dict = field(default_factory=dict)
     derivs: dict = field(default_factory=dict)
+    #: (pair, target) -> boxes on which the pair is proved <= target on its region (so on every sub-box)
+    settled: dict = field(default_factory=dict)
 
     def gen(self, c: int) -> int:
         """The generator of coordinate ``c``."""
