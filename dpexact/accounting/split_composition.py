@@ -1,0 +1,319 @@
+"""A subsampled law composed T times, split into a bulk and a heavy tail: each part on its own grid.
+
+One step's privacy-loss measure ω (under P′) is split at a loss c into the bulk ω_B (the outputs whose loss is on
+the light side of c) and the tail ω_A (the heavy side: L > c for the remove direction, whose losses reach
+log r + L₀; L <= c for the add direction, whose losses reach −∞). Convolution is commutative and bilinear, so
+
+    ω^{∗T} = Σ_{k=0}^{T} C(T, k) ω_B^{∗(T−k)} ∗ ω_A^{∗k}                                          (1)
+
+(Sommer, Meiser & Mohammadi 2019 and Zhu, Dong & Wang 2022 compose PLDs by convolution; (1) is the binomial
+expansion of that power). With a = ω_A's mass small, only k < K matter: the terms k >= K add at most
+Σ_{k>=K} C(T, k) b^{T−k} a^k to δ(ε) = ∫f_ε (f_ε <= 1; a, b: upper bounds on the parts' masses), which the upper
+end adds and the lower end drops.
+
+* **Discretisation.** The bulk is discretised on the fine grid (step h), the tail on the coarse one (H = m·h),
+  both by :func:`.discretise_gauss.discretise_gauss` restricted to their windows (``outside``): c is a grid point
+  of both, so the cells of the two parts partition the outputs, and connect-the-dots on that non-uniform partition
+  is still the post-processing argument of :mod:`.discretise` (every cell split between its two ends); the lower
+  ends merge cells within each part's window only. The same outward float parameters (μ↑, r↑ / μ↓, r↓) serve both
+  parts, so the two parts of each end belong to one pair.
+* **Terms.** k = 0 is B^{∗T} on the fine grid. For k >= 1, B^{∗(T−k)} (fine) is brought onto the coarse grid
+  and convolved with A^{∗k} there: the upper end by connect-the-dots on each atom (:func:`coarsen_upper`: an atom
+  (x, p) has Q-mass p·e^{−x}, and ∫f_t = ∫(e^x − e^t)₊ dQ is convex in e^x, so splitting it between the coarse
+  points below and above, keeping its P- and Q-mass, raises ∫f_t for every t — Jensen — hence raises
+  ∫f_ε d(X ∗ A) = ∫ dA(y) ∫ f_{ε−y} dX); the lower end by moving each atom down to a coarse point
+  (:func:`coarsen_lower`: f_t is non-decreasing).
+
+Every term is a :class:`~.grid_measure.GridMeasure` (tilted, FFT error bounded, removed parts bounded) and
+δ's ends are Σ C(T, k)·(its end) plus, upper only, the binomial remainder — nothing floored.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .discretise import window
+from .grid_measure import U, GridMeasure, convolve, delta_lower, delta_upper, normalise, power, raw_total
+from .loss_laws import GaussianBase, LossLaw
+
+__all__ = ["SplitPlan", "SplitTerms", "plan_split", "split_terms", "coarsen_upper", "coarsen_lower", "binomial_rest"]
+
+#: number of terms k = 0..K−1 the cut is placed for (the rest bound then decides the actual K, up to K_MAX)
+K_TARGET = 6
+K_MAX = 24
+#: coarse grid factor H = M_COARSE·h
+M_COARSE = 16
+#: the upper terms k >= 1 on the coarse grid (connect-the-dots: second order in H); else on the fine grid
+COARSEN_UPPER = True
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    """Where one direction's law is cut: fine windows [b0, b1] (step h) and coarse tail window [t0, t1] (step m·h);
+    ``heavy`` is "right" (tail above c = cut·m·h) or "left" (tail below c)."""
+
+    h: float
+    m: int
+    theta: float
+    heavy: str
+    cut: int
+    bulk: tuple[int, int]
+    tail: tuple[int, int]
+
+    @property
+    def cells(self) -> int:
+        return (self.bulk[1] - self.bulk[0]) + (self.tail[1] - self.tail[0])
+
+
+def _log_heavy_mass(law: LossLaw, l: float) -> float:
+    """A float estimate of log P′(tail beyond l) (a hint for the cut: any cut is sound)."""
+    from scipy.special import log_ndtr
+
+    mu = float(law.base.mu.mid())
+    r = float(law.r.mid())
+    x = l if law.direction == "remove" else -l
+    t = math.expm1(x) + r
+    if t <= 0:
+        return 0.0
+    y = (math.log(t / r) + mu * mu / 2) / mu
+    if law.direction == "remove":
+        return float(np.logaddexp(math.log1p(-r) + log_ndtr(-y), math.log(r) + log_ndtr(mu - y)))
+    return float(log_ndtr(-y))
+
+
+def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: int = M_COARSE) -> SplitPlan | None:
+    """The cut for a subsampled Gaussian ``law`` composed ``count`` times: the least heavy tail whose terms
+    k >= K_TARGET are estimated below ``eta``; ``None`` when no split applies (no subsampling, the cut outside the
+    window, or too few compositions)."""
+    if not (law.continuous and isinstance(law.base, GaussianBase)) or law.r == 1 or count < 2 or eta <= 0:
+        return None
+    H = h * m
+    j0, j1 = window(law, h, theta)
+    K = min(K_TARGET, count)
+    log_target = math.log(eta) - (math.lgamma(count + 1) - math.lgamma(K + 1) - math.lgamma(count - K + 1))
+    # bisection on the loss axis for log a(c) = log_target / K (the leading term C(T, K)a^K of the remainder)
+    want = log_target / K
+    lo, hi = j0 * h, j1 * h
+    if law.direction == "remove":
+        if _log_heavy_mass(law, hi) > want:
+            return None
+        a, b = max(lo, 0.0), hi  # a(l) decreases in l
+        for _ in range(60):
+            mid = (a + b) / 2
+            a, b = (mid, b) if _log_heavy_mass(law, mid) > want else (a, mid)
+        cut = math.ceil(b / H)
+        bulk, tail = (j0, cut * m), (cut, math.ceil(j1 / m))
+        if bulk[1] >= j1 or bulk[1] <= bulk[0]:
+            return None
+        return SplitPlan(h, m, theta, "right", cut, bulk, tail)
+    if _log_heavy_mass(law, lo) > want:
+        return None
+    a, b = lo, min(hi, 0.0)  # add: a(l) = P′(L <= l) increases in l
+    for _ in range(60):
+        mid = (a + b) / 2
+        a, b = (a, mid) if _log_heavy_mass(law, mid) > want else (mid, b)
+    cut = math.floor(a / H)
+    bulk, tail = (cut * m, j1), (math.floor(j0 / m), cut)
+    if bulk[0] <= j0 or bulk[1] <= bulk[0]:
+        return None
+    return SplitPlan(h, m, theta, "left", cut, bulk, tail)
+
+
+@dataclass(frozen=True)
+class SplitParts:
+    """The two parts of one direction, both ends each."""
+
+    bulk_upper: GridMeasure
+    bulk_lower: GridMeasure
+    tail_upper: GridMeasure
+    tail_lower: GridMeasure
+
+
+def discretise_parts(law: LossLaw, plan: SplitPlan) -> SplitParts:
+    from .discretise_gauss import discretise_gauss
+
+    right = plan.heavy == "right"
+    bu, bl = discretise_gauss(law, plan.h, plan.theta, plan.bulk, outside=(True, False) if right else (False, True))
+    tu, tl = discretise_gauss(law, plan.h * plan.m, plan.theta, plan.tail, outside=(False, True) if right else (True, False))
+    return SplitParts(bu, bl, tu, tl)
+
+
+# -- bringing a fine measure onto the coarse grid ----------------------------------------------------------------
+
+
+def _ctd_factors(h: float, m: int, theta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Upper-rounded factors of an atom at offset u = r·h above a coarse point (r = 0..m−1): the tilted P-mass it
+    sends down, (e^{H−u} − 1)/(e^H − 1)·e^{−θu}, and up, (e^H − e^{H−u})/(e^H − 1)·e^{θ(H−u)} (module docstring)."""
+    from flint import arb
+
+    from ..numbers.backends import ball_context
+
+    lo, hi = np.zeros(m), np.zeros(m)
+    lo[0] = 1.0
+    with ball_context(128):
+        H, TH = arb(h * m), arb(theta)
+        D = H.exp() - 1
+        for r in range(1, m):
+            u = arb(r * h)
+            a = ((H - u).exp() - 1) / D * (-TH * u).exp()
+            b = (H.exp() - (H - u).exp()) / D * (TH * (H - u)).exp()
+            lo[r] = math.nextafter(float(a.upper()), math.inf)
+            hi[r] = math.nextafter(float(b.upper()), math.inf)
+    return lo, hi
+
+
+def coarsen_upper(x: GridMeasure, m: int) -> GridMeasure:
+    """An upper measure on the grid of step m·h whose ∫f_t is at least x's for every t (connect-the-dots per atom)."""
+    if m == 1:
+        return x
+    n = len(x.v)
+    idx = x.j0 + np.arange(n, dtype=np.int64)
+    J = np.floor_divide(idx, m)
+    r = idx - J * m
+    f_lo, f_hi = _ctd_factors(x.h, m, x.theta)
+    J0 = int(J[0])
+    size = int(J[-1]) - J0 + 2
+    out = np.bincount(J - J0, weights=x.v * f_lo[r], minlength=size)
+    out += np.bincount(J - J0 + 1, weights=x.v * f_hi[r], minlength=size)
+    # every entry is a sum of <= 2m non-negative rounded products
+    out = out * (1 + (2 * m + 8) * U)
+    return normalise(GridMeasure(x.h * m, x.theta, J0, x.shift, out, x.scale, True, x.dropped, x.dropped_raw,
+                                 x.tail, x.tail_raw))
+
+
+def refine(x: GridMeasure, m: int) -> GridMeasure:
+    """The same measure on the grid of step h/m (its atoms are grid points of the finer grid: exact)."""
+    if m == 1:
+        return x
+    v = np.zeros((len(x.v) - 1) * m + 1)
+    v[::m] = x.v
+    return GridMeasure(x.h / m, x.theta, x.j0 * m, x.shift, v, x.scale, x.upper, x.dropped, x.dropped_raw, x.tail,
+                       x.tail_raw)
+
+
+def coarsen_lower(x: GridMeasure, m: int) -> GridMeasure:
+    """A lower measure on a grid of step m·h (offset chosen to move the least tilted mass), each atom moved down."""
+    if m == 1:
+        return x
+    from flint import arb
+
+    from ..numbers.backends import ball_context
+
+    n = len(x.v)
+    idx = x.j0 + np.arange(n, dtype=np.int64)
+    res = np.mod(idx, m)
+    w = np.bincount(res, weights=x.v, minlength=m)
+    ts = np.arange(m)
+    cost = [(float(np.dot(w, np.mod(ts - t, m)))) for t in range(m)]
+    t = int(np.argmin(cost))
+    d = np.mod(idx - t, m)  # fine steps each atom moves down
+    J = np.floor_divide(idx - t, m)
+    fac = np.zeros(m)
+    with ball_context(128):
+        TH = arb(x.theta)
+        for k in range(m):
+            fac[k] = max(0.0, math.nextafter(float((-TH * arb(k * x.h)).exp().lower()), -math.inf))
+    J0 = int(J[0])
+    out = np.bincount(J - J0, weights=x.v * fac[d], minlength=int(J[-1]) - J0 + 1) * (1 - (m + 8) * U)
+    return normalise(GridMeasure(x.h * m, x.theta, J0, x.shift + t * x.h, out, x.scale, False))
+
+
+# -- the terms ------------------------------------------------------------------------------------------------------
+
+
+def binomial_rest(n: int, K: int, a: float, b: float) -> float:
+    """An upper bound on Σ_{k=K}^{n} C(n, k) b^{n−k} a^k (a, b >= 0), in arb."""
+    if K > n:
+        return 0.0
+    if a == 0:
+        return 0.0
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.inf
+    from flint import arb
+
+    from ..numbers.backends import ball_context
+
+    with ball_context(128):
+        A, B = arb(a), arb(b)
+        t = arb(math.comb(n, K)) * A ** K * (B ** (n - K) if b > 0 else arb(0 if n > K else 1))
+        if b > 0:
+            rho = arb(n - K) / (K + 1) * A / B  # ratio of consecutive terms, largest at k = K
+            if rho < 1:
+                return math.nextafter(float((t / (1 - rho)).upper()), math.inf)
+        # slow path: the whole sum
+        s = arb(0)
+        for k in range(K, n + 1):
+            s += arb(math.comb(n, k)) * A ** k * B ** (n - k)
+        return math.nextafter(float(s.upper()), math.inf)
+
+
+@dataclass
+class SplitTerms:
+    """δ(ε)'s ends of the split composition (1): Σ_{k<K} C(T, k)·(term k) + (upper) the remainder."""
+
+    count: int
+    upper_terms: list
+    lower_terms: list
+    rest: float
+    K: int
+    cells: int
+
+    def up(self, eps: float) -> float:
+        s = 0.0
+        for k, t in enumerate(self.upper_terms):
+            c = math.comb(self.count, k)
+            cf = float(c)
+            if cf < c:
+                cf = math.nextafter(cf, math.inf)
+            s += cf * delta_upper(t, eps)
+        return math.nextafter((s + self.rest) * (1 + (len(self.upper_terms) + 4) * U), math.inf)
+
+    def lo(self, eps: float) -> float:
+        s = 0.0
+        for k, t in enumerate(self.lower_terms):
+            c = math.comb(self.count, k)
+            cf = float(c)
+            if cf > c:
+                cf = math.nextafter(cf, 0.0)
+            s += cf * delta_lower(t, eps)
+        return max(0.0, s * (1 - (len(self.lower_terms) + 4) * U))
+
+    def measures(self) -> list[GridMeasure]:
+        return self.upper_terms
+
+
+def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
+    """[B^{∗n}, B^{∗(n−1)}, ..., B^{∗(n−K+1)}] (K <= n)."""
+    X = power(B, n - K + 1)
+    out = [X]
+    for _ in range(K - 1):
+        X = convolve(X, B)
+        out.append(X)
+    return out[::-1]
+
+
+def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float) -> SplitTerms:
+    """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``."""
+    a = raw_total(parts.tail_upper)
+    b = raw_total(parts.bulk_upper)
+    K = 1  # K <= count: every term k < K has a bulk factor
+    while K < min(K_MAX, count) and binomial_rest(count, K, a, b) > eta:
+        K += 1
+    rest = binomial_rest(count, K, a, b)
+    ups, los = [], []
+    for B, A, out, upper in ((parts.bulk_upper, parts.tail_upper, ups, True),
+                             (parts.bulk_lower, parts.tail_lower, los, False)):
+        xs = _chain(B, count, K)
+        out.append(xs[0])
+        Ak = None
+        for k in range(1, K):
+            Ak = A if Ak is None else convolve(Ak, A)
+            if upper and COARSEN_UPPER:
+                out.append(convolve(coarsen_upper(xs[k], plan.m), Ak))
+            else:
+                out.append(convolve(xs[k], refine(Ak, plan.m)))
+    return SplitTerms(count, ups, los, rest, K, plan.cells)
