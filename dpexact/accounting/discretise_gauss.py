@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..numbers.backends import ball_context
+from ..numbers.dot import dot_unthreaded
 from .gauss_cells import U, log_gauss_cells, log_gauss_ratio
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LossLaw
@@ -320,7 +321,7 @@ def _assemble(h: float, theta: float, j_lo: int, n: int, s: float, k: np.ndarray
     vals = _exp_scaled(lv, e_l, False)
     lo_v = np.bincount(k[keep], weights=vals[keep], minlength=n + 1) * (1 - 2 * U)
     wsum = float(vals[keep].sum())
-    cost = float(np.dot(vals[keep], np.nan_to_num(moved[keep], nan=h))) / wsum if wsum > 0 else math.inf
+    cost = dot_unthreaded(vals[keep], np.nan_to_num(moved[keep], nan=h)) / wsum if wsum > 0 else math.inf
     return normalise(GridMeasure(h, theta, j_lo, s, lo_v, e_l, False, 0.0, 0.0)), cost
 
 

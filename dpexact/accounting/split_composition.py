@@ -47,6 +47,9 @@ K_TARGET = 6
 K_MAX = 24
 #: coarse grid factor H = M_COARSE·h
 M_COARSE = 16
+#: split the add direction too (its heavy tail is on the left, where f_ε = 0 and a positive tilt already shrinks
+#: the window; measured: at large tilts its float window scan misplaces the bulk's top, so it is off)
+SPLIT_ADD = False
 #: the upper terms k >= 1 on the coarse grid (connect-the-dots: second order in H); else on the fine grid
 COARSEN_UPPER = True
 
@@ -90,6 +93,8 @@ def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: 
     k >= K_TARGET are estimated below ``eta``; ``None`` when no split applies (no subsampling, the cut outside the
     window, or too few compositions)."""
     if not (law.continuous and isinstance(law.base, GaussianBase)) or law.r == 1 or count < 2 or eta <= 0:
+        return None
+    if law.direction == "add" and not SPLIT_ADD:
         return None
     H = h * m
     j0, j1 = window(law, h, theta)
@@ -261,6 +266,8 @@ class SplitTerms:
     rest: float
     K: int
     cells: int
+    m: int = M_COARSE
+    thetas: tuple = ()
 
     def up(self, eps: float) -> float:
         s = 0.0
@@ -296,10 +303,15 @@ def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
     return out[::-1]
 
 
-def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float) -> SplitTerms:
-    """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``."""
+def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
+                zero: tuple[GridMeasure, GridMeasure] | None = None) -> SplitTerms:
+    """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``.
+    ``zero``: the bulk's (upper, lower) ends at another tilt for the term k = 0 (each term of (1) is a measure of its
+    own, so each may be tilted at its own saddle point: the bulk alone reaches ε with a larger tilt than the tail)."""
     a = raw_total(parts.tail_upper)
     b = raw_total(parts.bulk_upper)
+    if zero is not None:
+        b = max(b, raw_total(zero[0]))  # the remainder bounds masses: either tilt's bound of the bulk serves
     K = 1  # K <= count: every term k < K has a bulk factor
     while K < min(K_MAX, count) and binomial_rest(count, K, a, b) > eta:
         K += 1
@@ -307,8 +319,11 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float) -> S
     ups, los = [], []
     for B, A, out, upper in ((parts.bulk_upper, parts.tail_upper, ups, True),
                              (parts.bulk_lower, parts.tail_lower, los, False)):
-        xs = _chain(B, count, K)
-        out.append(xs[0])
+        xs = _chain(B, count, K) if K > 1 or zero is None else []
+        if zero is not None:
+            out.append(power(zero[0] if upper else zero[1], count))
+        else:
+            out.append(xs[0])
         Ak = None
         for k in range(1, K):
             Ak = A if Ak is None else convolve(Ak, A)
@@ -316,4 +331,78 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float) -> S
                 out.append(convolve(coarsen_upper(xs[k], plan.m), Ak))
             else:
                 out.append(convolve(xs[k], refine(Ak, plan.m)))
-    return SplitTerms(count, ups, los, rest, K, plan.cells)
+    return SplitTerms(count, ups, los, rest, K, plan.cells, plan.m)
+
+
+def _log_mgf(m: GridMeasure) -> Any:
+    """θ′ ↦ log ∫e^{θ′x} dm of the grid part of m (a float estimate, from its tilt θ by reweighting)."""
+    x = m.locations()
+    pos = m.v > 0
+    lv, xs = np.log(m.v[pos]), x[pos]
+
+    def K(t: float) -> float:
+        z = lv + (t - m.theta) * xs
+        top = float(z.max())
+        return top + math.log(float(np.exp(z - top).sum())) + m.scale * math.log(2)
+
+    return K
+
+
+def saddle(terms: list[tuple[GridMeasure, int]], eps: float, lo: float = 0.0, hi: float = 200.0) -> float:
+    """argmin_θ Σ n·K_m(θ) − θε over [lo, hi] (golden section on a convex function; a float choice, never a bound)."""
+    Ks = [(_log_mgf(m), n) for m, n in terms if n > 0]
+    f = lambda t: sum(n * K(t) for K, n in Ks) - t * eps  # noqa: E731
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(80):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(d)
+    t = (a + b) / 2
+    return 0.0 if t < 1e-6 else math.ldexp(math.floor(math.ldexp(t, 16)), -16)
+
+
+#: the probe grid on which the saddle points of the terms are found
+H_PROBE = 2.0**-10
+#: the largest tilt (as :data:`.grid_accounting.THETA_MAX`)
+THETA_MAX = 100.0
+
+
+def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: float, delta_hint: float,
+                    tolerance: float, m: int | None = None) -> SplitTerms | None:
+    """The split composition of one direction: cut, tilts (k = 0 at the bulk's saddle point for ``eps_hint``,
+    k >= 1 at the saddle point of the term k = 1), both ends of every term. ``None``: no split applies."""
+    m = M_COARSE if m is None else m
+    eta = max(delta_hint, 1e-300) * min(tolerance, 1e-3) * 1e-3
+    probe = plan_split(law, count, min(H_PROBE, h), theta, eta, m)
+    if probe is None:
+        return None
+    pp = discretise_parts(law, probe)
+    # a trust region around the pass's tilt (the probe's windows were cut for it; far tilts also need windows that
+    # the float window scan does not find reliably), as the coarse passes of :mod:`.grid_accounting` do
+    lo, hi = theta / 4, min(4 * theta + 2, THETA_MAX)
+    t0 = saddle([(pp.bulk_upper, count)], eps_hint, lo, hi)
+    t1 = saddle([(pp.bulk_upper, count - 1), (pp.tail_upper, 1)], eps_hint, lo, hi)
+    plan = plan_split(law, count, h, t1, eta, m)
+    if plan is None:
+        return None
+    parts = discretise_parts(law, plan)
+    zplan = plan_split(law, count, h, t0, eta, m)
+    zero = None
+    if zplan is not None:
+        # the same cut (the parts must partition one pair's outputs), the bulk's window at its own tilt
+        lo = min(zplan.bulk[0], plan.bulk[0]) if plan.heavy == "right" else plan.bulk[0]
+        hi = plan.bulk[1] if plan.heavy == "right" else max(zplan.bulk[1], plan.bulk[1])
+        from .discretise_gauss import discretise_gauss
+
+        zero = discretise_gauss(law, h, t0, (lo, hi), outside=(True, False) if plan.heavy == "right" else (False, True))
+    terms = split_terms(parts, plan, count, eta, zero)
+    terms.thetas = (t0, t1)
+    return terms
