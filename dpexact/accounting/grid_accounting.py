@@ -65,6 +65,12 @@ def _splittable(laws: dict[str, list]) -> bool:
         for items in laws.values())
 
 
+def _split_planned(items: list, h: float, theta: float) -> bool:
+    from .split_composition import plan_split
+
+    return plan_split(items[0][0], items[0][1], h, theta, 1e-20) is not None
+
+
 def _window_cells(law: Any, h: float, theta: float) -> int:
     a, b = window(law, h, theta)
     return b - a
@@ -262,8 +268,9 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     # 1.6e-3 → 0.78 (that row needs the large tilt); no rule found that keeps both
     # (the split route tilts each term at its own saddle point, from the pass's θ only as a start)
     estimate = _split_estimate if split_mode else _pass_estimate
-    while not split_mode and max(theta.values()) > 1 and _pass_estimate(laws, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
-        theta = {d: _round_theta(t / 2) for d, t in theta.items()}
+    free = [d for d in directions if not (split_mode and _split_planned(laws[d], h, theta[d]))]
+    while free and max(theta[d] for d in free) > 1 and estimate(laws, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
+        theta = {d: _round_theta(t / 2) if d in free else t for d, t in theta.items()}
     if estimate(laws, h, theta, events).seconds > budget - (time.process_time() - t0):
         # no fine pass fits: the last coarse pass (a proved interval whatever its θ) is the answer
         lo, hi = width_of(p)

@@ -46,7 +46,7 @@ __all__ = ["SplitPlan", "SplitTerms", "plan_split", "split_terms", "coarsen_uppe
 K_TARGET = 6
 K_MAX = 24
 #: coarse grid factor H = M_COARSE·h
-M_COARSE = 16
+M_COARSE = 8
 #: split the add direction too (its heavy tail is on the left, where f_ε = 0 and a positive tilt already shrinks
 #: the window; measured: at large tilts its float window scan misplaces the bulk's top, so it is off)
 SPLIT_ADD = False
@@ -319,7 +319,10 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
     ups, los = [], []
     for B, A, out, upper in ((parts.bulk_upper, parts.tail_upper, ups, True),
                              (parts.bulk_lower, parts.tail_lower, los, False)):
-        xs = _chain(B, count, K) if K > 1 or zero is None else []
+        if zero is None:
+            xs = _chain(B, count, K)
+        else:  # B^{∗T} at the pass's tilt is not needed: the term k = 0 has its own
+            xs = [None] + (_chain(B, count - 1, K - 1) if K > 1 else [])
         if zero is not None:
             out.append(power(zero[0] if upper else zero[1], count))
         else:
