@@ -218,10 +218,18 @@ def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int],
         below = law_u.mass_below(p0) if outside[0] else arb(0)
         above = law_u.tilted_above(pn, TH) if outside[1] else arb(0)
         dropped = (TH * p0).exp() * below + above
-        raw = math.nextafter(float((below + above * (-TH * pn).exp()).upper()), math.inf)  # e^{θL} >= e^{θ·pn} above
+        # untilted mass of the removed parts: above the window e^{θL} >= e^{θ·pn}, or its plain mass (θ = 0), whichever
+        # is smaller (a window cut below a heavy tail's tilted peak makes the first one large)
+        up_raw = above * (-TH * pn).exp()
+        if outside[1]:
+            plain = law_u.tilted_above(pn, arb(0))
+            up_raw = plain if plain < up_raw else up_raw
+        raw = math.nextafter(float((below + up_raw).upper()), math.inf)
         top = float(np.nanmax(np.concatenate([A, B])))
-        if dropped > 0:
-            top = max(top, float(dropped.upper().log().upper()))
+        if dropped > 0 and not math.isfinite(top):
+            # the scale follows the grid: a removed part's tilted mass can be astronomically larger (a heavy tail
+            # tilted far out, whose untilted bound is what counts) and would make the TINY floor of every cell large
+            top = float(dropped.upper().log().upper())
         e = math.floor(top / LN2) + 2
         up = np.zeros(n + 1)
         up[:-1] += _exp_scaled(A, e, True)
@@ -282,7 +290,7 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
         nb = bb - np.clip(corr, -h / 4, h / 4)
         return nb if np.all(np.diff(nb) > 0) else bb
 
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # divide: empty clipped cells (log 0)
         P_lo, lam, _ = offsets(b)
         b = step(b, lam - g)
         P_lo, lam, elam = offsets(b)

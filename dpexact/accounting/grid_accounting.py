@@ -269,7 +269,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     # (the split route tilts each term at its own saddle point, from the pass's θ only as a start)
     estimate = _split_estimate if split_mode else _pass_estimate
     free = [d for d in directions if not (split_mode and _split_planned(laws[d], h, theta[d]))]
-    while free and max(theta[d] for d in free) > 1 and estimate(laws, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
+    while free and max(theta[d] for d in free) > 1 and _pass_estimate({d: laws[d] for d in free}, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
         theta = {d: _round_theta(t / 2) if d in free else t for d, t in theta.items()}
     if estimate(laws, h, theta, events).seconds > budget - (time.process_time() - t0):
         # no fine pass fits: the last coarse pass (a proved interval whatever its θ) is the answer
@@ -281,7 +281,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         return (lo, hi), p, info
     history = []
     costs: list[tuple[float, float]] = []
-    result = None
+    result = seed  # every pass is a proved interval, the coarse one too
     stalls = 0
     while True:
         t1 = time.process_time()

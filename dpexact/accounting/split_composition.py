@@ -47,8 +47,8 @@ K_TARGET = 6
 K_MAX = 24
 #: coarse grid factor H = M_COARSE·h
 M_COARSE = 8
-#: split the add direction too (its heavy tail is on the left, where f_ε = 0 and a positive tilt already shrinks
-#: the window; measured: at large tilts its float window scan misplaces the bulk's top, so it is off)
+#: the add direction is not split: its heavy tail is on the left, where f_ε = 0 and a positive tilt shrinks the
+#: window anyway (tried: at large tilts its float window scan misplaced the bulk's top)
 SPLIT_ADD = False
 #: the upper terms k >= 1 on the coarse grid (connect-the-dots: second order in H); else on the fine grid
 COARSEN_UPPER = True
@@ -88,44 +88,47 @@ def _log_heavy_mass(law: LossLaw, l: float) -> float:
     return float(log_ndtr(-y))
 
 
-def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: int = M_COARSE) -> SplitPlan | None:
+def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: int = M_COARSE,
+               scan: bool = True) -> SplitPlan | None:
     """The cut for a subsampled Gaussian ``law`` composed ``count`` times: the least heavy tail whose terms
-    k >= K_TARGET are estimated below ``eta``; ``None`` when no split applies (no subsampling, the cut outside the
-    window, or too few compositions)."""
+    k >= K_TARGET are estimated below ``eta``; ``None`` when no split applies (no subsampling, the add direction,
+    too few compositions, or a tail that is not heavier than the bulk's window).
+
+    The bulk's window is its whole support [log(1 − r), c] (bounded: no scan, whatever the tilt — the float scan
+    of :func:`.discretise.window` looks for the tilted mass near the base Gaussian's tilted mean, which at a large
+    tilt leaves a subsampled law's bulk out); the tail's window reaches where its untilted mass is negligible."""
     if not (law.continuous and isinstance(law.base, GaussianBase)) or law.r == 1 or count < 2 or eta <= 0:
         return None
     if law.direction == "add" and not SPLIT_ADD:
         return None
     H = h * m
-    j0, j1 = window(law, h, theta)
     K = min(K_TARGET, count)
     log_target = math.log(eta) - (math.lgamma(count + 1) - math.lgamma(K + 1) - math.lgamma(count - K + 1))
-    # bisection on the loss axis for log a(c) = log_target / K (the leading term C(T, K)a^K of the remainder)
+    # bisection on the loss axis for log a(c) = log_target / K (the leading term C(T, K)a^K of the remainder);
+    # a(l) decreases in l
     want = log_target / K
-    lo, hi = j0 * h, j1 * h
-    if law.direction == "remove":
-        if _log_heavy_mass(law, hi) > want:
-            return None
-        a, b = max(lo, 0.0), hi  # a(l) decreases in l
-        for _ in range(60):
-            mid = (a + b) / 2
-            a, b = (mid, b) if _log_heavy_mass(law, mid) > want else (a, mid)
-        cut = math.ceil(b / H)
-        bulk, tail = (j0, cut * m), (cut, math.ceil(j1 / m))
-        if bulk[1] >= j1 or bulk[1] <= bulk[0]:
-            return None
-        return SplitPlan(h, m, theta, "right", cut, bulk, tail)
-    if _log_heavy_mass(law, lo) > want:
+    a, b = 0.0, 600.0
+    if _log_heavy_mass(law, b) > want:
         return None
-    a, b = lo, min(hi, 0.0)  # add: a(l) = P′(L <= l) increases in l
-    for _ in range(60):
+    for _ in range(80):
         mid = (a + b) / 2
-        a, b = (a, mid) if _log_heavy_mass(law, mid) > want else (mid, b)
-    cut = math.floor(a / H)
-    bulk, tail = (cut * m, j1), (math.floor(j0 / m), cut)
-    if bulk[0] <= j0 or bulk[1] <= bulk[0]:
-        return None
-    return SplitPlan(h, m, theta, "left", cut, bulk, tail)
+        a, b = (mid, b) if _log_heavy_mass(law, mid) > want else (a, mid)
+    cut = math.ceil(b / H)
+    floor = float(law.loss_range()[0])  # log(1 − r): the bulk's least loss
+    bulk = (math.floor(floor / h) - 1, cut * m)
+    # the tail's window reaches where the untilted mass above is below eta·1e-6: the removed part above adds at most
+    # that (its untilted bound, f_ε <= 1), whatever the tilt. Not further: a heavy tail's tilted mass peaks far out
+    # (L ≈ log r + θμ²), where it decides the MGF but not δ; a window reaching it would put the composed term's
+    # tilted mass there and cut the losses near ε
+    a2, b2 = b, 600.0
+    for _ in range(80):
+        mid = (a2 + b2) / 2
+        a2, b2 = (mid, b2) if _log_heavy_mass(law, mid) > math.log(eta) - 14 else (a2, mid)
+    mu = float(law.base.mu.mid())
+    scan = scan and TAIL_SCAN and theta * mu * mu <= TAIL_SCAN_PEAK
+    j1 = max(math.ceil(b2 / H), window(law, H, theta)[1]) if scan else math.ceil(b2 / H)
+    tail = (cut, max(j1, cut + 2))
+    return SplitPlan(h, m, theta, "right", cut, bulk, tail)
 
 
 @dataclass(frozen=True)
@@ -141,9 +144,8 @@ class SplitParts:
 def discretise_parts(law: LossLaw, plan: SplitPlan) -> SplitParts:
     from .discretise_gauss import discretise_gauss
 
-    right = plan.heavy == "right"
-    bu, bl = discretise_gauss(law, plan.h, plan.theta, plan.bulk, outside=(True, False) if right else (False, True))
-    tu, tl = discretise_gauss(law, plan.h * plan.m, plan.theta, plan.tail, outside=(False, True) if right else (True, False))
+    bu, bl = discretise_gauss(law, plan.h, plan.theta, plan.bulk, outside=(True, False))
+    tu, tl = discretise_gauss(law, plan.h * plan.m, plan.theta, plan.tail, outside=(False, True))
     return SplitParts(bu, bl, tu, tl)
 
 
@@ -308,10 +310,10 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
     """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``.
     ``zero``: the bulk's (upper, lower) ends at another tilt for the term k = 0 (each term of (1) is a measure of its
     own, so each may be tilted at its own saddle point: the bulk alone reaches ε with a larger tilt than the tail)."""
+    # the terms k >= K of (1) for the true parts are at most C(T, k)·P′(bulk)^{T−k}·P′(tail)^k: P′(bulk) <= 1, and the
+    # tail's upper end keeps the tail's mass (connect-the-dots keeps each cell's P′-mass, rounded up)
     a = raw_total(parts.tail_upper)
-    b = raw_total(parts.bulk_upper)
-    if zero is not None:
-        b = max(b, raw_total(zero[0]))  # the remainder bounds masses: either tilt's bound of the bulk serves
+    b = 1.0
     K = 1  # K <= count: every term k < K has a bulk factor
     while K < min(K_MAX, count) and binomial_rest(count, K, a, b) > eta:
         K += 1
@@ -374,8 +376,15 @@ def saddle(terms: list[tuple[GridMeasure, int]], eps: float, lo: float = 0.0, hi
 
 #: the probe grid on which the saddle points of the terms are found
 H_PROBE = 2.0**-10
-#: the largest tilt (as :data:`.grid_accounting.THETA_MAX`)
+#: the largest tilt of the terms with a tail factor (as :data:`.grid_accounting.THETA_MAX`), and of the bulk alone
 THETA_MAX = 100.0
+THETA_BULK = 2000.0
+#: the tail's window also reaches the scanned tilted mass while the tilted tail peaks at L₀ ≈ θμ² <= TAIL_SCAN_PEAK
+#: (measured on the DP-SGD rows: better there, e.g. σ = 0.5, q = 1/1000, T = 1000, δ = 1e-10 width 1.3e-3 → 4.6e-4;
+#: beyond, the composed terms' tilted mass sits at that far peak and the losses near ε are cut: σ = 2, q = 1/1000,
+#: T = 1000, δ = 1e-5 width 0.13 → 1). A choice of accuracy only: either window is sound
+TAIL_SCAN = True
+TAIL_SCAN_PEAK = 15.0
 
 
 def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: float, delta_hint: float,
@@ -384,28 +393,31 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
     k >= 1 at the saddle point of the term k = 1), both ends of every term. ``None``: no split applies."""
     m = M_COARSE if m is None else m
     eta = max(delta_hint, 1e-300) * min(tolerance, 1e-3) * 1e-3
-    probe = plan_split(law, count, min(H_PROBE, h), theta, eta, m)
+    # the probe's step resolves one step's spread (about r·(e^{μ²} − 1)^{1/2}): T·K_B(θ) amplifies the
+    # connect-the-dots inflation of a coarser probe, and the saddle point moves with it
+    mu, r = float(law.base.mu.mid()), float(law.r.mid())
+    spread = r * math.sqrt(math.expm1(min(mu * mu, 700.0)))
+    hp = min(H_PROBE, h * 4, 2.0 ** math.floor(math.log2(max(spread / 8, 2.0**-40))))
+    hp = max(hp, h)
+    probe = plan_split(law, count, hp, theta, eta, m)
     if probe is None:
         return None
     pp = discretise_parts(law, probe)
-    # a trust region around the pass's tilt (the probe's windows were cut for it; far tilts also need windows that
-    # the float window scan does not find reliably), as the coarse passes of :mod:`.grid_accounting` do
-    lo, hi = theta / 4, min(4 * theta + 2, THETA_MAX)
-    t0 = saddle([(pp.bulk_upper, count)], eps_hint, lo, hi)
+    # at most 4θ + 2 (θ the pass's tilt: the tail's window is scanned for θ), as the coarse passes of
+    # :mod:`.grid_accounting` move it; the bulk's window is its whole support, so any smaller tilt serves
+    lo, hi = 0.0, min(4 * theta + 2, THETA_MAX)
+    # the bulk alone (k = 0) is bounded on both sides: its window is its support whatever the tilt, and a
+    # concentrated bulk (small r·μ) puts ε at a saddle point far above THETA_MAX
+    t0 = saddle([(pp.bulk_upper, count)], eps_hint, lo, THETA_BULK)
     t1 = saddle([(pp.bulk_upper, count - 1), (pp.tail_upper, 1)], eps_hint, lo, hi)
     plan = plan_split(law, count, h, t1, eta, m)
     if plan is None:
         return None
     parts = discretise_parts(law, plan)
-    zplan = plan_split(law, count, h, t0, eta, m)
-    zero = None
-    if zplan is not None:
-        # the same cut (the parts must partition one pair's outputs), the bulk's window at its own tilt
-        lo = min(zplan.bulk[0], plan.bulk[0]) if plan.heavy == "right" else plan.bulk[0]
-        hi = plan.bulk[1] if plan.heavy == "right" else max(zplan.bulk[1], plan.bulk[1])
-        from .discretise_gauss import discretise_gauss
+    from .discretise_gauss import discretise_gauss
 
-        zero = discretise_gauss(law, h, t0, (lo, hi), outside=(True, False) if plan.heavy == "right" else (False, True))
+    # the same cut and window (the parts must partition one pair's outputs), the bulk at its own tilt
+    zero = discretise_gauss(law, h, t0, plan.bulk, outside=(True, False))
     terms = split_terms(parts, plan, count, eta, zero)
     terms.thetas = (t0, t1)
     return terms
