@@ -1,31 +1,39 @@
-"""A subsampled law composed T times, split into a bulk and a heavy tail: each part on its own grid.
+"""A Poisson-subsampled Gaussian composed T times, split into a bulk and a heavy tail, each on its own grid and
+each term of the expansion at its own tilt (the remove direction; :mod:`.grid_accounting` uses it there).
 
-One step's privacy-loss measure ω (under P′) is split at a loss c into the bulk ω_B (the outputs whose loss is on
-the light side of c) and the tail ω_A (the heavy side: L > c for the remove direction, whose losses reach
-log r + L₀; L <= c for the add direction, whose losses reach −∞). Convolution is commutative and bilinear, so
+Why: one grid must otherwise cover both the bulk of a subsampled loss (support ~ r·few wide) and its heavy tail
+(L ≈ log r + L₀), and one tilt must serve both (measured in ARCHITECTURE.md's "Accountant" note).
+
+One step's privacy-loss measure ω (under P′) is split at a loss c into the bulk ω_B (L <= c) and the tail ω_A
+(L > c). Convolution is commutative and bilinear, so
 
     ω^{∗T} = Σ_{k=0}^{T} C(T, k) ω_B^{∗(T−k)} ∗ ω_A^{∗k}                                          (1)
 
-(Sommer, Meiser & Mohammadi 2019 and Zhu, Dong & Wang 2022 compose PLDs by convolution; (1) is the binomial
-expansion of that power). With a = ω_A's mass small, only k < K matter: the terms k >= K add at most
-Σ_{k>=K} C(T, k) b^{T−k} a^k to δ(ε) = ∫f_ε (f_ε <= 1; a, b: upper bounds on the parts' masses), which the upper
-end adds and the lower end drops.
+(the PLD of a composition is the convolution of the PLDs: Sommer, Meiser & Mohammadi 2019; Zhu, Dong & Wang 2022;
+(1) is the binomial expansion of that power), and δ(ε) = ∫f_ε dω^{∗T}, f_ε(x) = (1 − e^{ε−x})₊, is the sum of the
+terms' integrals, each >= 0. The terms k >= K add at most Σ_{k>=K} C(T, k)·P′(bulk)^{T−k}·P′(tail)^k <=
+Σ_{k>=K} C(T, k) a^k (a >= P′(tail), P′(bulk) <= 1, f_ε <= 1): the upper end adds that remainder
+(:func:`binomial_rest`), the lower end drops those terms.
 
-* **Discretisation.** The bulk is discretised on the fine grid (step h), the tail on the coarse one (H = m·h),
-  both by :func:`.discretise_gauss.discretise_gauss` restricted to their windows (``outside``): c is a grid point
-  of both, so the cells of the two parts partition the outputs, and connect-the-dots on that non-uniform partition
-  is still the post-processing argument of :mod:`.discretise` (every cell split between its two ends); the lower
-  ends merge cells within each part's window only. The same outward float parameters (μ↑, r↑ / μ↓, r↓) serve both
-  parts, so the two parts of each end belong to one pair.
-* **Terms.** k = 0 is B^{∗T} on the fine grid. For k >= 1, B^{∗(T−k)} (fine) is brought onto the coarse grid
-  and convolved with A^{∗k} there: the upper end by connect-the-dots on each atom (:func:`coarsen_upper`: an atom
-  (x, p) has Q-mass p·e^{−x}, and ∫f_t = ∫(e^x − e^t)₊ dQ is convex in e^x, so splitting it between the coarse
-  points below and above, keeping its P- and Q-mass, raises ∫f_t for every t — Jensen — hence raises
-  ∫f_ε d(X ∗ A) = ∫ dA(y) ∫ f_{ε−y} dX); the lower end by moving each atom down to a coarse point
-  (:func:`coarsen_lower`: f_t is non-decreasing).
+Each term is bounded on its own. With the other factors fixed, a term is ∫F dω_i for one factor ω_i, where
+r ↦ r·F(log r) = E[(r − e^{ε−S})₊] is convex in r = e^x: so splitting an atom (x, P-mass p, Q-mass p·e^{−x})
+between two points around x, keeping its P- and Q-mass (connect-the-dots), raises the term — Jensen — and
+merging atoms lowers it; moving losses up (down) raises (lowers) it, f_ε being non-decreasing. So:
 
-Every term is a :class:`~.grid_measure.GridMeasure` (tilted, FFT error bounded, removed parts bounded) and
-δ's ends are Σ C(T, k)·(its end) plus, upper only, the binomial remainder — nothing floored.
+* **Discretisation.** The bulk on the fine grid (step h), the tail on the coarse one (H = m·h), both by
+  :func:`.discretise_gauss.discretise_gauss` restricted to their windows (``outside``): c is a grid point of
+  both, the bulk's cells end at c and the tail's start there (the lower end's fitted cells are clipped to the
+  window). Both parts come from the same outward float parameters (μ↑, r↑ for the upper end, μ↓, r↓ for the
+  lower), i.e. from one dominating (dominated) pair, whose own expansion (1) is bounded term by term.
+* **Terms.** k = 0: B^{∗T} on the fine grid, tilted at the bulk's own saddle point (the bulk is bounded: its
+  window is its support [log(1 − r), c] whatever the tilt). k >= 1: tilted at the saddle point of the term k = 1;
+  the upper end brings B^{∗(T−k)} onto the coarse grid by connect-the-dots per atom (:func:`coarsen_upper`) and
+  convolves it with A^{∗k} there; the lower end refines A^{∗k} onto the fine grid (:func:`refine`, exact).
+
+Every term is a :class:`~.grid_measure.GridMeasure` (tilted, FFT error bounded, removed parts bounded by the
+smaller of Chernoff and their untilted mass), δ's ends are Σ C(T, k)·(its end) plus, upper only, the remainder
+— nothing floored. The cut, K, the coarse factor and the tilts are float choices: they decide the width, never
+the soundness.
 """
 
 from __future__ import annotations
@@ -40,29 +48,24 @@ from .discretise import window
 from .grid_measure import U, GridMeasure, convolve, delta_lower, delta_upper, normalise, power, raw_total
 from .loss_laws import GaussianBase, LossLaw
 
-__all__ = ["SplitPlan", "SplitTerms", "plan_split", "split_terms", "coarsen_upper", "coarsen_lower", "binomial_rest"]
+__all__ = ["SplitPlan", "SplitTerms", "plan_split", "split_direction", "split_terms", "coarsen_upper", "refine",
+           "binomial_rest"]
 
 #: number of terms k = 0..K−1 the cut is placed for (the rest bound then decides the actual K, up to K_MAX)
 K_TARGET = 6
 K_MAX = 24
 #: coarse grid factor H = M_COARSE·h
 M_COARSE = 8
-#: the add direction is not split: its heavy tail is on the left, where f_ε = 0 and a positive tilt shrinks the
-#: window anyway (tried: at large tilts its float window scan misplaced the bulk's top)
-SPLIT_ADD = False
-#: the upper terms k >= 1 on the coarse grid (connect-the-dots: second order in H); else on the fine grid
-COARSEN_UPPER = True
 
 
 @dataclass(frozen=True)
 class SplitPlan:
-    """Where one direction's law is cut: fine windows [b0, b1] (step h) and coarse tail window [t0, t1] (step m·h);
-    ``heavy`` is "right" (tail above c = cut·m·h) or "left" (tail below c)."""
+    """Where the law is cut: the bulk's window (fine grid indices, step h) ends at c = cut·m·h, where the tail's
+    window (coarse indices, step m·h) starts."""
 
     h: float
     m: int
     theta: float
-    heavy: str
     cut: int
     bulk: tuple[int, int]
     tail: tuple[int, int]
@@ -78,28 +81,25 @@ def _log_heavy_mass(law: LossLaw, l: float) -> float:
 
     mu = float(law.base.mu.mid())
     r = float(law.r.mid())
-    x = l if law.direction == "remove" else -l
-    t = math.expm1(x) + r
+    t = math.expm1(l) + r
     if t <= 0:
         return 0.0
-    y = (math.log(t / r) + mu * mu / 2) / mu
-    if law.direction == "remove":
-        return float(np.logaddexp(math.log1p(-r) + log_ndtr(-y), math.log(r) + log_ndtr(mu - y)))
-    return float(log_ndtr(-y))
+    y = (math.log(t / r) + mu * mu / 2) / mu  # L > l  <=>  y > y(l)
+    return float(np.logaddexp(math.log1p(-r) + log_ndtr(-y), math.log(r) + log_ndtr(mu - y)))
 
 
 def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: int = M_COARSE,
                scan: bool = True) -> SplitPlan | None:
     """The cut for a subsampled Gaussian ``law`` composed ``count`` times: the least heavy tail whose terms
     k >= K_TARGET are estimated below ``eta``; ``None`` when no split applies (no subsampling, the add direction,
-    too few compositions, or a tail that is not heavier than the bulk's window).
+    fewer than two compositions, or no cut below L = 600).
 
     The bulk's window is its whole support [log(1 − r), c] (bounded: no scan, whatever the tilt — the float scan
     of :func:`.discretise.window` looks for the tilted mass near the base Gaussian's tilted mean, which at a large
     tilt leaves a subsampled law's bulk out); the tail's window reaches where its untilted mass is negligible."""
     if not (law.continuous and isinstance(law.base, GaussianBase)) or law.r == 1 or count < 2 or eta <= 0:
         return None
-    if law.direction == "add" and not SPLIT_ADD:
+    if law.direction != "remove":  # the add direction's heavy tail is on the left, where f_ε = 0: not split
         return None
     H = h * m
     K = min(K_TARGET, count)
@@ -117,9 +117,9 @@ def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: 
     floor = float(law.loss_range()[0])  # log(1 − r): the bulk's least loss
     bulk = (math.floor(floor / h) - 1, cut * m)
     # the tail's window reaches where the untilted mass above is below eta·1e-6: the removed part above adds at most
-    # that (its untilted bound, f_ε <= 1), whatever the tilt. Not further: a heavy tail's tilted mass peaks far out
-    # (L ≈ log r + θμ²), where it decides the MGF but not δ; a window reaching it would put the composed term's
-    # tilted mass there and cut the losses near ε
+    # that (its untilted bound, f_ε <= 1), whatever the tilt. Further only while the tilted tail peaks near
+    # (L₀ ≈ θμ² <= TAIL_SCAN_PEAK): a far peak decides the MGF but not δ, and a window reaching it puts the composed
+    # terms' tilted mass there and cuts the losses near ε
     a2, b2 = b, 600.0
     for _ in range(80):
         mid = (a2 + b2) / 2
@@ -128,7 +128,7 @@ def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: 
     scan = scan and TAIL_SCAN and theta * mu * mu <= TAIL_SCAN_PEAK
     j1 = max(math.ceil(b2 / H), window(law, H, theta)[1]) if scan else math.ceil(b2 / H)
     tail = (cut, max(j1, cut + 2))
-    return SplitPlan(h, m, theta, "right", cut, bulk, tail)
+    return SplitPlan(h, m, theta, cut, bulk, tail)
 
 
 @dataclass(frozen=True)
@@ -200,33 +200,6 @@ def refine(x: GridMeasure, m: int) -> GridMeasure:
     v[::m] = x.v
     return GridMeasure(x.h / m, x.theta, x.j0 * m, x.shift, v, x.scale, x.upper, x.dropped, x.dropped_raw, x.tail,
                        x.tail_raw)
-
-
-def coarsen_lower(x: GridMeasure, m: int) -> GridMeasure:
-    """A lower measure on a grid of step m·h (offset chosen to move the least tilted mass), each atom moved down."""
-    if m == 1:
-        return x
-    from flint import arb
-
-    from ..numbers.backends import ball_context
-
-    n = len(x.v)
-    idx = x.j0 + np.arange(n, dtype=np.int64)
-    res = np.mod(idx, m)
-    w = np.bincount(res, weights=x.v, minlength=m)
-    ts = np.arange(m)
-    cost = [(float(np.dot(w, np.mod(ts - t, m)))) for t in range(m)]
-    t = int(np.argmin(cost))
-    d = np.mod(idx - t, m)  # fine steps each atom moves down
-    J = np.floor_divide(idx - t, m)
-    fac = np.zeros(m)
-    with ball_context(128):
-        TH = arb(x.theta)
-        for k in range(m):
-            fac[k] = max(0.0, math.nextafter(float((-TH * arb(k * x.h)).exp().lower()), -math.inf))
-    J0 = int(J[0])
-    out = np.bincount(J - J0, weights=x.v * fac[d], minlength=int(J[-1]) - J0 + 1) * (1 - (m + 8) * U)
-    return normalise(GridMeasure(x.h * m, x.theta, J0, x.shift + t * x.h, out, x.scale, False))
 
 
 # -- the terms ------------------------------------------------------------------------------------------------------
@@ -332,7 +305,7 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
         Ak = None
         for k in range(1, K):
             Ak = A if Ak is None else convolve(Ak, A)
-            if upper and COARSEN_UPPER:
+            if upper:
                 out.append(convolve(coarsen_upper(xs[k], plan.m), Ak))
             else:
                 out.append(convolve(xs[k], refine(Ak, plan.m)))
