@@ -72,14 +72,11 @@ def optimal_result(
         RuntimeError: HiGHS reports no optimum (e.g. the simplex or generation route hit
             ``time_limit``).
     """
-    from ..mechanisms.registry import mechanism as build
     from ..cost_limits import check_cost
-    from .cost_model import estimate_regular_lp_cost
-    from .exact_certificate import certify_exact, enclose_optimum
-    from .optimal_mechanism import optimality_ratio, ratio_seconds_estimate
     from ..numbers.real import Real
-    from .regular_lp import build_regular_lp, exp_minus_epsilon
-    from .regular_lp import check_exact_weights
+    from .cost_model import estimate_regular_lp_cost
+    from .optimal_mechanism import ratio_seconds_estimate
+    from .regular_lp import build_regular_lp, check_exact_weights, exp_minus_epsilon
     from .solver import solve_regular_lp
 
     # the LP's cost first (a huge lattice is refused with its estimate, in closed form), then its weights
@@ -88,22 +85,8 @@ def optimal_result(
                max_seconds=max_seconds)
     check_exact_weights(n, k)
     report = progress or (lambda kind, text: None)
-    # built before the LP so that a misspelt name, or an object at another ε or Δ, is reported at once,
-    # not after the solve
-    mechs: dict[str, Any] = {}
-    for s in mechanisms:
-        if isinstance(s, str) and s.strip():
-            mechs[s.strip()] = build(s.strip(), epsilon=epsilon, sensitivity=sensitivity)
-        elif not isinstance(s, str):
-            m = check_mechanism(s, "mechanisms")
-            if (Real.of(m.epsilon) - Real.of(epsilon, "epsilon")).sign() or (Real.of(m.sensitivity)
-                                                                           - Real.of(sensitivity, "sensitivity")).sign():
-                raise ValueError(f"mechanisms: {m.short_name} has ε = {m.epsilon}, Δ = {m.sensitivity}; the LP's are "
-                                 f"ε = {epsilon}, Δ = {sensitivity}")
-            mechs[m.short_name] = m
+    mechs = _named_mechanisms(mechanisms, epsilon, sensitivity)
     names = list(mechs)
-    if not names:
-        raise ValueError("mechanisms: give at least one mechanism name")
     # the ratios timed on a pilot of each mechanism (which also refuses, before the LP, a sum it cannot do)
     ratio_backend = "exact" if certify and exp_minus_epsilon(Real.of(epsilon, "epsilon")).is_rational else "float"
     ratio_s = sum(ratio_seconds_estimate(m, n, k, ratio_backend) for m in mechs.values())
@@ -118,37 +101,12 @@ def optimal_result(
     if crossover is None:  # a certificate (exact, or the ball enclosure) is computed from a vertex
         crossover = bool(certify)
     report("step", f"solving the LP (method {method})")
-    t1 = time.perf_counter()
     sol = solve_regular_lp(lp, method=method, crossover=crossover, time_limit=time_limit, threads=threads,  # type: ignore[arg-type]
                            max_seconds=max_seconds, progress=report)
     report("note", f"solved ({sol.method}); computing the ratios of {', '.join(names)}")
     report("step", "certifying and computing ratios" if certify else "computing ratios")
-    cert = None
-    certified: Any = False
-    enclosure = None
-    if certify:
-        if lp.rho.is_rational:
-            cert = certify_exact(sol)
-            certified = "exact" if cert.certified else False
-        elif sol.is_vertex:
-            enc = enclose_optimum(sol)
-            enclosure = [float(enc.lower.lower()), float(enc.upper.upper())]
-            certified = "enclosure"
-        else:  # no basis to enclose from: the solution's proven float64 interval
-            enclosure = [sol.bounds.lower, sol.bounds.upper]
-            certified = "enclosure"
-    ratios: dict[str, Any] = {}
-    ratio_bounds: dict[str, float] = {}
-    exact_ratios: dict[str, str] = {}
-    for name in names:
-        mech = mechs[name]
-        if cert is not None and cert.certified:
-            r = optimality_ratio(mech, sol, backend="exact", certificate=cert)
-            exact_ratios[name] = str(r.value)
-        else:
-            r = optimality_ratio(mech, sol)
-        ratios[name] = r.as_float
-        ratio_bounds[name] = r.error_bound
+    cert, certified, enclosure = _certificate(lp, sol) if certify else (None, False, None)
+    ratios, ratio_bounds, exact_ratios = _ratios(mechs, sol, cert)
     return OptimalResult(
         n=n, k=k, epsilon=epsilon, sensitivity=sensitivity, boundary=boundary, method=sol.method,
         variables=lp.num_vars, constraints=lp.num_constraints, classes=len(lp.classes), vectors=lp.num_vectors,
@@ -169,3 +127,63 @@ def optimal_summary(n: int, k: int, epsilon: str, *, sensitivity: str = "1",
     return optimal_result(n, k, epsilon, sensitivity=sensitivity, mechanisms=mechanisms, boundary=boundary,
                           method=method, crossover=crossover, certify=certify, time_limit=time_limit, threads=threads,
                           max_seconds=max_seconds, progress=progress).to_dict()
+
+
+def _named_mechanisms(mechanisms: Sequence[str | Mechanism], epsilon: str, sensitivity: str) -> dict[str, Any]:
+    """The mechanisms keyed by name, built (or checked) at the LP's ε and Δ.
+
+    Built before the LP so that a misspelt name, or an object at another ε or Δ, is reported at
+    once, not after the solve.
+    """
+    from ..mechanisms.registry import mechanism as build
+    from ..numbers.real import Real
+
+    mechs: dict[str, Any] = {}
+    for s in mechanisms:
+        if isinstance(s, str) and s.strip():
+            mechs[s.strip()] = build(s.strip(), epsilon=epsilon, sensitivity=sensitivity)
+        elif not isinstance(s, str):
+            m = check_mechanism(s, "mechanisms")
+            if (Real.of(m.epsilon) - Real.of(epsilon, "epsilon")).sign() or (Real.of(m.sensitivity)
+                                                                           - Real.of(sensitivity, "sensitivity")).sign():
+                raise ValueError(f"mechanisms: {m.short_name} has ε = {m.epsilon}, Δ = {m.sensitivity}; the LP's are "
+                                 f"ε = {epsilon}, Δ = {sensitivity}")
+            mechs[m.short_name] = m
+    if not mechs:
+        raise ValueError("mechanisms: give at least one mechanism name")
+    return mechs
+
+
+def _certificate(lp: Any, sol: Any) -> tuple[Any, Any, list[float] | None]:
+    """(exact certificate or None, ``certified`` field, enclosure of the optimum or None).
+
+    Exact when e^{-ε} is rational; otherwise a ball enclosure from the vertex's basis, or, with no
+    basis to enclose from, the solution's proven float64 interval.
+    """
+    from .exact_certificate import certify_exact, enclose_optimum
+
+    if lp.rho.is_rational:
+        cert = certify_exact(sol)
+        return cert, ("exact" if cert.certified else False), None
+    if sol.is_vertex:
+        enc = enclose_optimum(sol)
+        return None, "enclosure", [float(enc.lower.lower()), float(enc.upper.upper())]
+    return None, "enclosure", [sol.bounds.lower, sol.bounds.upper]
+
+
+def _ratios(mechs: dict[str, Any], sol: Any, cert: Any) -> tuple[dict[str, Any], dict[str, float], dict[str, str]]:
+    """Each mechanism's optimality ratio, its proven error bound, and its exact value where certified."""
+    from .optimal_mechanism import optimality_ratio
+
+    ratios: dict[str, Any] = {}
+    ratio_bounds: dict[str, float] = {}
+    exact_ratios: dict[str, str] = {}
+    for name, mech in mechs.items():
+        if cert is not None and cert.certified:
+            r = optimality_ratio(mech, sol, backend="exact", certificate=cert)
+            exact_ratios[name] = str(r.value)
+        else:
+            r = optimality_ratio(mech, sol)
+        ratios[name] = r.as_float
+        ratio_bounds[name] = r.error_bound
+    return ratios, ratio_bounds, exact_ratios
