@@ -194,6 +194,7 @@ def main() -> None:
     ap.add_argument("--jsonl", default=None, help="append each row here as it finishes; rows already in it are skipped")
     ap.add_argument("--prv-eps-error", type=float, default=1e-2)
     ap.add_argument("--sigma", action="append", help="only these σ (repeatable)")
+    ap.add_argument("--q", action="append", help="only these sampling rates, e.g. 1/100 (repeatable)")
     ap.add_argument("--out", default="benchmarks/accounting_table_results.json")
     ap.add_argument("--markdown", default=None, help="print the README table of this rows file and exit")
     ap.add_argument("--before", default=None, help="with --markdown: a previous rows file, its widths shown beside")
@@ -204,6 +205,8 @@ def main() -> None:
     grid = dict(FULL if a.full else SUBSET)
     if a.sigma:
         grid["sigma"] = a.sigma
+    if a.q:
+        grid["q"] = a.q
     rows = []
     done = {}
     if a.jsonl and Path(a.jsonl).exists():

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..numbers.backends import ball_context
+from ..numbers.dot import dot_unthreaded
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LaplaceBase, LossLaw
 
@@ -154,7 +155,7 @@ def _choose_shift(d: np.ndarray, w: np.ndarray, h: float) -> float:
     best, best_cost = 0.0, math.inf
     for s in cands:
         moved = np.where(d >= s, d - s, d - s + h)
-        cost = float(np.dot(w, moved))
+        cost = dot_unthreaded(w, moved)
         if cost < best_cost:
             best, best_cost = float(s), cost
     return best

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..numbers.backends import ball_context
+from ..numbers.dot import dot_unthreaded
 from .gauss_cells import U, log_gauss_cells, log_gauss_ratio
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LossLaw
@@ -176,8 +177,13 @@ def _choose_shift(d: np.ndarray, w: np.ndarray, h: float) -> float:
     return float(cands[int(np.argmin(cost))])
 
 
-def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int]) -> tuple[GridMeasure, GridMeasure]:
-    """(upper, lower) ends of a Gaussian ``law`` on the grid of step h (no mass at +∞)."""
+def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int],
+                     outside: tuple[bool, bool] = (True, True)) -> tuple[GridMeasure, GridMeasure]:
+    """(upper, lower) ends of a Gaussian ``law`` on the grid of step h (no mass at +∞).
+
+    ``outside`` says whether the mass below / above the window belongs to this measure (the upper end then bounds
+    it in ``dropped``); False when it is another part's (:mod:`.split_composition`: the law restricted to the
+    window, whose cells never reach past the window's ends on either end)."""
     from flint import arb
 
     j_lo, j_hi = win
@@ -196,22 +202,34 @@ def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int])
     eh = math.expm1(h)
     a_lo = np.maximum(0.0, np.expm1(dl_lo) * (1 - 6 * U) / (eh * (1 + 5 * U)))
     a_hi = np.minimum(1.0, np.expm1(dl_hi) * (1 + 6 * U) / (eh * (1 - 5 * U)))
+    # the uncertain fraction a_hi − α goes to the top point only (bottom 1 − a_hi, top a_hi): that is the true split
+    # with mass moved up and a little added (sound for an upper end), where widening both ends would add the
+    # fraction a_hi − a_lo to the cell's mass — ~1e-13/h a step, which T compositions multiply
     with np.errstate(divide="ignore", invalid="ignore"):
-        la = np.log1p(-a_lo)
+        la = np.log1p(-a_hi)
         lb = np.log(a_hi)
-    base_err = 8 * U * (np.abs(np.nan_to_num(Qu_hi)) + np.abs(tl[:-1]) + np.abs(tl[1:]) + 2 + np.abs(np.nan_to_num(la)) + np.abs(np.nan_to_num(lb, neginf=0.0)))
+    base_err = 8 * U * (np.abs(np.nan_to_num(Qu_hi)) + np.abs(tl[:-1]) + np.abs(tl[1:]) + 2 + np.abs(np.nan_to_num(la, neginf=0.0)) + np.abs(np.nan_to_num(lb, neginf=0.0)))
     fin = np.isfinite(Qu_hi)
     A = np.where(fin, np.nan_to_num(Qu_hi) + tl[:-1] + la + base_err, -np.inf)
     B = np.where(fin & (a_hi > 0), np.nan_to_num(Qu_hi) + tl[1:] + np.nan_to_num(lb, neginf=0.0) + base_err, -np.inf)
     with ball_context(PREC):
         TH = arb(theta)
         p0, pn = arb(float(pts[0])), arb(float(pts[-1]))
-        below, above = law_u.mass_below(p0), law_u.tilted_above(pn, TH)
+        below = law_u.mass_below(p0) if outside[0] else arb(0)
+        above = law_u.tilted_above(pn, TH) if outside[1] else arb(0)
         dropped = (TH * p0).exp() * below + above
-        raw = math.nextafter(float((below + above * (-TH * pn).exp()).upper()), math.inf)  # e^{θL} >= e^{θ·pn} above
+        # untilted mass of the removed parts: above the window e^{θL} >= e^{θ·pn}, or its plain mass (θ = 0), whichever
+        # is smaller (a window cut below a heavy tail's tilted peak makes the first one large)
+        up_raw = above * (-TH * pn).exp()
+        if outside[1]:
+            plain = law_u.tilted_above(pn, arb(0))
+            up_raw = plain if plain < up_raw else up_raw
+        raw = math.nextafter(float((below + up_raw).upper()), math.inf)
         top = float(np.nanmax(np.concatenate([A, B])))
-        if dropped > 0:
-            top = max(top, float(dropped.upper().log().upper()))
+        if dropped > 0 and not math.isfinite(top):
+            # the scale follows the grid: a removed part's tilted mass can be astronomically larger (a heavy tail
+            # tilted far out, whose untilted bound is what counts) and would make the TINY floor of every cell large
+            top = float(dropped.upper().log().upper())
         e = math.floor(top / LN2) + 2
         up = np.zeros(n + 1)
         up[:-1] += _exp_scaled(A, e, True)
@@ -222,12 +240,13 @@ def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int])
             dr = math.nextafter(float((dropped * arb(2) ** (-e)).upper()), math.inf)
     upper = normalise(GridMeasure(h, theta, j_lo, 0.0, up, e, True, dr, raw))
     # two sound lower ends; keep the one whose losses moved least (weighted by tilted mass)
-    fitted, c_fit = _lower_fitted(law_l, mu_l, r_l, h, theta, j_lo, n)
+    fitted, c_fit = _lower_fitted(law_l, mu_l, r_l, h, theta, j_lo, n, clip=not all(outside))
     shifted, c_sh = _lower_shifted(law_l, mu_l, r_l, h, theta, j_lo, n)
     return upper, (fitted if c_fit <= c_sh else shifted)
 
 
-def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_lo: int, n: int) -> tuple[GridMeasure, float]:
+def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_lo: int, n: int,
+                  clip: bool = False) -> tuple[GridMeasure, float]:
     """Lower end: merge the outputs of loss cells (b_k, b_{k+1}] fitted around the grid points g_k = (j_lo + k)h
     (a partition of the outputs: a post-processing), each cell's loss λ_k moved down to g_k if λ_k >= g_k
     is certain, else to g_{k−1} (:mod:`.grid_measure`: lowering losses lowers δ).
@@ -236,8 +255,12 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     cells b_k = g_k − h/2, a Newton-like step moves each boundary by the mean of its neighbours' offsets
     β = λ − g (a cell's λ follows its boundaries about one for one), then each boundary is raised by twice
     the larger residual |β| (plus its error bound) of its two cells, which lifts each λ_k just above g_k.
-    So the losses move by about the residual instead of O(h)."""
+    So the losses move by about the residual instead of O(h).
+
+    ``clip``: the outer boundaries are kept within the window [j_lo·h, (j_lo + n)·h] (a part of a split law must
+    not reach into the neighbouring part's outputs); the cells are then a partition of the window's outputs."""
     g = (j_lo + np.arange(n + 1, dtype=np.float64)) * h
+    ends = (float(g[0]), float(g[-1]))
     b = (j_lo + np.arange(n + 2, dtype=np.float64) - 0.5) * h
 
     def offsets(bb: np.ndarray) -> tuple[np.ndarray, ...]:
@@ -267,7 +290,7 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
         nb = bb - np.clip(corr, -h / 4, h / 4)
         return nb if np.all(np.diff(nb) > 0) else bb
 
-    with np.errstate(invalid="ignore", over="ignore"):
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # divide: empty clipped cells (log 0)
         P_lo, lam, _ = offsets(b)
         b = step(b, lam - g)
         P_lo, lam, elam = offsets(b)
@@ -279,15 +302,21 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
         m[0], m[-1] = need[0], need[-1]
         nb = b + m
         b = nb if np.all(np.diff(nb) > 0) else b
+        if clip:  # the cells cover the window exactly: boundaries past an end collapse onto it (empty cells)
+            b = np.clip(b, ends[0], ends[1])
+            b[0], b[-1] = ends
         P_lo, lam, elam = offsets(b)
         ok = np.isfinite(P_lo) & np.isfinite(lam) & np.isfinite(elam)
         lam_lo = lam - elam - 2 * U * (np.abs(lam) + np.abs(g))
     k = np.arange(n + 1) - np.where(ok, lam_lo < g, True)
-    keep = ok & (k >= 0)
+    # clipped: the window's first cell starts at the window's bottom, where a split law's tail is heaviest; a loss
+    # below its first grid point goes one point further down (j_lo − 1) instead of being dropped
+    off = 1 if clip else 0
+    keep = ok & (k >= -off)
     pos = (j_lo + k) * h + s
     lv = P_lo + theta * pos
     lv = np.where(keep, lv - 8 * U * (np.abs(np.nan_to_num(P_lo)) + np.abs(theta * pos) + 1), -np.inf)
-    return _assemble(h, theta, j_lo, n, s, k, keep, lv, P_lo, np.where(keep, lam - pos, h))
+    return _assemble(h, theta, j_lo - off, n + off, s, k + off, keep, lv, P_lo, np.where(keep, lam - pos, h))
 
 
 def _assemble(h: float, theta: float, j_lo: int, n: int, s: float, k: np.ndarray, keep: np.ndarray, lv: np.ndarray,
@@ -300,7 +329,7 @@ def _assemble(h: float, theta: float, j_lo: int, n: int, s: float, k: np.ndarray
     vals = _exp_scaled(lv, e_l, False)
     lo_v = np.bincount(k[keep], weights=vals[keep], minlength=n + 1) * (1 - 2 * U)
     wsum = float(vals[keep].sum())
-    cost = float(np.dot(vals[keep], np.nan_to_num(moved[keep], nan=h))) / wsum if wsum > 0 else math.inf
+    cost = dot_unthreaded(vals[keep], np.nan_to_num(moved[keep], nan=h)) / wsum if wsum > 0 else math.inf
     return normalise(GridMeasure(h, theta, j_lo, s, lo_v, e_l, False, 0.0, 0.0)), cost
 
 

@@ -40,6 +40,8 @@ H_START = 2.0**-10
 H_MIN = 2.0**-24
 #: largest tilt (beyond it the saddle point sits further than any δ >= 1e-300 needs)
 THETA_MAX = 100.0
+#: compose a subsampled Gaussian by the bulk/tail split (:mod:`.split_composition`); False: one grid for all
+SPLIT = True
 
 
 def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tuple[Any, int]]]:
@@ -56,16 +58,52 @@ def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tu
     return out
 
 
-class _Pass:
-    """Composed upper/lower measures of every direction on one grid (h, θ)."""
+def _splittable(laws: dict[str, list]) -> bool:
+    """Every direction is one subsampled Gaussian event composed more than once (the split route's case)."""
+    return discretise_mod.FAST and all(
+        len(items) == 1 and isinstance(items[0][0].base, GaussianBase) and items[0][0].r != 1 and items[0][1] >= 2
+        for items in laws.values())
 
-    def __init__(self, laws: dict[str, list], h: float, theta: dict[str, float], cache: dict) -> None:
+
+def _split_planned(items: list, h: float, theta: float) -> bool:
+    from .split_composition import plan_split
+
+    return plan_split(items[0][0], items[0][1], h, theta, 1e-20) is not None
+
+
+def _window_cells(law: Any, h: float, theta: float) -> int:
+    a, b = window(law, h, theta)
+    return b - a
+
+
+class _Pass:
+    """Composed upper/lower measures of every direction on one grid (h, θ).
+
+    ``split``: (ε hint, δ hint, tolerance) — a direction that is one subsampled Gaussian composed T times is then
+    composed by :mod:`.split_composition` (bulk on the grid h, heavy tail on a coarse grid, each term of the
+    binomial expansion at its own tilt) when its cut falls inside the window."""
+
+    def __init__(self, laws: dict[str, list], h: float, theta: dict[str, float], cache: dict,
+                 split: tuple[float, float, float] | None = None) -> None:
         self.h, self.theta = h, theta
         self.dirs: dict[str, tuple[GridMeasure, GridMeasure, float, float]] = {}
         self.singles: dict[str, list[tuple[GridMeasure, int]]] = {}
         self.bad: dict[str, bool] = {}
+        self.split: dict[str, Any] = {}
         self.cells = 0
         for d, items in laws.items():
+            if split is not None and len(items) == 1:
+                from .split_composition import split_direction
+
+                law, count = items[0]
+                terms = split_direction(law, count, h, theta[d], *split)
+                if terms is not None:
+                    self.split[d] = terms
+                    self.cells += terms.cells
+                    self.dirs[d] = (terms.upper_terms[0], terms.lower_terms[0], 0.0, 0.0)
+                    self.singles[d] = []
+                    self.bad[d] = False
+                    continue
             U = L = None
             inf_up, log_keep = 0.0, 0.0
             singles = []
@@ -90,11 +128,23 @@ class _Pass:
             # dominate; the caller lowers θ
             self.bad[d] = any(m.dropped * c > 1e-6 * float(m.v.sum()) for m, c in singles) or not math.isfinite(U.dropped)
 
+    def dir_up(self, d: str, eps: float) -> float:
+        if d in self.split:
+            return self.split[d].up(eps)
+        U, _, iu, _ = self.dirs[d]
+        return delta_upper(U, eps) + iu
+
+    def dir_lo(self, d: str, eps: float) -> float:
+        if d in self.split:
+            return self.split[d].lo(eps)
+        _, L, _, il = self.dirs[d]
+        return delta_lower(L, eps) + il
+
     def up(self, eps: float) -> float:
-        return min(1.0, max(delta_upper(U, eps) + iu for U, _, iu, _ in self.dirs.values()) * (1 + 1e-15))
+        return min(1.0, max(self.dir_up(d, eps) for d in self.dirs) * (1 + 1e-15))
 
     def lo(self, eps: float) -> float:
-        return max(0.0, max(delta_lower(L, eps) + il for _, L, _, il in self.dirs.values()) * (1 - 1e-15))
+        return max(0.0, max(self.dir_lo(d, eps) for d in self.dirs) * (1 - 1e-15))
 
     def log_mgf(self, d: str, theta: float) -> float:
         """K(θ) of direction d, from the single-event upper measures (finite parts)."""
@@ -178,9 +228,22 @@ def _pass_estimate(laws: dict, h: float, theta: dict[str, float], events: list[E
     return estimate_seconds(cells, sum(e.count for e in events), fast)
 
 
+def _split_estimate(laws: dict, h: float, theta: dict[str, float], events: list[Event]) -> CostEstimate:
+    """The cost model of a split pass: the bulk's fine cells twice (two tilts) and the tail's coarse cells."""
+    from .split_composition import plan_split
+
+    fast = 0
+    for d, items in laws.items():
+        law, count = items[0]
+        plan = plan_split(law, count, h, theta[d], 1e-20)
+        fast += 2 * plan.cells if plan is not None else _window_cells(law, h, theta[d])
+    return estimate_seconds(0, sum(e.count for e in events), fast)
+
+
 def _passes(events: list[Event], directions: tuple[str, ...], budget: float, theta_of: Any, width_of: Any,
-            tolerance: float) -> tuple[Any, _Pass, dict]:
+            tolerance: float, hint_of: Any = None) -> tuple[Any, _Pass, dict]:
     laws = _laws(events, directions)
+    split_mode = SPLIT and hint_of is not None and _splittable(laws)
     cache: dict = {}
     t0 = time.process_time()
     _budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
@@ -197,14 +260,18 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             break
         theta = new
     h = H_START
+    seed = width_of(p) if split_mode else None  # the coarse pass's interval: where the split's hints come from
     # a larger tilt widens the windows (the tilted heavy tail of a subsampled law reaches further out): lower
     # it until the first fine pass is estimated within 1/8 of the budget left (the estimate counts cells and FFT
     # work only, measured 2-5× below a pass's CPU on subsampled laws; any θ >= 0 is sound). Measured on the
     # DP-SGD rows this trades: q = 1/1000, σ = 1, T = 10^4, δ = 1e-5 width 0.65 → 0.042, but T = 100, δ = 1e-18
     # 1.6e-3 → 0.78 (that row needs the large tilt); no rule found that keeps both
-    while max(theta.values()) > 1 and _pass_estimate(laws, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
-        theta = {d: _round_theta(t / 2) for d, t in theta.items()}
-    if _pass_estimate(laws, h, theta, events).seconds > budget - (time.process_time() - t0):
+    # (the split route tilts each term at its own saddle point, from the pass's θ only as a start)
+    estimate = _split_estimate if split_mode else _pass_estimate
+    free = [d for d in directions if not (split_mode and _split_planned(laws[d], h, theta[d]))]
+    while free and max(theta[d] for d in free) > 1 and _pass_estimate({d: laws[d] for d in free}, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
+        theta = {d: _round_theta(t / 2) if d in free else t for d, t in theta.items()}
+    if estimate(laws, h, theta, events).seconds > budget - (time.process_time() - t0):
         # no fine pass fits: the last coarse pass (a proved interval whatever its θ) is the answer
         lo, hi = width_of(p)
         info = {"route": "grid", "h": H_COARSE, "theta": p.theta, "cells": p.cells, "tolerance": tolerance,
@@ -214,11 +281,11 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         return (lo, hi), p, info
     history = []
     costs: list[tuple[float, float]] = []
-    result = None
+    result = seed  # every pass is a proved interval, the coarse one too
     stalls = 0
     while True:
         t1 = time.process_time()
-        p = _Pass(laws, h, theta, cache)
+        p = _Pass(laws, h, theta, cache, split=(*hint_of(result or seed), tolerance) if split_mode else None)
         for _ in range(8):  # θ too large for a window: lower it on that direction and redo the pass
             if not any(p.bad.values()):
                 break
@@ -246,6 +313,9 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
+    if p.split:
+        info["split"] = {d: {"K": t.K, "remainder": t.rest, "tilts": list(t.thetas), "coarse_factor": t.m}
+                         for d, t in p.split.items()}
     return result, p, info
 
 
@@ -270,9 +340,12 @@ def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tole
     def width(p: _Pass) -> tuple[float, float]:
         return p.lo(e_hi), p.up(e_lo)
 
-    (lo, hi), p, info = _passes(events, directions, budget, lambda p, d, a, b: _theta_for_eps(p, e_lo, d, a, b), width, tolerance)
-    info["directions"] = {d: {"lower": max(0.0, delta_lower(L, e_hi) + il), "upper": min(1.0, delta_upper(U, e_lo) + iu)}
-                          for d, (U, L, iu, il) in p.dirs.items()}
+    def hint_of(iv: tuple[float, float]) -> tuple[float, float]:
+        return e_lo, (iv[0] if iv[0] > 0 else iv[1] * 1e-3)
+
+    (lo, hi), p, info = _passes(events, directions, budget, lambda p, d, a, b: _theta_for_eps(p, e_lo, d, a, b), width,
+                                tolerance, hint_of)
+    info["directions"] = {d: {"lower": max(0.0, p.dir_lo(d, e_hi)), "upper": min(1.0, p.dir_up(d, e_lo))} for d in p.dirs}
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
 
 
@@ -310,5 +383,9 @@ def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, 
         lo = _solve(p.lo, t_hi, False)
         return lo, hi
 
-    (lo, hi), p, info = _passes(events, directions, budget, theta_of, width, tolerance)
+    def hint_of(iv: tuple[float, float]) -> tuple[float, float]:
+        lo, hi = iv
+        return (lo + hi) / 2 if math.isfinite(hi) else max(2 * lo, 1.0), t_lo
+
+    (lo, hi), p, info = _passes(events, directions, budget, theta_of, width, tolerance, hint_of)
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)

@@ -56,6 +56,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..numbers.dot import dot_unthreaded
+
 __all__ = ["GridMeasure", "convolve", "power", "fft_error_bound", "delta_upper", "delta_lower", "U"]
 
 U = 2.0**-53
@@ -149,7 +151,7 @@ def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
 def _fold(left: np.ndarray, gain: np.ndarray) -> float:
     """Σ left_i·e^{gain_i} rounded up: the tilted mass of entries moved up by gain_i/θ (their untilted mass kept)."""
     with np.errstate(over="ignore"):
-        return float(np.dot(left, np.exp(gain))) * (1 + (len(left) + 8 + 8 * float(gain.max())) * U)
+        return dot_unthreaded(left, np.exp(gain)) * (1 + (len(left) + 8 + 8 * float(gain.max())) * U)
 
 
 def _rescale(t: float, e: int) -> float:
@@ -186,7 +188,7 @@ def fft_error_bound(a: np.ndarray, b: np.ndarray, n_fft: int) -> float:
     eta = 16 * U
     rho = lg * eta / (1 - lg * eta)
     a1, b1 = float(a.sum()) * (1 + len(a) * U), float(b.sum()) * (1 + len(b) * U)
-    a2, b2 = math.sqrt(float(np.dot(a, a)) * (1 + len(a) * U)) * (1 + U), math.sqrt(float(np.dot(b, b)) * (1 + len(b) * U)) * (1 + U)
+    a2, b2 = math.sqrt(dot_unthreaded(a, a) * (1 + len(a) * U)) * (1 + U), math.sqrt(dot_unthreaded(b, b) * (1 + len(b) * U)) * (1 + U)
     e = (1 + rho) * (rho * (a2 * b1 + a1 * b2) + rho * rho * math.sqrt(n_fft) * a2 * b2 + 4 * U * a2 * b1) + rho * a2 * b1
     return 2 * e
 
@@ -248,23 +250,38 @@ def power(x: GridMeasure, k: int) -> GridMeasure:
     return result  # type: ignore[return-value]
 
 
+_PRE: dict[int, tuple] = {}
+
+
+def _untilted(m: GridMeasure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(locations, untilted masses, suffix maxima of each entry's error scale), computed once per measure (the
+    bisections of ε(δ) evaluate δ at many ε on the same measures)."""
+    hit = _PRE.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    x = m.locations()
+    pos = m.v > 0
+    with np.errstate(divide="ignore"):
+        lv = np.log(m.v)
+    mass = np.where(pos, np.exp(np.where(pos, lv, 0.0) + m.scale * math.log(2) - m.theta * x), 0.0)
+    big = np.where(pos, np.abs(np.where(pos, lv, 0.0)) + abs(m.scale * math.log(2)) + m.theta * np.abs(x), 0.0)
+    suf = np.maximum.accumulate(big[::-1])[::-1] if len(big) else big
+    if len(_PRE) > 256:
+        _PRE.clear()
+    _PRE[id(m)] = (m, (x, mass, suf))
+    return x, mass, suf
+
+
 def _terms(m: GridMeasure, eps: float) -> tuple[np.ndarray, float]:
     """Terms m_j·f_ε(x_j) for x_j > ε, and a relative error bound for each (max over terms)."""
-    x = m.locations()
-    sel = x > eps
-    if not np.any(sel):
+    x, mass, suf = _untilted(m)
+    i = int(np.searchsorted(x, eps, side="right"))  # locations increase: x[i:] > ε
+    if i >= len(x):
         return np.zeros(0), 0.0
-    xs, vs = x[sel], m.v[sel]
-    pos = vs > 0
-    xs, vs = xs[pos], vs[pos]
-    if len(vs) == 0:
-        return np.zeros(0), 0.0
-    arg = np.log(vs) + m.scale * math.log(2) - m.theta * xs  # log of the untilted mass
-    t = np.exp(arg) * (-np.expm1(eps - xs))
+    t = mass[i:] * (-np.expm1(eps - x[i:]))
     # errors: log(v) 4 ulp (abs 4u|log v|), scale·ln2 and θx products/sums (4u·|terms|), exp 4 ulp,
     # expm1 4 ulp plus its argument's rounding (u|ε − x| relative to |ε − x| <= 2u relative), product 1u
-    big = np.abs(np.log(vs)) + abs(m.scale * math.log(2)) + m.theta * np.abs(xs)
-    rel = float(np.max(8 * U * big)) + 16 * U
+    rel = 8 * U * float(suf[i]) + 16 * U
     return t, rel
 
 

@@ -1,0 +1,396 @@
+"""A Poisson-subsampled Gaussian composed T times, split into a bulk and a heavy tail, each on its own grid and
+each term of the expansion at its own tilt (the remove direction; :mod:`.grid_accounting` uses it there).
+
+Why: one grid must otherwise cover both the bulk of a subsampled loss (support ~ r·few wide) and its heavy tail
+(L ≈ log r + L₀), and one tilt must serve both (measured in ARCHITECTURE.md's "Accountant" note).
+
+One step's privacy-loss measure ω (under P′) is split at a loss c into the bulk ω_B (L <= c) and the tail ω_A
+(L > c). Convolution is commutative and bilinear, so
+
+    ω^{∗T} = Σ_{k=0}^{T} C(T, k) ω_B^{∗(T−k)} ∗ ω_A^{∗k}                                          (1)
+
+(the PLD of a composition is the convolution of the PLDs: Sommer, Meiser & Mohammadi 2019; Zhu, Dong & Wang 2022;
+(1) is the binomial expansion of that power), and δ(ε) = ∫f_ε dω^{∗T}, f_ε(x) = (1 − e^{ε−x})₊, is the sum of the
+terms' integrals, each >= 0. The terms k >= K add at most Σ_{k>=K} C(T, k)·P′(bulk)^{T−k}·P′(tail)^k <=
+Σ_{k>=K} C(T, k) a^k (a >= P′(tail), P′(bulk) <= 1, f_ε <= 1): the upper end adds that remainder
+(:func:`binomial_rest`), the lower end drops those terms.
+
+Each term is bounded on its own. With the other factors fixed, a term is ∫F dω_i for one factor ω_i, where
+r ↦ r·F(log r) = E[(r − e^{ε−S})₊] is convex in r = e^x: so splitting an atom (x, P-mass p, Q-mass p·e^{−x})
+between two points around x, keeping its P- and Q-mass (connect-the-dots), raises the term — Jensen — and
+merging atoms lowers it; moving losses up (down) raises (lowers) it, f_ε being non-decreasing. So:
+
+* **Discretisation.** The bulk on the fine grid (step h), the tail on the coarse one (H = m·h), both by
+  :func:`.discretise_gauss.discretise_gauss` restricted to their windows (``outside``): c is a grid point of
+  both, the bulk's cells end at c and the tail's start there (the lower end's fitted cells are clipped to the
+  window). Both parts come from the same outward float parameters (μ↑, r↑ for the upper end, μ↓, r↓ for the
+  lower), i.e. from one dominating (dominated) pair, whose own expansion (1) is bounded term by term.
+* **Terms.** k = 0: B^{∗T} on the fine grid, tilted at the bulk's own saddle point (the bulk is bounded: its
+  window is its support [log(1 − r), c] whatever the tilt). k >= 1: tilted at the saddle point of the term k = 1;
+  the upper end brings B^{∗(T−k)} onto the coarse grid by connect-the-dots per atom (:func:`coarsen_upper`) and
+  convolves it with A^{∗k} there; the lower end refines A^{∗k} onto the fine grid (:func:`refine`, exact).
+
+Every term is a :class:`~.grid_measure.GridMeasure` (tilted, FFT error bounded, removed parts bounded by the
+smaller of Chernoff and their untilted mass), δ's ends are Σ C(T, k)·(its end) plus, upper only, the remainder
+— nothing floored. The cut, K, the coarse factor and the tilts are float choices: they decide the width, never
+the soundness.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .discretise import window
+from .grid_measure import U, GridMeasure, convolve, delta_lower, delta_upper, normalise, power, raw_total
+from .loss_laws import GaussianBase, LossLaw
+
+__all__ = ["SplitPlan", "SplitTerms", "plan_split", "split_direction", "split_terms", "coarsen_upper", "refine",
+           "binomial_rest"]
+
+#: number of terms k = 0..K−1 the cut is placed for (the rest bound then decides the actual K, up to K_MAX)
+K_TARGET = 6
+K_MAX = 24
+#: coarse grid factor H = M_COARSE·h
+M_COARSE = 8
+
+
+@dataclass(frozen=True)
+class SplitPlan:
+    """Where the law is cut: the bulk's window (fine grid indices, step h) ends at c = cut·m·h, where the tail's
+    window (coarse indices, step m·h) starts."""
+
+    h: float
+    m: int
+    theta: float
+    cut: int
+    bulk: tuple[int, int]
+    tail: tuple[int, int]
+
+    @property
+    def cells(self) -> int:
+        return (self.bulk[1] - self.bulk[0]) + (self.tail[1] - self.tail[0])
+
+
+def _log_heavy_mass(law: LossLaw, l: float) -> float:
+    """A float estimate of log P′(tail beyond l) (a hint for the cut: any cut is sound)."""
+    from scipy.special import log_ndtr
+
+    mu = float(law.base.mu.mid())
+    r = float(law.r.mid())
+    t = math.expm1(l) + r
+    if t <= 0:
+        return 0.0
+    y = (math.log(t / r) + mu * mu / 2) / mu  # L > l  <=>  y > y(l)
+    return float(np.logaddexp(math.log1p(-r) + log_ndtr(-y), math.log(r) + log_ndtr(mu - y)))
+
+
+def plan_split(law: LossLaw, count: int, h: float, theta: float, eta: float, m: int = M_COARSE,
+               scan: bool = True) -> SplitPlan | None:
+    """The cut for a subsampled Gaussian ``law`` composed ``count`` times: the least heavy tail whose terms
+    k >= K_TARGET are estimated below ``eta``; ``None`` when no split applies (no subsampling, the add direction,
+    fewer than two compositions, or no cut below L = 600).
+
+    The bulk's window is its whole support [log(1 − r), c] (bounded: no scan, whatever the tilt — the float scan
+    of :func:`.discretise.window` looks for the tilted mass near the base Gaussian's tilted mean, which at a large
+    tilt leaves a subsampled law's bulk out); the tail's window reaches where its untilted mass is negligible."""
+    if not (law.continuous and isinstance(law.base, GaussianBase)) or law.r == 1 or count < 2 or eta <= 0:
+        return None
+    if law.direction != "remove":  # the add direction's heavy tail is on the left, where f_ε = 0: not split
+        return None
+    H = h * m
+    K = min(K_TARGET, count)
+    log_target = math.log(eta) - (math.lgamma(count + 1) - math.lgamma(K + 1) - math.lgamma(count - K + 1))
+    # bisection on the loss axis for log a(c) = log_target / K (the leading term C(T, K)a^K of the remainder);
+    # a(l) decreases in l
+    want = log_target / K
+    a, b = 0.0, 600.0
+    if _log_heavy_mass(law, b) > want:
+        return None
+    for _ in range(80):
+        mid = (a + b) / 2
+        a, b = (mid, b) if _log_heavy_mass(law, mid) > want else (a, mid)
+    cut = math.ceil(b / H)
+    floor = float(law.loss_range()[0])  # log(1 − r): the bulk's least loss
+    bulk = (math.floor(floor / h) - 1, cut * m)
+    # the tail's window reaches where the untilted mass above is below eta·1e-6: the removed part above adds at most
+    # that (its untilted bound, f_ε <= 1), whatever the tilt. Further only while the tilted tail peaks near
+    # (L₀ ≈ θμ² <= TAIL_SCAN_PEAK): a far peak decides the MGF but not δ, and a window reaching it puts the composed
+    # terms' tilted mass there and cuts the losses near ε
+    a2, b2 = b, 600.0
+    for _ in range(80):
+        mid = (a2 + b2) / 2
+        a2, b2 = (mid, b2) if _log_heavy_mass(law, mid) > math.log(eta) - 14 else (a2, mid)
+    mu = float(law.base.mu.mid())
+    scan = scan and TAIL_SCAN and theta * mu * mu <= TAIL_SCAN_PEAK
+    j1 = max(math.ceil(b2 / H), window(law, H, theta)[1]) if scan else math.ceil(b2 / H)
+    tail = (cut, max(j1, cut + 2))
+    return SplitPlan(h, m, theta, cut, bulk, tail)
+
+
+@dataclass(frozen=True)
+class SplitParts:
+    """The two parts of one direction, both ends each."""
+
+    bulk_upper: GridMeasure
+    bulk_lower: GridMeasure
+    tail_upper: GridMeasure
+    tail_lower: GridMeasure
+
+
+def discretise_parts(law: LossLaw, plan: SplitPlan) -> SplitParts:
+    from .discretise_gauss import discretise_gauss
+
+    bu, bl = discretise_gauss(law, plan.h, plan.theta, plan.bulk, outside=(True, False))
+    tu, tl = discretise_gauss(law, plan.h * plan.m, plan.theta, plan.tail, outside=(False, True))
+    return SplitParts(bu, bl, tu, tl)
+
+
+# -- bringing a fine measure onto the coarse grid ----------------------------------------------------------------
+
+
+def _ctd_factors(h: float, m: int, theta: float) -> tuple[np.ndarray, np.ndarray]:
+    """Upper-rounded factors of an atom at offset u = r·h above a coarse point (r = 0..m−1): the tilted P-mass it
+    sends down, (e^{H−u} − 1)/(e^H − 1)·e^{−θu}, and up, (e^H − e^{H−u})/(e^H − 1)·e^{θ(H−u)} (module docstring)."""
+    from flint import arb
+
+    from ..numbers.backends import ball_context
+
+    lo, hi = np.zeros(m), np.zeros(m)
+    lo[0] = 1.0
+    with ball_context(128):
+        H, TH = arb(h * m), arb(theta)
+        D = H.exp() - 1
+        for r in range(1, m):
+            u = arb(r * h)
+            a = ((H - u).exp() - 1) / D * (-TH * u).exp()
+            b = (H.exp() - (H - u).exp()) / D * (TH * (H - u)).exp()
+            lo[r] = math.nextafter(float(a.upper()), math.inf)
+            hi[r] = math.nextafter(float(b.upper()), math.inf)
+    return lo, hi
+
+
+def coarsen_upper(x: GridMeasure, m: int) -> GridMeasure:
+    """An upper measure on the grid of step m·h whose ∫f_t is at least x's for every t (connect-the-dots per atom)."""
+    if m == 1:
+        return x
+    n = len(x.v)
+    idx = x.j0 + np.arange(n, dtype=np.int64)
+    J = np.floor_divide(idx, m)
+    r = idx - J * m
+    f_lo, f_hi = _ctd_factors(x.h, m, x.theta)
+    J0 = int(J[0])
+    size = int(J[-1]) - J0 + 2
+    out = np.bincount(J - J0, weights=x.v * f_lo[r], minlength=size)
+    out += np.bincount(J - J0 + 1, weights=x.v * f_hi[r], minlength=size)
+    # every entry is a sum of <= 2m non-negative rounded products
+    out = out * (1 + (2 * m + 8) * U)
+    return normalise(GridMeasure(x.h * m, x.theta, J0, x.shift, out, x.scale, True, x.dropped, x.dropped_raw,
+                                 x.tail, x.tail_raw))
+
+
+def refine(x: GridMeasure, m: int) -> GridMeasure:
+    """The same measure on the grid of step h/m (its atoms are grid points of the finer grid: exact)."""
+    if m == 1:
+        return x
+    v = np.zeros((len(x.v) - 1) * m + 1)
+    v[::m] = x.v
+    return GridMeasure(x.h / m, x.theta, x.j0 * m, x.shift, v, x.scale, x.upper, x.dropped, x.dropped_raw, x.tail,
+                       x.tail_raw)
+
+
+# -- the terms ------------------------------------------------------------------------------------------------------
+
+
+def binomial_rest(n: int, K: int, a: float, b: float) -> float:
+    """An upper bound on Σ_{k=K}^{n} C(n, k) b^{n−k} a^k (a, b >= 0), in arb."""
+    if K > n:
+        return 0.0
+    if a == 0:
+        return 0.0
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return math.inf
+    from flint import arb
+
+    from ..numbers.backends import ball_context
+
+    with ball_context(128):
+        A, B = arb(a), arb(b)
+        t = arb(math.comb(n, K)) * A ** K * (B ** (n - K) if b > 0 else arb(0 if n > K else 1))
+        if b > 0:
+            rho = arb(n - K) / (K + 1) * A / B  # ratio of consecutive terms, largest at k = K
+            if rho < 1:
+                return math.nextafter(float((t / (1 - rho)).upper()), math.inf)
+        # slow path: the whole sum
+        s = arb(0)
+        for k in range(K, n + 1):
+            s += arb(math.comb(n, k)) * A ** k * B ** (n - k)
+        return math.nextafter(float(s.upper()), math.inf)
+
+
+@dataclass
+class SplitTerms:
+    """δ(ε)'s ends of the split composition (1): Σ_{k<K} C(T, k)·(term k) + (upper) the remainder."""
+
+    count: int
+    upper_terms: list
+    lower_terms: list
+    rest: float
+    K: int
+    cells: int
+    m: int = M_COARSE
+    thetas: tuple = ()
+
+    def up(self, eps: float) -> float:
+        s = 0.0
+        for k, t in enumerate(self.upper_terms):
+            c = math.comb(self.count, k)
+            cf = float(c)
+            if cf < c:
+                cf = math.nextafter(cf, math.inf)
+            s += cf * delta_upper(t, eps)
+        return math.nextafter((s + self.rest) * (1 + (len(self.upper_terms) + 4) * U), math.inf)
+
+    def lo(self, eps: float) -> float:
+        s = 0.0
+        for k, t in enumerate(self.lower_terms):
+            c = math.comb(self.count, k)
+            cf = float(c)
+            if cf > c:
+                cf = math.nextafter(cf, 0.0)
+            s += cf * delta_lower(t, eps)
+        return max(0.0, s * (1 - (len(self.lower_terms) + 4) * U))
+
+    def measures(self) -> list[GridMeasure]:
+        return self.upper_terms
+
+
+def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
+    """[B^{∗n}, B^{∗(n−1)}, ..., B^{∗(n−K+1)}] (K <= n)."""
+    X = power(B, n - K + 1)
+    out = [X]
+    for _ in range(K - 1):
+        X = convolve(X, B)
+        out.append(X)
+    return out[::-1]
+
+
+def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
+                zero: tuple[GridMeasure, GridMeasure] | None = None) -> SplitTerms:
+    """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``.
+    ``zero``: the bulk's (upper, lower) ends at another tilt for the term k = 0 (each term of (1) is a measure of its
+    own, so each may be tilted at its own saddle point: the bulk alone reaches ε with a larger tilt than the tail)."""
+    # the terms k >= K of (1) for the true parts are at most C(T, k)·P′(bulk)^{T−k}·P′(tail)^k: P′(bulk) <= 1, and the
+    # tail's upper end keeps the tail's mass (connect-the-dots keeps each cell's P′-mass, rounded up)
+    a = raw_total(parts.tail_upper)
+    b = 1.0
+    K = 1  # K <= count: every term k < K has a bulk factor
+    while K < min(K_MAX, count) and binomial_rest(count, K, a, b) > eta:
+        K += 1
+    rest = binomial_rest(count, K, a, b)
+    ups, los = [], []
+    for B, A, out, upper in ((parts.bulk_upper, parts.tail_upper, ups, True),
+                             (parts.bulk_lower, parts.tail_lower, los, False)):
+        if zero is None:
+            xs = _chain(B, count, K)
+        else:  # B^{∗T} at the pass's tilt is not needed: the term k = 0 has its own
+            xs = [None] + (_chain(B, count - 1, K - 1) if K > 1 else [])
+        if zero is not None:
+            out.append(power(zero[0] if upper else zero[1], count))
+        else:
+            out.append(xs[0])
+        Ak = None
+        for k in range(1, K):
+            Ak = A if Ak is None else convolve(Ak, A)
+            if upper:
+                out.append(convolve(coarsen_upper(xs[k], plan.m), Ak))
+            else:
+                out.append(convolve(xs[k], refine(Ak, plan.m)))
+    return SplitTerms(count, ups, los, rest, K, plan.cells, plan.m)
+
+
+def _log_mgf(m: GridMeasure) -> Any:
+    """θ′ ↦ log ∫e^{θ′x} dm of the grid part of m (a float estimate, from its tilt θ by reweighting)."""
+    x = m.locations()
+    pos = m.v > 0
+    lv, xs = np.log(m.v[pos]), x[pos]
+
+    def K(t: float) -> float:
+        z = lv + (t - m.theta) * xs
+        top = float(z.max())
+        return top + math.log(float(np.exp(z - top).sum())) + m.scale * math.log(2)
+
+    return K
+
+
+def saddle(terms: list[tuple[GridMeasure, int]], eps: float, lo: float = 0.0, hi: float = 200.0) -> float:
+    """argmin_θ Σ n·K_m(θ) − θε over [lo, hi] (golden section on a convex function; a float choice, never a bound)."""
+    Ks = [(_log_mgf(m), n) for m, n in terms if n > 0]
+    f = lambda t: sum(n * K(t) for K, n in Ks) - t * eps  # noqa: E731
+    g = (math.sqrt(5) - 1) / 2
+    a, b = lo, hi
+    c, d = b - g * (b - a), a + g * (b - a)
+    fc, fd = f(c), f(d)
+    for _ in range(80):
+        if fc < fd:
+            b, d, fd = d, c, fc
+            c = b - g * (b - a)
+            fc = f(c)
+        else:
+            a, c, fc = c, d, fd
+            d = a + g * (b - a)
+            fd = f(d)
+    t = (a + b) / 2
+    return 0.0 if t < 1e-6 else math.ldexp(math.floor(math.ldexp(t, 16)), -16)
+
+
+#: the probe grid on which the saddle points of the terms are found
+H_PROBE = 2.0**-10
+#: the largest tilt of the terms with a tail factor (as :data:`.grid_accounting.THETA_MAX`), and of the bulk alone
+THETA_MAX = 100.0
+THETA_BULK = 2000.0
+#: the tail's window also reaches the scanned tilted mass while the tilted tail peaks at L₀ ≈ θμ² <= TAIL_SCAN_PEAK
+#: (measured on the DP-SGD rows: better there, e.g. σ = 0.5, q = 1/1000, T = 1000, δ = 1e-10 width 1.3e-3 → 4.6e-4;
+#: beyond, the composed terms' tilted mass sits at that far peak and the losses near ε are cut: σ = 2, q = 1/1000,
+#: T = 1000, δ = 1e-5 width 0.13 → 1). A choice of accuracy only: either window is sound
+TAIL_SCAN = True
+TAIL_SCAN_PEAK = 15.0
+
+
+def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: float, delta_hint: float,
+                    tolerance: float, m: int | None = None) -> SplitTerms | None:
+    """The split composition of one direction: cut, tilts (k = 0 at the bulk's saddle point for ``eps_hint``,
+    k >= 1 at the saddle point of the term k = 1), both ends of every term. ``None``: no split applies."""
+    m = M_COARSE if m is None else m
+    eta = max(delta_hint, 1e-300) * min(tolerance, 1e-3) * 1e-3
+    # the probe's step resolves one step's spread (about r·(e^{μ²} − 1)^{1/2}): T·K_B(θ) amplifies the
+    # connect-the-dots inflation of a coarser probe, and the saddle point moves with it
+    mu, r = float(law.base.mu.mid()), float(law.r.mid())
+    spread = r * math.sqrt(math.expm1(min(mu * mu, 700.0)))
+    hp = min(H_PROBE, h * 4, 2.0 ** math.floor(math.log2(max(spread / 8, 2.0**-40))))
+    hp = max(hp, h)
+    probe = plan_split(law, count, hp, theta, eta, m)
+    if probe is None:
+        return None
+    pp = discretise_parts(law, probe)
+    # at most 4θ + 2 (θ the pass's tilt: the tail's window is scanned for θ), as the coarse passes of
+    # :mod:`.grid_accounting` move it; the bulk's window is its whole support, so any smaller tilt serves
+    lo, hi = 0.0, min(4 * theta + 2, THETA_MAX)
+    # the bulk alone (k = 0) is bounded on both sides: its window is its support whatever the tilt, and a
+    # concentrated bulk (small r·μ) puts ε at a saddle point far above THETA_MAX
+    t0 = saddle([(pp.bulk_upper, count)], eps_hint, lo, THETA_BULK)
+    t1 = saddle([(pp.bulk_upper, count - 1), (pp.tail_upper, 1)], eps_hint, lo, hi)
+    plan = plan_split(law, count, h, t1, eta, m)
+    if plan is None:
+        return None
+    parts = discretise_parts(law, plan)
+    from .discretise_gauss import discretise_gauss
+
+    # the same cut and window (the parts must partition one pair's outputs), the bulk at its own tilt
+    zero = discretise_gauss(law, h, t0, plan.bulk, outside=(True, False))
+    terms = split_terms(parts, plan, count, eta, zero)
+    terms.thetas = (t0, t1)
+    return terms

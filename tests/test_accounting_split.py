@@ -1,0 +1,147 @@
+"""The bulk/tail split of a subsampled Gaussian (dpexact/accounting/split_composition.py): each piece against an
+independent computation, and mutations that must make the checks fail."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from dpexact.accounting import grid_accounting as ga
+from dpexact.accounting import split_composition as sc
+from dpexact.accounting.events import event_from_dict
+from dpexact.accounting.grid_measure import GridMeasure, delta_lower, delta_upper
+
+mp = pytest.importorskip("mpmath")
+
+
+def _law(sigma: str, q: str, count: int, direction: str = "remove"):
+    ev = event_from_dict({"kind": "gaussian", "sigma": sigma, "poisson": q, "count": count})
+    return ga._laws([ev], (direction,))[direction][0][0]
+
+
+def _f_integral(m: GridMeasure, t: float) -> float:
+    """∫f_t dm of a grid part in plain floats (a test value, not a bound)."""
+    x = m.locations()
+    mass = m.v * 2.0**m.scale * np.exp(-m.theta * x)
+    sel = x > t
+    return float(np.sum(mass[sel] * -np.expm1(t - x[sel])))
+
+
+def _measure(upper: bool, theta: float = 2.0, shift: float = 0.0) -> GridMeasure:
+    rng = np.random.default_rng(7)
+    v = rng.random(203) ** 3
+    return GridMeasure(2.0**-8, theta, -37, shift, v / v.max(), -3, upper, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("m", [2, 4, 16])
+def test_coarsen_upper_raises_every_delta_and_keeps_the_mass(m: int) -> None:
+    x = _measure(True)
+    c = sc.coarsen_upper(x, m)
+    assert c.h == x.h * m
+    for t in np.linspace(-0.3, 0.8, 23):
+        assert _f_integral(c, t) >= _f_integral(x, t) * (1 - 1e-12)
+    # connect-the-dots keeps the untilted P-mass (up to the outward rounding)
+    assert _f_integral(c, -50) == pytest.approx(_f_integral(x, -50), rel=1e-9)
+
+
+def test_coarsen_upper_mutation_round_down_is_caught() -> None:
+    """Sending each atom to the coarse point below (the lower end's move, a plausible mix-up) breaks it."""
+    x = _measure(True)
+    m = 8
+    idx = x.j0 + np.arange(x.size)
+    J = np.floor_divide(idx, m)
+    tilt = np.exp(x.theta * ((J * m - idx) * x.h))
+    out = np.bincount(J - J[0], weights=x.v * tilt)
+    wrong = GridMeasure(x.h * m, x.theta, int(J[0]), 0.0, out, x.scale, True, 0.0, 0.0)
+    assert any(_f_integral(wrong, t) < _f_integral(x, t) * (1 - 1e-9) for t in np.linspace(-0.3, 0.8, 23))
+
+
+def test_refine_is_exact() -> None:
+    x = _measure(False, shift=2.0**-12)
+    r = sc.refine(x, 4)
+    assert r.h == x.h / 4 and np.allclose(r.locations()[::4], x.locations())
+    for t in (-0.2, 0.1, 0.5):
+        assert _f_integral(r, t) == pytest.approx(_f_integral(x, t), rel=1e-13)
+
+
+@pytest.mark.parametrize("n,K,a", [(7, 2, 0.1), (20, 3, 0.01), (50, 1, 0.3)])
+def test_binomial_rest_bounds_the_exact_sum(n: int, K: int, a: float) -> None:
+    exact = sum(Fraction(math.comb(n, k)) * Fraction(a) ** k for k in range(K, n + 1))
+    got = sc.binomial_rest(n, K, a, 1.0)
+    assert Fraction(got) >= exact
+    assert got <= float(exact) * 1.05  # the geometric tail bound (or the whole sum) is close
+
+
+def _delta_two_steps(mu: float, q: float, eps: float) -> float:
+    """δ(ε) of the remove direction of a Poisson(q)-subsampled Gaussian composed twice, by quadrature:
+    δ₂(ε) = E_{y ~ P′}[δ₁(ε − L(y))], δ₁ in closed form (Φ̄ at the threshold where L = t)."""
+    mp.mp.dps = 30
+    mu, q, eps = mp.mpf(mu), mp.mpf(q), mp.mpf(eps)
+
+    def d1(t):
+        s = mp.e**t - 1 + q
+        if s <= 0:
+            return 1 - mp.e**t  # every output has L > t (L > log(1 − q) >= t)
+        y = (mp.log(s / q) + mu**2 / 2) / mu
+        return (1 - q) * mp.ncdf(-y) + q * mp.ncdf(mu - y) - mp.e**t * mp.ncdf(-y)
+
+    def integrand(y):
+        p = (1 - q) * mp.npdf(y) + q * mp.npdf(y, mu)
+        L = mp.log(1 - q + q * mp.e**(mu * y - mu**2 / 2))
+        return p * d1(eps - L)
+
+    return float(mp.quad(integrand, [-mp.inf, -4, 0, 2, 4, 6, 8, mp.inf]))
+
+
+def test_split_two_steps_contains_the_quadrature_and_the_tail_term_matters() -> None:
+    """T = 2 at q = 1/10, σ = 1, ε = 1: the interval contains the quadrature value; without the term k = 1 (one
+    step in the tail) the upper end falls below it — the tail term is load-bearing, and the test would see it."""
+    law = _law("1", "1/10", 2)
+    eps = 1.0
+    truth = _delta_two_steps(1.0, 0.1, eps)
+    tr = sc.split_direction(law, 2, 2.0**-12, 2.0, eps, 1e-1, 1e-3)
+    assert tr is not None and tr.K == 2
+    lo, hi = tr.lo(eps), tr.up(eps)
+    assert lo <= truth <= hi
+    assert hi - lo <= 1e-3 * truth
+    dropped = sc.SplitTerms(tr.count, tr.upper_terms[:1], tr.lower_terms[:1], tr.rest, 1, tr.cells)
+    assert dropped.up(eps) < truth
+
+
+def test_clipped_fitted_lower_end_stays_in_its_window() -> None:
+    """The lower end of a split part merges only outputs of its window: its mass is at most the window's exact
+    P′-mass (arb), and close to it."""
+    from flint import arb
+
+    from dpexact.accounting import discretise_gauss as dg
+
+    law = _law("1", "1/100", 10)
+    h, theta = 2.0**-10, 3.0
+    lo_j, hi_j = 200, 1500
+    _, law_l, _, (mu_l, r_l) = dg.dominating_laws(law)
+    m, cost = dg._lower_fitted(law_l, mu_l, r_l, h, theta, lo_j, hi_j - lo_j, clip=True)
+    assert math.isfinite(cost)
+    got = _f_integral(m, -50)
+    exact, _ = law_l.cell(arb(lo_j * h), arb(hi_j * h))
+    assert got <= float(exact.upper())
+    assert got >= 0.999 * float(exact.lower())
+
+
+def test_accountant_split_and_single_grid_intervals_overlap() -> None:
+    from dpexact.accounting.accountant import Accountant
+
+    spec = [{"kind": "gaussian", "sigma": "1", "poisson": "1/100", "count": 50}]
+    old = ga.SPLIT
+    try:
+        out = {}
+        for flag in (True, False):
+            ga.SPLIT = flag
+            out[flag] = Accountant(spec, max_seconds=20).epsilon_for_delta("1e-5", 1e-4)
+    finally:
+        ga.SPLIT = old
+    assert "split" in out[True].detail and "split" not in out[False].detail
+    a, b = out[True], out[False]
+    assert max(a.lower, b.lower) <= min(a.upper, b.upper)
