@@ -24,6 +24,7 @@ from ..cost_limits import CostEstimate, CostLimitError
 from .delta_epsilon import Enclosure
 from . import discretise as discretise_mod
 from .discretise import discretise, window
+from .loss_laws import LossLaw
 from .loss_laws import GaussianBase
 from .event_laws import loss_laws
 from .events import Event
@@ -71,7 +72,7 @@ def _split_planned(items: list, h: float, theta: float) -> bool:
     return plan_split(items[0][0], items[0][1], h, theta, 1e-20) is not None
 
 
-def _window_cells(law: Any, h: float, theta: float) -> int:
+def _window_cells(law: LossLaw, h: float, theta: float) -> int:
     a, b = window(law, h, theta)
     return b - a
 
