@@ -39,6 +39,7 @@ from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from . import families as F
 from . import supremum as S
+from .pf_s_certified import CERTIFIED as _PF_S
 from .point import CurvePoint
 
 __all__ = ["CURVE_MECHANISMS", "CurvePoint", "PrivacyCurve", "privacy_curve"]
@@ -164,6 +165,11 @@ class PrivacyCurve:
         return to_opendp(self, alphas)
 
 
+def pf_s_entry(eps_text: str) -> Optional[dict]:
+    """The certificate entry of statement S at ε (exact text), or None: PF at n >= 3 then keeps [n = 2, ε-RR]."""
+    return _PF_S.get(eps_text)
+
+
 def _pf_pair_at_n(w: dict, n: int, eps: float) -> dict:
     """A finite pair at n for PF's n = 2 witness: the other n − 2 scores at −120Δ/ε in both inputs.
 
@@ -250,6 +256,17 @@ def privacy_curve(mechanism: str, epsilon: Any, n: Optional[int] = None, k: Opti
     if n == 2:
         return PrivacyCurve(mechanism, str(r), n, pieces, pieces, True,
                             "every pair of scores at n = 2 (the law depends on the gap only)", "Laplace(1/eps)")
+    cert = pf_s_entry(str(r))
+    if cert is not None:
+        with ball_context(S.PREC):
+            kap = (-ea).exp()
+            x1, x2 = (kap + (1 - kap) * cert["u"][0], kap + (1 - kap) * cert["u"][1])
+            ends = tuple(F.pf_end_pieces(ea, ef, x1, x2))
+        return PrivacyCurve(mechanism, str(r), n, pieces + ends, pieces, False,
+                            f"every score vector at every n (statement S certified at this ε on x in "
+                            f"[κ + (1 − κ){cert['u'][0]}, κ + (1 − κ){cert['u'][1]}], {cert['file']}; "
+                            "docs/curves.md): the n = 2 family and two frontier-end families; lower end: the n = 2 "
+                            "curve, approached at n by sending the other scores to −∞", "Laplace(1/eps)")
     return PrivacyCurve(mechanism, str(r), n, (F.rr_family(ea, ef),), pieces, False,
                         "upper end: pure ε-DP only (ε-RR dominates every ε-DP pair); lower end: the n = 2 curve, "
                         "approached at n by sending the other scores to −∞", "Laplace(1/eps)")

@@ -37,7 +37,8 @@ from typing import Any, Callable, Optional
 
 from . import dual as D
 
-__all__ = ["Family", "em_family", "pf2_pieces", "rr_family", "grr_family", "rappor_family", "LaplaceFamily"]
+__all__ = ["Family", "em_family", "pf2_pieces", "pf_end_pieces", "rr_family", "grr_family", "rappor_family",
+           "LaplaceFamily"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,39 @@ def pf2_pieces(eps: Any, eps_float: float) -> list[Family]:
     th = "PF at n = 2: law depends on the gap only; joint convexity puts the neighbour at a gap change of 2Δ"
     return [Family("permute-and-flip n = 2, gap >= 0", groups_a, True, False, eps_float, 2 * eps_float, th, wit_a),
             Family("permute-and-flip n = 2, gap in [−2Δ, 0]", groups_b, True, False, eps_float, 2 * eps_float, th, wit_b)]
+
+
+def pf_end_pieces(eps: Any, eps_float: float, x1: Any, x2: Any) -> list[Family]:
+    """PF at every n, the two ends of the frontier where statement S is not certified (docs/curves.md, "S").
+
+    With S certified for x ∈ [x1, x2] (``curves/pf_s_certified.py``), a pair whose smallest ratio r_j = a(x) has
+    x < x1 also has r_j <= a(x1), hence r_i <= B(x1); one with x > x2 has r_i <= e^ε (pure DP). By
+    Edmundson–Madansky the binary pair with losses {log a(x), h} (h = log B(x1), resp. ε; Q-mass (1 − a)/(e^h − a)
+    on h) dominates it. a(x) = x²/(2x − κ), B(x) = (2x − x²)/κ, κ = e^{−ε}; θ ∈ [0, 1] runs over x ∈ [κ, x1] and
+    [x2, 1]. These members are upper ends only (not attained): the curve's lower end stays the n = 2 family.
+    """
+    kap = (-eps).exp()
+
+    def piece(x_lo: Any, x_hi: Any, h: Any) -> Any:
+        eh = h.exp()
+
+        def groups(t: Any) -> list:
+            x = x_lo + (x_hi - x_lo) * t
+            a = x * x / (2 * x - kap)
+            q = (1 - a) / (eh - a)
+            return [(q, h + 0 * t), (1 - q, D.log(a))]
+
+        return groups
+
+    def wit(_t: Any) -> dict:
+        return {"inputs": "none: an upper member (S certified on [x1, x2]; pure DP beyond x2), not a pair of inputs"}
+
+    th = "statement S certified on x in [x1, x2] + Edmundson–Madansky; pure ε-DP for x > x2 (docs/curves.md)"
+    b1 = (2 * x1 - x1 * x1) / kap
+    return [Family("PF every n: frontier end x in [κ, x1] (upper only)", piece(kap, x1, b1.log()), True, False,
+                   eps_float, 2 * eps_float, th, wit),
+            Family("PF every n: frontier end x in [x2, 1] (upper only)", piece(x2, 1 + 0 * kap, eps), True, False,
+                   eps_float, 2 * eps_float, th, wit)]
 
 
 def _fixed(name: str, groups: list, loss_max: float, theorem: str, inputs: str) -> Family:

@@ -1,0 +1,18 @@
+"""Where statement S (docs/curves.md) is certified: the ε, the strip of x, and the certificate file behind it.
+
+Each entry was produced by ``benchmarks/curves_pf_s_certify.py`` (every initial box proved; its ``--summary``
+says ``certified: true``) and is re-checked by tests/test_curves_pf_separation.py (the file's hash, its
+coverage of the strip, and sample leaves re-proved and re-evaluated independently). ``privacy_curve("pf", ε, n)``
+uses an entry only for the ε written here, exactly (other ε keep the bracket [n = 2 curve, ε-RR]).
+
+Fields: ``u``: the strip x ∈ [κ + (1 − κ)u₀, κ + (1 − κ)u₁] on which S holds for every ρ ∈ (0, ∞]; ``file``: the
+certificate (relative to the repository root); ``sha256``; ``leaves`` (proved boxes) and ``cpu`` (CPU-s, the
+run's sum) as measured.
+"""
+
+from __future__ import annotations
+
+__all__ = ["CERTIFIED"]
+
+#: exact ε text (as ``str(Real.of(ε))``) -> entry
+CERTIFIED: dict[str, dict] = {}
