@@ -184,6 +184,18 @@ def _vertex(Q: list, K: Any) -> Any | None:
     return star
 
 
+def _member_cancels(arb: Any, kappa: Any, box: Box) -> bool:
+    """Guard of the identity ψ₂ − λ₂φ₂ = 0 (c = ∞) behind the n2 mode, at the box's centre from the general masses
+    (an error in ``frontier`` or ``lambda_two`` makes the ball exclude 0)."""
+    lo, hi = box.rho_ends(kappa)
+    xl, xh = box.x_ends(kappa)
+    rho, x = (lo + hi) / 2, (xl + xh) / 2
+    a, b = frontier(kappa, x)
+    pi, pj = 1 - rho / 2, rho / 2  # n = 2, κ <= ρ <= 1: (1/A)(m − m²/(2B)) with m = ρ
+    qi, qj = kappa / (2 * rho), 1 - kappa / (2 * rho)  # m = κ
+    return (pi - b * qi - lambda_two(kappa, rho, x) * (pj - a * qj)).contains(0)
+
+
 def check_box(box: Box, kappa: Any, lam: float, mode: str = "const", budget: int = 3000) -> dict | None:
     """Prove Φ <= 0 over ``box`` × c ∈ (0, ∞] × s ∈ [κ, 1]; ``lam`` is λ (mid) or μ = ρλ (small, large); ``mode``
     "n2" (mid zone only) uses λ = λ₂(ρ, x) instead. Returns {"evals": …} or None (not proved at this budget)."""
@@ -198,6 +210,8 @@ def check_box(box: Box, kappa: Any, lam: float, mode: str = "const", budget: int
         lam2 = lambda_two(kappa, rho, x)
         if not lam2 > 0:
             return None
+        if not _member_cancels(arb, kappa, box):
+            raise ArithmeticError("λ₂ does not cancel the n = 2 member: the frontier and λ₂ disagree")
         for inv_s in (arb(1), 1 / kappa):  # D_s is affine in 1/s: its two ends
             used += 1
             if not weak_third_slope(kappa, rho, x, lam2, inv_s) < 0:
