@@ -75,7 +75,12 @@ def prove(eps: float, kappa, box: Box, depth: int, args) -> tuple[list, list, in
     todo = [(box, 0)]
     while todo:
         b, d = todo.pop()
-        modes = ["n2", "const"] if near_diagonal(eps, b, args.band) else ["const", "n2"] if b.zone == "mid" else ["const"]
+        if near_diagonal(eps, b, 0.0):
+            modes = ["n2"]  # the box meets ρ = x: a constant λ cannot work there (the member pins λ = λ₂ from both sides)
+        elif near_diagonal(eps, b, args.band):
+            modes = ["n2", "const"]
+        else:
+            modes = ["const", "n2"] if b.zone == "mid" else ["const"]
         done = False
         for mode in modes:
             lam = 0.0 if mode == "n2" else choose_lambda(eps, b)
