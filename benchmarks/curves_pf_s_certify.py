@@ -41,18 +41,28 @@ def rho_float(zone: str, t: float, eps: float) -> float:
     return 1 / max(t, 1e-12)
 
 
+_SCREEN: dict = {}  # (ε, zone, t, u) -> the screen's (L, U) scaled; children share their parents' corners
+
+
+def _screen(eps: float, zone: str, t: float, u: float) -> tuple:
+    k = (eps, zone, t, u)
+    if k not in _SCREEN:
+        kap = math.exp(-eps)
+        beta = np.concatenate([[0.0], np.logspace(-7, 7, 120)])
+        rho, x = rho_float(zone, t, eps), kap + (1 - kap) * u
+        r = margins(eps, rho, x, beta, np.linspace(kap, 1, 7))
+        scale = 1.0 if zone == "mid" else rho
+        _SCREEN[k] = (max(r["L"], 0.0) * scale, r["U"] * scale)
+    return _SCREEN[k]
+
+
 def choose_lambda(eps: float, box: Box) -> float | None:
     """ρλ (small, large) or λ (mid) in the middle of the screen's feasible interval at the box's corners/centre."""
-    kap = math.exp(-eps)
-    beta = np.concatenate([[0.0], np.logspace(-7, 7, 120)])
-    s = np.linspace(kap, 1, 7)
     lo, hi = 0.0, math.inf
     for t in (box.t0, (box.t0 + box.t1) / 2, box.t1):
         for u in (box.u0, box.u1):
-            rho, x = rho_float(box.zone, t, eps), kap + (1 - kap) * u
-            r = margins(eps, rho, x, beta, s)
-            scale = 1.0 if box.zone == "mid" else rho
-            lo, hi = max(lo, max(r["L"], 0.0) * scale), min(hi, r["U"] * scale)
+            a, b = _screen(eps, box.zone, t, u)
+            lo, hi = max(lo, a), min(hi, b)
     if not lo <= hi:
         return None
     if not math.isfinite(hi):
@@ -72,25 +82,33 @@ def near_diagonal(eps: float, box: Box, band: float) -> bool:
 def prove(eps: float, kappa, box: Box, depth: int, args) -> tuple[list, list, int]:
     """Leaves proved [(box, mode, λ, evals)], leaves failed [(box, note)], evaluations."""
     proved, failed, evals = [], [], 0
-    todo = [(box, 0)]
+    _SCREEN.clear()
+    todo = [(box, 0, None)]
     while todo:
-        b, d = todo.pop()
+        b, d, parent_lam = todo.pop()
         if near_diagonal(eps, b, 0.0):
             modes = ["n2"]  # the box meets ρ = x: a constant λ cannot work there (the member pins λ = λ₂ from both sides)
         elif near_diagonal(eps, b, args.band):
-            modes = ["n2", "const"]
+            modes = ["n2"] if d < args.depth - 2 else ["n2", "const"]  # the screen's λ is the costly part
         else:
             modes = ["const", "n2"] if b.zone == "mid" else ["const"]
         done = False
+        tried = []
         for mode in modes:
-            lam = 0.0 if mode == "n2" else choose_lambda(eps, b)
-            if lam is None:
-                continue
-            r = check_box(b, kappa, lam, mode, args.budget)
-            if r is not None:
-                proved.append((b, mode, lam, r["evals"]))
-                evals += r["evals"]
-                done = True
+            lams = [0.0] if mode == "n2" else [parent_lam, None]
+            for lam in lams:
+                if mode == "const":
+                    lam = choose_lambda(eps, b) if lam is None else lam
+                    if lam is None or lam in tried:
+                        continue
+                    tried.append(lam)
+                r = check_box(b, kappa, lam, mode, args.budget)
+                if r is not None:
+                    proved.append((b, mode, lam, r["evals"]))
+                    evals += r["evals"]
+                    done = True
+                    break
+            if done:
                 break
         if done:
             continue
@@ -98,8 +116,8 @@ def prove(eps: float, kappa, box: Box, depth: int, args) -> tuple[list, list, in
             failed.append(b)
             continue
         tm, um = (b.t0 + b.t1) / 2, (b.u0 + b.u1) / 2
-        todo += [(Box(b.zone, t0, t1, u0, u1), d + 1) for t0, t1 in ((b.t0, tm), (tm, b.t1))
-                 for u0, u1 in ((b.u0, um), (um, b.u1))]
+        todo += [(Box(b.zone, t0, t1, u0, u1), d + 1, tried[-1] if tried else None)
+                 for t0, t1 in ((b.t0, tm), (tm, b.t1)) for u0, u1 in ((b.u0, um), (um, b.u1))]
     return proved, failed, evals
 
 
