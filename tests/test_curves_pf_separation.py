@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
-import math
 import pathlib
 import random
 from fractions import Fraction as Fr
