@@ -16,6 +16,8 @@ __all__ = ["CERTIFIED"]
 
 #: exact ε text (as ``str(Real.of(ε))``) -> entry
 CERTIFIED: dict[str, dict] = {
+    "1/2": {"eps_text": "0.5", "u": (0.2, 0.95), "file": "benchmarks/pf_s_certificate/eps_0.5.jsonl",
+            "sha256": "85fbf937b78651358d86c4a260b091546aa1f86f6793c9e12f39f96c6b9c3900", "leaves": 48096, "cpu": 27.2},
     "1": {"eps_text": "1", "u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_1.jsonl",
           "sha256": "e54b86b49b6587304b7f176d79c77f39a392fe3c5c7dc2aaf2ac24dceb807692", "leaves": 18486, "cpu": 32.2},
     "2": {"eps_text": "2", "u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_2.jsonl",
