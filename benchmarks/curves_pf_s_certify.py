@@ -76,7 +76,8 @@ def near_diagonal(eps: float, box: Box, band: float) -> bool:
     kap = math.exp(-eps)
     r0, r1 = rho_float("mid", box.t0, eps), rho_float("mid", box.t1, eps)
     x0, x1 = kap + (1 - kap) * box.u0, kap + (1 - kap) * box.u1
-    return r1 >= x0 * (1 - band) and r0 <= x1 * (1 + band)
+    w = band * min(x0, 1 - kap)  # relative to the width of [κ, 1] too: at small ε everything is "near" otherwise
+    return r1 >= x0 - w and r0 <= x1 + w
 
 
 def prove(eps: float, kappa, box: Box, depth: int, args) -> tuple[list, list, int]:

@@ -6,7 +6,7 @@ coverage of the strip, and sample leaves re-proved and re-evaluated independentl
 uses an entry only for the ε written here, exactly (other ε keep the bracket [n = 2 curve, ε-RR]).
 
 Fields: ``u``: the strip x ∈ [κ + (1 − κ)u₀, κ + (1 − κ)u₁] on which S holds for every ρ ∈ (0, ∞]; ``file``: the
-certificate (relative to the repository root); ``sha256``; ``leaves`` (proved boxes) and ``cpu`` (CPU-s, the
+certificate (relative to the repository root; the runner's jsonl, compressed with ``gzip -n -9``); ``sha256``; ``leaves`` (proved boxes) and ``cpu`` (CPU-s, the
 run's sum) as measured.
 """
 
@@ -16,10 +16,12 @@ __all__ = ["CERTIFIED"]
 
 #: exact ε text (as ``str(Real.of(ε))``) -> entry
 CERTIFIED: dict[str, dict] = {
-    "1/2": {"eps_text": "0.5", "u": (0.2, 0.95), "file": "benchmarks/pf_s_certificate/eps_0.5.jsonl",
-            "sha256": "85fbf937b78651358d86c4a260b091546aa1f86f6793c9e12f39f96c6b9c3900", "leaves": 48096, "cpu": 27.2},
-    "1": {"eps_text": "1", "u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_1.jsonl",
-          "sha256": "e54b86b49b6587304b7f176d79c77f39a392fe3c5c7dc2aaf2ac24dceb807692", "leaves": 18486, "cpu": 32.2},
-    "2": {"eps_text": "2", "u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_2.jsonl",
-          "sha256": "c726ae6b54ceeee3b91a55bfa9468aff0551752ffe86026ca76869a74a1be9c9", "leaves": 19479, "cpu": 36.1},
+    "1/2": {"eps_text": "0.5", "u": (0.2, 0.95), "file": "benchmarks/pf_s_certificate/eps_0.5.jsonl.gz",
+            "sha256": "b28d490755deb0bea114161985237e75d1c2e69ec1da1ea2d4a55e87d21d3ee4", "leaves": 48096, "cpu": 27.2},
+    "1": {"eps_text": "1", "u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_1.jsonl.gz",
+          "sha256": "031e4db34d30b303b211c11cf2adbb77e4ab6c4ebb3dec2cf6dc236d74ca2286", "leaves": 18486, "cpu": 32.2},
+    "2": {"eps_text": "2", "u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_2.jsonl.gz",
+          "sha256": "e35c66565c0f986e162e33ec580063ba4a2601ecdc3b00b1233216703e1df844", "leaves": 19479, "cpu": 36.1},
+    "4": {"eps_text": "4", "u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_4.jsonl.gz",
+          "sha256": "5a34af30d4c9b71b2382f621ad5bd49d3f348078e3d1885c6ab128932edf37dc", "leaves": 147648, "cpu": 121.1},
 }
