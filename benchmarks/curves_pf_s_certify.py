@@ -56,8 +56,9 @@ def _screen(eps: float, zone: str, t: float, u: float) -> tuple:
     return _SCREEN[k]
 
 
-def choose_lambda(eps: float, box: Box) -> float | None:
-    """ρλ (small, large) or λ (mid) in the middle of the screen's feasible interval at the box's corners/centre."""
+def choose_lambda(eps: float, box: Box, geometric: bool = False) -> float | None:
+    """ρλ (small, large) or λ (mid) in the middle of the screen's feasible interval at the box's corners/centre
+    (arithmetic mean; ``geometric``: the geometric mean, for when the screen's grid misses the binding c)."""
     lo, hi = 0.0, math.inf
     for t in (box.t0, (box.t0 + box.t1) / 2, box.t1):
         for u in (box.u0, box.u1):
@@ -67,7 +68,7 @@ def choose_lambda(eps: float, box: Box) -> float | None:
         return None
     if not math.isfinite(hi):
         return 2 * lo + 1e-3
-    return (lo + hi) / 2
+    return math.sqrt(lo * hi) if geometric and lo > 0 else (lo + hi) / 2
 
 
 def near_diagonal(eps: float, box: Box, band: float) -> bool:
@@ -96,10 +97,10 @@ def prove(eps: float, kappa, box: Box, depth: int, args) -> tuple[list, list, in
         done = False
         tried = []
         for mode in modes:
-            lams = [0.0] if mode == "n2" else [parent_lam, None]
+            lams = [0.0] if mode == "n2" else [parent_lam, "mid", "geo"]
             for lam in lams:
                 if mode == "const":
-                    lam = choose_lambda(eps, b) if lam is None else lam
+                    lam = choose_lambda(eps, b, lam == "geo") if lam in ("mid", "geo") else lam
                     if lam is None or lam in tried:
                         continue
                     tried.append(lam)
