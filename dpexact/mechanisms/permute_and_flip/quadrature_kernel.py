@@ -53,7 +53,8 @@ _tiny_threshold = _jit(rules.tiny_threshold)
 _series_lengths = _jit(rules.series_lengths)
 _node_rule = _jit(rules.node_rule)
 
-BLOCK = 128
+BLOCK = 128  # lanes of the pairwise sums (module docstring)
+GROUP = 8 * BLOCK  # entries per lane group: a lane adds at most 8 of them before the lanes are folded
 N_REPORT = 19  # the report vector's length (see pf_kernel)
 LOG_HERE = 64  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
 PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
@@ -64,12 +65,12 @@ _inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always
 
 @_inline
 def _levels(n):
-    """Binary-counter levels for n entries: the counter of ``ceil(n/BLOCK)`` block sums never carries
-    beyond level ``bit_length(blocks)`` (a zeroed 64-level stack cost ~0.3 µs a sum at n = 10^3)."""
-    blocks = (n + BLOCK - 1) // BLOCK
+    """Binary-counter levels for n entries: the counter of ``ceil(n/GROUP)`` group sums never carries
+    beyond level ``bit_length(groups)`` (a zeroed 64-level stack cost ~0.3 µs a sum at n = 10^3)."""
+    groups = (n + GROUP - 1) // GROUP
     lv = 1
-    while blocks:
-        blocks >>= 1
+    while groups:
+        groups >>= 1
         lv += 1
     return lv
 
@@ -87,124 +88,124 @@ def _counter_total(stack, occ, R):
     return out
 
 
+@_inline
+def _fold(acc, R, stack, occ):
+    """The lanes of each row of ``acc`` (R x BLOCK) halved into one sum (7 levels of elementwise adds:
+    vectorised), the R group sums pushed onto the binary counter, the lanes zeroed for the next group."""
+    blk = np.empty(R)
+    for r in range(R):
+        a = acc[r]
+        h = BLOCK // 2
+        while h:
+            for j in range(h):
+                a[j] += a[j + h]
+            h //= 2
+        blk[r] = a[0]
+        for j in range(BLOCK):
+            a[j] = 0.0
+    lv = 0
+    while occ[lv]:
+        for r in range(R):
+            blk[r] = stack[lv, r] + blk[r]
+        occ[lv] = False
+        lv += 1
+    for r in range(R):
+        stack[lv, r] = blk[r]
+    occ[lv] = True
+
+
 @_jit
 def _power_sums(v, m, R):
-    """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, pairwise (module docstring): per block of 128 entries
-    the powers in a block buffer (one vectorised product per r), summed by 8 interleaved scalar
-    accumulators and a 3-level tree; the block sums go through the binary counter."""
-    levels = _levels(m)
-    stack = np.zeros((levels, R))
-    occ = np.zeros(levels, dtype=np.bool_)
-    pw = np.zeros(BLOCK + 8)
-    blk = np.empty(R)
-    for lo in range(0, m, BLOCK):
-        b = min(BLOCK, m - lo)
-        b8 = -(-b // 8) * 8
-        for j in range(b):
-            pw[j] = v[lo + j]
-        for j in range(b, b8):  # a short last group padded with zeros (they add nothing)
-            pw[j] = 0.0
-        for r in range(R):
-            if r:
-                for j in range(b):
-                    pw[j] *= v[lo + j]
-            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-            for j in range(0, b8, 8):
-                a0 += pw[j]
-                a1 += pw[j + 1]
-                a2 += pw[j + 2]
-                a3 += pw[j + 3]
-                a4 += pw[j + 4]
-                a5 += pw[j + 5]
-                a6 += pw[j + 6]
-                a7 += pw[j + 7]
-            blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-        lv = 0
-        while occ[lv]:
+    """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, in lanes (module docstring): per block of 128 entries
+    the powers in a block buffer, each power added elementwise into its row of 128 lanes (one
+    vectorised loop per r), the lanes folded every GROUP entries."""
+    stack = np.zeros((_levels(m), R))
+    occ = np.zeros(stack.shape[0], dtype=np.bool_)
+    acc = np.zeros((R, BLOCK))
+    vb = np.zeros(BLOCK)
+    pw = np.empty(BLOCK)
+    for g in range(0, m, GROUP):
+        for lo in range(g, min(m, g + GROUP), BLOCK):
+            b = min(BLOCK, m - lo)
+            src = v[lo:lo + b]
+            for j in range(b):
+                vb[j] = src[j]
+            for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
+                vb[j] = 0.0
+            for j in range(BLOCK):
+                pw[j] = vb[j]
             for r in range(R):
-                blk[r] = stack[lv, r] + blk[r]
-            occ[lv] = False
-            lv += 1
-        for r in range(R):
-            stack[lv, r] = blk[r]
-        occ[lv] = True
+                a = acc[r]
+                if r:
+                    for j in range(BLOCK):
+                        pw[j] *= vb[j]
+                for j in range(BLOCK):
+                    a[j] += pw[j]
+        _fold(acc, R, stack, occ)
     return _counter_total(stack, occ, R)
 
 
 @_jit
 def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
     """One pass over the weights: the tiny class's power sums ``[Σ v^3, ..., Σ v^R]`` (``v = p`` where
-    ``cut < p <= p0``, 0 elsewhere) and the compaction of the others. Returns ``(sums, pm[:m], med[:m],
-    large)``: the medium weights ``p0 < p <= p_top`` (values and indices, in order, in the scratch
-    buffers ``pm``/``med`` of size >= n) and the indices of the large ones ``p > p_top``.
+    ``cut < p <= p0``, 0 elsewhere; ``R = TINY_R``, compiled in) and the compaction of the others.
+    Returns ``(sums, pm[:m], med[:m], large)``: the medium weights ``p0 < p <= p_top`` (values and
+    indices, in order, in the scratch buffers ``pm``/``med`` of size >= n) and the indices of the
+    large ones ``p > p_top``.
 
     Per block of 128: the masked weights (a vectorised select, counting the tiny and the other
-    entries), their powers and sums pairwise as :func:`_power_sums` (8 accumulators, the binary
-    counter: within the stated ``(bit_length(n) + 16)u``) unless no entry is tiny, then the indices of
-    the entries above ``p0`` appended: by a branch where they are fewer than 1 in 8 (rarely
-    mispredicted: 4.7 µs against 6.6 µs branch-free at n = 10^4 uniform, 6.5 % medium), else
-    branch-free (every index stored at the next free slot, the slot taken only where ``p > p0``: a
-    coin-flip test costs no misprediction); the few large ones are moved out of the list afterwards. CUT keeps every power normal (subnormal products
-    cost ~100× on x86). One pass where a separate sum pass and a compaction (with its own count pass)
-    cost ~25 % more at n = 10^4 (measured)."""
+    entries), their powers added into 128 lanes per power (one vectorised loop: the power loop over
+    the compiled-in R is unrolled; within the stated ``(bit_length(n) + 16)u``, module docstring)
+    unless no entry is tiny, then the indices of the entries above ``p0`` appended: by a branch where
+    they are fewer than 1 in 8 (rarely mispredicted: 4.7 µs against 6.6 µs branch-free at n = 10^4
+    uniform, 6.5 % medium), else branch-free (every index stored at the next free slot, the slot
+    taken only where ``p > p0``: a coin-flip test costs no misprediction); the few large ones are
+    moved out of the list afterwards. CUT keeps every power normal (subnormal products cost ~100× on
+    x86). One pass where a separate sum pass and a compaction (with its own count pass) cost ~25 %
+    more at n = 10^4 (measured). Blocks are read through slices: an index ``lo + j`` would be
+    checked for wraparound and turn the loads into gathers (2-3× slower, measured)."""
     n = p.size
-    R1 = R - 2
-    levels = _levels(n)
-    stack = np.zeros((levels, R1))
-    occ = np.zeros(levels, dtype=np.bool_)
+    R1 = TINY_R - 2
+    stack = np.zeros((_levels(n), R1))
+    occ = np.zeros(stack.shape[0], dtype=np.bool_)
+    acc = np.zeros((R1, BLOCK))
     vb = np.zeros(BLOCK)
-    pw = np.zeros(BLOCK)
-    blk = np.empty(R1)
     k = np.uint64(0)
-    for lo in range(0, n, BLOCK):
-        b = min(BLOCK, n - lo)
-        c_tiny = 0
-        c_over = 0
-        for j in range(b):
-            v = p[lo + j]
-            t = (v > cut) & (v <= p0)
-            vb[j] = v if t else 0.0
-            c_tiny += t
-            c_over += v > p0
-        if 8 * c_over > b:  # dense: branch-free (the test is a coin flip)
-            for i in range(lo, lo + b):
-                med[k] = i
-                k += np.uint64(p[i] > p0)
-        elif c_over:  # sparse (the common case with the tiny class): a branch, rarely mispredicted
-            for i in range(lo, lo + b):
-                if p[i] > p0:
-                    med[k] = i
-                    k += np.uint64(1)
-        if c_tiny == 0:
-            continue
-        for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
-            vb[j] = 0.0
-        for j in range(BLOCK):
-            pw[j] = vb[j] * vb[j] * vb[j]
-        for r in range(R1):
-            if r:
-                for j in range(BLOCK):
-                    pw[j] *= vb[j]
-            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-            for j in range(0, BLOCK, 8):
-                a0 += pw[j]
-                a1 += pw[j + 1]
-                a2 += pw[j + 2]
-                a3 += pw[j + 3]
-                a4 += pw[j + 4]
-                a5 += pw[j + 5]
-                a6 += pw[j + 6]
-                a7 += pw[j + 7]
-            blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-        lv = 0
-        while occ[lv]:
-            for r in range(R1):
-                blk[r] = stack[lv, r] + blk[r]
-            occ[lv] = False
-            lv += 1
-        for r in range(R1):
-            stack[lv, r] = blk[r]
-        occ[lv] = True
+    for g in range(0, n, GROUP):
+        any_tiny = False
+        for lo in range(g, min(n, g + GROUP), BLOCK):
+            b = min(BLOCK, n - lo)
+            src = p[lo:lo + b]
+            c_tiny = 0
+            c_over = 0
+            for j in range(b):
+                v = src[j]
+                t = (v > cut) & (v <= p0)
+                vb[j] = v if t else 0.0
+                c_tiny += t
+                c_over += v > p0
+            if 8 * c_over > b:  # dense: branch-free (the test is a coin flip)
+                for j in range(b):
+                    med[k] = lo + j
+                    k += np.uint64(src[j] > p0)
+            elif c_over:  # sparse (the common case with the tiny class): a branch, rarely mispredicted
+                for j in range(b):
+                    if src[j] > p0:
+                        med[k] = lo + j
+                        k += np.uint64(1)
+            if c_tiny == 0:
+                continue
+            any_tiny = True
+            for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
+                vb[j] = 0.0
+            for j in range(BLOCK):
+                v = vb[j]
+                w = v * v * v
+                for r in range(R1):  # a compile-time count: unrolled, the loop over j stays vectorised
+                    acc[r, j] += w
+                    w *= v
+        if any_tiny:
+            _fold(acc, R1, stack, occ)
     nb = np.int64(k)
     nl = 0
     for j in range(nb):
@@ -227,53 +228,29 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
 
 @_jit
 def _sum_and_squares(p):
-    """``(Σ p, Σ p²)`` pairwise (module docstring), read once: 8 + 8 interleaved accumulators per
-    block of 128, the block sums through the binary counter."""
+    """``(Σ p, Σ p²)`` in lanes (module docstring), read once: each block of 128 added elementwise
+    into two rows of 128 lanes (one vectorised loop), folded every GROUP entries."""
     n = p.size
-    levels = _levels(n)
-    stack = np.zeros((levels, 2))
-    occ = np.zeros(levels, dtype=np.bool_)
-    blk = np.empty(2)
-    tail = np.zeros(8)
-    for lo in range(0, n, BLOCK):
-        b = min(BLOCK, n - lo)
-        hi8 = lo + b // 8 * 8
-        a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-        c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = 0.0
-        for j in range(lo, hi8, 8):
-            v0, v1, v2, v3, v4, v5, v6, v7 = p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5], p[j + 6], p[j + 7]
-            a0 += v0
-            a1 += v1
-            a2 += v2
-            a3 += v3
-            a4 += v4
-            a5 += v5
-            a6 += v6
-            a7 += v7
-            c0 += v0 * v0
-            c1 += v1 * v1
-            c2 += v2 * v2
-            c3 += v3 * v3
-            c4 += v4 * v4
-            c5 += v5 * v5
-            c6 += v6 * v6
-            c7 += v7 * v7
-        for k in range(8):  # the remainder's k-th entry goes to accumulator k
-            tail[k] = p[hi8 + k] if hi8 + k < lo + b else 0.0
-        a0, a1, a2, a3 = a0 + tail[0], a1 + tail[1], a2 + tail[2], a3 + tail[3]
-        a4, a5, a6 = a4 + tail[4], a5 + tail[5], a6 + tail[6]
-        c0, c1, c2, c3 = c0 + tail[0] * tail[0], c1 + tail[1] * tail[1], c2 + tail[2] * tail[2], c3 + tail[3] * tail[3]
-        c4, c5, c6 = c4 + tail[4] * tail[4], c5 + tail[5] * tail[5], c6 + tail[6] * tail[6]
-        blk[0] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-        blk[1] = ((c0 + c1) + (c2 + c3)) + ((c4 + c5) + (c6 + c7))
-        lv = 0
-        while occ[lv]:
-            blk[0] = stack[lv, 0] + blk[0]
-            blk[1] = stack[lv, 1] + blk[1]
-            occ[lv] = False
-            lv += 1
-        stack[lv, 0], stack[lv, 1] = blk[0], blk[1]
-        occ[lv] = True
+    stack = np.zeros((_levels(n), 2))
+    occ = np.zeros(stack.shape[0], dtype=np.bool_)
+    acc = np.zeros((2, BLOCK))
+    a1 = acc[0]
+    a2 = acc[1]
+    for g in range(0, n, GROUP):
+        for lo in range(g, min(n, g + GROUP), BLOCK):
+            b = min(BLOCK, n - lo)
+            src = p[lo:lo + b]
+            if b == BLOCK:  # a constant trip count: the vectorised loop without a remainder
+                for j in range(BLOCK):
+                    v = src[j]
+                    a1[j] += v
+                    a2[j] += v * v
+            else:
+                for j in range(b):
+                    v = src[j]
+                    a1[j] += v
+                    a2[j] += v * v
+        _fold(acc, 2, stack, occ)
     return _counter_total(stack, occ, 2)
 
 
