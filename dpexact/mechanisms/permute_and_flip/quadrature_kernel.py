@@ -66,7 +66,7 @@ _node_rule = _jit(rules.node_rule)
 BLOCK = 128  # lanes of the pairwise sums (module docstring)
 GROUP = 8 * BLOCK  # entries per lane group: a lane adds at most 8 of them before the lanes are folded
 N_REPORT = 19  # the report vector's length (see pf_kernel)
-LOG_HERE = 64  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
+LOG_HERE = 128  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
 PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
 
 
