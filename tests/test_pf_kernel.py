@@ -95,7 +95,7 @@ def test_pairwise_sums_within_the_stated_summation_error():
     """The kernel's power sums meet at most log2(n) + 15 roundings per entry (module docstring):
     against math.fsum (correctly rounded), within (bit_length(n) + 16) u of the sum, the term the
     stated bound uses."""
-    from dpexact.mechanisms.permute_and_flip.quadrature_kernel import _power_sums, _sum_and_squares
+    from dpexact.mechanisms.permute_and_flip.quadrature_sums import power_sums as _power_sums, sum_and_squares as _sum_and_squares
 
     rng = np.random.default_rng(5)
     for n in (1, 7, 8, 129, 1000, 100_003):
@@ -154,6 +154,13 @@ def test_kernel_cache_is_keyed_on_what_it_compiles_in():
     def threshold(k, target, T, lT, l2P, lS):  # a rule with another body
         return 0.0
 
+    import numba
+
+    from dpexact.mechanisms.permute_and_flip import quadrature_sums
+
+    # every compiled function of quadrature_sums is compiled into the kernel: all of them are digested
+    compiled = {v.py_func for v in vars(quadrature_sums).values() if isinstance(v, numba.core.registry.CPUDispatcher)}
+    assert compiled and compiled <= set(key.FOREIGN_FUNCTIONS)
     funcs = tuple(threshold if f is quadrature_rules.threshold else f for f in key.FOREIGN_FUNCTIONS)
     assert key.digest(functions=funcs) != qk.COMPILED_INPUTS
     assert key.digest() == qk.COMPILED_INPUTS

@@ -12,13 +12,8 @@ What differs from the numpy route is only the order of floating-point operations
 a-priori rounding term both routes state:
 
 * every sum of many positive terms (``S``, ``S_2``, the power sums, the large weights' sums) is
-  pairwise, in lanes: entry j of a group of ``GROUP = 1024`` entries is added into lane ``j mod 128``
-  (a running sum from 0 of at most 8 entries: <= 7 roundings), the 128 lanes are halved 7 times
-  (7 roundings), and the group sums are combined by a binary counter (<= log2(groups) + 1), so an
-  entry meets at most ``log2 n + 15 <= bit_length(n) + 16`` roundings, the count the stated bound
-  assumes. Lanes are elementwise additions, which LLVM vectorises without reassociating anything
-  (a reduction in one accumulator stays scalar: numba runs no SLP pass, and fastmath would reorder
-  the sums beyond this count); 2-3× faster than 8 scalar accumulators at n = 10^4-10^5 (measured);
+  pairwise in lanes (:mod:`.quadrature_sums`): at most ``log2 n + 15 <= bit_length(n) + 16`` roundings an
+  entry, the count the stated bound assumes;
 * ``G``'s series by Horner instead of a power table (a positive sum either way: <= 2K roundings,
   inside the ``8(K + K_F)u`` term); ``p^k`` by repeated products as the numpy route's loop does;
 * the large weights' log factors as products of 16 before one log (4u per factor, stated in both routes).
@@ -46,12 +41,13 @@ from ...numbers.gauss_legendre import nodes_float
 from .quadrature import MAX_NODES, U, QuadratureReport, _truncation
 from . import quadrature_rules as rules
 from .quadrature_kernel_key import digest
+from .quadrature_sums import BLOCK, GROUP, counter_total, fold, levels, power_sums, sum_and_squares
 from .quadrature_rules import CUT, GROUP_MIN, KMAX, TINY_J, TINY_K, TINY_R
 
 __all__ = ["pf_pmf_quadrature_kernel", "pf_kernel", "N_REPORT", "COMPILED_INPUTS", "CACHED"]
 
 #: digest (:mod:`.quadrature_kernel_key`) of the rules and constants this file was last checked against
-COMPILED_INPUTS = "d682acf5986d2454"
+COMPILED_INPUTS = "c2c036b3f0c104d6"
 CACHED = digest() == COMPILED_INPUTS  # else numba's cache could hold code compiled from other rules
 
 _jit = numba.njit(cache=CACHED, nogil=True, error_model="numpy")
@@ -63,96 +59,9 @@ _tiny_threshold = _jit(rules.tiny_threshold)
 _series_lengths = _jit(rules.series_lengths)
 _node_rule = _jit(rules.node_rule)
 
-BLOCK = 128  # lanes of the pairwise sums (module docstring)
-GROUP = 8 * BLOCK  # entries per lane group: a lane adds at most 8 of them before the lanes are folded
 N_REPORT = 19  # the report vector's length (see pf_kernel)
 LOG_HERE = 128  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
 PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
-
-
-_inline = numba.njit(cache=CACHED, nogil=True, error_model="numpy", inline="always")
-
-
-@_inline
-def _levels(n):
-    """Binary-counter levels for n entries: the counter of ``ceil(n/GROUP)`` group sums never carries
-    beyond level ``bit_length(groups)`` (a zeroed 64-level stack cost ~0.3 µs a sum at n = 10^3)."""
-    groups = (n + GROUP - 1) // GROUP
-    lv = 1
-    while groups:
-        groups >>= 1
-        lv += 1
-    return lv
-
-
-@_inline
-def _counter_total(stack, occ, R):
-    """The counter's partial sums added from the lowest level up (an entry meets <= levels + 1 more)."""
-    out = np.zeros(R)
-    first = True
-    for lv in range(occ.size):
-        if occ[lv]:
-            for r in range(R):
-                out[r] = stack[lv, r] if first else out[r] + stack[lv, r]
-            first = False
-    return out
-
-
-@_inline
-def _fold(acc, R, stack, occ):
-    """The lanes of each row of ``acc`` (R x BLOCK) halved into one sum (7 levels of elementwise adds:
-    vectorised), the R group sums pushed onto the binary counter, the lanes zeroed for the next group."""
-    blk = np.empty(R)
-    for r in range(R):
-        a = acc[r]
-        h = BLOCK // 2
-        while h:
-            for j in range(h):
-                a[j] += a[j + h]
-            h //= 2
-        blk[r] = a[0]
-        for j in range(BLOCK):
-            a[j] = 0.0
-    lv = 0
-    while occ[lv]:
-        for r in range(R):
-            blk[r] = stack[lv, r] + blk[r]
-        occ[lv] = False
-        lv += 1
-    for r in range(R):
-        stack[lv, r] = blk[r]
-    occ[lv] = True
-
-
-@_jit
-def _power_sums(v, m, R):
-    """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, in lanes (module docstring): per block of 128 entries
-    the powers in a block buffer, each power added elementwise into its row of 128 lanes (one
-    vectorised loop per r), the lanes folded every GROUP entries."""
-    stack = np.zeros((_levels(m), R))
-    occ = np.zeros(stack.shape[0], dtype=np.bool_)
-    acc = np.zeros((R, BLOCK))
-    vb = np.zeros(BLOCK)
-    pw = np.empty(BLOCK)
-    for g in range(0, m, GROUP):
-        for lo in range(g, min(m, g + GROUP), BLOCK):
-            b = min(BLOCK, m - lo)
-            src = v[lo:lo + b]
-            for j in range(b):
-                vb[j] = src[j]
-            for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
-                vb[j] = 0.0
-            for j in range(BLOCK):
-                pw[j] = vb[j]
-            for r in range(R):
-                a = acc[r]
-                if r:
-                    for j in range(BLOCK):
-                        pw[j] *= vb[j]
-                for j in range(BLOCK):
-                    a[j] += pw[j]
-        _fold(acc, R, stack, occ)
-    return _counter_total(stack, occ, R)
 
 
 @_jit
@@ -176,7 +85,7 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
     checked for wraparound and turn the loads into gathers (2-3× slower, measured)."""
     n = p.size
     R1 = TINY_R - 2
-    stack = np.zeros((_levels(n), R1))
+    stack = np.zeros((levels(n), R1))
     occ = np.zeros(stack.shape[0], dtype=np.bool_)
     acc = np.zeros((R1, BLOCK))
     vb = np.zeros(BLOCK)
@@ -215,7 +124,7 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
                     acc[r, j] += w
                     w *= v
         if any_tiny:
-            _fold(acc, R1, stack, occ)
+            fold(acc, R1, stack, occ)
     nb = np.int64(k)
     nl = 0
     for j in range(nb):
@@ -233,35 +142,7 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
             m += 1
     for j in range(m):
         pm[j] = p[med[j]]
-    return _counter_total(stack, occ, R1), pm[:m], med[:m], large
-
-
-@_jit
-def _sum_and_squares(p):
-    """``(Σ p, Σ p²)`` in lanes (module docstring), read once: each block of 128 added elementwise
-    into two rows of 128 lanes (one vectorised loop), folded every GROUP entries."""
-    n = p.size
-    stack = np.zeros((_levels(n), 2))
-    occ = np.zeros(stack.shape[0], dtype=np.bool_)
-    acc = np.zeros((2, BLOCK))
-    a1 = acc[0]
-    a2 = acc[1]
-    for g in range(0, n, GROUP):
-        for lo in range(g, min(n, g + GROUP), BLOCK):
-            b = min(BLOCK, n - lo)
-            src = p[lo:lo + b]
-            if b == BLOCK:  # a constant trip count: the vectorised loop without a remainder
-                for j in range(BLOCK):
-                    v = src[j]
-                    a1[j] += v
-                    a2[j] += v * v
-            else:
-                for j in range(b):
-                    v = src[j]
-                    a1[j] += v
-                    a2[j] += v * v
-        _fold(acc, 2, stack, occ)
-    return _counter_total(stack, occ, 2)
+    return counter_total(stack, occ, R1), pm[:m], med[:m], large
 
 
 @_jit
@@ -313,7 +194,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     one for every entry's pmf and log-pmf, the medium weights (``p_0 < p <= p_L``) are compacted once."""
     n = x.size
     rep = np.zeros(N_REPORT)
-    s12 = _sum_and_squares(p)
+    s12 = sum_and_squares(p)
     S, S2 = s12[0], s12[1]
     s_err = (nbits + 16) * U * S  # pairwise summation
     P, S_lo = S + s_err, S - s_err
@@ -342,7 +223,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
 
     S1, S2_L = S, 0.0
     if nl:
-        l12 = _power_sums(pl, nl, 2)
+        l12 = power_sums(pl, nl, 2)
         S1 = S - l12[0]
         S2_L = l12[1]
         S2 -= S2_L
@@ -350,12 +231,12 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     K_F, K_pre = 2, 1
     S1_med = 0.0
     if m:
-        S1_med = _power_sums(pm, m, 1)[0]
+        S1_med = power_sums(pm, m, 1)[0]
         K_F, K_pre = _series_lengths(p_M, S1_med, target, T, lT, l2P, lS)
     rows = max(K_F + 1, K_pre)
     Sk = np.zeros(K_F + 2)
     if m:
-        Sk[1:] = _power_sums(pm, m, K_F + 1)
+        Sk[1:] = power_sums(pm, m, K_F + 1)
     KL = max(K_F, TINY_R)  # log F's series: the tiny sums up to R, the medium ones up to K_F
     S_terms = np.zeros(KL)
     S_terms[0], S_terms[1] = S1, S2

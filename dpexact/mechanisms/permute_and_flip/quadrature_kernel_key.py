@@ -4,7 +4,7 @@ Why: numba's on-disk cache is keyed on the kernel's own file (modification time 
 each function's bytecode, not on the values of the globals a function reads nor on the functions
 it calls from other files. A kernel cached before an edit of :mod:`.quadrature_rules` (a constant
 such as ``TINY_R``, or a rule such as ``tiny_threshold``) would keep the old classes and series
-lengths while the numpy route took the new ones.
+lengths while the numpy route took the new ones; likewise after an edit of :mod:`.quadrature_sums`.
 
 How: the kernel's file records the digest it was last checked against (``COMPILED_INPUTS``). At
 import, a different digest turns numba's cache off for that process (the kernel is compiled afresh,
@@ -19,13 +19,15 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from . import quadrature, quadrature_rules as rules
+from . import quadrature, quadrature_rules as rules, quadrature_sums as sums
 
 __all__ = ["FOREIGN_FUNCTIONS", "foreign_constants", "digest"]
 
 #: the functions compiled into the kernel from other modules (each with the constants it reads)
-FOREIGN_FUNCTIONS: tuple[Callable[..., Any], ...] = (quadrature._truncation, rules.log_ratio, rules.threshold,
-                                                     rules.tiny_threshold, rules.series_lengths, rules.node_rule)
+FOREIGN_FUNCTIONS: tuple[Callable[..., Any], ...] = (
+    quadrature._truncation, rules.log_ratio, rules.threshold, rules.tiny_threshold, rules.series_lengths,
+    rules.node_rule, *(f.py_func for f in (sums.levels, sums.counter_total, sums.fold, sums.power_sums_few,
+                                           sums.power_sums, sums.sum_and_squares)))
 
 
 def foreign_constants() -> dict[str, Any]:
