@@ -72,10 +72,12 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
     indices, in order, in the scratch buffers ``pm``/``med`` of size >= n) and the indices of the
     large ones ``p > p_top``.
 
-    Per block of 128: the masked weights (a vectorised select, counting the tiny and the other
-    entries), their powers added into 128 lanes per power (one vectorised loop: the power loop over
-    the compiled-in R is unrolled; within the stated ``(bit_length(n) + 16)u``, module docstring)
-    unless no entry is tiny, then the indices of the entries above ``p0`` appended: by a branch where
+    Per block of 128, one vectorised loop selects the tiny weights (others count as 0, an exact no-op
+    in a lane), counts the entries above ``p0`` and adds the powers into 128 lanes per power (the loop
+    over the compiled-in R is unrolled; :mod:`.quadrature_sums`: within the stated
+    ``(bit_length(n) + 16)u``; 7 % less at n = 10^4 uniform than a select loop then a power loop
+    skipped in blocks without tiny weights, 3 % more at 10^5 spread, measured); then the indices of
+    the entries above ``p0`` are appended: by a branch where
     they are fewer than 1 in 8 (rarely mispredicted: 4.7 µs against 6.6 µs branch-free at n = 10^4
     uniform, 6.5 % medium), else branch-free (every index stored at the next free slot, the slot
     taken only where ``p > p0``: a coin-flip test costs no misprediction); the few large ones are
@@ -88,21 +90,30 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
     stack = np.zeros((levels(n), R1))
     occ = np.zeros(stack.shape[0], dtype=np.bool_)
     acc = np.zeros((R1, BLOCK))
-    vb = np.zeros(BLOCK)
     k = np.uint64(0)
     for g in range(0, n, GROUP):
-        any_tiny = False
         for lo in range(g, min(n, g + GROUP), BLOCK):
             b = min(BLOCK, n - lo)
             src = p[lo:lo + b]
-            c_tiny = 0
             c_over = 0
-            for j in range(b):
-                v = src[j]
-                t = (v > cut) & (v <= p0)
-                vb[j] = v if t else 0.0
-                c_tiny += t
-                c_over += v > p0
+            if b == BLOCK:
+                for j in range(BLOCK):  # select, count and accumulate the powers in one vectorised loop
+                    v = src[j]
+                    c_over += v > p0
+                    ve = v if (v > cut) & (v <= p0) else 0.0
+                    w = ve * ve * ve
+                    for r in range(R1):
+                        acc[r, j] += w
+                        w *= ve
+            else:
+                for j in range(b):
+                    v = src[j]
+                    c_over += v > p0
+                    ve = v if (v > cut) & (v <= p0) else 0.0
+                    w = ve * ve * ve
+                    for r in range(R1):
+                        acc[r, j] += w
+                        w *= ve
             if 8 * c_over > b:  # dense: branch-free (the test is a coin flip)
                 for j in range(b):
                     med[k] = lo + j
@@ -112,19 +123,7 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
                     if src[j] > p0:
                         med[k] = lo + j
                         k += np.uint64(1)
-            if c_tiny == 0:
-                continue
-            any_tiny = True
-            for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
-                vb[j] = 0.0
-            for j in range(BLOCK):
-                v = vb[j]
-                w = v * v * v
-                for r in range(R1):  # a compile-time count: unrolled, the loop over j stays vectorised
-                    acc[r, j] += w
-                    w *= v
-        if any_tiny:
-            fold(acc, R1, stack, occ)
+        fold(acc, R1, stack, occ)
     nb = np.int64(k)
     nl = 0
     for j in range(nb):
