@@ -85,6 +85,8 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
     x86). One pass where a separate sum pass and a compaction (with its own count pass) cost ~25 %
     more at n = 10^4 (measured). Blocks are read through slices: an index ``lo + j`` would be
     checked for wraparound and turn the loads into gathers (2-3× slower, measured)."""
+    if R != TINY_R:  # the power loop's count is compiled in (unrolled): refuse any other
+        raise ValueError("R must be TINY_R")
     n = p.size
     R1 = TINY_R - 2
     stack = np.zeros((levels(n), R1))
