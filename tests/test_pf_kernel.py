@@ -166,6 +166,24 @@ def test_kernel_cache_is_keyed_on_what_it_compiles_in():
     assert key.digest() == qk.COMPILED_INPUTS
 
 
+def test_a_different_digest_turns_the_cache_off():
+    """With the digest of other rules (monkeypatched before the kernel is imported), the kernel's
+    functions are compiled without numba's on-disk cache; with the recorded one, with it."""
+    code = ("import sys\n"
+            "from dpexact.mechanisms.permute_and_flip import quadrature_kernel_key as key\n"
+            "if sys.argv[1] == 'other':\n"
+            "    key.digest = lambda *a, **k: 'other rules'\n"
+            "from dpexact.mechanisms.permute_and_flip import quadrature_kernel as qk\n"
+            "print(qk.CACHED, type(qk.pf_kernel._cache).__name__, type(qk._tiny_sums_and_classify._cache).__name__)\n")
+    out = {}
+    for which in ("other", "recorded"):
+        r = subprocess.run([sys.executable, "-c", code, which], cwd=REPO, capture_output=True, text=True,
+                           env={"PYTHONPATH": str(REPO), "PATH": ""}, check=True)
+        out[which] = r.stdout.split()
+    assert out["other"] == ["False", "NullCache", "NullCache"]
+    assert out["recorded"][0] == "True" and out["recorded"][1] != "NullCache"
+
+
 def test_kernel_off_gives_the_numpy_route_and_no_numba():
     """DPEXACT_NUMBA=0: the numpy route at n >= KERNEL_MIN_N, numba never imported, same values
     within the two bounds as the kernel's."""
