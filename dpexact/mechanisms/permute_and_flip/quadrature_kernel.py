@@ -25,7 +25,7 @@ import turns the cache off (compiled afresh, never stale) until the record is up
 asks for.
 
 Both routes are tested against the ball oracle and against each other (tests/test_pf_kernel.py).
-Compiled with numba's cache (``CACHED``): the first call in a fresh install compiles (~15 CPU s,
+Compiled with numba's cache (``CACHED``): the first call in a fresh install compiles (15-26 CPU s,
 benchmarks/README.md), later processes load the cache; numba is imported only when this module is.
 """
 

@@ -8,7 +8,7 @@ lengths while the numpy route took the new ones; likewise after an edit of :mod:
 
 How: the kernel's file records the digest it was last checked against (``COMPILED_INPUTS``). At
 import, a different digest turns numba's cache off for that process (the kernel is compiled afresh,
-~15 CPU s, and correct), and tests/test_pf_kernel.py fails until the record is updated; updating it
+15-26 CPU s, and correct), and tests/test_pf_kernel.py fails until the record is updated; updating it
 edits the kernel's file, so numba never reads the stale entries again.
 """
 
