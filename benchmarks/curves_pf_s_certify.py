@@ -6,7 +6,9 @@ t ∈ [0, 1], so ρ = 0 and ρ = ∞ are included as limits) times x = κ + (1 �
 proved (split into four up to ``--depth`` times) with a λ chosen by a float screen at the box (the proof does not
 depend on how λ was chosen) or, next to the diagonal ρ = x, with λ = λ₂(ρ, x) (Lemma T). One jsonl row per
 initial box (its proved leaves with their λ, failures, evaluations, CPU-s); a rerun skips the boxes already in the
-file (resumable). ``--summary`` prints the totals: S is certified at ε iff every initial box is proved.
+file (resumable). ``--summary`` prints the totals: S is certified at ε iff every initial box is proved. A finished
+file is committed as ``gzip -n -9`` and entered in ``dpexact/curves/pf_s_certified.py`` (hash, strip, leaves, CPU-s);
+``--max-cpu`` bounds a run's cost (it stops between boxes and resumes later).
 
     nice python benchmarks/curves_pf_s_certify.py --eps 1 --out benchmarks/pf_s_certificate/eps_1.jsonl
     python benchmarks/curves_pf_s_certify.py --eps 1 --out benchmarks/pf_s_certificate/eps_1.jsonl --summary
