@@ -13,6 +13,7 @@ direction, compose, evaluate δ(ε) or invert it, and refine the grid until the 
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from typing import Any
@@ -43,6 +44,8 @@ H_MIN = 2.0**-24
 THETA_MAX = 100.0
 #: compose a subsampled Gaussian by the bulk/tail split (:mod:`.split_composition`); False: one grid for all
 SPLIT = True
+#: leave a direction out of the later passes once its interval lies below another's (:func:`_settle`)
+SETTLE = True
 
 
 def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tuple[Any, int]]]:
@@ -242,7 +245,7 @@ def _split_estimate(laws: dict, h: float, theta: dict[str, float], events: list[
 
 
 def _passes(events: list[Event], directions: tuple[str, ...], budget: float, theta_of: Any, width_of: Any,
-            tolerance: float, hint_of: Any = None) -> tuple[Any, _Pass, dict]:
+            tolerance: float, hint_of: Any = None, below_of: Any = None) -> tuple[Any, _Pass, dict]:
     laws = _laws(events, directions)
     split_mode = SPLIT and hint_of is not None and _splittable(laws)
     cache: dict = {}
@@ -284,16 +287,25 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     costs: list[tuple[float, float]] = []
     result = seed  # every pass is a proved interval, the coarse one too
     stalls = 0
+    # a direction whose whole interval lies below another's is settled: it cannot decide the max, so later passes
+    # leave it out (their interval for the others is one for the max; the settled ends are kept in it)
+    settled: dict[str, tuple[float, float]] = {}
+    if SETTLE and below_of is not None and seed is not None:
+        settled = _settle(p, seed[0], below_of, {})
+    active = {d: v for d, v in laws.items() if d not in settled}
     while True:
         t1 = time.process_time()
-        p = _Pass(laws, h, theta, cache, split=(*hint_of(result or seed), tolerance) if split_mode else None)
+        p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if split_mode else None)
         for _ in range(8):  # θ too large for a window: lower it on that direction and redo the pass
             if not any(p.bad.values()):
                 break
-            theta = {d: (_round_theta(theta[d] / 4) if p.bad[d] else theta[d]) for d in directions}
+            theta = {d: (_round_theta(theta[d] / 4) if p.bad.get(d) else theta[d]) for d in directions}
             cache.clear()
-            p = _Pass(laws, h, theta, cache)
-        now = width_of(p)
+            p = _Pass(active, h, theta, cache)
+        now = _with_settled(width_of(p), settled)
+        if SETTLE and below_of is not None and len(active) > 1:
+            settled = _settle(p, now[0], below_of, settled)
+            active = {d: v for d, v in laws.items() if d not in settled}
         spent = time.process_time() - t1
         costs.append((h, spent))
         history.append({"h": h, "lower": now[0], "upper": now[1], "cpu_seconds": round(spent, 3)})
@@ -314,10 +326,42 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
+    if settled:
+        info["settled"] = {d: {"lower": a, "upper": b} for d, (a, b) in settled.items()}
     if p.split:
         info["split"] = {d: {"K": t.K, "remainder": t.rest, "tilts": list(t.thetas), "coarse_factor": t.m}
                          for d, t in p.split.items()}
     return result, p, info
+
+
+def _only(p: _Pass, d: str) -> _Pass:
+    """The pass restricted to direction d (its measures shared)."""
+    q = copy.copy(p)
+    q.dirs = {d: p.dirs[d]}
+    return q
+
+
+def _settle(p: _Pass, lower: float, below_of: Any, settled: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """``settled`` plus the directions d of p whose quantity (ε_d or δ_d) is certified <= ``lower``, the pass's lower
+    end for the max (``below_of(p_d, x)``: p_d's upper end is <= x). The max is then max(ε_d, the rest's) with
+    ε_d in [0, lower]: a settled direction joins later intervals as (0, lower), sound whichever direction decides
+    (one evaluation per direction, no bisection). At least one direction stays active."""
+    if len(p.dirs) < 2 or not lower > 0:
+        return settled
+    out = dict(settled)
+    for d in p.dirs:
+        if len(out) + 1 < len(settled) + len(p.dirs) and below_of(_only(p, d), lower):
+            out[d] = (0.0, lower)
+    return out
+
+
+def _with_settled(iv: tuple[float, float], settled: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """The max over directions: the active ones' interval joined with the settled ones' (the max's ends are the
+    ends' maxima)."""
+    lo, hi = iv
+    for a, b in settled.values():
+        lo, hi = max(lo, a), max(hi, b)
+    return lo, hi
 
 
 def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float) -> float:
@@ -344,8 +388,11 @@ def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tole
     def hint_of(iv: tuple[float, float]) -> tuple[float, float]:
         return e_lo, (iv[0] if iv[0] > 0 else iv[1] * 1e-3)
 
+    def below_of(p: _Pass, x: float) -> bool:
+        return p.up(e_lo) <= x
+
     (lo, hi), p, info = _passes(events, directions, budget, lambda p, d, a, b: _theta_for_eps(p, e_lo, d, a, b), width,
-                                tolerance, hint_of)
+                                tolerance, hint_of, below_of)
     info["directions"] = {d: {"lower": max(0.0, p.dir_lo(d, e_hi)), "upper": min(1.0, p.dir_up(d, e_lo))} for d in p.dirs}
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
 
@@ -388,5 +435,8 @@ def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, 
         lo, hi = iv
         return (lo + hi) / 2 if math.isfinite(hi) else max(2 * lo, 1.0), t_lo
 
-    (lo, hi), p, info = _passes(events, directions, budget, theta_of, width, tolerance, hint_of)
+    def below_of(p: _Pass, x: float) -> bool:  # p.up(x) <= t_lo: ε_d <= x (as for the upper end of _solve)
+        return p.up(x) <= t_lo
+
+    (lo, hi), p, info = _passes(events, directions, budget, theta_of, width, tolerance, hint_of, below_of)
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
