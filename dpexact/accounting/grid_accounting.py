@@ -320,7 +320,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             stalls = 0
         stalled = stalls >= 2
         met = hi == lo or (math.isfinite(hi) and hi - lo <= tolerance * abs(hi))
-        if met or stalled or h / 2 < H_MIN or (time.process_time() - t0) + 2.5 * spent > budget:
+        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * _predict(costs, h / 2) > budget - (time.process_time() - t0):
             break
         h = _next_step(h, spent, costs, budget - (time.process_time() - t0))
         cache.clear()
@@ -364,16 +364,34 @@ def _with_settled(iv: tuple[float, float], settled: dict[str, tuple[float, float
     return lo, hi
 
 
+def _predict(costs: list[tuple[float, float]], h: float) -> float:
+    """The CPU of a pass at step h, a + b/h fitted to the last two passes (one pass: b/h alone, pessimistic: its
+    fixed work counted as work per cell); a float estimate that decides only how fine to go, never a bound."""
+    h2, c2 = costs[-1]
+    if len(costs) < 2 or costs[-2][0] == h2:
+        return c2 * h2 / h
+    h1, c1 = costs[-2]
+    b = max((c2 - c1) / (1 / h2 - 1 / h1), 0.0)
+    a = max(c2 - b / h2, 0.0)
+    if b == 0.0:  # no measured growth (timing noise): back to the pessimistic one-pass model
+        return c2 * h2 / h
+    return a + b / h
+
+
+#: a pass is started when its predicted CPU times this fits the budget left (the ratio target is a hard cap)
+PASS_SAFETY = 1.3
+
+
 def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float) -> float:
     """The next grid step: h/2, or a smaller power of two when the passes so far say it fits the budget left.
 
-    A pass costs at most about b/h (fixed work counted as work per cell: pessimistic), b read from the last
-    pass. The step skips the halvings whose passes would only
-    be intersected away by the finer one, keeping the predicted cost of the chosen pass below a third of the
-    budget left (the prediction is a float estimate: it decides only how fine to go, never a bound)."""
-    a, b = 0.0, spent * h  # pessimistic: the whole cost per cell
+    Every pass is a proved interval and a finer one all but replaces the coarser ones, so the budget is best spent
+    on few passes: the step is the finest (at most h/16) whose predicted CPU (:func:`_predict`) fits the budget
+    left — all of it from two measured passes on (times :data:`PASS_SAFETY`), half of it after one (whose
+    model is pessimistic)."""
+    share = left / PASS_SAFETY if len(costs) >= 2 else left / 2
     nxt = h / 2
-    while nxt / 2 >= H_MIN and a + b / (nxt / 2) <= left / 3 and nxt > h / 16:
+    while nxt / 2 >= H_MIN and _predict(costs, nxt / 2) <= share and nxt > h / 16:
         nxt /= 2
     return nxt
 
