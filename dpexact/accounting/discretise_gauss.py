@@ -263,9 +263,12 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
 
     The boundaries only decide how tight the end is, never whether it is sound: starting from the centred
     cells b_k = g_k − h/2, a Newton-like step moves each boundary by the mean of its neighbours' offsets
-    β = λ − g (a cell's λ follows its boundaries about one for one), then each boundary is raised by twice
-    the larger residual |β| (plus its error bound) of its two cells, which lifts each λ_k just above g_k.
-    So the losses move by about the residual instead of O(h).
+    β = λ − g (a cell's λ follows its boundaries about one for one); then the chain of cell equations
+    λ_k(b_k, b_{k+1}) = g_k is solved, linearised (:func:`_chain_step`), and each boundary is raised by twice the
+    larger shortfall (g − λ plus its error bound) of its two cells, which lifts each λ_k just above g_k. An end cell
+    (an outer boundary with no effect) keeps its residual; the grid shift s is then re-aimed at it once
+    (:func:`_edge_shift`). So the losses move by about the residual instead of O(h) (measured on a q = 1/1000 bulk:
+    ~1e-5·h to 1e-3·h, against 3e-3·h to 3e-2·h with the averaged step alone).
 
     ``clip``: the outer boundaries are kept within the window [j_lo·h, (j_lo + n)·h] (a part of a split law must
     not reach into the neighbouring part's outputs); the cells are then a partition of the window's outputs."""
