@@ -5,8 +5,10 @@ direction, compose, evaluate δ(ε) or invert it, and refine the grid until the 
   θ* = argmin_{θ>=0} K(θ) − θε with K = Σ count·log E[e^{θL}] (for δ(ε)), or the θ minimising
   ε(θ) = (K(θ) − log δ)/θ (for ε(δ)); K is read from the discretised laws of the previous pass
   (two coarse passes, the second at the first one's θ).
-* Refinement: the step h is halved while the relative width (upper − lower)/upper exceeds the
-  tolerance and the next pass (estimated from the last one: about twice its cost) fits the budget.
+* Refinement: the step h shrinks (by a power of two, :func:`_next_step`) while the relative width
+  (upper − lower)/upper exceeds the tolerance and the next pass (its CPU predicted from the last passes,
+  :func:`_predict`) fits the budget; a direction certified below the max's lower end is left out of the later
+  passes (:func:`_settle`).
 * ε(δ): bisection on floats, each end *certified* by the measures: δ_upper(ε_hi) <= δ and
   δ_lower(ε_lo) > δ, so ε_lo < ε(δ) <= ε_hi.
 """
