@@ -100,12 +100,12 @@ def _g(x, d: int = 9) -> str:
 def markdown(path: str, old: str | None = None) -> str:
     """The README table and summary of a rows file (every number read from it); ``old``: a previous rows file
     whose relative widths are shown beside."""
-    rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+    rows = [_inf_width(json.loads(x)) for x in Path(path).read_text().splitlines() if x.strip()]
     prev = {}
     if old:
         for x in Path(old).read_text().splitlines():
             if x.strip():
-                r = json.loads(x)
+                r = _inf_width(json.loads(x))
                 prev[(r["sigma"], r["q"], r["T"], r["delta"])] = r.get("rel_width")
     key = lambda r: (float(r["sigma"]), -Real_of(r["q"]), r["T"], -float(r["delta"]))  # noqa: E731
     out = ["| σ | q | T | δ | dpexact ε interval | rel. width (target) | before | dpexact CPU s (budget) | dp_accounting ε (CPU s) "
@@ -160,6 +160,15 @@ def markdown(path: str, old: str | None = None) -> str:
                f"{sum(1 for r in rows if r.get('prv_bracket_misses'))}, prv crashes: {crashes}; dpexact errors: "
                f"{sum(1 for r in rows if 'error' in r)}.")
     return "\n".join(out)
+
+
+def _inf_width(r: dict) -> dict:
+    """An interval [x, ∞) has relative width (∞ − x)/∞ = nan in the rows file: it is ∞ (a nan would make every
+    median meaningless)."""
+    w = r.get("rel_width")
+    if w is not None and w != w:
+        r["rel_width"] = math.inf
+    return r
 
 
 def _capped(r: dict) -> bool:

@@ -5,14 +5,17 @@ direction, compose, evaluate δ(ε) or invert it, and refine the grid until the 
   θ* = argmin_{θ>=0} K(θ) − θε with K = Σ count·log E[e^{θL}] (for δ(ε)), or the θ minimising
   ε(θ) = (K(θ) − log δ)/θ (for ε(δ)); K is read from the discretised laws of the previous pass
   (two coarse passes, the second at the first one's θ).
-* Refinement: the step h is halved while the relative width (upper − lower)/upper exceeds the
-  tolerance and the next pass (estimated from the last one: about twice its cost) fits the budget.
+* Refinement: the step h shrinks (by a power of two, :func:`_next_step`) while the relative width
+  (upper − lower)/upper exceeds the tolerance and the next pass (its CPU predicted from the last passes,
+  :func:`_predict`) fits the budget; a direction certified below the max's lower end is left out of the later
+  passes (:func:`_settle`).
 * ε(δ): bisection on floats, each end *certified* by the measures: δ_upper(ε_hi) <= δ and
   δ_lower(ε_lo) > δ, so ε_lo < ε(δ) <= ε_hi.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from typing import Any
@@ -43,6 +46,11 @@ H_MIN = 2.0**-24
 THETA_MAX = 100.0
 #: compose a subsampled Gaussian by the bulk/tail split (:mod:`.split_composition`); False: one grid for all
 SPLIT = True
+#: leave a direction out of the later passes once its interval lies below another's (:func:`_settle`)
+SETTLE = True
+#: the first fine pass's CPU in units of the last coarse pass's, at least (measured 2-3× on the σ = 2, q = 1/1000
+#: DP-SGD rows, whose whole budget is ~0.25 s)
+FIRST_PASS = 2.5
 
 
 def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tuple[Any, int]]]:
@@ -242,7 +250,7 @@ def _split_estimate(laws: dict, h: float, theta: dict[str, float], events: list[
 
 
 def _passes(events: list[Event], directions: tuple[str, ...], budget: float, theta_of: Any, width_of: Any,
-            tolerance: float, hint_of: Any = None) -> tuple[Any, _Pass, dict]:
+            tolerance: float, hint_of: Any = None, below_of: Any = None) -> tuple[Any, _Pass, dict]:
     laws = _laws(events, directions)
     split_mode = SPLIT and hint_of is not None and _splittable(laws)
     cache: dict = {}
@@ -272,7 +280,10 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     free = [d for d in directions if not (split_mode and _split_planned(laws[d], h, theta[d]))]
     while free and max(theta[d] for d in free) > 1 and _pass_estimate({d: laws[d] for d in free}, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
         theta = {d: _round_theta(t / 2) if d in free else t for d, t in theta.items()}
-    if estimate(laws, h, theta, events).seconds > budget - (time.process_time() - t0):
+    # the cell model leaves out a pass's fixed work (windows, saddle points, the lower end's boundary solves), which
+    # decides at the smallest budgets: the first fine pass is taken to cost at least FIRST_PASS × the last coarse one
+    first = max(estimate(laws, h, theta, events).seconds, FIRST_PASS * coarse_cpu)
+    if PASS_SAFETY * first > budget - (time.process_time() - t0):
         # no fine pass fits: the last coarse pass (a proved interval whatever its θ) is the answer
         lo, hi = width_of(p)
         info = {"route": "grid", "h": H_COARSE, "theta": p.theta, "cells": p.cells, "tolerance": tolerance,
@@ -284,16 +295,25 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     costs: list[tuple[float, float]] = []
     result = seed  # every pass is a proved interval, the coarse one too
     stalls = 0
+    # a direction whose whole interval lies below another's is settled: it cannot decide the max, so later passes
+    # leave it out (their interval for the others is one for the max; the settled ends are kept in it)
+    settled: dict[str, tuple[float, float]] = {}
+    if SETTLE and below_of is not None and seed is not None:
+        settled = _settle(p, seed[0], below_of, {})
+    active = {d: v for d, v in laws.items() if d not in settled}
     while True:
         t1 = time.process_time()
-        p = _Pass(laws, h, theta, cache, split=(*hint_of(result or seed), tolerance) if split_mode else None)
+        p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if split_mode else None)
         for _ in range(8):  # θ too large for a window: lower it on that direction and redo the pass
             if not any(p.bad.values()):
                 break
-            theta = {d: (_round_theta(theta[d] / 4) if p.bad[d] else theta[d]) for d in directions}
+            theta = {d: (_round_theta(theta[d] / 4) if p.bad.get(d) else theta[d]) for d in directions}
             cache.clear()
-            p = _Pass(laws, h, theta, cache)
-        now = width_of(p)
+            p = _Pass(active, h, theta, cache)
+        now = _with_settled(width_of(p), settled)
+        if SETTLE and below_of is not None and len(active) > 1:
+            settled = _settle(p, now[0], below_of, settled)
+            active = {d: v for d, v in laws.items() if d not in settled}
         spent = time.process_time() - t1
         costs.append((h, spent))
         history.append({"h": h, "lower": now[0], "upper": now[1], "cpu_seconds": round(spent, 3)})
@@ -308,28 +328,86 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             stalls = 0
         stalled = stalls >= 2
         met = hi == lo or (math.isfinite(hi) and hi - lo <= tolerance * abs(hi))
-        if met or stalled or h / 2 < H_MIN or (time.process_time() - t0) + 2.5 * spent > budget:
+        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * _predict(costs, h / 2) > budget - (time.process_time() - t0):
             break
         h = _next_step(h, spent, costs, budget - (time.process_time() - t0))
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
+    if settled:
+        info["settled"] = {d: {"lower": a, "upper": b} for d, (a, b) in settled.items()}
     if p.split:
         info["split"] = {d: {"K": t.K, "remainder": t.rest, "tilts": list(t.thetas), "coarse_factor": t.m}
                          for d, t in p.split.items()}
     return result, p, info
 
 
+def _only(p: _Pass, d: str) -> _Pass:
+    """The pass restricted to direction d (its measures shared)."""
+    q = copy.copy(p)
+    q.dirs = {d: p.dirs[d]}
+    return q
+
+
+def _settle(p: _Pass, lower: float, below_of: Any, settled: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """``settled`` plus the directions d of p whose quantity (ε_d or δ_d) is certified <= ``lower``, the pass's lower
+    end for the max (``below_of(p_d, x)``: p_d's upper end is <= x). The max is then max(ε_d, the rest's) with
+    ε_d in [0, lower]: a settled direction joins later intervals as (0, lower), sound whichever direction decides
+    (one evaluation per direction, no bisection). At least one direction stays active."""
+    if len(p.dirs) < 2 or not lower > 0:
+        return settled
+    out = dict(settled)
+    for d in p.dirs:
+        if len(out) + 1 < len(settled) + len(p.dirs) and below_of(_only(p, d), lower):
+            out[d] = (0.0, lower)
+    return out
+
+
+def _with_settled(iv: tuple[float, float], settled: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """The max over directions: the active ones' interval joined with the settled ones' (the max's ends are the
+    ends' maxima)."""
+    lo, hi = iv
+    for a, b in settled.values():
+        lo, hi = max(lo, a), max(hi, b)
+    return lo, hi
+
+
+def _predict(costs: list[tuple[float, float]], h: float) -> float:
+    """The CPU of a pass at step h, a + b/h fitted to the last two passes (one pass: b/h alone, pessimistic: its
+    fixed work counted as work per cell), and at least the last pass's CPU grown by GROWTH per halving (two close
+    passes dominated by fixed work fit a tiny b: measured σ = 2, q = 1/100, T = 10^4: 0.163 s, 0.180 s at
+    2^-10, 2^-11, then 1.81 s at 2^-15 where the fit said 0.69 s). A float estimate that decides only how fine to
+    go, never a bound."""
+    h2, c2 = costs[-1]
+    floor = c2 * (h2 / h) ** math.log2(GROWTH)
+    if len(costs) < 2 or costs[-2][0] == h2:
+        return max(c2 * h2 / h, floor)
+    h1, c1 = costs[-2]
+    b = max((c2 - c1) / (1 / h2 - 1 / h1), 0.0)
+    a = max(c2 - b / h2, 0.0)
+    if b == 0.0:  # no measured growth (timing noise): back to the pessimistic one-pass model
+        return max(c2 * h2 / h, floor)
+    return max(a + b / h, floor)
+
+
+#: the least growth of a pass's CPU per halving of h (measured 1.6-2.1× on the DP-SGD rows' fine passes)
+GROWTH = 1.85
+
+
+#: a pass is started when its predicted CPU times this fits the budget left (the ratio target is a hard cap)
+PASS_SAFETY = 1.3
+
+
 def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float) -> float:
     """The next grid step: h/2, or a smaller power of two when the passes so far say it fits the budget left.
 
-    A pass costs at most about b/h (fixed work counted as work per cell: pessimistic), b read from the last
-    pass. The step skips the halvings whose passes would only
-    be intersected away by the finer one, keeping the predicted cost of the chosen pass below a third of the
-    budget left (the prediction is a float estimate: it decides only how fine to go, never a bound)."""
-    a, b = 0.0, spent * h  # pessimistic: the whole cost per cell
+    Every pass is a proved interval and a finer one all but replaces the coarser ones, so the budget is best spent
+    on few passes: the step is the finest (at most h/16) whose predicted CPU (:func:`_predict`) fits the budget
+    left — all of it from two measured passes on (times :data:`PASS_SAFETY`), half of it after one (whose
+    model is pessimistic)."""
+    share = left / PASS_SAFETY if len(costs) >= 2 else left / 2
     nxt = h / 2
-    while nxt / 2 >= H_MIN and a + b / (nxt / 2) <= left / 3 and nxt > h / 16:
+    while nxt / 2 >= H_MIN and _predict(costs, nxt / 2) <= share and nxt > h / 16:
         nxt /= 2
     return nxt
 
@@ -344,8 +422,11 @@ def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tole
     def hint_of(iv: tuple[float, float]) -> tuple[float, float]:
         return e_lo, (iv[0] if iv[0] > 0 else iv[1] * 1e-3)
 
+    def below_of(p: _Pass, x: float) -> bool:
+        return p.up(e_lo) <= x
+
     (lo, hi), p, info = _passes(events, directions, budget, lambda p, d, a, b: _theta_for_eps(p, e_lo, d, a, b), width,
-                                tolerance, hint_of)
+                                tolerance, hint_of, below_of)
     info["directions"] = {d: {"lower": max(0.0, p.dir_lo(d, e_hi)), "upper": min(1.0, p.dir_up(d, e_lo))} for d in p.dirs}
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
 
@@ -388,5 +469,8 @@ def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, 
         lo, hi = iv
         return (lo + hi) / 2 if math.isfinite(hi) else max(2 * lo, 1.0), t_lo
 
-    (lo, hi), p, info = _passes(events, directions, budget, theta_of, width, tolerance, hint_of)
+    def below_of(p: _Pass, x: float) -> bool:  # p.up(x) <= t_lo: ε_d <= x (as for the upper end of _solve)
+        return p.up(x) <= t_lo
+
+    (lo, hi), p, info = _passes(events, directions, budget, theta_of, width, tolerance, hint_of, below_of)
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
