@@ -77,7 +77,8 @@ from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
 from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, free, from_sympy, lcm_of, sub
-from .compact_faces import INFINITE, Root, _exponent, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
+from .compact_faces import (INFINITE, Root, _exponent, alg_env, faces, generator_names, log_interval, log_value, possible,
+                            ratio, same_ratio_classes)
 from .compact_paths import ChartLaw, Unsupported, run_chart
 from .compact_polyfaces import RegionProblem, prove_on_region, u_rows
 from .compact_polytope import region_of
@@ -343,76 +344,125 @@ class CompactBnB:
         rows = chart.fracs.setdefault("rows", {})
         lin = {(side, i): linear_constraints(p, names, rows) for side, paths, idx in
                (("q", chart.paths_q, pq), ("q2", chart.paths_q2, pq2)) for i, p in enumerate(paths) if i in idx}
-        for i in pq:
-            for j in pq2:
-                check_deadline(deadline)
-                key = (i, j)
-                if key not in root.ratios:
-                    root.ratios[key] = ratio(root, i, j)
-                R = root.ratios[key]
-                if R is None:
-                    continue  # P(q)_r = 0 on this path: no loss
-                if _settled(root, key, target, box):
-                    continue  # proved on a box containing this one
-                # the pair's ratio is the law's only where both paths are taken: enclose it there
-                sub_box = narrow(box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale) if self.narrow_paths else box
-                if sub_box is None:
-                    continue  # no point of the box takes this pair of paths
-                if R == INFINITE:
-                    return math.inf, -1, None, None, tops
-                assert isinstance(R, Frac)
-                env = alg_env(root, sub_box, scale)
-                region = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale) if self.narrow_paths else None
-                cur, fixed, loose, face_env, pinned = faces(root, R, sub_box, scale, env, deadline, region)
-                if not loose and not pinned:
-                    if cur.is_zero():
-                        continue
-                    side = const_sign(sub(cur, target), root.space)
-                    if side is None:
-                        raise TooLarge("a face constant against e^target is not decided exactly")
-                    # a face is a level only if it is in the closure of the pair's region (the law's
-                    # values approach it there); a face outside is a loose bound: split the box
-                    face_box = tuple((fixed[c], fixed[c]) if c in fixed else sub_box[c] for c in range(len(box)))
-                    inside = face_in_region(face_box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale)
-                    if side > 0:
-                        if inside:
-                            return math.inf, None, cur, fixed, tops
-                        # the box's face is outside the region: bound R on the region itself
-                        up = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale).ratio_upper(R.num, R.den)
-                        if up is not None and up <= et.a:
-                            continue
-                        if self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
-                            _settle(root, key, target, box)
-                            continue
-                        used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
-                        used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
-                        wide = [c for c in used if widths[c] > 0]
-                        if not wide:
-                            return math.inf, -1, None, None, tops
-                        worst, split = math.inf, max(wide, key=lambda c: widths[c])
-                        continue
-                    if inside:
-                        tops.append((cur, fixed))
+        todo = []
+        for ci, cj in same_ratio_classes(root, pq, pq2):
+            members = [(i, j) for i in ci for j in cj if not _settled(root, (i, j), target, box)]
+            if len(members) > 1 and self._class(root, ci, cj, (pq, pq2), box, kinds, order, lin, scale, target,
+                                                et, deadline, tops):
+                for key in members:
+                    _settle(root, key, target, box)
+                continue
+            todo += members
+        for i, j in todo:
+            check_deadline(deadline)
+            key = (i, j)
+            if key not in root.ratios:
+                root.ratios[key] = ratio(root, i, j)
+            R = root.ratios[key]
+            if R is None:
+                continue  # P(q)_r = 0 on this path: no loss
+            if _settled(root, key, target, box):
+                continue  # proved on a box containing this one
+            # the pair's ratio is the law's only where both paths are taken: enclose it there
+            sub_box = narrow(box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale) if self.narrow_paths else box
+            if sub_box is None:
+                continue  # no point of the box takes this pair of paths
+            if R == INFINITE:
+                return math.inf, -1, None, None, tops
+            assert isinstance(R, Frac)
+            env = alg_env(root, sub_box, scale)
+            region = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale) if self.narrow_paths else None
+            cur, fixed, loose, face_env, pinned = faces(root, R, sub_box, scale, env, deadline, region)
+            if not loose and not pinned:
+                if cur.is_zero():
                     continue
-                v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
-                if (v is None or not (v.b <= et.a)) and region is not None:
-                    up = region.ratio_upper(cur.num, cur.den)  # the pair's region, not only its box
+                side = const_sign(sub(cur, target), root.space)
+                if side is None:
+                    raise TooLarge("a face constant against e^target is not decided exactly")
+                # a face is a level only if it is in the closure of the pair's region (the law's
+                # values approach it there); a face outside is a loose bound: split the box
+                face_box = tuple((fixed[c], fixed[c]) if c in fixed else sub_box[c] for c in range(len(box)))
+                inside = face_in_region(face_box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale)
+                if side > 0:
+                    if inside:
+                        return math.inf, None, cur, fixed, tops
+                    # the box's face is outside the region: bound R on the region itself
+                    up = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale).ratio_upper(R.num, R.den)
                     if up is not None and up <= et.a:
                         continue
-                if (v is None or not (v.b <= et.a)) and region is not None and \
-                        self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
-                    _settle(root, key, target, box)
-                    continue
-                if v is None or not (v.b <= et.a):
-                    b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
-                    # a pinned face above the target: split it (a child's face may be exact)
-                    wide = [c for c in loose if widths[c] > 0] or [c for c in pinned if widths[c] > 0]
+                    if self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
+                        _settle(root, key, target, box)
+                        continue
+                    used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
+                    used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
+                    wide = [c for c in used if widths[c] > 0]
                     if not wide:
                         return math.inf, -1, None, None, tops
-                    if b > worst or split is None:
-                        worst = max(worst, b)
-                        split = max(wide, key=lambda c: widths[c])
+                    worst, split = math.inf, max(wide, key=lambda c: widths[c])
+                    continue
+                if inside:
+                    tops.append((cur, fixed))
+                continue
+            v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
+            if (v is None or not (v.b <= et.a)) and region is not None:
+                up = region.ratio_upper(cur.num, cur.den)  # the pair's region, not only its box
+                if up is not None and up <= et.a:
+                    continue
+            if (v is None or not (v.b <= et.a)) and region is not None and \
+                    self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
+                _settle(root, key, target, box)
+                continue
+            if v is None or not (v.b <= et.a):
+                b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
+                # a pinned face above the target: split it (a child's face may be exact)
+                wide = [c for c in loose if widths[c] > 0] or [c for c in pinned if widths[c] > 0]
+                if not wide:
+                    return math.inf, -1, None, None, tops
+                if b > worst or split is None:
+                    worst = max(worst, b)
+                    split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
+
+    def _class(self, root: Root, ci: list[int], cj: list[int], possible_idx: tuple, box: tuple, kinds: list[str],
+               order: list[int], lin: dict, scale: Fraction, target: Frac, et: Any, deadline: float, tops: list) -> bool:
+        """Whether every pair of a class (paths of each side with the same probability of output r, so one
+        ratio R) is <= target on ``box``: R bounded once on a box containing the union of their regions
+        (the hull of each side's narrowed boxes, intersected). A bound on a superset is a bound, so a
+        True is a proof for each member; False: not shown this way (each pair is then bounded alone)."""
+        check_deadline(deadline)
+        R = ratio(root, ci[0], cj[0])
+        if R is None:
+            return True  # P(q)_r = 0 on every member: no loss
+        if R == INFINITE:
+            return False
+        assert isinstance(R, Frac)
+        hull = box
+        for side, cls, idx in (("q", ci, possible_idx[0]), ("q2", cj, possible_idx[1])):
+            if len(cls) == len(idx):
+                continue  # every path possible on the box: their union covers it
+            parts = [b for b in (narrow(box, kinds, order, lin[(side, i)], scale) for i in cls) if b is not None]
+            if not parts:
+                return True  # no point of the box takes a path of the class
+            hull = tuple((max(h[0], min(b[c][0] for b in parts)), min(h[1], max(b[c][1] for b in parts)))
+                         for c, h in enumerate(hull))
+            if any(lo > hi for lo, hi in hull):
+                return True
+        cur, fixed, loose, face_env, pinned = faces(root, R, hull, scale, alg_env(root, hull, scale), deadline, None)
+        if not loose and not pinned:
+            if cur.is_zero():
+                return True
+            side_sign = const_sign(sub(cur, target), root.space)
+            if side_sign is None or side_sign > 0:
+                return False  # above the target, or undecided: the pairs alone say whether it is a level
+            # a candidate level if the face may meet a member's region on each side (necessary; a face
+            # let through that is outside only makes the tight run prove a looser, still true, bound)
+            face_box = tuple((fixed[c], fixed[c]) if c in fixed else hull[c] for c in range(len(box)))
+            if all(any(face_in_region(face_box, kinds, order, lin[(side, i)], scale) for i in cls)
+                   for side, cls in (("q", ci), ("q2", cj))):
+                tops.append((cur, fixed))
+            return True
+        v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
+        return v is not None and bool(v.b <= et.a)
 
     def _on_region(self, root: Root, R: Frac, box: tuple, rows: list, order: list[int], scale: Fraction,
                    target: Frac, et: Any, deadline: float, tops: list) -> bool:
