@@ -83,6 +83,7 @@ from .compact_paths import ChartLaw, Unsupported, run_chart
 from .compact_polyfaces import RegionProblem, prove_on_region, u_rows
 from .compact_polytope import region_of
 from .compact_regions import linear_constraints, narrow
+from .compact_symmetry import symmetric_law
 from .selection_paths import point_log_ratio
 
 __all__ = ["CompactBnB", "CompactResult", "finite_witness"]
@@ -254,7 +255,10 @@ class CompactBnB:
         else:
             d = [Fraction(nb.sensitivity)] * n
             zfams = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
-        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in range(n)]
+        # a symmetric law on a symmetric offset box: roots (0, 0) and (1, 0) stand for every (r, m)
+        # (a permuted pair has the same log-ratio); the symmetry is proved from the law's paths, not read
+        sym = len(set(d)) == 1 and symmetric_law(mechanism, n, deadline)
+        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in (range(1) if sym else range(n))]
         space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
         out = []
         for zf, chart in charts:
@@ -265,7 +269,7 @@ class CompactBnB:
                 coords = [("L", f"L-{half}")] + [(f"G{a}", "G") for a in range(n) if a != chart.m] + \
                          [(f"Z{a}", "Z") for a in range(n)]
                 box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
-                for r in range(n):
+                for r in range(2) if sym else range(n):
                     out.append((Root(r, chart.m, half, chart, coords, space), box))
         return out, space
 
