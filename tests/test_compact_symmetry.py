@@ -88,17 +88,30 @@ def test_the_symmetry_premise_is_load_bearing(monkeypatch):
 
 
 def test_own_em_at_n5_is_proved_exactly():
-    """Own EM (ops.max shift: 16 paths per chart side at n = 5, one ratio) at its level, with a budget that
-    visiting each pair of paths alone does not meet (measured: undecided in 60 CPU-s)."""
+    """Own EM (ops.max shift: 16 paths per chart side at n = 5, each pair of paths the same ratio) at its
+    level: `undecided` before the two reductions (measured: budget spent in 60 CPU-s, 25 boxes)."""
     m = own_em()
     proof, witness = CompactBnB(seconds=15).bracket(m, 5, parse_neighbourhood("box", m))
     assert proof.details["status"] == "proved" and Real.of(proof.upper) == Real.of(1)
     assert witness is not None and 1 - 1e-6 <= witness.lower_float <= 1
 
 
+def _em_15():
+    return dpexact.define_mechanism("em-1.5", _softmax(["3/2"]), epsilon=1)
+
+
 def test_pairs_with_one_ratio_still_find_a_violation():
-    """Mutation guard for the classes of pairs: an own EM at 3ε/2 shifted by ops.max keeps its level 1.5."""
-    m = dpexact.define_mechanism("em-1.5", _softmax(["3/2"]), epsilon=1)
+    """An own EM at 3ε/2 shifted by ops.max (its pairs of paths in classes of one ratio) keeps its level 1.5."""
+    m = _em_15()
     proof, witness = CompactBnB(seconds=30).bracket(m, 3, parse_neighbourhood("box", m))
     assert proof.details["status"] == "proved" and abs(proof.upper_float - 1.5) < 1e-9
     assert witness is not None and witness.lower_float > 1.5 - 1e-6
+
+
+def test_a_class_answering_without_its_bound_is_caught(monkeypatch):
+    """Mutation: a class of pairs settled without bounding its ratio proves ε = 1 for the 1.5 law (so the
+    test above fails on it)."""
+    monkeypatch.setattr(CompactBnB, "_class", lambda self, *a, **k: True)
+    m = _em_15()
+    proof, _ = CompactBnB(seconds=30).bracket(m, 3, parse_neighbourhood("box", m))
+    assert proof.upper_float < 1.5
