@@ -207,6 +207,7 @@ class CompactBnB:
         boxes, secs = 0, 0.0
         witness = None
         text = claim_text
+        symmetric = all(root.m == 0 for root, _ in roots)  # n >= 2: every chart is visited otherwise
         for _ in range(6):
             res = self.run(roots, space, n, relation, target, deadline)
             boxes, secs = boxes + res.boxes, secs + res.seconds
@@ -227,16 +228,19 @@ class CompactBnB:
                 if res.top_point is not None and res.top_point[1] is not None and witness is None:
                     witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
                 upper = log_upper(const_ball(level, space).upper())
-                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
-            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness), witness
+                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness,
+                                   symmetric), witness
+            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness, symmetric), witness
         return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants",
-                           witness), witness
+                           witness, symmetric), witness
 
     def _proof(self, mechanism: AnyMechanism, n: int, relation: Neighbourhood | str | None, upper: float, exact: str | None, boxes: int, secs: float,
-               status: str, witness: Witness | None = None) -> Proof:
+               status: str, witness: Witness | None = None, symmetric: bool = False) -> Proof:
         domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": relation.describe(), "scores": "R^n",
                   "coverage": f"every real score vector of length {n} (charts q_m = max q, gaps compactified to "
-                              "[0, 1] with their limits), every neighbour, every output"}
+                              "[0, 1] with their limits), every neighbour, every output"
+                              + ("; the roots (r, m) = (0, 0) and (1, 0) stand for every output and chart by the "
+                                 "law's symmetry, proved from its branch paths" if symmetric else "")}
         point = {} if witness is None else {"best_point": {"scores": list(witness.scores),
                                                            "neighbour_scores": list(witness.neighbour_scores),
                                                            "output": witness.output}}
