@@ -115,3 +115,16 @@ def test_a_class_answering_without_its_bound_is_caught(monkeypatch):
     m = _em_15()
     proof, _ = CompactBnB(seconds=30).bracket(m, 3, parse_neighbourhood("box", m))
     assert proof.upper_float < 1.5
+
+
+def test_a_degree_in_t_beyond_the_bound_is_refused_before_flint_sees_it():
+    """A face far out (the soundness benchmark's em-low, reached once the classes change the boxes' order)
+    substituted T^21523359038 into a ratio, and flint's gcd aborted the process: the bound is checked."""
+    from dpexact.verification.proofs.compact_budget import TooLarge
+    from dpexact.verification.proofs.compact_fractions import MAX_T_DEGREE, Space, _reduce
+
+    space = Space(("W0",), 1)
+    w, t = space.ctx.gens()
+    with pytest.raises(TooLarge):
+        _reduce(t ** (MAX_T_DEGREE + 1) + w, t + 2)
+    assert not _reduce(t ** MAX_T_DEGREE + w, t + 2).is_zero()
