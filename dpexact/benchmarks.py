@@ -88,17 +88,18 @@ def _floor(q: np.ndarray) -> Callable[[], Any]:
 
 
 def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: Callable[[str], None] = print,
-                      repeat: int = 7, bracket: bool = True) -> dict:
+                      repeat: int = 7, bracket: bool = True, pmf_only: bool = False) -> dict:
     """PF float vs EM float vs the numpy floor at n = 10, 1e3, 1e4, 1e5, 1e6; PF ball at n = 65 536
     against EM float; the O(n²) recurrence at n = 1e4 against the quadrature (module docstring);
     with ``bracket``, the ε bracket's CPU time on own EM / own PF at n = 3 and 5 (``quick``: 3)
-    against the scope search's (:mod:`.benchmarks_bracket`, measured live in this run).
+    against the scope search's (:mod:`.benchmarks_bracket`, measured live in this run);
+    ``pmf_only``: the first rows only (`dpexact bench --pmf-only`, minutes less on a loaded machine).
 
     ``json_path`` is checked before the first timing and written atomically at the end.
     """
     import dpexact
 
-    from .io import atomic_write_json, check_writable
+    from .io import check_writable
 
     if json_path:
         check_writable(json_path, "json_path")
@@ -123,6 +124,9 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
             echo(f"{family:8s} n={n:>8d}  floor {row['floor_s']*1e3:8.3f} ms  EM {row['em_s']*1e3:8.3f} ms  "
                  f"PF {row['pf_s']*1e3:8.3f} ms  PF/EM = {row['ratio']:5.2f}  EM/floor = {row['em_over_floor']:5.2f}  "
                  f"load {m['load'][0]:.1f}-{m['load'][1]:.1f}")
+    if pmf_only:
+        return _finish({"machine": platform.platform(), "python": platform.python_version(),
+                        "clock": "process_time (CPU)", "repeat": repeat, "rows": rows}, json_path)
     n_ball = 8192 if quick else 65_536
     q = _scores("uniform", n_ball)
     m = interleaved({"em": lambda: em.pmf(q), "ball": lambda: pf.pmf(q, backend="ball")}, repeat=5)
@@ -142,9 +146,14 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
         from .benchmarks_bracket import run_bracket_benchmark
 
         rows.extend(run_bracket_benchmark((3,) if quick else (3, 5), echo=echo))
-    out = {"machine": platform.platform(), "python": platform.python_version(), "clock": "process_time (CPU)",
-           "repeat": repeat, "rows": rows}
+    return _finish({"machine": platform.platform(), "python": platform.python_version(),
+                    "clock": "process_time (CPU)", "repeat": repeat, "rows": rows}, json_path)
+
+
+def _finish(out: dict, json_path: str | None) -> dict:
     if json_path:
+        from .io import atomic_write_json
+
         atomic_write_json(json_path, out, indent=2)
     return out
 

@@ -88,3 +88,27 @@ def test_library_checks_the_path_first(tmp_path):
     blocker.write_text("")
     with pytest.raises(ValueError, match="json_path"):
         benchmarks.run_pmf_benchmark(quick=True, json_path=str(blocker / "x.json"))
+
+
+def test_pmf_only_asks_for_the_pmf_rows_alone(monkeypatch):
+    """--pmf-only reaches run_pmf_benchmark as pmf_only=True; with --accuracy it is refused (exit 2)."""
+    seen = []
+
+    def fake_pmf(quick=False, json_path=None, echo=print, pmf_only=False):
+        seen.append(pmf_only)
+        return {"rows": []}
+
+    monkeypatch.setattr(benchmarks, "run_pmf_benchmark", fake_pmf)
+    assert runner.invoke(app, ["bench", "--pmf-only", "--json"]).exit_code == 0
+    assert runner.invoke(app, ["bench", "--json"]).exit_code == 0
+    assert seen == [True, False]
+    res = runner.invoke(app, ["bench", "--pmf-only", "--accuracy"])
+    assert res.exit_code == 2 and "error: --pmf-only" in res.output
+
+
+def test_pmf_only_rows_are_the_pf_em_floor_rows():
+    """run_pmf_benchmark(pmf_only=True) returns the PF / EM / floor rows and nothing else (quick sizes)."""
+    out = benchmarks.run_pmf_benchmark(quick=True, echo=lambda line: None, repeat=5, pmf_only=True)
+    assert [(r["what"].split(",")[0], r["n"]) for r in out["rows"]] == \
+        [("PF float / EM float", n) for n in (10, 1_000, 10_000, 100_000)] * 2
+    assert all(r["em_over_floor"] > 0 and r["ratio"] > 0 for r in out["rows"])

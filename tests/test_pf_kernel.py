@@ -92,10 +92,10 @@ def test_the_default_route_is_the_kernel_from_its_threshold():
 
 
 def test_pairwise_sums_within_the_stated_summation_error():
-    """The kernel's power sums meet at most log2(n) + 12 roundings per entry (module docstring):
+    """The kernel's power sums meet at most log2(n) + 15 roundings per entry (module docstring):
     against math.fsum (correctly rounded), within (bit_length(n) + 16) u of the sum, the term the
     stated bound uses."""
-    from dpexact.mechanisms.permute_and_flip.quadrature_kernel import _power_sums, _sum_and_squares
+    from dpexact.mechanisms.permute_and_flip.quadrature_sums import power_sums as _power_sums, sum_and_squares as _sum_and_squares
 
     rng = np.random.default_rng(5)
     for n in (1, 7, 8, 129, 1000, 100_003):
@@ -108,6 +108,80 @@ def test_pairwise_sums_within_the_stated_summation_error():
             assert abs(got[k] - exact[k]) <= tol * exact[k] * 1.0000001, (n, k)
         assert abs(s - exact[0]) <= tol * exact[0] and abs(s2 - exact[1]) <= tol * exact[1]
     assert _power_sums(np.array([2.0, 3.0]), 2, 3).tolist() == [5.0, 13.0, 35.0]
+
+
+def test_tiny_sums_and_classes_of_the_one_pass():
+    """The one pass over the weights: the tiny power sums S_3..S_R over CUT < p <= p0 within
+    (bit_length(n) + 16) u of math.fsum, and the other weights split exactly into medium
+    (p0 < p <= p_top, in order) and large (p > p_top)."""
+    from dpexact.mechanisms.permute_and_flip.quadrature_kernel import _tiny_sums_and_classify
+    from dpexact.mechanisms.permute_and_flip.quadrature_rules import CUT, TINY_R
+
+    rng = np.random.default_rng(11)
+    for n in (1, 127, 128, 1000, 1025, 8 * 1024 + 5, 100_003):
+        p = np.exp(-rng.uniform(0, 80, n))
+        p[rng.integers(0, n, max(1, n // 50))] = 2.0**-110  # below CUT: no tiny powers
+        p0, top = 0.01, 0.3
+        pm, med = np.empty(n), np.empty(n, dtype=np.int64)
+        St, pm_m, med_m, large = _tiny_sums_and_classify(p, CUT, p0, top, TINY_R, pm, med)
+        v = np.where((p > CUT) & (p <= p0), p, 0.0)
+        tol = (n.bit_length() + 16) * U
+        for k in range(3, TINY_R + 1):
+            exact = math.fsum(v**k)
+            assert abs(St[k - 3] - exact) <= tol * exact * 1.0000001, (n, k)
+        assert med_m.tolist() == np.flatnonzero((p > p0) & (p <= top)).tolist()
+        assert pm_m.tolist() == p[med_m].tolist()
+        assert large.tolist() == np.flatnonzero(p > top).tolist()
+
+
+def test_kernel_cache_is_keyed_on_what_it_compiles_in():
+    """numba's cache is keyed on the kernel's file only: the digest of the rules and constants it
+    compiles in from other modules must be the one recorded there (else the cache is off), and the
+    digest moves when a constant, a constant a rule reads, or a rule changes."""
+    from dpexact.mechanisms.permute_and_flip import quadrature_kernel as qk, quadrature_kernel_key as key, quadrature_rules
+
+    assert key.digest() == qk.COMPILED_INPUTS, "update COMPILED_INPUTS in quadrature_kernel.py to key.digest()"
+    assert qk.CACHED
+    consts = key.foreign_constants()
+    assert key.digest(constants=consts | {"TINY_R": consts["TINY_R"] + 1}) != qk.COMPILED_INPUTS
+    saved = quadrature_rules.KF_MAX  # read by series_lengths
+    quadrature_rules.KF_MAX = saved + 1
+    try:
+        assert key.digest() != qk.COMPILED_INPUTS
+    finally:
+        quadrature_rules.KF_MAX = saved
+
+    def threshold(k, target, T, lT, l2P, lS):  # a rule with another body
+        return 0.0
+
+    import numba
+
+    from dpexact.mechanisms.permute_and_flip import quadrature_sums
+
+    # every compiled function of quadrature_sums is compiled into the kernel: all of them are digested
+    compiled = {v.py_func for v in vars(quadrature_sums).values() if isinstance(v, numba.core.registry.CPUDispatcher)}
+    assert compiled and compiled <= set(key.FOREIGN_FUNCTIONS)
+    funcs = tuple(threshold if f is quadrature_rules.threshold else f for f in key.FOREIGN_FUNCTIONS)
+    assert key.digest(functions=funcs) != qk.COMPILED_INPUTS
+    assert key.digest() == qk.COMPILED_INPUTS
+
+
+def test_a_different_digest_turns_the_cache_off():
+    """With the digest of other rules (monkeypatched before the kernel is imported), the kernel's
+    functions are compiled without numba's on-disk cache; with the recorded one, with it."""
+    code = ("import sys\n"
+            "from dpexact.mechanisms.permute_and_flip import quadrature_kernel_key as key\n"
+            "if sys.argv[1] == 'other':\n"
+            "    key.digest = lambda *a, **k: 'other rules'\n"
+            "from dpexact.mechanisms.permute_and_flip import quadrature_kernel as qk\n"
+            "print(qk.CACHED, type(qk.pf_kernel._cache).__name__, type(qk._tiny_sums_and_classify._cache).__name__)\n")
+    out = {}
+    for which in ("other", "recorded"):
+        r = subprocess.run([sys.executable, "-c", code, which], cwd=REPO, capture_output=True, text=True,
+                           env={"PYTHONPATH": str(REPO), "PATH": ""}, check=True)
+        out[which] = r.stdout.split()
+    assert out["other"] == ["False", "NullCache", "NullCache"]
+    assert out["recorded"][0] == "True" and out["recorded"][1] != "NullCache"
 
 
 def test_kernel_off_gives_the_numpy_route_and_no_numba():

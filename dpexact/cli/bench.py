@@ -24,6 +24,8 @@ def register(app: typer.Typer) -> None:
         output: Optional[str] = typer.Option(None, "--output", "-o", help="write the results as JSON to this file"),
         accuracy: bool = typer.Option(False, "--accuracy", help="PF float/recurrence vs ball on DPBench instead of timings"),
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
+        pmf_only: bool = typer.Option(False, "--pmf-only",
+                                      help="the PF / EM / floor rows only (no ball, recurrence or bracket rows)"),
     ) -> None:
         """Time PF (float, ball, recurrence) against EM and a bare-numpy floor in one run, as CPU-time
         ratios (median of 7 interleaved rounds, load shown), and the ε bracket on own EM / PF
@@ -40,6 +42,8 @@ def register(app: typer.Typer) -> None:
             _fail("--data: the DPBench directory is read by --accuracy only (the timings use generated scores)")
         if quick and accuracy:
             _fail("--quick: applies to the timings, not to --accuracy (which reads every DPBench file)")
+        if pmf_only and accuracy:
+            _fail("--pmf-only: applies to the timings, not to --accuracy")
         target = None
         if output is not None:
             try:
@@ -54,7 +58,8 @@ def register(app: typer.Typer) -> None:
             else:
                 from ..benchmarks import run_pmf_benchmark
 
-                result = run_pmf_benchmark(quick=quick, echo=echo)
+                result = run_pmf_benchmark(quick=quick, echo=echo, pmf_only=True) if pmf_only \
+                    else run_pmf_benchmark(quick=quick, echo=echo)
         except (ValueError, TypeError, OSError) as exc:
             _fail(str(exc), code=1)
         from ..schemas import document

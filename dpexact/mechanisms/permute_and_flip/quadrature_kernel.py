@@ -12,20 +12,20 @@ What differs from the numpy route is only the order of floating-point operations
 a-priori rounding term both routes state:
 
 * every sum of many positive terms (``S``, ``S_2``, the power sums, the large weights' sums) is
-  pairwise as numpy's is: blocks of 128 summed by 8 interleaved accumulators (depth <= 15 + 3), the
-  block sums combined by a binary counter (depth <= log2(blocks) + 1), so an entry meets at most
-  ``log2 n + 12 <= bit_length(n) + 16`` roundings, the count the stated bound assumes;
+  pairwise in lanes (:mod:`.quadrature_sums`): at most ``log2 n + 15 <= bit_length(n) + 16`` roundings an
+  entry, the count the stated bound assumes;
 * ``G``'s series by Horner instead of a power table (a positive sum either way: <= 2K roundings,
   inside the ``8(K + K_F)u`` term); ``p^k`` by repeated products as the numpy route's loop does;
 * the large weights' log factors as products of 16 before one log (4u per factor, stated in both routes).
 
-The constants of :mod:`.quadrature_rules` (``TINY_R``, ``KMAX``, ...) are compiled in: numba's cache is
-keyed on this file, so after editing them touch this file (or clear ``__pycache__``), else a cached
-kernel keeps the old values (its own bound stays consistent with them; the two routes' classes would
-not).
+The constants and rules of :mod:`.quadrature_rules` (``TINY_R``, ``KMAX``, ``tiny_threshold``, ...) are
+compiled in, and numba's cache is keyed on this file only: ``COMPILED_INPUTS`` records the digest of
+everything compiled in from other modules (:mod:`.quadrature_kernel_key`); a different digest at
+import turns the cache off (compiled afresh, never stale) until the record is updated, which a test
+asks for.
 
 Both routes are tested against the ball oracle and against each other (tests/test_pf_kernel.py).
-Compiled with ``cache=True``: the first call in a fresh install compiles (seconds, reported in
+Compiled with numba's cache (``CACHED``): the first call in a fresh install compiles (15-26 CPU s,
 benchmarks/README.md), later processes load the cache; numba is imported only when this module is.
 """
 
@@ -40,11 +40,17 @@ import numpy as np
 from ...numbers.gauss_legendre import nodes_float
 from .quadrature import MAX_NODES, U, QuadratureReport, _truncation
 from . import quadrature_rules as rules
+from .quadrature_kernel_key import digest
+from .quadrature_sums import BLOCK, GROUP, counter_total, fold, levels, power_sums, sum_and_squares
 from .quadrature_rules import CUT, GROUP_MIN, KMAX, TINY_J, TINY_K, TINY_R
 
-__all__ = ["pf_pmf_quadrature_kernel", "pf_kernel", "N_REPORT"]
+__all__ = ["pf_pmf_quadrature_kernel", "pf_kernel", "N_REPORT", "COMPILED_INPUTS", "CACHED"]
 
-_jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+#: digest (:mod:`.quadrature_kernel_key`) of the rules and constants this file was last checked against
+COMPILED_INPUTS = "c2c036b3f0c104d6"
+CACHED = digest() == COMPILED_INPUTS  # else numba's cache could hold code compiled from other rules
+
+_jit = numba.njit(cache=CACHED, nogil=True, error_model="numpy")
 
 _trunc = _jit(_truncation)
 _log_ratio = _jit(rules.log_ratio)
@@ -53,158 +59,73 @@ _tiny_threshold = _jit(rules.tiny_threshold)
 _series_lengths = _jit(rules.series_lengths)
 _node_rule = _jit(rules.node_rule)
 
-BLOCK = 128
 N_REPORT = 19  # the report vector's length (see pf_kernel)
-LOG_HERE = 64  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
+LOG_HERE = 128  # medium weights up to this count get their log-pmf in the kernel (pf_kernel)
 PROD = 16  # large-weight factors multiplied before one log (pf_kernel)
-
-
-_inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
-
-
-@_inline
-def _levels(n):
-    """Binary-counter levels for n entries: the counter of ``ceil(n/BLOCK)`` block sums never carries
-    beyond level ``bit_length(blocks)`` (a zeroed 64-level stack cost ~0.3 µs a sum at n = 10^3)."""
-    blocks = (n + BLOCK - 1) // BLOCK
-    lv = 1
-    while blocks:
-        blocks >>= 1
-        lv += 1
-    return lv
-
-
-@_inline
-def _counter_total(stack, occ, R):
-    """The counter's partial sums added from the lowest level up (an entry meets <= levels + 1 more)."""
-    out = np.zeros(R)
-    first = True
-    for lv in range(occ.size):
-        if occ[lv]:
-            for r in range(R):
-                out[r] = stack[lv, r] if first else out[r] + stack[lv, r]
-            first = False
-    return out
-
-
-@_jit
-def _power_sums(v, m, R):
-    """``[Σ v^1, ..., Σ v^R]`` over ``v[:m]``, pairwise (module docstring): per block of 128 entries
-    the powers in a block buffer (one vectorised product per r), summed by 8 interleaved scalar
-    accumulators and a 3-level tree; the block sums go through the binary counter."""
-    levels = _levels(m)
-    stack = np.zeros((levels, R))
-    occ = np.zeros(levels, dtype=np.bool_)
-    pw = np.zeros(BLOCK + 8)
-    blk = np.empty(R)
-    for lo in range(0, m, BLOCK):
-        b = min(BLOCK, m - lo)
-        b8 = -(-b // 8) * 8
-        for j in range(b):
-            pw[j] = v[lo + j]
-        for j in range(b, b8):  # a short last group padded with zeros (they add nothing)
-            pw[j] = 0.0
-        for r in range(R):
-            if r:
-                for j in range(b):
-                    pw[j] *= v[lo + j]
-            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-            for j in range(0, b8, 8):
-                a0 += pw[j]
-                a1 += pw[j + 1]
-                a2 += pw[j + 2]
-                a3 += pw[j + 3]
-                a4 += pw[j + 4]
-                a5 += pw[j + 5]
-                a6 += pw[j + 6]
-                a7 += pw[j + 7]
-            blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-        lv = 0
-        while occ[lv]:
-            for r in range(R):
-                blk[r] = stack[lv, r] + blk[r]
-            occ[lv] = False
-            lv += 1
-        for r in range(R):
-            stack[lv, r] = blk[r]
-        occ[lv] = True
-    return _counter_total(stack, occ, R)
 
 
 @_jit
 def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
     """One pass over the weights: the tiny class's power sums ``[Σ v^3, ..., Σ v^R]`` (``v = p`` where
-    ``cut < p <= p0``, 0 elsewhere) and the compaction of the others. Returns ``(sums, pm[:m], med[:m],
-    large)``: the medium weights ``p0 < p <= p_top`` (values and indices, in order, in the scratch
-    buffers ``pm``/``med`` of size >= n) and the indices of the large ones ``p > p_top``.
+    ``cut < p <= p0``, 0 elsewhere; ``R = TINY_R``, compiled in) and the compaction of the others.
+    Returns ``(sums, pm[:m], med[:m], large)``: the medium weights ``p0 < p <= p_top`` (values and
+    indices, in order, in the scratch buffers ``pm``/``med`` of size >= n) and the indices of the
+    large ones ``p > p_top``.
 
-    Per block of 128: the masked weights (a vectorised select, counting the tiny and the other
-    entries), their powers and sums pairwise as :func:`_power_sums` (8 accumulators, the binary
-    counter: within the stated ``(bit_length(n) + 16)u``) unless no entry is tiny, then the indices of
-    the entries above ``p0`` appended: by a branch where they are fewer than 1 in 8 (rarely
-    mispredicted: 4.7 µs against 6.6 µs branch-free at n = 10^4 uniform, 6.5 % medium), else
-    branch-free (every index stored at the next free slot, the slot taken only where ``p > p0``: a
-    coin-flip test costs no misprediction); the few large ones are moved out of the list afterwards. CUT keeps every power normal (subnormal products
-    cost ~100× on x86). One pass where a separate sum pass and a compaction (with its own count pass)
-    cost ~25 % more at n = 10^4 (measured)."""
+    Per block of 128, one vectorised loop selects the tiny weights (others count as 0, an exact no-op
+    in a lane), counts the entries above ``p0`` and adds the powers into 128 lanes per power (the loop
+    over the compiled-in R is unrolled; :mod:`.quadrature_sums`: within the stated
+    ``(bit_length(n) + 16)u``; 7 % less at n = 10^4 uniform than a select loop then a power loop
+    skipped in blocks without tiny weights, 3 % more at 10^5 spread, measured); then the indices of
+    the entries above ``p0`` are appended: by a branch where
+    they are fewer than 1 in 8 (rarely mispredicted: 4.7 µs against 6.6 µs branch-free at n = 10^4
+    uniform, 6.5 % medium), else branch-free (every index stored at the next free slot, the slot
+    taken only where ``p > p0``: a coin-flip test costs no misprediction); the few large ones are
+    moved out of the list afterwards. CUT keeps every power normal (subnormal products cost ~100× on
+    x86). One pass where a separate sum pass and a compaction (with its own count pass) cost ~25 %
+    more at n = 10^4 (measured). Blocks are read through slices: an index ``lo + j`` would be
+    checked for wraparound and turn the loads into gathers (2-3× slower, measured)."""
+    if R != TINY_R:  # the power loop's count is compiled in (unrolled): refuse any other
+        raise ValueError("R must be TINY_R")
     n = p.size
-    R1 = R - 2
-    levels = _levels(n)
-    stack = np.zeros((levels, R1))
-    occ = np.zeros(levels, dtype=np.bool_)
-    vb = np.zeros(BLOCK)
-    pw = np.zeros(BLOCK)
-    blk = np.empty(R1)
+    R1 = TINY_R - 2
+    stack = np.zeros((levels(n), R1))
+    occ = np.zeros(stack.shape[0], dtype=np.bool_)
+    acc = np.zeros((R1, BLOCK))
     k = np.uint64(0)
-    for lo in range(0, n, BLOCK):
-        b = min(BLOCK, n - lo)
-        c_tiny = 0
-        c_over = 0
-        for j in range(b):
-            v = p[lo + j]
-            t = (v > cut) & (v <= p0)
-            vb[j] = v if t else 0.0
-            c_tiny += t
-            c_over += v > p0
-        if 8 * c_over > b:  # dense: branch-free (the test is a coin flip)
-            for i in range(lo, lo + b):
-                med[k] = i
-                k += np.uint64(p[i] > p0)
-        elif c_over:  # sparse (the common case with the tiny class): a branch, rarely mispredicted
-            for i in range(lo, lo + b):
-                if p[i] > p0:
-                    med[k] = i
-                    k += np.uint64(1)
-        if c_tiny == 0:
-            continue
-        for j in range(b, BLOCK):  # a short last block padded with zeros (they add nothing)
-            vb[j] = 0.0
-        for j in range(BLOCK):
-            pw[j] = vb[j] * vb[j] * vb[j]
-        for r in range(R1):
-            if r:
-                for j in range(BLOCK):
-                    pw[j] *= vb[j]
-            a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-            for j in range(0, BLOCK, 8):
-                a0 += pw[j]
-                a1 += pw[j + 1]
-                a2 += pw[j + 2]
-                a3 += pw[j + 3]
-                a4 += pw[j + 4]
-                a5 += pw[j + 5]
-                a6 += pw[j + 6]
-                a7 += pw[j + 7]
-            blk[r] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-        lv = 0
-        while occ[lv]:
-            for r in range(R1):
-                blk[r] = stack[lv, r] + blk[r]
-            occ[lv] = False
-            lv += 1
-        for r in range(R1):
-            stack[lv, r] = blk[r]
-        occ[lv] = True
+    for g in range(0, n, GROUP):
+        for lo in range(g, min(n, g + GROUP), BLOCK):
+            b = min(BLOCK, n - lo)
+            src = p[lo:lo + b]
+            c_over = 0
+            if b == BLOCK:
+                for j in range(BLOCK):  # select, count and accumulate the powers in one vectorised loop
+                    v = src[j]
+                    c_over += v > p0
+                    ve = v if (v > cut) & (v <= p0) else 0.0
+                    w = ve * ve * ve
+                    for r in range(R1):
+                        acc[r, j] += w
+                        w *= ve
+            else:
+                for j in range(b):
+                    v = src[j]
+                    c_over += v > p0
+                    ve = v if (v > cut) & (v <= p0) else 0.0
+                    w = ve * ve * ve
+                    for r in range(R1):
+                        acc[r, j] += w
+                        w *= ve
+            if 8 * c_over > b:  # dense: branch-free (the test is a coin flip)
+                for j in range(b):
+                    med[k] = lo + j
+                    k += np.uint64(src[j] > p0)
+            elif c_over:  # sparse (the common case with the tiny class): a branch, rarely mispredicted
+                for j in range(b):
+                    if src[j] > p0:
+                        med[k] = lo + j
+                        k += np.uint64(1)
+        fold(acc, R1, stack, occ)
     nb = np.int64(k)
     nl = 0
     for j in range(nb):
@@ -222,59 +143,7 @@ def _tiny_sums_and_classify(p, cut, p0, p_top, R, pm, med):
             m += 1
     for j in range(m):
         pm[j] = p[med[j]]
-    return _counter_total(stack, occ, R1), pm[:m], med[:m], large
-
-
-@_jit
-def _sum_and_squares(p):
-    """``(Σ p, Σ p²)`` pairwise (module docstring), read once: 8 + 8 interleaved accumulators per
-    block of 128, the block sums through the binary counter."""
-    n = p.size
-    levels = _levels(n)
-    stack = np.zeros((levels, 2))
-    occ = np.zeros(levels, dtype=np.bool_)
-    blk = np.empty(2)
-    tail = np.zeros(8)
-    for lo in range(0, n, BLOCK):
-        b = min(BLOCK, n - lo)
-        hi8 = lo + b // 8 * 8
-        a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = 0.0
-        c0 = c1 = c2 = c3 = c4 = c5 = c6 = c7 = 0.0
-        for j in range(lo, hi8, 8):
-            v0, v1, v2, v3, v4, v5, v6, v7 = p[j], p[j + 1], p[j + 2], p[j + 3], p[j + 4], p[j + 5], p[j + 6], p[j + 7]
-            a0 += v0
-            a1 += v1
-            a2 += v2
-            a3 += v3
-            a4 += v4
-            a5 += v5
-            a6 += v6
-            a7 += v7
-            c0 += v0 * v0
-            c1 += v1 * v1
-            c2 += v2 * v2
-            c3 += v3 * v3
-            c4 += v4 * v4
-            c5 += v5 * v5
-            c6 += v6 * v6
-            c7 += v7 * v7
-        for k in range(8):  # the remainder's k-th entry goes to accumulator k
-            tail[k] = p[hi8 + k] if hi8 + k < lo + b else 0.0
-        a0, a1, a2, a3 = a0 + tail[0], a1 + tail[1], a2 + tail[2], a3 + tail[3]
-        a4, a5, a6 = a4 + tail[4], a5 + tail[5], a6 + tail[6]
-        c0, c1, c2, c3 = c0 + tail[0] * tail[0], c1 + tail[1] * tail[1], c2 + tail[2] * tail[2], c3 + tail[3] * tail[3]
-        c4, c5, c6 = c4 + tail[4] * tail[4], c5 + tail[5] * tail[5], c6 + tail[6] * tail[6]
-        blk[0] = ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
-        blk[1] = ((c0 + c1) + (c2 + c3)) + ((c4 + c5) + (c6 + c7))
-        lv = 0
-        while occ[lv]:
-            blk[0] = stack[lv, 0] + blk[0]
-            blk[1] = stack[lv, 1] + blk[1]
-            occ[lv] = False
-            lv += 1
-        stack[lv, 0], stack[lv, 1] = blk[0], blk[1]
-        occ[lv] = True
-    return _counter_total(stack, occ, 2)
+    return counter_total(stack, occ, R1), pm[:m], med[:m], large
 
 
 @_jit
@@ -326,7 +195,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     one for every entry's pmf and log-pmf, the medium weights (``p_0 < p <= p_L``) are compacted once."""
     n = x.size
     rep = np.zeros(N_REPORT)
-    s12 = _sum_and_squares(p)
+    s12 = sum_and_squares(p)
     S, S2 = s12[0], s12[1]
     s_err = (nbits + 16) * U * S  # pairwise summation
     P, S_lo = S + s_err, S - s_err
@@ -355,7 +224,7 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
 
     S1, S2_L = S, 0.0
     if nl:
-        l12 = _power_sums(pl, nl, 2)
+        l12 = power_sums(pl, nl, 2)
         S1 = S - l12[0]
         S2_L = l12[1]
         S2 -= S2_L
@@ -363,12 +232,12 @@ def pf_kernel(x, p, L, target, nbits, XI, OM, have, pm_buf, med_buf):
     K_F, K_pre = 2, 1
     S1_med = 0.0
     if m:
-        S1_med = _power_sums(pm, m, 1)[0]
+        S1_med = power_sums(pm, m, 1)[0]
         K_F, K_pre = _series_lengths(p_M, S1_med, target, T, lT, l2P, lS)
     rows = max(K_F + 1, K_pre)
     Sk = np.zeros(K_F + 2)
     if m:
-        Sk[1:] = _power_sums(pm, m, K_F + 1)
+        Sk[1:] = power_sums(pm, m, K_F + 1)
     KL = max(K_F, TINY_R)  # log F's series: the tiny sums up to R, the medium ones up to K_F
     S_terms = np.zeros(KL)
     S_terms[0], S_terms[1] = S1, S2
