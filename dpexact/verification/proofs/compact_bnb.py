@@ -46,6 +46,11 @@ symmetry: every output and every chart is visited).
   monomial), recursively down to exact constants; a pair proved so on a box is settled on every
   sub-box (PF / RNM-exponential at n = 3: every pair on the root boxes).
 
+* **Fewer roots and pairs**: a law whose symmetry is proved from its paths (:mod:`.compact_symmetry`) on an
+  offset box equal in every coordinate visits roots (r, m) = (0, 0) and (1, 0) only; pairs of paths whose
+  output-r probabilities are the same fractions on each side (EM shifted by ``ops.max``) are a class of one
+  ratio, bounded once on the hull of the members' narrowed boxes (a superset of their regions).
+
 The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
 takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
 is below the target, ``log-ratio <= target`` holds for every real score vector: the upper end is the
