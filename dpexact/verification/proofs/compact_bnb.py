@@ -46,6 +46,11 @@ symmetry: every output and every chart is visited).
   monomial), recursively down to exact constants; a pair proved so on a box is settled on every
   sub-box (PF / RNM-exponential at n = 3: every pair on the root boxes).
 
+* **Fewer roots and pairs**: a law whose symmetry is proved from its paths (:mod:`.compact_symmetry`) on an
+  offset box equal in every coordinate visits roots (r, m) = (0, 0) and (1, 0) only; pairs of paths whose
+  output-r probabilities are the same fractions on each side (EM shifted by ``ops.max``) are a class of one
+  ratio, bounded once on the hull of the members' narrowed boxes (a superset of their regions).
+
 The bound of a box is the maximum over the pairs of paths possible on it: every point of the box
 takes one path on each side, so this bounds the log-ratio without smoothing a jump. When every box
 is below the target, ``log-ratio <= target`` holds for every real score vector: the upper end is the
@@ -77,11 +82,13 @@ from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
 from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, free, from_sympy, lcm_of, sub
-from .compact_faces import INFINITE, Root, _exponent, alg_env, faces, generator_names, log_interval, log_value, possible, ratio
+from .compact_faces import (INFINITE, Root, _exponent, alg_env, faces, generator_names, log_interval, log_value, possible,
+                            ratio, same_ratio_classes)
 from .compact_paths import ChartLaw, Unsupported, run_chart
 from .compact_polyfaces import RegionProblem, prove_on_region, u_rows
 from .compact_polytope import region_of
 from .compact_regions import linear_constraints, narrow
+from .compact_symmetry import symmetric_law
 from .selection_paths import point_log_ratio
 
 __all__ = ["CompactBnB", "CompactResult", "finite_witness"]
@@ -205,6 +212,7 @@ class CompactBnB:
         boxes, secs = 0, 0.0
         witness = None
         text = claim_text
+        symmetric = all(root.m == 0 for root, _ in roots)  # n >= 2: every chart is visited otherwise
         for _ in range(6):
             res = self.run(roots, space, n, relation, target, deadline)
             boxes, secs = boxes + res.boxes, secs + res.seconds
@@ -225,16 +233,19 @@ class CompactBnB:
                 if res.top_point is not None and res.top_point[1] is not None and witness is None:
                     witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
                 upper = log_upper(const_ball(level, space).upper())
-                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
-            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness), witness
+                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness,
+                                   symmetric), witness
+            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness, symmetric), witness
         return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants",
-                           witness), witness
+                           witness, symmetric), witness
 
     def _proof(self, mechanism: AnyMechanism, n: int, relation: Neighbourhood | str | None, upper: float, exact: str | None, boxes: int, secs: float,
-               status: str, witness: Witness | None = None) -> Proof:
+               status: str, witness: Witness | None = None, symmetric: bool = False) -> Proof:
         domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": relation.describe(), "scores": "R^n",
                   "coverage": f"every real score vector of length {n} (charts q_m = max q, gaps compactified to "
-                              "[0, 1] with their limits), every neighbour, every output"}
+                              "[0, 1] with their limits), every neighbour, every output"
+                              + ("; the roots (r, m) = (0, 0) and (1, 0) stand for every output and chart by the "
+                                 "law's symmetry, proved from its branch paths" if symmetric else "")}
         point = {} if witness is None else {"best_point": {"scores": list(witness.scores),
                                                            "neighbour_scores": list(witness.neighbour_scores),
                                                            "output": witness.output}}
@@ -253,7 +264,10 @@ class CompactBnB:
         else:
             d = [Fraction(nb.sensitivity)] * n
             zfams = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
-        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in range(n)]
+        # a symmetric law on a symmetric offset box: roots (0, 0) and (1, 0) stand for every (r, m)
+        # (a permuted pair has the same log-ratio); the symmetry is proved from the law's paths, not read
+        sym = len(set(d)) == 1 and symmetric_law(mechanism, n, deadline)
+        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in (range(1) if sym else range(n))]
         space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
         out = []
         for zf, chart in charts:
@@ -264,7 +278,7 @@ class CompactBnB:
                 coords = [("L", f"L-{half}")] + [(f"G{a}", "G") for a in range(n) if a != chart.m] + \
                          [(f"Z{a}", "Z") for a in range(n)]
                 box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
-                for r in range(n):
+                for r in range(2) if sym else range(n):
                     out.append((Root(r, chart.m, half, chart, coords, space), box))
         return out, space
 
@@ -343,76 +357,125 @@ class CompactBnB:
         rows = chart.fracs.setdefault("rows", {})
         lin = {(side, i): linear_constraints(p, names, rows) for side, paths, idx in
                (("q", chart.paths_q, pq), ("q2", chart.paths_q2, pq2)) for i, p in enumerate(paths) if i in idx}
-        for i in pq:
-            for j in pq2:
-                check_deadline(deadline)
-                key = (i, j)
-                if key not in root.ratios:
-                    root.ratios[key] = ratio(root, i, j)
-                R = root.ratios[key]
-                if R is None:
-                    continue  # P(q)_r = 0 on this path: no loss
-                if _settled(root, key, target, box):
-                    continue  # proved on a box containing this one
-                # the pair's ratio is the law's only where both paths are taken: enclose it there
-                sub_box = narrow(box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale) if self.narrow_paths else box
-                if sub_box is None:
-                    continue  # no point of the box takes this pair of paths
-                if R == INFINITE:
-                    return math.inf, -1, None, None, tops
-                assert isinstance(R, Frac)
-                env = alg_env(root, sub_box, scale)
-                region = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale) if self.narrow_paths else None
-                cur, fixed, loose, face_env, pinned = faces(root, R, sub_box, scale, env, deadline, region)
-                if not loose and not pinned:
-                    if cur.is_zero():
-                        continue
-                    side = const_sign(sub(cur, target), root.space)
-                    if side is None:
-                        raise TooLarge("a face constant against e^target is not decided exactly")
-                    # a face is a level only if it is in the closure of the pair's region (the law's
-                    # values approach it there); a face outside is a loose bound: split the box
-                    face_box = tuple((fixed[c], fixed[c]) if c in fixed else sub_box[c] for c in range(len(box)))
-                    inside = face_in_region(face_box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale)
-                    if side > 0:
-                        if inside:
-                            return math.inf, None, cur, fixed, tops
-                        # the box's face is outside the region: bound R on the region itself
-                        up = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale).ratio_upper(R.num, R.den)
-                        if up is not None and up <= et.a:
-                            continue
-                        if self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
-                            _settle(root, key, target, box)
-                            continue
-                        used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
-                        used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
-                        wide = [c for c in used if widths[c] > 0]
-                        if not wide:
-                            return math.inf, -1, None, None, tops
-                        worst, split = math.inf, max(wide, key=lambda c: widths[c])
-                        continue
-                    if inside:
-                        tops.append((cur, fixed))
+        todo = []
+        for ci, cj in same_ratio_classes(root, pq, pq2):
+            members = [(i, j) for i in ci for j in cj if not _settled(root, (i, j), target, box)]
+            if len(members) > 1 and self._class(root, ci, cj, (pq, pq2), box, kinds, order, lin, scale, target,
+                                                et, deadline, tops):
+                for key in members:
+                    _settle(root, key, target, box)
+                continue
+            todo += members
+        for i, j in todo:
+            check_deadline(deadline)
+            key = (i, j)
+            if key not in root.ratios:
+                root.ratios[key] = ratio(root, i, j)
+            R = root.ratios[key]
+            if R is None:
+                continue  # P(q)_r = 0 on this path: no loss
+            if _settled(root, key, target, box):
+                continue  # proved on a box containing this one
+            # the pair's ratio is the law's only where both paths are taken: enclose it there
+            sub_box = narrow(box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale) if self.narrow_paths else box
+            if sub_box is None:
+                continue  # no point of the box takes this pair of paths
+            if R == INFINITE:
+                return math.inf, -1, None, None, tops
+            assert isinstance(R, Frac)
+            env = alg_env(root, sub_box, scale)
+            region = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale) if self.narrow_paths else None
+            cur, fixed, loose, face_env, pinned = faces(root, R, sub_box, scale, env, deadline, region)
+            if not loose and not pinned:
+                if cur.is_zero():
                     continue
-                v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
-                if (v is None or not (v.b <= et.a)) and region is not None:
-                    up = region.ratio_upper(cur.num, cur.den)  # the pair's region, not only its box
+                side = const_sign(sub(cur, target), root.space)
+                if side is None:
+                    raise TooLarge("a face constant against e^target is not decided exactly")
+                # a face is a level only if it is in the closure of the pair's region (the law's
+                # values approach it there); a face outside is a loose bound: split the box
+                face_box = tuple((fixed[c], fixed[c]) if c in fixed else sub_box[c] for c in range(len(box)))
+                inside = face_in_region(face_box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale)
+                if side > 0:
+                    if inside:
+                        return math.inf, None, cur, fixed, tops
+                    # the box's face is outside the region: bound R on the region itself
+                    up = region_of(root, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale).ratio_upper(R.num, R.den)
                     if up is not None and up <= et.a:
                         continue
-                if (v is None or not (v.b <= et.a)) and region is not None and \
-                        self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
-                    _settle(root, key, target, box)
-                    continue
-                if v is None or not (v.b <= et.a):
-                    b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
-                    # a pinned face above the target: split it (a child's face may be exact)
-                    wide = [c for c in loose if widths[c] > 0] or [c for c in pinned if widths[c] > 0]
+                    if self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
+                        _settle(root, key, target, box)
+                        continue
+                    used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
+                    used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
+                    wide = [c for c in used if widths[c] > 0]
                     if not wide:
                         return math.inf, -1, None, None, tops
-                    if b > worst or split is None:
-                        worst = max(worst, b)
-                        split = max(wide, key=lambda c: widths[c])
+                    worst, split = math.inf, max(wide, key=lambda c: widths[c])
+                    continue
+                if inside:
+                    tops.append((cur, fixed))
+                continue
+            v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
+            if (v is None or not (v.b <= et.a)) and region is not None:
+                up = region.ratio_upper(cur.num, cur.den)  # the pair's region, not only its box
+                if up is not None and up <= et.a:
+                    continue
+            if (v is None or not (v.b <= et.a)) and region is not None and \
+                    self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
+                _settle(root, key, target, box)
+                continue
+            if v is None or not (v.b <= et.a):
+                b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
+                # a pinned face above the target: split it (a child's face may be exact)
+                wide = [c for c in loose if widths[c] > 0] or [c for c in pinned if widths[c] > 0]
+                if not wide:
+                    return math.inf, -1, None, None, tops
+                if b > worst or split is None:
+                    worst = max(worst, b)
+                    split = max(wide, key=lambda c: widths[c])
         return worst, split, None, None, tops
+
+    def _class(self, root: Root, ci: list[int], cj: list[int], possible_idx: tuple, box: tuple, kinds: list[str],
+               order: list[int], lin: dict, scale: Fraction, target: Frac, et: Any, deadline: float, tops: list) -> bool:
+        """Whether every pair of a class (paths of each side with the same probability of output r, so one
+        ratio R) is <= target on ``box``: R bounded once on a box containing the union of their regions
+        (the hull of each side's narrowed boxes, intersected). A bound on a superset is a bound, so a
+        True is a proof for each member; False: not shown this way (each pair is then bounded alone)."""
+        check_deadline(deadline)
+        R = ratio(root, ci[0], cj[0])
+        if R is None:
+            return True  # P(q)_r = 0 on every member: no loss
+        if R == INFINITE:
+            return False
+        assert isinstance(R, Frac)
+        hull = box
+        for side, cls, idx in (("q", ci, possible_idx[0]), ("q2", cj, possible_idx[1])):
+            if len(cls) == len(idx):
+                continue  # every path possible on the box: their union covers it
+            parts = [b for b in (narrow(box, kinds, order, lin[(side, i)], scale) for i in cls) if b is not None]
+            if not parts:
+                return True  # no point of the box takes a path of the class
+            hull = tuple((max(h[0], min(b[c][0] for b in parts)), min(h[1], max(b[c][1] for b in parts)))
+                         for c, h in enumerate(hull))
+            if any(lo > hi for lo, hi in hull):
+                return True
+        cur, fixed, loose, face_env, pinned = faces(root, R, hull, scale, alg_env(root, hull, scale), deadline, None)
+        if not loose and not pinned:
+            if cur.is_zero():
+                return True
+            side_sign = const_sign(sub(cur, target), root.space)
+            if side_sign is None or side_sign > 0:
+                return False  # above the target, or undecided: the pairs alone say whether it is a level
+            # a candidate level if the face may meet a member's region on each side (necessary; a face
+            # let through that is outside only makes the tight run prove a looser, still true, bound)
+            face_box = tuple((fixed[c], fixed[c]) if c in fixed else hull[c] for c in range(len(box)))
+            if all(any(face_in_region(face_box, kinds, order, lin[(side, i)], scale) for i in cls)
+                   for side, cls in (("q", ci), ("q2", cj))):
+                tops.append((cur, fixed))
+            return True
+        v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
+        return v is not None and bool(v.b <= et.a)
 
     def _on_region(self, root: Root, R: Frac, box: tuple, rows: list, order: list[int], scale: Fraction,
                    target: Frac, et: Any, deadline: float, tops: list) -> bool:

@@ -28,7 +28,7 @@ from .compact_enclosure import Iv, enclose_tight, exp_interval, finite
 from .compact_fractions import Frac, Space, div, free, from_sympy, subs
 from .compact_paths import ChartLaw, ext_interval, possible_signs
 
-__all__ = ["Root", "INFINITE", "ratio", "faces", "alg_env", "log_interval", "possible", "log_value", "generator_names"]
+__all__ = ["Root", "INFINITE", "ratio", "same_ratio_classes", "faces", "alg_env", "log_interval", "possible", "log_value", "generator_names"]
 
 #: the ratio of a pair of paths whose denominator probability is 0 (and numerator not)
 INFINITE = "infinite"
@@ -89,6 +89,21 @@ def ratio(root: Root, i: int, j: int) -> Frac | str | None:
     if p2.is_zero():
         return INFINITE
     return div(p, p2)
+
+
+def same_ratio_classes(root: Root, pq: list[int], pq2: list[int]) -> list[tuple[list[int], list[int]]]:
+    """The pairs of paths ``pq × pq2`` as products of classes: paths of one side whose probability of
+    output ``r`` is the same reduced fraction share a class, so every pair of a product has one ratio.
+    A law that branches only to compute the same value (EM shifted by ``ops.max``: each path divides by
+    another top score, which cancels) has one class per side."""
+    out = []
+    for side, idx in (("q", pq), ("q2", pq2)):
+        classes: dict[tuple[str, str], list[int]] = {}
+        for i in idx:
+            p = _values(root, side, i)[root.r]
+            classes.setdefault((str(p.num), str(p.den)), []).append(i)
+        out.append(list(classes.values()))
+    return [(ci, cj) for ci in out[0] for cj in out[1]]
 
 
 def log_value(kind: str, s: Fraction, scale: Fraction) -> Fraction:

@@ -74,6 +74,8 @@ def _check(p: Any) -> Any:
         raise TooLarge(f"a polynomial above {MAX_TERMS} terms")
     if len(p) and max(p.degrees()[:-1], default=0) > MAX_DEGREE:
         raise TooLarge(f"a polynomial above degree {MAX_DEGREE} in a compact variable")
+    if len(p) and p.degrees()[-1] > MAX_T_DEGREE:  # flint's gcd aborts the process near T^(2·10^10)
+        raise TooLarge(f"a polynomial above degree {MAX_T_DEGREE} in T")
     return p
 
 

@@ -39,7 +39,7 @@ from ...numbers.backends import ExactBackend
 from ...numbers.comparisons import EQUAL, GREATER, SIGN
 from ...protocols import AnyMechanism
 
-__all__ = ["Unsupported", "Path", "ChartLaw", "run_chart", "MAX_PATHS", "ext_interval", "possible_signs"]
+__all__ = ["Unsupported", "Path", "ChartLaw", "run_chart", "run_permuted", "MAX_PATHS", "ext_interval", "possible_signs"]
 
 #: paths enumerated per chart and side before the route gives up (a law with too many branches)
 MAX_PATHS = 512
@@ -332,11 +332,40 @@ def _unit(values: set[Fraction]) -> Fraction:
     return Fraction(gcd(*[int(v * den) for v in nums]), den)
 
 
+#: the last symbolic runs: (id(mechanism), n, m, offsets) -> (mechanism, chart or the Unsupported it raised)
+_RUNS: dict = {}
+
+
 def run_chart(mechanism: AnyMechanism, n: int, m: int, z_root: Sequence[tuple[Any, Any]],
               deadline: float | None = None) -> ChartLaw:
     """The law of ``mechanism`` (a ``define_mechanism`` pmf) on chart ``m`` (module docstring), its
     paths pruned by what the chart allows (``G_a <= 0``, ``Z`` in ``z_root``); each algebraic variable
-    is ``e^{g·v}`` with ``g`` the unit of the score coefficients met in exponents (:attr:`ChartLaw.scales`)."""
+    is ``e^{g·v}`` with ``g`` the unit of the score coefficients met in exponents (:attr:`ChartLaw.scales`).
+
+    The run is deterministic, so it is kept for the claim's other readers (the compact unit, then the
+    lower end's branch-boundary starts read the same paths): a repeat returns the same paths with an
+    empty :attr:`ChartLaw.fracs` (each reader fills its own), or raises the same :class:`Unsupported`."""
+    key = (id(mechanism), n, m, tuple((Fraction(a), Fraction(b)) for a, b in z_root))
+    hit = _RUNS.get(key)
+    if hit is not None and hit[0] is mechanism:
+        if isinstance(hit[1], Unsupported):
+            raise Unsupported(str(hit[1]))
+        c = hit[1]
+        return ChartLaw(c.m, c.logvars, c.algvars, c.paths_q, c.paths_q2, c.scales)
+    try:
+        chart = _run_chart(mechanism, n, m, z_root, deadline)
+    except Unsupported as exc:
+        chart = exc
+    if len(_RUNS) > 64:
+        _RUNS.clear()
+    _RUNS[key] = (mechanism, chart)
+    if isinstance(chart, Unsupported):
+        raise chart
+    return ChartLaw(chart.m, chart.logvars, chart.algvars, chart.paths_q, chart.paths_q2, chart.scales)
+
+
+def _chart_variables(n: int, m: int, z_root: Sequence[tuple[Any, Any]]) -> tuple[dict, dict, dict, list, list]:
+    """``(logvars, algvars, root intervals, names, q)`` of chart ``m`` (module docstring)."""
     import sympy
 
     logvars: dict[str, Any] = {"L": sympy.Symbol("L", real=True)}
@@ -354,8 +383,13 @@ def run_chart(mechanism: AnyMechanism, n: int, m: int, z_root: Sequence[tuple[An
         if a != m:
             root[logvars[f"G{a}"]] = ext_interval(-inf, 0)
         root[logvars[f"Z{a}"]] = ext_interval(*z_root[a])
-    names = list(logvars.values())
     q = [logvars["L"] + (logvars[f"G{a}"] if a != m else 0) for a in range(n)]
+    return logvars, algvars, root, list(logvars.values()), q
+
+
+def _run_chart(mechanism: AnyMechanism, n: int, m: int, z_root: Sequence[tuple[Any, Any]],
+               deadline: float | None) -> ChartLaw:
+    logvars, algvars, root, names, q = _chart_variables(n, m, z_root)
     q2 = [q[a] + logvars[f"Z{a}"] for a in range(n)]
     coefficients: dict[Any, set[Fraction]] = {}
     paths_q = _run_side(mechanism, q, names, root, logvars, algvars, coefficients, deadline)
@@ -363,3 +397,13 @@ def run_chart(mechanism: AnyMechanism, n: int, m: int, z_root: Sequence[tuple[An
     units = {v: _unit(cs) for v, cs in coefficients.items()}
     scales = {k: units.get(logvars[k], Fraction(1)) for k in logvars}
     return ChartLaw(m, logvars, algvars, paths_q, paths_q2, scales)
+
+
+def run_permuted(mechanism: AnyMechanism, n: int, m: int, perm: Sequence[int],
+                 deadline: float | None = None) -> tuple[list[Path], dict, dict]:
+    """The law's paths on chart ``m`` at the permuted input ``(q_{perm[0]}, ..., q_{perm[n-1]})`` (no
+    neighbour), with the chart's ``(logvars, algvars)``: the symbolic run :mod:`.compact_symmetry`
+    compares with the identity's."""
+    logvars, algvars, root, names, q = _chart_variables(n, m, [(0, 0)] * n)
+    paths = _run_side(mechanism, [q[perm[i]] for i in range(n)], names, root, logvars, algvars, {}, deadline)
+    return paths, logvars, algvars

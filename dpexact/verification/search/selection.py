@@ -359,7 +359,12 @@ def _top_triples(cache: PmfCache, vecs: list[Vector], nb: Neighbourhood, steps: 
         la, _ = cache.logpmf(q)
         for q2 in nb.candidates(q, steps):
             lb, _ = cache.logpmf(q2)
-            d = la - lb
+            with np.errstate(invalid="ignore"):  # -inf - -inf: set below, not a warning in a notebook
+                d = la - lb
+            # P(q)_r = 0 in float (zero, or below float's range): no float loss to rank a start by
+            d[np.isneginf(la)] = -np.inf
+            if np.isnan(d).all():
+                continue  # a float log-pmf of nan: nothing to rank (the scope's screen reports it)
             r = int(np.nanargmax(d))
             scored.append((float(d[r]), q, q2, r))
     scored.sort(key=lambda t: -t[0])
