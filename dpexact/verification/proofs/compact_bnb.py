@@ -82,6 +82,7 @@ from .compact_paths import ChartLaw, Unsupported, run_chart
 from .compact_polyfaces import RegionProblem, prove_on_region, u_rows
 from .compact_polytope import region_of
 from .compact_regions import linear_constraints, narrow
+from .compact_symmetry import orbit_representatives, proved_symmetric
 from .selection_paths import point_log_ratio
 
 __all__ = ["CompactBnB", "CompactResult", "finite_witness"]
@@ -117,7 +118,9 @@ class CompactBnB:
     """The compactified branch-and-bound as a proof unit (module docstring).
 
     Args:
-        seconds: CPU budget of one claim (this process's CPU time), every run included.
+        seconds: CPU budget of one claim (this process's CPU time), every run included; None: 15 at
+            n <= 3, 45 at n >= 4 (PF at ε/2 at n = 4: ~16 CPU-s for its two runs, at ε and at the
+            level, measured at load ~7).
         max_boxes: box budget of one run.
         prec: precision (bits) of the enclosures.
         max_n: largest n attempted (the charts and paths grow with n).
@@ -125,14 +128,18 @@ class CompactBnB:
             (:mod:`.compact_regions`; off only to measure what it buys).
         region_faces: where a box's faces leave a pair undecided, move monotone coordinates to the
             faces of the pair's region instead (:mod:`.compact_polyfaces`; off only to measure it).
+        symmetry: when the law is *proved* to commute with permutations and the offset box is the
+            same in every coordinate, search one root per orbit (:mod:`.compact_symmetry`; off only
+            to measure it).
     """
 
-    seconds: float = 15.0
+    seconds: float | None = None
     max_boxes: int = 60000
     prec: int = 96
     max_n: int = 5
     narrow_paths: bool = True
     region_faces: bool = True
+    symmetry: bool = True
     name: str = "compact-branch-and-bound"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
@@ -179,14 +186,14 @@ class CompactBnB:
         from ...numbers.real import Real
 
         assert isinstance(n, int)
-        deadline = time.process_time() + self.seconds  # one CPU budget for every run of this claim
+        deadline = time.process_time() + self._budget(n)  # one CPU budget for every run of this claim
         saved = iv.prec
         iv.prec = self.prec
         try:
             with ball_context(self.prec):
                 eps = Real.of(mechanism.epsilon).to_sympy()
                 try:
-                    roots, space = self._roots(mechanism, n, relation, eps, deadline)
+                    roots, space, note = self._roots(mechanism, n, relation, eps, deadline)
                     target = from_sympy(sympy.exp(eps), space, {})
                 except Unsupported as exc:
                     if "raised" not in str(exc):
@@ -194,12 +201,12 @@ class CompactBnB:
                     return self._proof(mechanism, n, relation, math.inf, None, 0, 0.0, f"undecided: {exc}"), None
                 except (OutOfBudget, TooLarge, ZeroDivisionError) as exc:
                     return self._proof(mechanism, n, relation, math.inf, None, 0, 0.0, f"gave up: {exc}"), None
-                return self._targets(mechanism, n, relation, roots, space, target, str(eps), deadline)
+                return self._targets(mechanism, n, relation, roots, space, target, str(eps), deadline, note)
         finally:
             iv.prec = saved
 
     def _targets(self, mechanism: AnyMechanism, n: int, relation: Neighbourhood | str | None, roots: list, space: Space, target: Frac,
-                 claim_text: str, deadline: float) -> tuple[Proof, Witness | None]:
+                 claim_text: str, deadline: float, note: str = "") -> tuple[Proof, Witness | None]:
         """Runs at the claimed ε (``target`` is e^ε), then at each exact face constant above it (the
         level of a violated law)."""
         boxes, secs = 0, 0.0
@@ -225,13 +232,13 @@ class CompactBnB:
                 if res.top_point is not None and res.top_point[1] is not None and witness is None:
                     witness = finite_witness(mechanism, roots, res.top_point, relation, self.prec)
                 upper = log_upper(const_ball(level, space).upper())
-                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness), witness
-            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness), witness
+                return self._proof(mechanism, n, relation, upper, level_text, boxes, secs, "proved", witness, note), witness
+            return self._proof(mechanism, n, relation, res.upper, None, boxes, secs, res.status, witness, note), witness
         return self._proof(mechanism, n, relation, math.inf, None, boxes, secs, "too many face constants",
-                           witness), witness
+                           witness, note), witness
 
     def _proof(self, mechanism: AnyMechanism, n: int, relation: Neighbourhood | str | None, upper: float, exact: str | None, boxes: int, secs: float,
-               status: str, witness: Witness | None = None) -> Proof:
+               status: str, witness: Witness | None = None, note: str = "") -> Proof:
         domain = {"n": n, "epsilon": str(mechanism.epsilon), "neighbourhood": relation.describe(), "scores": "R^n",
                   "coverage": f"every real score vector of length {n} (charts q_m = max q, gaps compactified to "
                               "[0, 1] with their limits), every neighbour, every output"}
@@ -239,21 +246,27 @@ class CompactBnB:
                                                            "neighbour_scores": list(witness.neighbour_scores),
                                                            "output": witness.output}}
         return Proof(upper, "compact-branch-and-bound", domain, upper=exact, details={
-            **point, "boxes": boxes, "seconds": round(secs, 3), "status": status,
+            **point, "boxes": boxes, "seconds": round(secs, 3), "status": status, **({"symmetry": note} if note else {}),
             "statement": f"log P(q)_r - log P(q')_r <= {exact if exact is not None else upper} for every q in R^{n}, "
                          f"every neighbour q' ({relation.describe()}) and every output r"})
 
+    def _budget(self, n: int) -> float:
+        return self.seconds if self.seconds is not None else 15.0 if n <= 3 else 45.0
+
     # -- the search -------------------------------------------------------------------------------
     def _roots(self, mechanism: AnyMechanism, n: int, nb: Neighbourhood, eps: Any,
-               deadline: float) -> tuple[list[tuple[Root, list[Interval]]], Space]:
-        """Every root (output, chart, half, offset family) with its box, and the generators' space."""
+               deadline: float) -> tuple[list[tuple[Root, list[Interval]]], Space, str]:
+        """Every root (output, chart, half, offset family) with its box (one per orbit under a proved
+        symmetry), the generators' space, and the symmetry's note ("" when none is used)."""
         if isinstance(nb, LInfBox):
             d = [Fraction(x) for x in nb.deltas(n)]
             zfams = [[(-x, x) for x in d]]
         else:
             d = [Fraction(nb.sensitivity)] * n
             zfams = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
-        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in range(n)]
+        keep = self._orbits(mechanism, n, nb, deadline)
+        charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in range(n)
+                  if keep is None or any(m == km for _, km in keep)]
         space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
         out = []
         for zf, chart in charts:
@@ -265,8 +278,19 @@ class CompactBnB:
                          [(f"Z{a}", "Z") for a in range(n)]
                 box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
                 for r in range(n):
-                    out.append((Root(r, chart.m, half, chart, coords, space), box))
-        return out, space
+                    if keep is None or (r, chart.m) in keep:
+                        out.append((Root(r, chart.m, half, chart, coords, space), box))
+        note = "" if keep is None else (f"the law commutes with every permutation of the {n} candidates (proved on every "
+                                        "chart, compact_symmetry): one root per orbit, r = m and r != m")
+        return out, space, note
+
+    def _orbits(self, mechanism: AnyMechanism, n: int, nb: Neighbourhood, deadline: float) -> set[tuple[int, int]] | None:
+        """The roots ``(r, m)`` to search when the law's permutation symmetry is proved and the offset
+        box is the same in every coordinate (:mod:`.compact_symmetry`: one per orbit); None: all."""
+        deltas = nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity] * n
+        if not self.symmetry or len(set(Fraction(x) for x in deltas)) != 1 or not proved_symmetric(mechanism, n, deadline):
+            return None
+        return orbit_representatives(n)
 
     def run(self, roots: list, space: Space, n: int, nb: Neighbourhood, target: Frac,
             deadline: float | None = None) -> CompactResult:
@@ -276,7 +300,7 @@ class CompactBnB:
         state: dict = {"count": 0, "worst": math.inf}
         try:
             return self._run(roots, space, n, nb, target,
-                             time.process_time() + self.seconds if deadline is None else deadline, state)
+                             time.process_time() + self._budget(n) if deadline is None else deadline, state)
         except (OutOfBudget, TooLarge, ZeroDivisionError) as exc:
             return CompactResult(False, state["worst"], boxes=state["count"], seconds=time.perf_counter() - t0,
                                  status=f"gave up: {exc}")
