@@ -118,9 +118,9 @@ class CompactBnB:
     """The compactified branch-and-bound as a proof unit (module docstring).
 
     Args:
-        seconds: CPU budget of one claim (this process's CPU time), every run included; None: 15 at
-            n <= 3, 45 at n >= 4 (PF at ε/2 at n = 4: ~16 CPU-s for its two runs, at ε and at the
-            level, measured at load ~7).
+        seconds: CPU budget of one claim (this process's CPU time), every run included; None: 45 at
+            n = 4 (PF at ε/2 there: ~16-22 CPU-s for its two runs, at ε and at the level, load ~7),
+            15 otherwise (n = 5 PF is not closed in ~300 CPU-s: a larger budget only delays the next unit).
         max_boxes: box budget of one run.
         prec: precision (bits) of the enclosures.
         max_n: largest n attempted (the charts and paths grow with n).
@@ -251,7 +251,7 @@ class CompactBnB:
                          f"every neighbour q' ({relation.describe()}) and every output r"})
 
     def _budget(self, n: int) -> float:
-        return self.seconds if self.seconds is not None else 15.0 if n <= 3 else 45.0
+        return self.seconds if self.seconds is not None else 45.0 if n == 4 else 15.0
 
     # -- the search -------------------------------------------------------------------------------
     def _roots(self, mechanism: AnyMechanism, n: int, nb: Neighbourhood, eps: Any,
