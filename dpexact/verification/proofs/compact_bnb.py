@@ -120,7 +120,8 @@ class CompactBnB:
     Args:
         seconds: CPU budget of one claim (this process's CPU time), every run included; None: 45 at
             n = 4 (PF at ε/2 there: ~16-22 CPU-s for its two runs, at ε and at the level, load ~7),
-            15 otherwise (n = 5 PF is not closed in ~300 CPU-s: a larger budget only delays the next unit).
+            15 otherwise (n = 5 PF: single pairs of paths exhaust 3,000 region faces in ~30 CPU-s each;
+            a larger budget only delays the next unit).
         max_boxes: box budget of one run.
         prec: precision (bits) of the enclosures.
         max_n: largest n attempted (the charts and paths grow with n).
