@@ -20,10 +20,14 @@ from dpexact.numbers.real import Real
 from dpexact.verification.neighbourhoods import LInfBox
 from dpexact.verification.proofs import compact_bnb
 from dpexact.verification.proofs.compact_bnb import CompactBnB
-from dpexact.verification.proofs.compact_symmetry import feasible, generators, proved_symmetric
+from dpexact.verification.proofs.compact_symmetry import (
+    feasible,
+    generators,
+    proved_symmetric,
+)
 from dpexact.verification.proofs.outcome import proves
 
-_PROPS = dict(symmetric=True, shift_invariant=True)  # declared on every law below, true or not
+_PROPS = {"symmetric": True, "shift_invariant": True}  # declared on every law below, true or not
 
 
 def _hand(attr: str):

@@ -30,7 +30,7 @@ from __future__ import annotations
 from math import comb
 from typing import Any
 
-__all__ = ["atoms_of", "bernstein_range", "MAX_CELLS"]
+__all__ = ["MAX_CELLS", "atoms_of", "bernstein_range"]
 
 #: Bernstein coefficients (Π (degree + 1) over the atoms) above which the range is not attempted
 MAX_CELLS = 20000

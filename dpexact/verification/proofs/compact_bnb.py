@@ -289,7 +289,7 @@ class CompactBnB:
         """The roots ``(r, m)`` to search when the law's permutation symmetry is proved and the offset
         box is the same in every coordinate (:mod:`.compact_symmetry`: one per orbit); None: all."""
         deltas = nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity] * n
-        if not self.symmetry or len(set(Fraction(x) for x in deltas)) != 1 or not proved_symmetric(mechanism, n, deadline):
+        if not self.symmetry or len({Fraction(x) for x in deltas}) != 1 or not proved_symmetric(mechanism, n, deadline):
             return None
         return orbit_representatives(n)
 

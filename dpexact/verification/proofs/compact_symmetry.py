@@ -30,12 +30,13 @@ exceeded — leaves (E) unproved, and the search keeps every root.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from ...protocols import AnyMechanism
 
-__all__ = ["proved_symmetric", "generators", "orbit_representatives", "feasible"]
+__all__ = ["feasible", "generators", "orbit_representatives", "proved_symmetric"]
 
 #: combined paths per chart and permutation before the proof gives up
 MAX_PATHS = 2048
@@ -78,7 +79,15 @@ def _chart_holds(mechanism: AnyMechanism, n: int, m: int, pi: tuple[int, ...], d
 
     from ...mechanisms.defined import BackendOperations
     from .compact_budget import check_deadline
-    from .compact_paths import SymbolicBackend, Unsupported, _Fork, _Oracle, _sym, _unit, ext_interval
+    from .compact_paths import (
+        SymbolicBackend,
+        Unsupported,
+        _Fork,
+        _Oracle,
+        _sym,
+        _unit,
+        ext_interval,
+    )
 
     logvars: dict[str, Any] = {"L": sympy.Symbol("L", real=True)}
     algvars: dict[str, Any] = {"L": sympy.Symbol("Lam", positive=True)}
