@@ -289,7 +289,10 @@ class CompactBnB:
         """The roots ``(r, m)`` to search when the law's permutation symmetry is proved and the offset
         box is the same in every coordinate (:mod:`.compact_symmetry`: one per orbit); None: all."""
         deltas = nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity] * n
-        if not self.symmetry or len({Fraction(x) for x in deltas}) != 1 or not proved_symmetric(mechanism, n, deadline):
+        # at most a third of the claim's budget: a symmetry not shown in time costs the search its roots, not its run
+        share = time.process_time() + self._budget(n) / 3
+        share = share if deadline is None else min(deadline, share)
+        if not self.symmetry or len({Fraction(x) for x in deltas}) != 1 or not proved_symmetric(mechanism, n, share):
             return None
         return orbit_representatives(n)
 
