@@ -18,7 +18,8 @@ verifier proves its level over every real score vector with the compact branch-a
     python -m dpexact verify -m examples/hand_written_selection.py:em -e 1 --n 3     # private, [1, 1]
     python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 2     # private, [1, 1]
     python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 3     # private, [1, 1]
-    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 4     # undecided (open work)
+    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 4     # private, [1, 1] (a proved symmetry)
+    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 5     # undecided (open work)
 """
 
 from __future__ import annotations

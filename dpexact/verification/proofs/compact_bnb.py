@@ -79,11 +79,32 @@ from typing import Any
 from ...protocols import AnyMechanism, Neighbourhood, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
-from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
-from .compact_fractions import Frac, Space, const_ball, const_sign, const_text, free, from_sympy, lcm_of, sub
-from .compact_faces import (INFINITE, Root, _exponent, alg_env, faces, generator_names, log_interval, log_value, possible,
-                            ratio, same_ratio_classes)
+from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
+from .compact_faces import (
+    INFINITE,
+    Root,
+    _exponent,
+    alg_env,
+    faces,
+    generator_names,
+    log_interval,
+    log_value,
+    possible,
+    ratio,
+    same_ratio_classes,
+)
+from .compact_fractions import (
+    Frac,
+    Space,
+    const_ball,
+    const_sign,
+    const_text,
+    free,
+    from_sympy,
+    lcm_of,
+    sub,
+)
 from .compact_paths import ChartLaw, Unsupported, run_chart
 from .compact_polyfaces import RegionProblem, prove_on_region, u_rows
 from .compact_polytope import region_of
@@ -124,7 +145,10 @@ class CompactBnB:
     """The compactified branch-and-bound as a proof unit (module docstring).
 
     Args:
-        seconds: CPU budget of one claim (this process's CPU time), every run included.
+        seconds: CPU budget of one claim (this process's CPU time), every run included; None: 45 at
+            n = 4 (PF at ε/2 there: ~16-22 CPU-s for its two runs, at ε and at the level, load ~7),
+            15 otherwise (n = 5 PF: single pairs of paths exhaust 3,000 region faces in ~30 CPU-s each;
+            a larger budget only delays the next unit).
         max_boxes: box budget of one run.
         prec: precision (bits) of the enclosures.
         max_n: largest n attempted (the charts and paths grow with n).
@@ -132,14 +156,18 @@ class CompactBnB:
             (:mod:`.compact_regions`; off only to measure what it buys).
         region_faces: where a box's faces leave a pair undecided, move monotone coordinates to the
             faces of the pair's region instead (:mod:`.compact_polyfaces`; off only to measure it).
+        symmetry: when the law is *proved* to commute with permutations and the offset box is the
+            same in every coordinate, search one root per orbit (:mod:`.compact_symmetry`; off only
+            to measure it).
     """
 
-    seconds: float = 15.0
+    seconds: float | None = None
     max_boxes: int = 60000
     prec: int = 96
     max_n: int = 5
     narrow_paths: bool = True
     region_faces: bool = True
+    symmetry: bool = True
     name: str = "compact-branch-and-bound"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
@@ -186,7 +214,7 @@ class CompactBnB:
         from ...numbers.real import Real
 
         assert isinstance(n, int)
-        deadline = time.process_time() + self.seconds  # one CPU budget for every run of this claim
+        deadline = time.process_time() + self._budget(n)  # one CPU budget for every run of this claim
         saved = iv.prec
         iv.prec = self.prec
         try:
@@ -254,10 +282,14 @@ class CompactBnB:
             "statement": f"log P(q)_r - log P(q')_r <= {exact if exact is not None else upper} for every q in R^{n}, "
                          f"every neighbour q' ({relation.describe()}) and every output r"})
 
+    def _budget(self, n: int) -> float:
+        return self.seconds if self.seconds is not None else 45.0 if n == 4 else 15.0
+
     # -- the search -------------------------------------------------------------------------------
     def _roots(self, mechanism: AnyMechanism, n: int, nb: Neighbourhood, eps: Any,
                deadline: float) -> tuple[list[tuple[Root, list[Interval]]], Space]:
-        """Every root (output, chart, half, offset family) with its box, and the generators' space."""
+        """Every root (output, chart, half, offset family) with its box (one per orbit under a proved
+        symmetry), and the generators' space."""
         if isinstance(nb, LInfBox):
             d = [Fraction(x) for x in nb.deltas(n)]
             zfams = [[(-x, x) for x in d]]
@@ -266,7 +298,7 @@ class CompactBnB:
             zfams = [[(Fraction(0), x) for x in d], [(-x, Fraction(0)) for x in d]]
         # a symmetric law on a symmetric offset box: roots (0, 0) and (1, 0) stand for every (r, m)
         # (a permuted pair has the same log-ratio); the symmetry is proved from the law's paths, not read
-        sym = len(set(d)) == 1 and symmetric_law(mechanism, n, deadline)
+        sym = self.symmetry and len(set(d)) == 1 and symmetric_law(mechanism, n, deadline)
         charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in (range(1) if sym else range(n))]
         space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
         out = []
@@ -290,7 +322,7 @@ class CompactBnB:
         state: dict = {"count": 0, "worst": math.inf}
         try:
             return self._run(roots, space, n, nb, target,
-                             time.process_time() + self.seconds if deadline is None else deadline, state)
+                             time.process_time() + self._budget(n) if deadline is None else deadline, state)
         except (OutOfBudget, TooLarge, ZeroDivisionError) as exc:
             return CompactResult(False, state["worst"], boxes=state["count"], seconds=time.perf_counter() - t0,
                                  status=f"gave up: {exc}")
