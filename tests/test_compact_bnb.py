@@ -10,12 +10,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from example_laws import hand as _hand
 
 import dpexact
 from dpexact.numbers.real import Real
 from dpexact.verification.neighbourhoods import parse_neighbourhood
-from dpexact.verification.proofs import PROOFS
-from dpexact.verification.proofs import compact_faces
+from dpexact.verification.proofs import PROOFS, compact_faces
 from dpexact.verification.proofs.compact_bnb import CompactBnB
 from dpexact.verification.proofs.outcome import proves
 
@@ -138,15 +138,6 @@ def test_upper_end_is_never_below_a_certified_point():
 
 
 # -- exact rational functions, hand-written laws, bounded cost ----------------------------------
-def _hand(attr: str):
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[1] / "examples" / "hand_written_selection.py"
-    spec = importlib.util.spec_from_file_location("hand_written_selection", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, attr)
 
 
 def test_constants_in_t_are_compared_exactly():
@@ -154,7 +145,12 @@ def test_constants_in_t_are_compared_exactly():
     ball); e^{1/2} > e^{1/3}; (1 + E)e^{1/2} / (e^{1/2} + e^{3/2}) = 1."""
     import sympy
 
-    from dpexact.verification.proofs.compact_fractions import Space, const_sign, from_sympy, sub
+    from dpexact.verification.proofs.compact_fractions import (
+        Space,
+        const_sign,
+        from_sympy,
+        sub,
+    )
 
     sp = Space(("x",), 6)
     f = lambda e: from_sympy(sympy.sympify(e), sp, {})  # noqa: E731

@@ -8,32 +8,26 @@ points of a region are evaluated directly in floats."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
+from example_laws import hand as _hand
 
 import dpexact
 from dpexact.numbers.real import Real
 from dpexact.verification.neighbourhoods import parse_neighbourhood
-from dpexact.verification.proofs import compact_bnb, compact_polyfaces
+from dpexact.verification.proofs import compact_polyfaces
 from dpexact.verification.proofs.compact_bnb import CompactBnB
 from dpexact.verification.proofs.compact_enclosure import Iv
-from dpexact.verification.proofs.compact_fractions import Frac, Space, const_sign, sub
-from dpexact.verification.proofs.compact_polyfaces import RegionProblem, prove_on_region, subs_monomial
+from dpexact.verification.proofs.compact_fractions import Frac, Space
+from dpexact.verification.proofs.compact_polyfaces import (
+    RegionProblem,
+    prove_on_region,
+    subs_monomial,
+)
 from dpexact.verification.proofs.outcome import proves
-
-
-def _hand(attr: str):
-    path = Path(__file__).resolve().parents[1] / "examples" / "hand_written_selection.py"
-    spec = importlib.util.spec_from_file_location("hand_written_selection", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod if attr == "module" else getattr(mod, attr)
-
 
 SP = Space(("x", "y"), 2)  # generators x, y, then T = e^{1/2}
 

@@ -9,31 +9,27 @@ P_0(q)/P_0(q') = e^{2cε}), RNM with exponential noise is the same law (Ding et 
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
+from example_laws import hand as _hand
 
 import dpexact
 from dpexact.numbers.real import Real
 from dpexact.verification.neighbourhoods import parse_neighbourhood
 from dpexact.verification.proofs import compact_bnb, compact_polytope
 from dpexact.verification.proofs.compact_bnb import CompactBnB
-from dpexact.verification.proofs.compact_enclosure import Iv, enclose, enclose_tight, exp_interval
+from dpexact.verification.proofs.compact_enclosure import (
+    Iv,
+    enclose,
+    enclose_tight,
+    exp_interval,
+)
 from dpexact.verification.proofs.compact_polytope import Region
 from dpexact.verification.proofs.compact_regions import narrow
 from dpexact.verification.proofs.outcome import proves
-
-
-def _hand(attr: str):
-    path = Path(__file__).resolve().parents[1] / "examples" / "hand_written_selection.py"
-    spec = importlib.util.spec_from_file_location("hand_written_selection", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod if attr == "module" else getattr(mod, attr)
 
 
 # -- narrowing ----------------------------------------------------------------------------------

@@ -10,10 +10,8 @@ pf Theorem 1's (2c·ε for exponent c·ε/Δ)."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from example_laws import hand as _hand
 
 import dpexact
 from dpexact.numbers.real import Real
@@ -25,12 +23,6 @@ from dpexact.verification.proofs.outcome import proves
 _PROPS = {"symmetric": True, "shift_invariant": True}  # declared on every law below, true or not
 
 
-def _hand(attr: str):
-    path = Path(__file__).resolve().parents[1] / "examples" / "hand_written_selection.py"
-    spec = importlib.util.spec_from_file_location("hand_written_selection", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, attr)
 
 
 def _first_top(q, p, ops):
