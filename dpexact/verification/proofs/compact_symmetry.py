@@ -7,8 +7,8 @@ a largest score): n² roots per half-line and offset family. When the law is sym
 
 and the offset box is the same in every coordinate, root ``(r, m)`` and root ``(π r, π m)`` bound the same
 supremum (a neighbour pair and its permuted copy have the same log-ratio at the permuted output), so the
-roots ``(0, 0)`` and ``(1, 0)`` cover all of them. A declaration is not enough (issue #31: a declared
-property a proof uses is proved by the same machinery), so it is shown here:
+roots ``(0, 0)`` and ``(1, 0)`` cover all of them. A declaration is not enough (a false one would let the
+proof skip the roots where the law breaks), so it is shown here:
 
 * for ``perm`` in the generators of the symmetric group, the transposition ``(0 1)`` and the cycle
   ``(0 1 … n-1)``, and for every chart ``m`` (the charts cover ℝⁿ), the law is run symbolically at ``q`` and at
