@@ -251,3 +251,29 @@ def test_cli_pf_rho_at_eps_4_n_10_closes_with_the_n2_witness_embedded():
     pair = rho["witness"]["inputs_at_n"]
     assert len(pair["first_scores"]) == len(pair["second_scores"]) == 10
     assert all(p["file"] in doc["scope"] for p in CERTIFIED["4"]["parts"])
+
+
+def test_corner_strip_leaves_fail_under_mutations(monkeypatch):
+    """ε = 4's corner strip (u ∈ [0.0125, 0.05]): its 10 tangency leaves and 10 constant-λ leaves closest to the
+    corner (κ, κ) are proved as stored; a 0.1 % change of λ₂ is refused by the n = 2 member's guard, λ₂ halved (guard
+    off) is not proved, and the constant-λ leaves are not proved with λ/2 or 2λ (the margin there is that thin)."""
+    part = next(p for p in CERTIFIED["4"]["parts"] if p["u"][0] == CERTIFIED["4"]["u"][0])
+    leaves = [lf for r in _rows(part) if r.get("kind") == "box" for lf in r["leaves"]]
+    n2 = sorted((lf for lf in leaves if lf[5] == "n2"), key=lambda lf: lf[3])[:10]
+    const = sorted((lf for lf in leaves if lf[5] == "const" and lf[0] == "mid"), key=lambda lf: lf[3])[:10]
+    assert n2[0][3] == part["u"][0]  # the strip's lower edge is reached by the tangency mode
+    kap = (-arb("4")).exp()
+    for lf in n2 + const:
+        assert S.check_box(S.Box(*lf[:5]), kap, lf[6], lf[5]) is not None
+    for lf in const:
+        for f in (0.5, 2.0):
+            assert S.check_box(S.Box(*lf[:5]), kap, lf[6] * f) is None
+    true_l2 = S.lambda_two
+    monkeypatch.setattr(S, "lambda_two", lambda k, r, x: true_l2(k, r, x) * 0.999)
+    for lf in n2:
+        with pytest.raises(ArithmeticError):
+            S.check_box(S.Box(*lf[:5]), kap, 0.0, "n2")
+    monkeypatch.setattr(S, "lambda_two", lambda k, r, x: true_l2(k, r, x) * 0.5)
+    monkeypatch.setattr(S, "_member_cancels", lambda *a: True)
+    for lf in n2:
+        assert S.check_box(S.Box(*lf[:5]), kap, 0.0, "n2") is None
