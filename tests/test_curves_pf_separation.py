@@ -277,3 +277,17 @@ def test_corner_strip_leaves_fail_under_mutations(monkeypatch):
     monkeypatch.setattr(S, "_member_cancels", lambda *a: True)
     for lf in n2:
         assert S.check_box(S.Box(*lf[:5]), kap, 0.0, "n2") is None
+
+
+def test_lower_corner_degeneracy_is_the_line_s_equals_one():
+    """docs/curves.md, "ε = 4: the corner strip": at (ρ, x) = (κ, κ), φ = P_j − κQ_j vanishes on the whole line
+    s = 1 (every c), is > 0 for s < 1, and ψ = P_i − (2 − κ)Q_i there is g(1 − κ)(g/3 − 1/2) (g = c/κ <= 1) or
+    −(1 − κ)/(6g) (g >= 1): < 0 — exact rationals against the general n = 3 integral."""
+    for kap in (Fr(1, 7), Fr(1, 50), Fr(2, 3)):
+        for c in (Fr(1, 97), kap / 3, kap, Fr(1, 2), Fr(3), Fr(1000)):
+            Pi, Qi, Pj, Qj = n3_vector(kap, Fr(1), kap, c, c)
+            g = c / kap
+            assert Pj - kap * Qj == 0
+            assert Pi - (2 - kap) * Qi == (g * (1 - kap) * (g / 3 - Fr(1, 2)) if g <= 1 else -(1 - kap) / (6 * g)) < 0
+            _, _, Pj2, Qj2 = n3_vector(kap, Fr(1), kap, c, c * (1 + kap) / 2)
+            assert Pj2 - kap * Qj2 > 0
