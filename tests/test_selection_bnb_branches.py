@@ -20,7 +20,6 @@ import dpexact
 from dpexact.numbers.comparisons import EQUAL, GREATER, SIGN, Undecidable, ball_decide, deciding_with
 from dpexact.verification.neighbourhoods import LInfBox
 from dpexact.verification.proofs.selection_bnb import SelectionBnB
-from dpexact.verification.router import verify_any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,7 +52,7 @@ def test_em_at_037_violated_at_the_branch_point():
     on the slice q'_a = 37/100, its level there the slice's maximum (a vertex, checked in mpmath
     and against a float sampling of the slice)."""
     m = _example("em_at_037")
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
     w = v.bracket.lower
     assert "37/100" in w.scores + w.neighbour_scores
@@ -100,7 +99,7 @@ def test_grr_argmax_bracket_is_finite_and_tight():
     from dpexact.numbers.real import Real
 
     m = _example("grr_argmax")
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     b = v.bracket
     assert b.upper is not None and b.upper.method == "compact-branch-and-bound" and b.upper.domain["scores"] == "R^n"
     assert Real.of(b.upper.upper) == Real.of(1) and 1 - 1e-12 <= b.lower_float <= 1
@@ -124,7 +123,7 @@ def test_grr_argmax_mutation_doubled_weight_is_refuted():
 @pytest.mark.parametrize("n", [3, 4])
 def test_top1_with_ties_within_scope_at_its_closed_form_level(n):
     m = _example("top1_ties")
-    v = verify_any(m, n=n)
+    v = dpexact.verify(m, n=n)
     level = _tie_level(1.0, n)
     assert level - 1e-12 <= v.bracket.upper_float <= 1 and abs(v.bracket.lower_float - level) < 1e-12
     assert v.bracket.upper.domain["n"] == n
@@ -260,5 +259,5 @@ def test_a_box_proof_is_dropped_for_a_witness_outside_its_box():
     # the level beyond the box, in mpmath: q spread 17.5 (exponent 1/2), q' spread 19.5 (exponent 1)
     big = _em_log_ratio("1/2", 1, ("1", "18.5", "18.5"), ("0", "19.5", "19.5"), 0)
     assert big > 10
-    v = verify_any(_example("em_gap18"), n=3)
+    v = dpexact.verify(_example("em_gap18"), n=3)
     assert v.verdict == "violated" and v.bracket.upper is None and "outside" in v.reason
