@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import REPO
 import dpexact
-from dpexact.mechanisms.loader import load_object
 from dpexact.conformance.checks import conform
 
-EXAMPLE = REPO / "examples" / "own_continuous.py"
-MyLaplace, MyGaussian, MyNoisyMaxValue = (load_object(f"{EXAMPLE}:{c}") for c in ("MyLaplace", "MyGaussian", "MyNoisyMaxValue"))
+from example_laws import EXAMPLES, example
+
+EXAMPLE = EXAMPLES / "own_continuous.py"
+MyLaplace, MyGaussian, MyNoisyMaxValue = (example("own_continuous", c) for c in ("MyLaplace", "MyGaussian", "MyNoisyMaxValue"))
 
 
 def test_under_scaled_laplace_is_refuted_within_its_true_level():

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import math
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -16,14 +13,7 @@ from dpexact.mechanisms.additive_noise import LaplaceMechanism, PartialSum
 from dpexact.protocols import LaplacePieces
 from dpexact.verification.proofs.density_ratio import DensityRatioProof, pl_sup
 
-
-def _example(name):
-    path = Path(__file__).resolve().parents[1] / "examples" / "own_continuous.py"
-    spec = importlib.util.spec_from_file_location("own_continuous_for_tests", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return getattr(mod, name)
+from example_laws import example
 
 
 def test_laplace_private_proved():
@@ -59,13 +49,13 @@ def test_violated_with_closed_bracket(name, params, n, level):
 
 
 def test_own_laplace_private_and_underscaled_at_its_level():
-    MyLaplace = _example("MyLaplace")
+    MyLaplace = example("own_continuous", "MyLaplace")
     v = dpexact.verify(MyLaplace(epsilon="1/2"), n=3)
     assert v.verdict == "private"
     v = dpexact.verify(MyLaplace(epsilon="1/2", factor="1/2"), n=3)  # README's example: level ε/f = 1
     assert v.verdict == "violated" and v.bracket.upper.upper == "1"
     assert 1 - 1e-12 <= v.bracket.lower_float <= 1.0
-    assert DensityRatioProof().prove(_example("MyGaussian")(epsilon="1/2"), 2, None) is None
+    assert DensityRatioProof().prove(example("own_continuous", "MyGaussian")(epsilon="1/2"), 2, None) is None
 
 
 def test_pl_sup_tails():

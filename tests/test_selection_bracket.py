@@ -7,12 +7,9 @@ the softmax formula. Mutation tests: a mechanism with one term off is not proved
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
@@ -24,7 +21,7 @@ from dpexact.verification.neighbourhoods import LInfBox, MonotoneBox
 from dpexact.verification.search.level import certify_triple, maximise_level
 from dpexact.verification.proofs.selection_theorems import literature_level, theorem_proof
 
-ROOT = Path(__file__).resolve().parents[1]
+from example_laws import example
 
 
 def _softmax_log_ratio(c, q, q2, r):
@@ -41,13 +38,6 @@ def _softmax_log_ratio(c, q, q2, r):
 def _same(a, b) -> bool:
     """Exact equality of two reals (exact strings or numbers)."""
     return (Real.of(a) - Real.of(b)).sign() == 0
-
-
-def _load_example(name: str, attr: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, attr)
 
 
 def test_em_on_a_wider_box_is_violated_with_the_level_approached():
@@ -67,7 +57,7 @@ def test_em_on_a_wider_box_is_violated_with_the_level_approached():
 
 def test_biased_coin_top1_level_two_to_six_digits():
     """The 2ε biased-coin top-1 of examples/ (define_mechanism): its level is exactly 2 (= c·2Δ, c = 1)."""
-    coin = _load_example("biased_coin_top1", "biased_coin")
+    coin = example("biased_coin_top1", "biased_coin")
     v = dpexact.verify(coin, n=3)
     assert v.verdict == "violated"
     lower = v.bracket.lower_float

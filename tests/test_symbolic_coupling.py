@@ -14,7 +14,7 @@ from dpexact.mechanisms.sparse_vector.mechanism import SVT1, SVT2
 from dpexact.mechanisms.sparse_vector.numerical import NumericalSVT
 from dpexact.protocols import CouplingUnits
 from dpexact.verification.proofs import first_proof
-from dpexact.verification.proofs.symbolic_coupling import CUTOFF, EPS, threshold_theorem
+from dpexact.verification.proofs.symbolic_coupling import CUTOFF, threshold_theorem
 from dpexact.verification.proofs.threshold_coupling import coupling_bound
 
 PRIVATE = [("svt1", {}, "all-differ"), ("svt1", {"monotone": True}, "monotone"), ("svt2", {}, "all-differ"),

@@ -11,10 +11,8 @@ verdict or the screen changes.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
@@ -22,14 +20,7 @@ import pytest
 import dpexact
 from dpexact.verification.bracket import EpsilonBracket, Proof, Witness
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _example(attr: str):
-    spec = importlib.util.spec_from_file_location("branching_laws", ROOT / "examples" / "branching_laws.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, attr)
+from example_laws import example
 
 
 def _softmax(u, ops):
@@ -257,7 +248,7 @@ def test_the_false_shift_invariance_of_em_gap18_is_refused_and_not_used():
     from dpexact.verification.neighbourhoods import LInfBox
     from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
-    bad, good = _example("em_gap18"), _example("em_spread18")
+    bad, good = example("branching_laws", "em_gap18"), example("branching_laws", "em_spread18")
     s = screen_premises(bad, 3)
     assert "shift_invariant" in s.refuted and "symmetric" in s.kept
     x = s.refuted["shift_invariant"]
