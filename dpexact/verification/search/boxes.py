@@ -22,6 +22,7 @@ search does not cover.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -184,37 +185,30 @@ def verify_boxes(
             cache[key] = mechanism.part_box_probability(list(v), a, list(box), "ball", prec)
         return cache[key]
 
-    evaluated = 0
-    best = -math.inf
-    cx = rc = None
-    for p, q2 in pairs:
-        low = min(min(p), min(q2))
-        corners = sorted(low + j * half for j in positions)
-        for a in outs:
-            for c in corners:
-                for x, y in ((p, q2), (q2, p)):  # both orders of each candidate before the next one
-                    if evaluated >= budget:
-                        break
-                    box = tuple((c, c + w) for _ in range(value_count(mechanism, a)))
-                    evaluated += 1
-                    lo1, _ = bounds(x, a, box)
-                    _, hi2 = bounds(y, a, box)
-                    with ball_context(prec):
-                        D = lo1 - E * hi2
-                        found = bool(D.lower() > 0)
-                        best = max(best, _lr(lo1, hi2))
-                    if found:
-                        cand = BoxCounterexample(mechanism, nb, x, y, a, box, _lr(lo1, hi2), _lr(lo1, hi2))
-                        check = cand.recheck(256)
-                        if check.proved:
-                            cx, rc = cand, check
-                            break
-                if cx is not None or evaluated >= budget:
-                    break
-            if cx is not None or evaluated >= budget:
+    def candidates():
+        for p, q2 in pairs:
+            low = min(min(p), min(q2))
+            corners = sorted(low + j * half for j in positions)
+            for a in outs:
+                for c in corners:
+                    for x, y in ((p, q2), (q2, p)):  # both orders of each candidate before the next one
+                        yield x, y, a, tuple((c, c + w) for _ in range(value_count(mechanism, a)))
+
+    evaluated, best, cx, rc = 0, -math.inf, None, None
+    for x, y, a, box in itertools.islice(candidates(), budget):
+        evaluated += 1
+        lo1, _ = bounds(x, a, box)
+        _, hi2 = bounds(y, a, box)
+        with ball_context(prec):
+            D = lo1 - E * hi2
+            found = bool(D.lower() > 0)
+            best = max(best, _lr(lo1, hi2))
+        if found:
+            cand = BoxCounterexample(mechanism, nb, x, y, a, box, _lr(lo1, hi2), _lr(lo1, hi2))
+            check = cand.recheck(256)
+            if check.proved:
+                cx, rc = cand, check
                 break
-        if cx is not None or evaluated >= budget:
-            break
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "boxes": evaluated})
     scope.notes.append(f"boxes [c, c+{w}]^m of released values, c = min(q ∪ q') + j·b2/2, j in [{positions.start}, {positions.stop}); "
                        "refutation only (no private verdict for released values)")
@@ -280,27 +274,25 @@ def verify_intervals(
             cache[(v, c)] = mechanism.interval_probability(list(v), c, c + w, "ball", prec)
         return cache[(v, c)]
 
+    def candidates():
+        for p, q2 in pairs:
+            low = min(min(p), min(q2))
+            corners = sorted({low + j * bf / 2 for j in positions} | {max(p), max(q2)})
+            for x, y in ((p, q2), (q2, p)):
+                for c in corners:
+                    yield x, y, c
+
     evaluated, best, cx, rc = 0, -math.inf, None, None
-    for p, q2 in pairs:
-        low = min(min(p), min(q2))
-        corners = sorted({low + j * bf / 2 for j in positions} | {max(p), max(q2)})
-        for x, y in ((p, q2), (q2, p)):
-            for c in corners:
-                if evaluated >= budget:
-                    break
-                evaluated += 1
-                found, lr, _ = _separation(prob(x, c), prob(y, c), eps, prec)
-                best = max(best, lr)
-                if found:
-                    cand = IntervalCounterexample(mechanism, nb, x, y, (c, c + w), lr, lr)
-                    check = cand.recheck(256)
-                    if check.proved:
-                        cx, rc = cand, check
-                        break
-            if cx is not None or evaluated >= budget:
+    for x, y, c in itertools.islice(candidates(), budget):
+        evaluated += 1
+        found, lr, _ = _separation(prob(x, c), prob(y, c), eps, prec)
+        best = max(best, lr)
+        if found:
+            cand = IntervalCounterexample(mechanism, nb, x, y, (c, c + w), lr, lr)
+            check = cand.recheck(256)
+            if check.proved:
+                cx, rc = cand, check
                 break
-        if cx is not None or evaluated >= budget:
-            break
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "intervals": evaluated})
     scope.notes.append(f"output intervals [c, c+{w}] with closed-form probabilities; refutation only")
     return _refutation(mechanism, name, eps, scope, cx, rc, best, t0)
@@ -414,26 +406,21 @@ def verify_continuous_boxes(
                 cx, rc = cand, check
         return cx is not None, lo_v
 
-    for p, q2 in pairs:
-        low = min(min(p), min(q2))
-        span = max(max(p), max(q2)) - low + 400 * b
-        for j in positions:
-            c = low + j * b / 2
-            for tag in tags:
-                for x, y in ((p, q2), (q2, p)):
-                    if evaluated >= budget:
-                        break
-                    evaluated += 1
-                    done, lo_v = try_box(x, y, shape(c, tag, low, span))
-                    if lo_v > best:
-                        best, best_at = lo_v, (x, y, c, tag, low, span)
-                    if done:
-                        break
-                if cx is not None or evaluated >= budget:
-                    break
-            if cx is not None or evaluated >= budget:
-                break
-        if cx is not None or evaluated >= budget:
+    def candidates():
+        for p, q2 in pairs:
+            low = min(min(p), min(q2))
+            span = max(max(p), max(q2)) - low + 400 * b
+            for j in positions:
+                for tag in tags:
+                    for x, y in ((p, q2), (q2, p)):
+                        yield x, y, low + j * b / 2, tag, low, span
+
+    for x, y, c, tag, low, span in itertools.islice(candidates(), budget):
+        evaluated += 1
+        done, lo_v = try_box(x, y, shape(c, tag, low, span))
+        if lo_v > best:
+            best, best_at = lo_v, (x, y, c, tag, low, span)
+        if done:
             break
     refined = 0
     if cx is None and dd is not None and best_at is not None:
