@@ -10,6 +10,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+import sympy
 from scipy.stats import chisquare
 
 import dpexact
@@ -118,8 +119,10 @@ def test_pattern_law_sums_to_one_and_exact_inside_ball(name):
     ball = m.pmf(q, "ball")
     ex = m.pmf(q, "exact")
     assert abs(float(sum(ball.values).mid()) - 1) < 1e-14
-    for b, e in zip(ball.values, m.exact_values(q)):
+    assert sympy.simplify(sum(ex.values) - 1) == 0  # the exact backend sums to one exactly
+    for b, e, s in zip(ball.values, m.exact_values(q), ex.values):
         assert b.contains(e.to_arb(200))
+        assert sympy.simplify(s - e.to_sympy()) == 0  # the exact pmf is the law's exact values
 
 
 def test_gap_svt_pattern_law_is_svt1_by_two_methods():
