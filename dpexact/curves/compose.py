@@ -1,15 +1,34 @@
-"""Certified composition of a curve: an upper end through Rényi DP, a lower end from a witness pair.
+"""Certified composition of a curve: three certified upper routes, a lower end from a witness pair.
 
-**Upper** (adaptive k-fold composition), the smaller of two certified routes. (1) Pure DP: every
-mechanism here is ε₀-DP and the exact k-fold of ε₀-RR bounds any adaptive composition of ε₀-DP
-mechanisms (Kairouz, Oh & Viswanath 2015). (2) Rényi DP composes additively under adaptivity (Mironov
-2017, Proposition 1), so with D̄_α the certified upper end of the worst-case D_α,
+**Upper** (adaptive k-fold composition): each route below is certified on its own, so their
+minimum is (:func:`certified_epsilon`).
 
-    ε(δ) <= min_α [k·D̄_α + log((α − 1)/α) − (log δ + log α)/(α − 1)]
+1. *Pure DP* (``"pure"``): every mechanism here is ε₀-DP and the exact k-fold of ε₀-RR bounds any
+   adaptive composition of ε₀-DP mechanisms (Kairouz, Oh & Viswanath 2015).
+2. *Rényi* (``"renyi"``): Rényi DP composes additively under adaptivity (Mironov 2017,
+   Proposition 1), so with D̄_α the certified upper end of the worst-case D_α,
 
-(Canonne, Kamath & Steinke 2020, Proposition 12), minimised over a fixed grid of α, in arb
-rounded upward. A certified PLD accountant composing :meth:`PrivacyCurve.dominating_pld` would
-be tighter; this module is where it plugs in.
+       ε(δ) <= min_α [k·D̄_α + log((α − 1)/α) − (log δ + log α)/(α − 1)]
+
+   (Canonne, Kamath & Steinke 2020, Proposition 12), minimised over a fixed grid of α, in arb
+   rounded upward.
+3. *Dominating pair through the accountant* (``"pld"``): :meth:`PrivacyCurve.dominating_pld` is a
+   discrete pair (P, Q) whose hockey-stick curve is above every neighbouring pair's for every
+   α = e^ε >= 0 (:mod:`.export`'s docstring: a convex piecewise-linear majorant of the worst-case
+   profile, both ends exact). A dominating pair of every step dominates their adaptive composition
+   (Zhu, Dong & Wang 2022, Definition 7 and Theorem 10), so the certified ε(δ) of the k-fold product
+   P^k vs Q^k — computed by the certified accountant (:mod:`dpexact.accounting`, its grid route:
+   outward discretisation, FFT with its error bound) — is an upper end for the mechanism. One
+   direction suffices: the dominance holds for every ordered neighbouring pair.
+   :func:`dominating_pair` makes the pair a *pair of distributions* with exact rational masses
+   (the pmf-pair event requires it): masses are rounded *down* and the deficits go to a P-only atom
+   (loss +∞) and a Q-only atom (loss −∞); both moves can only raise the hockey-stick curve
+   (proof at :func:`dominating_pair`).
+
+Measured (benchmarks/curves_savings_v2.jsonl): the pair route is the tightest only where the
+worst-case pairs at different ε' are nearly one pair (PF at ε₀ = 0.1); for EM the pair dominating
+the *envelope* of the family composes worse than the Rényi route (EM, ε₀ = 1, k = 1000: 246.97 vs
+202.71) — the envelope is not the curve of any one member.
 
 **Lower** (non-adaptive k-fold of one member): for a binary member with losses ℓ₁ > ℓ₀ and
 P-mass p on ℓ₁, the k-fold loss is jℓ₁ + (k − j)ℓ₀ with j ~ Binomial(k, p) under P, so
@@ -23,17 +42,33 @@ exactly (in arb). Any ε with δ_k(ε) > δ certified is below the true ε(δ) o
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 from ..numbers.backends import ball_context
 from ..numbers.real import Real
 from . import supremum as S
 
-__all__ = ["DEFAULT_ALPHAS", "pure_dp_epsilon", "rdp_epsilon", "rdp_epsilon_from_points", "binary_k_fold_delta", "witness_epsilon_lower"]
+__all__ = ["DEFAULT_ALPHAS", "ROUTES", "pure_dp_epsilon", "rdp_epsilon", "rdp_epsilon_from_points", "binary_k_fold_delta",
+           "witness_epsilon_lower", "dominating_pair", "pld_epsilon", "certified_epsilon"]
 
 #: α grid of the Rényi route: 1 + 2^{j/4}/64 .. ~1000
 DEFAULT_ALPHAS = tuple(f"{1 + 2 ** (j / 4) / 64:.6g}" for j in range(0, 64))
 MAX_COMPOSITIONS = 100_000
+#: the upper routes of :func:`certified_epsilon` (module docstring)
+ROUTES = ("pure", "renyi", "pld")
+#: grid step of the dominating pair: its composed ε moves <= 1e-4 relative from 0.01 to 0.001 (PF and EM,
+#: ε₀ <= 1, k <= 1000, measured through dp_accounting) while the pair costs 2–10× more to certify
+PLD_INTERVAL = 1e-2
+#: the accountant's relative width (its default): only the upper end is used; at 1e-3 the pair's upper end stayed
+#: 3e-4 above its value at k = 10 (PF ε₀ = 0.1: 0.99933 vs FFT 0.99900), wider than the brackets it should narrow
+PLD_TOLERANCE = 1e-4
+#: CPU budget of one accountant query (the accountant refuses beforehand when its first pass would not fit)
+PLD_MAX_SECONDS = 120.0
+#: atoms × compositions the pair route accepts before any work (its grid window grows with both)
+MAX_PLD_WORK = 2 * 10**6
+#: the pair's masses are multiples of 2^−_BITS (rounded down): the deficit sent to ±∞ is <= atoms·2^−120
+_BITS = 120
 
 
 def rdp_epsilon(curve: Any, compositions: int, delta: float, alphas: Optional[Sequence[Any]] = None) -> Any:
@@ -145,3 +180,172 @@ def witness_epsilon_lower(curve: Any, compositions: int, delta: float, grid: int
 
 def curve_loss_max(curve: Any) -> float:
     return max(f.loss_max for f in curve.upper_families)
+
+
+def dominating_pair(pld: Any) -> tuple[list[Fraction], list[Fraction]]:
+    """The dominating pair of a :class:`~.export.DominatingPLD` as exact rational distributions (P, Q).
+
+    The vertices v of ``pld`` (losses v·h) and the certified values y_v of the worst-case profile
+    δ*(v·h) are re-read in arb, with both ends exact (y_M = 0; y_{−M} = 1 − e^{−Mh}, where δ* is
+    1 − e^{ε} below −loss_max), and with slopes s_j of the chords (s = −1 before the first vertex, 0
+    after the last) the pair is Q_v = s_{j+1} − s_j, P_v = Q_v e^{vh}: ΣQ_v = 1 (telescoping) and
+    ΣP_v = D(0) = 1 exactly. A vertex where s_{j+1} > s_j is not certain is dropped (any vertex subset
+    with both ends still gives a majorant of the convex δ*).
+
+    Rounding (why the result still dominates): each P_v and Q_v is rounded *down* to a multiple of
+    2^−120 below its ball, P′_∞ = 1 − ΣP′_v (a P-only atom, loss +∞) and Q′_{−∞} = 1 − ΣQ′_v (a
+    Q-only atom, loss −∞), both >= 0 since the exact sums are 1. For every x = e^ε >= 0,
+
+        H_x(P′‖Q′) = Σ(P′_v − xQ′_v)₊ + P′_∞ >= Σ(P′_v − xQ_v)₊ + P′_∞
+                   >= Σ[(P_v − xQ_v)₊ − (P_v − P′_v)] + P′_∞ = H_x(P‖Q)
+
+    ((·)₊ is nondecreasing and 1-Lipschitz; the Q-only atom adds (0 − xQ′_{−∞})₊ = 0). Rounding the
+    P-masses *up* instead (as the float export does) would leave ΣP′ > 1, not a distribution.
+
+    Returns:
+        ``(p, q)``: lists of Fractions, each summing to exactly 1; the last two atoms are the P-only
+        atom (q = 0) and the Q-only atom (p = 0).
+
+    Raises:
+        ArithmeticError: an end vertex is not certified convex, or a rounded sum exceeds 1 (precision).
+    """
+    from flint import arb
+
+    with ball_context(S.PREC):
+        h = arb(pld.interval)
+        M = len(pld.grid_upper) - 1
+        verts = sorted(pld.pmf)
+        if verts[0] != -M or verts[-1] != M:
+            raise ArithmeticError("dominating pair: the PLD's vertices do not span [-M, M]")
+        x = {v: (v * h).exp() for v in verts}
+        y = {}
+        for v in verts:
+            if v == M:
+                y[v] = arb(0)
+            elif v >= 0:
+                y[v] = arb(pld.grid_upper[v])
+            else:  # δ*(−ε) = 1 − e^{−ε} + e^{−ε} δ*(ε) (reversal-closed family), with δ*(Mh) = 0 exactly
+                y[v] = 1 - x[v] + x[v] * arb(0 if -v == M else pld.grid_upper[-v])
+        while True:
+            s = [arb(-1)] + [(y[b] - y[a]) / (x[b] - x[a]) for a, b in zip(verts, verts[1:])] + [arb(0)]
+            bad = [j for j in range(len(verts)) if not s[j + 1] - s[j] > 0]
+            if not bad:
+                break
+            if bad[0] in (0, len(verts) - 1):
+                raise ArithmeticError("dominating pair: an end vertex is not certified convex (precision)")
+            del verts[bad[0]]
+        scale = 2 ** _BITS
+        p: list[Fraction] = []
+        q: list[Fraction] = []
+        for j, v in enumerate(verts):
+            qv = s[j + 1] - s[j]
+            p.append(_floor_fraction(qv * x[v], scale))
+            q.append(_floor_fraction(qv, scale))
+    p_inf, q_minf = 1 - sum(p), 1 - sum(q)
+    if p_inf < 0 or q_minf < 0:
+        raise ArithmeticError("dominating pair: rounded-down masses sum above 1 (precision)")
+    return p + [p_inf, Fraction(0)], q + [Fraction(0), q_minf]
+
+
+def _floor_fraction(b: Any, scale: int) -> Fraction:
+    """The largest multiple of 1/scale below every point of the arb ``b``, at least 0 (scale a power of 2:
+    the product and the floor of the ball's lower end are exact)."""
+    f = (b * scale).lower().floor().unique_fmpz()
+    if f is None:
+        raise ArithmeticError("dominating pair: an unbounded mass")
+    return Fraction(max(int(f), 0), scale)
+
+
+def pld_epsilon(curve: Any, compositions: int, delta: float, interval: float = PLD_INTERVAL,
+                tolerance: float = PLD_TOLERANCE, max_seconds: float = PLD_MAX_SECONDS, pld: Any = None) -> Any:
+    """Certified upper end of ε(δ) after ``compositions`` adaptive uses: the curve's dominating pair composed
+    by the certified accountant (module docstring, route 3).
+
+    Args:
+        curve: a :class:`~.curve.PrivacyCurve`.
+        compositions, delta: k and δ.
+        interval: the dominating pair's grid step (:meth:`PrivacyCurve.dominating_pld`).
+        tolerance, max_seconds: the accountant's relative width and CPU budget.
+        pld: an already built :class:`~.export.DominatingPLD` of ``curve`` (reused across k).
+
+    Returns:
+        A :class:`CurvePoint` whose ``upper`` bounds the mechanism's ε(δ); ``lower`` is 0 (the pair's own
+        lower end is not a bound for the mechanism: it is in ``witness["pair_lower"]``).
+
+    Raises:
+        ValueError: k or δ out of range, or atoms × k above :data:`MAX_PLD_WORK` (with the figures).
+        CostLimitError: the accountant's first pass would not fit ``max_seconds``.
+    """
+    import time
+
+    from ..accounting.events import event_from_dict
+    from ..accounting.grid_accounting import grid_epsilon
+    from .point import CurvePoint
+
+    _check_k_delta(compositions, delta)
+    t0 = time.process_time()
+    d = pld if pld is not None else curve.dominating_pld(interval)
+    # cost bound before spending it: the accountant's window and FFT grow with atoms and with k
+    if len(d.pmf) * compositions > MAX_PLD_WORK:
+        raise ValueError(f"compositions: {len(d.pmf)} atoms × {compositions} = {len(d.pmf) * compositions} above "
+                         f"{MAX_PLD_WORK}; take a coarser interval or another route")
+    p, q = dominating_pair(d)
+    # through the pmf-pair event's own checks (lists of exact strings summing to 1)
+    ev = event_from_dict({"kind": "pmf-pair", "count": compositions, "p": [_text(a) for a in p], "q": [_text(b) for b in q]})
+    # The grid route is called directly: with rational laws the Accountant takes its exact route, whose tables of
+    # distinct likelihood ratios explode here (~|atoms|^k); the grid route is the one it uses for any other law.
+    enc = grid_epsilon([ev], ("remove",), Real.of(delta), tolerance, max_seconds)
+    info = {"route": "dominating pair through the certified accountant (Zhu-Dong-Wang 2022 Thm 10)",
+            "interval": d.interval, "atoms": len(p), "pair_lower": enc.lower, "pair_upper": enc.upper,
+            "accountant": enc.method, "tolerance_met": enc.detail.get("tolerance_met"),
+            "cpu_seconds": time.process_time() - t0}
+    return CurvePoint(delta, str(delta), 0.0, enc.upper, info)
+
+
+def certified_epsilon(curve: Any, compositions: int, delta: float, routes: Sequence[str] = ROUTES,
+                      alphas: Optional[Sequence[Any]] = None, interval: float = PLD_INTERVAL, pld: Any = None) -> Any:
+    """Certified upper end of ε(δ) after ``compositions`` adaptive uses: the minimum over ``routes`` (each
+    certified on its own; module docstring). A route that refuses on cost is recorded in
+    ``witness["refused"]`` and the others are kept.
+
+    Returns:
+        A :class:`CurvePoint` with ``upper`` = the minimum, ``witness["route"]`` the route that gave it and
+        ``witness["routes"]`` every route's upper end (``None`` when refused).
+    """
+    from ..cost_limits import CostLimitError
+    from .point import CurvePoint
+
+    _check_k_delta(compositions, delta)
+    unknown = [r for r in routes if r not in ROUTES]
+    if unknown or not routes:
+        raise ValueError(f"routes must be a non-empty subset of {', '.join(ROUTES)}, got {list(routes)}")
+    ups: dict[str, Any] = {}
+    refused: dict[str, str] = {}
+    for r in routes:
+        try:
+            if r == "pure":
+                ups[r] = pure_dp_epsilon(curve_loss_max(curve), compositions, delta).upper
+            elif r == "renyi":
+                ups[r] = rdp_epsilon_from_points(curve.renyi(list(alphas or DEFAULT_ALPHAS), tol=1e-9), compositions, delta).upper
+            else:
+                ups[r] = pld_epsilon(curve, compositions, delta, interval, pld=pld).upper
+        except (CostLimitError, ValueError) as exc:
+            if r != "pld":
+                raise
+            ups[r], refused[r] = None, str(exc)
+    done = {r: u for r, u in ups.items() if u is not None}
+    if not done:
+        raise ValueError(f"compositions: every route refused ({'; '.join(refused.values())})")
+    best = min(done, key=lambda r: done[r])
+    return CurvePoint(delta, str(delta), 0.0, done[best], {"route": best, "routes": ups, "refused": refused})
+
+
+def _check_k_delta(compositions: int, delta: float) -> None:
+    if isinstance(compositions, bool) or not isinstance(compositions, int) or not 1 <= compositions <= MAX_COMPOSITIONS:
+        raise ValueError(f"compositions must be an integer in [1, {MAX_COMPOSITIONS}], got {compositions!r}")
+    if not 0 < delta < 1:
+        raise ValueError(f"delta must be in (0, 1), got {delta}")
+
+
+def _text(f: Fraction) -> str:
+    return f"{f.numerator}/{f.denominator}"

@@ -23,10 +23,10 @@ The report-noisy-max variants are equal in law: RNM with exponential noise is PF
 2021), with Gumbel noise EM (the Gumbel-max trick). Laplace-noise RNM and the sparse-vector
 family have no dominating family here yet and are refused.
 
-Composition: :meth:`PrivacyCurve.compose_epsilon` (certified, via the additive composition of
-the certified Rényi curve: Mironov 2017 Prop. 1; conversion of Canonne, Kamath & Steinke 2020,
-Prop. 12) — a stand-in for a certified PLD accountant, which would take
-:meth:`PrivacyCurve.dominating_pld` (the same object that :meth:`to_dp_accounting` exports).
+Composition: :meth:`PrivacyCurve.compose_epsilon` (certified: the additive composition of the
+certified Rényi curve, Mironov 2017 Prop. 1, converted by Canonne, Kamath & Steinke 2020, Prop. 12;
+or :meth:`PrivacyCurve.dominating_pld` — the object :meth:`to_dp_accounting` exports — composed by
+the certified accountant; or the minimum of the routes, :mod:`.compose`).
 """
 
 from __future__ import annotations
@@ -135,16 +135,25 @@ class PrivacyCurve:
 
     # -- composition and export -------------------------------------------------------------------
 
-    def compose_epsilon(self, compositions: int, delta: float, alphas: Optional[Sequence[Any]] = None) -> CurvePoint:
-        """Certified upper bound on ε(δ) after ``compositions`` adaptive uses (Rényi route).
+    def compose_epsilon(self, compositions: int, delta: float, alphas: Optional[Sequence[Any]] = None,
+                        route: str = "renyi") -> CurvePoint:
+        """Certified upper bound on ε(δ) after ``compositions`` adaptive uses (:mod:`.compose`).
 
-        ε <= min_α [k·D_α + log((α − 1)/α) − (log δ + log α)/(α − 1)] (Canonne, Kamath &
-        Steinke 2020, Proposition 12), with D_α the certified upper end of :meth:`renyi`;
-        Rényi DP composes additively under adaptivity (Mironov 2017, Proposition 1).
+        ``route="renyi"`` (default): the smaller of the Rényi route — ε <= min_α [k·D_α + log((α − 1)/α)
+        − (log δ + log α)/(α − 1)] (Canonne, Kamath & Steinke 2020, Prop. 12) with D_α the certified upper
+        end of :meth:`renyi`, additive under adaptivity (Mironov 2017, Prop. 1) — and the k-fold of ε-RR.
+        ``route="pld"``: :meth:`dominating_pld` composed k times by the certified accountant (Zhu, Dong &
+        Wang 2022, Thm 10). ``route="best"``: the minimum of all three (each certified on its own).
         """
-        from .compose import rdp_epsilon
+        from .compose import certified_epsilon, pld_epsilon, rdp_epsilon
 
-        return rdp_epsilon(self, compositions, delta, alphas)
+        if route == "renyi":
+            return rdp_epsilon(self, compositions, delta, alphas)
+        if route == "pld":
+            return pld_epsilon(self, compositions, delta)
+        if route == "best":
+            return certified_epsilon(self, compositions, delta, alphas=alphas)
+        raise ValueError(f"route must be renyi, pld or best, got {route!r}")
 
     def dominating_pld(self, interval: float = 1e-3):
         """A discrete pessimistic PLD dominating every neighbouring pair (:mod:`.export`)."""
