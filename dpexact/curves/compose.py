@@ -284,11 +284,14 @@ def pld_epsilon(curve: Any, compositions: int, delta: float, interval: float = P
 
     _check_k_delta(compositions, delta)
     t0 = time.process_time()
-    d = pld if pld is not None else curve.dominating_pld(interval)
-    # cost bound before spending it: the accountant's window and FFT grow with atoms and with k
-    if len(d.pmf) * compositions > MAX_PLD_WORK:
-        raise ValueError(f"compositions: {len(d.pmf)} atoms × {compositions} = {len(d.pmf) * compositions} above "
+    # cost bound before spending it: at most 2M + 3 atoms (M = ⌈loss_max/h⌉ grid points each side, the two ±∞
+    # atoms); the accountant's window and FFT grow with atoms and with k
+    h = pld.interval if pld is not None else interval
+    atoms = 2 * math.ceil(curve_loss_max(curve) / h) + 3
+    if atoms * compositions > MAX_PLD_WORK:
+        raise ValueError(f"compositions: up to {atoms} atoms × {compositions} = {atoms * compositions} above "
                          f"{MAX_PLD_WORK}; take a coarser interval or another route")
+    d = pld if pld is not None else curve.dominating_pld(interval)
     p, q = dominating_pair(d)
     # through the pmf-pair event's own checks (lists of exact strings summing to 1)
     ev = event_from_dict({"kind": "pmf-pair", "count": compositions, "p": [_text(a) for a in p], "q": [_text(b) for b in q]})
