@@ -144,6 +144,22 @@ def markdown(rows_path: str, before_path: str) -> str:
                        f"{_g(r['dp_acc_pf_laplace'])} | {_g(r['zcdp_em'])} | {_g(r['basic'])} | "
                        f"{_g(r['dpexact_pld_fft'])} | {r['pld_cpu_seconds']:.2f} |")
         out.append("")
+    for mech in ("em", "pf"):
+        for label, sel in (("n = 2", lambda n: n == 2), ("n = 5, 10, 100", lambda n: n > 2)):
+            ratios = sorted((r["dpexact_upper"] - r["dpexact_lower"]) /
+                            (old[(mech, r["n"], r["eps0"], r["k"])]["dpexact_upper"] - old[(mech, r["n"], r["eps0"], r["k"])]["dpexact_lower"])
+                            for r in rows if r["mechanism"] == mech and sel(r["n"]) and (mech, r["n"], r["eps0"], r["k"]) in old
+                            and old[(mech, r["n"], r["eps0"], r["k"])]["dpexact_upper"] > old[(mech, r["n"], r["eps0"], r["k"])]["dpexact_lower"])
+            if ratios:
+                routes = sorted({r["dpexact_upper_route"] for r in rows if r["mechanism"] == mech and sel(r["n"])})
+                out.append(f"{mech.upper()} {label}: bracket width v2 / v1 median {ratios[len(ratios) // 2]:.3f}, smallest "
+                           f"{ratios[0]:.3f}, largest {ratios[-1]:.3f} over {len(ratios)} rows; upper end's routes: {', '.join(routes)}.")
+    cells = {(r["mechanism"], r["eps0"], r["k"], r["tight_family"]): r for r in rows}.values()  # one per curve and k
+    inside = [r for r in cells if r["dpexact_pld"] is not None
+              and r["pld_pair_lower"] - 1e-9 <= r["dpexact_pld_fft"] <= r["dpexact_pld"] + 1e-9]
+    dev = max((abs(r["dpexact_pld_fft"] - r["dpexact_pld"]) / r["dpexact_pld"] for r in cells if r["dpexact_pld"]), default=0)
+    out.append(f"dp_accounting's FFT of the exported pair inside the accountant's certified interval for the same pair: "
+               f"{len(inside)} of {len(cells)} (curve, k) cells; largest |FFT − certified upper| / upper {dev:.1e}.")
     cpu = sum(r["cpu_seconds"] for r in rows)
     loads = [r["load"] for r in rows]
     out.append(f"Rows: {len(rows)}; bracket_ok on {sum(r['bracket_ok'] for r in rows)}, fft_ge_lower on "
