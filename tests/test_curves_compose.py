@@ -145,9 +145,17 @@ def test_mutation_masses_rounded_up_are_refused_by_the_pmf_pair_event(monkeypatc
         f = (b * scale).upper().ceil().unique_fmpz()
         return Fraction(int(f), scale)
 
+    p, q = dominating_pair(d)
     monkeypatch.setattr(C, "_floor_fraction", ceil_fraction)
     with pytest.raises(ArithmeticError, match="sum above 1"):
         dominating_pair(d)
+    # and the accountant's pmf-pair event itself refuses masses that do not sum to 1
+    from dpexact.accounting.events import event_from_dict
+
+    up = [a + Fraction(1, 2**100) for a in p[:-2]] + p[-2:]
+    with pytest.raises(ValueError, match="must sum to 1"):
+        event_from_dict({"kind": "pmf-pair", "p": [str(a) for a in up], "q": [str(b) for b in q]})
+    event_from_dict({"kind": "pmf-pair", "p": [str(a) for a in p], "q": [str(b) for b in q]})  # the real pair passes
 
 
 def test_cost_guard_and_bad_arguments():

@@ -57,8 +57,9 @@ DEFAULT_ALPHAS = tuple(f"{1 + 2 ** (j / 4) / 64:.6g}" for j in range(0, 64))
 MAX_COMPOSITIONS = 100_000
 #: the upper routes of :func:`certified_epsilon` (module docstring)
 ROUTES = ("pure", "renyi", "pld")
-#: grid step of the dominating pair: its composed ε moves <= 1e-4 relative from 0.01 to 0.001 (PF and EM,
-#: ε₀ <= 1, k <= 1000, measured through dp_accounting) while the pair costs 2–10× more to certify
+#: grid step of the dominating pair: from 0.01 to 0.001 its composed ε moves <= 6e-5 relative for PF and <= 4e-3 for
+#: EM (ε₀ = 0.1, k = 10..1000, measured through dp_accounting; EM's pair loses to the Rényi route by more) while the
+#: pair costs 1.5–10× more to certify
 PLD_INTERVAL = 1e-2
 #: the accountant's relative width (its default): only the upper end is used; at 1e-3 the pair's upper end stayed
 #: 3e-4 above its value at k = 10 (PF ε₀ = 0.1: 0.99933 vs FFT 0.99900), wider than the brackets it should narrow
