@@ -173,3 +173,23 @@ def test_cost_guard_and_bad_arguments():
     # every route refused but pld: the others are kept, the refusal recorded
     r = certified_epsilon(c, 100_000, 1e-6, routes=("renyi", "pld"), alphas=["2", "8"])
     assert r.witness["route"] == "renyi" and r.witness["routes"]["pld"] is None and "pld" in r.witness["refused"]
+
+
+def test_refined_witness_is_a_member_whose_k_fold_exceeds_delta_by_direct_summation():
+    from flint import arb
+
+    from dpexact.curves import families as F
+
+    c = privacy_curve("em", "1", 2)
+    k, delta = 3, 1e-3
+    w0 = witness_epsilon_lower(c, k, delta, grid=8)
+    w = witness_epsilon_lower(c, k, delta, grid=8, refine=14)
+    up = pld_epsilon(c, k, delta, interval=0.1).upper
+    assert w0.lower < w.lower <= up  # the search moved, and stays below a certified upper end
+    (q1, l1), (q0, l0) = F.em_family(arb("1"), 1.0).groups(arb(w.witness["theta"]))
+    P = [mpmath.mpf(float((q1 * l1.exp()).mid())), mpmath.mpf(float((q0 * l0.exp()).mid()))]
+    Q = [mpmath.mpf(float(q1.mid())), mpmath.mpf(float(q0.mid()))]
+    x = mpmath.e ** mpmath.mpf(w.lower)
+    brute = mpmath.fsum(max(0, mpmath.fprod(P[y] for y in ys) - x * mpmath.fprod(Q[y] for y in ys))
+                        for ys in itertools.product(range(2), repeat=k))
+    assert brute > delta  # the member, used k times, is not (ε_lower, δ)-DP: ε_lower is below the mechanism's ε(δ)

