@@ -193,10 +193,13 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
     up = region.ratio_upper(p.R.num, p.R.den)
     if up is not None and up <= et.a:
         return True
-    # no monotone coordinate and a loose enclosure: bisect the widest coordinate (in u) here
+    # no monotone coordinate and a loose enclosure: bisect the coordinate whose generator's interval is
+    # widest (the enclosures are in the generators: a gap already beyond -10^10 is x ∈ [0, e^-10^10], a point
+    # in effect; measured in u every interval reaching -∞ was "widest" and the first of them was halved
+    # towards -∞ until MAX_SPLITS, PF at n = 5). Any choice is sound: it only decides what is split
     if not loose or p.splits >= MAX_SPLITS:
         return False
-    c = max(loose, key=lambda c: math.inf if ivs[c][0] is None else ivs[c][1] - ivs[c][0])
+    c = max(loose, key=lambda c: _x_width(*ivs[c]))
     lo, hi = ivs[c]
     if lo is not None and hi - lo < SMALLEST:
         return False
@@ -284,6 +287,13 @@ def _float_value(poly: Any, space: Space, x: dict[int, float]) -> float:
     parts = [s * math.exp(lt - top) for s, lt in terms]
     total, size = math.fsum(parts), math.fsum(abs(v) for v in parts)
     return 0.0 if abs(total) <= 1e-9 * size else total
+
+
+def _x_width(lo: Ext, hi: Ext) -> float:
+    """The width of ``[e^lo, e^hi]`` (``lo`` None: ``[0, e^hi]``) in floats: a choice of what to split only."""
+    assert hi is not None
+    top = math.exp(min(float(hi), 50.0))
+    return top - (0.0 if lo is None else math.exp(min(float(lo), 50.0)))
 
 
 def _degree(poly: Any, g: int) -> int:
