@@ -10,7 +10,7 @@ from dpexact.verification.proofs import selection_bracket
 from dpexact.verification.proofs.compact_bnb import CompactBnB
 from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
-SI = dict(symmetric=True, shift_invariant=True)
+SI = {"symmetric": True, "shift_invariant": True}
 
 
 def _em(q, p, ops):
