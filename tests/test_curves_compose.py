@@ -18,7 +18,12 @@ import mpmath
 import pytest
 
 from dpexact.curves import compose as C
-from dpexact.curves.compose import certified_epsilon, dominating_pair, pld_epsilon, witness_epsilon_lower
+from dpexact.curves.compose import (
+    certified_epsilon,
+    dominating_pair,
+    pld_epsilon,
+    witness_epsilon_lower,
+)
 from dpexact.curves.curve import privacy_curve
 
 mpmath.mp.dps = 50
