@@ -360,7 +360,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
 ONE_END = True
 #: a one-end pass's CPU as a share of a full pass (measured on q = 1/1000 rows: the lower end's fitted cells cost
 #: most of the discretisation; a float estimate that decides the schedule only)
-END_SHARE = {"both": 1.0, "lower": 0.75, "upper": 0.4}
+END_SHARE = {"both": 1.0, "lower": 0.8, "upper": 0.45}
 def _end_errors(track: dict[str, list[tuple[float, float]]]) -> dict[str, tuple[float, float]] | None:
     """Each end's estimated error and the step it was made at: e ≈ move·ρ/(1 − ρ), ρ = (h/h_prev)², from its last
     two passes (the ~h² convergence measured on the DP-SGD rows); None before two passes of each."""
