@@ -10,6 +10,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+import sympy
 from scipy.stats import chisquare
 
 import dpexact
@@ -17,7 +18,6 @@ from dpexact.mechanisms.sparse_vector.piecewise import Piecewise, integrate_prod
 from dpexact.mechanisms.sparse_vector.threshold_integral import ball_ops, exact_ops
 from dpexact.numbers.backends import ball_context
 from dpexact.numbers.exp_sum import ExpSum
-from dpexact.verification.router import verify_mechanism
 from dpexact.verification.proofs.threshold_coupling import coupling_bound, verify_coupling
 
 EPS = Fraction(1, 10)
@@ -119,8 +119,10 @@ def test_pattern_law_sums_to_one_and_exact_inside_ball(name):
     ball = m.pmf(q, "ball")
     ex = m.pmf(q, "exact")
     assert abs(float(sum(ball.values).mid()) - 1) < 1e-14
-    for b, e in zip(ball.values, m.exact_values(q)):
+    assert sympy.simplify(sum(ex.values) - 1) == 0  # the exact backend sums to one exactly
+    for b, e, s in zip(ball.values, m.exact_values(q), ex.values):
         assert b.contains(e.to_arb(200))
+        assert sympy.simplify(s - e.to_sympy()) == 0  # the exact pmf is the law's exact values
 
 
 def test_gap_svt_pattern_law_is_svt1_by_two_methods():
@@ -171,7 +173,7 @@ def test_law_matches_simulation_of_the_algorithm(name, cutoff):
 @pytest.mark.parametrize("name,cutoff", [("gap-svt", 1), ("adaptive-svt", 1), ("adaptive-svt", 2), ("gap-svt", 2)])
 def test_private_variants_certified_by_the_coupling(name, cutoff):
     m = _m(name, cutoff=cutoff)
-    v = verify_mechanism(m, 6, "all-differ")
+    v = dpexact.verify(m, n=6, relation="all-differ")
     # the coupling proves ε for every n (symbolic; the per-n factor check is threshold_coupling's)
     assert v.verdict == "private" and v.certified and v.bracket.upper.domain["n"] == "every"
     assert v.worst_log_ratio <= 0.1 and coupling_bound(m, 6).bound <= Fraction(1, 10)
@@ -222,7 +224,7 @@ def test_bad_adaptive_refuted_with_an_independently_confirmed_box():
     m = _m("bad-adaptive-svt")
     cb = coupling_bound(m, 10)
     assert not cb.finite or cb.bound > EPS  # the coupling proves no ε (at n = 10 it is an upper end only)
-    v = verify_mechanism(m, 10, "all-differ")
+    v = dpexact.verify(m, n=10, relation="all-differ")
     assert v.verdict == "violated" and v.certified
     cx = v.counterexample
     assert all(abs(a - b) <= 1 for a, b in zip(cx.scores, cx.neighbour_scores))
@@ -287,7 +289,7 @@ def test_coupling_of_svt4_is_lyu_level_and_svt1_is_epsilon(cutoff):
 
 def test_pattern_verdicts_name_the_coupling_scope():
     m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1)
-    v = verify_mechanism(m, 5, "all-differ")  # the symbolic coupling proves every n
+    v = dpexact.verify(m, n=5, relation="all-differ")  # the symbolic coupling proves every n
     assert v.verdict == "private" and any("for every n" in s for s in v.scope.notes)
     from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism
 
@@ -315,7 +317,7 @@ def test_coupling_covers_threshold_redraws(cutoff):
     for Algorithm 2) and agrees with the pattern verifier, whose exact worst ratio stays below it."""
     m = dpexact.mechanism("svt2", epsilon=EPS, threshold=1, cutoff=cutoff)
     assert coupling_bound(m, 10).bound == EPS
-    assert verify_mechanism(m, 6, "all-differ").verdict == "private"  # every n (symbolic coupling)
+    assert dpexact.verify(m, n=6, relation="all-differ").verdict == "private"  # every n (symbolic coupling)
     from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism
 
     v = _search_mechanism(m, 6, "all-differ")

@@ -12,7 +12,6 @@ from typer.testing import CliRunner
 import dpexact
 from dpexact.cli.main import app
 from dpexact.verification.search.approx_dp import verify_approx
-from dpexact.verification.router import verify_mechanism
 from dpexact.verification.search.patterns import pattern_pairs
 from dpexact.verification.search.selection import verify
 
@@ -65,7 +64,7 @@ def test_delta_zero_agrees_with_the_pure_dp_verifier_on_selection(name, kw):
 def test_delta_zero_agrees_with_the_pure_dp_verifier_on_patterns(name):
     m = dpexact.mechanism(name, epsilon=Fraction(1, 10), threshold=1, cutoff=1)
     a = verify_approx(m, 0, n=4)
-    p = verify_mechanism(m, 4)
+    p = dpexact.verify(m, n=4)
     # same direction: the pure verifier may also prove the level for every n ("private"), the
     # (ε, 0) scope search only holds on its pairs ("private-within-scope")
     holds = {"private", "private-within-scope"}
@@ -115,7 +114,7 @@ def test_interval_output_at_delta_zero_agrees_with_the_interval_verifier():
     """noisy max releasing its value (StatDP v1b) at the peers' setting: refuted for pure DP by the
     interval search, and for (ε, 0) by the box-and-tail search, both certified."""
     m = dpexact.mechanism("noisy-max-value", epsilon=Fraction(1, 10))
-    pure = verify_mechanism(m, 5)
+    pure = dpexact.verify(m, n=5)
     approx = verify_approx(m, 0, n=5)
     assert pure.verdict == approx.verdict == "violated" and pure.certified and approx.certified
     assert approx.recheck.proved and approx.worst_delta > 0
@@ -144,7 +143,6 @@ def test_a_pure_theorem_proves_every_delta(name):
 def test_an_em_built_with_twice_epsilon_is_not_proved_for_delta():
     """Mutation: EM run at 2ε but claimed ε-DP has no pure proof of ε; the (ε, δ) search refutes it."""
     from dpexact.suites.soundness import _misclaimed
-    from dpexact.verification.router import verify_any
 
-    v = verify_any(_misclaimed("em", 2, 1)(), n=3, delta="1/1000000")
+    v = dpexact.verify(_misclaimed("em", 2, 1)(), n=3, delta="1/1000000")
     assert v.verdict == "violated" and v.worst_delta > 1e-6

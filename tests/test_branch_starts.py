@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import pytest
 
+import dpexact
 from dpexact.verification.proofs import branch_starts as bs
 from dpexact.verification.search.level import certify_triple
 from support.own_corpus import CORPUS, reference_log_ratio
@@ -75,10 +76,8 @@ def test_registered_mechanisms_get_no_starts():
 def test_verify_closes_the_bonus_bracket():
     """The whole verifier: em-bonus-1-past-5000 is violated with its bracket closed at [3/2 - 1e-9, 3/2] (it was
     undecided, [0.5, 3/2], before the branch starts)."""
-    from dpexact.verification.router import verify_any
-
     e = _entry("em-bonus-1-past-5000")
-    v = verify_any(e.mechanism, n=3)
+    v = dpexact.verify(e.mechanism, n=3)
     assert v.verdict == "violated" and v.bracket.closed()
     assert 1.5 - 1e-9 <= v.bracket.lower_float <= 1.5 and v.bracket.upper.upper == "3/2"
     w = v.bracket.lower

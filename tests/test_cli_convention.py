@@ -9,6 +9,7 @@ import pytest
 import sympy
 from typer.testing import CliRunner
 
+import dpexact
 from dpexact import mechanism
 from dpexact.cli.common import VERDICT_EXIT, strict_int
 from dpexact.cli.main import app
@@ -220,12 +221,10 @@ def test_sweep_json_and_output(tmp_path):
 
 
 def test_verify_takes_the_mechanisms_own_claim_when_epsilon_is_omitted():
-    from dpexact.verification.router import verify_mechanism
-
     runner = CliRunner()
     r = runner.invoke(app, ["verify", "-m", "one-time-rappor", "--json"])
     d = json.loads(r.stdout)
-    lib = verify_mechanism(mechanism("one-time-rappor"))
+    lib = dpexact.verify(mechanism("one-time-rappor"))
     assert d["epsilon"] == str(mechanism("one-time-rappor").epsilon) and d["verdict"] == lib.verdict
     assert r.exit_code == VERDICT_EXIT[lib.verdict], r.output
     r = runner.invoke(app, ["verify", "-m", "svt1", "--n", "3"])

@@ -161,9 +161,7 @@ def test_backends_satisfy_the_backend_ops_protocol() -> None:
 def test_a_crashing_exact_pmf_is_named_in_an_approx_dp_verdict() -> None:
     """(ε, δ) with δ = 0 on the same tight law: the pairs balls cannot decide go to the exact backend,
     whose crash is the verdict's named reason."""
-    from dpexact.verification.router import verify_any
-
-    v = verify_any(CRASHING, delta="0", n=3, searches=("grid",))
+    v = dpexact.verify(CRASHING, delta="0", n=3, search=("grid",))
     assert v.verdict == "inconclusive" and "TypeError" in v.reason
 
 

@@ -9,13 +9,13 @@ from fractions import Fraction
 
 import pytest
 
-from conftest import REPO
-from dpexact.mechanisms.loader import load_object
+import dpexact
 from dpexact.conformance.checks import conform
-from dpexact.verification.router import verify_mechanism
 
-EXAMPLE = REPO / "examples" / "own_continuous.py"
-MyLaplace, MyGaussian, MyNoisyMaxValue = (load_object(f"{EXAMPLE}:{c}") for c in ("MyLaplace", "MyGaussian", "MyNoisyMaxValue"))
+from example_laws import EXAMPLES, example
+
+EXAMPLE = EXAMPLES / "own_continuous.py"
+MyLaplace, MyGaussian, MyNoisyMaxValue = (example("own_continuous", c) for c in ("MyLaplace", "MyGaussian", "MyNoisyMaxValue"))
 
 
 def test_under_scaled_laplace_is_refuted_within_its_true_level():
@@ -24,7 +24,7 @@ def test_under_scaled_laplace_is_refuted_within_its_true_level():
     m = MyLaplace(epsilon=Fraction(1, 2), factor=Fraction(1, 2))
     rep = conform(m, draws=5000)  # the box law and the sampler agree: a fair test mechanism
     assert rep.check("sums-to-one").passed and rep.check("sampler-agrees").passed
-    v = verify_mechanism(m, 3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "violated" and v.certified and v.recheck.proved
     assert 0.5 < v.worst_log_ratio <= 1.0 + 1e-12
     cx = v.counterexample.as_dict()
@@ -33,7 +33,7 @@ def test_under_scaled_laplace_is_refuted_within_its_true_level():
 
 
 def test_private_laplace_is_never_flagged():
-    v = verify_mechanism(MyLaplace(epsilon=Fraction(1, 2)), 3)  # its density pieces: a density-ratio proof
+    v = dpexact.verify(MyLaplace(epsilon=Fraction(1, 2)), n=3)  # its density pieces: a density-ratio proof
     assert v.verdict == "private" and v.counterexample is None and v.bracket.upper.upper == "1/2"
     from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism
 
@@ -43,7 +43,7 @@ def test_private_laplace_is_never_flagged():
 
 
 def test_gaussian_is_refuted_for_pure_dp():
-    v = verify_mechanism(MyGaussian(epsilon=Fraction(1)), 2)
+    v = dpexact.verify(MyGaussian(epsilon=Fraction(1)), n=2)
     assert v.verdict == "violated" and v.certified and v.worst_log_ratio > 1
 
 
@@ -53,7 +53,7 @@ def test_continuous_without_a_box_law_is_refused_with_a_reason():
         box_probability = None  # type: ignore[assignment]
 
     with pytest.raises(TypeError, match="box_probability"):
-        verify_mechanism(DensityOnly(epsilon=1), 2)
+        dpexact.verify(DensityOnly(epsilon=1), n=2)
 
 
 def test_the_cli_loads_and_verifies_an_own_continuous_mechanism():
@@ -74,9 +74,9 @@ def test_the_cli_loads_and_verifies_an_own_continuous_mechanism():
 
 
 def test_own_interval_mechanism_without_a_noise_scale():
-    bad = verify_mechanism(MyNoisyMaxValue(epsilon=Fraction(1, 2), factor=Fraction(1, 2)), 3)
+    bad = dpexact.verify(MyNoisyMaxValue(epsilon=Fraction(1, 2), factor=Fraction(1, 2)), n=3)
     assert bad.verdict == "violated" and bad.certified and 0.5 < bad.worst_log_ratio <= 1.0 + 1e-12
-    good = verify_mechanism(MyNoisyMaxValue(epsilon=Fraction(1, 2)), 3)
+    good = dpexact.verify(MyNoisyMaxValue(epsilon=Fraction(1, 2)), n=3)
     assert good.verdict == "inconclusive" and good.worst_float_log_ratio <= 0.5 + 1e-9
     rep = conform(MyNoisyMaxValue(epsilon=Fraction(1, 2)), draws=4000)
     assert rep.check("sums-to-one").passed and rep.check("sampler-agrees").passed

@@ -105,19 +105,32 @@ def test_box_check_rejects_a_false_statement_and_a_shrunk_multiplier(monkeypatch
     assert S.check_box(off, kap, lam) is None  # the constant-λ proof of the same box fails with the lowered B
 
 
-def _rows(entry):
-    return [json.loads(line) for line in gzip.decompress((ROOT / entry["file"]).read_bytes()).decode().splitlines()]
+def _rows(part):
+    return [json.loads(line) for line in gzip.decompress((ROOT / part["file"]).read_bytes()).decode().splitlines()]
+
+
+PARTS = [(eps, k) for eps in sorted(CERTIFIED) for k in range(len(CERTIFIED[eps]["parts"]))]
 
 
 @pytest.mark.parametrize("eps", sorted(CERTIFIED))
-def test_certificate_file_matches_registry_and_tiles_the_strip(eps):
+def test_parts_make_up_the_strip(eps):
+    """An entry's strip is the union of its parts' strips, adjacent and in order (no gap in x)."""
     entry = CERTIFIED[eps]
-    data = (ROOT / entry["file"]).read_bytes()
-    assert hashlib.sha256(data).hexdigest() == entry["sha256"]
-    rows = [r for r in _rows(entry) if r.get("kind") == "box"]
+    us = [p["u"] for p in entry["parts"]]
+    assert us[0][0] == entry["u"][0] and us[-1][1] == entry["u"][1]
+    assert all(a[1] == b[0] and a[0] < a[1] for a, b in zip(us, us[1:] + [(us[-1][1], None)]))
+
+
+@pytest.mark.parametrize("eps,k", PARTS)
+def test_certificate_file_matches_registry_and_tiles_the_strip(eps, k):
+    part = CERTIFIED[eps]["parts"][k]
+    data = (ROOT / part["file"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == part["sha256"]
+    rows = [r for r in _rows(part) if r.get("kind") == "box"]
     assert all(not r["failed"] for r in rows)
+    assert all(r["eps"] == CERTIFIED[eps]["eps_text"] for r in rows)
     # the initial boxes tile [0, 1] (t, every zone) × [u0, u1]; their leaves tile each initial box
-    u0, u1 = entry["u"]
+    u0, u1 = part["u"]
     for zone in ("small", "mid", "large"):
         z = [r for r in rows if r["box"][0] == zone]
         area = sum((r["box"][2] - r["box"][1]) * (r["box"][4] - r["box"][3]) for r in z)
@@ -129,18 +142,24 @@ def test_certificate_file_matches_registry_and_tiles_the_strip(eps):
         leaf_area = sum((lf[2] - lf[1]) * (lf[4] - lf[3]) for lf in r["leaves"])
         assert abs(leaf_area - (t1 - t0) * (v1 - v0)) <= 1e-9 * (t1 - t0) * (v1 - v0)  # float sums of dyadic areas
         assert all(t0 <= lf[1] <= lf[2] <= t1 and v0 <= lf[3] <= lf[4] <= v1 for lf in r["leaves"])
-    assert sum(len(r["leaves"]) for r in rows) == entry["leaves"]
+    assert sum(len(r["leaves"]) for r in rows) == part["leaves"]
 
 
-@pytest.mark.parametrize("eps", sorted(CERTIFIED))
-def test_certificate_sample_leaves_reprove_and_hold_at_sample_points(eps):
+def _sample_leaves(part, rng, k=40):
+    """k random leaves, plus (where the part has them) the k/4 proved closest to the lower corner (smallest u)."""
+    leaves = [lf for r in _rows(part) if r.get("kind") == "box" for lf in r["leaves"]]
+    sample = rng.sample(leaves, min(k, len(leaves)))
+    corner = sorted((lf for lf in leaves if lf[0] == "mid" and lf[5] == "n2"), key=lambda lf: lf[3])[: k // 4]
+    return sample + [lf for lf in corner if lf not in sample]
+
+
+@pytest.mark.parametrize("eps,k", PARTS)
+def test_certificate_sample_leaves_reprove_and_hold_at_sample_points(eps, k):
     """Sample leaves: re-proved at 128 bits (the run used 64), and Φ <= 0 at random points inside each, evaluated
     at 50 digits with the general n = 3 integral (pf_mixture.n3_vector) and the leaf's λ."""
     entry = CERTIFIED[eps]
-    rows = [r for r in _rows(entry) if r.get("kind") == "box"]
-    leaves = [lf for r in rows for lf in r["leaves"]]
     rng = random.Random(7)
-    sample = rng.sample(leaves, min(40, len(leaves)))
+    sample = _sample_leaves(entry["parts"][k], rng)
     old = flint.ctx.prec
     flint.ctx.prec = 128
     try:
@@ -166,7 +185,7 @@ def test_certificate_sample_leaves_reprove_and_hold_at_sample_points(eps):
 
 
 #: ε whose strip is wide enough for ρ's bracket to close to the n = 2 width (measured, docs/curves.md)
-RHO_CLOSES = {"1/10", "1/2", "1", "2"}
+RHO_CLOSES = {"1/10", "1/2", "1", "2", "4"}  # ε = 4 since its corner strip u ∈ [0.0125, 0.05]
 _BENCH = ROOT / "benchmarks" / "curves_pf_rho.py"
 _spec = importlib.util.spec_from_file_location("curves_pf_rho", _BENCH)
 B = importlib.util.module_from_spec(_spec)
@@ -213,3 +232,62 @@ def test_certified_pf_curve_at_n_against_brute_force_pairs(eps, n):  # ε = 0.1:
                 best, q2, q = val, [a + (b - a0) for a, b, a0 in zip(qq, q2, q)], qq
         step *= 0.93
     assert best <= r.upper  # ρ >= KL of every pair, so every pair's KL is below ρ's certified upper end
+
+
+def test_cli_pf_rho_at_eps_4_n_10_closes_with_the_n2_witness_embedded():
+    """`dpexact curve -m pf -e 4 --n 10 --zcdp --json`: the bracket is <= 1e-8 wide (it was [2.5501, 3.1749] with the
+    strip u ∈ [0.05, 0.95] alone), its lower end is the n = 2 value (docs/curves.md: 2.5501134430), the witness
+    carries the finite pair at n = 10, and the scope names both certificate files of ε = 4."""
+    from typer.testing import CliRunner
+
+    from dpexact.cli.main import app
+
+    r = CliRunner().invoke(app, ["curve", "-m", "pf", "-e", "4", "--n", "10", "--zcdp", "--json"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.stdout)
+    rho = doc["rho"]
+    assert rho["upper"] - rho["lower"] <= 1e-8
+    assert abs(rho["lower"] - 2.5501134430) < 1e-9
+    pair = rho["witness"]["inputs_at_n"]
+    assert len(pair["first_scores"]) == len(pair["second_scores"]) == 10
+    assert all(p["file"] in doc["scope"] for p in CERTIFIED["4"]["parts"])
+
+
+def test_corner_strip_leaves_fail_under_mutations(monkeypatch):
+    """ε = 4's corner strip (u ∈ [0.0125, 0.05]): its 10 tangency leaves and 10 constant-λ leaves closest to the
+    corner (κ, κ) are proved as stored; a 0.1 % change of λ₂ is refused by the n = 2 member's guard, λ₂ halved (guard
+    off) is not proved, and the constant-λ leaves are not proved with λ/2 or 2λ (the margin there is that thin)."""
+    part = next(p for p in CERTIFIED["4"]["parts"] if p["u"][0] == CERTIFIED["4"]["u"][0])
+    leaves = [lf for r in _rows(part) if r.get("kind") == "box" for lf in r["leaves"]]
+    n2 = sorted((lf for lf in leaves if lf[5] == "n2"), key=lambda lf: lf[3])[:10]
+    const = sorted((lf for lf in leaves if lf[5] == "const" and lf[0] == "mid"), key=lambda lf: lf[3])[:10]
+    assert n2[0][3] == part["u"][0]  # the strip's lower edge is reached by the tangency mode
+    kap = (-arb("4")).exp()
+    for lf in n2 + const:
+        assert S.check_box(S.Box(*lf[:5]), kap, lf[6], lf[5]) is not None
+    for lf in const:
+        for f in (0.5, 2.0):
+            assert S.check_box(S.Box(*lf[:5]), kap, lf[6] * f) is None
+    true_l2 = S.lambda_two
+    monkeypatch.setattr(S, "lambda_two", lambda k, r, x: true_l2(k, r, x) * 0.999)
+    for lf in n2:
+        with pytest.raises(ArithmeticError):
+            S.check_box(S.Box(*lf[:5]), kap, 0.0, "n2")
+    monkeypatch.setattr(S, "lambda_two", lambda k, r, x: true_l2(k, r, x) * 0.5)
+    monkeypatch.setattr(S, "_member_cancels", lambda *a: True)
+    for lf in n2:
+        assert S.check_box(S.Box(*lf[:5]), kap, 0.0, "n2") is None
+
+
+def test_lower_corner_degeneracy_is_the_line_s_equals_one():
+    """docs/curves.md, "ε = 4: the corner strip": at (ρ, x) = (κ, κ), φ = P_j − κQ_j vanishes on the whole line
+    s = 1 (every c), is > 0 for s < 1, and ψ = P_i − (2 − κ)Q_i there is g(1 − κ)(g/3 − 1/2) (g = c/κ <= 1) or
+    −(1 − κ)/(6g) (g >= 1): < 0 — exact rationals against the general n = 3 integral."""
+    for kap in (Fr(1, 7), Fr(1, 50), Fr(2, 3)):
+        for c in (Fr(1, 97), kap / 3, kap, Fr(1, 2), Fr(3), Fr(1000)):
+            Pi, Qi, Pj, Qj = n3_vector(kap, Fr(1), kap, c, c)
+            g = c / kap
+            assert Pj - kap * Qj == 0
+            assert Pi - (2 - kap) * Qi == (g * (1 - kap) * (g / 3 - Fr(1, 2)) if g <= 1 else -(1 - kap) / (6 * g)) < 0
+            _, _, Pj2, Qj2 = n3_vector(kap, Fr(1), kap, c, c * (1 + kap) / 2)
+            assert Pj2 - kap * Qj2 > 0

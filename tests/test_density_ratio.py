@@ -3,32 +3,21 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import math
-import sys
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 import dpexact
 from dpexact.mechanisms.additive_noise import LaplaceMechanism, PartialSum
 from dpexact.protocols import LaplacePieces
-from dpexact.verification.router import verify_mechanism
 from dpexact.verification.proofs.density_ratio import DensityRatioProof, pl_sup
 
-
-def _example(name):
-    path = Path(__file__).resolve().parents[1] / "examples" / "own_continuous.py"
-    spec = importlib.util.spec_from_file_location("own_continuous_for_tests", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    return getattr(mod, name)
+from example_laws import example
 
 
 def test_laplace_private_proved():
-    v = verify_mechanism(dpexact.mechanism("laplace", epsilon=1), 1)
+    v = dpexact.verify(dpexact.mechanism("laplace", epsilon=1), n=1)
     assert v.verdict == "private" and v.bracket.upper.method == "density-ratio" and v.bracket.upper.upper == "1"
     assert v.bracket.upper.domain["epsilon"] == "(0, inf)"
 
@@ -41,7 +30,7 @@ def test_laplace_private_proved():
     ("laplace", {"epsilon": "1/10", "copies": 20}, 1, "1/10"),
 ])
 def test_private_rows_proved(name, params, n, level):
-    v = verify_mechanism(dpexact.mechanism(name, **params), n)
+    v = dpexact.verify(dpexact.mechanism(name, **params), n=n)
     assert v.verdict == "private" and v.bracket.upper.upper == level
 
 
@@ -53,20 +42,20 @@ def test_private_rows_proved(name, params, n, level):
 def test_violated_with_closed_bracket(name, params, n, level):
     m = dpexact.mechanism(name, **params)
     assert Fraction(str(m.privacy_map(n).level)) == level  # the family's own closed form (its privacy map)
-    v = verify_mechanism(m, n)
+    v = dpexact.verify(m, n=n)
     assert v.verdict == "violated"
     b = v.bracket
     assert Fraction(b.upper.upper) == level and level - Fraction(1, 10**12) <= b.lower_float <= level
 
 
 def test_own_laplace_private_and_underscaled_at_its_level():
-    MyLaplace = _example("MyLaplace")
-    v = verify_mechanism(MyLaplace(epsilon="1/2"), 3)
+    MyLaplace = example("own_continuous", "MyLaplace")
+    v = dpexact.verify(MyLaplace(epsilon="1/2"), n=3)
     assert v.verdict == "private"
-    v = verify_mechanism(MyLaplace(epsilon="1/2", factor="1/2"), 3)  # README's example: level ε/f = 1
+    v = dpexact.verify(MyLaplace(epsilon="1/2", factor="1/2"), n=3)  # README's example: level ε/f = 1
     assert v.verdict == "violated" and v.bracket.upper.upper == "1"
     assert 1 - 1e-12 <= v.bracket.lower_float <= 1.0
-    assert DensityRatioProof().prove(_example("MyGaussian")(epsilon="1/2"), 2, None) is None
+    assert DensityRatioProof().prove(example("own_continuous", "MyGaussian")(epsilon="1/2"), 2, None) is None
 
 
 def test_pl_sup_tails():
@@ -95,8 +84,8 @@ class NarrowLaplace(LaplaceMechanism):
 
 def test_mutations_are_not_proved():
     assert DensityRatioProof().prove(PiecesOff(epsilon="1/10"), 5, None) is None
-    assert verify_mechanism(PiecesOff(epsilon="1/10"), 5).verdict != "private"
-    v = verify_mechanism(NarrowLaplace(epsilon=1), 1)
+    assert dpexact.verify(PiecesOff(epsilon="1/10"), n=5).verdict != "private"
+    v = dpexact.verify(NarrowLaplace(epsilon=1), n=1)
     assert v.verdict == "violated" and Fraction(v.bracket.upper.upper) == Fraction(1001, 1000)
 
 
@@ -105,7 +94,7 @@ def test_noisy_max_value_bracket_closes_at_n_epsilon_over_two():
     from dpexact.numbers.exp_sum import ExpSum
 
     m = dpexact.mechanism("noisy-max-value", epsilon="1/10", noise="laplace")
-    v = verify_mechanism(m, 5)
+    v = dpexact.verify(m, n=5)
     assert v.verdict == "violated" and v.bracket.upper.upper == "1/4"
     assert 0.25 - 1e-12 <= v.bracket.lower_float <= 0.25
     # independent: exact interval probabilities left of every query, all queries moved by Δ = 1
@@ -113,13 +102,13 @@ def test_noisy_max_value_bracket_closes_at_n_epsilon_over_two():
     lower_q = m.interval_probability(q, -30, -20, "exact")
     upper_q = m.interval_probability(q2, -30, -20, "exact")
     assert (ExpSum.const(1) * lower_q - ExpSum.exp(Fraction(1, 4)) * upper_q).sign() == 0  # ratio exactly e^{nΔ/b}
-    assert verify_mechanism(dpexact.mechanism("noisy-max-value", epsilon="1/10", noise="exponential"), 5).bracket.upper is None
+    assert dpexact.verify(dpexact.mechanism("noisy-max-value", epsilon="1/10", noise="exponential"), n=5).bracket.upper is None
 
 
 def test_every_n_by_the_declared_column_bound_and_its_mutation():
     from dpexact.mechanisms.smart_sum import SmartSum
 
-    v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon="1/10", block=2), 10)
+    v = dpexact.verify(dpexact.mechanism("smart-sum", epsilon="1/10", block=2), n=10)
     assert v.verdict == "private" and v.bracket.upper.domain["n"] == "every" and v.bracket.upper.upper == "1/5"
 
     @dataclasses.dataclass(frozen=True)
@@ -130,6 +119,6 @@ def test_every_n_by_the_declared_column_bound_and_its_mutation():
             p = super().density_pieces(n)
             return LaplacePieces(p.centres, p.scales, column_bound=p.column_bound * Fraction(1000, 1001))
 
-    v = verify_mechanism(Understated(epsilon="1/10", block=2), 10)
+    v = dpexact.verify(Understated(epsilon="1/10", block=2), n=10)
     assert v.bracket.upper.domain["n"] == 10  # only the per-n level: the every-n statement was refused
     assert v.verdict == "private" and v.bracket.upper.upper == "1/5"

@@ -11,13 +11,12 @@ from typer.testing import CliRunner
 import dpexact
 from dpexact.cli.main import app
 from dpexact.verification.proofs.finite_levels import RapporLevel, TruncatedGeometricLevel
-from dpexact.verification.router import verify_mechanism
 
 
 def test_truncated_geometric_bracket_closes_at_log_9_8():
     """DP-Sniper's coding at ε = 1/10 takes k = 3: level ln(1 + 2^-3) = ln(9/8) (Balcer & Vadhan Thm 4.7)."""
     m = dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10))
-    v = verify_mechanism(m)
+    v = dpexact.verify(m)
     assert v.verdict == "violated"
     assert v.bracket.upper.upper == "log(9/8)" and v.bracket.lower.lower == "log(9/8)"
     assert v.bracket.lower_float <= math.log(9 / 8) <= v.bracket.upper_float
@@ -26,7 +25,7 @@ def test_truncated_geometric_bracket_closes_at_log_9_8():
 
 def test_truncated_geometric_private_reading():
     m = dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), log_base=2)  # k = 5: ln(33/32) < 1/10
-    v = verify_mechanism(m)
+    v = dpexact.verify(m)
     assert v.verdict == "private" and v.bracket.upper.upper == "log(33/32)"
 
 
@@ -36,7 +35,7 @@ def test_rappor_level_is_the_papers_epsilon():
         m = dpexact.mechanism(name)
         p = RapporLevel().prove(m, None, None)
         assert abs(p.upper_float - float(m.paper_epsilon().to_float())) < 1e-12
-        v = verify_mechanism(m)
+        v = dpexact.verify(m)
         assert v.verdict == "private"
 
 

@@ -8,9 +8,7 @@ term away from its statement (the noise exponent ε/Δ instead of ε/2Δ)."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from fractions import Fraction
 
 import mpmath
@@ -23,20 +21,10 @@ from dpexact.verification.decide.noisy_argmax_law import reference_pmf, screen_s
 from dpexact.verification.proofs import PROOFS
 from dpexact.verification.proofs.lattice_noisy_max import LatticeNoisyMax
 
-from conftest import REPO
+from example_laws import EXAMPLES, example_module
 
-EXAMPLE = REPO / "examples" / "geometric_noisy_max.py"
-
-
-def _example_module():
-    spec = importlib.util.spec_from_file_location("gnm_for_lattice_tests", EXAMPLE)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(mod)
-    return mod
-
-
-GNM = _example_module()
+EXAMPLE = EXAMPLES / "geometric_noisy_max.py"
+GNM = example_module("geometric_noisy_max")
 
 
 class HalfNoise(GNM.GeometricNoisyMax):

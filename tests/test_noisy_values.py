@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.verification.router import verify_mechanism
 
 Q = [Fraction(0), Fraction(3), Fraction(-2), Fraction(1)]
 
@@ -69,18 +68,18 @@ def test_additive_box_law_matches_simulation(name):
 
 
 def test_closed_form_levels_and_witnesses():
-    v = verify_mechanism(dpexact.mechanism("noisy-hist-bad", epsilon=Fraction(1, 10)), 5)
+    v = dpexact.verify(dpexact.mechanism("noisy-hist-bad", epsilon=Fraction(1, 10)), n=5)
     assert v.verdict == "violated" and v.certified and abs(v.worst_log_ratio - 10.0) < 1e-9
-    v = verify_mechanism(dpexact.mechanism("noisy-hist", epsilon=Fraction(1, 10)), 5)
+    v = dpexact.verify(dpexact.mechanism("noisy-hist", epsilon=Fraction(1, 10)), n=5)
     assert v.verdict == "private" and v.bracket.upper.upper == "1/10"  # density-ratio proof
     # the prefix sum is ε-DP only when one query moves; all queries moving costs n·ε
-    v = verify_mechanism(dpexact.mechanism("prefix-sum", epsilon=Fraction(1, 10), relation="all-differ"), 10)
+    v = dpexact.verify(dpexact.mechanism("prefix-sum", epsilon=Fraction(1, 10), relation="all-differ"), n=10)
     assert v.verdict == "violated" and abs(v.worst_log_ratio - 1.0) < 1e-9
 
 
 @pytest.mark.parametrize("noise,expected", [("laplace", 0.25), ("exponential", float("inf"))])
 def test_noisy_max_value_refuted_at_peer_setting(noise, expected):
-    v = verify_mechanism(dpexact.mechanism("noisy-max-value", epsilon=Fraction(1, 10), noise=noise), 5)
+    v = dpexact.verify(dpexact.mechanism("noisy-max-value", epsilon=Fraction(1, 10), noise=noise), n=5)
     assert v.verdict == "violated" and v.certified
     # Laplace: the left tail of the max gives e^{nΔ/b} = e^{5/20} exactly on tail intervals
     assert v.worst_log_ratio == expected or abs(v.worst_log_ratio - expected) < 1e-9
@@ -117,9 +116,9 @@ def test_truncated_geometric_is_the_truncated_two_sided_geometric(c):
 def test_truncated_geometric_level_as_coded_by_dpsniper():
     import math
 
-    v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10)))
+    v = dpexact.verify(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10)))
     assert v.verdict == "violated" and abs(v.worst_log_ratio - math.log(9 / 8)) < 1e-12
-    v = verify_mechanism(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), log_base=2))
+    v = dpexact.verify(dpexact.mechanism("truncated-geometric", epsilon=Fraction(1, 10), log_base=2))
     # proved by the exhaustive exact comparison (verification/proofs/finite_levels.py): private, level ln(33/32)
     assert v.verdict == "private" and abs(v.worst_log_ratio - math.log(33 / 32)) < 1e-12
     assert v.bracket.upper.upper == "log(33/32)"
@@ -135,7 +134,7 @@ def test_partial_sum_law_and_levels():
     frac = np.mean((y >= 0) & (y <= 3))
     pm = float(p.mid())
     assert abs(frac - pm) < 5 * np.sqrt(pm * (1 - pm) / 40000)
-    bad = verify_mechanism(dpexact.mechanism("partial-sum", epsilon=Fraction(1, 10), noise_factor=Fraction(1, 2)), 5)
+    bad = dpexact.verify(dpexact.mechanism("partial-sum", epsilon=Fraction(1, 10), noise_factor=Fraction(1, 2)), n=5)
     assert bad.verdict == "violated" and abs(bad.worst_log_ratio - 0.2) < 1e-9
 
 
@@ -158,14 +157,14 @@ def test_smart_sum_noise_recovery_and_levels():
     bad = dpexact.mechanism("smart-sum", epsilon=Fraction(1, 2), block=3, bad=True)
     yb = bad.rvs(q, size=100, random_state=5)
     assert np.all(yb[:, 2] == sum(q[:3]))
-    v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
+    v = dpexact.verify(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), n=10)
     assert v.verdict == "private" and v.bracket.upper.upper == "1/5"  # density-ratio proof at the claim 2ε
     from dpexact.verification.proofs.closed_forms import closed_form_verdict
 
     v = closed_form_verdict(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10)), 10)
     assert v.verdict == "private-within-scope" and abs(v.worst_log_ratio - 0.2) < 1e-12
     assert abs(v.worst_float_log_ratio - 0.2) < 1e-9  # the witness box attains the level
-    v = verify_mechanism(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10), bad=True), 10)
+    v = dpexact.verify(dpexact.mechanism("smart-sum", epsilon=Fraction(1, 10), bad=True), n=10)
     assert v.verdict == "violated" and v.certified
     assert v.counterexample.as_dict()["epsilon"] == "1/5"  # the claim (CHECK: 2 * epsilon), not the noise parameter
 
@@ -296,7 +295,7 @@ def test_index_value_law_matches_simulation(noise):
 @pytest.mark.parametrize("noise,expected", [("laplace", 0.25), ("exponential", float("inf"))])
 def test_index_value_refuted_at_peer_setting(noise, expected):
     m = dpexact.mechanism("noisy-max-value", epsilon=Fraction(1, 10), noise=noise, release="index-value")
-    v = verify_mechanism(m, 5)
+    v = dpexact.verify(m, n=5)
     assert v.verdict == "violated" and v.certified and v.recheck.proved
     cx = v.counterexample
     assert m.neighbourhood().contains(cx.scores, cx.neighbour_scores)

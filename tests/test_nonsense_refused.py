@@ -78,10 +78,8 @@ def test_verify_counts_that_are_not_counts_are_refused(args, option):
     # --n=-5 and --n 0 once answered "private" (exit 0)
     usage(["verify", "-m", "em", "-e", "1", *args], option)
     with pytest.raises(ValueError, match=option.lstrip("-")):
-        from dpexact.verification.router import verify_any
-
-        verify_any(dpexact.mechanism("em", epsilon=1), **({"n": int(args[-1].split("=")[-1])} if option == "--n"
-                                                          else {"steps": int(args[-1].split("=")[-1])}))
+        dpexact.verify(dpexact.mechanism("em", epsilon=1), **{"n": int(args[-1].split("=")[-1])} if option == "--n"
+                                                          else {"steps": int(args[-1].split("=")[-1])})
 
 
 @pytest.mark.parametrize("mech, n, what", [("em", "1000000000", "memory budget"), ("em", "1000000", "time budget"),

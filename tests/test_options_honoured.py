@@ -13,7 +13,6 @@ from dpexact.mechanisms.registry import available
 from dpexact.verification.options import OPTION_FLAGS
 from dpexact.verification.claim import read_claim
 from dpexact.verification.kinds import kind_of
-from dpexact.verification.router import verify_any
 from dpexact.verification.routes import plan
 
 runner = CliRunner()
@@ -80,7 +79,7 @@ def test_honoured_options_still_work() -> None:
 
 def test_api_refuses_too() -> None:
     with pytest.raises(ValueError, match="--neighbourhood: not supported"):
-        verify_any(dpexact.mechanism("rappor"), neighbourhood="box:2")
+        dpexact.verify(dpexact.mechanism("rappor"), neighbourhood="box:2")
 
 
 @pytest.mark.parametrize("name", available())

@@ -15,6 +15,7 @@ import math
 import mpmath
 import pytest
 
+import dpexact
 from support.own_corpus import CORPUS, EPS, Entry, reference_log_ratio
 
 IDS = [e.name for e in CORPUS]
@@ -67,9 +68,7 @@ def test_verifier_is_sound_on_the_corpus(e: Entry):
     """No unsound verdict: never ``private`` above ε, never ``violated`` at or below ε; a ``private``
     verdict's upper end is at least the derived level's lower end, a ``violated`` one's witness at
     most its upper end."""
-    from dpexact.verification.router import verify_any
-
-    v = verify_any(e.mechanism, n=3)
+    v = dpexact.verify(e.mechanism, n=3)
     assert not (v.verdict == "private" and e.truth == "not-private"), (e.name, v.reason)
     assert not (v.verdict == "violated" and e.level_hi <= EPS), (e.name, v.reason)
     b = v.bracket

@@ -73,10 +73,8 @@ def test_query_neighbourhoods():
 def test_monotone_svt1_private_for_monotone_queries_only():
     """Halved query noise (Lyu et al., monotonic queries): private under the monotone relation (CheckDP
     INCREASING / DECREASING), violated under ALL_DIFFER with a counterexample re-checked exactly."""
-    from dpexact.verification.router import verify_mechanism
-
     m = dpexact.mechanism("svt1", epsilon=EPS, threshold=1, cutoff=1, monotone=True)
-    v = verify_mechanism(m, 6)  # the mechanism's own claim: the monotone relation, proved for every n
+    v = dpexact.verify(m, n=6)  # the mechanism's own claim: the monotone relation, proved for every n
     assert v.verdict == "private" and v.certified and v.worst_log_ratio <= 0.1
     assert verify_patterns(m, 6, "monotone").verdict == "private-within-scope"
     assert "monotone" in v.scope.neighbourhood
@@ -122,17 +120,15 @@ def test_cli_errors_are_one_line():
 
 
 def test_svt34_parallel_refuted_through_a_component():
-    from dpexact.verification.router import verify_mechanism
-
-    v = verify_mechanism(dpexact.mechanism("svt34-parallel", epsilon=EPS), 10)
+    v = dpexact.verify(dpexact.mechanism("svt34-parallel", epsilon=EPS), n=10)
     assert v.verdict == "violated" and v.certified and v.worst_log_ratio > 0.1
 
 
 def test_selection_ties_on_peer_pairs_are_decided_exactly():
     """rnm-exp's ratio equals e^ε exactly on some peer pairs: balls straddle, the exact backend decides."""
-    from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism, verify_mechanism
+    from dpexact.verification.routes import _unit_or_kind_search as _search_mechanism
 
-    assert verify_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ").verdict == "private"
+    assert dpexact.verify(dpexact.mechanism("rnm-exp", epsilon="1/10"), n=3, relation="all-differ").verdict == "private"
     v = _search_mechanism(dpexact.mechanism("rnm-exp", epsilon="1/10"), 3, "all-differ")  # the search alone
     assert v.verdict == "private-within-scope" and v.certified
     assert v.scope.decided_exact > 0 and v.scope.undecided == 0

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 import dpexact
-from dpexact.verification.router import verify_mechanism
 
 
 @pytest.mark.parametrize("name", ["rappor", "one-time-rappor"])
@@ -25,7 +24,7 @@ def test_factorised_loss_equals_brute_force_over_all_outputs(name):
                 a = float(m.output_probability(v, o).mid())
                 b = float(m.output_probability(w, o).mid())
                 worst = max(worst, math.log(a / b))
-    v = verify_mechanism(m)
+    v = dpexact.verify(m)
     assert abs(v.worst_log_ratio - worst) < 1e-12
     # the paper's claim 2h·log(q*/p*) is never exceeded: proved over the whole finite input domain,
     # and the proof's level is the brute-force maximum
@@ -50,7 +49,7 @@ def test_product_law_matches_simulation():
 
 
 def test_claim_below_level_is_refuted_and_bad_parameters():
-    v = verify_mechanism(dpexact.mechanism("one-time-rappor", epsilon=Fraction(1, 2)))
+    v = dpexact.verify(dpexact.mechanism("one-time-rappor", epsilon=Fraction(1, 2)))
     assert v.verdict == "violated" and v.certified
     with pytest.raises(ValueError, match="f"):
         dpexact.mechanism("rappor", f=2)
@@ -68,7 +67,7 @@ def test_default_rappor_is_too_large_to_enumerate_and_conform_says_so():
     from dpexact.conformance.checks import conform
 
     m = dpexact.mechanism("rappor")
-    assert verify_mechanism(m).certified
+    assert dpexact.verify(m).certified
     with pytest.raises(CostLimitError, match="filter_size"):
         conform(m)
     r = CliRunner().invoke(app, ["conform", "rappor"])

@@ -7,10 +7,8 @@ Mutation tests: the same law with one term broken stops proving (or stops being 
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -20,16 +18,8 @@ import dpexact
 from dpexact.numbers.comparisons import EQUAL, GREATER, SIGN, Undecidable, ball_decide, deciding_with
 from dpexact.verification.neighbourhoods import LInfBox
 from dpexact.verification.proofs.selection_bnb import SelectionBnB
-from dpexact.verification.router import verify_any
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _example(attr: str):
-    spec = importlib.util.spec_from_file_location("branching_laws", ROOT / "examples" / "branching_laws.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, attr)
+from example_laws import example
 
 
 def _em_log_ratio(c, c2, q, q2, r):
@@ -52,8 +42,8 @@ def test_em_at_037_violated_at_the_branch_point():
     """The audit's EM that doubles its exponent when a score equals 37/100: violated, the witness
     on the slice q'_a = 37/100, its level there the slice's maximum (a vertex, checked in mpmath
     and against a float sampling of the slice)."""
-    m = _example("em_at_037")
-    v = verify_any(m, n=3)
+    m = example("branching_laws", "em_at_037")
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
     w = v.bracket.lower
     assert "37/100" in w.scores + w.neighbour_scores
@@ -99,8 +89,8 @@ def test_grr_argmax_bracket_is_finite_and_tight():
     point 4), so the verdict is ``private`` with the exact upper end ε."""
     from dpexact.numbers.real import Real
 
-    m = _example("grr_argmax")
-    v = verify_any(m, n=3)
+    m = example("branching_laws", "grr_argmax")
+    v = dpexact.verify(m, n=3)
     b = v.bracket
     assert b.upper is not None and b.upper.method == "compact-branch-and-bound" and b.upper.domain["scores"] == "R^n"
     assert Real.of(b.upper.upper) == Real.of(1) and 1 - 1e-12 <= b.lower_float <= 1
@@ -123,8 +113,8 @@ def test_grr_argmax_mutation_doubled_weight_is_refuted():
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_top1_with_ties_within_scope_at_its_closed_form_level(n):
-    m = _example("top1_ties")
-    v = verify_any(m, n=n)
+    m = example("branching_laws", "top1_ties")
+    v = dpexact.verify(m, n=n)
     level = _tie_level(1.0, n)
     assert level - 1e-12 <= v.bracket.upper_float <= 1 and abs(v.bracket.lower_float - level) < 1e-12
     assert v.bracket.upper.domain["n"] == n
@@ -188,7 +178,7 @@ def test_interval_duals_compare_certified():
 
 def test_exact_constants_decide_on_balls():
     """ops.num carries its exact value: x == 37/100 is decided on the ball backend as on exact."""
-    m = _example("em_at_037")
+    m = example("branching_laws", "em_at_037")
     ball = m.pmf(["37/100", "0", "1"], backend="ball").values
     exact = m.pmf(["37/100", "0", "1"], backend="exact").values
     for b, e in zip(ball, exact):
@@ -260,5 +250,5 @@ def test_a_box_proof_is_dropped_for_a_witness_outside_its_box():
     # the level beyond the box, in mpmath: q spread 17.5 (exponent 1/2), q' spread 19.5 (exponent 1)
     big = _em_log_ratio("1/2", 1, ("1", "18.5", "18.5"), ("0", "19.5", "19.5"), 0)
     assert big > 10
-    v = verify_any(_example("em_gap18"), n=3)
+    v = dpexact.verify(example("branching_laws", "em_gap18"), n=3)
     assert v.verdict == "violated" and v.bracket.upper is None and "outside" in v.reason

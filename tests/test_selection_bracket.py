@@ -7,12 +7,9 @@ the softmax formula. Mutation tests: a mechanism with one term off is not proved
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import math
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
@@ -21,11 +18,10 @@ import dpexact
 from dpexact.mechanisms.exponential import ExponentialMechanism
 from dpexact.numbers.real import Real
 from dpexact.verification.neighbourhoods import LInfBox, MonotoneBox
-from dpexact.verification.router import verify_any
 from dpexact.verification.search.level import certify_triple, maximise_level
 from dpexact.verification.proofs.selection_theorems import literature_level, theorem_proof
 
-ROOT = Path(__file__).resolve().parents[1]
+from example_laws import example
 
 
 def _softmax_log_ratio(c, q, q2, r):
@@ -44,16 +40,9 @@ def _same(a, b) -> bool:
     return (Real.of(a) - Real.of(b)).sign() == 0
 
 
-def _load_example(name: str, attr: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, attr)
-
-
 def test_em_on_a_wider_box_is_violated_with_the_level_approached():
     """EM built for Δ = 1, neighbours differing by 1.0001: level c·2Δ' = 1.0001 (approached as a gap grows)."""
-    v = verify_any(dpexact.mechanism("em", epsilon=1), neighbourhood="box:10001/10000", n=3)
+    v = dpexact.verify(dpexact.mechanism("em", epsilon=1), neighbourhood="box:10001/10000", n=3)
     assert v.verdict == "violated"
     b = v.bracket
     assert 1 < b.lower_float <= 1.0001
@@ -68,8 +57,8 @@ def test_em_on_a_wider_box_is_violated_with_the_level_approached():
 
 def test_biased_coin_top1_level_two_to_six_digits():
     """The 2ε biased-coin top-1 of examples/ (define_mechanism): its level is exactly 2 (= c·2Δ, c = 1)."""
-    coin = _load_example("biased_coin_top1", "biased_coin")
-    v = verify_any(coin, n=3)
+    coin = example("biased_coin_top1", "biased_coin")
+    v = dpexact.verify(coin, n=3)
     assert v.verdict == "violated"
     lower = v.bracket.lower_float
     assert f"{lower:.6g}" == "2" and lower < 2
@@ -132,7 +121,7 @@ class _HalfDeltaEM(ExponentialMechanism):
 def test_mutated_em_is_not_proved_and_is_refuted_at_its_level():
     m = _HalfDeltaEM(epsilon=1)
     assert theorem_proof(m, 3, LInfBox(1)) is None
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "violated"
     assert v.bracket.upper is None
     assert 2 - 1e-6 < v.bracket.lower_float < 2  # sup = (ε/Δ)·2Δ = 2, approached
@@ -140,7 +129,7 @@ def test_mutated_em_is_not_proved_and_is_refuted_at_its_level():
 
 def test_monotone_em_on_the_box_is_refuted_with_its_tight_bracket():
     """Mutation of the side condition: the monotone exponent on non-monotone neighbours, level 2ε."""
-    v = verify_any(dpexact.mechanism("em", epsilon=1, monotone=True), neighbourhood="box", n=3)
+    v = dpexact.verify(dpexact.mechanism("em", epsilon=1, monotone=True), neighbourhood="box", n=3)
     assert v.verdict == "violated"
     assert _same(v.bracket.upper.upper, 2)
     assert v.bracket.upper_float - v.bracket.lower_float < 1e-6
@@ -150,7 +139,7 @@ def test_monotone_em_on_the_box_is_refuted_with_its_tight_bracket():
                                      ("grr", {"epsilon": 1}), ("rnm-exp", {"epsilon": 1})])
 def test_private_builtins_are_proved_with_a_tight_bracket(name, kw):
     m = dpexact.mechanism(name, **kw)
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "private"
     lit = literature_level(m, 3, m.neighbourhood())
     assert lit is not None and _same(v.bracket.upper.upper, lit) and _same(lit, m.epsilon)
@@ -170,9 +159,9 @@ def test_maximise_level_certifies_below_the_float_value():
 
 def test_tolerance_is_checked():
     with pytest.raises(ValueError, match="tolerance"):
-        verify_any(dpexact.mechanism("em", epsilon=1), n=3, tolerance=0)
+        dpexact.verify(dpexact.mechanism("em", epsilon=1), n=3, tolerance=0)
     with pytest.raises(ValueError, match="tolerance"):
-        verify_any(dpexact.mechanism("em", epsilon=1), n=3, tolerance=1e-3, delta="1/10")
+        dpexact.verify(dpexact.mechanism("em", epsilon=1), n=3, tolerance=1e-3, delta="1/10")
 
 
 def _half_em(claimed):
@@ -208,7 +197,7 @@ def test_branch_and_bound_does_not_prove_below_the_level():
 
     m = dpexact.define_mechanism("fixed-quarter", pmf, epsilon="9/20",
                                  properties=dict(symmetric=True, shift_invariant=True, monotone=True))
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "violated" and 0.45 < v.bracket.lower_float <= 0.5
     assert v.bracket.upper is None or v.bracket.upper_float >= v.bracket.lower_float
 
@@ -216,7 +205,7 @@ def test_branch_and_bound_does_not_prove_below_the_level():
 def test_pf_with_an_understated_delta_is_refuted_with_a_tight_bracket():
     """Mutation of PF (Δ = 1/2 on neighbours differing by 1): level 2ε = 4 log 3, lower and upper agree."""
     m = dpexact.mechanism("pf", epsilon="2*log(3)", sensitivity="1/2")
-    v = verify_any(m, neighbourhood="box:1", n=3)
+    v = dpexact.verify(m, neighbourhood="box:1", n=3)
     assert v.verdict == "violated"
     assert _same(v.bracket.upper.upper, "4*log(3)")
     assert v.bracket.upper_float - v.bracket.lower_float < 1e-9
@@ -297,7 +286,7 @@ def test_a_violation_beyond_the_grid_is_found_by_gap_scaling():
         return [v / s for v in w]
 
     m = dpexact.define_mechanism("em-gap18", pmf, epsilon=1, properties=dict(symmetric=True, shift_invariant=True))
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
     w = v.bracket.lower
     spreads = [max(map(Fraction, s)) - min(map(Fraction, s)) for s in (w.scores, w.neighbour_scores)]

@@ -13,9 +13,8 @@ from dpexact.mechanisms.sparse_vector.adaptive import AdaptiveSVT
 from dpexact.mechanisms.sparse_vector.mechanism import SVT1, SVT2
 from dpexact.mechanisms.sparse_vector.numerical import NumericalSVT
 from dpexact.protocols import CouplingUnits
-from dpexact.verification.router import verify_mechanism
 from dpexact.verification.proofs import first_proof
-from dpexact.verification.proofs.symbolic_coupling import CUTOFF, EPS, threshold_theorem
+from dpexact.verification.proofs.symbolic_coupling import CUTOFF, threshold_theorem
 from dpexact.verification.proofs.threshold_coupling import coupling_bound
 
 PRIVATE = [("svt1", {}, "all-differ"), ("svt1", {"monotone": True}, "monotone"), ("svt2", {}, "all-differ"),
@@ -33,7 +32,7 @@ def test_private_for_every_n_epsilon_and_cutoff(name, extra, relation):
 
 
 def test_svt1_n40_private_with_theorem():
-    v = verify_mechanism(dpexact.mechanism("svt1", epsilon="1/10", threshold=1, cutoff=1), 40, "all-differ")
+    v = dpexact.verify(dpexact.mechanism("svt1", epsilon="1/10", threshold=1, cutoff=1), n=40, relation="all-differ")
     assert v.verdict == "private"
     assert "Lyu" in v.bracket.upper.theorem and v.bracket.upper.domain["n"] == "every"
 
@@ -45,7 +44,7 @@ def test_svt4_bound_is_lyu_su_li():
     assert sympy.simplify(th.ratio - (1 + 6 * CUTOFF) / 4) == 0
     th3 = threshold_theorem(dpexact.mechanism("svt4", epsilon="1/2", threshold=1, cutoff=3), "all-differ")
     assert th3.bound == sympy.Rational(19, 4) * sympy.Rational(1, 2)
-    v = verify_mechanism(dpexact.mechanism("svt4", epsilon="1/10", threshold=1, cutoff=1), 10, "all-differ")
+    v = dpexact.verify(dpexact.mechanism("svt4", epsilon="1/10", threshold=1, cutoff=1), n=10, relation="all-differ")
     assert v.verdict == "violated" and v.bracket.upper.upper == "7/40" and v.bracket.lower.lower_float > 0.1
 
 
@@ -126,7 +125,7 @@ def test_mutated_cost_term_is_proved_at_no_n(cls):
     assert th.bound > sympy.Rational(1, 10)  # the bound for every n exceeds ε
     assert first_proof(m, None, "all-differ")[1].upper != "1/10"
     # the proof does not depend on n; the router falls back to the per-n search, which never says private
-    assert verify_mechanism(m, 2, "all-differ").verdict != "private"
+    assert dpexact.verify(m, n=2, relation="all-differ").verdict != "private"
 
 
 @pytest.mark.parametrize("cls", [SVT1TopOff, NumericalReleaseOff, SVT1ScalesOff])

@@ -11,10 +11,8 @@ verdict or the screen changes.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import mpmath
 import pytest
@@ -22,14 +20,7 @@ import pytest
 import dpexact
 from dpexact.verification.bracket import EpsilonBracket, Proof, Witness
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _example(attr: str):
-    spec = importlib.util.spec_from_file_location("branching_laws", ROOT / "examples" / "branching_laws.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return getattr(mod, attr)
+from example_laws import example
 
 
 def _softmax(u, ops):
@@ -97,9 +88,7 @@ def test_hand_derived_levels_of_the_audit_cases():
 def test_audit_cases_are_violated_with_their_level(m, least):
     """Each was ``private`` (or had an upper end below its level) from the box [-8, 8]^3: now
     ``violated``, with a certified witness at the large scores where the law breaks."""
-    from dpexact.verification.router import verify_any
-
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "violated" and v.recheck is not None and v.recheck.proved
     assert v.bracket.lower_float >= least
     assert v.bracket.upper is None or v.bracket.upper_float >= v.bracket.lower_float
@@ -259,7 +248,7 @@ def test_the_false_shift_invariance_of_em_gap18_is_refused_and_not_used():
     from dpexact.verification.neighbourhoods import LInfBox
     from dpexact.verification.proofs.selection_bnb import SelectionBnB
 
-    bad, good = _example("em_gap18"), _example("em_spread18")
+    bad, good = example("branching_laws", "em_gap18"), example("branching_laws", "em_spread18")
     s = screen_premises(bad, 3)
     assert "shift_invariant" in s.refuted and "symmetric" in s.kept
     x = s.refuted["shift_invariant"]
@@ -281,14 +270,12 @@ def test_laplace_headlines_agree_with_their_evidence():
     a level of 1); ``box:2``: the map's formula alone is no proof, so the density-ratio theorem is run on the
     box asked for: the bracket is the exact level [2, 2] it states (issue 31) — never "exact level 2"
     beside "upper: no proof"."""
-    from dpexact.verification.router import verify_any
-
-    v = verify_any(dpexact.mechanism("laplace", epsilon=1), n=1)
+    v = dpexact.verify(dpexact.mechanism("laplace", epsilon=1), n=1)
     assert v.verdict == "private" and v.bracket.lower is not None
     assert abs(v.bracket.lower_float - 1) < 1e-12 and v.bracket.upper.whole_domain
     d = v.as_dict()
     assert d["headline"].startswith("privacy level ε* ∈ [1, 1] on scores R^n") and d["epsilon_bracket"]["whole_domain"]
-    w = verify_any(dpexact.mechanism("laplace", epsilon=1), neighbourhood="box:2")
+    w = dpexact.verify(dpexact.mechanism("laplace", epsilon=1), neighbourhood="box:2")
     assert w.verdict == "violated" and abs(w.bracket.lower_float - 2) < 1e-12
     assert w.bracket.upper is not None and w.bracket.upper.upper == "2" and w.bracket.upper.method == "density-ratio"
     assert "states the level 2" in w.reason and "density-ratio theorem proves it" in w.reason
@@ -298,13 +285,11 @@ def test_laplace_headlines_agree_with_their_evidence():
 def test_a_law_that_raises_in_the_search_is_an_inconclusive_verdict_naming_it():
     """Before: ``error: … pmf raised IndexError`` with exit 2 (a usage error); the law's own failure is
     now an inconclusive verdict (exit 3) that names it."""
-    from dpexact.verification.router import verify_any
-
     def pmf(q, p, ops):
         if ops.compare(q[0], q[1] + ops.num("3/2")) > 0:
             return [][3]
         return _softmax([p.epsilon / 2 * x for x in q], ops)
 
     m = dpexact.define_mechanism("raiser", pmf, epsilon=1)
-    v = verify_any(m, n=3)
+    v = dpexact.verify(m, n=3)
     assert v.verdict == "inconclusive" and "IndexError" in v.reason and "defect of the law" in v.reason

@@ -264,7 +264,8 @@ def privacy_curve(mechanism: str, epsilon: Any, n: Optional[int] = None, k: Opti
             ends = tuple(F.pf_end_pieces(ea, ef, x1, x2))
         return PrivacyCurve(mechanism, str(r), n, pieces + ends, pieces, False,
                             f"every score vector at every n (statement S certified at this ε on x in "
-                            f"[κ + (1 − κ){cert['u'][0]}, κ + (1 − κ){cert['u'][1]}], {cert['file']}; "
+                            f"[κ + (1 − κ){cert['u'][0]}, κ + (1 − κ){cert['u'][1]}], "
+                            f"{', '.join(p['file'] for p in cert['parts'])}; "
                             "docs/curves.md): the n = 2 family and two frontier-end families; lower end: the n = 2 "
                             "curve, approached at n by sending the other scores to −∞", "Laplace(1/eps)")
     return PrivacyCurve(mechanism, str(r), n, (F.rr_family(ea, ef),), pieces, False,

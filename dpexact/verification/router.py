@@ -16,7 +16,6 @@ from typing import Any, Callable, Mapping, Sequence
 from ..protocols import AnyMechanism, Neighbourhood
 from .claim import Claim, Request, read_claim
 from .kinds import kind_of
-from .routes import verify_mechanism  # noqa: F401  (the whole-space route, for its unit tests)
 from .verdict import Verdict
 
 __all__ = ["verify", "verify_claim"]
@@ -102,14 +101,3 @@ def verify(mechanism: str | Path | AnyMechanism, *, epsilon: Any = None, sensiti
                                 name=name if name is not None else (mechanism if isinstance(mechanism, str) else None))
     return verify_claim(claim, request, progress)
 
-
-def verify_any(mechanism: AnyMechanism, *, neighbourhood: str = "default", searches: Sequence[str] | None = None,
-               n: int | None = None, values: Sequence[Any] | None = None, steps: int = 1, relation: str | None = None,
-               delta: Any = None, name: str | None = None, progress: Callable[[str, str], None] | None = None,
-               tolerance: float | None = None) -> Verdict:
-    """:func:`verify` for a checked mechanism object under its earlier keyword names (``searches``): the
-    same parser, plan and routes. The library's callers use :func:`verify`."""
-    claim, request = read_claim(mechanism, selection=kind_of(mechanism).selection, neighbourhood=neighbourhood,
-                                searches=searches, n=n, values=values, steps=steps, relation=relation, delta=delta,
-                                tolerance=tolerance, name=name)
-    return verify_claim(claim, request, progress)

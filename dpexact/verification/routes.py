@@ -31,7 +31,7 @@ from .kinds import kind_of
 from .neighbourhoods import own_relation
 from .verdict import Verdict
 
-__all__ = ["Route", "ROUTES", "plan", "Report", "verify_mechanism"]
+__all__ = ["Route", "ROUTES", "plan", "Report"]
 
 #: a progress callback: (kind, text)
 Report = Callable[[str, str], None]
@@ -164,7 +164,7 @@ def _theorem_verdict(claim: Claim) -> Verdict:
 
 class WholeSpaceRoute:
     """Every other claim: a whole-space proof, a unit giving a whole verdict, else the output kind's search
-    (:func:`verify_mechanism`, whose docstring says what each gives)."""
+    (:func:`_whole_space`, whose docstring says what each gives)."""
 
     name = "whole-space"
 
@@ -186,12 +186,12 @@ class WholeSpaceRoute:
 
     def run(self, claim: Claim, request: Request, report: Report) -> Verdict:
         report("step", f"verifying {claim.label} ({kind_of(claim.mechanism).name} outputs)")
-        return verify_mechanism(claim.mechanism, request.n, claim.relation, name=claim.name,
-                                neighbourhood=claim.neighbourhood if "neighbourhood" in request.given else None)
+        return _whole_space(claim.mechanism, request.n, claim.relation, name=claim.name,
+                            neighbourhood=claim.neighbourhood if "neighbourhood" in request.given else None)
 
 
-def verify_mechanism(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None,
-                     name: str | None = None, neighbourhood: Neighbourhood | None = None) -> Verdict:
+def _whole_space(mechanism: AnyMechanism, n: int | None = None, relation: str | None = None,
+                 name: str | None = None, neighbourhood: Neighbourhood | None = None) -> Verdict:
     """The whole-space route: the proofs of :data:`.proofs.PROOFS` first (``private`` when one proves ε
     for every input of its domain), else the first unit of :func:`.proofs.verdict_units` that supports
     the mechanism and decides, else the search of its output kind (:data:`.kinds.KINDS`); the verdict

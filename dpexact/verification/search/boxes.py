@@ -22,6 +22,7 @@ search does not cover.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -72,11 +73,7 @@ class BoxCounterexample:
         eps = Real.of(m.epsilon)
         lo1, _ = m.part_box_probability(list(self.scores), self.output, list(self.box), "ball", prec)
         _, hi2 = m.part_box_probability(list(self.neighbour_scores), self.output, list(self.box), "ball", prec)
-        with ball_context(prec):
-            D = lo1 - eps.to_arb(prec).exp() * hi2
-            proved = bool(D.lower() > 0)
-            lr = _lr(lo1, hi2)
-        return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
+        return _rechecked(lo1, hi2, eps, prec, nb)
 
 
 def _lr(lo1: Any, hi2: Any) -> float:
@@ -96,6 +93,39 @@ def _separation(p1: Any, p2: Any, eps: Real, prec: int, delta: Real | None = Non
         if delta is None:
             return bool(excess.lower() > 0), _lr(p1, p2), _lr(p1, p2)
         return bool((excess - delta.to_arb(prec)).lower() > 0), float(excess.lower()), float(excess.upper())
+
+
+def _rechecked(p1: Any, p2: Any, eps: Real, prec: int, nb: bool, delta: Real | None = None) -> Recheck:
+    """The re-check's record of a candidate set: proved iff :func:`_separation` separates the balls at ``prec``
+    bits and the pair is neighbours (``nb``); its evidence is the separation's two floats."""
+    proved, lo, hi = _separation(p1, p2, eps, prec, delta)
+    return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "not separated")
+
+
+def _searched_neighbours(mechanism: AnyMechanism, relation: str, width: Any, budget: Any) -> tuple[Fraction, Any, Fraction]:
+    """Δ, the query neighbourhood of ``relation`` and the box side w of a search, its width and budget checked."""
+    delta = Real.of(mechanism.sensitivity).to_fraction()
+    w = Real.of(width).to_fraction()
+    if w <= 0:
+        raise ValueError(f"width must be > 0, got {w}")
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
+        raise ValueError(f"budget must be a positive integer, got {budget!r}")
+    return delta, relation_neighbourhood(relation, delta), w
+
+
+def _refutation(mechanism: AnyMechanism, name: str | None, eps: Real, scope: Scope, cx: Any, rc: Recheck | None,
+                best: float, t0: float, delta: Real | None = None) -> Verdict:
+    """The verdict of a refutation-only search: ``violated`` by the re-checked set ``cx``, else ``inconclusive``
+    at the best float evidence seen. With ``delta`` (ε, δ): that evidence is the largest certified excess, a
+    lower bound of the scope's δ(ε), and no log-ratio is claimed."""
+    kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
+    if delta is None:
+        return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
+                             worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
+                             seconds=time.perf_counter() - t0)
+    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=-math.inf,
+                         worst_pair=wp, counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=delta,
+                         worst_delta=float(worst))
 
 
 def _fraction(x: Any) -> Fraction:
@@ -138,13 +168,7 @@ def verify_boxes(
         prec: ball precision of the search (the re-check uses 256 bits).
     """
     t0 = time.perf_counter()
-    delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = relation_neighbourhood(relation, delta)
-    w = Real.of(width).to_fraction()
-    if w <= 0:
-        raise ValueError(f"width must be > 0, got {w}")
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"budget must be a positive integer, got {budget!r}")
+    delta, nb, w = _searched_neighbours(mechanism, relation, width, budget)
     s, half, T = _geometry(mechanism)
     pairs = query_pairs(n, delta, T, s, relation)
     outs = [a for a in mechanism.outputs(n) if value_count(mechanism, a) > 0]
@@ -161,47 +185,34 @@ def verify_boxes(
             cache[key] = mechanism.part_box_probability(list(v), a, list(box), "ball", prec)
         return cache[key]
 
-    evaluated = 0
-    best = -math.inf
-    cx = rc = None
-    for p, q2 in pairs:
-        low = min(min(p), min(q2))
-        corners = sorted(low + j * half for j in positions)
-        for a in outs:
-            for c in corners:
-                for x, y in ((p, q2), (q2, p)):  # both orders of each candidate before the next one
-                    if evaluated >= budget:
-                        break
-                    box = tuple((c, c + w) for _ in range(value_count(mechanism, a)))
-                    evaluated += 1
-                    lo1, _ = bounds(x, a, box)
-                    _, hi2 = bounds(y, a, box)
-                    with ball_context(prec):
-                        D = lo1 - E * hi2
-                        found = bool(D.lower() > 0)
-                        best = max(best, _lr(lo1, hi2))
-                    if found:
-                        cand = BoxCounterexample(mechanism, nb, x, y, a, box, _lr(lo1, hi2), _lr(lo1, hi2))
-                        check = cand.recheck(256)
-                        if check.proved:
-                            cx, rc = cand, check
-                            break
-                if cx is not None or evaluated >= budget:
-                    break
-            if cx is not None or evaluated >= budget:
+    def candidates():
+        for p, q2 in pairs:
+            low = min(min(p), min(q2))
+            corners = sorted(low + j * half for j in positions)
+            for a in outs:
+                for c in corners:
+                    for x, y in ((p, q2), (q2, p)):  # both orders of each candidate before the next one
+                        yield x, y, a, tuple((c, c + w) for _ in range(value_count(mechanism, a)))
+
+    evaluated, best, cx, rc = 0, -math.inf, None, None
+    for x, y, a, box in itertools.islice(candidates(), budget):
+        evaluated += 1
+        lo1, _ = bounds(x, a, box)
+        _, hi2 = bounds(y, a, box)
+        with ball_context(prec):
+            D = lo1 - E * hi2
+            found = bool(D.lower() > 0)
+            best = max(best, _lr(lo1, hi2))
+        if found:
+            cand = BoxCounterexample(mechanism, nb, x, y, a, box, _lr(lo1, hi2), _lr(lo1, hi2))
+            check = cand.recheck(256)
+            if check.proved:
+                cx, rc = cand, check
                 break
-        if cx is not None or evaluated >= budget:
-            break
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "boxes": evaluated})
     scope.notes.append(f"boxes [c, c+{w}]^m of released values, c = min(q ∪ q') + j·b2/2, j in [{positions.start}, {positions.stop}); "
                        "refutation only (no private verdict for released values)")
-    if cx is not None:
-        kind, worst, wp = "violated", rc.log_ratio_lo, cx.as_dict()
-    else:
-        kind, worst, wp = "inconclusive", best, None
-    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
-                         worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
-                         seconds=time.perf_counter() - t0)
+    return _refutation(mechanism, name, eps, scope, cx, rc, best, t0)
 
 
 @dataclass(frozen=True)
@@ -229,8 +240,7 @@ class IntervalCounterexample:
         eps = Real.of(m.epsilon)
         p1 = m.interval_probability(list(self.scores), *self.interval, backend="ball", prec=prec)
         p2 = m.interval_probability(list(self.neighbour_scores), *self.interval, backend="ball", prec=prec)
-        proved, lr, _ = _separation(p1, p2, eps, prec)
-        return Recheck(proved and nb, f"ball:{prec}", lr, lr, float(eps), nb, "" if proved else "not separated")
+        return _rechecked(p1, p2, eps, prec, nb)
 
 
 @honours("n", "relation")
@@ -253,11 +263,7 @@ def verify_intervals(
     support edges ``max(q)``, ``max(q')``. Refutation only: ``inconclusive`` when nothing is found.
     """
     t0 = time.perf_counter()
-    delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = relation_neighbourhood(relation, delta)
-    w = Real.of(width).to_fraction()
-    if w <= 0:
-        raise ValueError(f"width must be > 0, got {w}")
+    delta, nb, w = _searched_neighbours(mechanism, relation, width, budget)
     bf = _fraction(noise_unit(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), bf, relation)
     eps = Real.of(mechanism.epsilon)
@@ -268,33 +274,28 @@ def verify_intervals(
             cache[(v, c)] = mechanism.interval_probability(list(v), c, c + w, "ball", prec)
         return cache[(v, c)]
 
+    def candidates():
+        for p, q2 in pairs:
+            low = min(min(p), min(q2))
+            corners = sorted({low + j * bf / 2 for j in positions} | {max(p), max(q2)})
+            for x, y in ((p, q2), (q2, p)):
+                for c in corners:
+                    yield x, y, c
+
     evaluated, best, cx, rc = 0, -math.inf, None, None
-    for p, q2 in pairs:
-        low = min(min(p), min(q2))
-        corners = sorted({low + j * bf / 2 for j in positions} | {max(p), max(q2)})
-        for x, y in ((p, q2), (q2, p)):
-            for c in corners:
-                if evaluated >= budget:
-                    break
-                evaluated += 1
-                found, lr, _ = _separation(prob(x, c), prob(y, c), eps, prec)
-                best = max(best, lr)
-                if found:
-                    cand = IntervalCounterexample(mechanism, nb, x, y, (c, c + w), lr, lr)
-                    check = cand.recheck(256)
-                    if check.proved:
-                        cx, rc = cand, check
-                        break
-            if cx is not None or evaluated >= budget:
+    for x, y, c in itertools.islice(candidates(), budget):
+        evaluated += 1
+        found, lr, _ = _separation(prob(x, c), prob(y, c), eps, prec)
+        best = max(best, lr)
+        if found:
+            cand = IntervalCounterexample(mechanism, nb, x, y, (c, c + w), lr, lr)
+            check = cand.recheck(256)
+            if check.proved:
+                cx, rc = cand, check
                 break
-        if cx is not None or evaluated >= budget:
-            break
     scope = Scope(neighbourhood=nb.describe(), families={"pairs": len(pairs), "intervals": evaluated})
     scope.notes.append(f"output intervals [c, c+{w}] with closed-form probabilities; refutation only")
-    kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
-    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
-                         worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
-                         seconds=time.perf_counter() - t0)
+    return _refutation(mechanism, name, eps, scope, cx, rc, best, t0)
 
 
 @dataclass(frozen=True)
@@ -333,8 +334,7 @@ class ContinuousBoxCounterexample:
         law = self.law if self.law is not None else m.box_probability
         p1 = law(list(self.scores), list(self.box), backend="ball", prec=prec)
         p2 = law(list(self.neighbour_scores), list(self.box), backend="ball", prec=prec)
-        proved, lo, hi = _separation(p1, p2, eps, prec, None if self.delta is None else Real.of(self.delta))
-        return Recheck(proved and nb, f"ball:{prec}", lo, hi, float(eps), nb, "" if proved else "not separated")
+        return _rechecked(p1, p2, eps, prec, nb, None if self.delta is None else Real.of(self.delta))
 
 
 @honours("n", "relation")
@@ -369,14 +369,8 @@ def verify_continuous_boxes(
     """
     t0 = time.perf_counter()
     box_of = law if law is not None else mechanism.box_probability
-    delta = Real.of(mechanism.sensitivity).to_fraction()
-    nb = relation_neighbourhood(relation, delta)
+    delta, nb, w = _searched_neighbours(mechanism, relation, width, budget)
     dd = None if approx_delta is None else Real.of(approx_delta, "delta")
-    w = Real.of(width).to_fraction()
-    if w <= 0:
-        raise ValueError(f"width must be > 0, got {w}")
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 1:
-        raise ValueError(f"budget must be a positive integer, got {budget!r}")
     b = _fraction(noise_unit(mechanism))
     pairs = query_pairs(n, delta, Fraction(0), b, relation)
     eps = Real.of(claimed_epsilon(mechanism))
@@ -412,26 +406,21 @@ def verify_continuous_boxes(
                 cx, rc = cand, check
         return cx is not None, lo_v
 
-    for p, q2 in pairs:
-        low = min(min(p), min(q2))
-        span = max(max(p), max(q2)) - low + 400 * b
-        for j in positions:
-            c = low + j * b / 2
-            for tag in tags:
-                for x, y in ((p, q2), (q2, p)):
-                    if evaluated >= budget:
-                        break
-                    evaluated += 1
-                    done, lo_v = try_box(x, y, shape(c, tag, low, span))
-                    if lo_v > best:
-                        best, best_at = lo_v, (x, y, c, tag, low, span)
-                    if done:
-                        break
-                if cx is not None or evaluated >= budget:
-                    break
-            if cx is not None or evaluated >= budget:
-                break
-        if cx is not None or evaluated >= budget:
+    def candidates():
+        for p, q2 in pairs:
+            low = min(min(p), min(q2))
+            span = max(max(p), max(q2)) - low + 400 * b
+            for j in positions:
+                for tag in tags:
+                    for x, y in ((p, q2), (q2, p)):
+                        yield x, y, low + j * b / 2, tag, low, span
+
+    for x, y, c, tag, low, span in itertools.islice(candidates(), budget):
+        evaluated += 1
+        done, lo_v = try_box(x, y, shape(c, tag, low, span))
+        if lo_v > best:
+            best, best_at = lo_v, (x, y, c, tag, low, span)
+        if done:
             break
     refined = 0
     if cx is None and dd is not None and best_at is not None:
@@ -450,12 +439,4 @@ def verify_continuous_boxes(
                        "the registered families have one)")
     if refined:
         scope.notes.append(f"the best set's corner refined at b/32 ({refined} sets)")
-    kind, worst, wp = ("violated", rc.log_ratio_lo, cx.as_dict()) if cx is not None else ("inconclusive", best, None)
-    if dd is None:
-        return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=float(worst),
-                             worst_float_log_ratio=float(best), worst_pair=wp, counterexample=cx, recheck=rc,
-                             seconds=time.perf_counter() - t0)
-    # (ε, δ): the largest certified excess found is a lower bound of the scope's δ(ε)
-    return build_verdict(mechanism, name=name, epsilon=eps, verdict=kind, scope=scope, worst_log_ratio=-math.inf,
-                         worst_pair=wp, counterexample=cx, recheck=rc, seconds=time.perf_counter() - t0, delta=dd,
-                         worst_delta=float(worst))
+    return _refutation(mechanism, name, eps, scope, cx, rc, best, t0, dd)
