@@ -124,14 +124,14 @@ def test_choose_pass_refines_the_limiting_end() -> None:
     costs = [(2.0**-10, 0.2), (2.0**-12, 0.8)]
     # the lower end moved 10× more than the upper over the same halvings: its error limits
     lower_limits = {"lower": [(2.0**-10, 1.0), (2.0**-12, 1.01)], "upper": [(2.0**-10, 1.1), (2.0**-12, 1.099)]}
-    assert ga._choose_pass(lower_limits, 2.0**-12, 0.8, costs, 3.5)[0] == "lower"
+    assert ga._choose_pass(lower_limits, 2.0**-12, 0.8, costs, 4.0)[0] == "lower"
     upper_limits = {"lower": [(2.0**-10, 1.0), (2.0**-12, 1.001)], "upper": [(2.0**-10, 1.1), (2.0**-12, 1.09)]}
-    assert ga._choose_pass(upper_limits, 2.0**-12, 0.8, costs, 3.5)[0] == "upper"
+    assert ga._choose_pass(upper_limits, 2.0**-12, 0.8, costs, 4.0)[0] == "upper"
     even = {"lower": [(2.0**-10, 1.0), (2.0**-12, 1.01)], "upper": [(2.0**-10, 1.1), (2.0**-12, 1.09)]}
-    assert ga._choose_pass(even, 2.0**-12, 0.8, costs, 3.5)[0] == "both"
+    assert ga._choose_pass(even, 2.0**-12, 0.8, costs, 4.0)[0] == "both"
     assert ga._choose_pass(lower_limits, 2.0**-12, 0.8, costs, 300.0)[0] == "both"
     # one pass of an end only: no estimate, both ends
-    assert ga._choose_pass({"lower": [(2.0**-12, 1.0)], "upper": []}, 2.0**-12, 0.8, costs, 3.5)[0] == "both"
+    assert ga._choose_pass({"lower": [(2.0**-12, 1.0)], "upper": []}, 2.0**-12, 0.8, costs, 4.0)[0] == "both"
 
 
 def test_solve_with_a_guess_is_certified_by_its_own_evaluation() -> None:
