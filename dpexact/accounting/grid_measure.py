@@ -251,6 +251,8 @@ def power(x: GridMeasure, k: int) -> GridMeasure:
 
 
 _PRE: dict[int, tuple] = {}
+#: the most entries the evaluation caches (:func:`_untilted`, :func:`_suffix_sums`) keep, each (~3 float arrays an entry)
+CACHE_ENTRIES = 2**23
 
 
 def _untilted(m: GridMeasure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -266,7 +268,7 @@ def _untilted(m: GridMeasure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     mass = np.where(pos, np.exp(np.where(pos, lv, 0.0) + m.scale * math.log(2) - m.theta * x), 0.0)
     big = np.where(pos, np.abs(np.where(pos, lv, 0.0)) + abs(m.scale * math.log(2)) + m.theta * np.abs(x), 0.0)
     suf = np.maximum.accumulate(big[::-1])[::-1] if len(big) else big
-    if len(_PRE) > 256:
+    if len(_PRE) > 256 or sum(len(h[1][0]) for h in _PRE.values()) + len(x) > CACHE_ENTRIES:
         _PRE.clear()
     _PRE[id(m)] = (m, (x, mass, suf))
     return x, mass, suf
@@ -321,7 +323,9 @@ def _suffix_sums(m: GridMeasure) -> tuple[np.ndarray, np.ndarray, np.ndarray, fl
         s1 = np.cumsum(mass[::-1])[::-1]
         s2 = np.cumsum((mass * np.exp(-x))[::-1])[::-1]
     xmax = float(np.max(np.abs(x))) if len(x) else 0.0
-    if len(_SUF) > 256:
+    # the cache holds its measures alive: bounded by entries, not only by count (the fine-grid terms of a q = 1/10,
+    # T = 10^4 row are ~10^6 entries each; a count bound of 256 let one run reach 18 GB)
+    if len(_SUF) > 256 or sum(len(h[1][0]) for h in _SUF.values()) + len(x) > CACHE_ENTRIES:
         _SUF.clear()
     _SUF[id(m)] = (m, (x, s1, s2, suf, xmax))
     return x, s1, s2, suf, xmax
