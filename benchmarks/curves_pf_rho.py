@@ -3,8 +3,10 @@
 For each n ∈ {3..10} and ε ∈ {0.1, 0.5, 1, 2, 4} (sensitivity Δ = 1, PF's c = ε/(2Δ)):
 
 * ``lower`` / ``upper`` — ``privacy_curve("pf", ε, n).zcdp(tol=1e-9)``: certified over every pair of
-  neighbouring score vectors at n (upper: ε-RR, pure ε-DP only; lower: the n = 2 curve, a limit at n);
-  ``cpu`` its CPU seconds (``time.process_time``) and the load average;
+  neighbouring score vectors at n (lower: the n = 2 curve, a limit at n; upper: the n = 2 family and the
+  strip's end families where statement S is certified at ε — docs/curves.md — else ε-RR, pure ε-DP only);
+  ``scope`` the curve's own statement of what the upper end rests on; ``cpu`` its CPU seconds
+  (``time.process_time``) and the load average;
 * ``witness_kl_ball`` — a **finite** pair at n (no limit): the n = 2 witness scores (g, 0) → (g + 1, −1) with
   the other n − 2 scores at −G (G = 120/ε, so e^{−cG} = e^{−60}), evaluated with dpexact's PF law in ball
   arithmetic; its certified KL lower end is a lower end of ρ at n (ρ >= lim_{α→1} D_α/α = KL);
@@ -134,7 +136,7 @@ def table(path: str) -> str:
     """The markdown table of benchmarks/README.md from the rows in ``path``."""
     with open(path) as f:
         rows = [json.loads(line) for line in f]
-    head = ("| ε | n | ρ lower (n = 2 limit) | ρ upper (ε-RR) | width | witness pair at n: KL (certified lower end) "
+    head = ("| ε | n | ρ lower (n = 2 limit) | ρ upper (certified) | width | witness pair at n: KL (certified lower end) "
             "| > ε²/8 | screen max | frontier screen | CPU s | load |")
     out = [head, "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
@@ -168,7 +170,8 @@ def main() -> None:
         for n in map(int, args.ns.split(",")):
             e = float(eps)
             t = time.process_time()
-            r = privacy_curve("pf", eps, n).zcdp(tol=1e-9)
+            curve = privacy_curve("pf", eps, n)
+            r = curve.zcdp(tol=1e-9)
             cpu = time.process_time() - t
             q, q2 = witness_scores(r.witness, n, e)
             kl_ball = ball_kl(eps, q, q2)
@@ -181,7 +184,7 @@ def main() -> None:
                    "witness": {"P_scores": q, "Q_scores": q2, "g": r.witness.get("g"), "direction": r.witness.get("direction")},
                    "witness_kl_ball_lower": down(kl_ball), "witness_kl_mp": kl_mp,
                    "eps2_8": e * e / 8, "refutes_eps2_8": bool(kl_ball > arb(eps) ** 2 / 8),
-                   "blocked": "no proved reduction of PF at n >= 3 to a finite family: upper end is eps-RR (pure DP)"}
+                   "scope": curve.scope}
             if not args.no_screen and (args.screen_ns is None or n in map(int, args.screen_ns.split(","))):
                 t = time.process_time()
                 row["screen_max"], row["screen_frontier"] = screen(e, n, args.starts, seed=n * 100 + int(10 * e))

@@ -192,6 +192,14 @@ class CompactBnB:
         out = self._cached(mechanism, n, relation)
         return None if out is None else out[1]
 
+    def gave_up(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> bool:
+        """Whether the run applied to the law and stopped on its budget (CPU or boxes: :class:`OutOfBudget`),
+        not because the law is outside the compact forms (a non-integer exponent, an expression too large)
+        or unbounded."""
+        out = self._cached(mechanism, n, relation)
+        return out is not None and out[0].details.get("status") in ("gave up: CPU budget spent",
+                                                                     f"gave up: {self.max_boxes} boxes")
+
     def _cached(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> tuple[Proof, Witness | None] | None:
         key = (id(mechanism), n, relation.describe(), self)
         hit = _CACHE.get(key)

@@ -218,14 +218,17 @@ def faces(root: Root, R: Frac, box: tuple, scale: Fraction, env: list[Iv],
             return cur, fixed, loose, env, pinned
 
 
-def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict, region: Any = None) -> int:
+def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict, region: Any = None,
+                    memo: dict | None = None) -> int:
     """+1 / -1 when ``∂cur/∂x_i`` is >= 0 / <= 0 on the box (weakly: the supremum is then on that
     face), 0 when its sign is not decided.
 
     With ``cur = N/D`` and ``D`` of one sign on the box (it may vanish on the boundary only: a factor
     ``W`` at ``W = 0``; the function is continuous on the closed box), ``∂cur/∂x`` has the sign of
     ``N_x D - N D_x``; when ``N`` (or ``D``) does not depend on ``x`` that is ``-N·D_x`` (``N_x·D``),
-    whose factors are enclosed separately (smaller polynomials, less dependency)."""
+    whose factors are enclosed separately (smaller polynomials, less dependency). ``memo`` (one per
+    environment, :func:`_sign`) keeps each polynomial's box sign, so a second pass with a region does
+    not enclose it on the box again."""
     key = (str(cur.num), str(cur.den), i)
     if key not in cache:
         nx, dx = cur.num.derivative(i), cur.den.derivative(i)
@@ -233,27 +236,45 @@ def derivative_sign(cur: Frac, space: Space, i: int, env: list[Iv], cache: dict,
     nx, dx, both = cache[key]
     if nx.is_zero() and dx.is_zero():
         return 1
-    sd = _sign(cur.den, env, region, strict=True)
+    sd = _sign(cur.den, env, region, strict=True, memo=memo)
     if not sd:
         return 0
     if both is None:
         if dx.is_zero():
-            return _sign(nx, env, region) * sd
-        return -_sign(cur.num, env, region) * _sign(dx, env, region)
-    return _sign(both, env, region)
+            return _sign(nx, env, region, memo=memo) * sd
+        return -_sign(cur.num, env, region, memo=memo) * _sign(dx, env, region, memo=memo)
+    return _sign(both, env, region, memo=memo)
 
 
-def _sign(p: Any, env: list[Iv], region: Any = None, strict: bool = False) -> int:
+def _sign(p: Any, env: list[Iv], region: Any = None, strict: bool = False, memo: dict | None = None) -> int:
     """+1 / -1 when ``p >= 0`` / ``<= 0`` on the box (``strict``: and not identically 0 on it), else 0;
-    the region's enclosure (:mod:`.compact_polytope`) when the box's leaves it open."""
-    p = _content_free(p)
+    the region's enclosure (:mod:`.compact_polytope`) when the box's leaves it open.
+
+    ``memo`` (valid for one ``env`` only: the caller makes one per box) keeps the box's answer per
+    polynomial object (the object is kept in it, so its ``id`` is not reused), so the region pass after
+    a box pass encloses each polynomial on the box once: a cache of a computed sign, never a guess."""
+    key = (id(p), strict)
+    hit = None if memo is None else memo.get(key)
+    if hit is not None:
+        s, q = hit[0], hit[1]
+    else:
+        q = _content_free(p)
+        s = _box_sign(q, env, strict)
+        if memo is not None:
+            memo[key] = (s, q, p)
+    if s:
+        return s
+    return 0 if region is None else region.sign(q, strict)
+
+
+def _box_sign(p: Any, env: list[Iv], strict: bool) -> int:
     e = enclose_tight(p, env)
     if finite(e):
         if e.a >= 0 and (not strict or e.b > 0):
             return 1
         if e.b <= 0 and (not strict or e.a < 0):
             return -1
-    return 0 if region is None else region.sign(p, strict)
+    return 0
 
 
 def _content_free(p: Any) -> Any:

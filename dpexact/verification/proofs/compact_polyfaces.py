@@ -149,10 +149,11 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
     env = _env(p, space)
     region = Region(p.ivs, p.rows, {p.gens[c]: (c, Fraction(1)) for c in range(len(ivs))}, space.t, space.lcd)
     moves = []
+    memo: dict = {}  # box signs on this node's env: the region pass does not enclose them again
     # the box's enclosures first for every coordinate (cheap), then the region's (greedy duals)
     for reg in (None, region):
         for c in loose:
-            sign = derivative_sign(p.R, space, p.gens[c], env, cache, reg)
+            sign = derivative_sign(p.R, space, p.gens[c], env, cache, reg, memo)
             if sign:
                 moves = [(c, sign)]
                 break
@@ -161,13 +162,13 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
     if not moves:
         # R linear-fractional in x_c, its denominator of one sign: monotone on every segment, either way
         fractional = [c for c in loose if _degree(p.R.num, p.gens[c]) <= 1 and _degree(p.R.den, p.gens[c]) <= 1
-                      and _sign(p.R.den, env, region, strict=True)]
+                      and _sign(p.R.den, env, region, strict=True, memo=memo)]
         if fractional:
             c = min(fractional, key=lambda c: sum(1 for _, b in p.rows if b[c]))
             moves = [(c, 1), (c, -1)]
     if not moves and level < MAX_LEVEL:
         for c in loose:
-            sign = _exact_sign(p, space, c, env, region, deadline, cache, budget, level)
+            sign = _exact_sign(p, space, c, env, region, deadline, cache, budget, level, memo)
             if sign:
                 moves = [(c, sign)]
                 break
@@ -192,10 +193,13 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
     up = region.ratio_upper(p.R.num, p.R.den)
     if up is not None and up <= et.a:
         return True
-    # no monotone coordinate and a loose enclosure: bisect the widest coordinate (in u) here
+    # no monotone coordinate and a loose enclosure: bisect the coordinate whose generator's interval is
+    # widest (the enclosures are in the generators: a gap already beyond -10^10 is x ∈ [0, e^-10^10], a point
+    # in effect; measured in u every interval reaching -∞ was "widest" and the first of them was halved
+    # towards -∞ until MAX_SPLITS, PF at n = 5). Any choice is sound: it only decides what is split
     if not loose or p.splits >= MAX_SPLITS:
         return False
-    c = max(loose, key=lambda c: math.inf if ivs[c][0] is None else ivs[c][1] - ivs[c][0])
+    c = max(loose, key=lambda c: _x_width(*ivs[c]))
     lo, hi = ivs[c]
     if lo is not None and hi - lo < SMALLEST:
         return False
@@ -210,7 +214,7 @@ def prove_on_region(p: RegionProblem, space: Space, target: Frac, et: Iv, deadli
 
 
 def _exact_sign(p: RegionProblem, space: Space, c: int, env: list[Iv], region: Region, deadline: float | None,
-                cache: dict, budget: list[int], level: int) -> int:
+                cache: dict, budget: list[int], level: int, memo: dict | None = None) -> int:
     """+1 / -1 when ``∂R/∂x_c >= 0`` / ``<= 0`` on the region (each segment along ``c`` stays in it), proved by this
     same search on the polynomial ``N_x D - N D_x`` (its sign is the derivative's where ``D`` has one
     strict sign) against the target 0: its own monotone coordinates, region faces and exact constants
@@ -218,7 +222,7 @@ def _exact_sign(p: RegionProblem, space: Space, c: int, env: list[Iv], region: R
     import flint
 
     g = p.gens[c]
-    sd = _sign(p.R.den, env, region, strict=True)
+    sd = _sign(p.R.den, env, region, strict=True, memo=memo)
     if not sd:
         return 0
     nx, dx = p.R.num.derivative(g), p.R.den.derivative(g)
@@ -283,6 +287,13 @@ def _float_value(poly: Any, space: Space, x: dict[int, float]) -> float:
     parts = [s * math.exp(lt - top) for s, lt in terms]
     total, size = math.fsum(parts), math.fsum(abs(v) for v in parts)
     return 0.0 if abs(total) <= 1e-9 * size else total
+
+
+def _x_width(lo: Ext, hi: Ext) -> float:
+    """The width of ``[e^lo, e^hi]`` (``lo`` None: ``[0, e^hi]``) in floats: a choice of what to split only."""
+    assert hi is not None
+    top = math.exp(min(float(hi), 50.0))
+    return top - (0.0 if lo is None else math.exp(min(float(lo), 50.0)))
 
 
 def _degree(poly: Any, g: int) -> int:

@@ -31,6 +31,10 @@ DEFAULT_TOLERANCE = 1e-6
 LEVEL_SECONDS = 10.0
 #: CPU-time cap of the branch-boundary starts and of the climb from them (each), when the bracket is still open
 BRANCH_SECONDS = 2.0
+#: CPU budget of the box branch-and-bound once a whole-domain unit supported the claim and gave up (its
+#: default is 45): own PF at n = 5 spent 45 CPU-s there for no finite bound (benchmarks/README.md), and a
+#: bound on a score box is at best ``private-within-scope`` beside a whole-domain route that applies
+BOX_SECONDS_AFTER_WHOLE = 10.0
 
 
 def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Neighbourhood) -> None:
@@ -66,15 +70,29 @@ def _selection_proof(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood, 
     stated score box — skipped when ``boxes`` is False (a certified witness outside every box already
     decides the claim, and a box bound is no upper end for it)."""
     from . import PROOFS
+    from .compact_bnb import CompactBnB
     from .selection_bnb import SelectionBnB
 
+    whole_gave_up = None
     for unit in PROOFS:
         if not boxes and isinstance(unit, SelectionBnB):
             continue
         if unit.supports(mechanism, n, nb):
+            if isinstance(unit, SelectionBnB) and whole_gave_up is not None and unit.seconds > BOX_SECONDS_AFTER_WHOLE:
+                # the budget policy: the whole-domain unit's run already spent its budget on this claim; the
+                # box search gets a short one, and the proof says so (a longer box search was not tried)
+                unit = replace(unit, seconds=BOX_SECONDS_AFTER_WHOLE)
+                p = unit.prove(mechanism, n, nb)
+                if p is not None:
+                    p.details["budget"] = (f"{BOX_SECONDS_AFTER_WHOLE:g} CPU-s (not the default 45): the {whole_gave_up} "
+                                           f"applied and gave up; a longer box search was not tried")
+                    return p
+                continue
             p = unit.prove(mechanism, n, nb)
             if p is not None:
                 return p
+            if isinstance(unit, CompactBnB) and unit.gave_up(mechanism, n, nb):
+                whole_gave_up = unit.name
     return None
 
 
@@ -254,6 +272,8 @@ def _reason_notes(verdict: str, proof: Proof | None, bracket: EpsilonBracket, me
                     f"above ε = {eps} at large scores, outside every such box, so a box bound would be no upper end")
     if proof is not None and not math.isfinite(proof.upper_float):
         out += f" (the {proof.method} found no finite bound: {proof.details.get('status', '')})"
+    if proof is not None and proof.details.get("budget"):
+        out += f"; the {proof.method} ran with {proof.details['budget']}"
     if proof is not None and bracket.lower is not None and math.isfinite(bracket.width) and bracket.width > tolerance:
         how = proof.details.get("status") if proof.method == "branch-and-bound" else "exact"
         out += (f" (bracket width {bracket.width:.3g} > tolerance {tolerance:g}: upper end {how}, "
