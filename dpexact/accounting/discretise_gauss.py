@@ -186,19 +186,25 @@ def _choose_shift(d: np.ndarray, w: np.ndarray, h: float) -> float:
 
 
 def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int],
-                     outside: tuple[bool, bool] = (True, True)) -> tuple[GridMeasure, GridMeasure]:
+                     outside: tuple[bool, bool] = (True, True), ends: str = "both") -> tuple[Any, Any]:
     """(upper, lower) ends of a Gaussian ``law`` on the grid of step h (no mass at +∞).
 
     ``outside`` says whether the mass below / above the window belongs to this measure (the upper end then bounds
     it in ``dropped``); False when it is another part's (:mod:`.split_composition`: the law restricted to the
-    window, whose cells never reach past the window's ends on either end)."""
+    window, whose cells never reach past the window's ends on either end). ``ends``: "both", or "upper" / "lower"
+    alone (the other is then None and not computed: the two ends are independent constructions, and a caller that
+    needs one end only — a saddle-point probe, a pass refining the end that limits — saves the other's work)."""
     from flint import arb
 
+    if ends not in ("both", "upper", "lower"):
+        raise ValueError(f"ends: 'both', 'upper' or 'lower', got {ends!r}")
     j_lo, j_hi = win
     n = j_hi - j_lo
+    law_u, law_l, (mu_u, r_u), (mu_l, r_l) = dominating_laws(law)
+    if ends == "lower":
+        return None, _lower_end(law_l, mu_l, r_l, h, theta, j_lo, n, outside)
     pts = (j_lo + np.arange(n + 1, dtype=np.float64)) * h  # exact: h a power of two
     arb_pts = [arb(float(x)) for x in pts] if n < 0 else _LazyArb(pts)
-    law_u, law_l, (mu_u, r_u), (mu_l, r_l) = dominating_laws(law)
     _, _, _, Qu_hi, lam_u, elam_u = _log_cells(law_u, pts, mu_u, r_u, arb_pts)
     li = pts[:-1]
     tl = (1 + theta) * pts
@@ -247,12 +253,19 @@ def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int],
         if dropped != 0:
             dr = math.nextafter(float((dropped * arb(2) ** (-e)).upper()), math.inf)
     upper = normalise(GridMeasure(h, theta, j_lo, 0.0, up, e, True, dr, raw))
-    # two sound lower ends; keep the one whose losses moved least (weighted by tilted mass)
+    if ends == "upper":
+        return upper, None
+    return upper, _lower_end(law_l, mu_l, r_l, h, theta, j_lo, n, outside)
+
+
+def _lower_end(law_l: LossLaw, mu_l: float, r_l: float, h: float, theta: float, j_lo: int, n: int,
+               outside: tuple[bool, bool]) -> GridMeasure:
+    """Two sound lower ends; the one whose losses moved least (weighted by tilted mass)."""
     fitted, c_fit = _lower_fitted(law_l, mu_l, r_l, h, theta, j_lo, n, clip=not all(outside))
     if c_fit <= SHIFTED_SKIP * h:  # the shifted end moves the losses by ~h/100 at best (measured): not tried
-        return upper, fitted
+        return fitted
     shifted, c_sh = _lower_shifted(law_l, mu_l, r_l, h, theta, j_lo, n)
-    return upper, (fitted if c_fit <= c_sh else shifted)
+    return fitted if c_fit <= c_sh else shifted
 
 
 def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_lo: int, n: int,

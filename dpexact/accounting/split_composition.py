@@ -141,10 +141,12 @@ class SplitParts:
     tail_lower: GridMeasure
 
 
-def discretise_parts(law: LossLaw, plan: SplitPlan) -> SplitParts:
+def discretise_parts(law: LossLaw, plan: SplitPlan, ends: str = "both") -> SplitParts:
+    """The bulk's and the tail's ends; ``ends`` = "upper" / "lower": the bulk's other end is None (the tail, on the
+    coarse grid and cheap, keeps both: its upper end's mass decides the remainder bound, hence K, for either end)."""
     from .discretise_gauss import discretise_gauss
 
-    bu, bl = discretise_gauss(law, plan.h, plan.theta, plan.bulk, outside=(True, False))
+    bu, bl = discretise_gauss(law, plan.h, plan.theta, plan.bulk, outside=(True, False), ends=ends)
     tu, tl = discretise_gauss(law, plan.h * plan.m, plan.theta, plan.tail, outside=(False, True))
     return SplitParts(bu, bl, tu, tl)
 
@@ -245,6 +247,8 @@ class SplitTerms:
     thetas: tuple = ()
 
     def up(self, eps: float) -> float:
+        if not self.upper_terms:  # a pass that refines the lower end only: δ <= 1 is the (trivial) upper end
+            return 1.0
         s = 0.0
         for k, t in enumerate(self.upper_terms):
             c = math.comb(self.count, k)
@@ -255,6 +259,8 @@ class SplitTerms:
         return math.nextafter((s + self.rest) * (1 + (len(self.upper_terms) + 4) * U), math.inf)
 
     def lo(self, eps: float) -> float:
+        if not self.lower_terms:  # a pass that refines the upper end only
+            return 0.0
         s = 0.0
         for k, t in enumerate(self.lower_terms):
             c = math.comb(self.count, k)
@@ -279,7 +285,7 @@ def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
 
 
 def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
-                zero: tuple[GridMeasure, GridMeasure] | None = None) -> SplitTerms:
+                zero: tuple[GridMeasure, GridMeasure] | None = None, ends: str = "both") -> SplitTerms:
     """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``.
     ``zero``: the bulk's (upper, lower) ends at another tilt for the term k = 0 (each term of (1) is a measure of its
     own, so each may be tilted at its own saddle point: the bulk alone reaches ε with a larger tilt than the tail)."""
@@ -294,6 +300,8 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
     ups, los = [], []
     for B, A, out, upper in ((parts.bulk_upper, parts.tail_upper, ups, True),
                              (parts.bulk_lower, parts.tail_lower, los, False)):
+        if ends != "both" and (ends == "upper") != upper:  # that end is not asked for: its terms stay empty
+            continue
         if zero is None:
             xs = _chain(B, count, K)
         else:  # B^{∗T} at the pass's tilt is not needed: the term k = 0 has its own
@@ -361,9 +369,10 @@ TAIL_SCAN_PEAK = 15.0
 
 
 def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: float, delta_hint: float,
-                    tolerance: float, m: int | None = None) -> SplitTerms | None:
+                    tolerance: float, m: int | None = None, ends: str = "both") -> SplitTerms | None:
     """The split composition of one direction: cut, tilts (k = 0 at the bulk's saddle point for ``eps_hint``,
-    k >= 1 at the saddle point of the term k = 1), both ends of every term. ``None``: no split applies."""
+    k >= 1 at the saddle point of the term k = 1), both ends of every term (``ends`` = "upper" / "lower": that end
+    only, the other's terms empty: δ's trivial bounds 1 and 0). ``None``: no split applies."""
     m = M_COARSE if m is None else m
     eta = max(delta_hint, 1e-300) * min(tolerance, 1e-3) * 1e-3
     # the probe's step resolves one step's spread (about r·(e^{μ²} − 1)^{1/2}): T·K_B(θ) amplifies the
@@ -375,7 +384,7 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
     probe = plan_split(law, count, hp, theta, eta, m)
     if probe is None:
         return None
-    pp = discretise_parts(law, probe)
+    pp = discretise_parts(law, probe, ends="upper")  # the saddle points read the upper ends only
     # at most 4θ + 2 (θ the pass's tilt: the tail's window is scanned for θ), as the coarse passes of
     # :mod:`.grid_accounting` move it; the bulk's window is its whole support, so any smaller tilt serves
     lo, hi = 0.0, min(4 * theta + 2, THETA_MAX)
@@ -386,11 +395,11 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
     plan = plan_split(law, count, h, t1, eta, m)
     if plan is None:
         return None
-    parts = discretise_parts(law, plan)
+    parts = discretise_parts(law, plan, ends=ends)
     from .discretise_gauss import discretise_gauss
 
     # the same cut and window (the parts must partition one pair's outputs), the bulk at its own tilt
-    zero = discretise_gauss(law, h, t0, plan.bulk, outside=(True, False))
-    terms = split_terms(parts, plan, count, eta, zero)
+    zero = discretise_gauss(law, h, t0, plan.bulk, outside=(True, False), ends=ends)
+    terms = split_terms(parts, plan, count, eta, zero, ends=ends)
     terms.thetas = (t0, t1)
     return terms
