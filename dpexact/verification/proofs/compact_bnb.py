@@ -80,6 +80,7 @@ from ...protocols import AnyMechanism, Neighbourhood, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
+from .compact_classes import class_rows
 from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_faces import (
     INFINITE,
@@ -159,6 +160,9 @@ class CompactBnB:
         symmetry: when the law is *proved* to commute with permutations and the offset box is the
             same in every coordinate, search one root per orbit (:mod:`.compact_symmetry`; off only
             to measure it).
+        class_regions: a class of pairs with one ratio is bounded once on the rows every member
+            satisfies (:mod:`.compact_classes`) before its pairs are bounded alone (off only to
+            measure it).
     """
 
     seconds: float | None = None
@@ -168,6 +172,7 @@ class CompactBnB:
     narrow_paths: bool = True
     region_faces: bool = True
     symmetry: bool = True
+    class_regions: bool = True
     name: str = "compact-branch-and-bound"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
@@ -490,23 +495,28 @@ class CompactBnB:
             return False
         assert isinstance(R, Frac)
         hull = box
+        alive: dict = {}
         for side, cls, idx in (("q", ci, possible_idx[0]), ("q2", cj, possible_idx[1])):
+            parts = {i: b for i, b in ((i, narrow(box, kinds, order, lin[(side, i)], scale)) for i in cls) if b is not None}
+            alive[side] = [i for i in cls if i in parts]
             if len(cls) == len(idx):
                 continue  # every path possible on the box: their union covers it
-            parts = [b for b in (narrow(box, kinds, order, lin[(side, i)], scale) for i in cls) if b is not None]
             if not parts:
                 return True  # no point of the box takes a path of the class
-            hull = tuple((max(h[0], min(b[c][0] for b in parts)), min(h[1], max(b[c][1] for b in parts)))
+            hull = tuple((max(h[0], min(b[c][0] for b in parts.values())), min(h[1], max(b[c][1] for b in parts.values())))
                          for c, h in enumerate(hull))
             if any(lo > hi for lo, hi in hull):
                 return True
+        if not alive["q"] or not alive["q2"]:
+            return True  # no point of the box takes a pair of the class
         cur, fixed, loose, face_env, pinned = faces(root, R, hull, scale, alg_env(root, hull, scale), deadline, None)
         if not loose and not pinned:
             if cur.is_zero():
                 return True
             side_sign = const_sign(sub(cur, target), root.space)
             if side_sign is None or side_sign > 0:
-                return False  # above the target, or undecided: the pairs alone say whether it is a level
+                # the box's face, maybe outside every region: R once on the rows all members satisfy
+                return self._class_region(root, R, alive, hull, lin, order, scale, target, et, deadline, tops)
             # a candidate level if the face may meet a member's region on each side (necessary; a face
             # let through that is outside only makes the tight run prove a looser, still true, bound)
             face_box = tuple((fixed[c], fixed[c]) if c in fixed else hull[c] for c in range(len(box)))
@@ -515,7 +525,21 @@ class CompactBnB:
                 tops.append((cur, fixed))
             return True
         v = divide(enclose_tight(cur.num, face_env), enclose_tight(cur.den, face_env))
-        return v is not None and bool(v.b <= et.a)
+        if v is not None and bool(v.b <= et.a):
+            return True
+        return self._class_region(root, R, alive, hull, lin, order, scale, target, et, deadline, tops)
+
+    def _class_region(self, root: Root, R: Frac, alive: dict, hull: tuple, lin: dict, order: list[int],
+                      scale: Fraction, target: Frac, et: Any, deadline: float, tops: list) -> bool:
+        """``R <= target`` on the polyhedron of the rows implied on every live member's region
+        (:func:`.compact_classes.class_rows`, one side each): it contains the union of the class's
+        regions in ``hull``, so a proof there is a proof for each pair (:meth:`_on_region`)."""
+        if not self.class_regions:
+            return False
+        rows = []
+        for side in ("q", "q2"):
+            rows += class_rows(root, hull, [lin[(side, i)] for i in alive[side]], order, scale)
+        return self._on_region(root, R, hull, rows, order, scale, target, et, deadline, tops)
 
     def _on_region(self, root: Root, R: Frac, box: tuple, rows: list, order: list[int], scale: Fraction,
                    target: Frac, et: Any, deadline: float, tops: list) -> bool:
