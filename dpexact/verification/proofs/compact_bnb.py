@@ -80,7 +80,7 @@ from ...protocols import AnyMechanism, Neighbourhood, mechanism_properties
 from ..bracket import Proof, Witness
 from ..neighbourhoods import LInfBox, MonotoneBox
 from .compact_budget import OutOfBudget, TooLarge, check_deadline
-from .compact_classes import class_rows
+from .compact_classes import class_rows, covered, record, stabiliser
 from .compact_enclosure import divide, enclose_tight, log_upper, of_ball
 from .compact_faces import (
     INFINITE,
@@ -162,7 +162,8 @@ class CompactBnB:
             to measure it).
         class_regions: a class of pairs with one ratio is bounded once on the rows every member
             satisfies (:mod:`.compact_classes`) before its pairs are bounded alone (off only to
-            measure it).
+            measure it); ``class_maps``: a class problem the stabiliser's permutations carry exactly
+            onto a proved one is not solved again (:func:`.compact_classes.covered`).
     """
 
     seconds: float | None = None
@@ -173,6 +174,7 @@ class CompactBnB:
     region_faces: bool = True
     symmetry: bool = True
     class_regions: bool = True
+    class_maps: bool = True
     name: str = "compact-branch-and-bound"
 
     def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
@@ -403,9 +405,10 @@ class CompactBnB:
         lin = {(side, i): linear_constraints(p, names, rows) for side, paths, idx in
                (("q", chart.paths_q, pq), ("q2", chart.paths_q2, pq2)) for i, p in enumerate(paths) if i in idx}
         todo = []
-        for ci, cj in same_ratio_classes(root, pq, pq2):
+        # the largest classes first: a smaller one is then often a permuted image of a proved one
+        for ci, cj in sorted(same_ratio_classes(root, pq, pq2), key=lambda c: -len(c[0]) * len(c[1])):
             members = [(i, j) for i in ci for j in cj if not _settled(root, (i, j), target, box)]
-            if len(members) > 1 and self._class(root, ci, cj, (pq, pq2), box, kinds, order, lin, scale, target,
+            if members and self._class(root, ci, cj, (pq, pq2), box, kinds, order, lin, scale, target,
                                                 et, deadline, tops):
                 for key in members:
                     _settle(root, key, target, box)
@@ -539,7 +542,15 @@ class CompactBnB:
         rows = []
         for side in ("q", "q2"):
             rows += class_rows(root, hull, [lin[(side, i)] for i in alive[side]], order, scale)
-        return self._on_region(root, R, hull, rows, order, scale, target, et, deadline, tops)
+        # a class carried exactly onto a proved one by the stabiliser is proved (a change of variables)
+        store = root.settled.setdefault(("class problems", str(target.num), str(target.den)), [])
+        maps = root.settled.setdefault(("stabiliser",), stabiliser(root)) if self.class_maps else []
+        if covered(store, root, maps, R, rows, hull, order):
+            return True
+        if not self._on_region(root, R, hull, rows, order, scale, target, et, deadline, tops):
+            return False
+        record(store, R, rows, hull, order)
+        return True
 
     def _on_region(self, root: Root, R: Frac, box: tuple, rows: list, order: list[int], scale: Fraction,
                    target: Frac, et: Any, deadline: float, tops: list) -> bool:

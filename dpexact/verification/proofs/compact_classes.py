@@ -16,12 +16,13 @@ the regions then lies in the kept rows' polyhedron.
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 from typing import Any
 
 from .compact_polytope import region_of
 
-__all__ = ["class_rows"]
+__all__ = ["class_rows", "covered", "record", "stabiliser"]
 
 #: sums of two rows taken per member, rounds and rows at most (a larger closure only keeps more rows)
 CLOSURE_ROUNDS = 4
@@ -91,3 +92,88 @@ def _closure(rows: list) -> set:
 
 def _at_most_zero(up: Any) -> bool:
     return up is not None and up <= 0
+
+
+# -- the stabiliser's permutations as exact isomorphisms of class problems -----------------------
+def stabiliser(root: Any) -> list[dict[int, int]]:
+    """Coordinate maps of the permutations of the candidates that fix the root's output ``r`` and
+    chart ``m`` (``G_a -> G_σ(a)``, ``Z_a -> Z_σ(a)``, ``L`` fixed), where the swapped coordinates
+    have the same kind and scale (so a row in the log-variables maps to a row); identity left out.
+    Nothing here assumes the law is symmetric: a map is used only when it carries one problem
+    *exactly* onto another (:func:`covered`)."""
+    names = {name: c for c, (name, _) in enumerate(root.coords)}
+    n = sum(1 for _, kind in root.coords if kind == "Z")
+    others = [a for a in range(n) if a not in (root.r, root.m)]
+    out = []
+    for perm in itertools.permutations(others):
+        if list(perm) == others:
+            continue
+        sigma = dict(zip(others, perm))
+        cmap = {}
+        for c, (name, kind) in enumerate(root.coords):
+            if kind in ("G", "Z") and int(name[1:]) in sigma:
+                cmap[c] = names.get(name[0] + str(sigma[int(name[1:])]), -1)
+            else:
+                cmap[c] = c
+        if all(d >= 0 and root.coords[d][1] == root.coords[c][1] and root.scale(d) == root.scale(c)
+               for c, d in cmap.items()):
+            out.append(cmap)
+    return out
+
+
+def _permute_poly(p: Any, root: Any, gmap: dict[int, int]) -> Any:
+    out = {}
+    for e, coef in p.to_dict().items():
+        new = list(int(x) for x in e)
+        for g, h in gmap.items():
+            new[h] = int(e[g])
+        out[tuple(new)] = coef
+    return root.space.ctx.from_dict(out)
+
+
+def _rowset(rows: list, order: list[int], cmap: dict[int, int] | None = None) -> frozenset:
+    """The rows in coordinates (``cmap`` applied), each scaled to a normal form: a set to compare."""
+    out = set()
+    k = len(order)
+    inv = {c: v for v, c in enumerate(order)}
+    for c0, cs, _ in rows:
+        new = [Fraction(0)] * k
+        for v, x in enumerate(cs):
+            c = order[v]
+            new[inv[cmap[c] if cmap else c]] = x
+        key = _normal(c0, tuple(new))
+        if key is not None:
+            out.add(key)
+    return frozenset(out)
+
+
+def record(store: list, R: Any, rows: list, box: tuple, order: list[int]) -> None:
+    """A class problem proved ``<= target``: ``R`` on ``box ∩ rows``."""
+    store.append((R, _rowset(rows, order), tuple(box)))
+
+
+def covered(store: list, root: Any, maps: list, R: Any, rows: list, box: tuple, order: list[int]) -> bool:
+    """Whether a map of the stabiliser carries ``R`` on ``box ∩ rows`` onto (a subset of) a proved
+    problem: the permuted ratio equal exactly (cross-multiplied polynomials), the permuted box inside
+    its box and its rows among the permuted rows. Then the supremum here is the supremum of the
+    proved ratio on a subset of its set (a change of variables), so ``<= target`` too."""
+    if not store:
+        return False
+    for cmap in maps:
+        gmap = {root.gen(c): root.gen(d) for c, d in cmap.items()}
+        pbox = [None] * len(box)
+        for c, d in cmap.items():
+            pbox[d] = box[c]
+        cand = [(Rp, rs) for Rp, rs, b in store
+                if all(a <= lo and hi <= z for (a, z), (lo, hi) in zip(b, pbox))]
+        if not cand:
+            continue
+        num, den = _permute_poly(R.num, root, gmap), _permute_poly(R.den, root, gmap)
+        prows = None
+        for Rp, rs in cand:
+            if num * Rp.den != Rp.num * den:
+                continue
+            prows = _rowset(rows, order, cmap) if prows is None else prows
+            if rs <= prows:
+                return True
+    return False
