@@ -408,7 +408,10 @@ class CompactBnB:
         # the largest classes first: a smaller one is then often a permuted image of a proved one
         for ci, cj in sorted(same_ratio_classes(root, pq, pq2), key=lambda c: -len(c[0]) * len(c[1])):
             members = [(i, j) for i in ci for j in cj if not _settled(root, (i, j), target, box)]
-            if members and self._class(root, ci, cj, (pq, pq2), box, kinds, order, lin, scale, target,
+            if len(members) == 1 and self._covered_pair(root, members[0], box, kinds, order, lin, scale, target):
+                _settle(root, members[0], target, box)
+                continue
+            if len(members) > 1 and self._class(root, ci, cj, (pq, pq2), box, kinds, order, lin, scale, target,
                                                 et, deadline, tops):
                 for key in members:
                     _settle(root, key, target, box)
@@ -532,13 +535,35 @@ class CompactBnB:
             return True
         return self._class_region(root, R, alive, hull, lin, order, scale, target, et, deadline, tops)
 
+    def _covered_pair(self, root: Root, pair: tuple, box: tuple, kinds: list[str], order: list[int], lin: dict,
+                      scale: Fraction, target: Frac) -> bool:
+        """Whether one pair (a class of one) is carried exactly onto a proved class problem by the
+        stabiliser (:func:`.compact_classes.covered`); False: bounded alone as before."""
+        if not (self.class_regions and self.class_maps and self.narrow_paths):
+            return False
+        store = root.settled.get(("class problems", str(target.num), str(target.den)))
+        if not store:
+            return False
+        i, j = pair
+        if pair not in root.ratios:
+            root.ratios[pair] = ratio(root, i, j)
+        R = root.ratios[pair]
+        if R is None or R == INFINITE:
+            return False
+        rows = lin[("q", i)] + lin[("q2", j)]
+        sub_box = narrow(box, kinds, order, rows, scale)
+        if sub_box is None:
+            return False
+        maps = root.settled.setdefault(("stabiliser",), stabiliser(root))
+        return covered(store, root, maps, R, rows, sub_box, order)
+
     def _class_region(self, root: Root, R: Frac, alive: dict, hull: tuple, lin: dict, order: list[int],
                       scale: Fraction, target: Frac, et: Any, deadline: float, tops: list) -> bool:
         """``R <= target`` on the polyhedron of the rows implied on every live member's region
         (:func:`.compact_classes.class_rows`, one side each): it contains the union of the class's
         regions in ``hull``, so a proof there is a proof for each pair (:meth:`_on_region`)."""
-        if not self.class_regions:
-            return False
+        if not self.class_regions or not self.narrow_paths:
+            return False  # the class's rows are its paths' regions: off with the narrowing too
         rows = []
         for side in ("q", "q2"):
             rows += class_rows(root, hull, [lin[(side, i)] for i in alive[side]], order, scale)
