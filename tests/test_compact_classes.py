@@ -128,3 +128,32 @@ def test_class_route_uses_the_class_rows(monkeypatch):
     m = _hand("pf")
     CompactBnB(seconds=20).bracket(m, 4, parse_neighbourhood("box", m))
     assert calls and True not in calls
+
+
+def _space_root():
+    from dpexact.verification.proofs.compact_fractions import Space
+
+    sp = Space(("Y0", "Y1", "Y2"), 1)
+    root = SimpleNamespace(coords=[(f"Z{c}", "Z") for c in range(K)], gen=lambda c: c, scale=lambda c: F(1),
+                           space=sp, r=0, m=0)
+    return sp, root
+
+
+def test_stabiliser_map_covers_only_an_exact_image():
+    """Proved: y1/(1 + y2) on {x1 >= x2}. Its image under Z1 <-> Z2 is y2/(1 + y1) on {x2 >= x1}:
+    covered. Mutations: a ratio off by a coefficient, the rows not the image, a box not inside."""
+    from dpexact.verification.proofs.compact_classes import covered, record, stabiliser
+    from dpexact.verification.proofs.compact_fractions import Frac
+
+    sp, root = _space_root()
+    y0, y1, y2, _t = sp.ctx.gens()
+    one = sp.ctx.constant(1)
+    store: list = []
+    record(store, Frac(y1, one + y2), [_ge(1, 2)], BOX, ORDER)
+    maps = stabiliser(root)
+    assert len(maps) == 1  # the one permutation of {1, 2} fixing r = m = 0
+    assert covered(store, root, maps, Frac(y2, one + y1), [_ge(2, 1)], BOX, ORDER)
+    assert not covered(store, root, maps, Frac(y2, one + 2 * y1), [_ge(2, 1)], BOX, ORDER)
+    assert not covered(store, root, maps, Frac(y2, one + y1), [_ge(1, 2)], BOX, ORDER)
+    wide = (BOX[0], (F(-2), F(1)), BOX[2])
+    assert not covered(store, root, maps, Frac(y2, one + y1), [_ge(2, 1)], wide, ORDER)
