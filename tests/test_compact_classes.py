@@ -146,7 +146,7 @@ def test_stabiliser_map_covers_only_an_exact_image():
     from dpexact.verification.proofs.compact_fractions import Frac
 
     sp, root = _space_root()
-    y0, y1, y2, _t = sp.ctx.gens()
+    _y0, y1, y2, _t = sp.ctx.gens()
     one = sp.ctx.constant(1)
     store: list = []
     record(store, Frac(y1, one + y2), [_ge(1, 2)], BOX, ORDER)

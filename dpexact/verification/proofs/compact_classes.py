@@ -124,7 +124,7 @@ def stabiliser(root: Any) -> list[dict[int, int]]:
 def _permute_poly(p: Any, root: Any, gmap: dict[int, int]) -> Any:
     out = {}
     for e, coef in p.to_dict().items():
-        new = list(int(x) for x in e)
+        new = [int(x) for x in e]
         for g, h in gmap.items():
             new[h] = int(e[g])
         out[tuple(new)] = coef
