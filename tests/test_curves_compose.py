@@ -26,7 +26,11 @@ from dpexact.curves.compose import (
 )
 from dpexact.curves.curve import privacy_curve
 
-mpmath.mp.dps = 50
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50 digits for this module's sums, without changing mpmath's global precision for other tests."""
+    with mpmath.workdps(50):
+        yield
 
 
 def _hockey(p, q, eps):
