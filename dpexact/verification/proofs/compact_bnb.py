@@ -90,7 +90,6 @@ from .compact_faces import (
     faces,
     generator_names,
     log_interval,
-    log_value,
     possible,
     ratio,
     same_ratio_classes,
@@ -103,23 +102,20 @@ from .compact_fractions import (
     const_text,
     free,
     from_sympy,
-    lcm_of,
     sub,
 )
-from .compact_paths import ChartLaw, Unsupported, run_chart
+from .compact_paths import Unsupported, exponent_lcd, free_of_l, run_chart
 from .compact_polyfaces import RegionProblem, prove_on_region, u_rows
 from .compact_polytope import region_of
 from .compact_regions import linear_constraints, narrow
 from .compact_symmetry import symmetric_law
-from .selection_paths import point_log_ratio
+from .compact_witness import finite_witness
 
 __all__ = ["CompactBnB", "CompactResult", "finite_witness"]
 
 Interval = tuple[Fraction, Fraction]
 #: faces a pair's region search may visit on one box before the box is split instead
 REGION_NODES = 3000
-#: where the face of a gap at infinity is moved to for a finite witness: G = -K·T
-WITNESS_DISTANCES = (4, 16, 64, 256, 1024, 4096)
 
 
 @dataclass
@@ -315,13 +311,13 @@ class CompactBnB:
         # (a permuted pair has the same log-ratio); the symmetry is proved from the law's paths, not read
         sym = self.symmetry and len(set(d)) == 1 and symmetric_law(mechanism, n, deadline)
         charts = [(zf, run_chart(mechanism, n, m, zf, deadline)) for zf in zfams for m in (range(1) if sym else range(n))]
-        space = Space(generator_names(n), _lcd([c for _, c in charts], eps, d))
+        space = Space(generator_names(n), exponent_lcd([c for _, c in charts], eps, d))
         out = []
         for zf, chart in charts:
             # a chart whose every path is free of L (values and comparisons: a law of the gaps only,
             # found from its closed forms, not from a declaration) takes the same values on both
             # halves of the line: the low one covers it
-            for half in ("low",) if _free_of_l(chart) else ("low", "high"):
+            for half in ("low",) if free_of_l(chart) else ("low", "high"):
                 coords = [("L", f"L-{half}")] + [(f"G{a}", "G") for a in range(n) if a != chart.m] + \
                          [(f"Z{a}", "Z") for a in range(n)]
                 box = [(Fraction(0), Fraction(1))] * n + [zf[a] for a in range(n)]
@@ -620,73 +616,3 @@ def face_in_region(face_box: tuple, kinds: list[str], order: list[int], rows: li
     narrowing leaves it non-empty (a necessary condition; a face it lets through that is outside only
     loosens the upper end, which stays a bound)."""
     return narrow(face_box, kinds, order, rows, scale) is not None
-
-
-def _free_of_l(chart: ChartLaw) -> bool:
-    """Whether no path of the chart (either side) involves ``L``: its values are free of ``Λ`` and
-    its constraints of ``L``."""
-    import sympy
-
-    lam, ell = chart.algvars["L"], chart.logvars["L"]
-    for paths in (chart.paths_q, chart.paths_q2):
-        for p in paths:
-            if any(lam in sympy.sympify(v, strict=True).free_symbols for v in p.values):
-                return False
-            if any(ell in sympy.sympify(d, strict=True).free_symbols for d, _ in p.constraints):
-                return False
-    return True
-
-
-def _lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:
-    """The least common denominator of every constant exponent the law uses (``e^{p/q}``, ``E``), of ε,
-    and of the offsets' exponents ``g·Δ``: so that each is an integer power of ``T = e^{1/lcd}``."""
-    import sympy
-
-    dens = [int(sympy.Rational(eps).q)] if isinstance(eps, sympy.Rational) else []
-    for chart in charts:
-        for paths in (chart.paths_q, chart.paths_q2):
-            for p in paths:
-                for v in p.values:
-                    for e in sympy.sympify(v, strict=True).atoms(sympy.exp):
-                        if e.args[0].is_Rational:
-                            dens.append(int(e.args[0].q))
-        for name, g in chart.scales.items():
-            if name.startswith("Z"):
-                dens += [(g * x).denominator for x in deltas]
-    return lcm_of(dens)
-
-
-def finite_witness(mechanism: AnyMechanism, roots: list, point: tuple, nb: Neighbourhood, prec: int) -> Witness | None:
-    """A certified lower end near a face point: each coordinate at infinity (σ = 0) moved to a gap of
-    ``-K·T`` (T in :data:`WITNESS_DISTANCES`), the rest at the face or the box's lower end, the
-    log-ratio evaluated on the mechanism's own law in ball arithmetic; the best one."""
-    from ...numbers.backends import ball_context
-
-    k, fixed = point
-    root, box = roots[k]
-    n = len(root.chart.paths_q[0].values)
-    scale = max(Fraction(x) for x in (nb.deltas(n) if isinstance(nb, LInfBox) else [nb.sensitivity]))
-    best = None
-    with ball_context(prec):
-        for t in WITNESS_DISTANCES:
-            s0 = Fraction(1, 1 + t)
-            vals: dict[str, Fraction] = {}
-            for c, (name, kind) in enumerate(root.coords):
-                s = fixed.get(c, box[c][0] if kind == "Z" else box[c][1])
-                vals[name] = log_value(kind, s0 if (s == 0 and kind != "Z") else s, scale)
-            q = [vals["L"] + (vals[f"G{a}"] if a != root.m else 0) for a in range(n)]
-            q2 = [q[a] + vals[f"Z{a}"] for a in range(n)]
-            if not nb.contains(tuple(q), tuple(q2)):
-                continue
-            lr = point_log_ratio(mechanism, root.r, q, q2, prec)
-            if lr is None:
-                continue
-            lo = math.nextafter(float(lr.lower()), -math.inf)
-            if best is None or lo > best[0]:
-                best = (lo, q, q2)
-    if best is None:
-        return None
-    lo, q, q2 = best
-    return Witness(lower_float=lo, scores=tuple(str(x) for x in q), neighbour_scores=tuple(str(x) for x in q2),
-                   output=root.r, arithmetic=f"ball:{prec}",
-                   note="a face of the compact branch-and-bound moved a finite distance from infinity")

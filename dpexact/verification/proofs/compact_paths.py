@@ -29,17 +29,30 @@ is decided on the boxes that lie on one side of it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from fractions import Fraction
+from functools import lru_cache
 from math import gcd, lcm
-from typing import Any, Sequence
+from typing import Any
 
 from ...numbers.backends import ExactBackend
 from ...numbers.comparisons import EQUAL, GREATER, SIGN
 from ...protocols import AnyMechanism
+from .compact_fractions import lcm_of
 
-__all__ = ["Unsupported", "Path", "ChartLaw", "run_chart", "run_permuted", "MAX_PATHS", "ext_interval", "possible_signs"]
+__all__ = [
+    "MAX_PATHS",
+    "ChartLaw",
+    "Path",
+    "Unsupported",
+    "exponent_lcd",
+    "ext_interval",
+    "free_of_l",
+    "possible_signs",
+    "run_chart",
+    "run_permuted",
+]
 
 #: paths enumerated per chart and side before the route gives up (a law with too many branches)
 MAX_PATHS = 512
@@ -407,3 +420,37 @@ def run_permuted(mechanism: AnyMechanism, n: int, m: int, perm: Sequence[int],
     logvars, algvars, root, names, q = _chart_variables(n, m, [(0, 0)] * n)
     paths = _run_side(mechanism, [q[perm[i]] for i in range(n)], names, root, logvars, algvars, {}, deadline)
     return paths, logvars, algvars
+
+
+def free_of_l(chart: ChartLaw) -> bool:
+    """Whether no path of the chart (either side) involves ``L``: its values are free of ``Λ`` and
+    its constraints of ``L``."""
+    import sympy
+
+    lam, ell = chart.algvars["L"], chart.logvars["L"]
+    for paths in (chart.paths_q, chart.paths_q2):
+        for p in paths:
+            if any(lam in sympy.sympify(v, strict=True).free_symbols for v in p.values):
+                return False
+            if any(ell in sympy.sympify(d, strict=True).free_symbols for d, _ in p.constraints):
+                return False
+    return True
+
+
+def exponent_lcd(charts: list[ChartLaw], eps: Any, deltas: list[Fraction]) -> int:
+    """The least common denominator of every constant exponent the law uses (``e^{p/q}``, ``E``), of ε,
+    and of the offsets' exponents ``g·Δ``: so that each is an integer power of ``T = e^{1/lcd}``."""
+    import sympy
+
+    dens = [int(sympy.Rational(eps).q)] if isinstance(eps, sympy.Rational) else []
+    for chart in charts:
+        for paths in (chart.paths_q, chart.paths_q2):
+            for p in paths:
+                for v in p.values:
+                    for e in sympy.sympify(v, strict=True).atoms(sympy.exp):
+                        if e.args[0].is_Rational:
+                            dens.append(int(e.args[0].q))
+        for name, g in chart.scales.items():
+            if name.startswith("Z"):
+                dens += [(g * x).denominator for x in deltas]
+    return lcm_of(dens)
