@@ -29,7 +29,8 @@ CERTIFIED: dict[str, dict] = {
     "2": {"eps_text": "2", "u": (0.05, 0.95), "parts": [
         {"u": (0.05, 0.95), "file": "benchmarks/pf_s_certificate/eps_2.jsonl.gz",
          "sha256": "e35c66565c0f986e162e33ec580063ba4a2601ecdc3b00b1233216703e1df844", "leaves": 19479, "cpu": 36.1}]},
-    # ε = 4: the strip [0.05, 0.95] left ρ open (width 0.62); the corner strip [0.0125, 0.05] closes it (issue 34)
+    # ε = 4 needs two parts: on [0.05, 0.95] alone the end family for u < 0.05 leaves ρ open (width 0.62);
+    # the corner strip [0.0125, 0.05] (u0 <= 0.015 is what closes ρ, measured) brings the end family below it
     "4": {"eps_text": "4", "u": (0.0125, 0.95), "parts": [
         {"u": (0.0125, 0.05), "file": "benchmarks/pf_s_certificate/eps_4_corner.jsonl.gz",
          "sha256": "ee21f8a0484a03a60f7a4e66b5fbd82ad547b564c4074985c3ccf1aaf6dc774c", "leaves": 87138, "cpu": 110.4},
