@@ -1,8 +1,10 @@
 """Textbook selection mechanisms written by hand with ``define_mechanism`` (a pmf in backend operations).
 
-Each law is the mechanism's own formula, not a registry object, so no theorem names it: the
-verifier proves its level over every real score vector with the compact branch-and-bound
-(compactified score gaps, exact faces at infinity):
+Each law is the mechanism's own formula, not a registry object, so no theorem names it directly: the
+verifier first tries to prove the law *identical* to a registered law at the stated n (exact rational
+identity on every branch path of every chart, then that law's theorem: ``proofs/law_identity.py``),
+else it bounds its level over every real score vector with the compact branch-and-bound (compactified
+score gaps, exact faces at infinity):
 
 * ``em`` — exponential mechanism, P_r ∝ exp(ε q_r / 2Δ) (McSherry & Talwar 2007): level ε on the ℓ∞
   box, approached as one score gap grows; ``em_half`` is the same law with ε/2 (level ε/2);
@@ -18,8 +20,8 @@ verifier proves its level over every real score vector with the compact branch-a
     python -m dpexact verify -m examples/hand_written_selection.py:em -e 1 --n 3     # private, [1, 1]
     python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 2     # private, [1, 1]
     python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 3     # private, [1, 1]
-    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 4     # private, [1, 1] (a proved symmetry)
-    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 5     # undecided (open work)
+    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 4     # private, [1, 1]
+    python -m dpexact verify -m examples/hand_written_selection.py:pf -e 1 --n 5     # private, [1, 1] (law = PF's, pf Thm 1)
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from dpexact.mechanisms.neighbourhoods import LInfBox, MonotoneBox
 from dpexact.verification.bracket import Proof
 from dpexact.verification.proofs import PROOFS, ProofUnit, VerdictUnit, first_proof, verdict_units
 from dpexact.verification.proofs.lattice_noisy_max import LatticeNoisyMax
+from dpexact.verification.proofs.law_identity import LawIdentity
 from dpexact.verification.proofs.selection_bnb import SelectionBnB
 from dpexact.verification.proofs.selection_theorems import THEOREMS, TheoremProof
 
@@ -36,11 +37,14 @@ def test_every_unit_offers_the_one_interface():
 def test_the_order_is_theorems_then_branch_and_bound_then_relation_units_then_verdict_units():
     names = [u.name for u in PROOFS]
     assert names[:len(THEOREMS)] == [t.name for t in THEOREMS]
-    # a theorem first; then a law stated as integer noisy max (every integer score vector); else the compact
+    # a theorem first; then a law stated as integer noisy max (every integer score vector); then a law identical
+    # to a registered one; else the compact
     # branch-and-bound over every real score vector; else the box's
     assert isinstance(PROOFS[len(THEOREMS)], LatticeNoisyMax)
-    assert PROOFS[len(THEOREMS) + 1].name == "compact-branch-and-bound"
-    assert isinstance(PROOFS[len(THEOREMS) + 2], SelectionBnB)
+    # a law proved identical to a registered one goes through that one's theorem before any branch-and-bound
+    assert isinstance(PROOFS[len(THEOREMS) + 1], LawIdentity)
+    assert PROOFS[len(THEOREMS) + 2].name == "compact-branch-and-bound"
+    assert isinstance(PROOFS[len(THEOREMS) + 3], SelectionBnB)
     assert names[-2:] == ["threshold-shift coupling", "closed form"]
 
 

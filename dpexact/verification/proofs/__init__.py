@@ -9,8 +9,9 @@ neighbours, and each unit supports one of the two forms only:
 
 * a score neighbourhood object (:class:`~dpexact.protocols.Neighbourhood`: ℓ∞ / monotone box) for
   selection mechanisms: the selection theorems (every n; :mod:`.selection_theorems`), then a law
-  stated as noisy argmax of integer noise on integer scores (:mod:`.lattice_noisy_max`), then the
-  compact branch-and-bound over every real score vector for laws written with ``define_mechanism``
+  stated as noisy argmax of integer noise on integer scores (:mod:`.lattice_noisy_max`), then a
+  ``define_mechanism`` law proved identical to a registered law at n, through that law's theorem
+  (:mod:`.law_identity`), then the compact branch-and-bound over every real score vector for laws written with ``define_mechanism``
   (:mod:`.compact_bnb`: score gaps compactified, exact faces at infinity, tight levels decided
   exactly), then the branch-and-bound on a stated score box (:mod:`.selection_bnb`);
 * a query relation name ``"all-differ"`` / ``"one-differ"`` / ``"monotone"`` (None: the mechanism's
@@ -41,6 +42,7 @@ from .composed_level import ComposedLevel
 from .density_ratio import DensityRatioProof
 from .finite_levels import RapporLevel, TruncatedGeometricLevel
 from .lattice_noisy_max import LatticeNoisyMax
+from .law_identity import LawIdentity
 from .fixed_n_coupling import FixedNCoupling
 from .max_value import MaxValueLaplace
 from .selection_bnb import SelectionBnB
@@ -82,7 +84,7 @@ class VerdictUnit(ProofUnit, Protocol):
 
 
 #: the one ordered list of proof units (module docstring); the router tries them in this order
-PROOFS: list[ProofUnit] = [*THEOREMS, LatticeNoisyMax(), CompactBnB(), SelectionBnB(), ThresholdShiftProof(), FixedNCoupling(), NoisyMaxProof(),
+PROOFS: list[ProofUnit] = [*THEOREMS, LatticeNoisyMax(), LawIdentity(), CompactBnB(), SelectionBnB(), ThresholdShiftProof(), FixedNCoupling(), NoisyMaxProof(),
                            DensityRatioProof(), TruncatedGeometricLevel(), RapporLevel(), MaxValueLaplace(), ComposedLevel(),
                            ThresholdCoupling(),
                            ClosedForm()]

@@ -413,12 +413,14 @@ def _run_chart(mechanism: AnyMechanism, n: int, m: int, z_root: Sequence[tuple[A
 
 
 def run_permuted(mechanism: AnyMechanism, n: int, m: int, perm: Sequence[int],
-                 deadline: float | None = None) -> tuple[list[Path], dict, dict]:
+                 deadline: float | None = None, coefficients: dict | None = None) -> tuple[list[Path], dict, dict]:
     """The law's paths on chart ``m`` at the permuted input ``(q_{perm[0]}, ..., q_{perm[n-1]})`` (no
     neighbour), with the chart's ``(logvars, algvars)``: the symbolic run :mod:`.compact_symmetry`
-    compares with the identity's."""
+    compares with the identity's. ``coefficients``, when given, collects every score coefficient met in an
+    exponent, per log-variable (what :mod:`.law_identity` reads the exponent scale from)."""
     logvars, algvars, root, names, q = _chart_variables(n, m, [(0, 0)] * n)
-    paths = _run_side(mechanism, [q[perm[i]] for i in range(n)], names, root, logvars, algvars, {}, deadline)
+    paths = _run_side(mechanism, [q[perm[i]] for i in range(n)], names, root, logvars, algvars,
+                      {} if coefficients is None else coefficients, deadline)
     return paths, logvars, algvars
 
 

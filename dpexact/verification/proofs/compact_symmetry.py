@@ -36,7 +36,7 @@ from .compact_faces import generator_names
 from .compact_fractions import Space, from_sympy, sub
 from .compact_paths import Path, Unsupported, affine, ext_interval, possible_signs, run_permuted
 
-__all__ = ["symmetric_law", "generators"]
+__all__ = ["symmetric_law", "generators", "paths_agree"]
 
 
 def generators(n: int) -> list[list[int]]:
@@ -56,15 +56,17 @@ def symmetric_law(mechanism: AnyMechanism, n: int, deadline: float | None = None
                 for a in base:
                     for b in other:
                         check_deadline(deadline)
-                        if not _agree(a, b, perm, logvars, algvars, n):
+                        if not paths_agree(a, b, perm, logvars, algvars, n):
                             return False
     except (Unsupported, OutOfBudget, TooLarge, ZeroDivisionError, ValueError):
         return False
     return True
 
 
-def _agree(a: Path, b: Path, perm: list[int], logvars: dict, algvars: dict, n: int) -> bool:
-    """Whether paths ``a`` (at q) and ``b`` (at the permuted q) give the same law where both are taken."""
+def paths_agree(a: Path, b: Path, perm: list[int], logvars: dict, algvars: dict, n: int) -> bool:
+    """Whether paths ``a`` (at q) and ``b`` (at the permuted q, or another law's path on the same chart) give
+    the same law where both are taken: output ``perm[i]`` of ``a`` against output ``i`` of ``b``, as exact
+    rational functions after the pair's equalities are substituted (module docstring)."""
     import sympy
 
     ca, cb = dict(a.constraints), dict(b.constraints)

@@ -1,0 +1,199 @@
+"""A law written by hand, proved to *be* a registered mechanism's law at the stated n — then that mechanism's theorem.
+
+Permute-and-flip and the exponential mechanism have theorems for every n (:mod:`.selection_theorems`), but a
+``define_mechanism`` law is code, not the registered class, so no theorem names it; the compact
+branch-and-bound (:mod:`.compact_bnb`) bounds its ratio directly, at a cost that grows fast with n (PF at
+n = 5: undecided after 60 CPU-s). Here the law is instead shown to be the registered law, exactly, at
+every score vector of the stated n:
+
+* Score space ℝⁿ is covered by the charts ``m = 0..n-1`` (``q_m`` a largest score; :mod:`.compact_paths`).
+  On each chart the law is run symbolically (every consistent branch path, as closed forms in
+  ``W_a = e^{G_a}``, ``G_a = q_a - q_m <= 0``, and ``Λ = e^{q_m}``).
+* The reference law on the chart, with weights ``p_a = exp(c (q_a - max q)) = W_a^c`` (``p_m = 1``):
+  PF: ``P_r = p_r ∫_0^1 Π_{s≠r} (1 - p_s t) dt`` (pf Lemma 2, computed by the registered class's own exact
+  method, :func:`~dpexact.mechanisms.permute_and_flip.polynomial.pf_pmf_polynomial_sympy`); EM:
+  ``P_r = p_r / Σ_a p_a`` (pf Definition 4).
+* Every path must give the reference's probabilities as exact rational functions after the path's
+  equalities (ties) are substituted (:func:`.compact_symmetry.paths_agree`: flint fractions reduced by
+  their gcd; a path no point of the chart takes is skipped only when interval arithmetic shows it empty).
+
+Then ``P_user(q) = P_ref(q)`` for every ``q ∈ ℝⁿ`` and every output, so every pair of neighbours has the
+registered law's log-ratio: the theorem's level (PF: ``2cΔ'`` on a box of radius ``Δ'``, ``cΔ'`` on a
+monotone box, pf Theorem 1 / Remark 1; EM: ``c (Δ_(1) + Δ_(2))``, McSherry & Talwar 2007 Thm 6) is
+the user law's level at n, and both theorems are tight (the maximiser's witness approaches it). The
+exponent scale ``c`` is read from the law, not guessed: each positive coefficient of a score gap met in
+the law's exponentials is tried (``c/g`` must be an integer power of the chart's generator).
+
+Nothing the law *declares* is used (no symmetry, no shift invariance: ``Λ`` must cancel). The domain is
+the stated n only (the law is code: at another n it may be another law). Any step the route cannot take
+(an unsupported operation, more than ``MAX_PATHS`` paths, an expression beyond the fractions' bounds, the
+CPU budget) proves nothing and the next unit is tried.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Callable
+
+from ...numbers.real import Real
+from ...protocols import AnyMechanism, Neighbourhood, mechanism_properties
+from ..bracket import Proof
+from ..neighbourhoods import LInfBox, MonotoneBox
+from .compact_budget import OutOfBudget, TooLarge, check_deadline
+from .compact_paths import Path, Unsupported, run_permuted
+from .compact_symmetry import paths_agree
+
+__all__ = ["LawIdentity", "REFERENCES", "Reference", "identified_law"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A registered law the user's law may be: its values on chart ``m`` from the weights ``p`` (``p_m = 1``)
+    and the registered mechanism with exponent scale ``c`` (whose theorem then applies)."""
+
+    name: str
+    citation: str
+    values: Callable[[list[Any]], list[Any]]
+    mechanism: Callable[[Any], AnyMechanism]
+
+
+def _pf_values(p: list[Any]) -> list[Any]:
+    from ...mechanisms.permute_and_flip.polynomial import pf_pmf_polynomial_sympy
+
+    return pf_pmf_polynomial_sympy(p)
+
+
+def _em_values(p: list[Any]) -> list[Any]:
+    import sympy
+
+    total = sympy.Add(*p)
+    return [w / total for w in p]
+
+
+def _pf(c: Any) -> AnyMechanism:
+    from ...mechanisms.permute_and_flip import PermuteAndFlip
+
+    return PermuteAndFlip(epsilon=c * 2, sensitivity=1)  # exponent scale ε/2Δ = c
+
+
+def _em(c: Any) -> AnyMechanism:
+    from ...mechanisms.exponential import ExponentialMechanism
+
+    return ExponentialMechanism(epsilon=c * 2, sensitivity=1)
+
+
+#: the registered laws tried, in order (a law is at most one of them: they differ at every n >= 2)
+REFERENCES: tuple[Reference, ...] = (
+    Reference("permute-and-flip", "pf Algorithm 1, Lemma 2", _pf_values, _pf),
+    Reference("exponential mechanism", "pf Definition 4", _em_values, _em),
+)
+
+
+def identified_law(mechanism: AnyMechanism, n: int, deadline: float | None = None
+                   ) -> tuple[Reference, Fraction, int] | None:
+    """``(reference, c, paths checked)`` when the law equals a registered law with exponent scale ``c`` at
+    every score vector of length ``n`` (module docstring); None when no identity is shown."""
+    import sympy
+
+    try:
+        alive: list[tuple[Reference, Fraction]] | None = None
+        paths_checked = 0
+        # chart by chart, keeping the (reference, c) candidates every path so far agrees with: a law that
+        # is neither costs the first chart's run only
+        for m in range(n):
+            coefficients: dict = {}
+            paths, logvars, algvars = run_permuted(mechanism, n, m, list(range(n)), deadline, coefficients)
+            if alive is None:
+                scales = sorted({c for v, cs in coefficients.items() if str(v).startswith("G") for c in cs if c > 0})
+                alive = [(ref, c) for ref in REFERENCES for c in scales]
+            kept = []
+            for ref, c in alive:
+                p = [sympy.Integer(1) if a == m else algvars[f"G{a}"] ** sympy.Rational(c.numerator, c.denominator)
+                     for a in range(n)]
+                target = Path((), tuple(ref.values(p)))
+                agree = True
+                for path in paths:
+                    check_deadline(deadline)
+                    if not paths_agree(path, target, list(range(n)), logvars, algvars, n):
+                        agree = False
+                        break
+                if agree:
+                    kept.append((ref, c))
+            alive = kept
+            paths_checked += len(paths)
+            if not alive:
+                return None
+        return (*alive[0], paths_checked) if alive else None
+    except (Unsupported, OutOfBudget, TooLarge, ZeroDivisionError, ValueError):
+        return None
+
+
+@dataclass(frozen=True)
+class LawIdentity:
+    """Proof unit: a ``define_mechanism`` law identified with a registered law, then its theorem (module
+    docstring).
+
+    Args:
+        seconds: CPU budget of one claim (the symbolic runs and the identities; n = 5 PF: ~1.5 CPU-s).
+        max_n: largest n attempted (a law with ``2^(n-1)`` terms per output: n = 8 is ~128).
+    """
+
+    seconds: float = 20.0
+    max_n: int = 8
+    name: str = "law identity"
+
+    def supports(self, mechanism: AnyMechanism, n: int | None, relation: object) -> bool:
+        from ...mechanisms.defined import FunctionMechanism
+        from ...mechanisms.loader import GuardedMechanism
+
+        inner = mechanism.inner if isinstance(mechanism, GuardedMechanism) else mechanism
+        return (isinstance(inner, FunctionMechanism) and inner.pmf_function is not None
+                and mechanism_properties(mechanism).certified and isinstance(relation, (LInfBox, MonotoneBox))
+                and isinstance(n, int) and 2 <= n <= self.max_n and inner.size in (None, n))
+
+    def witness(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> None:
+        """None: the level is a supremum at infinity; the router's level search certifies finite witnesses."""
+        return None
+
+    def prove(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> Proof | None:
+        from .selection_theorems import theorem_proof
+
+        if not self.supports(mechanism, n, relation):
+            return None
+        t0 = time.process_time()
+        found = _identified(mechanism, n, t0 + self.seconds)
+        if found is None:
+            return None
+        ref, c, paths = found
+        law = ref.mechanism(Real.of(c))
+        proof = theorem_proof(law, n, relation)
+        if proof is None:
+            return None
+        return Proof(upper_float=proof.upper_float, method="law identity + theorem", upper=proof.upper,
+                     theorem=(f"the law equals {ref.name}'s ({ref.citation}) with exponent scale c = {c} at every "
+                              f"score vector of length {n} (exact rational identity on each of {paths} branch paths "
+                              f"of the {n} charts); then {proof.theorem}"),
+                     domain={"n": n, "epsilon": str(Real.of(mechanism.epsilon)), "neighbourhood": relation.describe(),
+                             "scores": "R^n", "law": f"{ref.name}, c = {c} (proved identical at n = {n})"},
+                     details={"unit": self.name, "tight": proof.details.get("tight"), "reference": ref.name,
+                              "exponent_scale": str(c), "paths": paths,
+                              "cpu_seconds": round(time.process_time() - t0, 3)})
+
+
+#: the last identities: (id(mechanism), n) -> (mechanism, result); a claim asks once per bracket and once more
+#: for the level search's target
+_CACHE: dict = {}
+
+
+def _identified(mechanism: AnyMechanism, n: int, deadline: float) -> tuple[Reference, Fraction, int] | None:
+    key = (id(mechanism), n)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is mechanism:
+        return hit[1]
+    out = identified_law(mechanism, n, deadline)
+    if len(_CACHE) > 32:
+        _CACHE.clear()
+    _CACHE[key] = (mechanism, out)
+    return out

@@ -1,0 +1,124 @@
+"""A law written by hand proved identical to a registered law, then that law's theorem (proofs/law_identity.py).
+
+Independent checks: the identified exponent scale reproduces the law's exact pmf through the *registered*
+class at random rational scores (another computation: the class's own exact method, not the symbolic
+run); mutations — one weight off by 1 %, a branch far out, another tie-break, the reference itself
+broken — must stop the identity, and then no proof comes from this unit.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+from math import factorial
+
+import pytest
+import sympy
+
+import dpexact
+from dpexact.numbers.real import Real
+from dpexact.verification.neighbourhoods import LInfBox
+from dpexact.verification.proofs import law_identity
+from dpexact.verification.proofs.law_identity import LawIdentity, identified_law
+from example_laws import hand
+
+_PROPS = dict(symmetric=True, shift_invariant=True)
+
+
+@pytest.mark.parametrize("name, reference, c", [("pf", "permute-and-flip", Fraction(1, 2)),
+                                                ("pf_half", "permute-and-flip", Fraction(1, 4)),
+                                                ("rnm_exponential", "permute-and-flip", Fraction(1, 2)),
+                                                ("em", "exponential mechanism", Fraction(1, 2)),
+                                                ("em_half", "exponential mechanism", Fraction(1, 4))])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_hand_laws_are_identified_and_agree_with_the_registered_class(name, reference, c, n):
+    law = hand(name)
+    found = identified_law(law, n)
+    assert found is not None and found[0].name == reference and found[1] == c
+    registered = found[0].mechanism(Real.of(c))
+    rng = random.Random(n)
+    for _ in range(3):
+        q = [Fraction(rng.randint(-40, 40), rng.choice([1, 2, 3])) for _ in range(n)]
+        mine = dpexact.pmf(law, q, backend="exact").values
+        theirs = dpexact.pmf(registered, q, backend="exact").values
+        assert all(sympy.simplify(sympy.sympify(a) - sympy.sympify(b)) == 0 for a, b in zip(mine, theirs))
+
+
+def test_grr_is_neither():
+    assert identified_law(hand("grr"), 3) is None
+
+
+def _pf_variant(tweak):
+    """PF at c = 1/2 written as in examples/hand_written_selection.py, with ``tweak(q, p, ops, r, k, term)``
+    applied to each term (the mutation)."""
+    def pmf(q, p, ops):
+        top = ops.max(q)
+        w = [ops.exp(ops.num("1/2") * p.epsilon * (x - top) / p.sensitivity) for x in q]
+        n = len(q)
+        out = []
+        for r in range(n):
+            others = [a for a in range(n) if a != r]
+            total = ops.from_int(0)
+            for k in range(n):
+                weight = ops.num(f"{factorial(k) * factorial(n - 1 - k)}/{factorial(n)}")
+                for s in combinations(others, k):
+                    term = weight
+                    for a in s:
+                        term = term * (1 - w[a])
+                    total = total + tweak(q, p, ops, r, k, term, top)
+            out.append(w[r] * total)
+        return out
+    return dpexact.define_mechanism("pf-variant", pmf, epsilon=1, properties=_PROPS)
+
+
+def test_the_unmutated_variant_is_identified():
+    assert identified_law(_pf_variant(lambda q, p, ops, r, k, t, top: t), 3)[0].name == "permute-and-flip"
+
+
+def test_a_term_off_by_one_percent_is_not_identified():
+    law = _pf_variant(lambda q, p, ops, r, k, t, top: t * ops.num("101/100") if k == 1 else t)
+    assert identified_law(law, 3) is None
+    assert LawIdentity().prove(law, 3, LInfBox(1)) is None
+
+
+def test_a_branch_far_out_is_not_identified():
+    # the law is PF except where some score is 1000 or more below the top: a path the charts enumerate
+    def tweak(q, p, ops, r, k, t, top):
+        far = any(ops.compare(top - x, ops.from_int(1000)) >= 0 for x in q)
+        return t * ops.num("3/2") if far and k == 1 else t
+    assert identified_law(_pf_variant(tweak), 3) is None
+
+
+def test_another_tie_break_is_not_identified():
+    # every output's terms change only where two scores tie: a lower-dimensional set, still every input
+    def tweak(q, p, ops, r, k, t, top):
+        ties = sum(1 for x in q if ops.eq(x, top))
+        return t * ops.num("1/2") if ties > 1 and k == 0 else t
+    assert identified_law(_pf_variant(tweak), 3) is None
+
+
+def test_a_broken_reference_stops_the_proof(monkeypatch):
+    pf = law_identity.REFERENCES[0]
+    broken = law_identity.Reference(pf.name, pf.citation, lambda p: [v * 1.0 + v / 100 for v in pf.values(p)],
+                                    pf.mechanism)
+    monkeypatch.setattr(law_identity, "REFERENCES", (broken,))
+    monkeypatch.setattr(law_identity, "_CACHE", {})
+    assert identified_law(hand("pf"), 3) is None
+    assert LawIdentity().prove(hand("pf"), 3, LInfBox(1)) is None
+
+
+def test_the_proof_states_its_domain_and_the_exact_level():
+    proof = LawIdentity().prove(hand("pf_half"), 4, LInfBox(1))
+    assert proof.upper == "1/2" and proof.whole_domain
+    assert proof.domain["n"] == 4 and proof.domain["scores"] == "R^n"
+    assert "pf Theorem 1" in proof.theorem and "c = 1/4" in proof.theorem
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name, level", [("pf", "1"), ("pf_half", "1/2"), ("rnm_exponential", "1")])
+def test_hand_pf_at_n5_is_private_with_its_exact_level(name, level):
+    v = dpexact.verify(hand(name), n=5)
+    assert v.verdict == "private"
+    assert v.bracket.upper.upper == level
+    assert abs(v.bracket.lower_float - Real.of(level).to_float()) <= 1e-6
