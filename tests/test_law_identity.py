@@ -15,13 +15,13 @@ from math import factorial
 
 import pytest
 import sympy
+from example_laws import hand
 
 import dpexact
 from dpexact.numbers.real import Real
 from dpexact.verification.neighbourhoods import LInfBox
 from dpexact.verification.proofs import law_identity
 from dpexact.verification.proofs.law_identity import LawIdentity, identified_law
-from example_laws import hand
 
 _PROPS = dict(symmetric=True, shift_invariant=True)
 
@@ -88,6 +88,15 @@ def test_a_branch_far_out_is_not_identified():
         far = any(ops.compare(top - x, ops.from_int(1000)) >= 0 for x in q)
         return t * ops.num("3/2") if far and k == 1 else t
     assert identified_law(_pf_variant(tweak), 3) is None
+
+
+def test_a_branch_at_a_large_absolute_score_is_not_identified():
+    # PF except once the top score passes 5000 (not shift-invariant there): the chart's top L meets it
+    def tweak(q, p, ops, r, k, t, top):
+        return t * ops.num("3/2") if k == 1 and ops.compare(top, ops.from_int(5000)) > 0 else t
+    law = _pf_variant(tweak)
+    assert identified_law(law, 3) is None
+    assert LawIdentity().prove(law, 3, LInfBox(1)) is None
 
 
 def test_another_tie_break_is_not_identified():

@@ -33,9 +33,10 @@ CPU budget) proves nothing and the next unit is tried.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Callable
+from typing import Any
 
 from ...numbers.real import Real
 from ...protocols import AnyMechanism, Neighbourhood, mechanism_properties
@@ -45,7 +46,7 @@ from .compact_budget import OutOfBudget, TooLarge, check_deadline
 from .compact_paths import Path, Unsupported, run_permuted
 from .compact_symmetry import paths_agree
 
-__all__ = ["LawIdentity", "REFERENCES", "Reference", "identified_law"]
+__all__ = ["REFERENCES", "LawIdentity", "Reference", "identified_law"]
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class LawIdentity:
 
     def witness(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> None:
         """None: the level is a supremum at infinity; the router's level search certifies finite witnesses."""
-        return None
+        return
 
     def prove(self, mechanism: AnyMechanism, n: int | None, relation: Neighbourhood | str | None) -> Proof | None:
         from .selection_theorems import theorem_proof
