@@ -65,12 +65,13 @@ def test_biased_coin_top1_level_two_to_six_digits():
     w = v.bracket.lower
     exact = _softmax_log_ratio(1, w.scores, w.neighbour_scores, w.output)
     assert w.lower_float <= exact + 1e-15 and exact - w.lower_float < 1e-12
-    # no theorem covers a user's law; the compact branch-and-bound proves its level over R^n exactly
-    # (the face constant e^2 of a gap at infinity), else the box branch-and-bound bounds its box only
+    # no theorem names a user's law; its law proved to be EM's at c = 1 gives EM's level 2 over R^n (the
+    # theorem's), the compact branch-and-bound proves it exactly too (the face constant e^2 of a gap at
+    # infinity), else the box branch-and-bound bounds its box only
     up = v.bracket.upper
     assert up is None or up.upper_float >= v.bracket.lower_float
-    assert up is None or up.method in ("compact-branch-and-bound", "branch-and-bound")
-    if up is not None and up.method == "compact-branch-and-bound":
+    assert up is None or up.method in ("law identity + theorem", "compact-branch-and-bound", "branch-and-bound")
+    if up is not None and up.method != "branch-and-bound":
         from dpexact.numbers.real import Real
 
         assert up.whole_domain and Real.of(up.upper) == Real.of(2)
