@@ -403,14 +403,14 @@ class CompactBnB:
         todo = []
         # the largest classes first: a smaller one is then often a permuted image of a proved one
         for ci, cj in sorted(same_ratio_classes(root, pq, pq2), key=lambda c: -len(c[0]) * len(c[1])):
-            members = [(i, j) for i in ci for j in cj if not _settled(root, (i, j), target, box)]
+            members = [(i, j) for i in ci for j in cj if not root.is_settled((i, j), target, box)]
             if len(members) == 1 and self._covered_pair(root, members[0], box, kinds, order, lin, scale, target):
-                _settle(root, members[0], target, box)
+                root.settle(members[0], target, box)
                 continue
             if len(members) > 1 and self._class(root, ci, cj, (pq, pq2), box, kinds, order, lin, scale, target,
                                                 et, deadline, tops):
                 for key in members:
-                    _settle(root, key, target, box)
+                    root.settle(key, target, box)
                 continue
             todo += members
         for i, j in todo:
@@ -421,7 +421,7 @@ class CompactBnB:
             R = root.ratios[key]
             if R is None:
                 continue  # P(q)_r = 0 on this path: no loss
-            if _settled(root, key, target, box):
+            if root.is_settled(key, target, box):
                 continue  # proved on a box containing this one
             # the pair's ratio is the law's only where both paths are taken: enclose it there
             sub_box = narrow(box, kinds, order, lin[("q", i)] + lin[("q2", j)], scale) if self.narrow_paths else box
@@ -451,7 +451,7 @@ class CompactBnB:
                     if up is not None and up <= et.a:
                         continue
                     if self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
-                        _settle(root, key, target, box)
+                        root.settle(key, target, box)
                         continue
                     used = {order[v] for _, cs, _ in lin[("q", i)] + lin[("q2", j)] for v, x in enumerate(cs) if x}
                     used |= {c for c in range(len(box)) if root.gen(c) in free(R, root.space)}
@@ -470,7 +470,7 @@ class CompactBnB:
                     continue
             if (v is None or not (v.b <= et.a)) and region is not None and \
                     self._on_region(root, R, sub_box, lin[("q", i)] + lin[("q2", j)], order, scale, target, et, deadline, tops):
-                _settle(root, key, target, box)
+                root.settle(key, target, box)
                 continue
             if v is None or not (v.b <= et.a):
                 b = math.inf if v is None or not (v.b > 0) else log_upper(v.b)
@@ -597,18 +597,6 @@ class CompactBnB:
             if best is not None:
                 tops.append((best, None))  # no σ-point: the level's witness comes from the search below
         return ok
-
-
-def _settled(root: Root, pair: tuple, target: Frac, box: tuple) -> bool:
-    """Whether the pair was proved <= target on a box containing ``box``."""
-    for done in root.settled.get((pair, str(target.num), str(target.den)), ()):
-        if all(a <= lo and hi <= b for (a, b), (lo, hi) in zip(done, box)):
-            return True
-    return False
-
-
-def _settle(root: Root, pair: tuple, target: Frac, box: tuple) -> None:
-    root.settled.setdefault((pair, str(target.num), str(target.den)), []).append(box)
 
 
 def face_in_region(face_box: tuple, kinds: list[str], order: list[int], rows: list, scale: Fraction) -> bool:

@@ -63,6 +63,17 @@ class Root:
     def scale(self, c: int) -> Fraction:
         return self.chart.scales.get(self.coords[c][0], Fraction(1))
 
+    def is_settled(self, pair: tuple, target: Frac, box: tuple) -> bool:
+        """Whether ``pair`` was proved <= ``target`` on a box containing ``box`` (so on ``box`` too)."""
+        for done in self.settled.get((pair, str(target.num), str(target.den)), ()):
+            if all(a <= lo and hi <= b for (a, b), (lo, hi) in zip(done, box)):
+                return True
+        return False
+
+    def settle(self, pair: tuple, target: Frac, box: tuple) -> None:
+        """Record that ``pair`` is proved <= ``target`` on ``box``."""
+        self.settled.setdefault((pair, str(target.num), str(target.den)), []).append(box)
+
 
 def _values(root: Root, side: str, i: int) -> tuple[Frac, ...]:
     """The probabilities of path ``i`` of one side as fractions of the root's generators (cached per half)."""

@@ -120,7 +120,7 @@ def _coefficient_interval(c: Any) -> Any:
         return iv.mpf(int(c.p)) / iv.mpf(int(c.q))
     from ...numbers.real import sympy_to_arb
 
-    b = sympy_to_arb(sympy.sympify(c))
+    b = sympy_to_arb(sympy.sympify(c, strict=True))
     lo, hi = float(b.lower()), float(b.upper())
     return iv.mpf([math.nextafter(lo, -math.inf), math.nextafter(hi, math.inf)])
 
