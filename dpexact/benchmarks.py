@@ -28,7 +28,7 @@ import numpy as np
 from .numbers.backends import ball_context
 from .schemas.numbers import with_exact
 
-__all__ = ["run_pmf_benchmark", "interleaved", "best_time"]
+__all__ = ["run_pmf_benchmark", "run_bracket_only", "interleaved", "best_time"]
 
 
 def best_time(fn: Callable[[], Any], repeat: int = 5, budget: float = 20.0) -> float:
@@ -148,6 +148,16 @@ def run_pmf_benchmark(quick: bool = False, json_path: str | None = None, echo: C
         rows.extend(run_bracket_benchmark((3,) if quick else (3, 5), echo=echo))
     return _finish({"machine": platform.platform(), "python": platform.python_version(),
                     "clock": "process_time (CPU)", "repeat": repeat, "rows": rows}, json_path)
+
+
+def run_bracket_only(quick: bool = False, echo: Callable[[str], None] = print) -> dict:
+    """The bracket rows of :func:`run_pmf_benchmark` alone (`dpexact bench --bracket-only`): own EM / own PF at
+    n = 3 and 5 (``quick``: 3), the bracket's CPU time against the scope search's, measured live."""
+    from .benchmarks_bracket import run_bracket_benchmark
+
+    rows = run_bracket_benchmark((3,) if quick else (3, 5), echo=echo)
+    return {"machine": platform.platform(), "python": platform.python_version(), "clock": "process_time (CPU)",
+            "rows": rows}
 
 
 def _finish(out: dict, json_path: str | None) -> dict:

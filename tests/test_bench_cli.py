@@ -112,3 +112,19 @@ def test_pmf_only_rows_are_the_pf_em_floor_rows():
     assert [(r["what"].split(",")[0], r["n"]) for r in out["rows"]] == \
         [("PF float / EM float", n) for n in (10, 1_000, 10_000, 100_000)] * 2
     assert all(r["em_over_floor"] > 0 and r["ratio"] > 0 for r in out["rows"])
+
+
+def test_bracket_only_runs_the_bracket_rows_alone():
+    """--bracket-only: the own EM / PF rows at n = 3 (--quick), each a live scope-search / bracket timing with its
+    verdict (both laws are proved private at n = 3: EM's and PF's law identified); no pmf row; a valid document."""
+    import json
+
+    res = runner.invoke(app, ["bench", "--bracket-only", "--quick", "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    rows = doc["rows"]
+    assert [(r["what"], r["n"]) for r in rows] == [("bracket / scope search, own EM", 3), ("bracket / scope search, own PF", 3)]
+    assert all(r["verdict"] == "private" and r["scope_search_s"] > 0 for r in rows)
+    for combo in (["--accuracy"], ["--pmf-only"]):
+        bad = runner.invoke(app, ["bench", "--bracket-only", *combo])
+        assert bad.exit_code == 2 and "error: --bracket-only" in bad.output and combo[0] in bad.output

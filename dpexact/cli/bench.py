@@ -26,10 +26,12 @@ def register(app: typer.Typer) -> None:
         data: str = typer.Option("", "--data", help="DPBench directory (default $DPEXACT_DPBENCH)"),
         pmf_only: bool = typer.Option(False, "--pmf-only",
                                       help="the PF / EM / floor rows only (no ball, recurrence or bracket rows)"),
+        bracket_only: bool = typer.Option(False, "--bracket-only",
+                                          help="the ε bracket rows on own EM / PF only (no pmf timings)"),
     ) -> None:
         """Time PF (float, ball, recurrence) against EM and a bare-numpy floor in one run, as CPU-time
         ratios (median of 7 interleaved rounds, load shown), and the ε bracket on own EM / PF
-        (define_mechanism) against the scope search at n = 3, 5; or --accuracy tables."""
+        (define_mechanism) against the scope search at n = 3, 5 (alone: --bracket-only); or --accuracy tables."""
         from ..io import atomic_write_json, check_writable
 
         def echo(line: str) -> None:  # with --json, stdout carries the JSON only; lines fit COLUMNS
@@ -44,6 +46,9 @@ def register(app: typer.Typer) -> None:
             _fail("--quick: applies to the timings, not to --accuracy (which reads every DPBench file)")
         if pmf_only and accuracy:
             _fail("--pmf-only: applies to the timings, not to --accuracy")
+        if bracket_only and (accuracy or pmf_only):
+            _fail("--bracket-only: the bracket rows alone; it cannot be combined with "
+                  + ("--accuracy" if accuracy else "--pmf-only"))
         target = None
         if output is not None:
             try:
@@ -51,7 +56,11 @@ def register(app: typer.Typer) -> None:
             except ValueError as exc:
                 _fail(str(exc))
         try:
-            if accuracy:
+            if bracket_only:
+                from ..benchmarks import run_bracket_only
+
+                result = run_bracket_only(quick=quick, echo=echo)
+            elif accuracy:
                 from ..benchmarks import run_pf_accuracy
 
                 result: object = run_pf_accuracy(data or None, echo=echo)
