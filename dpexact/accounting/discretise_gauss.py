@@ -373,7 +373,7 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     # window's end): their residual stays and the margins pass it on. Shift the grid so that the heavier end
     # cell's λ sits on its grid point (β moves by (c − 1)·Δs there, c = ∂λ/∂b of its inner boundary) and keep the
     # cheaper of the two placements (both sound)
-    for i in range(EDGE_STEPS + EDGE_MORE):
+    for i in range(EDGE_STEPS + (EDGE_MORE if EDGE_STEPS else 0)):  # EDGE_STEPS = 0: no shift at all
         if i >= EDGE_STEPS and best[1] <= EDGE_GOOD * h:  # the further steps only where the first left a large move
             break
         s2 = _edge_shift(b, g, P_lo, lam, _log_loss_density(law, b, mu, r), theta, h, s)

@@ -558,6 +558,13 @@ def _solve(F: Any, t: float, want_upper: bool, rel: float = 0.0, guess: tuple[fl
     return b if want_upper else a
 
 
+def _next_guess(guess: tuple[float, float] | None, now: tuple[float, float]) -> tuple[float, float] | None:
+    """The next bisection's guess: the intersection of the last guess (itself an intersection of passes) and this
+    pass's interval; None while it has no finite positive ends (a one-end pass's first interval)."""
+    lo, hi = now if guess is None else (max(now[0], guess[0]), min(now[1], guess[1]))
+    return (lo, hi) if 0.0 < lo < hi < math.inf else None
+
+
 def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, tolerance: float, budget: float) -> Enclosure:
     """Certified ε(δ) by the grid route: ε_lo < ε(δ) <= ε_hi (module docstring)."""
     b = delta.to_arb(256)
@@ -580,12 +587,9 @@ def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, 
         # pass worse than an earlier one (a split pass whose tilts miss, a one-end pass) would otherwise set the next
         # bisection's stop (STOP_SHARE of the guess's width) far too coarse (measured σ = 0.5, q = 1/1000, T = 100,
         # δ = 1e-18: a split pass [12.76, 24.04] made the next one-grid pass stop ~0.01 short on both ends)
-        if guess is not None:
-            lo_k, hi_k = max(lo, guess[0]), min(hi, guess[1])
-        else:
-            lo_k, hi_k = lo, hi
-        if 0.0 < lo_k < hi_k < math.inf:
-            last.append((lo_k, hi_k))
+        nxt = _next_guess(guess, (lo, hi))
+        if nxt is not None:
+            last.append(nxt)
         return lo, hi
 
     def hint_of(iv: tuple[float, float]) -> tuple[float, float]:
