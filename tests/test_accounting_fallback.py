@@ -8,6 +8,7 @@ import inspect
 import math
 import textwrap
 
+import numpy as np
 import pytest
 
 from dpexact.accounting import discretise as disc
@@ -197,3 +198,51 @@ def test_lower_end_at_2_12_is_within_the_quadrature_and_the_upper_end() -> None:
         want = _step_delta(0.5, 1e-3, eps)
         assert delta_lower(lo, eps) <= want <= delta_upper(up, eps)
         assert delta_lower(lo, eps) >= want * (1 - 1e-4)
+
+
+# -- a square transforms its factor once -----------------------------------------------------------------------------
+
+
+def _upper_measure(n: int = 3000):
+    from dpexact.accounting.grid_measure import GridMeasure
+
+    rng = np.random.default_rng(5)
+    v = rng.random(n) * np.exp(-np.linspace(0, 20, n))
+    return GridMeasure(2.0**-12, 2.0, -700, 0.0, v / v.max(), -3, True, 1e-30, 1e-25, 2e-31, 3e-26)
+
+
+def test_square_is_the_same_floats_as_a_product_of_copies() -> None:
+    """convolve(x, x) (one transform) against convolve(x, copy of x) (two): every field equal, both sides."""
+    from dataclasses import replace
+
+    from dpexact.accounting import grid_measure as gm
+
+    for upper in (True, False):
+        x = replace(_upper_measure(), upper=upper)
+        y = replace(x, v=x.v.copy())
+        a, b = gm.convolve(x, x), gm.convolve(x, y)
+        assert np.array_equal(a.v, b.v) and (a.j0, a.scale, a.dropped, a.dropped_raw, a.tail, a.tail_raw) == \
+            (b.j0, b.scale, b.dropped, b.dropped_raw, b.tail, b.tail_raw)
+
+
+def test_square_mutation_conjugate_transform_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A square that reused the conjugate transform (the correlation x ⋆ x instead of x ∗ x) differs."""
+    from dataclasses import replace
+
+    from dpexact.accounting import grid_measure as gm
+
+    real = np.fft.rfft
+    calls: list = []
+
+    def rfft(a, n=None):
+        out = real(a, n)
+        calls.append(1)
+        return out.conj() if len(calls) == 1 else out
+
+    x = _upper_measure()
+    y = replace(x, v=x.v.copy())
+    good = gm.convolve(x, y)
+    monkeypatch.setattr(np.fft, "rfft", rfft)
+    bad = gm.convolve(x, x)
+    assert len(calls) == 1
+    assert bad.v.shape != good.v.shape or not np.allclose(bad.v, good.v, rtol=1e-6, atol=0)
