@@ -59,7 +59,7 @@ def test_passes_mutation_last_pass_only_is_caught(monkeypatch: pytest.MonkeyPatc
 
     def mutant(env: dict):
         ns = dict(env)
-        exec(compile(textwrap.dedent(src.replace(keep, "result = now")), ga.__file__, "exec"), ns)
+        exec(compile(textwrap.dedent(src.replace(keep, "result = now")), ga.__file__, "exec"), ns)  # noqa: S102 (a mutant)
         return ns["_passes"]
 
     (lo, hi), _, _ = _scripted_passes(TABLE, monkeypatch, mutant)
@@ -80,7 +80,7 @@ def test_solve_from_the_intersection_is_as_fine_as_from_a_good_guess() -> None:
     """The bisection stops within STOP_SHARE of the guess's width: from the intersection it ends ~1e-5 wide, from
     the bad pass's own interval ([12.759, 24.04], as measured) ~1e-2 (the mutation the intersection removes)."""
     true = 12.78028
-    F = lambda e: math.exp(-3 * (e - true)) * 1e-18  # noqa: E731
+    F = lambda e: math.exp(-3 * (e - true)) * 1e-18
     good = ga._next_guess((12.7794, 12.7814), (12.759, 24.04))
     lo, hi = ga._solve(F, 1e-18, False, 1e-9, good), ga._solve(F, 1e-18, True, 1e-9, good)
     assert lo < true <= hi and hi - lo < 1e-5
@@ -153,8 +153,8 @@ def _step_delta(sig: float, r: float, eps: float) -> float:
     """δ(ε) of one Poisson-subsampled Gaussian step, remove direction, by mpmath quadrature (40 digits)."""
     mpmath.mp.dps = 40
     S, R, E = mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(eps)
-    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)  # noqa: E731
-    Q = lambda x: mpmath.npdf(x, 0, S)  # noqa: E731
+    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)
+    Q = lambda x: mpmath.npdf(x, 0, S)
     x0 = S**2 * mpmath.log((mpmath.exp(E) - 1 + R) / R) + mpmath.mpf(1) / 2
     return float(mpmath.quad(lambda x: A(x) - mpmath.exp(E) * Q(x), [x0, x0 + 5 * S, x0 + 20 * S, mpmath.inf]))
 
