@@ -45,6 +45,11 @@ FIT_STEPS = 1
 #: grid shifts tried for the end cells of the fitted lower end (:func:`_edge_shift`; 0: none)
 EDGE_STEPS = 1
 EDGE_AIM = 1e-3
+#: further shifts while the best placement's mean move is above EDGE_GOOD·h (measured σ = 0.5, q = 1/1000, the remove
+#: direction at θ ≈ 3: the mean move is 3e-5·h to 3e-4·h at h = 2^-10, 2^-11, 2^-13 but 2.7e-2·h at 2^-12 and 0.15·h
+#: at 2^-9 after one shift — 5.5e-4·h and 8e-4·h after 2 and 4; those h's lower ends cost a row 1e-5 .. 3e-3 of ε)
+EDGE_MORE = 3
+EDGE_GOOD = 1e-3
 #: the fitted lower end's mean move (in h) below which the shifted one is not computed
 SHIFTED_SKIP = 1e-3
 
@@ -368,7 +373,9 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     # window's end): their residual stays and the margins pass it on. Shift the grid so that the heavier end
     # cell's λ sits on its grid point (β moves by (c − 1)·Δs there, c = ∂λ/∂b of its inner boundary) and keep the
     # cheaper of the two placements (both sound)
-    for _ in range(EDGE_STEPS):
+    for i in range(EDGE_STEPS + (EDGE_MORE if EDGE_STEPS else 0)):  # EDGE_STEPS = 0: no shift at all
+        if i >= EDGE_STEPS and best[1] <= EDGE_GOOD * h:  # the further steps only where the first left a large move
+            break
         s2 = _edge_shift(b, g, P_lo, lam, _log_loss_density(law, b, mu, r), theta, h, s)
         if s2 is None:
             break

@@ -306,9 +306,12 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     active = {d: v for d, v in laws.items() if d not in settled}
     ends = "both"
     track: dict[str, list[tuple[float, float]]] = {"lower": [], "upper": []}  # (h, end) of the passes that made it
+    use_split = split_mode
+    info_switch = None
+    growth = GROWTH
     while True:
         t1 = time.process_time()
-        p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if split_mode else None,
+        p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if use_split else None,
                   ends=ends)
         for _ in range(8):  # θ too large for a window: lower it on that direction and redo the pass
             if not any(p.bad.values()):
@@ -333,6 +336,15 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         prev = result
         result = now if result is None else (max(result[0], now[0]), min(result[1], now[1]))
         lo, hi = result
+        if use_split and len(history) == 1 and SPLIT_FALLBACK and _narrower(seed, now):
+            # the one-grid coarse pass beat the first split pass: the split's tilts miss this row (measured: rows whose
+            # ε is decided by a few tail steps, e.g. σ = 0.5, q = 1/1000, T = 100, δ = 1e-18: the coarse pass at 2^-7
+            # [12.7794, 12.7814], the split at 2^-10 [12.759, 24.04]); the later passes use one grid at the coarse θ,
+            # their CPU predicted from the coarse pass (a one-grid pass's cells grow as 1/h), their step chosen afresh
+            info_switch = {"h": h, "seed": list(seed), "split": list(now)}
+            use_split, ends = False, "both"
+            costs, h = [(H_COARSE, coarse_cpu)], H_COARSE  # the next step is chosen afresh from the coarse one
+            growth, stalls = GROWTH_ONE_GRID, -1  # the split pass's own interval is no stall of the one-grid route
         # a pass that narrows the interval by less than a quarter is a stall; two in a row end the refinement
         if prev is not None and math.isfinite(hi) and (prev[1] - prev[0]) - (hi - lo) < 0.25 * (prev[1] - prev[0]):
             stalls += 1
@@ -341,19 +353,32 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         stalled = stalls >= 2
         met = hi == lo or (math.isfinite(hi) and hi - lo <= tolerance * abs(hi))
         left = budget - (time.process_time() - t0)
-        cheapest = min(END_SHARE.values()) if (ONE_END and split_mode and _end_errors(track)) else 1.0
-        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h / 2) > left:
+        cheapest = min(END_SHARE.values()) if (ONE_END and use_split and _end_errors(track)) else 1.0
+        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h / 2, growth) > left:
             break
-        ends, h = _choose_pass(track, h, spent, costs, left) if split_mode else ("both", _next_step(h, spent, costs, left))
+        ends, h = _choose_pass(track, h, spent, costs, left) if use_split else ("both", _next_step(h, spent, costs, left, growth))
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
+    if info_switch is not None:
+        info["one_grid_after"] = info_switch
     if settled:
         info["settled"] = {d: {"lower": a, "upper": b} for d, (a, b) in settled.items()}
     if p.split:
         info["split"] = {d: {"K": t.K, "remainder": t.rest, "tilts": list(t.thetas), "coarse_factor": t.m}
                          for d, t in p.split.items()}
     return result, p, info
+
+
+#: fall back to one grid when the coarse one-grid pass is narrower than the first split pass (:func:`_passes`)
+SPLIT_FALLBACK = True
+
+
+def _narrower(a: tuple[float, float] | None, b: tuple[float, float]) -> bool:
+    """Interval a is narrower than b (an infinite end is wider than any finite one)."""
+    if a is None or not math.isfinite(a[1]):
+        return False
+    return not math.isfinite(b[1]) or a[1] - a[0] < b[1] - b[0]
 
 
 #: refine only the end that limits (:func:`_limiting_end`) on the split route
@@ -430,14 +455,14 @@ def _with_settled(iv: tuple[float, float], settled: dict[str, tuple[float, float
     return lo, hi
 
 
-def _predict(costs: list[tuple[float, float]], h: float) -> float:
+def _predict(costs: list[tuple[float, float]], h: float, growth: float | None = None) -> float:
     """The CPU of a pass at step h, a + b/h fitted to the last two passes (one pass: b/h alone, pessimistic: its
     fixed work counted as work per cell), and at least the last pass's CPU grown by GROWTH per halving (two close
     passes dominated by fixed work fit a tiny b: measured σ = 2, q = 1/100, T = 10^4: 0.163 s, 0.180 s at
     2^-10, 2^-11, then 1.81 s at 2^-15 where the fit said 0.69 s). A float estimate that decides only how fine to
     go, never a bound."""
     h2, c2 = costs[-1]
-    floor = c2 * (h2 / h) ** math.log2(GROWTH)
+    floor = c2 * (h2 / h) ** math.log2(GROWTH if growth is None else growth)
     if len(costs) < 2 or costs[-2][0] == h2:
         return max(c2 * h2 / h, floor)
     h1, c1 = costs[-2]
@@ -450,13 +475,17 @@ def _predict(costs: list[tuple[float, float]], h: float) -> float:
 
 #: the least growth of a pass's CPU per halving of h (measured 1.6-2.1× on the DP-SGD rows' fine passes)
 GROWTH = 1.85
+#: the same for one-grid passes of a subsampled Gaussian after the split fallback (measured 2.1-2.2× per halving from
+#: 2^-11 to 2^-14 on σ = 0.8, q = 1/100, T = 100, δ = 1e-18: 0.42 → 4.16 s)
+GROWTH_ONE_GRID = 2.3
 
 
 #: a pass is started when its predicted CPU times this fits the budget left (the ratio target is a hard cap)
 PASS_SAFETY = 1.3
 
 
-def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float) -> float:
+def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float,
+               growth: float | None = None) -> float:
     """The next grid step: h/2, or a smaller power of two when the passes so far say it fits the budget left.
 
     Every pass is a proved interval and a finer one all but replaces the coarser ones, so the budget is best spent
@@ -465,7 +494,7 @@ def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: f
     model is pessimistic)."""
     share = left / PASS_SAFETY if len(costs) >= 2 else left / 2
     nxt = h / 2
-    while nxt / 2 >= H_MIN and _predict(costs, nxt / 2) <= share and nxt > h / 16:
+    while nxt / 2 >= H_MIN and _predict(costs, nxt / 2, growth) <= share and nxt > h / 16:
         nxt /= 2
     return nxt
 
@@ -529,6 +558,13 @@ def _solve(F: Any, t: float, want_upper: bool, rel: float = 0.0, guess: tuple[fl
     return b if want_upper else a
 
 
+def _next_guess(guess: tuple[float, float] | None, now: tuple[float, float]) -> tuple[float, float] | None:
+    """The next bisection's guess: the intersection of the last guess (itself an intersection of passes) and this
+    pass's interval; None while it has no finite positive ends (a one-end pass's first interval)."""
+    lo, hi = now if guess is None else (max(now[0], guess[0]), min(now[1], guess[1]))
+    return (lo, hi) if 0.0 < lo < hi < math.inf else None
+
+
 def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, tolerance: float, budget: float) -> Enclosure:
     """Certified ε(δ) by the grid route: ε_lo < ε(δ) <= ε_hi (module docstring)."""
     b = delta.to_arb(256)
@@ -547,8 +583,13 @@ def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, 
         guess = last[-1] if last else None
         hi = _solve(p.up, t_lo, True, rel, guess)
         lo = _solve(p.lo, t_hi, False, rel, guess)
-        if 0.0 < lo < hi < math.inf:
-            last.append((lo, hi))
+        # the next guess is the intersection of every pass so far (each certified), not this pass's own interval: a
+        # pass worse than an earlier one (a split pass whose tilts miss, a one-end pass) would otherwise set the next
+        # bisection's stop (STOP_SHARE of the guess's width) far too coarse (measured σ = 0.5, q = 1/1000, T = 100,
+        # δ = 1e-18: a split pass [12.76, 24.04] made the next one-grid pass stop ~0.01 short on both ends)
+        nxt = _next_guess(guess, (lo, hi))
+        if nxt is not None:
+            last.append(nxt)
         return lo, hi
 
     def hint_of(iv: tuple[float, float]) -> tuple[float, float]:

@@ -187,8 +187,11 @@ def fft_error_bound(a: np.ndarray, b: np.ndarray, n_fft: int) -> float:
     lg = max(1.0, math.log2(n_fft))
     eta = 16 * U
     rho = lg * eta / (1 - lg * eta)
-    a1, b1 = float(a.sum()) * (1 + len(a) * U), float(b.sum()) * (1 + len(b) * U)
-    a2, b2 = math.sqrt(dot_unthreaded(a, a) * (1 + len(a) * U)) * (1 + U), math.sqrt(dot_unthreaded(b, b) * (1 + len(b) * U)) * (1 + U)
+    a1, a2 = float(a.sum()) * (1 + len(a) * U), math.sqrt(dot_unthreaded(a, a) * (1 + len(a) * U)) * (1 + U)
+    if b is a:  # a square: the same norms
+        b1, b2 = a1, a2
+    else:
+        b1, b2 = float(b.sum()) * (1 + len(b) * U), math.sqrt(dot_unthreaded(b, b) * (1 + len(b) * U)) * (1 + U)
     e = (1 + rho) * (rho * (a2 * b1 + a1 * b2) + rho * rho * math.sqrt(n_fft) * a2 * b2 + 4 * U * a2 * b1) + rho * a2 * b1
     return 2 * e
 
@@ -204,7 +207,10 @@ def convolve(x: GridMeasure, y: GridMeasure) -> GridMeasure:
         err = 2 * (min(len(x.v), len(y.v)) + 2) * U * c + 2.0**-1074
     else:
         nf = 1 << (n - 1).bit_length()
-        c = np.fft.irfft(np.fft.rfft(x.v, nf) * np.fft.rfft(y.v, nf), nf)[:n]
+        fx = np.fft.rfft(x.v, nf)
+        # a square (power's repeated squaring) transforms its factor once: the same floats as transforming it twice
+        fy = fx if y.v is x.v else np.fft.rfft(y.v, nf)
+        c = np.fft.irfft(fx * fy, nf)[:n]
         err = fft_error_bound(x.v, y.v, nf)
     if x.upper:
         c = np.maximum(c, 0.0) + err * (1 + 4 * U)
@@ -216,7 +222,8 @@ def convolve(x: GridMeasure, y: GridMeasure) -> GridMeasure:
         tail = _up((_mul(x.tail, sy + y.dropped + y.tail) + _mul(sx + x.dropped, y.tail)) * (1 + 4 * U))
         raw = tail_raw = 0.0
         if x.dropped_raw > 0 or y.dropped_raw > 0 or x.tail_raw > 0 or y.tail_raw > 0:
-            rx, ry = _raw_mass(x.v, x.locations(), x.theta, x.scale), _raw_mass(y.v, y.locations(), y.theta, y.scale)
+            rx = _raw_mass(x.v, x.locations(), x.theta, x.scale)
+            ry = rx if y is x else _raw_mass(y.v, y.locations(), y.theta, y.scale)
             if x.dropped_raw > 0 or y.dropped_raw > 0:
                 raw = _up((_mul(x.dropped_raw, ry + y.dropped_raw) + _mul(rx, y.dropped_raw)) * (1 + 4 * U))
             if x.tail_raw > 0 or y.tail_raw > 0:
