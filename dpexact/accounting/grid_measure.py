@@ -41,8 +41,10 @@ c̃ = IFFT(FFT a · FFT b) of non-negative a, b satisfies
 
     ‖c̃ − a∗b‖_∞ <= ‖c̃ − a∗b‖₂ <= (1 + ρ)(ρ(‖a‖₂‖b‖₁ + ‖a‖₁‖b‖₂) + ρ²√N‖a‖₂‖b‖₂ + 4u‖a‖₂‖b‖₁) + ρ‖a‖₂‖b‖₁
 
-(‖Fa‖_∞ <= ‖a‖₁, ‖F⁻¹v‖₂ = ‖v‖₂/√N); :func:`fft_error_bound` doubles it. Upper entries get
-+bound, lower entries −bound (clipped at 0).
+(‖Fa‖_∞ <= ‖a‖₁, ‖F⁻¹v‖₂ = ‖v‖₂/√N); :func:`fft_error_bound` doubles it. That ℓ2 bound is carried as it is
+(``err``), through later convolutions and cuts, and added once when δ is evaluated (:mod:`.l2_error`: the
+invariant, the recurrence for the repeated squarings and its proof); the entries are the computed ones, clipped
+at 0. (Until v7 it was used as a per-entry bound added to every entry: counted n times over in δ.)
 
 Evaluation of (1) uses numpy's exp/expm1/log, assumed accurate to 4 ulp (numpy's SIMD and
 glibc's implementations are documented within that), each term's argument error bounded, and
@@ -57,12 +59,23 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..numbers.dot import dot_unthreaded
+from .l2_error import convolve_error, cut_error_mass, delta_error, direct_error, fold_error_mass, raw_error_mass
 
 __all__ = ["GridMeasure", "convolve", "power", "fft_error_bound", "delta_upper", "delta_lower", "U"]
 
 U = 2.0**-53
 #: entries with tilted mass below max·2^-CUT_BITS are removed (upper: into ``dropped``)
 CUT_BITS = 60
+#: a product's right end is cut below max(top·2^-RIGHT_BITS, F·2^-RIGHT_F_BITS) (F its rounding's ℓ2 bound), its left
+#: end below F: a choice of accuracy and cost only (every cut is bounded). Measured (σ = 1, q = 1/1000, T = 1000,
+#: δ = 1e-10, h = 2^-14): cutting the right end at F, as the per-entry bound did, sends real mass near ε to ``tail``
+#: (width 3.4e-3 of δ); here 2.6e-3; at F·2^-20 the supports grow 6× (FFT noise kept)
+RIGHT_BITS = 48
+RIGHT_F_BITS = 12
+#: the error part of a left cut is moved up onto the first kept point while its tilted mass there stays below
+#: FOLD_ERR × the top entry, else removed (``dropped``): removal counts it √(#cut)·err, at every cut (measured
+#: 3.4e-14 against 2.6e-16 moved up, in δ units, on the row above)
+FOLD_ERR = 1e-3
 
 
 @dataclass(frozen=True)
@@ -82,6 +95,9 @@ class GridMeasure:
             bound, no units; ``inf`` when unknown).
         tail: (upper only) tilted mass of a second removed part (the right cuts), in units 2^scale.
         tail_raw: (upper only) an upper bound on the untilted mass of that part.
+        err: ℓ2 bound on the (signed) error vector of the entries, units 2^scale (:mod:`.l2_error`): the measure
+            stands for some p >= 0 on the grid indices [j0, end) with ‖p − v‖₂ <= err (v zero beyond its window).
+        err_end: the end of that span (grid index); 0 means j0 + len(v), the window's own end.
     """
 
     h: float
@@ -95,10 +111,21 @@ class GridMeasure:
     dropped_raw: float = math.inf
     tail: float = 0.0
     tail_raw: float = 0.0
+    err: float = 0.0
+    err_end: int = 0
 
     @property
     def size(self) -> int:
         return len(self.v)
+
+    @property
+    def end(self) -> int:
+        """The end (grid index, exclusive) of the span that holds both v's window and the error vector."""
+        return max(self.err_end, self.j0 + len(self.v))
+
+    def span_locations(self) -> np.ndarray:
+        """The locations of the whole span [j0, end) (the error vector's support)."""
+        return (self.j0 + np.arange(self.end - self.j0, dtype=np.float64)) * self.h + self.shift
 
     def locations(self) -> np.ndarray:
         return (self.j0 + np.arange(len(self.v), dtype=np.float64)) * self.h + self.shift
@@ -108,10 +135,12 @@ def _up(x: float) -> float:
     return math.nextafter(x, math.inf)
 
 
-def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
-    """Cut entries below max(max·2^-CUT_BITS, 4·floor) at both ends and rescale so max v = 1 (exact). ``floor``
-    is the FFT error bound just added: entries at that level carry no information, and keeping them would let
-    the support grow linearly with the number of compositions.
+def normalise(m: GridMeasure, floor: float = 0.0, right_floor: float | None = None) -> GridMeasure:
+    """Cut entries below max(max·2^-CUT_BITS, 4·floor) at both ends (at the right end 4·``right_floor`` when given)
+    and rescale so max v = 1 (exact). ``floor``: the FFT error's level: entries at that level carry no information,
+    and keeping them would let the support grow linearly with the number of compositions. The carried ℓ2 error
+    (``err``) is restricted to the kept window; the cut true entries p_j <= v_j + |e_j| are bounded part by part
+    (:mod:`.l2_error`).
 
     Upper measures: the right cut goes into ``tail`` and ``tail_raw``; the left cut is moved up onto the
     first kept point when its tilted mass there, Σ v_i e^{θ(x_a − x_i)}, stays below 2^-CUT_BITS of the top (a loss
@@ -120,8 +149,11 @@ def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
     if len(v) == 0 or not np.any(v > 0):
         return replace(m, v=np.zeros(1), j0=m.j0, dropped=m.dropped)
     top = float(v.max())
+    E = m.err
     keep = np.nonzero(v >= max(top * 2.0**-CUT_BITS, 4 * floor))[0]
     a, b = int(keep[0]), int(keep[-1]) + 1
+    if right_floor is not None:
+        b = int(np.nonzero(v >= max(top * 2.0**-CUT_BITS, 4 * right_floor))[0][-1]) + 1
     dropped, raw, tail, tail_raw = m.dropped, m.dropped_raw, m.tail, m.tail_raw
     v = v.copy() if m.upper and a > 0 else v
     if m.upper and (a > 0 or b < len(v)):
@@ -130,22 +162,34 @@ def normalise(m: GridMeasure, floor: float = 0.0) -> GridMeasure:
         if a > 0:
             left = v[:a]
             arg = m.theta * (x[a] - x[:a])  # >= 0: the tilt gained by moving each entry up to x_a
+            # the cut true entries are <= v_j + |e_j| (:mod:`.l2_error`): the two non-negative parts are moved up or
+            # removed each on its own; the error part's masses by Cauchy–Schwarz
             fold = _fold(left, arg)
             if fold <= top * 2.0**-CUT_BITS:
                 v[a] = _up(_up(v[a] + fold) * (1 + U))
             else:
-                out += float(left.sum())
+                out += float(left.sum()) * (1 + len(v) * U)
                 raw = _up(raw + _raw_mass(left, x[:a], m.theta, m.scale))
+            fold_e = fold_error_mass(E, arg)
+            if fold_e <= top * FOLD_ERR:
+                v[a] = _up(_up(v[a] + fold_e) * (1 + U))
+            else:
+                out += cut_error_mass(E, a)
+                raw = _up(raw + raw_error_mass(E, x[:a], m.theta, m.scale))
         if b < len(v):
-            tail = _up(_up(tail + float(v[b:].sum()) * (1 + len(v) * U)))
-            tail_raw = _up(tail_raw + _raw_mass(v[b:], x[b:], m.theta, m.scale))
+            tail = _up(_up(tail + float(v[b:].sum()) * (1 + len(v) * U)) + cut_error_mass(E, len(v) - b))
+            tail_raw = _up(_up(tail_raw + _raw_mass(v[b:], x[b:], m.theta, m.scale))
+                           + raw_error_mass(E, x[b:], m.theta, m.scale))
         if out > 0:
-            dropped = _up(_up(dropped + out * (1 + len(v) * U)))
+            dropped = _up(_up(dropped + out))
+    # the error vector is restricted to the kept window (the cut p_j went to the removed parts, or are dropped from
+    # a lower measure); its span may still reach beyond v's window (a refined or coarsened measure)
+    end = m.end if b == len(v) else 0
     v = v[a:b]
     e = math.frexp(top)[1]
-    dropped, tail = _rescale(dropped, e), _rescale(tail, e)
+    dropped, tail, E = _rescale(dropped, e), _rescale(tail, e), _rescale(E, e)
     return replace(m, v=np.ldexp(v, -e), j0=m.j0 + a, scale=m.scale + e, dropped=dropped, dropped_raw=raw,
-                   tail=tail, tail_raw=tail_raw)
+                   tail=tail, tail_raw=tail_raw, err=E, err_end=end if E > 0 else 0)
 
 
 def _fold(left: np.ndarray, gain: np.ndarray) -> float:
@@ -178,8 +222,10 @@ def _raw_mass(v: np.ndarray, x: np.ndarray, theta: float, scale: int) -> float:
 
 
 def raw_total(m: GridMeasure) -> float:
-    """An upper bound on the untilted mass of ``m`` (its grid part and its removed part)."""
-    return _up(_up(_raw_mass(m.v, m.locations(), m.theta, m.scale) + m.dropped_raw) + m.tail_raw)
+    """An upper bound on the untilted mass of ``m`` (its grid part, its error vector and its removed part)."""
+    grid = _up(_raw_mass(m.v, m.locations(), m.theta, m.scale)
+               + raw_error_mass(m.err, m.span_locations(), m.theta, m.scale))
+    return _up(_up(grid + m.dropped_raw) + m.tail_raw)
 
 
 def fft_error_bound(a: np.ndarray, b: np.ndarray, n_fft: int) -> float:
@@ -204,36 +250,43 @@ def convolve(x: GridMeasure, y: GridMeasure) -> GridMeasure:
     if len(x.v) * len(y.v) <= 4096:
         c = np.convolve(x.v, y.v)
         # direct sums of m non-negative products: relative error <= γ_{m+1} per entry
-        err = 2 * (min(len(x.v), len(y.v)) + 2) * U * c + 2.0**-1074
+        F = direct_error(c, min(len(x.v), len(y.v)))
     else:
         nf = 1 << (n - 1).bit_length()
         fx = np.fft.rfft(x.v, nf)
         # a square (power's repeated squaring) transforms its factor once: the same floats as transforming it twice
         fy = fx if y.v is x.v else np.fft.rfft(y.v, nf)
         c = np.fft.irfft(fx * fy, nf)[:n]
-        err = fft_error_bound(x.v, y.v, nf)
+        F = fft_error_bound(x.v, y.v, nf)
+    # the true product p₁∗p₂ >= 0: clipping moves the computed entries towards it (:mod:`.l2_error`)
+    c = np.maximum(c, 0.0)
+    gx, gy = _up(float(x.v.sum()) * (1 + len(x.v) * U)), _up(float(y.v.sum()) * (1 + len(y.v) * U))
+    nx, ny = x.end - x.j0, y.end - y.j0
+    err = convolve_error(F, gx, x.err, nx, gy, y.err, ny)
+    end = x.end + y.end - 1 if err > 0 else 0  # p₁∗p₂ lives on the sum of the spans
     if x.upper:
-        c = np.maximum(c, 0.0) + err * (1 + 4 * U)
-        c = c * (1 + 2 * U)
-        sx, sy = float(x.v.sum()) * (1 + len(x.v) * U), float(y.v.sum()) * (1 + len(y.v) * U)
+        # the factors' grid parts p = v + e: their tilted masses within √n·err of v's
+        sx, sy = _up(gx + cut_error_mass(x.err, nx)), _up(gy + cut_error_mass(y.err, ny))
         dropped = (x.dropped * (sy + y.dropped) + sx * y.dropped) * (1 + 4 * U)
         # (g₁ + A₁ + B₁)∗(g₂ + A₂ + B₂): part A (left cuts) is A₁∗(g₂ + A₂) + g₁∗A₂, part B (right cuts) every term
         # with a B factor; tilted masses multiply like untilted ones (e^{θ(x+y)} = e^{θx}e^{θy})
         tail = _up((_mul(x.tail, sy + y.dropped + y.tail) + _mul(sx + x.dropped, y.tail)) * (1 + 4 * U))
         raw = tail_raw = 0.0
         if x.dropped_raw > 0 or y.dropped_raw > 0 or x.tail_raw > 0 or y.tail_raw > 0:
-            rx = _raw_mass(x.v, x.locations(), x.theta, x.scale)
-            ry = rx if y is x else _raw_mass(y.v, y.locations(), y.theta, y.scale)
+            rx = raw_total(replace(x, dropped_raw=0.0, tail_raw=0.0))
+            ry = rx if y is x else raw_total(replace(y, dropped_raw=0.0, tail_raw=0.0))
             if x.dropped_raw > 0 or y.dropped_raw > 0:
                 raw = _up((_mul(x.dropped_raw, ry + y.dropped_raw) + _mul(rx, y.dropped_raw)) * (1 + 4 * U))
             if x.tail_raw > 0 or y.tail_raw > 0:
                 tail_raw = _up((_mul(x.tail_raw, ry + y.dropped_raw + y.tail_raw) + _mul(rx + x.dropped_raw, y.tail_raw)) * (1 + 4 * U))
     else:
-        c = np.maximum(c - err * (1 + 4 * U), 0.0)
         dropped = raw = tail = tail_raw = 0.0
     out = GridMeasure(x.h, x.theta, x.j0 + y.j0, x.shift + y.shift, c, x.scale + y.scale, x.upper, dropped, raw, tail,
-                      tail_raw)
-    return normalise(out, float(np.max(err)) if x.upper else 0.0)
+                      tail_raw, err, end)
+    # entries at the FFT's noise level carry no information (kept, they would let the support grow with every
+    # product): cut as :data:`RIGHT_BITS` says
+    top = float(c.max()) if len(c) else 0.0
+    return normalise(out, F, max(top * 2.0**-RIGHT_BITS, F * 2.0**-RIGHT_F_BITS))
 
 
 def _mul(a: float, b: float) -> float:
@@ -311,7 +364,16 @@ def delta_upper(m: GridMeasure, eps: float) -> float:
     s = s * (1 + rel) * (1 + len(t) * U) * math.exp(4 * rel)
     # each removed part adds the smaller of its Chernoff bound and its untilted mass (f_ε <= min(1, e^{θ(x−ε)}))
     tail = _up(min(_chernoff(m, m.dropped, eps), m.dropped_raw) + min(_chernoff(m, m.tail, eps), m.tail_raw))
-    return _up(s + tail) * (1 + 4 * U)
+    return _up(_up(s + tail) + _err_term(m, eps)) * (1 + 4 * U)
+
+
+def _err_term(m: GridMeasure, eps: float) -> float:
+    """The error vector's contribution to ∫f_ε: at most 2^scale·err·‖w‖₂ over the entries above ε (:mod:`.l2_error`)."""
+    if m.err == 0:
+        return 0.0
+    # the first span index above ε (one more to the left only adds a term >= 0 to the bound)
+    j = max(m.j0, math.floor((eps - m.shift) / m.h))
+    return delta_error(m.err, m.scale, m.theta, m.h, j * m.h + m.shift, m.end - j, eps)
 
 
 #: from this many entries on, :func:`delta_lower` reads suffix sums (O(1) an evaluation after one O(n) pass)
@@ -357,7 +419,7 @@ def _delta_lower_suffix(m: GridMeasure, eps: float) -> float:
     if not (math.isfinite(lo1) and math.isfinite(up2)) or eps > 700:
         return _delta_lower_terms(m, eps)
     e_up = math.exp(eps) * (1 + 8 * U)
-    return max(0.0, (lo1 - e_up * up2 * (1 + 2 * U)) * (1 - 4 * U))
+    return max(0.0, ((lo1 - e_up * up2 * (1 + 2 * U)) * (1 - 4 * U) - _err_term(m, eps)) * (1 - 2 * U))
 
 
 def delta_lower(m: GridMeasure, eps: float) -> float:
@@ -375,4 +437,5 @@ SUFFIX = True
 def _delta_lower_terms(m: GridMeasure, eps: float) -> float:
     t, rel = _terms(m, eps)
     s = float(t.sum()) if len(t) else 0.0
-    return max(0.0, s * (1 - rel) * (1 - len(t) * U) * math.exp(-4 * rel) * (1 - 4 * U))
+    return max(0.0, (s * (1 - rel) * (1 - len(t) * U) * math.exp(-4 * rel) * (1 - 4 * U) - _err_term(m, eps))
+               * (1 - 2 * U))

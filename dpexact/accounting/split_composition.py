@@ -190,8 +190,17 @@ def coarsen_upper(x: GridMeasure, m: int) -> GridMeasure:
     out += np.bincount(J - J0 + 1, weights=x.v * f_hi[r], minlength=size)
     # every entry is a sum of <= 2m non-negative rounded products
     out = out * (1 + (2 * m + 8) * U)
+    # the error vector goes through the same linear map C: ‖Ce‖₂ <= (‖C‖₁‖C‖_∞)^{1/2}‖e‖₂ (Schur's test; a column
+    # is one atom's two shares, a row receives at most one share of each kind per residue) — :mod:`.l2_error`
+    err = 0.0
+    if x.err > 0:
+        col = float(np.max(f_lo + f_hi)) * (1 + 2 * U)
+        row = float(f_lo.sum() + f_hi.sum()) * (1 + (2 * m + 2) * U)
+        err = math.nextafter(x.err * math.sqrt(col * row) * (1 + 4 * U) * (1 + (2 * m + 8) * U), math.inf)
+    # the error's span [j0, end) maps into coarse indices up to ⌊(end − 1)/m⌋ + 1
+    end = (x.end - 1) // m + 2 if err > 0 else 0
     return normalise(GridMeasure(x.h * m, x.theta, J0, x.shift, out, x.scale, True, x.dropped, x.dropped_raw,
-                                 x.tail, x.tail_raw))
+                                 x.tail, x.tail_raw, err, end))
 
 
 def refine(x: GridMeasure, m: int) -> GridMeasure:
@@ -201,7 +210,7 @@ def refine(x: GridMeasure, m: int) -> GridMeasure:
     v = np.zeros((len(x.v) - 1) * m + 1)
     v[::m] = x.v
     return GridMeasure(x.h / m, x.theta, x.j0 * m, x.shift, v, x.scale, x.upper, x.dropped, x.dropped_raw, x.tail,
-                       x.tail_raw)
+                       x.tail_raw, x.err, (x.end - 1) * m + 1 if x.err > 0 else 0)
 
 
 # -- the terms ------------------------------------------------------------------------------------------------------
