@@ -177,14 +177,15 @@ def normalise(m: GridMeasure, floor: float = 0.0, right_floor: float | None = No
                 out += cut_error_mass(E, a)
                 raw = _up(raw + raw_error_mass(E, x[:a], m.theta, m.scale))
         if b < len(v):
-            tail = _up(_up(tail + float(v[b:].sum()) * (1 + len(v) * U)) + cut_error_mass(E, len(v) - b))
-            tail_raw = _up(_up(tail_raw + _raw_mass(v[b:], x[b:], m.theta, m.scale))
-                           + raw_error_mass(E, x[b:], m.theta, m.scale))
+            # p_j <= v_j + |e_j|: v_j goes to ``tail``, |e_j| stays in the error vector (its norm unchanged, the
+            # span kept): counted once, in ℓ2, where δ is evaluated — not √(#cut)·err at every cut
+            tail = _up(tail + float(v[b:].sum()) * (1 + len(v) * U))
+            tail_raw = _up(tail_raw + _raw_mass(v[b:], x[b:], m.theta, m.scale))
         if out > 0:
             dropped = _up(_up(dropped + out))
-    # the error vector is restricted to the kept window (the cut p_j went to the removed parts, or are dropped from
-    # a lower measure); its span may still reach beyond v's window (a refined or coarsened measure)
-    end = m.end if b == len(v) else 0
+    # a lower measure's cut p_j are dropped: its error vector is restricted to the kept window; an upper one's span
+    # keeps the right cut's error part (above)
+    end = m.end if (m.upper or b == len(v)) else 0
     v = v[a:b]
     e = math.frexp(top)[1]
     dropped, tail, E = _rescale(dropped, e), _rescale(tail, e), _rescale(E, e)
