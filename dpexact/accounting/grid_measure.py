@@ -66,12 +66,11 @@ __all__ = ["GridMeasure", "convolve", "power", "fft_error_bound", "delta_upper",
 U = 2.0**-53
 #: entries with tilted mass below max·2^-CUT_BITS are removed (upper: into ``dropped``)
 CUT_BITS = 60
-#: a product's right end is cut below max(top·2^-RIGHT_BITS, F·2^-RIGHT_F_BITS) (F its rounding's ℓ2 bound), its left
-#: end below F: a choice of accuracy and cost only (every cut is bounded). Measured (σ = 1, q = 1/1000, T = 1000,
-#: δ = 1e-10, h = 2^-14): cutting the right end at F, as the per-entry bound did, sends real mass near ε to ``tail``
-#: (width 3.4e-3 of δ); here 2.6e-3; at F·2^-20 the supports grow 6× (FFT noise kept)
-RIGHT_BITS = 48
-RIGHT_F_BITS = 12
+#: a product's right end is cut below F·2^-RIGHT_F_BITS (F its rounding's ℓ2 bound), its left end below F: a
+#: choice of accuracy and cost only (every cut is bounded). Measured (σ = 0.8, q = 1/1000, T = 1000, δ = 1e-10,
+#: h = 2^-15, δ-relative width / FFT work): at F 7.3e-5 / 102M, at F·2^-6 3.6e-5 / 108M, at F·2^-12 the same width
+#: for 122M; at F·2^-20 the supports grow 6× (FFT noise kept)
+RIGHT_F_BITS = 6
 #: the error part of a left cut is moved up onto the first kept point while its tilted mass there stays below
 #: FOLD_ERR × the top entry, else removed (``dropped``): removal counts it √(#cut)·err, at every cut (measured
 #: 3.4e-14 against 2.6e-16 moved up, in δ units, on the row above)
@@ -285,9 +284,8 @@ def convolve(x: GridMeasure, y: GridMeasure) -> GridMeasure:
     out = GridMeasure(x.h, x.theta, x.j0 + y.j0, x.shift + y.shift, c, x.scale + y.scale, x.upper, dropped, raw, tail,
                       tail_raw, err, end)
     # entries at the FFT's noise level carry no information (kept, they would let the support grow with every
-    # product): cut as :data:`RIGHT_BITS` says
-    top = float(c.max()) if len(c) else 0.0
-    return normalise(out, F, max(top * 2.0**-RIGHT_BITS, F * 2.0**-RIGHT_F_BITS))
+    # product): cut as :data:`RIGHT_F_BITS` says
+    return normalise(out, F, F * 2.0**-RIGHT_F_BITS)
 
 
 def _mul(a: float, b: float) -> float:
