@@ -122,10 +122,6 @@ class GridMeasure:
         """The end (grid index, exclusive) of the span that holds both v's window and the error vector."""
         return max(self.err_end, self.j0 + len(self.v))
 
-    def span_locations(self) -> np.ndarray:
-        """The locations of the whole span [j0, end) (the error vector's support)."""
-        return (self.j0 + np.arange(self.end - self.j0, dtype=np.float64)) * self.h + self.shift
-
     def locations(self) -> np.ndarray:
         return (self.j0 + np.arange(len(self.v), dtype=np.float64)) * self.h + self.shift
 
@@ -174,7 +170,7 @@ def normalise(m: GridMeasure, floor: float = 0.0, right_floor: float | None = No
                 v[a] = _up(_up(v[a] + fold_e) * (1 + U))
             else:
                 out += cut_error_mass(E, a)
-                raw = _up(raw + raw_error_mass(E, x[:a], m.theta, m.scale))
+                raw = _up(raw + raw_error_mass(E, float(x[0]), a, m.h, m.theta, m.scale))
         if b < len(v):
             # p_j <= v_j + |e_j|: v_j goes to ``tail``, |e_j| stays in the error vector (its norm unchanged, the
             # span kept): counted once, in ℓ2, where δ is evaluated — not √(#cut)·err at every cut
@@ -224,7 +220,7 @@ def _raw_mass(v: np.ndarray, x: np.ndarray, theta: float, scale: int) -> float:
 def raw_total(m: GridMeasure) -> float:
     """An upper bound on the untilted mass of ``m`` (its grid part, its error vector and its removed part)."""
     grid = _up(_raw_mass(m.v, m.locations(), m.theta, m.scale)
-               + raw_error_mass(m.err, m.span_locations(), m.theta, m.scale))
+               + raw_error_mass(m.err, m.j0 * m.h + m.shift, m.end - m.j0, m.h, m.theta, m.scale))
     return _up(_up(grid + m.dropped_raw) + m.tail_raw)
 
 

@@ -74,20 +74,26 @@ def cut_error_mass(E: float, count: int) -> float:
     return _up(math.sqrt(count) * E * (1 + 4 * U))
 
 
-def raw_error_mass(E: float, x: np.ndarray, theta: float, scale: int) -> float:
-    """An upper bound on Σ_j |e_j|·2^scale·e^{−θx_j} over the locations ``x`` (Cauchy–Schwarz; exp within 4 ulp)."""
-    if E == 0 or len(x) == 0:
+def raw_error_mass(E: float, x_first: float, count: int, h: float, theta: float, scale: int) -> float:
+    """An upper bound on Σ_j |e_j|·2^scale·e^{−θx_j} over the ``count`` grid points x_first, x_first + h, ...
+    (Cauchy–Schwarz: <= 2^scale·E·(Σ_j e^{−2θx_j})^{1/2}, the sum a finite geometric series, in arb balls)."""
+    if E == 0 or count <= 0:
         return 0.0
-    arg = -2 * theta * x
-    top = float(arg.max())
-    if top > 1400:
-        return math.inf
-    s = float(np.exp(arg - top).sum())
-    big = abs(top) + float(np.max(np.abs(arg))) + 1
-    lg = scale * math.log(2) + math.log(E) + 0.5 * (top + math.log(s))
-    if lg > 700:
-        return math.inf
-    return _up(math.exp(lg) * (1 + (16 * big + 8 * len(x) + 64 + 8 * abs(lg)) * U))
+    from flint import arb
+
+    from ..numbers.backends import ball_context
+
+    with ball_context(128):
+        th2, H, N = 2 * arb(theta), arb(h), arb(count)
+        if theta == 0:
+            S = N
+        else:
+            # x_first = j·h + shift rounded once: moved down by its rounding's bound (a larger sum)
+            S = (-th2 * (arb(x_first) - abs(x_first) * U)).exp() * (-(-th2 * H * N).expm1()) / (-(-th2 * H).expm1())
+        lg = arb(scale) * arb(2).log() + arb(E).log() + S.log() / 2
+        if not lg < 700:
+            return math.inf
+        return _up(float(lg.exp().upper()))
 
 
 def fold_error_mass(E: float, gain: np.ndarray) -> float:
@@ -114,7 +120,7 @@ def delta_error(E: float, scale: int, theta: float, h: float, x_first: float, co
     from ..numbers.backends import ball_context
 
     with ball_context(192):
-        t0 = arb(x_first) - arb(eps)
+        t0 = arb(x_first) - abs(x_first) * U - arb(eps)  # x_first rounded once: moved down (a larger bound)
         H, N, th = arb(h), arb(count), arb(theta)
 
         def S(a: arb) -> arb:
