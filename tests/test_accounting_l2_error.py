@@ -1,0 +1,196 @@
+"""The FFT error carried in ℓ2 form (:mod:`dpexact.accounting.l2_error`): checked against convolutions done exactly
+(Python fractions) and δ summed in mpmath, compared with the per-entry bound it replaces, and mutation-tested on
+constructed cases where Cauchy–Schwarz and Young's inequality are tight."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+
+from dpexact.accounting import grid_measure as gm
+from dpexact.accounting import l2_error
+from dpexact.accounting.grid_measure import GridMeasure, convolve, delta_lower, delta_upper, fft_error_bound, power
+
+H, THETA = 2.0**-4, 0.5
+
+
+def _bell(n: int, j0: int, centre: float, width: float, seed: int) -> np.ndarray:
+    """Tilted entries of a bell-shaped measure with a little noise (so no entry is special), max 1."""
+    x = (j0 + np.arange(n)) * H
+    rng = np.random.default_rng(seed)
+    v = np.exp(-((x - centre) ** 2) / (2 * width**2) + THETA * x) * (1 + 0.1 * rng.random(n))
+    return v / v.max()
+
+
+def _measure(v: np.ndarray, j0: int, upper: bool, err: float = 0.0) -> GridMeasure:
+    return GridMeasure(H, THETA, j0, 0.0, v, 0, upper, 0.0, 0.0, 0.0, 0.0, err)
+
+
+def _exact_conv(a: np.ndarray, b: np.ndarray) -> list[Fraction]:
+    fa, fb = [Fraction(float(t)) for t in a], [Fraction(float(t)) for t in b]
+    out = [Fraction(0)] * (len(a) + len(b) - 1)
+    for i, s in enumerate(fa):
+        if s:
+            for j, t in enumerate(fb):
+                out[i + j] += s * t
+    return out
+
+
+def _exact_delta(entries, j0: int, scale: int, eps: float) -> mpmath.mpf:
+    """Σ_{x_j > ε} P_j·2^scale·e^{−θx_j}(1 − e^{ε − x_j}) for exact tilted entries P_j at x_j = (j0 + j)·h."""
+    mpmath.mp.dps = 40
+    e = mpmath.mpf(eps)
+    total = mpmath.mpf(0)
+    for j, p in enumerate(entries):
+        x = mpmath.mpf((j0 + j) * H)
+        if x > e and p:
+            total += mpmath.mpf(p.numerator) / p.denominator * mpmath.ldexp(1, scale) * mpmath.exp(-THETA * x) \
+                * (1 - mpmath.exp(e - x))
+    return total
+
+
+def _pair():
+    a, b = _bell(120, -40, 0.5, 0.8, 1), _bell(110, -30, 1.0, 0.7, 2)
+    return a, b, -40, -30
+
+
+def test_fft_error_bound_holds_against_the_exact_convolution():
+    """The computed FFT convolution is within the ℓ2 bound of the exact one (measured: far within — the bound is
+    Higham's worst case; the test states the ratio it sees)."""
+    a, b, _, _ = _pair()
+    n = len(a) + len(b) - 1
+    nf = 1 << (n - 1).bit_length()
+    c = np.fft.irfft(np.fft.rfft(a, nf) * np.fft.rfft(b, nf), nf)[:n]
+    exact = _exact_conv(a, b)
+    diff = math.sqrt(float(sum((Fraction(float(ci)) - ei) ** 2 for ci, ei in zip(c, exact))))
+    bound = fft_error_bound(a, b, nf)
+    assert 0 < diff <= bound
+    assert bound / diff > 10  # a worst-case bound: measured ~10^3 here
+
+
+@pytest.mark.parametrize("upper", [True, False])
+def test_composed_delta_bounds_hold_against_exact_sums(upper):
+    """One FFT product, normalised (cuts included): the δ end brackets the exact δ of the exact product at every ε."""
+    a, b, ja, jb = _pair()
+    m = convolve(_measure(a, ja, upper), _measure(b, jb, upper))
+    assert m.err > 0
+    exact = _exact_conv(a, b)
+    for eps in (-1.0, 0.0, 0.7, 1.5, 3.0, 5.0):
+        want = _exact_delta(exact, ja + jb, 0, eps)
+        if upper:
+            assert delta_upper(m, eps) >= want
+        else:
+            assert delta_lower(m, eps) <= want
+
+
+def test_lower_entries_within_the_carried_l2_error():
+    """The carried err bounds ‖p − v‖₂ on the kept window (the lower end: its cut entries are dropped, so p is the
+    exact product restricted to the window)."""
+    a, b, ja, jb = _pair()
+    m = convolve(_measure(a, ja, False), _measure(b, jb, False))
+    exact = _exact_conv(a, b)
+    off = m.j0 - (ja + jb)
+    sq = sum((Fraction(float(math.ldexp(float(vi), m.scale))) - exact[off + i]) ** 2 for i, vi in enumerate(m.v))
+    assert math.sqrt(float(sq)) <= math.ldexp(m.err, m.scale)
+
+
+def test_power_recurrence_holds_for_repeated_squarings():
+    """x^{∗8} by three squarings (each error carried through the recurrence (R)): both δ ends bracket the exact
+    8-fold convolution's δ."""
+    a = _bell(40, -16, 0.2, 0.6, 3)
+    up, lo = power(_measure(a, -16, True), 8), power(_measure(a, -16, False), 8)
+    assert up.err > 0 and lo.err > 0
+    exact = [Fraction(float(t)) for t in a]
+    one = exact
+    for _ in range(7):
+        nxt = [Fraction(0)] * (len(exact) + len(one) - 1)
+        for i, s in enumerate(exact):
+            for j, t in enumerate(one):
+                nxt[i + j] += s * t
+        exact = nxt
+    for eps in (0.5, 2.0, 4.0, 6.0):
+        want = _exact_delta(exact, -16 * 8, 0, eps)
+        assert delta_lower(lo, eps) <= want <= delta_upper(up, eps)
+
+
+def test_the_l2_term_is_below_the_per_entry_bound_it_replaces():
+    """v6 added the per-entry bound b = fft_error_bound(...) to every entry: in δ that counts b·Σ_{x_j>ε} w_j; the ℓ2
+    term counts ‖e‖₂·‖w‖₂ once. On this product the new term is smaller at every ε (and by the measured factor)."""
+    a, b, ja, jb = _pair()
+    n = len(a) + len(b) - 1
+    nf = 1 << (n - 1).bit_length()
+    per_entry = fft_error_bound(a, b, nf)
+    m = convolve(_measure(a, ja, True), _measure(b, jb, True))
+    x = (ja + jb + np.arange(n)) * H
+    for eps in (0.0, 1.0, 2.0):
+        w = np.where(x > eps, np.exp(-THETA * x) * -np.expm1(eps - x), 0.0)
+        old = per_entry * float(w.sum())
+        new = gm._err_term(m, eps) * 2.0**-m.scale * 2.0**m.scale  # same units (scale 0 inputs)
+        assert 0 < new < old
+    # the gain grows like (Σw)/‖w‖₂ ~ (θh)^{-1/2}: here ~ (0.5/16)^{-1/2} ≈ 6 at least
+    assert old / new > 3
+
+
+# -- mutation: constructed cases where the inequalities are tight ---------------------------------------------------
+
+
+def _adversarial(eps: float):
+    """A measure v with declared ℓ2 error E and the true p = v + e, e = E·w/‖w‖₂ aligned with δ's weights at ε:
+    Cauchy–Schwarz is an equality, so δ(p) − δ(v) = E·‖w‖₂ exactly."""
+    j0, n = -20, 80
+    v = _bell(n, j0, 1.0, 0.8, 4)
+    x = (j0 + np.arange(n)) * H
+    w = np.where(x > eps, np.exp(-THETA * x) * -np.expm1(eps - x), 0.0)
+    E = 1e-4
+    e = E * w / np.linalg.norm(w)
+    return v, j0, E, v + e
+
+
+def _delta_of(p: np.ndarray, j0: int, eps: float) -> float:
+    return float(_exact_delta([Fraction(float(t)) for t in p], j0, 0, eps))
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.5])
+def test_l2_evaluation_is_tight_and_its_mutation_is_caught(eps, monkeypatch):
+    v, j0, E, p = _adversarial(eps)
+    m = _measure(v, j0, True, E)
+    truth = _delta_of(p, j0, eps)
+    got = delta_upper(m, eps)
+    assert got >= truth
+    assert got - truth < 1e-3 * (truth - _delta_of(v, j0, eps))  # tight: the slack is rounding only
+    real = l2_error.delta_error
+    monkeypatch.setattr(gm, "delta_error", lambda *a: 0.5 * real(*a))
+    assert delta_upper(m, eps) < truth  # the halved constant is caught
+
+
+def test_young_recurrence_is_tight_and_its_mutation_is_caught(monkeypatch):
+    """y a point mass: ‖g∗e‖₂ = ‖g‖₁‖e‖₂ is an equality, so the recurrence's cross term must be counted in full."""
+    eps = 1.0
+    v, j0, E, p = _adversarial(eps + 2 * H)  # y shifts everything by 2h: e stays aligned with δ's weights
+    x = _measure(v, j0, True, E)
+    y = _measure(np.array([1.0]), 2, True)
+    truth = _delta_of(p, j0 + 2, eps)
+    assert delta_upper(convolve(x, y), eps) >= truth
+    real = l2_error.convolve_error
+
+    def halved(F, g1, e1, n1, g2, e2, n2):
+        return F + 0.5 * (real(F, g1, e1, n1, g2, e2, n2) - F)
+
+    monkeypatch.setattr(gm, "convolve_error", halved)
+    assert delta_upper(convolve(x, y), eps) < truth
+
+
+def test_lower_end_subtracts_the_l2_term():
+    """The lower end of the adversarial case with e = −E·w/‖w‖₂: δ(p) = δ(v) − E‖w‖₂ must not be exceeded."""
+    eps = 1.0
+    v, j0, E, p_plus = _adversarial(eps)
+    p = 2 * v - p_plus  # v − e
+    assert np.all(p >= 0)
+    m = _measure(v, j0, False, E)
+    truth = _delta_of(p, j0, eps)
+    assert delta_lower(m, eps) <= truth
+    assert truth - delta_lower(m, eps) < 1e-3 * (_delta_of(v, j0, eps) - truth)
