@@ -7,24 +7,32 @@ was the main limit of the width at fine grids (ARCHITECTURE.md, "Accountant"). T
 and δ is a linear functional with weights 0 <= w_j, so an error vector e adds at most ‖w‖₂‖e‖₂ (Cauchy–Schwarz).
 
 **Invariant.** A :class:`~.grid_measure.GridMeasure` with ``err = E`` (units 2^scale, like its entries v) stands
-for a measure p >= 0 on its window (the indices of v) with ‖p − v‖₂ <= E. For an upper measure the true PLD is
-≼ p + (removed parts); for a lower one p ≼ the true PLD. (E = 0: the measure is v itself, as discretised.)
+for a measure p >= 0 on its span — grid indices [j0, end), its window of v and possibly beyond on the right — with
+‖p − v‖₂ <= E (v read as 0 off its window). For an upper measure the true PLD is ≼ p + (removed parts); for a lower
+one p ≼ the true PLD. (E = 0: the measure is v itself, as discretised.)
 
 **Composition** (:func:`convolve_error`). p₁∗p₂ − c̃ = (g₁∗g₂ − c̃) + g₁∗e₂ + e₁∗g₂ + e₁∗e₂ with g = v, e = p − g,
-c̃ the computed convolution of g₁, g₂; Young's inequality ‖a∗b‖₂ <= ‖a‖₁‖b‖₂ and ‖e‖₁ <= √n‖e‖₂ (n the window's
+c̃ the computed convolution of g₁, g₂; Young's inequality ‖a∗b‖₂ <= ‖a‖₁‖b‖₂ and ‖e‖₁ <= √n‖e‖₂ (n the span's
 length) give
 
     E₁₂ <= F + ‖g₁‖₁E₂ + ‖g₂‖₁E₁ + √min(n₁, n₂)·E₁E₂,                                                   (R)
 
-F the bound on ‖c̃ − g₁∗g₂‖₂ (FFT or direct sums). p₁∗p₂ >= 0, and clipping c̃ at 0 moves every entry towards
-p₁∗p₂'s (a projection onto [0, ∞), 1-Lipschitz), so (R) still holds for max(c̃, 0). For a k-fold power by repeated
-squaring, (R) with g₁ = g₂ reads E_{2k} <= F_k + 2‖g_k‖₁E_k + √n_k E_k²: relative to the mass ‖g_k‖₁ the error
-doubles per squaring plus the new rounding — it grows like k·(relative F), the same order as the per-entry
-bound's mass, but it is never multiplied by the window's length. Cutting entries (:func:`.grid_measure.normalise`)
-restricts e to the kept window (its norm does not grow); the cut true entries p_j <= max(c̃_j, 0) + |e_j| go to a
-removed part with tilted mass <= Σ max(c̃_j, 0) + √(#cut)·E and untilted mass <= Σ max(c̃_j,0)2^s e^{−θx_j} +
-2^s E (Σ e^{−2θx_j})^{1/2} (:func:`cut_error_mass`, :func:`raw_error_mass`), or are moved up (sound for an upper
-measure) with the moved error's tilted mass <= E (Σ e^{2θ(x_a − x_j)})^{1/2}.
+F the bound on ‖c̃ − g₁∗g₂‖₂ (FFT or direct sums); p₁∗p₂ >= 0 lives on the sum of the spans. Clipping c̃ at 0 moves
+every entry towards p₁∗p₂'s (a projection onto [0, ∞), 1-Lipschitz), so (R) still holds for max(c̃, 0). For a
+k-fold power by repeated squaring, (R) with g₁ = g₂ reads E_{2k} <= F_k + 2‖g_k‖₁E_k + √n_k E_k²: relative to the
+mass ‖g_k‖₁ the error doubles per squaring plus the new rounding — it grows like k·(relative F), the order of the
+per-entry bound's mass, but it is never multiplied by the window's length, and δ counts it once.
+
+**Cuts** (:func:`.grid_measure.normalise`). A cut true entry satisfies 0 <= p_j <= v_j + |e_j|; an upper measure may
+be replaced by a larger one (more mass, or mass moved up), so the two non-negative parts are handled apart:
+
+* right cut: v_j goes to the removed part ``tail`` (as before), |e_j| stays in the error vector — the entry
+  p′_j = |e_j| has v′_j = 0, so ‖p′ − v′‖₂ <= E unchanged, and the span keeps its end;
+* left cut: |e_j| is moved up onto the first kept point (tilted mass <= E·(Σ e^{2θ(x_a − x_j)})^{1/2},
+  :func:`fold_error_mass`) or removed into ``dropped`` (tilted mass <= √(#cut)·E, :func:`cut_error_mass`;
+  untilted <= 2^s E (Σ e^{−2θx_j})^{1/2}, :func:`raw_error_mass`).
+
+A lower measure drops its cut entries (p restricted to the kept window is ≼ p, and e restricted has a smaller norm).
 
 **Evaluation** (:func:`delta_error`). δ's contribution of e is |Σ_{x_j > ε} 2^s e^{−θx_j} f_ε(x_j) e_j| <= 2^s E·W,
 
