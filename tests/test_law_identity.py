@@ -14,6 +14,8 @@ from itertools import combinations
 from math import factorial
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 import sympy
 from example_laws import hand
 
@@ -131,3 +133,38 @@ def test_hand_pf_at_n5_is_private_with_its_exact_level(name, level):
     assert v.verdict == "private"
     assert v.bracket.upper.upper == level
     assert abs(v.bracket.lower_float - Real.of(level).to_float()) <= 1e-6
+
+
+def _pf_at(c: str, bump: str = "1"):
+    """PF with exponent scale ``c`` (a rational string), the k = 1 terms of output 0 scaled by ``bump``."""
+    def pmf(q, p, ops):
+        top = ops.max(q)
+        w = [ops.exp(ops.num(c) * (x - top)) for x in q]
+        n = len(q)
+        out = []
+        for r in range(n):
+            total = ops.from_int(0)
+            for k in range(n):
+                weight = ops.num(f"{factorial(k) * factorial(n - 1 - k)}/{factorial(n)}")
+                for s in combinations([a for a in range(n) if a != r], k):
+                    term = weight * (ops.num(bump) if (r == 0 and k == 1) else 1)
+                    for a in s:
+                        term = term * (1 - w[a])
+                    total = total + term
+            out.append(w[r] * total)
+        return out
+    return dpexact.define_mechanism("pf-at", pmf, epsilon=1, properties=_PROPS)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(num=st.integers(1, 9), den=st.integers(1, 9), n=st.integers(2, 4),
+       bump=st.sampled_from(["1", "1001/1000", "999/1000", "2"]))
+def test_the_scale_read_is_the_law_s_and_any_bump_is_refused(num, den, n, bump):
+    c = Fraction(num, den)
+    found = identified_law(_pf_at(f"{num}/{den}", bump), n)
+    if bump == "1":
+        assert found is not None and found[0].name == "permute-and-flip" and found[1] == c
+        # the theorem's level is 2cΔ on the unit box: the proof's upper end, exactly
+        assert Real.of(LawIdentity().prove(_pf_at(f"{num}/{den}"), n, LInfBox(1)).upper) == Real.of(2 * c)
+    else:
+        assert found is None

@@ -132,8 +132,9 @@ class ScoreFamilyRoute:
         m, nb = claim.mechanism, claim.neighbourhood
         assert nb is not None  # read_claim parses the score neighbourhood of a selection claim
         if request.defaults_only and theorem_proves(m, request.n, nb):
-            # a theorem covers every input: no counterexample exists, so the scope search is skipped
-            # (--search runs it anyway) and only the lower end is searched
+            # a theorem covers every input (directly, or through a law proved identical to a registered one):
+            # no counterexample exists, so the scope search is skipped (--search runs it anyway) and only the
+            # lower end is searched
             v = _theorem_verdict(claim)
         else:
             v = verify(m, nb, request.searches or ("grid", "structured", "local"), n=request.n,
@@ -155,8 +156,8 @@ def _theorem_verdict(claim: Claim) -> Verdict:
 
     assert claim.neighbourhood is not None
     scope = Scope(neighbourhood=claim.neighbourhood.describe(),
-                  notes=["no scope search: a theorem proves the claimed ε for every input (run --search to add the "
-                         "finite-scope search)"])
+                  notes=["no scope search: a theorem proves the claimed ε for every input (of the stated n, for a law "
+                         "proved identical to a registered one; run --search to add the finite-scope search)"])
     # "undecided" until bracket_selection puts the theorem above and the maximised witness below
     return build_verdict(claim.mechanism, name=claim.name, epsilon=claim.epsilon, verdict="undecided", scope=scope,
                          worst_log_ratio=-math.inf, seconds=0.0)

@@ -57,10 +57,17 @@ def extend_by_couplings(v: Verdict, mechanism: AnyMechanism, neighbourhood: Neig
 
 
 def theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) -> bool:
-    """Whether a theorem (every n, every score vector) proves the claimed ε on ``nb``."""
+    """Whether a theorem proves the claimed ε on ``nb`` for every score vector: a selection theorem (every n),
+    or, for a law written by hand, the theorem of the registered law it is proved identical to at the stated
+    n (:mod:`.law_identity`; its result is cached for the bracket that follows)."""
+    from .law_identity import LawIdentity
     from .selection_theorems import theorem_proof
 
-    proof = theorem_proof(mechanism, n or mechanism_size(mechanism) or 3, nb)
+    size = n or mechanism_size(mechanism) or 3
+    proof = theorem_proof(mechanism, size, nb)
+    if proof is None and n is not None:
+        unit = LawIdentity()
+        proof = unit.prove(mechanism, n, nb) if unit.supports(mechanism, n, nb) else None
     return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
 
 
