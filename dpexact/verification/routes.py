@@ -131,11 +131,12 @@ class ScoreFamilyRoute:
 
         m, nb = claim.mechanism, claim.neighbourhood
         assert nb is not None  # read_claim parses the score neighbourhood of a selection claim
+        t0 = time.perf_counter()
         if request.defaults_only and theorem_proves(m, request.n, nb):
             # a theorem covers every input (directly, or through a law proved identical to a registered one):
             # no counterexample exists, so the scope search is skipped (--search runs it anyway) and only the
             # lower end is searched
-            v = _theorem_verdict(claim)
+            v = _theorem_verdict(claim, time.perf_counter() - t0)  # the proof's time (a law identity's symbolic runs)
         else:
             v = verify(m, nb, request.searches or ("grid", "structured", "local"), n=request.n,
                        values=None if request.values is None else list(request.values), steps=request.steps,
@@ -148,8 +149,9 @@ class ScoreFamilyRoute:
                                  tolerance=DEFAULT_TOLERANCE if request.tolerance is None else request.tolerance)
 
 
-def _theorem_verdict(claim: Claim) -> Verdict:
-    """The verdict before its bracket when a theorem decides it: no scope was searched."""
+def _theorem_verdict(claim: Claim, seconds: float) -> Verdict:
+    """The verdict before its bracket when a theorem decides it: no scope was searched; ``seconds`` is what
+    deciding that took."""
     import math
 
     from .verdict import Scope, build_verdict
@@ -160,7 +162,7 @@ def _theorem_verdict(claim: Claim) -> Verdict:
                          "proved identical to a registered one; run --search to add the finite-scope search)"])
     # "undecided" until bracket_selection puts the theorem above and the maximised witness below
     return build_verdict(claim.mechanism, name=claim.name, epsilon=claim.epsilon, verdict="undecided", scope=scope,
-                         worst_log_ratio=-math.inf, seconds=0.0)
+                         worst_log_ratio=-math.inf, seconds=seconds)
 
 
 class WholeSpaceRoute:

@@ -166,6 +166,7 @@ class LawIdentity:
 
         if not self.supports(mechanism, n, relation):
             return None
+        assert isinstance(n, int) and isinstance(relation, (LInfBox, MonotoneBox))  # what supports() checked
         t0 = time.process_time()
         found = _identified(mechanism, n, t0 + self.seconds)
         if found is None:
