@@ -40,7 +40,7 @@ def _exact_conv(a: np.ndarray, b: np.ndarray) -> list[Fraction]:
     return out
 
 
-def _exact_delta(entries, j0: int, scale: int, eps: float) -> mpmath.mpf:
+def _exact_delta(entries, j0: int, scale: int, eps: float, theta: float = THETA) -> mpmath.mpf:
     """Σ_{x_j > ε} P_j·2^scale·e^{−θx_j}(1 − e^{ε − x_j}) for exact tilted entries P_j at x_j = (j0 + j)·h."""
     mpmath.mp.dps = 40
     e = mpmath.mpf(eps)
@@ -48,7 +48,7 @@ def _exact_delta(entries, j0: int, scale: int, eps: float) -> mpmath.mpf:
     for j, p in enumerate(entries):
         x = mpmath.mpf((j0 + j) * H)
         if x > e and p:
-            total += mpmath.mpf(p.numerator) / p.denominator * mpmath.ldexp(1, scale) * mpmath.exp(-THETA * x) \
+            total += mpmath.mpf(p.numerator) / p.denominator * mpmath.ldexp(1, scale) * mpmath.exp(-theta * x) \
                 * (1 - mpmath.exp(e - x))
     return total
 
@@ -194,3 +194,83 @@ def test_lower_end_subtracts_the_l2_term():
     truth = _delta_of(p, j0, eps)
     assert delta_lower(m, eps) <= truth
     assert truth - delta_lower(m, eps) < 1e-3 * (_delta_of(v, j0, eps) - truth)
+
+
+# -- the per-entry form (to_entries) and the lower end's cut points ---------------------------------------------------
+
+
+@pytest.mark.parametrize("upper", [True, False])
+def test_per_entry_product_of_converted_factors_brackets_the_exact_delta(upper):
+    """x^{∗4} carried in ℓ2 form, turned into per-entry bounds (to_entries) and multiplied once more in the per-entry
+    mode: the δ end still brackets the exact 5-fold product's δ (the split's terms k >= 2 are formed this way)."""
+    a = _bell(40, -16, 0.2, 0.6, 5)
+    x = power(_measure(a, -16, upper), 4)
+    assert x.err > 0
+    z = convolve(gm.to_entries(x), _measure(a, -16, upper), l2=False)
+    assert z.err == 0
+    exact = [Fraction(float(t)) for t in a]
+    one = exact
+    for _ in range(4):
+        nxt = [Fraction(0)] * (len(exact) + len(one) - 1)
+        for i, s in enumerate(exact):
+            for j, t in enumerate(one):
+                nxt[i + j] += s * t
+        exact = nxt
+    for eps in (0.5, 2.0, 4.0):
+        want = _exact_delta(exact, -16 * 5, 0, eps)
+        if upper:
+            assert delta_upper(z, eps) >= want
+        else:
+            assert delta_lower(z, eps) <= want
+    with pytest.raises(ValueError, match="per-entry"):
+        convolve(x, x, l2=False)
+
+
+def _tilted(theta: float, E: float):
+    """A lower measure tilted by a large θ (peak of the tilted entries near x ≈ 3) with ℓ2 error E."""
+    j0, n = -40, 160
+    x = (j0 + np.arange(n)) * H
+    v = np.exp(-((x - 1.0) ** 2) / 2 + theta * x)
+    v = v / v.max()
+    return GridMeasure(H, theta, j0, 0.0, v, 0, False, 0.0, 0.0, 0.0, 0.0, E), v, j0, x
+
+
+def test_lower_end_far_below_the_peak_keeps_its_mass_by_cutting():
+    """At ε far below the tilted peak the ℓ2 term (weighted by e^{−θx}) exceeds the mass there: counted from ε it
+    leaves 0; dropping the entries below a cut point keeps a lower bound that is not 0 (and below the exact value
+    for the worst error vector of that norm, e = −E·w/‖w‖₂ over the kept entries)."""
+    theta, E, eps = 4.0, 1e-3, -1.0
+    m, v, j0, x = _tilted(theta, E)
+    assert gm._delta_lower_terms(m, eps) == 0.0  # one cut point, ε itself: the ℓ2 term over the whole span
+    got = delta_lower(m, eps)
+    assert got > 0
+    # the worst e for every cut point at once is not one vector; check each cut point's own worst case
+    x0 = int(np.searchsorted(x, eps, side="right"))
+    peak = int(np.argmax(v))
+    for k in range(gm.LOWER_CUTS + 1):
+        i = x0 + (peak - x0) * k // gm.LOWER_CUTS
+        w = np.where(np.arange(len(v)) >= i, np.exp(-theta * x) * -np.expm1(eps - x), 0.0)
+        p = np.maximum(v - E * w / np.linalg.norm(w), 0.0)
+        truth = float(_exact_delta([Fraction(float(t)) for t in p], j0, 0, eps, theta))
+        assert gm._delta_lower_terms(m, eps, i) <= truth
+
+
+def test_lower_cut_point_mutation_is_caught(monkeypatch):
+    """A cut point's own ℓ2 term (the error counted from the cut on) halved: with no mass below the cut and the worst
+    e aligned with the weights from the cut on, the exact δ equals the sum minus the full term, so the mutated bound
+    exceeds it."""
+    theta, E, eps = 4.0, 1e-3, -1.0
+    m, v, j0, x = _tilted(theta, E)
+    x0 = int(np.searchsorted(x, eps, side="right"))
+    i = x0 + (int(np.argmax(v)) - x0) // 2  # a cut point between ε and the peak
+    v = np.where(np.arange(len(v)) >= i, v, 0.0)
+    m = GridMeasure(H, theta, j0, 0.0, v, 0, False, 0.0, 0.0, 0.0, 0.0, E)
+    w = np.where(np.arange(len(v)) >= i, np.exp(-theta * x) * -np.expm1(eps - x), 0.0)
+    p = v - E * w / np.linalg.norm(w)
+    assert np.all(p >= 0)
+    truth = float(_exact_delta([Fraction(float(t)) for t in p], j0, 0, eps, theta))
+    assert gm._delta_lower_terms(m, eps, i) <= truth
+    real = gm._err_term
+    monkeypatch.setattr(gm, "_err_term", lambda mm, e, start=None: 0.5 * real(mm, e, start))
+    assert gm._delta_lower_terms(m, eps, i) > truth
+    assert x0 < i
