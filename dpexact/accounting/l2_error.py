@@ -42,6 +42,14 @@ i the first index with x_i > ε, N = n − i; expanding the square gives three f
 S(a) = e^{−at₀}(1 − e^{−ahN})/(1 − e^{−ah}) (S(0) = N): W² = e^{−2θε}(S(2θ) − 2S(2θ + 1) + S(2θ + 2)), evaluated in
 arb balls (the difference cancels when θ is small; the balls say by how much). The upper end adds 2^s E W, the
 lower end subtracts it.
+
+**Where it loses.** ‖e‖₂ forgets where the error sits, and W weighs it by e^{−θx}: at an ε far below the measure's
+tilted peak the term can exceed the mass there (measured: σ = 1, q = 1/100, T = 10⁴, h = 2^-13, ε = 0: 1e6 against
+δ ≈ 1, so the lower end was 0). Two remedies, both sound: the lower end may drop the entries in (ε, x_i) (their true
+terms are >= 0) and count the error from i on — :func:`.grid_measure.delta_lower` keeps the best of a few i; and a
+measure may turn its ℓ2 error into a per-entry one (|e_j| <= ‖e‖₂: v ± E on every entry,
+:func:`.grid_measure.to_entries`) before a product carried per entry, as until v6, which keeps the error where the
+factors' mass is (the split's terms k >= 2, :data:`.split_composition.ENTRY_FROM`).
 """
 
 from __future__ import annotations
