@@ -191,7 +191,8 @@ def normalise(m: GridMeasure, floor: float = 0.0, right_floor: float | None = No
 def _fold(left: np.ndarray, gain: np.ndarray) -> float:
     """Σ left_i·e^{gain_i} rounded up: the tilted mass of entries moved up by gain_i/θ (their untilted mass kept)."""
     with np.errstate(over="ignore"):
-        return dot_unthreaded(left, np.exp(gain)) * (1 + (len(left) + 8 + 8 * float(gain.max())) * U)
+        # an empty entry moved up stays empty (0·e^{gain} = 0, also where e^{gain} overflows)
+        return dot_unthreaded(left, np.exp(np.where(left > 0, gain, 0.0))) * (1 + (len(left) + 8 + 8 * float(gain.max())) * U)
 
 
 def _rescale(t: float, e: int) -> float:
