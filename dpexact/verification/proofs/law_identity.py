@@ -77,6 +77,8 @@ class Reference:
     mechanism: Callable[[Any], AnyMechanism]
     params: Callable[[dict, list[Path], AnyMechanism], list[Fraction]]
     per_path: bool = False
+    #: how the parameter is named in the proof ("exponent scale c", "ε")
+    parameter: str = "exponent scale c"
 
 
 def _weights(c: Fraction, chart: Chart) -> list[Any]:
@@ -195,7 +197,7 @@ REFERENCES: tuple[Reference, ...] = (
     Reference("permute-and-flip", "pf Algorithm 1, Lemma 2", _pf_values, _pf, _gap_scales),
     Reference("exponential mechanism", "pf Definition 4", _em_values, _em, _gap_scales),
     Reference("generalized randomized response", "brr eq. (6), ties shared", _grr_values, _grr, _grr_epsilons,
-              per_path=True),
+              per_path=True, parameter="ε"),
 )
 
 
@@ -289,13 +291,13 @@ class LawIdentity:
         if proof is None:
             return None
         return Proof(upper_float=proof.upper_float, method="law identity + theorem", upper=proof.upper,
-                     theorem=(f"the law equals {ref.name}'s ({ref.citation}) with exponent scale c = {c} at every "
+                     theorem=(f"the law equals {ref.name}'s ({ref.citation}) with {ref.parameter} = {c} at every "
                               f"score vector of length {n} (exact rational identity on each of {paths} branch paths "
                               f"of the {n} charts); then {proof.theorem}"),
                      domain={"n": n, "epsilon": str(Real.of(mechanism.epsilon)), "neighbourhood": relation.describe(),
-                             "scores": "R^n", "law": f"{ref.name}, c = {c} (proved identical at n = {n})"},
+                             "scores": "R^n", "law": f"{ref.name}, {ref.parameter} = {c} (proved identical at n = {n})"},
                      details={"unit": self.name, "tight": proof.details.get("tight"), "reference": ref.name,
-                              "exponent_scale": str(c), "paths": paths,
+                              "parameter": f"{ref.parameter} = {c}", "paths": paths,
                               "cpu_seconds": round(time.process_time() - t0, 3)})
 
 
