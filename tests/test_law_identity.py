@@ -47,8 +47,40 @@ def test_hand_laws_are_identified_and_agree_with_the_registered_class(name, refe
         assert all(sympy.simplify(sympy.sympify(a) - sympy.sympify(b)) == 0 for a, b in zip(mine, theirs))
 
 
-def test_grr_is_neither():
-    assert identified_law(hand("grr"), 3) is None
+@pytest.mark.parametrize("n", [2, 3, 4, 6])
+def test_hand_grr_is_identified_with_its_epsilon(n):
+    found = identified_law(hand("grr"), n)
+    assert found is not None and found[0].name == "generalized randomized response" and found[1] == 1
+    registered = found[0].mechanism(Real.of(found[1]))
+    for q in ([0] * n, [1] + [0] * (n - 1), [3, 3] + [-5] * (n - 2), list(range(n))):
+        mine = dpexact.pmf(hand("grr"), q, backend="exact").values
+        theirs = dpexact.pmf(registered, q, backend="exact").values
+        assert all(sympy.simplify(sympy.sympify(a) - sympy.sympify(b)) == 0 for a, b in zip(mine, theirs))
+
+
+def _grr_variant(first_wins: bool = False, far: bool = False):
+    def pmf(q, p, ops):
+        top = ops.argmax(q)
+        if first_wins:  # ties broken towards the first maximiser: another law at ties only
+            top = top[:1]
+        e, n, k = ops.exp(p.epsilon), len(q), len(top)
+        if far and ops.compare(ops.max(q), ops.from_int(5000)) > 0:  # another ε once the top passes 5000
+            e = ops.exp(2 * p.epsilon)
+        return [(e + k - 1) / (k * (e + n - 1)) if r in top else 1 / (e + n - 1) for r in range(n)]
+    return dpexact.define_mechanism("grr-variant", pmf, epsilon=1, properties=_PROPS)
+
+
+def test_grr_mutations_are_not_identified():
+    assert identified_law(_grr_variant(), 3)[0].name == "generalized randomized response"
+    assert identified_law(_grr_variant(first_wins=True), 3) is None
+    assert identified_law(_grr_variant(far=True), 3) is None
+
+
+def test_hand_grr_at_n6_is_private_with_level_epsilon():
+    # beyond the compact unit's n <= 5: the identity and brr eq. (6)
+    v = dpexact.verify(hand("grr"), n=6)
+    assert v.verdict == "private" and v.bracket.upper.upper == "1"
+    assert v.bracket.upper.method == "law identity + theorem" and 1 - 1e-9 <= v.bracket.lower_float <= 1
 
 
 def _pf_variant(tweak):
@@ -111,8 +143,8 @@ def test_another_tie_break_is_not_identified():
 
 def test_a_broken_reference_stops_the_proof(monkeypatch):
     pf = law_identity.REFERENCES[0]
-    broken = law_identity.Reference(pf.name, pf.citation, lambda p: [v * 1.0 + v / 100 for v in pf.values(p)],
-                                    pf.mechanism)
+    broken = law_identity.Reference(pf.name, pf.citation, lambda c, chart: [v + v / 100 for v in pf.values(c, chart)],
+                                    pf.mechanism, pf.params)
     monkeypatch.setattr(law_identity, "REFERENCES", (broken,))
     monkeypatch.setattr(law_identity, "_CACHE", {})
     assert identified_law(hand("pf"), 3) is None

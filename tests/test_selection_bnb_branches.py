@@ -82,14 +82,20 @@ def test_em_at_037_mutation_without_the_branch_is_not_found():
     assert res.lower < 1
 
 
-def test_grr_argmax_bracket_is_finite_and_tight():
+def test_grr_argmax_bracket_is_finite_and_tight(monkeypatch):
     """GRR written as an argmax law: every branch's ratio is a constant, the worst e^ε. The box
     branch-and-bound alone straddles ε by rounding (an interval cannot prove the equality); the compact
     branch-and-bound decides the face constant e^ε exactly over every real score vector (issue #31,
-    point 4), so the verdict is ``private`` with the exact upper end ε."""
+    point 4), so the verdict is ``private`` with the exact upper end ε. (The law is GRR's: the law-identity
+    unit proves it first, through brr eq. (6); it is taken out here to test the compact unit.)"""
     from dpexact.numbers.real import Real
+    from dpexact.verification import proofs
+    from dpexact.verification.proofs.law_identity import LawIdentity
 
     m = example("branching_laws", "grr_argmax")
+    first = dpexact.verify(m, n=3)
+    assert first.verdict == "private" and first.bracket.upper.method == "law identity + theorem"
+    monkeypatch.setattr(proofs, "PROOFS", [u for u in proofs.PROOFS if not isinstance(u, LawIdentity)])
     v = dpexact.verify(m, n=3)
     b = v.bracket
     assert b.upper is not None and b.upper.method == "compact-branch-and-bound" and b.upper.domain["scores"] == "R^n"

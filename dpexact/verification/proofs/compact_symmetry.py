@@ -36,7 +36,7 @@ from .compact_faces import generator_names
 from .compact_fractions import Space, from_sympy, sub
 from .compact_paths import Path, Unsupported, affine, ext_interval, possible_signs, run_permuted
 
-__all__ = ["symmetric_law", "generators", "paths_agree"]
+__all__ = ["symmetric_law", "generators", "paths_agree", "solve_equalities", "region_empty"]
 
 
 def generators(n: int) -> list[list[int]]:
@@ -63,6 +63,51 @@ def symmetric_law(mechanism: AnyMechanism, n: int, deadline: float | None = None
     return True
 
 
+def solve_equalities(constraints: Any, logvars: dict) -> dict[Any, Any] | None:
+    """The equalities among ``constraints`` (``(d, {0})``), solved one variable at a time (a gap before L):
+    ``{variable: affine expression}``; ``{"empty": True}`` when one no point satisfies; None when one is not
+    affine (nothing can be said)."""
+    import sympy
+
+    names = list(logvars.values())
+    solved: dict[Any, Any] = {}
+    for d, allowed in constraints:
+        if allowed != frozenset({0}):
+            continue
+        e = sympy.expand(sympy.sympify(d).xreplace(solved))
+        aff = affine(e, names)
+        if aff is None:
+            return None
+        c0, cs = aff
+        pick = next((v for v, c in zip(names, cs) if c != 0 and v != logvars["L"]), None)
+        if pick is None:
+            pick = next((v for v, c in zip(names, cs) if c != 0), None)
+        if pick is None:
+            if c0 != 0:
+                return {"empty": True}  # an equality no point satisfies
+            continue
+        c = dict(zip(names, cs))[pick]
+        value = sympy.expand(pick - e / c)
+        solved = {v: sympy.expand(x.xreplace({pick: value})) for v, x in solved.items()}
+        solved[pick] = value
+    return solved
+
+
+def region_empty(constraints: Any, solved: dict, logvars: dict) -> bool:
+    """Whether interval arithmetic shows that no point of the chart (``G_a <= 0``) satisfies ``constraints``
+    once the equalities ``solved`` are substituted (True is a proof; False says nothing)."""
+    import sympy
+
+    names = list(logvars.values())
+    inf = float("inf")
+    box = {v: ext_interval(-inf, 0 if str(v).startswith("G") else inf) for v in names}
+    for d, allowed in constraints:
+        e = sympy.expand(sympy.sympify(d).xreplace(solved))
+        if not (allowed & possible_signs(e, names, box)):
+            return True
+    return False
+
+
 def paths_agree(a: Path, b: Path, perm: list[int], logvars: dict, algvars: dict, n: int) -> bool:
     """Whether paths ``a`` (at q) and ``b`` (at the permuted q, or another law's path on the same chart) give
     the same law where both are taken: output ``perm[i]`` of ``a`` against output ``i`` of ``b``, as exact
@@ -74,35 +119,14 @@ def paths_agree(a: Path, b: Path, perm: list[int], logvars: dict, algvars: dict,
         return True  # no point takes both paths
     names = list(logvars.values())
     alg = {logvars[k]: algvars[k] for k in logvars}
-    # the pair's equalities, solved one variable at a time (a gap before L)
-    solved: dict[Any, Any] = {}
-    for d, allowed in [*a.constraints, *b.constraints]:
-        if allowed != frozenset({0}):
-            continue
-        e = sympy.expand(sympy.sympify(d).xreplace(solved))
-        aff = affine(e, names)
-        if aff is None:
-            return False
-        c0, cs = aff
-        pick = next((v for v, c in zip(names, cs) if c != 0 and v != logvars["L"]), None)
-        if pick is None:
-            pick = next((v for v, c in zip(names, cs) if c != 0), None)
-        if pick is None:
-            if c0 != 0:
-                return True  # an equality no point satisfies
-            continue
-        c = dict(zip(names, cs))[pick]
-        value = sympy.expand(pick - e / c)
-        solved = {v: sympy.expand(x.xreplace({pick: value})) for v, x in solved.items()}
-        solved[pick] = value
-    # the other outcomes with the equalities substituted, against the chart (G_a <= 0): a sign no point
-    # of the chart allows means no point takes both paths
-    inf = float("inf")
-    box = {v: ext_interval(-inf, 0 if str(v).startswith("G") else inf) for v in names}
-    for d, allowed in [*a.constraints, *b.constraints]:
-        e = sympy.expand(sympy.sympify(d).xreplace(solved))
-        if not (allowed & possible_signs(e, names, box)):
-            return True
+    both = [*a.constraints, *b.constraints]
+    solved = solve_equalities(both, logvars)
+    if solved is None:
+        return False
+    # an equality no point satisfies, or another outcome no point of the chart (G_a <= 0) allows once the
+    # equalities are substituted: no point takes both paths
+    if solved.get("empty") or region_empty(both, solved, logvars):
+        return True
     algsub = {}
     for v, x in solved.items():
         aff = affine(x, names)

@@ -60,14 +60,15 @@ def theorem_proves(mechanism: AnyMechanism, n: int | None, nb: Neighbourhood) ->
     """Whether a theorem proves the claimed ε on ``nb`` for every score vector: a selection theorem (every n),
     or, for a law written by hand, the theorem of the registered law it is proved identical to at the stated
     n (:mod:`.law_identity`; its result is cached for the bracket that follows)."""
+    from . import PROOFS
     from .law_identity import LawIdentity
     from .selection_theorems import theorem_proof
 
     size = n or mechanism_size(mechanism) or 3
     proof = theorem_proof(mechanism, size, nb)
-    if proof is None and n is not None:
-        unit = LawIdentity()
-        proof = unit.prove(mechanism, n, nb) if unit.supports(mechanism, n, nb) else None
+    for unit in PROOFS:  # the law-identity unit as the proof list holds it (the bracket then reads the same one)
+        if proof is None and n is not None and isinstance(unit, LawIdentity) and unit.supports(mechanism, n, nb):
+            proof = unit.prove(mechanism, n, nb)
     return proof is not None and Real.of(proof.upper) <= Real.of(mechanism.epsilon)
 
 
