@@ -83,21 +83,19 @@ def test_hand_grr_at_n6_is_private_with_level_epsilon():
     assert v.bracket.upper.method == "law identity + theorem" and 1 - 1e-9 <= v.bracket.lower_float <= 1
 
 
-def _pf_variant(tweak):
-    """PF at c = 1/2 written as in examples/hand_written_selection.py, with ``tweak(q, p, ops, r, k, term)``
-    applied to each term (the mutation)."""
+def _pf_variant(tweak, c: str = "1/2"):
+    """PF with exponent scale ``c·ε/Δ`` written as in examples/hand_written_selection.py, with
+    ``tweak(q, p, ops, r, k, term, top)`` applied to each term (the mutation)."""
     def pmf(q, p, ops):
         top = ops.max(q)
-        w = [ops.exp(ops.num("1/2") * p.epsilon * (x - top) / p.sensitivity) for x in q]
+        w = [ops.exp(ops.num(c) * p.epsilon * (x - top) / p.sensitivity) for x in q]
         n = len(q)
         out = []
         for r in range(n):
-            others = [a for a in range(n) if a != r]
             total = ops.from_int(0)
             for k in range(n):
-                weight = ops.num(f"{factorial(k) * factorial(n - 1 - k)}/{factorial(n)}")
-                for s in combinations(others, k):
-                    term = weight
+                for s in combinations([a for a in range(n) if a != r], k):
+                    term = ops.num(f"{factorial(k) * factorial(n - 1 - k)}/{factorial(n)}")
                     for a in s:
                         term = term * (1 - w[a])
                     total = total + tweak(q, p, ops, r, k, term, top)
@@ -168,24 +166,8 @@ def test_hand_pf_at_n5_is_private_with_its_exact_level(name, level):
 
 
 def _pf_at(c: str, bump: str = "1"):
-    """PF with exponent scale ``c`` (a rational string), the k = 1 terms of output 0 scaled by ``bump``."""
-    def pmf(q, p, ops):
-        top = ops.max(q)
-        w = [ops.exp(ops.num(c) * (x - top)) for x in q]
-        n = len(q)
-        out = []
-        for r in range(n):
-            total = ops.from_int(0)
-            for k in range(n):
-                weight = ops.num(f"{factorial(k) * factorial(n - 1 - k)}/{factorial(n)}")
-                for s in combinations([a for a in range(n) if a != r], k):
-                    term = weight * (ops.num(bump) if (r == 0 and k == 1) else 1)
-                    for a in s:
-                        term = term * (1 - w[a])
-                    total = total + term
-            out.append(w[r] * total)
-        return out
-    return dpexact.define_mechanism("pf-at", pmf, epsilon=1, properties=_PROPS)
+    """PF with exponent scale ``c`` (ε = Δ = 1), the k = 1 terms of output 0 scaled by ``bump``."""
+    return _pf_variant(lambda q, p, ops, r, k, t, top: t * ops.num(bump) if (r == 0 and k == 1) else t, c)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
