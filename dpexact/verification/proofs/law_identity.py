@@ -281,8 +281,7 @@ class LawIdentity:
         if not self.supports(mechanism, n, relation):
             return None
         assert isinstance(n, int) and isinstance(relation, (LInfBox, MonotoneBox))  # what supports() checked
-        t0 = time.process_time()
-        found = _identified(mechanism, n, t0 + self.seconds)
+        found, seconds = _identified(mechanism, n, self.seconds)
         if found is None:
             return None
         ref, c, paths = found
@@ -298,21 +297,24 @@ class LawIdentity:
                              "scores": "R^n", "law": f"{ref.name}, {ref.parameter} = {c} (proved identical at n = {n})"},
                      details={"unit": self.name, "tight": proof.details.get("tight"), "reference": ref.name,
                               "parameter": f"{ref.parameter} = {c}", "paths": paths,
-                              "cpu_seconds": round(time.process_time() - t0, 3)})
+                              "cpu_seconds": round(seconds, 3)})
 
 
-#: the last identities: (id(mechanism), n) -> (mechanism, result); a claim asks once per bracket and once more
-#: for the level search's target
+#: the last identities: (id(mechanism), n) -> (mechanism, result, CPU seconds it took); a claim asks before its
+#: scope search and again for its bracket
 _CACHE: dict = {}
 
 
-def _identified(mechanism: AnyMechanism, n: int, deadline: float) -> tuple[Reference, Fraction, int] | None:
+def _identified(mechanism: AnyMechanism, n: int, seconds: float) -> tuple[tuple[Reference, Fraction, int] | None, float]:
+    """:func:`identified_law` within ``seconds`` of CPU, once per mechanism and n: ``(result, CPU seconds spent)``."""
     key = (id(mechanism), n)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is mechanism:
-        return hit[1]
-    out = identified_law(mechanism, n, deadline)
+        return hit[1], hit[2]
+    t0 = time.process_time()
+    out = identified_law(mechanism, n, t0 + seconds)
+    spent = time.process_time() - t0
     if len(_CACHE) > 32:
         _CACHE.clear()
-    _CACHE[key] = (mechanism, out)
-    return out
+    _CACHE[key] = (mechanism, out, spent)
+    return out, spent
