@@ -13,6 +13,8 @@ import pytest
 
 from dpexact.accounting import grid_measure as gm
 from dpexact.accounting.accountant import Accountant
+from dataclasses import replace
+
 from dpexact.accounting.grid_measure import GridMeasure, delta_upper, normalise
 
 H, THETA = 2.0**-4, 1.0
@@ -91,6 +93,51 @@ def test_left_fold_moves_tiny_entries_up():
     meas = GridMeasure(H, 1.0, j0, 0.0, v / v.max(), 0, True, 0.0, 0.0)
     cut = normalise(meas, 1e-3)
     assert cut.j0 == 0 and cut.dropped == 0 and cut.tail == 0
+
+
+def _left_heavy() -> tuple[GridMeasure, list[tuple[float, float]]]:
+    """An upper measure whose left end holds entries at an FFT-noise-like level (1e-9 of the top, far above
+    2^-60): cut by a floor, they are moved up onto the first kept point (FOLD_GRID), not removed."""
+    j0 = -40
+    x = (j0 + np.arange(80)) * H
+    m = np.where(x >= -0.5, np.exp(-x * x / 0.5), 0.0)
+    m = m + np.where(x < -0.5, 1e-9, 0.0)
+    v = m * np.exp(THETA * x)
+    scale = math.frexp(float(v.max()))[1]
+    return GridMeasure(H, THETA, j0, 0.0, np.ldexp(v, -scale), scale, True, 0.0, 0.0), list(zip(x.tolist(), m.tolist()))
+
+
+def _point(k: int) -> GridMeasure:
+    """An upper measure: untilted mass >= 1 at k·H (its tilted weight rounded up)."""
+    t = math.exp(THETA * k * H)
+    e = math.frexp(t)[1]
+    return GridMeasure(H, THETA, k, 0.0, np.array([math.ldexp(t, -e) * (1 + 1e-14)]), e, True, 0.0, 0.0)
+
+
+def _moved_up_product(shift: float) -> tuple[GridMeasure, list[tuple[float, float]]]:
+    meas, atoms = _left_heavy()
+    cut = normalise(meas, 1e-6)
+    k = round(shift / H)
+    return gm.convolve(cut, _point(k)), [(a + k * H, b) for a, b in atoms]
+
+
+@pytest.mark.parametrize("shift", [0.0, 1.0, 2.0, 2.5])
+def test_left_cut_at_noise_level_is_moved_up_and_bounds(shift):
+    """The noise-level left cut is moved up (nothing removed), and the product with a point mass at ``shift``
+    (moving the cut entries across ε) still bounds the exact δ (mpmath) at every ε."""
+    meas, _ = _left_heavy()
+    cut = normalise(meas, 1e-6)
+    assert cut.j0 > meas.j0 and cut.dropped == 0
+    prod, moved = _moved_up_product(shift)
+    for eps in (0.0, 0.5, 1.0, 1.5, 2.0):
+        assert delta_upper(prod, eps) >= _exact(moved, eps)
+
+
+def test_left_cut_mutation_losing_the_moved_mass_breaks_the_bound(monkeypatch):
+    """Mutation: a fold that loses the cut entries' mass stops bounding δ once the product moves them above ε."""
+    monkeypatch.setattr(gm, "_fold", lambda left, gain: 0.0)
+    prod, moved = _moved_up_product(2.5)
+    assert any(delta_upper(prod, e) < _exact(moved, e) for e in (0.5, 1.0, 1.5))
 
 
 def test_fold_weight_is_the_gained_tilt():
