@@ -29,7 +29,7 @@ def _scripted_passes(table: dict[float, tuple[float, float]], monkeypatch: pytes
     step): a constructed case whose finer passes are worse on one end."""
     ev = event_from_dict({"kind": "gaussian", "sigma": "1", "poisson": "1/100", "count": 10})
     steps = iter([2.0**-11, 2.0**-12, 2.0**-13, 2.0**-14, 2.0**-15, 2.0**-16])
-    monkeypatch.setattr(ga, "_next_step", lambda h, spent, costs, left, growth=None: next(steps))
+    monkeypatch.setattr(ga, "_next_step", lambda h, spent, costs, left, growth=None, need=0.0: next(steps))
     monkeypatch.setattr(ga, "PASS_SAFETY", 0.0)  # every pass fits: the table decides
 
     def width(p):
@@ -246,3 +246,13 @@ def test_square_mutation_conjugate_transform_is_caught(monkeypatch: pytest.Monke
     bad = gm.convolve(x, x)
     assert len(calls) == 1
     assert bad.v.shape != good.v.shape or not np.allclose(bad.v, good.v, rtol=1e-6, atol=0)
+
+
+def test_next_step_stops_at_the_step_the_tolerance_needs() -> None:
+    """With a budget for h/16, the step stops at the coarsest power of two at or below ``need`` (the step predicted to
+    meet the tolerance); without ``need`` it goes to h/16. A float choice: any step is a proved pass."""
+    h = 2.0**-10
+    costs = [(2.0**-9, 0.05), (h, 0.1)]  # ~b/h: a halving doubles the cost
+    assert ga._next_step(h, 0.1, costs, 100.0) == h / 16
+    assert ga._next_step(h, 0.1, costs, 100.0, need=h / 3) == h / 4
+    assert ga._next_step(h, 0.1, costs, 100.0, need=h) == h / 2  # at least one halving
