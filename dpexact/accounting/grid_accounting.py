@@ -44,6 +44,10 @@ H_START = 2.0**-10
 H_MIN = 2.0**-24
 #: largest tilt (beyond it the saddle point sits further than any δ >= 1e-300 needs)
 THETA_MAX = 100.0
+#: the same for a direction whose losses are bounded above (a subsampled law's add direction, L <= −log(1 − q)): its
+#: windows stay bounded at any tilt, and its δ lives at the top of a narrow range (measured: σ = 2, q = 1/1000,
+#: T = 100, δ = 1e-18, add: ε in [0.029, 0.43] at θ = 25, h = 2^-14, the right cut's FFT noise deciding)
+THETA_BOUNDED = 2000.0
 #: compose a subsampled Gaussian by the bulk/tail split (:mod:`.split_composition`); False: one grid for all
 SPLIT = True
 #: leave a direction out of the later passes once its interval lies below another's (:func:`_settle`)
@@ -65,6 +69,11 @@ def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tu
             for d in directions:
                 out[d].append((laws[d], e.count))
     return out
+
+
+def _bounded(items: list) -> bool:
+    """Every law of the direction is continuous with its losses bounded above (atom laws keep THETA_MAX)."""
+    return all(law.continuous and math.isfinite(float(law.loss_range()[1])) for law, _ in items)
 
 
 def _splittable(laws: dict[str, list]) -> bool:
@@ -253,11 +262,12 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     # θ by a trust region: K(θ) read from laws discretised at θ₀ is reliable near θ₀ only (their
     # windows were cut for θ₀), so each coarse pass may move θ within [θ₀/4, 4θ₀ + 2]
     theta = {d: 0.0 for d in directions}
+    cap = {d: THETA_BOUNDED if _bounded(laws[d]) else THETA_MAX for d in directions}
     for _ in range(6):
         tc = time.process_time()
         p = _Pass(laws, H_COARSE, theta, cache)
         coarse_cpu = time.process_time() - tc
-        new = {d: theta[d] / 2 if p.bad[d] else min(theta_of(p, d, theta[d] / 4, 4 * theta[d] + 2), THETA_MAX)
+        new = {d: theta[d] / 2 if p.bad[d] else min(theta_of(p, d, theta[d] / 4, 4 * theta[d] + 2), cap[d])
                for d in directions}
         if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in directions):
             break

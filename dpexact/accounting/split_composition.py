@@ -269,7 +269,11 @@ class SplitTerms:
             cf = float(c)
             if cf < c:
                 cf = math.nextafter(cf, math.inf)
-            s += cf * delta_upper(t, eps)
+            if isinstance(t, GridMeasure):
+                s += cf * delta_upper(t, eps)
+            else:  # a term too small to matter next to the sum so far keeps its crude bound (A's mass)
+                c0 = cf * t.crude()
+                s += c0 if c0 <= s * CRUDE_REL else cf * t.up(eps)
         return math.nextafter((s + self.rest) * (1 + (len(self.upper_terms) + 4) * U), math.inf)
 
     def lo(self, eps: float) -> float:
@@ -281,11 +285,14 @@ class SplitTerms:
             cf = float(c)
             if cf > c:
                 cf = math.nextafter(cf, 0.0)
-            s += cf * delta_lower(t, eps)
+            if isinstance(t, GridMeasure):
+                s += cf * delta_lower(t, eps)
+            elif cf * t.crude() > s * CRUDE_REL:  # else its lower bound 0 is kept
+                s += cf * t.lo(eps)
         return max(0.0, s * (1 - (len(self.lower_terms) + 4) * U))
 
     def measures(self) -> list[GridMeasure]:
-        return self.upper_terms
+        return [t for t in self.upper_terms if isinstance(t, GridMeasure)]
 
 
 def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
@@ -299,10 +306,13 @@ def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
 
 
 def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
-                zero: tuple[GridMeasure, GridMeasure] | None = None, ends: str = "both") -> SplitTerms:
+                zero: tuple[GridMeasure, GridMeasure] | None = None, ends: str = "both",
+                ladder: list[tuple[GridMeasure, GridMeasure]] | None = None) -> SplitTerms:
     """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``.
     ``zero``: the bulk's (upper, lower) ends at another tilt for the term k = 0 (each term of (1) is a measure of its
-    own, so each may be tilted at its own saddle point: the bulk alone reaches ε with a larger tilt than the tail)."""
+    own, so each may be tilted at its own saddle point: the bulk alone reaches ε with a larger tilt than the tail).
+    ``ladder``: the bulk's ends at several tilts; the terms k >= 1 are then bounded by shifted evaluation
+    (:mod:`.shifted_terms`) on the bulk's powers at those tilts instead of one product on the coarse grid."""
     # the terms k >= K of (1) for the true parts are at most C(T, k)·P′(bulk)^{T−k}·P′(tail)^k: P′(bulk) <= 1, and the
     # tail's upper end keeps the tail's mass (connect-the-dots keeps each cell's P′-mass, rounded up)
     a = raw_total(parts.tail_upper)
@@ -311,6 +321,8 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
     while K < min(K_MAX, count) and binomial_rest(count, K, a, b) > eta:
         K += 1
     rest = binomial_rest(count, K, a, b)
+    if ladder is not None:
+        return _shifted_split(parts, plan, count, K, rest, zero, ends, ladder)
     ups, los = [], []
     for B, A, out, upper in ((parts.bulk_upper, parts.tail_upper, ups, True),
                              (parts.bulk_lower, parts.tail_lower, los, False)):
@@ -331,6 +343,34 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
             if k >= ENTRY_FROM:  # the last product with per-entry errors (grid_measure.convolve)
                 f1, f2 = to_entries(f1), to_entries(f2)
             out.append(convolve(f1, f2, l2=k < ENTRY_FROM))
+    return SplitTerms(count, ups, los, rest, K, plan.cells, plan.m)
+
+
+def _shifted_split(parts: SplitParts, plan: SplitPlan, count: int, K: int, rest: float,
+                   zero: tuple[GridMeasure, GridMeasure] | None, ends: str,
+                   ladder: list[tuple[GridMeasure, GridMeasure]]) -> SplitTerms:
+    """:func:`split_terms` with the terms k >= 1 as :class:`.shifted_terms.ShiftedTerm`: C(T, k)·Σ_y A^{∗k}({y})·
+    δ_{T−k}(ε − y), the bulk's (T − k)-fold powers at every tilt of the ladder, A^{∗k} with its ℓ2 error."""
+    from .shifted_terms import ShiftedTerm
+
+    want_up, want_lo = ends in ("both", "upper"), ends in ("both", "lower")
+    chains_up = [_chain(bu, count - 1, K - 1) for bu, _ in ladder] if want_up and K > 1 else []
+    chains_lo = [_chain(bl, count - 1, K - 1) for _, bl in ladder] if want_lo and K > 1 else []
+    z_up, z_lo = zero if zero is not None else (parts.bulk_upper, parts.bulk_lower)
+    ups = [power(z_up, count)] if want_up else []
+    los = [power(z_lo, count)] if want_lo else []
+    Au = Al = None
+    for k in range(1, K):
+        if want_up:
+            Au = parts.tail_upper if Au is None else convolve(Au, parts.tail_upper)
+        if want_lo:
+            Al = parts.tail_lower if Al is None else convolve(Al, parts.tail_lower)
+        term = ShiftedTerm([c[k - 1] for c in chains_up], [c[k - 1] for c in chains_lo],
+                           Au if want_up else None, Al if want_lo else None)
+        if want_up:
+            ups.append(term)
+        if want_lo:
+            los.append(term)
     return SplitTerms(count, ups, los, rest, K, plan.cells, plan.m)
 
 
@@ -374,6 +414,16 @@ H_PROBE = 2.0**-10
 #: the largest tilt of the terms with a tail factor (as :data:`.grid_accounting.THETA_MAX`), and of the bulk alone
 THETA_MAX = 100.0
 THETA_BULK = 2000.0
+#: the terms k >= 1 by shifted evaluation on a ladder of the bulk's tilts (:mod:`.shifted_terms`); False: one
+#: product each on the coarse grid
+SHIFTED = True
+#: ... when the product's saddle point is at least this (at THETA_MAX: the product cannot tilt far enough, measured on
+#: σ = 2, q = 1/1000; below it the products are as tight and ~10× cheaper to evaluate: σ = 0.8 and 1, q = 1/1000)
+SHIFTED_FROM = 0.99 * THETA_MAX
+#: a shifted term whose crude bound C(T, k)·(A^{∗k}'s mass) is below this fraction of the terms before it keeps that
+#: bound (upper end) or 0 (lower end) unevaluated: the bisections of ε(δ) evaluate every term tens of times
+CRUDE_REL = 1e-10
+
 #: the tail's window also reaches the scanned tilted mass while the tilted tail peaks at L₀ ≈ θμ² <= TAIL_SCAN_PEAK
 #: (measured on the DP-SGD rows: better there, e.g. σ = 0.5, q = 1/1000, T = 1000, δ = 1e-10 width 1.3e-3 → 4.6e-4;
 #: beyond, the composed terms' tilted mass sits at that far peak and the losses near ε are cut: σ = 2, q = 1/1000,
@@ -419,6 +469,24 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
 
     # the same cut and window (the parts must partition one pair's outputs), the bulk at its own tilt
     zero = discretise_gauss(law, h, t0, plan.bulk, outside=(True, False), ends=ends)
-    terms = split_terms(parts, plan, count, eta, zero, ends=ends)
+    ladder = None
+    if SHIFTED and t1 >= SHIFTED_FROM:
+        from .shifted_terms import retilt, tilt_ladder
+
+        # the top tilt: the bulk's (T − 1)-fold power's saddle point at the largest t = ε − y, y >= c (the cut)
+        top = saddle([(pp.bulk_upper, count - 1)], eps_hint - plan.cut * plan.m * h, lo, THETA_BULK)
+        ladder = []
+        for t in tilt_ladder(t1, top):
+            # the bulk's window is its support whatever the tilt: its ends re-tilted when they can be (no removed part),
+            # from whichever discretisation (at t1 or t0) is nearer in log θ — the fitted lower end is fitted for its
+            # own tilt's weights (measured σ = 0.8, q = 1/1000, T = 100, δ = 1e-18: the term k = 1's lower end 4 % short
+            # re-tilted from t0 = 79, exact from t1 = 7.2)
+            src = (parts.bulk_upper, parts.bulk_lower) if abs(math.log((t + 1e-9) / (t1 + 1e-9))) <= abs(
+                math.log((t + 1e-9) / (t0 + 1e-9))) else zero
+            pair = tuple(retilt(z, t) if z is not None else None for z in src)
+            if any(z is not None and q is None for z, q in zip(src, pair)):
+                pair = discretise_gauss(law, h, t, plan.bulk, outside=(True, False), ends=ends)
+            ladder.append(pair)
+    terms = split_terms(parts, plan, count, eta, zero, ends=ends, ladder=ladder)
     terms.thetas = (t0, t1)
     return terms

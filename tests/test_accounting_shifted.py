@@ -1,0 +1,137 @@
+"""The split composition's terms by shifted evaluation (:mod:`dpexact.accounting.shifted_terms`): the profile
+bounds against exact sums (mpmath), re-tilting against the measure it re-tilts, the whole route against nested
+quadrature of two subsampled Gaussian steps and against the product route on a DP-SGD row — and by mutation."""
+
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+
+from dpexact.accounting import grid_measure as gm
+from dpexact.accounting import shifted_terms as st
+from dpexact.accounting import split_composition as sc
+from dpexact.accounting.accountant import Accountant
+from dpexact.accounting.grid_measure import GridMeasure
+from subsampled_reference import two_step_remove as _two_step_remove
+
+H, THETA = 2.0**-6, 3.0
+
+
+def _measure(upper: bool, seed: int = 1) -> tuple[GridMeasure, list[tuple[float, float]]]:
+    """A tilted grid measure with a bumpy shape on [-1, 1.5]; its (location, untilted mass) atoms."""
+    rng = np.random.default_rng(seed)
+    j0 = -64
+    x = (j0 + np.arange(160)) * H
+    m = np.exp(-((x - 0.2) ** 2) / 0.2) * rng.uniform(0.5, 1.5, len(x))
+    m = 0.9 * m / m.sum()  # a sub-probability, as every part of a composed law (the profiles clip at 1)
+    v = m * np.exp(THETA * x)
+    scale = math.frexp(float(v.max()))[1]
+    return GridMeasure(H, THETA, j0, 0.0, np.ldexp(v, -scale), scale, upper, 0.0, 0.0), list(zip(x.tolist(), m.tolist()))
+
+
+def _exact(atoms, t: float) -> mpmath.mpf:
+    mpmath.mp.dps = 40
+    tt = mpmath.mpf(t)
+    return mpmath.fsum(mpmath.mpf(b) * (1 - mpmath.exp(tt - mpmath.mpf(a))) for a, b in atoms if a > t)
+
+
+T_GRID = np.array([-3.0, -1.0, -0.3, 0.0, 0.13, 0.4, 0.77, 1.2, 1.49, 2.0])
+
+
+def test_profile_brackets_the_exact_sum():
+    up, atoms = _measure(True)
+    lo, _ = _measure(False)
+    U, L = st.Profile(up).upper(T_GRID), st.Profile(lo).lower(T_GRID)
+    for t, u, l in zip(T_GRID, U, L):
+        want = _exact(atoms, float(t))
+        assert l <= want <= u
+        assert u - l <= 1e-12 * max(float(want), 1e-300) + 1e-300
+
+
+def test_profile_with_l2_error_bounds_every_measure_in_the_ball():
+    """err > 0: the upper profile bounds Σ p f_t for p = v + e, ‖e‖₂ = err (e on the entries above t), and agrees with
+    the per-ε evaluation of grid_measure within the closed form's factor."""
+    up, atoms = _measure(True)
+    err = 1e-6
+    m = GridMeasure(up.h, up.theta, up.j0, up.shift, up.v, up.scale, True, 0.0, 0.0, err=err)
+    prof = st.Profile(m)
+    x = m.locations()
+    for t in T_GRID:
+        w = np.where(x > t, 2.0**m.scale * np.exp(-THETA * x) * -np.expm1(t - x), 0.0)
+        nw = float(np.linalg.norm(w))
+        e = err * w / nw if nw > 0 else 0 * w  # the worst direction
+        worst = float(_exact(atoms, float(t))) + float(np.dot(e, w))
+        u = float(prof.upper(np.array([t]))[0])
+        assert u >= worst
+        if t <= 1.2:  # past the last entry the closed form keeps its (valid) value at the span's end
+            assert u <= 4 * gm.delta_upper(m, float(t))
+
+
+def test_retilt_keeps_the_measure_outward():
+    """Re-tilted entries carry at least (upper) / at most (lower) the untilted masses they had (mpmath)."""
+    mpmath.mp.dps = 40
+    for upper in (True, False):
+        m, _ = _measure(upper)
+        r = st.retilt(m, 40.0)
+        assert r is not None and r.theta == 40.0
+        for i in range(0, len(r.v), 7):
+            j = r.j0 + i
+            k = j - m.j0
+            if not 0 <= k < len(m.v) or m.v[k] == 0:
+                continue
+            xj = mpmath.mpf(j * H)
+            old = mpmath.mpf(m.v[k]) * mpmath.mpf(2) ** m.scale * mpmath.exp(-THETA * xj)
+            new = mpmath.mpf(r.v[i]) * mpmath.mpf(2) ** r.scale * mpmath.exp(-40 * xj)
+            assert (new >= old) if upper else (new <= old)
+    removed = GridMeasure(H, THETA, 0, 0.0, np.ones(3), 0, True, dropped=1e-3, dropped_raw=1e-3)
+    assert st.retilt(removed, 1.0) is None  # a removed part's tilted mass cannot be re-tilted
+
+
+def test_tilt_ladder_spans_product_to_top():
+    lad = st.tilt_ladder(7.0, 900.0)
+    assert lad[0] == pytest.approx(7.0, rel=1e-4) and max(lad) == pytest.approx(900.0, rel=1e-4)
+    assert len(lad) <= st.LADDER + 2 and lad == sorted(lad)
+    assert st.tilt_ladder(50.0, 20.0) == [50.0]
+
+
+@pytest.fixture
+def forced_shifted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sc, "SHIFTED", True)
+    monkeypatch.setattr(sc, "SHIFTED_FROM", 0.0)
+
+
+def _two_steps(eps: str, tol: float = 1e-4):
+    acc = Accountant([{"kind": "gaussian", "sigma": "1/2", "poisson": "1/1000", "count": 2}], direction="remove",
+                     max_seconds=60)
+    return acc.delta_for_epsilon(eps, tol)
+
+
+def test_shifted_route_contains_the_quadrature_value(forced_shifted):
+    want = _two_step_remove(mpmath.mpf(2), mpmath.mpf(1) / 1000, mpmath.mpf("0.5"))
+    r = _two_steps("0.5")
+    assert r.lower <= want <= r.upper
+    assert r.upper - r.lower <= 1e-3 * r.upper
+
+
+def test_shifted_route_mutation_evaluating_too_far_right_is_caught(forced_shifted, monkeypatch):
+    """Mutation: U read at t + 0.05 (a smaller δ_n than at t) stops bounding δ: the quadrature value leaves."""
+    real = st.Profile.upper
+    monkeypatch.setattr(st.Profile, "upper", lambda self, t: real(self, t + 0.05))
+    want = _two_step_remove(mpmath.mpf(2), mpmath.mpf(1) / 1000, mpmath.mpf("0.5"))
+    r = _two_steps("0.5")
+    assert r.upper < want
+
+
+def test_dp_sgd_row_shifted_narrows_and_agrees_with_products(monkeypatch):
+    """σ = 2, q = 1/1000, T = 100, δ = 1e-18 (remove): the products' tilt is capped at THETA_MAX and their interval
+    stays wide; the shifted route meets 1e-6 and lies inside the products' interval."""
+    spec = [{"kind": "gaussian", "sigma": "2", "poisson": "1/1000", "count": 100}]
+    e1 = Accountant(spec, direction="remove", max_seconds=20).epsilon_for_delta("1e-18", 1e-6)
+    monkeypatch.setattr(sc, "SHIFTED", False)
+    e0 = Accountant(spec, direction="remove", max_seconds=20).epsilon_for_delta("1e-18", 1e-6)
+    assert max(e0.lower, e1.lower) <= min(e0.upper, e1.upper)
+    assert e1.detail["tolerance_met"] and (e1.upper - e1.lower) <= 1e-6 * e1.upper
+    assert (e0.upper - e0.lower) >= 100 * (e1.upper - e1.lower)
