@@ -165,12 +165,12 @@ def test_mutated_cell_masses_break_the_upper_end(monkeypatch):
     win = disc.window(law, h, theta)
     good = dg.discretise_gauss(law, h, theta, win)[0]
     assert delta_upper(good, 0.5) >= want
-    real = dg.log_gauss_cells
+    real = dg.log_gauss_cells_ratio
 
-    def low(a, b, e):
-        lo, hi, bad = real(a, b, e)
-        return lo + math.log(0.9), hi + math.log(0.9), bad
+    def low(a, b, e, mu):
+        lo, hi, bad, *ratio = real(a, b, e, mu)
+        return (lo + math.log(0.9), hi + math.log(0.9), bad, *ratio)
 
-    monkeypatch.setattr(dg, "log_gauss_cells", low)
+    monkeypatch.setattr(dg, "log_gauss_cells_ratio", low)
     bad_m = dg.discretise_gauss(law, h, theta, win)[0]
     assert delta_upper(bad_m, 0.5) < want

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context
 from ..numbers.dot import dot_unthreaded
-from .gauss_cells import U, log_gauss_cells, log_gauss_ratio
+from .gauss_cells import U, log_gauss_cells_ratio
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LossLaw
 
@@ -103,17 +103,16 @@ def _y_of_loss(l: np.ndarray, mu: float, r: float) -> tuple[np.ndarray, np.ndarr
 def _log_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float, arb_pts: Any) -> tuple[np.ndarray, ...]:
     """(P′lo, P′hi, Q′lo, Q′hi, λ, e_λ): log bounds of the direction's masses on the loss cells
     (pts[i], pts[i+1]], and the cell's loss λ = log(P′/Q′) within ±e_λ (from the likelihood ratio ρ of the
-    base cell, whose errors largely cancel: :func:`.gauss_cells.log_gauss_ratio`)."""
+    base cell, whose errors largely cancel: :func:`.gauss_cells.log_gauss_cells_ratio`)."""
     remove = law.direction == "remove"
     y, ey = _y_of_loss(pts if remove else -pts, mu, r)
     a, b = (y[:-1], y[1:]) if remove else (y[1:], y[:-1])
     e = (ey[:-1] + ey[1:])
     with np.errstate(invalid="ignore", over="ignore"):
-        qlo, qhi, bq = log_gauss_cells(a, b, e)
+        qlo, qhi, bq, lr, elr, br = log_gauss_cells_ratio(a, b, e, mu)
         # a cell declined at MAX_REL whose bound is still within CELL_MAX_REL keeps it (gauss_cells docstring)
         bq = bq & ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(qlo) & np.isfinite(qhi) & (b > a)
                     & (qhi - qlo <= 2.2 * CELL_MAX_REL))
-        lr, elr, br = log_gauss_ratio(a, b, e, mu)
         # P-mass of the base cell = Q-mass × ρ (exactly), so its log bounds add the two errors
         f = 2 * U * (np.abs(qlo) + np.abs(lr))
         plo, phi = qlo + lr - elr - f, qhi + lr + elr + f
