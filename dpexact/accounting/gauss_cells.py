@@ -61,7 +61,8 @@ def _hbar(x: np.ndarray, coeffs: np.ndarray) -> np.ndarray:
     """H̄(x) for x >= 0 (non-negative terms: Horner rounding <= (1 + 2u)^{2n}; we multiply by 1 + 1e-12)."""
     out = np.zeros_like(x)
     for c in coeffs[::-1]:
-        out = out * x + c
+        out *= x
+        out += c
     return out * (1 + 1e-12)
 
 
@@ -84,19 +85,29 @@ def _rule(a: np.ndarray, b: np.ndarray, mu: float | None) -> tuple[np.ndarray, .
     t, w, _, _, _ = gl_rule()
     c = (a + b) * 0.5
     r = (b - a) * 0.5
-    # the rule on [c − r, c + r] (c, r rounded: their cell differs from [a, b] by <= u(|a| + |b|) at each end)
-    x = c + r * t[:, None]
-    s = -0.5 * x * x
+    # the rule on [c − r, c + r] (c, r rounded: their cell differs from [a, b] by <= u(|a| + |b|) at each end);
+    # the (m, cells) arrays are updated in place (each operation rounds as c + r·t, −0.5·x·x, w·e^{s − top} do)
+    x = r * t[:, None]
+    x += c
+    s = -0.5 * x
+    s *= x
     top = s.max(axis=0)
-    om = w[:, None] * np.exp(s - top)
+    s -= top
+    om = np.exp(s, out=s)
+    om *= w[:, None]
     S = _node_sum(om)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         logI = np.log(r) + top + np.log(S) - 0.5 * math.log(2 * math.pi)
         if mu is None:
             return r, top, logI, None
-        ell = mu * x - 0.5 * mu * mu
+        ell = x
+        ell *= mu
+        ell -= 0.5 * mu * mu
         ltop = ell.max(axis=0)
-        num = _node_sum(om * np.exp(ell - ltop))
+        ell -= ltop
+        v = np.exp(ell, out=ell)
+        v *= om
+        num = _node_sum(v)
         lr = ltop + np.log(num / S)
     return r, top, logI, lr
 
