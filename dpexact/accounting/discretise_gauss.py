@@ -169,7 +169,7 @@ def _estimate_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float) -> tuple
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         lq, lr = estimate_gauss_cells_ratio(a, b, mu)
         w = b - a
-        far = ~(w * (np.maximum(np.abs(a), np.abs(b)) + w) <= 1.0) & (w > 0)  # NaN ends too
+        far = ~(w * (np.maximum(np.abs(a), np.abs(b)) + w) <= 1.0) & (w > 0)  # an infinite end too
         if np.any(far):
             aa, bb = a[far], b[far]
             lq[far] = _log_cell_float(aa, bb)
@@ -306,7 +306,9 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     larger shortfall (g − λ plus its error bound) of its two cells, which lifts each λ_k just above g_k. An end cell
     (an outer boundary with no effect) keeps its residual; the grid shift s is then re-aimed at it once
     (:func:`_edge_shift`). So the losses move by about the residual instead of O(h) (measured on a q = 1/1000 bulk:
-    ~1e-5·h to 1e-3·h, against 3e-3·h to 3e-2·h with the averaged step alone).
+    ~1e-5·h to 1e-3·h, against 3e-3·h to 3e-2·h with the averaged step alone). The steps and the chain solve read
+    float estimates of the cells (:func:`_estimate_cells`); the margins and the placement read the certified masses
+    and λ ± e_λ (:func:`_log_cells`): a loss goes to g_k only if its certified lower bound is at or above g_k.
 
     ``clip``: the outer boundaries are kept within the window [j_lo·h, (j_lo + n)·h] (a part of a split law must
     not reach into the neighbouring part's outputs); the cells are then a partition of the window's outputs."""
