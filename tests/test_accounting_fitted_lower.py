@@ -1,6 +1,7 @@
-"""The fitted lower end's chain solve and end-cell shift (dpexact/accounting/discretise_gauss.py) and the settling of
-a direction below the max (dpexact/accounting/grid_accounting.py): soundness against mpmath quadrature, the measured
-tightness they bring, and mutations that the checks catch."""
+"""The fitted lower end's chain solve and end-cell shift (dpexact/accounting/discretise_gauss.py), its float
+estimates against its certified placement, and the settling of a direction below the max
+(dpexact/accounting/grid_accounting.py): soundness against mpmath quadrature, the measured tightness they bring, and
+mutations that the checks catch."""
 
 from __future__ import annotations
 
@@ -159,3 +160,79 @@ def test_settling_the_wrong_direction_is_caught(monkeypatch):
     monkeypatch.setattr(ga, "_only", real)
     rem = _eps("remove")
     assert both.upper < rem.lower
+
+
+# -- float estimates for the fit, certified cells for the placement ---------------------------------------------
+
+
+def _mp_cell_loss(mu: float, r: float, lo: float, hi: float):
+    """λ = log(P′/Q′) of the remove direction's loss cell (lo, hi] by mpmath (40 digits) from the float parameters:
+    y(l) = (log((e^l − 1 + r)/r) + μ²/2)/μ, P′ = rN(μ, 1) + (1 − r)N(0, 1), Q′ = N(0, 1)."""
+    mpmath.mp.dps = 40
+    M, R = mpmath.mpf(mu), mpmath.mpf(r)
+    y = [(mpmath.log((mpmath.exp(mpmath.mpf(x)) - 1 + R) / R) + M * M / 2) / M for x in (lo, hi)]
+    q = mpmath.ncdf(y[1]) - mpmath.ncdf(y[0])
+    p = mpmath.ncdf(y[1] - M) - mpmath.ncdf(y[0] - M)
+    return mpmath.log((R * p + (1 - R) * q) / q)
+
+
+def test_estimates_are_not_bounds_and_the_certified_cells_are():
+    """Bulk cells of a q = 1/1000 step (h = 2^-14): the certified λ ± e_λ holds the mpmath value of every cell, while
+    the float estimate (:func:`_estimate_cells`, what the fit reads) lies above it for some — so a grid point at the
+    estimate would move those losses up: only the certified lower bound may decide the placement."""
+    law = _law("1", "1/1000")
+    _, ll, _, (mu, r) = dg.dominating_laws(law)
+    h = 2.0**-14
+    pts = (np.arange(-15, 16) - 0.5) * h
+    _, lam_est = dg._estimate_cells(ll, pts, mu, r)
+    _, _, _, _, lam, elam = dg._log_cells(ll, pts, mu, r, dg._LazyArb(pts))
+    true = [_mp_cell_loss(mu, r, float(a), float(b)) for a, b in zip(pts[:-1], pts[1:])]
+    assert all(lam[i] - elam[i] <= t <= lam[i] + elam[i] for i, t in enumerate(true))
+    assert sum(lam_est[i] > t for i, t in enumerate(true)) >= 3
+
+
+def _biased(monkeypatch, bias: float) -> None:
+    """The fit's estimates of λ all off by ``bias`` (a broken estimator)."""
+    real = dg._estimate_cells
+
+    def off(law, pts, mu, r):
+        P, lam = real(law, pts, mu, r)
+        return P, lam + bias
+
+    monkeypatch.setattr(dg, "_estimate_cells", off)
+
+
+def _fitted_delta(sigma: str, eps: float) -> tuple[float, float]:
+    """(δ(ε) of the fitted lower end of one step at h = 2^-14, the mpmath quadrature value)."""
+    law = _law(sigma, "1/1000")
+    h, theta = 2.0**-14, 2.0
+    _, lower = dg.discretise_gauss(law, h, theta, disc.window(law, h, theta), ends="lower")
+    return delta_lower(lower, eps), _step_delta(float(sigma), 1e-3, eps, "remove")
+
+
+def test_fitted_lower_end_is_sound_whatever_the_estimates(monkeypatch):
+    """Estimates λ + h/3 steer the boundaries wrong: the end gets looser (the losses move down further), but stays
+    below the quadrature value — the estimates choose the boundaries, the certified cells place the losses."""
+    monkeypatch.setattr(dg, "SHIFTED_SKIP", math.inf)  # the fitted end whatever its cost
+    good, want = _fitted_delta("1", 1e-3)
+    _biased(monkeypatch, 2.0**-14 / 3)
+    got, _ = _fitted_delta("1", 1e-3)
+    assert got <= want
+    assert got < good - 1e-3 * (want - good)  # the estimates are read: the end moved
+
+
+def test_placement_on_the_estimates_is_caught(monkeypatch):
+    """Mutation: the certified cells replaced by the (biased) estimates with e_λ = 0 — the margins and the placement
+    then read the estimates, cells land on grid points above their losses and δ exceeds the quadrature value."""
+    monkeypatch.setattr(dg, "SHIFTED_SKIP", math.inf)
+    _biased(monkeypatch, 2.0**-14 / 3)
+    est = dg._estimate_cells
+
+    def floats(law, pts, mu, r, arb_pts):
+        P, lam = est(law, pts, mu, r)
+        zero = np.where(np.isfinite(lam), 0.0, np.inf)
+        return P, P, P, P, lam, zero
+
+    monkeypatch.setattr(dg, "_log_cells", floats)
+    got, want = _fitted_delta("1", 1e-3)
+    assert got > want

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context
 from ..numbers.dot import dot_unthreaded
-from .gauss_cells import U, log_gauss_cells, log_gauss_ratio
+from .gauss_cells import U, estimate_gauss_cells_ratio, log_gauss_cells_ratio
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LossLaw
 
@@ -103,17 +103,16 @@ def _y_of_loss(l: np.ndarray, mu: float, r: float) -> tuple[np.ndarray, np.ndarr
 def _log_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float, arb_pts: Any) -> tuple[np.ndarray, ...]:
     """(P′lo, P′hi, Q′lo, Q′hi, λ, e_λ): log bounds of the direction's masses on the loss cells
     (pts[i], pts[i+1]], and the cell's loss λ = log(P′/Q′) within ±e_λ (from the likelihood ratio ρ of the
-    base cell, whose errors largely cancel: :func:`.gauss_cells.log_gauss_ratio`)."""
+    base cell, whose errors largely cancel: :func:`.gauss_cells.log_gauss_cells_ratio`)."""
     remove = law.direction == "remove"
     y, ey = _y_of_loss(pts if remove else -pts, mu, r)
     a, b = (y[:-1], y[1:]) if remove else (y[1:], y[:-1])
     e = (ey[:-1] + ey[1:])
     with np.errstate(invalid="ignore", over="ignore"):
-        qlo, qhi, bq = log_gauss_cells(a, b, e)
+        qlo, qhi, bq, lr, elr, br = log_gauss_cells_ratio(a, b, e, mu)
         # a cell declined at MAX_REL whose bound is still within CELL_MAX_REL keeps it (gauss_cells docstring)
         bq = bq & ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(qlo) & np.isfinite(qhi) & (b > a)
                     & (qhi - qlo <= 2.2 * CELL_MAX_REL))
-        lr, elr, br = log_gauss_ratio(a, b, e, mu)
         # P-mass of the base cell = Q-mass × ρ (exactly), so its log bounds add the two errors
         f = 2 * U * (np.abs(qlo) + np.abs(lr))
         plo, phi = qlo + lr - elr - f, qhi + lr + elr + f
@@ -158,6 +157,27 @@ def _arb_log_bounds(x: Any) -> tuple[float, float]:
     llo = math.nextafter(float(lo.log().lower()), -math.inf) if lo > 0 else -math.inf
     lhi = math.nextafter(float(hi.log().upper()), math.inf) if hi > 0 else -math.inf
     return llo, lhi
+
+
+def _estimate_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float) -> tuple[np.ndarray, np.ndarray]:
+    """(log P′, λ) of the direction's loss cells (pts[i], pts[i+1]] in floats — estimates for choosing boundaries,
+    *not bounds*: :func:`_log_cells` without its error terms and without the arb path (cells with an infinite end
+    or wide ones — where the rule may be far off — from scipy's log Φ instead; NaN where a cell has no mass)."""
+    remove = law.direction == "remove"
+    y, _ = _y_of_loss(pts if remove else -pts, mu, r)
+    a, b = (y[:-1], y[1:]) if remove else (y[1:], y[:-1])
+    with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
+        lq, lr = estimate_gauss_cells_ratio(a, b, mu)
+        w = b - a
+        far = ~(w * (np.maximum(np.abs(a), np.abs(b)) + w) <= 1.0) & (w > 0)  # an infinite end too
+        if np.any(far):
+            aa, bb = a[far], b[far]
+            lq[far] = _log_cell_float(aa, bb)
+            lr[far] = _log_cell_float(aa - mu, bb - mu) - lq[far]
+        g = np.logaddexp(math.log(r) + lr, math.log1p(-r)) if r < 1 else lr
+        lp = lq + g if remove else lq
+        lam = np.where(np.isfinite(lp) & np.isfinite(g), g if remove else -g, np.nan)
+    return lp, lam
 
 
 def _exp_scaled(logv: np.ndarray, e: int, upper: bool) -> np.ndarray:
@@ -286,7 +306,9 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     larger shortfall (g − λ plus its error bound) of its two cells, which lifts each λ_k just above g_k. An end cell
     (an outer boundary with no effect) keeps its residual; the grid shift s is then re-aimed at it once
     (:func:`_edge_shift`). So the losses move by about the residual instead of O(h) (measured on a q = 1/1000 bulk:
-    ~1e-5·h to 1e-3·h, against 3e-3·h to 3e-2·h with the averaged step alone).
+    ~1e-5·h to 1e-3·h, against 3e-3·h to 3e-2·h with the averaged step alone). The steps and the chain solve read
+    float estimates of the cells (:func:`_estimate_cells`); the margins and the placement read the certified masses
+    and λ ± e_λ (:func:`_log_cells`): a loss goes to g_k only if its certified lower bound is at or above g_k.
 
     ``clip``: the outer boundaries are kept within the window [j_lo·h, (j_lo + n)·h] (a part of a split law must
     not reach into the neighbouring part's outputs); the cells are then a partition of the window's outputs."""
@@ -295,21 +317,28 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
     b = (j_lo + np.arange(n + 2, dtype=np.float64) - 0.5) * h
 
     def offsets(bb: np.ndarray) -> tuple[np.ndarray, ...]:
+        """(P′ lower bound, λ, its error bound) of the cells: certified."""
         P_lo, _, _, _, lam, elam = _log_cells(law, bb, mu, r, _LazyArb(bb))
         return P_lo, lam, elam
 
+    def estimates(bb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(log P′, λ) in floats, not bounds: enough to move boundaries, at about half the cost."""
+        return _estimate_cells(law, bb, mu, r)
+
     # a near-atom (the subsampled law's lump just above log(1 − r)) cannot be moved by boundaries: the grid
     # is shifted by s ∈ [0, h) (a multiple of h/2^20) so that a grid point sits just below the heaviest cell's λ
+    # (its certified lower bound: the margins cannot lift an atom that falls short)
     with np.errstate(invalid="ignore", over="ignore"):
-        P_lo, lam, elam = offsets(b)
-        wt = np.nan_to_num(P_lo, nan=-np.inf)
+        wt = np.nan_to_num(estimates(b)[0], nan=-np.inf)
         s = 0.0
-        if np.any(np.isfinite(wt)) and np.isfinite(lam[int(np.argmax(wt))]):
+        if np.any(np.isfinite(wt)):
             i = int(np.argmax(wt))
-            off = (lam[i] - 4 * elam[i] - 64 * U * abs(g[i]) - g[i]) % h
-            s = math.floor(off / h * 2.0**20) * h * 2.0**-20
-            if not 0.0 <= s < h:
-                s = 0.0
+            _, lam, elam = offsets(b[i:i + 2])
+            if np.isfinite(lam[0]) and np.isfinite(elam[0]):
+                off = (lam[0] - 4 * elam[0] - 64 * U * abs(g[i]) - g[i]) % h
+                s = math.floor(off / h * 2.0**20) * h * 2.0**-20
+                if not 0.0 <= s < h:
+                    s = 0.0
     g0, b0 = g, b
 
     def step(bb: np.ndarray, beta: np.ndarray) -> np.ndarray:
@@ -326,26 +355,18 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # divide: empty clipped cells (log 0)
             if warm is None:
                 b = b0 + s
-                P_lo, lam, _ = offsets(b)
+                _, lam = estimates(b)
                 b = step(b, lam - g)
             else:
                 b = warm
             for _ in range(FIT_STEPS):  # solve λ_k(b_k, b_{k+1}) = g_k (linearised)
-                P_lo, lam, _ = offsets(b)
-                b = _chain_step(b, g, P_lo, lam, _log_loss_density(law, b, mu, r), theta, h)
+                P, lam = estimates(b)
+                b = _chain_step(b, g, P, lam, _log_loss_density(law, b, mu, r), theta, h)
             solved = b
+            # the margins from certified λ and e_λ: with estimates (e_λ from elsewhere) a cell's lift is off by its
+            # e_λ's error, which moves its loss by as much (measured: ~1e-8 of δ's lower end after T = 1000)
             P_lo, lam, elam = offsets(b)
-            # per-boundary margins: raising b_k raises both neighbours' λ; a cell whose λ is not certainly above its
-            # grid point asks for twice its shortfall (a cell already above asks nothing: raising it is not needed,
-            # and an end cell's residual passed on to its neighbour cost it that much)
-            short = g - lam + elam + 64 * U * np.abs(g)
-            need = np.nan_to_num(2 * np.maximum(short, 0.0), nan=0.0, posinf=0.0)
-            need = np.minimum(need, h / 8)
-            m = np.zeros(n + 2)
-            m[1:-1] = np.maximum(need[:-1], need[1:])
-            m[0], m[-1] = need[0], need[-1]
-            nb = b + m
-            b = nb if np.all(np.diff(nb) > 0) else b
+            b = _lifted(b, g, lam, elam, h)
             if clip:  # the cells cover the window exactly: boundaries past an end collapse onto it (empty cells)
                 b = np.clip(b, ends[0], ends[1])
                 b[0], b[-1] = ends
@@ -385,6 +406,20 @@ def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_l
         if cand[1] < best[1]:
             best = cand
     return best
+
+
+def _lifted(b: np.ndarray, g: np.ndarray, lam: np.ndarray, elam: np.ndarray, h: float) -> np.ndarray:
+    """Boundaries raised by per-boundary margins: raising b_k raises both neighbours' λ; a cell whose λ is not
+    certainly above its grid point asks for twice its shortfall (a cell already above asks nothing: raising it is
+    not needed, and an end cell's residual passed on to its neighbour cost it that much)."""
+    short = g - lam + elam + 64 * U * np.abs(g)
+    need = np.nan_to_num(2 * np.maximum(short, 0.0), nan=0.0, posinf=0.0)
+    need = np.minimum(need, h / 8)
+    m = np.zeros(len(b))
+    m[1:-1] = np.maximum(need[:-1], need[1:])
+    m[0], m[-1] = need[0], need[-1]
+    nb = b + m
+    return nb if np.all(np.diff(nb) > 0) else b
 
 
 def _log_loss_density(law: LossLaw, l: np.ndarray, mu: float, r: float) -> np.ndarray:
