@@ -23,22 +23,21 @@ from typing import Any
 import numpy as np
 
 from ..numbers.real import Real
-from ..cost_limits import CostEstimate, CostLimitError
-from .delta_epsilon import Enclosure
 from . import discretise as discretise_mod
-from .discretise import discretise, window
-from .loss_laws import LossLaw
-from .loss_laws import GaussianBase
+from .delta_epsilon import Enclosure
+from .discretise import discretise
 from .event_laws import loss_laws
 from .events import Event
+from .grid_cost import (
+    budget_check,
+    pass_estimate,
+    split_estimate,
+)
 from .grid_measure import GridMeasure, convolve, delta_lower, delta_upper, power
+from .loss_laws import GaussianBase
 
 __all__ = ["grid_delta", "grid_epsilon"]
 
-#: seconds per grid cell of a discretisation (arb erfc, exp, log per cell; measured ~40 µs here)
-_CELL_SECONDS = 4e-5
-#: the same for the vectorised Gaussian path (:mod:`.discretise_gauss`; measured ~3 µs a cell, both ends)
-_GAUSS_CELL_SECONDS = 4e-6
 H_COARSE = 2.0**-7
 H_START = 2.0**-10
 H_MIN = 2.0**-24
@@ -87,11 +86,6 @@ def _split_planned(items: list, h: float, theta: float) -> bool:
     from .split_composition import plan_split
 
     return plan_split(items[0][0], items[0][1], h, theta, 1e-20) is not None
-
-
-def _window_cells(law: LossLaw, h: float, theta: float) -> int:
-    a, b = window(law, h, theta)
-    return b - a
 
 
 class _Pass:
@@ -192,7 +186,7 @@ def _theta_for_eps(p: _Pass, eps: float, d: str, a: float, b: float) -> float:
 
 def _theta_for_delta(p: _Pass, log_delta: float, d: str, a: float, b: float) -> float:
     """θ minimising Chernoff's ε(θ) = (K(θ) − log δ)/θ for direction d."""
-    f = lambda u: (p.log_mgf(d, math.exp(u)) - log_delta) / math.exp(u)  # noqa: E731
+    f = lambda u: (p.log_mgf(d, math.exp(u)) - log_delta) / math.exp(u)
     return _round_theta(math.exp(_golden(f, math.log(max(a, 1e-4)), math.log(b))))
 
 
@@ -205,60 +199,13 @@ def _eps_bounds(eps: Real) -> tuple[float, float]:
     return max(0.0, math.nextafter(float(b.lower()), -math.inf)), math.nextafter(float(b.upper()), math.inf)
 
 
-def estimate_seconds(cells: int, total_count: int, fast_cells: int = 0) -> CostEstimate:
-    """Cost model of one grid pass: arb work per cell (vectorised work per Gaussian cell) plus FFT squarings."""
-    disc = cells * _CELL_SECONDS + fast_cells * _GAUSS_CELL_SECONDS
-    cells += fast_cells
-    fft = 2e-7 * cells * max(1.0, math.log2(max(total_count, 2))) ** 2
-    return CostEstimate("certified accounting (grid pass)", 64.0 * cells * 8, disc + fft, "cells × arb cost + FFT",
-                        {"discretisation": disc, "composition": fft})
-
-
-def refuse(est: CostEstimate, budget: float) -> None:
-    raise CostLimitError(f"max_seconds: {est.describe()}, above the budget of {budget:g} s", est)
-
-
-def _budget_check(laws: dict, h: float, theta: dict[str, float], events: list[Event], budget: float) -> None:
-    est = _pass_estimate(laws, h, theta, events)
-    if est.seconds > budget:
-        refuse(est, budget)
-
-
-def _pass_estimate(laws: dict, h: float, theta: dict[str, float], events: list[Event]) -> CostEstimate:
-    cells = fast = 0
-    seen = set()
-    for d, items in laws.items():
-        for law, _ in items:
-            if (id(law), theta[d]) in seen or not law.continuous:
-                continue
-            seen.add((id(law), theta[d]))
-            a, b = window(law, h, theta[d])
-            if isinstance(law.base, GaussianBase) and discretise_mod.FAST:
-                fast += b - a
-            else:
-                cells += b - a
-    return estimate_seconds(cells, sum(e.count for e in events), fast)
-
-
-def _split_estimate(laws: dict, h: float, theta: dict[str, float], events: list[Event]) -> CostEstimate:
-    """The cost model of a split pass: the bulk's fine cells twice (two tilts) and the tail's coarse cells."""
-    from .split_composition import plan_split
-
-    fast = 0
-    for d, items in laws.items():
-        law, count = items[0]
-        plan = plan_split(law, count, h, theta[d], 1e-20)
-        fast += 2 * plan.cells if plan is not None else _window_cells(law, h, theta[d])
-    return estimate_seconds(0, sum(e.count for e in events), fast)
-
-
 def _passes(events: list[Event], directions: tuple[str, ...], budget: float, theta_of: Any, width_of: Any,
             tolerance: float, hint_of: Any = None, below_of: Any = None) -> tuple[Any, _Pass, dict]:
     laws = _laws(events, directions)
     split_mode = SPLIT and hint_of is not None and _splittable(laws)
     cache: dict = {}
     t0 = time.process_time()
-    _budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
+    budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
     # θ by a trust region: K(θ) read from laws discretised at θ₀ is reliable near θ₀ only (their
     # windows were cut for θ₀), so each coarse pass may move θ within [θ₀/4, 4θ₀ + 2]
     theta = {d: 0.0 for d in directions}
@@ -280,9 +227,9 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     # DP-SGD rows this trades: q = 1/1000, σ = 1, T = 10^4, δ = 1e-5 width 0.65 → 0.042, but T = 100, δ = 1e-18
     # 1.6e-3 → 0.78 (that row needs the large tilt); no rule found that keeps both
     # (the split route tilts each term at its own saddle point, from the pass's θ only as a start)
-    estimate = _split_estimate if split_mode else _pass_estimate
+    estimate = split_estimate if split_mode else pass_estimate
     free = [d for d in directions if not (split_mode and _split_planned(laws[d], h, theta[d]))]
-    while free and max(theta[d] for d in free) > 1 and _pass_estimate({d: laws[d] for d in free}, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
+    while free and max(theta[d] for d in free) > 1 and pass_estimate({d: laws[d] for d in free}, h, theta, events).seconds > (budget - (time.process_time() - t0)) / 8:
         theta = {d: _round_theta(t / 2) if d in free else t for d, t in theta.items()}
     # the cell model leaves out a pass's fixed work (windows, saddle points, the lower end's boundary solves), which
     # decides at the smallest budgets: the first fine pass is taken to cost at least FIRST_PASS × the last coarse one

@@ -58,6 +58,8 @@ import math
 
 import numpy as np
 
+from ..numbers.dot import dot_unthreaded
+
 __all__ = ["convolve_error", "delta_error", "cut_error_mass", "raw_error_mass", "fold_error_mass", "direct_error"]
 
 U = 2.0**-53
@@ -79,7 +81,7 @@ def convolve_error(F: float, g1: float, e1: float, n1: int, g2: float, e2: float
 def direct_error(c: np.ndarray, terms: int) -> float:
     """ℓ2 bound of the direct convolution's rounding: each entry a sum of <= ``terms`` non-negative products,
     relative error <= γ_{terms+1} (Higham Thm 3.1 / §3.1), doubled; plus a subnormal unit per entry."""
-    norm = math.sqrt(float(np.dot(c, c)) * (1 + len(c) * U)) * (1 + U)
+    norm = math.sqrt(dot_unthreaded(c, c) * (1 + len(c) * U)) * (1 + U)
     return _up(2 * (terms + 2) * U * norm * (1 + 4 * U) + math.sqrt(len(c)) * 2.0**-1074 * 2)
 
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..numbers.dot import dot_unthreaded
 from .grid_measure import U as _U
 from .grid_measure import GridMeasure, _chernoff, _suffix_sums, raw_total
 
@@ -230,10 +231,10 @@ def _pair(tail: _Tail, U: np.ndarray, upper: bool) -> float:
     W = tail.base * U
     if not np.all(np.isfinite(W)):
         return math.inf if upper else 0.0
-    s = float(np.dot(tail.v, W[:n]))
+    s = dot_unthreaded(tail.v, W[:n])
     e = 0.0
     if tail.err > 0:
-        e = tail.err * math.sqrt(float(np.dot(W, W)) * (1 + (len(W) + 4) * _U)) * (1 + 4 * _U)
+        e = tail.err * math.sqrt(dot_unthreaded(W, W) * (1 + (len(W) + 4) * _U)) * (1 + 4 * _U)
     if upper:
         return math.nextafter((s * (1 + (n + 4) * _U) + e) * (1 + 2 * _U), math.inf)
     return max(0.0, (s * (1 - (n + 4) * _U) - e) * (1 - 2 * _U))
@@ -309,15 +310,19 @@ class _End:
         if not np.all(np.isfinite(W)):
             return math.inf if self.upper else 0.0
         m0, m1 = min(i0, n), min(i1, n)
-        s = float(np.dot(self.tail.v[m0:m1], W[: m1 - m0])) if m1 > m0 else 0.0
-        w2 = float(np.dot(W, W))
+        s = dot_unthreaded(self.tail.v[m0:m1], W[: m1 - m0]) if m1 > m0 else 0.0
+        w2 = dot_unthreaded(W, W)
         k = len(W) + 4
+        u0 = float(U[0])
+        # what lies outside the window: bounded (upper end) or dropped (lower end, where U[0] and top = 1 only
+        # estimate it); more than WINDOW_REL of the sum says the window no longer holds the term at this ε
+        left = u0 * self.pa[m0] * self.grow
+        right = self.top * self.sa[m1] * self.grow
+        if left + right > WINDOW_REL * 1e3 * s:
+            return self._full(eps, t_all)
         if not self.upper:
             e = self.tail.err * math.sqrt(w2 * (1 + k * _U)) * (1 + 4 * _U) if self.tail.err > 0 else 0.0
             return max(0.0, (s * (1 - k * _U) - e) * (1 - 2 * _U))
-        u0 = float(U[0])
-        left = u0 * self.pa[m0] * self.grow
-        right = self.top * self.sa[m1] * self.grow
         e = 0.0
         if self.tail.err > 0:
             out2 = (u0 * u0 * self.pb2[i0] + self.top**2 * self.sb2[i1]) * self.grow
