@@ -249,10 +249,10 @@ def test_square_mutation_conjugate_transform_is_caught(monkeypatch: pytest.Monke
 
 
 def test_next_step_stops_at_the_step_the_tolerance_needs() -> None:
-    """With a budget for h/16, the step stops at the coarsest power of two at or below ``need`` (the step predicted to
-    meet the tolerance); without ``need`` it goes to h/16. A float choice: any step is a proved pass."""
+    """With a budget for h/8, the step stops at the coarsest power of two at or below ``need`` (the step predicted to
+    meet the tolerance); without ``need`` it goes to h/8. A float choice: any step is a proved pass."""
     h = 2.0**-10
     costs = [(2.0**-9, 0.05), (h, 0.1)]  # ~b/h: a halving doubles the cost
-    assert ga._next_step(h, 0.1, costs, 100.0) == h / 16
+    assert ga._next_step(h, 0.1, costs, 100.0) == h / 8
     assert ga._next_step(h, 0.1, costs, 100.0, need=h / 3) == h / 4
     assert ga._next_step(h, 0.1, costs, 100.0, need=h) == h / 2  # at least one halving

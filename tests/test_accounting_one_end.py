@@ -122,13 +122,15 @@ def test_one_end_split_terms_keep_that_end_and_give_the_other_trivially() -> Non
 def test_choose_pass_refines_the_limiting_end() -> None:
     # a budget where a full pass fits 2^-13 only, a one-end pass 2^-14 (ample budget: both ends at the finest step)
     costs = [(2.0**-10, 0.2), (2.0**-12, 0.8)]
+    # the budget from the schedule's own cost model: between a one-end and a full pass at 2^-14
+    left = ga.PASS_SAFETY * ga._predict(costs, 2.0**-14) * (1 + ga.END_SHARE["lower"]) / 2
     # the lower end moved 10× more than the upper over the same halvings: its error limits
     lower_limits = {"lower": [(2.0**-10, 1.0), (2.0**-12, 1.01)], "upper": [(2.0**-10, 1.1), (2.0**-12, 1.099)]}
-    assert ga._choose_pass(lower_limits, 2.0**-12, 0.8, costs, 4.0)[0] == "lower"
+    assert ga._choose_pass(lower_limits, 2.0**-12, 0.8, costs, left)[0] == "lower"
     upper_limits = {"lower": [(2.0**-10, 1.0), (2.0**-12, 1.001)], "upper": [(2.0**-10, 1.1), (2.0**-12, 1.09)]}
-    assert ga._choose_pass(upper_limits, 2.0**-12, 0.8, costs, 4.0)[0] == "upper"
+    assert ga._choose_pass(upper_limits, 2.0**-12, 0.8, costs, left)[0] == "upper"
     even = {"lower": [(2.0**-10, 1.0), (2.0**-12, 1.01)], "upper": [(2.0**-10, 1.1), (2.0**-12, 1.09)]}
-    assert ga._choose_pass(even, 2.0**-12, 0.8, costs, 4.0)[0] == "both"
+    assert ga._choose_pass(even, 2.0**-12, 0.8, costs, left)[0] == "both"
     assert ga._choose_pass(lower_limits, 2.0**-12, 0.8, costs, 300.0)[0] == "both"
     # one pass of an end only: no estimate, both ends
     assert ga._choose_pass({"lower": [(2.0**-12, 1.0)], "upper": []}, 2.0**-12, 0.8, costs, 4.0)[0] == "both"

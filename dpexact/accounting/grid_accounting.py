@@ -423,8 +423,10 @@ def _predict(costs: list[tuple[float, float]], h: float, growth: float | None = 
     return max(a + b / h, floor)
 
 
-#: the least growth of a pass's CPU per halving of h (measured 1.6-2.1× on the DP-SGD rows' fine passes)
-GROWTH = 1.85
+#: the least growth of a pass's CPU per halving of h: 1.6-2.1× per single halving on the DP-SGD rows' fine passes, but
+#: 2.9× per halving over a jump of three (σ = 2, q = 1/100, T = 100, δ = 1e-18: 0.5 s at 2^-14, 11.7 s at 2^-17, a 10 s
+#: budget overrun by 35 %: wider windows and more FFT work per cell at finer steps)
+GROWTH = 2.6
 #: the same for one-grid passes of a subsampled Gaussian after the split fallback (measured 2.1-2.2× per halving from
 #: 2^-11 to 2^-14 on σ = 0.8, q = 1/100, T = 100, δ = 1e-18: 0.42 → 4.16 s)
 GROWTH_ONE_GRID = 2.3
@@ -443,12 +445,12 @@ def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: f
     """The next grid step: h/2, or a smaller power of two when the passes so far say it fits the budget left.
 
     Every pass is a proved interval and a finer one all but replaces the coarser ones, so the budget is best spent
-    on few passes: the step is the finest (at most h/16) whose predicted CPU (:func:`_predict`) fits the budget
+    on few passes: the step is the finest (at most h/8) whose predicted CPU (:func:`_predict`) fits the budget
     left — all of it from two measured passes on (times :data:`PASS_SAFETY`), half of it after one (whose
     model is pessimistic) — but not finer than ``need``, the step predicted to meet the tolerance."""
     share = left / PASS_SAFETY if len(costs) >= 2 else left / 2
     nxt = h / 2
-    while nxt / 2 >= H_MIN and _predict(costs, nxt / 2, growth) <= share and nxt > h / 16 and nxt > need:
+    while nxt / 2 >= H_MIN and _predict(costs, nxt / 2, growth) <= share and nxt > h / 8 and nxt > need:
         nxt /= 2
     return nxt
 

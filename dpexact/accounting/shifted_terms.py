@@ -43,14 +43,15 @@ LADDER_RATIO = 3.0
 WINDOW_REL = 1e-12
 
 
-def retilt(m: GridMeasure, theta: float) -> GridMeasure | None:
+def retilt(m: GridMeasure, theta: float, removed: bool = False) -> GridMeasure | None:
     """The same measure tilted at ``theta`` instead of m.theta: v_i·e^{(θ′−θ)x_i}, each product rounded outward (exp
     within 4 ulp, the argument's rounding 4u of its magnitude, the product 1u), renormalised by
-    :func:`.grid_measure.normalise`. ``None`` when m has removed parts or an ℓ2 error (their tilted masses cannot be
-    re-tilted without their locations): the caller discretises afresh."""
+    :func:`.grid_measure.normalise`. ``None`` when m has an ℓ2 error, or removed parts and not ``removed``: their tilted
+    masses cannot be re-tilted without their locations. With ``removed`` an upper measure's removed parts keep their
+    untilted bounds only (tilted mass ∞: each then adds min(Chernoff = ∞, untilted) = its untilted mass)."""
     from .grid_measure import normalise
 
-    if m.dropped or m.tail or m.err:  # a removed part with no tilted mass adds min(0, raw) = 0 at any tilt
+    if m.err or ((m.dropped or m.tail) and not (removed and m.upper)):
         return None
     x = m.locations()
     arg = (theta - m.theta) * x
@@ -65,8 +66,10 @@ def retilt(m: GridMeasure, theta: float) -> GridMeasure | None:
     # log and exp 4 ulp each, the shift by e·ln2 rounded: a relative error within f + 8u(|lv| + |e| + 2)
     g = f + 8 * _U * (np.abs(np.where(pos, lv, 0.0)) + abs(e) + 2)
     v = v * (1 + g) * (1 + 2 * _U) if m.upper else v * (1 - g) * (1 - 2 * _U)
-    out = GridMeasure(m.h, theta, m.j0, m.shift, np.where(pos, v, 0.0), m.scale + e, m.upper, 0.0,
-                      m.dropped_raw if m.upper else 0.0, 0.0, 0.0)
+    drop = math.inf if m.dropped else 0.0
+    tail = math.inf if m.tail else 0.0
+    out = GridMeasure(m.h, theta, m.j0, m.shift, np.where(pos, v, 0.0), m.scale + e, m.upper, drop,
+                      m.dropped_raw if m.upper else 0.0, tail, m.tail_raw if m.upper else 0.0)
     return normalise(out)
 
 

@@ -307,7 +307,7 @@ def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
 
 def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
                 zero: tuple[GridMeasure, GridMeasure] | None = None, ends: str = "both",
-                ladder: list[tuple[GridMeasure, GridMeasure]] | None = None) -> SplitTerms:
+                ladder: list[tuple[GridMeasure, GridMeasure]] | None = None, eps_hint: float | None = None) -> SplitTerms:
     """The terms k < K of (1) for both ends, K the least (<= K_MAX) whose remainder bound is below ``eta``.
     ``zero``: the bulk's (upper, lower) ends at another tilt for the term k = 0 (each term of (1) is a measure of its
     own, so each may be tilted at its own saddle point: the bulk alone reaches ε with a larger tilt than the tail).
@@ -322,7 +322,7 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
         K += 1
     rest = binomial_rest(count, K, a, b)
     if ladder is not None:
-        return _shifted_split(parts, plan, count, K, rest, zero, ends, ladder)
+        return _shifted_split(parts, plan, count, K, rest, zero, ends, ladder, eps_hint)
     ups, los = [], []
     for B, A, out, upper in ((parts.bulk_upper, parts.tail_upper, ups, True),
                              (parts.bulk_lower, parts.tail_lower, los, False)):
@@ -346,9 +346,17 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
     return SplitTerms(count, ups, los, rest, K, plan.cells, plan.m)
 
 
+def _tail_power(a: GridMeasure, k: int, theta: float) -> GridMeasure:
+    """a^{∗k}, a re-tilted at θ first when it can be (:func:`.shifted_terms.retilt`; else at its own tilt)."""
+    from .shifted_terms import retilt
+
+    b = retilt(a, theta, removed=True) if theta != a.theta else a
+    return power(a if b is None else b, k)
+
+
 def _shifted_split(parts: SplitParts, plan: SplitPlan, count: int, K: int, rest: float,
                    zero: tuple[GridMeasure, GridMeasure] | None, ends: str,
-                   ladder: list[tuple[GridMeasure, GridMeasure]]) -> SplitTerms:
+                   ladder: list[tuple[GridMeasure, GridMeasure]], eps_hint: float | None = None) -> SplitTerms:
     """:func:`split_terms` with the terms k >= 1 as :class:`.shifted_terms.ShiftedTerm`: C(T, k)·Σ_y A^{∗k}({y})·
     δ_{T−k}(ε − y), the bulk's (T − k)-fold powers at every tilt of the ladder, A^{∗k} with its ℓ2 error."""
     from .shifted_terms import ShiftedTerm
@@ -359,14 +367,14 @@ def _shifted_split(parts: SplitParts, plan: SplitPlan, count: int, K: int, rest:
     z_up, z_lo = zero if zero is not None else (parts.bulk_upper, parts.bulk_lower)
     ups = [power(z_up, count)] if want_up else []
     los = [power(z_lo, count)] if want_lo else []
-    Au = Al = None
     for k in range(1, K):
-        if want_up:
-            Au = parts.tail_upper if Au is None else convolve(Au, parts.tail_upper)
-        if want_lo:
-            Al = parts.tail_lower if Al is None else convolve(Al, parts.tail_lower)
-        term = ShiftedTerm([c[k - 1] for c in chains_up], [c[k - 1] for c in chains_lo],
-                           Au if want_up else None, Al if want_lo else None)
+        # A^{∗k} (k >= 2, an FFT product) at the tilt that puts its tilted mass at y = ε: the terms read it near ε and
+        # to its right, while at the product's tilt its mass near ε can sit far below the top of a heavy tail (measured:
+        # σ = 2, q = 1/1000, T = 10⁴, δ = 1e-5, the term k = 2's lower end 1e-125 against its upper 1.7e-4)
+        tk = parts.tail_upper.theta if k == 1 or eps_hint is None else saddle([(parts.tail_upper, k)], eps_hint, 0.0, THETA_MAX)
+        Au = _tail_power(parts.tail_upper, k, tk) if want_up else None
+        Al = _tail_power(parts.tail_lower, k, tk) if want_lo else None
+        term = ShiftedTerm([c[k - 1] for c in chains_up], [c[k - 1] for c in chains_lo], Au, Al)
         if want_up:
             ups.append(term)
         if want_lo:
@@ -417,9 +425,12 @@ THETA_BULK = 2000.0
 #: the terms k >= 1 by shifted evaluation on a ladder of the bulk's tilts (:mod:`.shifted_terms`); False: one
 #: product each on the coarse grid
 SHIFTED = True
-#: ... when the product's saddle point is at least this (at THETA_MAX: the product cannot tilt far enough, measured on
-#: σ = 2, q = 1/1000; below it the products are as tight and ~10× cheaper to evaluate: σ = 0.8 and 1, q = 1/1000)
-SHIFTED_FROM = 0.99 * THETA_MAX
+#: ... when the product's saddle point is at least this: a large tilt on a wide tail factor is where the products' upper
+#: end worsens as h shrinks (measured at fixed ε, relative δ width at 2^-16 / 2^-18: σ = 2, q = 1/100, T = 100,
+#: δ = 1e-18, θ₁ = 34: products 6.7e-5 / 1.2e-4, shifted 9.6e-6 / 1.8e-6; σ = 2, q = 1/1000, T = 10⁴, δ = 1e-5, θ₁ = 56:
+#: products 1.0 at 2^-17, shifted 3.4e-4); below it (σ <= 1, q = 1/1000: θ₁ = 2-13) the products are as tight and
+#: ~10× cheaper to evaluate
+SHIFTED_FROM = 30.0
 #: a shifted term whose crude bound C(T, k)·(A^{∗k}'s mass) is below this fraction of the terms before it keeps that
 #: bound (upper end) or 0 (lower end) unevaluated: the bisections of ε(δ) evaluate every term tens of times
 CRUDE_REL = 1e-10
@@ -487,6 +498,6 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
             if any(z is not None and q is None for z, q in zip(src, pair)):
                 pair = discretise_gauss(law, h, t, plan.bulk, outside=(True, False), ends=ends)
             ladder.append(pair)
-    terms = split_terms(parts, plan, count, eta, zero, ends=ends, ladder=ladder)
+    terms = split_terms(parts, plan, count, eta, zero, ends=ends, ladder=ladder, eps_hint=eps_hint)
     terms.thetas = (t0, t1)
     return terms
