@@ -5,10 +5,10 @@ from __future__ import annotations
 import mpmath
 
 
+@mpmath.workdps(30)  # its own precision, the global one untouched (other tests read it)
 def two_step_remove(mu: mpmath.mpf, q: mpmath.mpf, eps: mpmath.mpf) -> mpmath.mpf:
     """δ(ε) of two Poisson-subsampled Gaussian steps, remove direction, by nested quadrature:
     δ₂(ε) = ∫ p′(y) δ₁(ε − L(y)) dy with δ₁(e) = P′(L > e) − e^e Q′(L > e) in closed form (Φ̄ at the threshold)."""
-    mpmath.mp.dps = 30
     phi = lambda z: mpmath.exp(-z * z / 2) / mpmath.sqrt(2 * mpmath.pi)  # noqa: E731
     sf = lambda z: mpmath.ncdf(-z)  # noqa: E731
 

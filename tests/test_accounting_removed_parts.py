@@ -35,8 +35,8 @@ def _measure(tail_mass: float = 1e-9) -> tuple[GridMeasure, list[tuple[float, fl
     return meas, [(float(a), float(b)) for a, b in zip(x, m) if b > 0]
 
 
+@mpmath.workdps(40)  # its own precision, the global one untouched (other tests read it)
 def _exact(atoms, eps: float) -> mpmath.mpf:
-    mpmath.mp.dps = 40
     e = mpmath.mpf(eps)
     return mpmath.fsum(mpmath.mpf(mm) * (1 - mpmath.exp(e - mpmath.mpf(xx))) for xx, mm in atoms if xx > eps)
 
@@ -141,12 +141,12 @@ def test_left_cut_mutation_losing_the_moved_mass_breaks_the_bound(monkeypatch):
     assert any(delta_upper(prod, e) < _exact(moved, e) for e in (0.5, 1.0, 1.5))
 
 
+@mpmath.workdps(40)  # its own precision, the global one untouched (other tests read it)
 def test_fold_weight_is_the_gained_tilt():
     """_fold(left, gain) bounds Σ left_i·e^{gain_i} (mpmath); a fold without the tilt gained (mutation) does not."""
     rng = np.random.default_rng(3)
     left = 10.0 ** rng.uniform(-30, -20, 50)
     gain = rng.uniform(0, 3, 50)
-    mpmath.mp.dps = 40
     want = mpmath.fsum(mpmath.mpf(a) * mpmath.exp(mpmath.mpf(g)) for a, g in zip(left, gain))
     assert gm._fold(left, gain) >= want
     assert float(left.sum()) < want  # the mutated weight would undercount
@@ -168,9 +168,9 @@ def _rr_exact(e0: int, q: mpmath.mpf, T: int, eps: mpmath.mpf) -> mpmath.mpf:
 
 @pytest.mark.parametrize("T,eps", [(60, "0.3"), pytest.param(300, "0.6", marks=pytest.mark.slow),
                                    pytest.param(300, "1.1", marks=pytest.mark.slow)])
+@mpmath.workdps(50)  # its own precision, the global one untouched (other tests read it)
 def test_subsampled_rr_binomial(T, eps):
     """e^1 is irrational, so the grid route runs (FFT, cuts, removed parts); the interval contains the binomial sum."""
-    mpmath.mp.dps = 50
     acc = Accountant([{"kind": "randomized-response", "epsilon": "1", "poisson": "1/100", "count": T}], max_seconds=60)
     r = acc.delta_for_epsilon(eps, 1e-3)
     want = _rr_exact(1, mpmath.mpf(1) / 100, T, mpmath.mpf(eps))

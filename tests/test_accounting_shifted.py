@@ -32,10 +32,10 @@ def _measure(upper: bool, seed: int = 1) -> tuple[GridMeasure, list[tuple[float,
     return GridMeasure(H, THETA, j0, 0.0, np.ldexp(v, -scale), scale, upper, 0.0, 0.0), list(zip(x.tolist(), m.tolist()))
 
 
+@mpmath.workdps(40)
 def _exact(atoms, t: float) -> mpmath.mpf:
-    mpmath.mp.dps = 40
     tt = mpmath.mpf(t)
-    return mpmath.fsum(mpmath.mpf(b) * (1 - mpmath.exp(tt - mpmath.mpf(a))) for a, b in atoms if a > t)
+    return +mpmath.fsum(mpmath.mpf(b) * (1 - mpmath.exp(tt - mpmath.mpf(a))) for a, b in atoms if a > t)
 
 
 T_GRID = np.array([-3.0, -1.0, -0.3, 0.0, 0.13, 0.4, 0.77, 1.2, 1.49, 2.0])
@@ -70,9 +70,9 @@ def test_profile_with_l2_error_bounds_every_measure_in_the_ball():
             assert u <= 4 * gm.delta_upper(m, float(t))
 
 
+@mpmath.workdps(40)
 def test_retilt_keeps_the_measure_outward():
     """Re-tilted entries carry at least (upper) / at most (lower) the untilted masses they had (mpmath)."""
-    mpmath.mp.dps = 40
     for upper in (True, False):
         m, _ = _measure(upper)
         r = st.retilt(m, 40.0)
