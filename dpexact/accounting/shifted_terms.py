@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numbers.dot import dot_unthreaded
 from .grid_measure import U as _U
-from .grid_measure import GridMeasure, _chernoff, _suffix_sums, raw_total
+from .grid_measure import GridMeasure, _suffix_sums, raw_total
 
 __all__ = ["Profile", "ShiftedTerm", "retilt", "tilt_ladder"]
 
@@ -170,13 +170,8 @@ class Profile:
         m = self.m
         d = self._parts(t, True)
         for tilted, raw in ((m.dropped, m.dropped_raw), (m.tail, m.tail_raw)):
-            if tilted == 0 and raw == 0:
-                continue
-            if tilted == 0:
-                d = d + 0.0
-                continue
-            ch = np.array([_chernoff(m, tilted, float(s)) for s in t]) if len(t) <= 8 else _chernoff_vec(m, tilted, t)
-            d = d + np.minimum(ch, raw)
+            if tilted > 0:  # a removed part adds min(Chernoff, untilted); with no tilted mass, nothing
+                d = d + np.minimum(_chernoff_vec(m, tilted, t), raw)
         d = (d + self._err(t)) * (1 + 4 * _U)
         # the true measure is a part of one direction's P-law, composed: its mass, hence δ_m, is at most 1
         return np.minimum(d, min(self.mass, 1.0) if self.mass > 0 else 1.0)
