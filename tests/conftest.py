@@ -89,3 +89,15 @@ if os.environ.get("DPEXACT_TEST_CPU"):
             with open(os.environ["DPEXACT_TEST_CPU"], "a") as f:
                 f.write(json.dumps({"nodeid": item.nodeid, "cpu": round(_cpu_seconds() - cpu, 3),
                                     "wall": round(time.perf_counter() - wall, 3)}) + "\n")
+
+
+@pytest.fixture(autouse=True)
+def _mpmath_precision():
+    """Every test starts at, and leaves behind, mpmath's precision as it found it: several tests set
+    ``mpmath.mp.dps`` for their reference values, and a later test's mpmath sums (run in the same worker)
+    must not silently inherit it (an order-dependent failure was seen in CI: a 50-digit check at 30 digits)."""
+    import mpmath
+
+    prec = mpmath.mp.prec
+    yield
+    mpmath.mp.prec = prec
