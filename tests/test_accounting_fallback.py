@@ -13,6 +13,7 @@ import pytest
 
 from dpexact.accounting import discretise as disc
 from dpexact.accounting import discretise_gauss as dg
+from dpexact.accounting import fitted_lower as fl
 from dpexact.accounting import grid_accounting as ga
 from dpexact.accounting.accountant import Accountant
 from dpexact.accounting.events import event_from_dict
@@ -176,14 +177,14 @@ def test_further_edge_shifts_cut_the_move_where_one_shift_failed(k: int, monkeyp
     assert cost / h < 1e-3
     for eps in (1e-3, 0.5, 3.0):
         assert delta_lower(m, eps) <= _step_delta(0.5, 1e-3, eps)
-    monkeypatch.setattr(dg, "EDGE_MORE", 0)
+    monkeypatch.setattr(fl, "EDGE_MORE", 0)
     _, (_, cost1) = _fitted(h)
     assert cost1 / h > 1e-2
 
 
 def test_further_edge_shifts_mutation_inverted_stop_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stopping the further shifts when the move is *large* (the test inverted) keeps 2^-12's large move."""
-    monkeypatch.setattr(dg, "EDGE_GOOD", math.inf)
+    monkeypatch.setattr(fl, "EDGE_GOOD", math.inf)
     _, (_, cost) = _fitted(2.0**-12)
     assert cost / 2.0**-12 > 1e-2
 

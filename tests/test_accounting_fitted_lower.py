@@ -1,4 +1,4 @@
-"""The fitted lower end's chain solve and end-cell shift (dpexact/accounting/discretise_gauss.py), its float
+"""The fitted lower end's chain solve and end-cell shift (dpexact/accounting/fitted_lower.py), its float
 estimates against its certified placement, and the settling of a direction below the max
 (dpexact/accounting/grid_accounting.py): soundness against mpmath quadrature, the measured tightness they bring, and
 mutations that the checks catch."""
@@ -12,6 +12,7 @@ import pytest
 
 from dpexact.accounting import discretise as disc
 from dpexact.accounting import discretise_gauss as dg
+from dpexact.accounting import fitted_lower as fl
 from dpexact.accounting import grid_accounting as ga
 from dpexact.accounting import split_composition as sc
 from dpexact.accounting.accountant import Accountant
@@ -72,8 +73,8 @@ def test_chain_solve_and_edge_shift_cut_the_bulk_move(monkeypatch):
     the averaged step only, below 1e-3·h with the chain solve and the end-cell shift; σ = 1: ~4e-3·h before, below
     1.5e-3·h now. Over T compositions that mean move is the lower end's shift of ε (T·move)."""
     new = {s: _bulk_cost(s, h, t) for s, h, t in (("0.5", 2.0**-13, 3.9), ("1", 2.0**-14, 65.8))}
-    monkeypatch.setattr(dg, "FIT_STEPS", 0)
-    monkeypatch.setattr(dg, "EDGE_STEPS", 0)
+    monkeypatch.setattr(fl, "FIT_STEPS", 0)
+    monkeypatch.setattr(fl, "EDGE_STEPS", 0)
     old = {s: _bulk_cost(s, h, t) for s, h, t in (("0.5", 2.0**-13, 3.9), ("1", 2.0**-14, 65.8))}
     assert new["0.5"] < 1e-3 and old["0.5"] > 1e-2
     assert new["1"] < 1.5e-3 and old["1"] > 2.5e-3
@@ -90,8 +91,8 @@ def test_chain_solve_mutation_wrong_partials_is_caught(monkeypatch):
             C = np.where(ok, np.exp(logd[1:] - P_lo), 0.0)
         return ok, np.nan_to_num(A), np.nan_to_num(C)
 
-    monkeypatch.setattr(dg, "_partials", no_factor)
-    monkeypatch.setattr(dg, "EDGE_STEPS", 0)
+    monkeypatch.setattr(fl, "_partials", no_factor)
+    monkeypatch.setattr(fl, "EDGE_STEPS", 0)
     assert _bulk_cost("1", 2.0**-14, 65.8) > 2e-3
 
 
