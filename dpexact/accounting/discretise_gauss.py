@@ -304,6 +304,9 @@ class _GaussFitCells:
     def estimates(self, bb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return _estimate_cells(self.law, bb, self.mu, self.r)
 
+    def support(self) -> tuple[float, float]:
+        return self.law.loss_range()
+
     def log_density(self, l: np.ndarray) -> np.ndarray:
         return _log_loss_density(self.law, l, self.mu, self.r)
 

@@ -23,16 +23,23 @@ __all__ = ["EDGE_AIM", "EDGE_GOOD", "EDGE_MORE", "EDGE_STEPS", "FIT_STEPS", "Fit
 FIT_STEPS = 1
 #: grid shifts tried for the end cells of the fitted lower end (:func:`_edge_shift`; 0: none)
 EDGE_STEPS = 1
+#: the first shift aims the end cell's λ EDGE_AIM·h above its grid point, each further one EDGE_AIM_DECAY times
+#: closer: a shift computed near the solution is accurate (Newton), and the aim is what that cell's loss moves
 EDGE_AIM = 1e-3
-#: further shifts while the best placement's mean move is above EDGE_GOOD·h (measured σ = 0.5, q = 1/1000, the remove
-#: direction at θ ≈ 3: the mean move is 3e-5·h to 3e-4·h at h = 2^-10, 2^-11, 2^-13 but 2.7e-2·h at 2^-12 and 0.15·h
-#: at 2^-9 after one shift — 5.5e-4·h and 8e-4·h after 2 and 4; those h's lower ends cost a row 1e-5 .. 3e-3 of ε)
+EDGE_AIM_DECAY = 1e-2
+#: further shifts while the best placement's mean move is above EDGE_GOOD·h (measured σ = 0.5, q = 1/1000, the
+#: remove direction's bulk at θ ≈ 2.1, h = 2^-13 / 2^-15 / 2^-16: 1.4e-4·h / 2.0e-4·h / 1.7e-4·h after one shift (the
+#: aim times the end cell's share of the tilted mass), 2.7e-7·h / 1.6e-7·h / 1.1e-7·h after at most three more;
+#: T = 1000 compositions turn a move m into a lower end about T·m·h too low)
 EDGE_MORE = 3
-EDGE_GOOD = 1e-3
+EDGE_GOOD = 1e-6
 
 
 class FitCells(Protocol):
     """The law's cells (loss boundaries ``bb``, cell k = (bb[k], bb[k+1]]) as the fit reads them."""
+
+    def support(self) -> tuple[float, float]:
+        """(inf, sup) of the losses (floats, may be infinite): a cell whose grid point lies outside cannot reach it."""
 
     def certified(self, bb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(lower bound of log P′, λ, an error bound of λ) of every cell: bounds (NaN / inf where unknown)."""
@@ -59,10 +66,11 @@ def lower_fitted(cells: FitCells, h: float, theta: float, j_lo: int, n: int,
     β = λ − g (a cell's λ follows its boundaries about one for one); then the chain of cell equations
     λ_k(b_k, b_{k+1}) = g_k is solved, linearised (:func:`_chain_step`), and each boundary is raised by twice the
     larger shortfall (g − λ plus its error bound) of its two cells, which lifts each λ_k just above g_k. An end cell
-    (an outer boundary with no effect) keeps its residual; the grid shift s is then re-aimed at it once
-    (:func:`_edge_shift`). So the losses move by about the residual instead of O(h) (measured on a q = 1/1000 bulk:
-    ~1e-5·h to 1e-3·h, against 3e-3·h to 3e-2·h with the averaged step alone). The steps and the chain solve read
-    float estimates of the cells (``cells.estimates``); the margins and the placement read the certified masses
+    (an outer boundary with no effect) keeps its residual; the grid shift s is then re-aimed at it, Newton steps on s
+    (:func:`_edge_shift`). Cells whose grid point lies outside the losses' range are emptied throughout
+    (:func:`_off_support`). So the losses move by about the residual instead of O(h) (measured on the σ = 0.5,
+    q = 1/1000 bulk at 2^-13 .. 2^-16: ~1e-7·h, against 3e-3·h to 3e-2·h with the averaged step alone). The steps,
+    the chain solve and the shifts read float estimates of the cells (``cells.estimates``); the margins and the placement read the certified masses
     and λ ± e_λ (``cells.certified``): a loss goes to g_k only if its certified lower bound is at or above g_k.
 
     ``clip``: the outer boundaries are kept within the window [j_lo·h, (j_lo + n)·h] (a part of a split law must
@@ -94,6 +102,10 @@ def lower_fitted(cells: FitCells, h: float, theta: float, j_lo: int, n: int,
                 if not 0.0 <= s < h:
                     s = 0.0
     g0, b0 = g, b
+    lo_l, hi_l = cells.support()
+
+    def sup(bb: np.ndarray, gg: np.ndarray) -> np.ndarray:
+        return _off_support(bb, gg, lo_l, hi_l, h)
 
     def step(bb: np.ndarray, beta: np.ndarray) -> np.ndarray:
         beta = np.nan_to_num(beta, nan=0.0, posinf=0.0, neginf=0.0)
@@ -103,32 +115,38 @@ def lower_fitted(cells: FitCells, h: float, theta: float, j_lo: int, n: int,
         nb = bb - np.clip(corr, -h / 4, h / 4)
         return nb if np.all(np.diff(nb) > 0) else bb
 
+    def clipped(bb: np.ndarray) -> np.ndarray:
+        """The cells cover the window exactly: boundaries past an end collapse onto it (empty cells)."""
+        if not clip:
+            return bb
+        bb = np.clip(bb, ends[0], ends[1])
+        bb[0], bb[-1] = ends
+        return bb
+
     def fit(s: float, warm: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
         """``warm``: solved boundaries for another shift, moved with the grid (one linearised solve then suffices)."""
         g = g0 + s
         with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # divide: empty clipped cells (log 0)
             if warm is None:
-                b = b0 + s
+                b = sup(b0 + s, g)
                 _, lam = estimates(b)
-                b = step(b, lam - g)
+                b = sup(step(b, lam - g), g)
             else:
-                b = warm
+                b = sup(warm, g)
             for _ in range(FIT_STEPS):  # solve λ_k(b_k, b_{k+1}) = g_k (linearised)
                 P, lam = estimates(b)
-                b = _chain_step(b, g, P, lam, cells.log_density(b), theta, h)
+                b = sup(_chain_step(b, g, P, lam, cells.log_density(b), theta, h), g)
             solved = b
             # the margins from certified λ and e_λ: with estimates (e_λ from elsewhere) a cell's lift is off by its
             # e_λ's error, which moves its loss by as much (measured: ~1e-8 of δ's lower end after T = 1000)
             P_lo, lam, elam = offsets(b)
-            b = _lifted(b, g, lam, elam, h)
-            if clip:  # the cells cover the window exactly: boundaries past an end collapse onto it (empty cells)
-                b = np.clip(b, ends[0], ends[1])
-                b[0], b[-1] = ends
+            b = sup(_lifted(b, g, lam, elam, h), g)
+            b = clipped(b)
             P_lo, lam, elam = offsets(b)
         return g, b, P_lo, lam, elam, solved
 
-    def place(s: float, warm: np.ndarray | None = None) -> tuple[tuple[Any, float], np.ndarray, ...]:
-        g, b, P_lo, lam, elam, solved = fit(s, warm)
+    def place(s: float, warm: np.ndarray | None = None) -> tuple[tuple[Any, float], np.ndarray, np.ndarray]:
+        g, _, P_lo, lam, elam, solved = fit(s, warm)
         with np.errstate(invalid="ignore", over="ignore"):
             ok = np.isfinite(P_lo) & np.isfinite(lam) & np.isfinite(elam)
             lam_lo = lam - elam - 2 * U * (np.abs(lam) + np.abs(g))
@@ -141,21 +159,27 @@ def lower_fitted(cells: FitCells, h: float, theta: float, j_lo: int, n: int,
         lv = P_lo + theta * pos
         lv = np.where(keep, lv - 8 * U * (np.abs(np.nan_to_num(P_lo)) + np.abs(theta * pos) + 1), -np.inf)
         return (cells.assemble(h, theta, j_lo - off, n + off, s, k + off, keep, lv, P_lo, np.where(keep, lam - pos, h)),
-                b, P_lo, lam, g, solved)
+                g, solved)
 
-    best, b, P_lo, lam, g, solved = place(s)
+    best, g, solved = place(s)
     # the chain is solved but its end cells have an inert outer boundary (a hard end of the support, or a clipped
     # window's end): their residual stays and the margins pass it on. Shift the grid so that the heavier end
     # cell's λ sits on its grid point (β moves by (c − 1)·Δs there, c = ∂λ/∂b of its inner boundary) and keep the
-    # cheaper of the two placements (both sound)
+    # cheapest placement (all sound). The shift is read from the solved (and clipped) boundaries, not the lifted ones:
+    # the next placement starts from the solved ones moved with the grid and lifts them again, so a shift aimed at the
+    # lifted residual (a fraction of the solved one) is too short (measured: 2^-16's end cell 0.028·h short before the lift,
+    # shifts of 0.01·h, 0.008·h, ... and a mean move still 0.14·h after four)
     for i in range(EDGE_STEPS + (EDGE_MORE if EDGE_STEPS else 0)):  # EDGE_STEPS = 0: no shift at all
         if i >= EDGE_STEPS and best[1] <= EDGE_GOOD * h:  # the further steps only where the first left a large move
             break
-        s2 = _edge_shift(b, g, P_lo, lam, cells.log_density(b), theta, h, s)
+        with np.errstate(all="ignore"):
+            bs = clipped(solved)
+            P_s, lam_s = estimates(bs)
+        s2 = _edge_shift(bs, g, P_s, lam_s, cells.log_density(bs), theta, h, s, EDGE_AIM * EDGE_AIM_DECAY**i)
         if s2 is None:
             break
         warm = solved + (s2 - s)
-        cand, b, P_lo, lam, g, solved = place(s2, warm if np.all(np.diff(warm) > 0) else None)
+        cand, g, solved = place(s2, warm if np.all(np.diff(warm) > 0) else None)
         s = s2
         if cand[1] < best[1]:
             best = cand
@@ -176,6 +200,27 @@ def _lifted(b: np.ndarray, g: np.ndarray, lam: np.ndarray, elam: np.ndarray, h: 
     return nb if np.all(np.diff(nb) > 0) else b
 
 
+def _off_support(b: np.ndarray, g: np.ndarray, lo: float, hi: float, h: float) -> np.ndarray:
+    """Boundaries with the cells whose grid point lies outside the losses' range [lo, hi] emptied: such a cell's λ
+    cannot reach its grid point, and a cell holding the support's end below its own grid point (g_k < lo < b_{k+1})
+    has no boundary that lifts it — its mass would go a whole step down, and the end shift aims at a target it cannot
+    reach (measured: σ = 0.5, q = 1/1000 at 2^-15, mean move 1.4e-2·h). Its upper boundary goes just below lo, so
+    the next cell becomes the end cell. A float choice: any boundaries are sound."""
+    pad = h * 2.0**-10
+    nb = b.copy()
+    if math.isfinite(lo):
+        below = np.nonzero(g < lo)[0]
+        if len(below):
+            k = int(below[-1]) + 2  # boundaries 0 .. k − 1 end at or below lo − pad, strictly increasing
+            nb[:k] = np.minimum(nb[:k], lo - pad * (k - np.arange(k)))
+    if math.isfinite(hi):
+        above = np.nonzero(g > hi)[0]
+        if len(above):
+            k = int(above[0])  # boundaries k .. start at or above hi + pad
+            nb[k:] = np.maximum(nb[k:], hi + pad * (1 + np.arange(len(nb) - k)))
+    return nb if np.all(np.diff(nb) > 0) else b
+
+
 def _partials(b: np.ndarray, P_lo: np.ndarray, lam: np.ndarray, logd: np.ndarray) -> tuple[np.ndarray, ...]:
     """(finite, ∂λ_k/∂b_k, ∂λ_k/∂b_{k+1}) of every cell (:func:`_chain_step`)."""
     with np.errstate(all="ignore"):
@@ -186,7 +231,7 @@ def _partials(b: np.ndarray, P_lo: np.ndarray, lam: np.ndarray, logd: np.ndarray
 
 
 def _edge_shift(b: np.ndarray, g: np.ndarray, P_lo: np.ndarray, lam: np.ndarray, logd: np.ndarray, theta: float,
-                h: float, s: float) -> float | None:
+                h: float, s: float, aim: float = EDGE_AIM) -> float | None:
     """A grid shift s′ ∈ [0, h) (a multiple of h/2^20) putting the heavier end cell's λ just above its grid point,
     or None when its residual is already small (a float choice: any shift is sound)."""
     ok, A, C = _partials(b, P_lo, lam, logd)
@@ -202,7 +247,7 @@ def _edge_shift(b: np.ndarray, g: np.ndarray, P_lo: np.ndarray, lam: np.ndarray,
             cost = math.exp(float(lw[k]) - top) * abs(beta)
             if 0.0 < d[k] < 0.95 and (best is None or cost > best[0]):
                 # aim a little above the grid point: the linear model of λ in the shift is rough for a near-atom
-                best = (cost, (beta - EDGE_AIM * h) / (1.0 - float(d[k])))
+                best = (cost, (beta - aim * h) / (1.0 - float(d[k])))
     if best is None or best[0] <= 1e-9 * h:
         return None
     s2 = (s + best[1]) % h
