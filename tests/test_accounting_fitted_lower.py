@@ -1,4 +1,4 @@
-"""The fitted lower end's chain solve and end-cell shift (dpexact/accounting/discretise_gauss.py), its float
+"""The fitted lower end's chain solve and end-cell shift (dpexact/accounting/fitted_lower.py), its float
 estimates against its certified placement, and the settling of a direction below the max
 (dpexact/accounting/grid_accounting.py): soundness against mpmath quadrature, the measured tightness they bring, and
 mutations that the checks catch."""
@@ -12,6 +12,7 @@ import pytest
 
 from dpexact.accounting import discretise as disc
 from dpexact.accounting import discretise_gauss as dg
+from dpexact.accounting import fitted_lower as fl
 from dpexact.accounting import grid_accounting as ga
 from dpexact.accounting import split_composition as sc
 from dpexact.accounting.accountant import Accountant
@@ -72,8 +73,8 @@ def test_chain_solve_and_edge_shift_cut_the_bulk_move(monkeypatch):
     the averaged step only, below 1e-3·h with the chain solve and the end-cell shift; σ = 1: ~4e-3·h before, below
     1.5e-3·h now. Over T compositions that mean move is the lower end's shift of ε (T·move)."""
     new = {s: _bulk_cost(s, h, t) for s, h, t in (("0.5", 2.0**-13, 3.9), ("1", 2.0**-14, 65.8))}
-    monkeypatch.setattr(dg, "FIT_STEPS", 0)
-    monkeypatch.setattr(dg, "EDGE_STEPS", 0)
+    monkeypatch.setattr(fl, "FIT_STEPS", 0)
+    monkeypatch.setattr(fl, "EDGE_STEPS", 0)
     old = {s: _bulk_cost(s, h, t) for s, h, t in (("0.5", 2.0**-13, 3.9), ("1", 2.0**-14, 65.8))}
     assert new["0.5"] < 1e-3 and old["0.5"] > 1e-2
     assert new["1"] < 1.5e-3 and old["1"] > 2.5e-3
@@ -90,8 +91,8 @@ def test_chain_solve_mutation_wrong_partials_is_caught(monkeypatch):
             C = np.where(ok, np.exp(logd[1:] - P_lo), 0.0)
         return ok, np.nan_to_num(A), np.nan_to_num(C)
 
-    monkeypatch.setattr(dg, "_partials", no_factor)
-    monkeypatch.setattr(dg, "EDGE_STEPS", 0)
+    monkeypatch.setattr(fl, "_partials", no_factor)
+    monkeypatch.setattr(fl, "EDGE_STEPS", 0)
     assert _bulk_cost("1", 2.0**-14, 65.8) > 2e-3
 
 
@@ -236,3 +237,100 @@ def test_placement_on_the_estimates_is_caught(monkeypatch):
     monkeypatch.setattr(dg, "_log_cells", floats)
     got, want = _fitted_delta("1", 1e-3)
     assert got > want
+
+
+# -- the end cell at fine steps: cells outside the losses' range emptied, the shift read from the solved cells -------
+
+
+def _window_delta(sig: float, r: float, eps: float, cut: float) -> float:
+    """δ(ε) of one Poisson-subsampled Gaussian step restricted to the losses <= ``cut`` (the split's bulk: its cells
+    partition exactly those outputs), by mpmath quadrature (40 digits; output scale σ, loss(x) = log(r e^{(x − 1/2)/σ²}
+    + 1 − r), so the losses in (ε, cut] are the outputs (x(ε), x(cut)])."""
+    with mpmath.workdps(40):
+        S, R, E = mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(eps)
+        A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)
+        Q = lambda x: mpmath.npdf(x, 0, S)
+        x_of = lambda v: S**2 * mpmath.log((mpmath.exp(v) - 1 + R) / R) + mpmath.mpf(1) / 2
+        hi = x_of(mpmath.mpf(cut))
+        if mpmath.exp(E) - 1 + R <= 0:  # ε below every loss: the whole window counts
+            pts = [-mpmath.inf, -10 * S, 0, 1, hi]
+        else:
+            lo = x_of(E)
+            pts = [lo, (lo + hi) / 2, hi]
+        return float(mpmath.quad(lambda x: A(x) - mpmath.exp(E) * Q(x), pts))
+
+
+def _bulk_lower(k: int):
+    """(the bulk's fitted lower end of the σ = 0.5, q = 1/1000 step at h = 2^-k and θ = 2.1371 — the DP-SGD row
+    σ = 0.5, q = 1/1000, T = 1000's split — and the bulk's cut)."""
+    law = _law("0.5", "1/1000")
+    h = 2.0**-k
+    plan = sc.plan_split(law, 1000, h, 10.0, 1e-20)
+    _, lower = dg.discretise_gauss(law, h, 2.1371, plan.bulk, outside=(True, False), ends="lower")
+    return lower, plan.bulk[1] * h
+
+
+@pytest.mark.parametrize("k", [15, 16])
+def test_bulk_lower_end_at_fine_steps_against_the_quadrature(k):
+    """The split's bulk at 2^-15 and 2^-16 against mpmath: below the quadrature at every ε, and at ε = −0.0011 (below
+    every loss, where δ = 1 − e^ε·E_P′[e^{−L}] reads the mean move of the losses directly) within 1e-6 relative —
+    measured 1.4e-8 / 2.1e-8; before the end cell was fitted (the shift read from the lifted cells, a cell below its
+    own grid point at the support's end) 4.0e-4 / 6.3e-4: the ~45 % lump's end cell fell a whole step."""
+    lower, cut = _bulk_lower(k)
+    for eps in (-0.0011, 1e-3, 0.5, 1.2):
+        want = _window_delta(0.5, 1e-3, eps, cut)
+        got = delta_lower(lower, eps)
+        assert got <= want
+        assert got >= want * (1 - (1e-6 if eps < 0 else 1e-5))
+
+
+def test_bulk_lower_end_mutation_cells_one_point_up_is_caught(monkeypatch):
+    """Mutation: the fitted cells placed one grid point up: the 2^-16 bulk's δ exceeds the quadrature."""
+    real = dg._assemble
+
+    def up(h, theta, j_lo, n, s, k, keep, lv, P_lo, moved):
+        return real(h, theta, j_lo, n, s, np.minimum(k + 1, n), keep, lv + theta * h, P_lo, moved)
+
+    monkeypatch.setattr(dg, "_assemble", up)
+    lower, cut = _bulk_lower(16)
+    assert any(delta_lower(lower, eps) > _window_delta(0.5, 1e-3, eps, cut) for eps in (-0.0011, 1e-3, 0.5))
+
+
+def test_end_cell_reaches_its_grid_point_at_fine_steps(monkeypatch):
+    """The bulk's mean move (in h) at θ = 2.1371: measured 2.6e-7 / 1.5e-7 / 1.1e-7 at 2^-13 / 2^-15 / 2^-16 (before:
+    3.1e-5 / 1.4e-2 / 1.4e-1). Mutations, each caught: no cell emptied outside the losses' range (2^-15: 1.2e-2),
+    every shift aimed 1e-3·h above (no decay: ~1.4e-4), each Newton step on the shift halved (2^-15, 2^-16: 0.23,
+    0.14 — what reading the lifted cells did)."""
+    ks = (13, 15, 16)
+    assert all(_bulk_cost("0.5", 2.0**-k, 2.1371) < 1e-5 for k in ks)
+    real_sup = fl._off_support
+    monkeypatch.setattr(fl, "_off_support", lambda b, g, lo, hi, h: b)
+    assert _bulk_cost("0.5", 2.0**-15, 2.1371) > 1e-3
+    monkeypatch.setattr(fl, "_off_support", real_sup)
+    monkeypatch.setattr(fl, "EDGE_AIM_DECAY", 1.0)
+    assert all(_bulk_cost("0.5", 2.0**-k, 2.1371) > 1e-5 for k in ks)
+    monkeypatch.setattr(fl, "EDGE_AIM_DECAY", 1e-2)
+    real = fl._edge_shift
+
+    def half(b, g, P, lam, logd, theta, h, s, aim=fl.EDGE_AIM):
+        s2 = real(b, g, P, lam, logd, theta, h, s, aim)
+        if s2 is None:
+            return None
+        return (s + ((s2 - s + h / 2) % h - h / 2) / 2) % h
+
+    monkeypatch.setattr(fl, "_edge_shift", half)
+    assert all(_bulk_cost("0.5", 2.0**-k, 2.1371) > 1e-3 for k in (15, 16))
+
+
+def test_off_support_empties_the_cells_whose_grid_point_is_outside():
+    """Grid points 0, 1, …, 9 (h = 1), cells (b_k, b_{k+1}] with b_k = k − 1/2, losses in [2.3, 6.6]: the cells at 0, 1,
+    2 (grid point below 2.3) end at or below 2.3 − h/1024, those at 7, 8, 9 start at or above 6.6 + h/1024, the others
+    keep their boundaries, all strictly increasing; a range that empties nothing changes nothing."""
+    g = np.arange(10.0)
+    b = np.arange(11.0) - 0.5
+    nb = fl._off_support(b, g, 2.3, 6.6, 1.0)
+    assert np.all(np.diff(nb) > 0)
+    assert np.all(nb[:4] <= 2.3 - 2.0**-10) and nb[4] == b[4]
+    assert np.all(nb[7:] >= 6.6 + 2.0**-10) and nb[6] == b[6]
+    assert np.array_equal(nb[4:7], b[4:7])
+    assert np.array_equal(fl._off_support(b, g, -1.0, math.inf, 1.0), b)

@@ -1,6 +1,7 @@
 """The (Poisson-subsampled) Gaussian on the loss grid in vectorised floats, every mass bounded: the same
-two ends as :func:`.discretise.discretise` (connect-the-dots upper, merged-and-shifted lower), computed
-from :mod:`.gauss_cells` instead of one arb erfc per boundary (~1 µs a cell instead of ~40 µs).
+two ends as :func:`.discretise.discretise` (connect-the-dots upper, merged-and-shifted or fitted lower — the fit
+itself in :mod:`.fitted_lower`, fed this law's cells), computed from :mod:`.gauss_cells` instead of one arb erfc per
+boundary (~1 µs a cell instead of ~40 µs).
 
 Parameters: μ = Δ/σ and the rate r are rounded *outward* to floats: the upper end uses μ↑ >= μ,
 r↑ >= r, the lower end μ↓ <= μ, r↓ <= r. This is sound because the pairs are ordered by
@@ -26,6 +27,7 @@ import numpy as np
 
 from ..numbers.backends import ball_context
 from ..numbers.dot import dot_unthreaded
+from .fitted_lower import lower_fitted
 from .gauss_cells import U, estimate_gauss_cells_ratio, log_gauss_cells_ratio
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LossLaw
@@ -39,17 +41,6 @@ TINY = 2.0**-1073
 #: heavy tail at h <= 2^-16, y ~ 10) have float ends within u·|y|, i.e. ~1e-9 of their width, and sent to the arb
 #: path one by one (~0.7 ms a cell) they cost minutes; their masses are tiny, so 1e-7 (carried outward) is harmless
 CELL_MAX_REL = 1e-7
-#: linearised solves of the fitted lower end's boundaries after the first averaged step (:func:`_chain_step`;
-#: 0: the averaged step only). A choice of tightness only: the end is sound for any boundaries
-FIT_STEPS = 1
-#: grid shifts tried for the end cells of the fitted lower end (:func:`_edge_shift`; 0: none)
-EDGE_STEPS = 1
-EDGE_AIM = 1e-3
-#: further shifts while the best placement's mean move is above EDGE_GOOD·h (measured σ = 0.5, q = 1/1000, the remove
-#: direction at θ ≈ 3: the mean move is 3e-5·h to 3e-4·h at h = 2^-10, 2^-11, 2^-13 but 2.7e-2·h at 2^-12 and 0.15·h
-#: at 2^-9 after one shift — 5.5e-4·h and 8e-4·h after 2 and 4; those h's lower ends cost a row 1e-5 .. 3e-3 of ε)
-EDGE_MORE = 3
-EDGE_GOOD = 1e-3
 #: the fitted lower end's mean move (in h) below which the shifted one is not computed
 SHIFTED_SKIP = 1e-3
 
@@ -295,135 +286,36 @@ def _lower_end(law_l: LossLaw, mu_l: float, r_l: float, h: float, theta: float, 
 
 def _lower_fitted(law: LossLaw, mu: float, r: float, h: float, theta: float, j_lo: int, n: int,
                   clip: bool = False) -> tuple[GridMeasure, float]:
-    """Lower end: merge the outputs of loss cells (b_k, b_{k+1}] fitted around the grid points g_k = (j_lo + k)h
-    (a partition of the outputs: a post-processing), each cell's loss λ_k moved down to g_k if λ_k >= g_k
-    is certain, else to g_{k−1} (:mod:`.grid_measure`: lowering losses lowers δ).
+    """The fitted lower end (:func:`.fitted_lower.lower_fitted`) of the Gaussian ``law`` with float parameters μ, r."""
+    return lower_fitted(_GaussFitCells(law, mu, r), h, theta, j_lo, n, clip)
 
-    The boundaries only decide how tight the end is, never whether it is sound: starting from the centred
-    cells b_k = g_k − h/2, a Newton-like step moves each boundary by the mean of its neighbours' offsets
-    β = λ − g (a cell's λ follows its boundaries about one for one); then the chain of cell equations
-    λ_k(b_k, b_{k+1}) = g_k is solved, linearised (:func:`_chain_step`), and each boundary is raised by twice the
-    larger shortfall (g − λ plus its error bound) of its two cells, which lifts each λ_k just above g_k. An end cell
-    (an outer boundary with no effect) keeps its residual; the grid shift s is then re-aimed at it once
-    (:func:`_edge_shift`). So the losses move by about the residual instead of O(h) (measured on a q = 1/1000 bulk:
-    ~1e-5·h to 1e-3·h, against 3e-3·h to 3e-2·h with the averaged step alone). The steps and the chain solve read
-    float estimates of the cells (:func:`_estimate_cells`); the margins and the placement read the certified masses
-    and λ ± e_λ (:func:`_log_cells`): a loss goes to g_k only if its certified lower bound is at or above g_k.
 
-    ``clip``: the outer boundaries are kept within the window [j_lo·h, (j_lo + n)·h] (a part of a split law must
-    not reach into the neighbouring part's outputs); the cells are then a partition of the window's outputs."""
-    g = (j_lo + np.arange(n + 1, dtype=np.float64)) * h
-    ends = (float(g[0]), float(g[-1]))
-    b = (j_lo + np.arange(n + 2, dtype=np.float64) - 0.5) * h
+class _GaussFitCells:
+    """:class:`.fitted_lower.FitCells` of the Gaussian: certified cells from :func:`_log_cells`, estimates from
+    :func:`_estimate_cells` (module globals read at each call)."""
 
-    def offsets(bb: np.ndarray) -> tuple[np.ndarray, ...]:
-        """(P′ lower bound, λ, its error bound) of the cells: certified."""
-        P_lo, _, _, _, lam, elam = _log_cells(law, bb, mu, r, _LazyArb(bb))
+    def __init__(self, law: LossLaw, mu: float, r: float) -> None:
+        self.law, self.mu, self.r = law, mu, r
+
+    def certified(self, bb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        P_lo, _, _, _, lam, elam = _log_cells(self.law, bb, self.mu, self.r, _LazyArb(bb))
         return P_lo, lam, elam
 
-    def estimates(bb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(log P′, λ) in floats, not bounds: enough to move boundaries, at about half the cost."""
-        return _estimate_cells(law, bb, mu, r)
+    def estimates(self, bb: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return _estimate_cells(self.law, bb, self.mu, self.r)
 
-    # a near-atom (the subsampled law's lump just above log(1 − r)) cannot be moved by boundaries: the grid
-    # is shifted by s ∈ [0, h) (a multiple of h/2^20) so that a grid point sits just below the heaviest cell's λ
-    # (its certified lower bound: the margins cannot lift an atom that falls short)
-    with np.errstate(invalid="ignore", over="ignore"):
-        wt = np.nan_to_num(estimates(b)[0], nan=-np.inf)
-        s = 0.0
-        if np.any(np.isfinite(wt)):
-            i = int(np.argmax(wt))
-            _, lam, elam = offsets(b[i:i + 2])
-            if np.isfinite(lam[0]) and np.isfinite(elam[0]):
-                off = (lam[0] - 4 * elam[0] - 64 * U * abs(g[i]) - g[i]) % h
-                s = math.floor(off / h * 2.0**20) * h * 2.0**-20
-                if not 0.0 <= s < h:
-                    s = 0.0
-    g0, b0 = g, b
+    def support(self) -> tuple[float, float]:
+        return self.law.loss_range()
 
-    def step(bb: np.ndarray, beta: np.ndarray) -> np.ndarray:
-        beta = np.nan_to_num(beta, nan=0.0, posinf=0.0, neginf=0.0)
-        corr = np.empty(n + 2)
-        corr[1:-1] = (beta[:-1] + beta[1:]) / 2
-        corr[0], corr[-1] = beta[0], beta[-1]
-        nb = bb - np.clip(corr, -h / 4, h / 4)
-        return nb if np.all(np.diff(nb) > 0) else bb
+    def log_density(self, l: np.ndarray) -> np.ndarray:
+        return _log_loss_density(self.law, l, self.mu, self.r)
 
-    def fit(s: float, warm: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
-        """``warm``: solved boundaries for another shift, moved with the grid (one linearised solve then suffices)."""
-        g = g0 + s
-        with np.errstate(invalid="ignore", over="ignore", divide="ignore"):  # divide: empty clipped cells (log 0)
-            if warm is None:
-                b = b0 + s
-                _, lam = estimates(b)
-                b = step(b, lam - g)
-            else:
-                b = warm
-            for _ in range(FIT_STEPS):  # solve λ_k(b_k, b_{k+1}) = g_k (linearised)
-                P, lam = estimates(b)
-                b = _chain_step(b, g, P, lam, _log_loss_density(law, b, mu, r), theta, h)
-            solved = b
-            # the margins from certified λ and e_λ: with estimates (e_λ from elsewhere) a cell's lift is off by its
-            # e_λ's error, which moves its loss by as much (measured: ~1e-8 of δ's lower end after T = 1000)
-            P_lo, lam, elam = offsets(b)
-            b = _lifted(b, g, lam, elam, h)
-            if clip:  # the cells cover the window exactly: boundaries past an end collapse onto it (empty cells)
-                b = np.clip(b, ends[0], ends[1])
-                b[0], b[-1] = ends
-            P_lo, lam, elam = offsets(b)
-        return g, b, P_lo, lam, elam, solved
-
-    def place(s: float, warm: np.ndarray | None = None) -> tuple[tuple[GridMeasure, float], np.ndarray, ...]:
-        g, b, P_lo, lam, elam, solved = fit(s, warm)
-        with np.errstate(invalid="ignore", over="ignore"):
-            ok = np.isfinite(P_lo) & np.isfinite(lam) & np.isfinite(elam)
-            lam_lo = lam - elam - 2 * U * (np.abs(lam) + np.abs(g))
-        k = np.arange(n + 1) - np.where(ok, lam_lo < g, True)
-        # clipped: the window's first cell starts at the window's bottom, where a split law's tail is heaviest; a
-        # loss below its first grid point goes one point further down (j_lo − 1) instead of being dropped
-        off = 1 if clip else 0
-        keep = ok & (k >= -off)
-        pos = (j_lo + k) * h + s
-        lv = P_lo + theta * pos
-        lv = np.where(keep, lv - 8 * U * (np.abs(np.nan_to_num(P_lo)) + np.abs(theta * pos) + 1), -np.inf)
-        return (_assemble(h, theta, j_lo - off, n + off, s, k + off, keep, lv, P_lo, np.where(keep, lam - pos, h)),
-                b, P_lo, lam, g, solved)
-
-    best, b, P_lo, lam, g, solved = place(s)
-    # the chain is solved but its end cells have an inert outer boundary (a hard end of the support, or a clipped
-    # window's end): their residual stays and the margins pass it on. Shift the grid so that the heavier end
-    # cell's λ sits on its grid point (β moves by (c − 1)·Δs there, c = ∂λ/∂b of its inner boundary) and keep the
-    # cheaper of the two placements (both sound)
-    for i in range(EDGE_STEPS + (EDGE_MORE if EDGE_STEPS else 0)):  # EDGE_STEPS = 0: no shift at all
-        if i >= EDGE_STEPS and best[1] <= EDGE_GOOD * h:  # the further steps only where the first left a large move
-            break
-        s2 = _edge_shift(b, g, P_lo, lam, _log_loss_density(law, b, mu, r), theta, h, s)
-        if s2 is None:
-            break
-        warm = solved + (s2 - s)
-        cand, b, P_lo, lam, g, solved = place(s2, warm if np.all(np.diff(warm) > 0) else None)
-        s = s2
-        if cand[1] < best[1]:
-            best = cand
-    return best
-
-
-def _lifted(b: np.ndarray, g: np.ndarray, lam: np.ndarray, elam: np.ndarray, h: float) -> np.ndarray:
-    """Boundaries raised by per-boundary margins: raising b_k raises both neighbours' λ; a cell whose λ is not
-    certainly above its grid point asks for twice its shortfall (a cell already above asks nothing: raising it is
-    not needed, and an end cell's residual passed on to its neighbour cost it that much)."""
-    short = g - lam + elam + 64 * U * np.abs(g)
-    need = np.nan_to_num(2 * np.maximum(short, 0.0), nan=0.0, posinf=0.0)
-    need = np.minimum(need, h / 8)
-    m = np.zeros(len(b))
-    m[1:-1] = np.maximum(need[:-1], need[1:])
-    m[0], m[-1] = need[0], need[-1]
-    nb = b + m
-    return nb if np.all(np.diff(nb) > 0) else b
+    def assemble(self, *args: Any) -> tuple[GridMeasure, float]:
+        return _assemble(*args)
 
 
 def _log_loss_density(law: LossLaw, l: np.ndarray, mu: float, r: float) -> np.ndarray:
-    """log of the direction's P′-density of the loss at l (a float estimate for :func:`_chain_step`, never a bound):
+    """log of the direction's P′-density of the loss at l (a float estimate for the fit's chain solve, never a bound):
     the density of y (P′ = rN(μ, 1) + (1 − r)N(0, 1) remove, N(0, 1) add) times dy/dl, y = y(±l)."""
     s = l if law.direction == "remove" else -l
     with np.errstate(all="ignore"):
@@ -438,84 +330,6 @@ def _log_loss_density(law: LossLaw, l: np.ndarray, mu: float, r: float) -> np.nd
         else:
             lm = lp1
         return np.where(t > 0, lm + s - np.log(t) - math.log(mu), -np.inf)
-
-
-def _partials(b: np.ndarray, P_lo: np.ndarray, lam: np.ndarray, logd: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(finite, ∂λ_k/∂b_k, ∂λ_k/∂b_{k+1}) of every cell (:func:`_chain_step`)."""
-    with np.errstate(all="ignore"):
-        ok = np.isfinite(P_lo) & np.isfinite(lam)  # a boundary outside the support (density 0): its partial is 0
-        A = np.where(ok, np.exp(logd[:-1] - P_lo) * np.expm1(lam - b[:-1]), 0.0)
-        C = np.where(ok, -np.exp(logd[1:] - P_lo) * np.expm1(lam - b[1:]), 0.0)
-    return ok, np.nan_to_num(A), np.nan_to_num(C)
-
-
-def _edge_shift(b: np.ndarray, g: np.ndarray, P_lo: np.ndarray, lam: np.ndarray, logd: np.ndarray, theta: float,
-                h: float, s: float) -> float | None:
-    """A grid shift s′ ∈ [0, h) (a multiple of h/2^20) putting the heavier end cell's λ just above its grid point,
-    or None when its residual is already small (a float choice: any shift is sound)."""
-    ok, A, C = _partials(b, P_lo, lam, logd)
-    idx = np.nonzero(ok)[0]
-    if len(idx) < 3:
-        return None
-    with np.errstate(all="ignore"):
-        lw = P_lo + theta * g
-        top = float(np.max(lw[idx]))
-        best = None
-        for k, d in ((int(idx[0]), C), (int(idx[-1]), A)):
-            beta = float(lam[k] - g[k])
-            cost = math.exp(float(lw[k]) - top) * abs(beta)
-            if 0.0 < d[k] < 0.95 and (best is None or cost > best[0]):
-                # aim a little above the grid point: the linear model of λ in the shift is rough for a near-atom
-                best = (cost, (beta - EDGE_AIM * h) / (1.0 - float(d[k])))
-    if best is None or best[0] <= 1e-9 * h:
-        return None
-    s2 = (s + best[1]) % h
-    s2 = math.floor(s2 / h * 2.0**20) * h * 2.0**-20
-    return s2 if 0.0 <= s2 < h and s2 != s else None
-
-
-def _chain_step(b: np.ndarray, g: np.ndarray, P_lo: np.ndarray, lam: np.ndarray, logd: np.ndarray, theta: float,
-                h: float) -> np.ndarray:
-    """One linearised solve of λ_k(b_k, b_{k+1}) = g_k for every cell k (a float choice of boundaries).
-
-    ∂λ_k/∂b_k = (p(b_k)/P_k)(e^{λ_k − b_k} − 1) =: a_k and ∂λ_k/∂b_{k+1} = (p(b_{k+1})/P_k)(1 − e^{λ_k − b_{k+1}}) =: c_k
-    (λ = log P′/Q′ of the cell, Q′-density p·e^{−l}), both about 1/2. The averaged step of :func:`_lower_fitted`
-    cannot remove a residual that alternates from cell to cell (its correction averages it away; measured: ~0.002h
-    left, which T compositions turn into a shift of ~T·0.002h); the chain a_k x_k + c_k x_{k+1} = −β_k is instead
-    solved from the heaviest tilted cell outwards (one free boundary, chosen for the least weighted move)."""
-    n1 = len(g)
-    beta = np.nan_to_num(lam - g, nan=0.0, posinf=0.0, neginf=0.0)
-    ok, A, C = _partials(b, P_lo, lam, logd)
-    with np.errstate(all="ignore"):
-        good = ok & (A > 1e-3) & (C > 1e-3)
-        lw = np.where(ok, P_lo + theta * g, -np.inf)
-        if not np.any(good):
-            return b
-        w = np.exp(lw - np.max(lw[good]))
-        w = np.where(np.isfinite(w), w, 0.0)
-        i = int(np.argmax(np.where(good, w, -1.0)))
-        # x_{k+1} = α_k x_k + γ_k upwards from boundary i, x_k = β′_k x_{k+1} + δ_k downwards; x_i free: x = u·x_i + v
-        u, v = np.zeros(n1 + 1), np.zeros(n1 + 1)
-        u[i] = 1.0
-        al, ga = np.where(good, -A / C, 0.0), np.where(good, -beta / C, 0.0)
-        uf = np.cumprod(al[i:])
-        u[i + 1:] = uf
-        v[i + 1:] = uf * np.cumsum(np.where(uf != 0, ga[i:] / uf, 0.0))
-        if i > 0:
-            be, de = np.where(good, -C / A, 0.0), np.where(good, -beta / A, 0.0)
-            ub = np.cumprod(be[:i][::-1])
-            u[:i] = ub[::-1]
-            v[:i] = (ub * np.cumsum(np.where(ub != 0, de[:i][::-1] / ub, 0.0)))[::-1]
-        bad = ~np.isfinite(u) | ~np.isfinite(v) | (np.abs(u) > 1e50)
-        u, v = np.where(bad, 0.0, u), np.where(bad, 0.0, v)
-        wb = np.zeros(n1 + 1)
-        wb[:-1] += w
-        wb[1:] += w
-        x = u * (-float((wb * u * v).sum()) / max(float((wb * u * u).sum()), 1e-300)) + v
-    width = np.diff(b)
-    lim = 0.2 * np.minimum(np.r_[width[0], width], np.r_[width, width[-1]])
-    nb = b + np.clip(np.nan_to_num(x), -lim, lim)
-    return nb if np.all(np.diff(nb) > 0) else b
 
 
 def _assemble(h: float, theta: float, j_lo: int, n: int, s: float, k: np.ndarray, keep: np.ndarray, lv: np.ndarray,
