@@ -266,7 +266,11 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
                 break
             theta = {d: (_round_theta(theta[d] / 4) if p.bad.get(d) else theta[d]) for d in directions}
             cache.clear()
-            p = _Pass(active, h, theta, cache)
+            # the same pass again (split and ends kept: without them a split direction fell back to one grid at
+            # its coarse θ, was 'bad' there in turn and lost its θ too — measured σ = 2, q = 1/1000, T = 1000,
+            # δ = 1e-18 at 2^-13: remove [0.146, 0.147] by the split became [0.108, 1.67] at θ/4)
+            p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if use_split else None,
+                      ends=ends)
         now = _with_settled(width_of(p), settled)
         if SETTLE and below_of is not None and len(active) > 1:
             settled = _settle(p, now[0], below_of, settled)
