@@ -460,10 +460,13 @@ GROWTH_ONE_GRID = 2.3
 
 #: a pass is started when its predicted CPU times this fits the budget left (the ratio target is a hard cap)
 PASS_SAFETY = 1.3
-#: the step predicted to meet the tolerance (width ~ h²) is divided by this: a width predicted at 0.44 of the target.
-#: Without it a large budget bought steps far finer than the tolerance asks (measured: σ = 1, q = 1/10, T = 1000,
-#: δ = 1e-18 at 20 s: 3.3e-8 for 8.3 s, against 4.1e-7 for 2.0 s at 5 s)
-NEED_MARGIN = 1.5
+#: the step predicted to meet the tolerance (width ~ h²) is divided by this: a width predicted at 0.69 of the target.
+#: Without such a bound a large budget bought steps far finer than the tolerance asks (measured: σ = 1, q = 1/10,
+#: T = 1000, δ = 1e-18 at 20 s: 3.3e-8 for 8.3 s, against 4.1e-7 for 2.0 s at 5 s). At 1.5 (0.44 of the target) a
+#: pass predicted at 0.54 went one halving further, ~2.3× its CPU, where the widths shrink faster than h² (measured
+#: σ = 2, q = 1/1000, T = 1000, δ = 1e-5: 2.2e-6 at 2^-19, then 2.5e-7 at 2^-21 for 8.6 s; at 1.2: 5.3e-7 at 2^-20,
+#: the row 12.1 → 7.1 s)
+NEED_MARGIN = 1.2
 
 
 def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float,
