@@ -116,3 +116,14 @@ def test_law_tilt_is_the_mpmath_saddle_point():
     # f is unimodal (K convex): f(θ) below f at θ(1 ± 2 %) puts the argmin within 2 % of θ
     assert f(got["add"]) < min(f(got["add"] * 0.98), f(got["add"] * 1.02))
     assert 500 < got["add"] < 800
+
+
+def test_need_margin_relaxed_only_on_measured_h2_convergence():
+    """The step-to-tolerance margin (a float choice of step): 1.2 once two passes shrank the width at least as h²,
+    1.5 from one pass or slower shrinking (the two rows its docstring measures)."""
+    from dpexact.accounting import grid_accounting as ga
+
+    assert ga._need_margin([(2.0**-10, 1e-3)]) == ga.NEED_MARGIN == 1.5
+    assert ga._need_margin([(2.0**-16, 2.1e-5), (2.0**-19, 1.1e-7)]) == ga.NEED_MARGIN_MEASURED == 1.2
+    assert ga._need_margin([(2.0**-10, 1.0e-3), (2.0**-12, 3.0e-4)]) == 1.5
+    assert ga._need_margin([(2.0**-10, math.inf), (2.0**-12, 3.0e-4)]) == 1.5

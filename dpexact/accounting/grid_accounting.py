@@ -265,6 +265,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
                 "cpu_seconds": round(time.process_time() - t0, 3), "stopped": "budget: no fine pass fits"}
         return (lo, hi), p, info
     history = []
+    widths: list[tuple[float, float]] = []  # (h, width of the intersection) after each pass: :func:`_need_margin`
     costs: list[tuple[float, float]] = []
     result = seed  # every pass is a proved interval, the coarse one too
     stalls = 0
@@ -331,7 +332,8 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h / 2, growth) > left:
             break
         # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
-        need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / NEED_MARGIN if math.isfinite(hi) and hi > lo else 0.0
+        widths.append((h, hi - lo))
+        need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / _need_margin(widths) if math.isfinite(hi) and hi > lo else 0.0
         ends, h = _choose_pass(track, h, spent, costs, left, need) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
@@ -460,13 +462,24 @@ GROWTH_ONE_GRID = 2.3
 
 #: a pass is started when its predicted CPU times this fits the budget left (the ratio target is a hard cap)
 PASS_SAFETY = 1.3
-#: the step predicted to meet the tolerance (width ~ h²) is divided by this: a width predicted at 0.69 of the target.
-#: Without such a bound a large budget bought steps far finer than the tolerance asks (measured: σ = 1, q = 1/10,
-#: T = 1000, δ = 1e-18 at 20 s: 3.3e-8 for 8.3 s, against 4.1e-7 for 2.0 s at 5 s). At 1.5 (0.44 of the target) a
-#: pass predicted at 0.54 went one halving further, ~2.3× its CPU, where the widths shrink faster than h² (measured
-#: σ = 2, q = 1/1000, T = 1000, δ = 1e-5: 2.2e-6 at 2^-19, then 2.5e-7 at 2^-21 for 8.6 s; at 1.2: 5.3e-7 at 2^-20,
-#: the row 12.1 → 7.1 s)
-NEED_MARGIN = 1.2
+#: the step predicted to meet the tolerance (width ~ h²) is divided by this: a width predicted at 0.44 of the target.
+#: Without it a large budget bought steps far finer than the tolerance asks (measured: σ = 1, q = 1/10, T = 1000,
+#: δ = 1e-18 at 20 s: 3.3e-8 for 8.3 s, against 4.1e-7 for 2.0 s at 5 s)
+NEED_MARGIN = 1.5
+#: the same once two passes measured the width shrinking at least as h² (:func:`_need_margin`): 0.69 of the target
+NEED_MARGIN_MEASURED = 1.2
+
+
+def _need_margin(widths: list[tuple[float, float]]) -> float:
+    """NEED_MARGIN_MEASURED when the last two passes' widths shrank at least as h² (the prediction then errs on the safe
+    side: σ = 2, q = 1/1000, T = 1000, δ = 1e-5 shrank as h^2.5 from 2^-16 to 2^-19, and 1.5 then bought 2^-21 for 8.6 s
+    where 2^-20 met, the row 12.1 → 7.1 s), else NEED_MARGIN (σ = 0.5, q = 1/1000, T = 10⁴, δ = 1e-5 shrank as h^0.9
+    from 2^-10 to 2^-12: 1.2 from one pass took three passes, 3.4 s, 1.5 two, 1.5 s). A float choice of step."""
+    if len(widths) >= 2:
+        (h1, w1), (h2, w2) = widths[-2], widths[-1]
+        if 0 < w2 <= w1 * (h2 / h1) ** 2 and h2 < h1 and math.isfinite(w1):
+            return NEED_MARGIN_MEASURED
+    return NEED_MARGIN
 
 
 def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float,
