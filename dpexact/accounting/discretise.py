@@ -71,10 +71,13 @@ def _hint(law: LossLaw, theta: float) -> tuple[float, float]:
         mu = float(law.base.mu.mid())
         c = mu * mu / 2 + theta * mu * mu
         a, b = c - 40 * mu - 1, c + 40 * mu + 1
-        if law.direction == "add":
-            a, b = -b, -a if law.r != 1 else b
-            if law.r == 1:
-                a, b = c - 40 * mu - 1, c + 40 * mu + 1
+        if law.direction == "add" and law.r != 1:
+            # L = −g(L₀) <= −log(1 − r): a tilt e^{θL} moves the mass up against that bound (it saturates there),
+            # never below the untilted mass's range; so the window spans [−(untilted top of L₀), sup L] whatever
+            # θ. (Mirroring the tilted Gaussian's range, −(μ²/2 + θμ² ± 40μ), put the whole range below the
+            # support's top for θ >~ 80: measured σ = 2, q = 1/1000, θ = 144, h = 2^-13: window top 2h against
+            # the support's 8.2h, the cut mass 4.6× the kept one)
+            a, b = -(mu * mu / 2 + 40 * mu + 1), hi
         lo, hi = max(lo, a), min(hi, b)
     return lo, hi
 

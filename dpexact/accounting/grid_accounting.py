@@ -34,6 +34,7 @@ from .grid_cost import (
     split_estimate,
 )
 from .grid_measure import GridMeasure, convolve, delta_lower, delta_upper, power
+from .law_tilt import LawMgf, float_log_mgf
 from .loss_laws import GaussianBase
 
 __all__ = ["grid_delta", "grid_epsilon"]
@@ -173,6 +174,26 @@ class _Pass:
         return total
 
 
+def _law_tilts(laws: dict[str, list], theta: dict[str, float], theta_of: Any, cap: dict[str, float]) -> dict[str, float]:
+    """θ of every direction whose losses are bounded above (a subsampled Gaussian's add direction) from the saddle
+    point of its exact K (:class:`.law_tilt.LawMgf`), the others' θ kept. Such a support (width ~ −log(1 − q)) is narrower than
+    the coarse grids, whose K misses the saddle point (measured σ = 2, q = 1/1000, T = 1000, δ = 1e-18: 36–145 from
+    the coarse passes, 637 from the law; at 2^-16 the add direction's ε in [0.103, 0.444] at θ = 36, [0.1259, 0.1259]
+    at 637). A float choice: any θ is sound."""
+    if not LAW_TILT:
+        return theta
+    out = dict(theta)
+    mgf = LawMgf(laws)
+    for d, items in laws.items():
+        if _bounded(items) and all(float_log_mgf(law, 1.0) is not None for law, _ in items):
+            out[d] = min(theta_of(mgf, d, 1e-3, cap[d]), cap[d])
+    return out
+
+
+#: θ of a bounded direction from its law's exact K (:func:`_law_tilts`); False: from the coarse passes
+LAW_TILT = True
+
+
 def _golden(f: Any, a: float, b: float) -> float:
     """argmin of a unimodal f on [a, b] (a float choice of tilt, never a bound)."""
     from scipy.optimize import minimize_scalar
@@ -219,6 +240,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in directions):
             break
         theta = new
+    theta = _law_tilts(laws, theta, theta_of, cap)
     h = H_START
     seed = width_of(p) if split_mode else None  # the coarse pass's interval: where the split's hints come from
     # a larger tilt widens the windows (the tilted heavy tail of a subsampled law reaches further out): lower
@@ -243,6 +265,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
                 "cpu_seconds": round(time.process_time() - t0, 3), "stopped": "budget: no fine pass fits"}
         return (lo, hi), p, info
     history = []
+    widths: list[tuple[float, float]] = []  # (h, width of the intersection) after each pass: :func:`_need_margin`
     costs: list[tuple[float, float]] = []
     result = seed  # every pass is a proved interval, the coarse one too
     stalls = 0
@@ -266,7 +289,11 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
                 break
             theta = {d: (_round_theta(theta[d] / 4) if p.bad.get(d) else theta[d]) for d in directions}
             cache.clear()
-            p = _Pass(active, h, theta, cache)
+            # the same pass again (split and ends kept: without them a split direction fell back to one grid at
+            # its coarse θ, was 'bad' there in turn and lost its θ too — measured σ = 2, q = 1/1000, T = 1000,
+            # δ = 1e-18 at 2^-13: remove [0.146, 0.147] by the split became [0.108, 1.67] at θ/4)
+            p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if use_split else None,
+                      ends=ends)
         now = _with_settled(width_of(p), settled)
         if SETTLE and below_of is not None and len(active) > 1:
             settled = _settle(p, now[0], below_of, settled)
@@ -305,7 +332,8 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h / 2, growth) > left:
             break
         # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
-        need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / NEED_MARGIN if math.isfinite(hi) and hi > lo else 0.0
+        widths.append((h, hi - lo))
+        need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / _need_margin(widths) if math.isfinite(hi) and hi > lo else 0.0
         ends, h = _choose_pass(track, h, spent, costs, left, need) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
@@ -438,6 +466,20 @@ PASS_SAFETY = 1.3
 #: Without it a large budget bought steps far finer than the tolerance asks (measured: σ = 1, q = 1/10, T = 1000,
 #: δ = 1e-18 at 20 s: 3.3e-8 for 8.3 s, against 4.1e-7 for 2.0 s at 5 s)
 NEED_MARGIN = 1.5
+#: the same once two passes measured the width shrinking at least as h² (:func:`_need_margin`): 0.69 of the target
+NEED_MARGIN_MEASURED = 1.2
+
+
+def _need_margin(widths: list[tuple[float, float]]) -> float:
+    """NEED_MARGIN_MEASURED when the last two passes' widths shrank at least as h² (the prediction then errs on the safe
+    side: σ = 2, q = 1/1000, T = 1000, δ = 1e-5 shrank as h^2.5 from 2^-16 to 2^-19, and 1.5 then bought 2^-21 for 8.6 s
+    where 2^-20 met, the row 12.1 → 7.1 s), else NEED_MARGIN (σ = 0.5, q = 1/1000, T = 10⁴, δ = 1e-5 shrank as h^0.9
+    from 2^-10 to 2^-12: 1.2 from one pass took three passes, 3.4 s, 1.5 two, 1.5 s). A float choice of step."""
+    if len(widths) >= 2:
+        (h1, w1), (h2, w2) = widths[-2], widths[-1]
+        if 0 < w2 <= w1 * (h2 / h1) ** 2 and h2 < h1 and math.isfinite(w1):
+            return NEED_MARGIN_MEASURED
+    return NEED_MARGIN
 
 
 def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float,
