@@ -291,6 +291,11 @@ class SplitTerms:
                 s += cf * t.lo(eps)
         return max(0.0, s * (1 - (len(self.lower_terms) + 4) * U))
 
+    @property
+    def shifted(self) -> bool:
+        """Its terms k >= 1 are shifted terms (:mod:`.shifted_terms`), not products."""
+        return any(not isinstance(t, GridMeasure) for t in self.upper_terms + self.lower_terms)
+
     def measures(self) -> list[GridMeasure]:
         return [t for t in self.upper_terms if isinstance(t, GridMeasure)]
 
