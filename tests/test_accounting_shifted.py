@@ -191,3 +191,19 @@ def test_shifted_tail_powers_mutation_tilt_of_a_alone_is_caught(monkeypatch):
     lo0, up0, lo1, up1 = _q10_shifted(monkeypatch, False)
     assert max(lo0, lo1) <= min(up0, up1)
     assert up1 - lo1 > 1.5 * (up0 - lo0)
+
+
+def test_end_shares_follow_the_route():
+    """The schedule's one-end shares: a pass whose split terms k >= 1 are shifted terms predicts its upper end as the
+    dearer one (measured), a products pass keeps the products' shares."""
+    from dpexact.accounting.grid_cost import END_SHARE_SHIFTED, end_shares
+
+    products = {"both": 1.0, "lower": 0.9, "upper": 0.7}
+    up, _ = _measure(True)
+    lo, _ = _measure(False)
+    prod = sc.SplitTerms(10, [up, up], [lo, lo], 0.0, 2, 100)
+    shifted = sc.SplitTerms(10, [up, st.ShiftedTerm([up], [], up, None)], [], 0.0, 2, 100)
+    assert not prod.shifted and shifted.shifted
+    assert end_shares([prod], products) is products
+    assert end_shares([prod, shifted], products) is END_SHARE_SHIFTED
+    assert END_SHARE_SHIFTED["upper"] / END_SHARE_SHIFTED["lower"] >= 1.24  # the measured ratio (grid_cost)
