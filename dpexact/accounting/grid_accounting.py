@@ -304,7 +304,9 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         met = hi == lo or (math.isfinite(hi) and hi - lo <= tolerance * abs(hi))
         left = budget - (time.process_time() - t0)
         cheapest = min(shares.values()) if (ONE_END and use_split and _end_errors(track)) else 1.0
-        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h / 2, growth) > left:
+        # an end last refined at a coarser step (the other end's one-end pass was at h) may still be refined at h
+        lag = cheapest < 1.0 and any(pts and pts[-1][0] > h for pts in track.values())
+        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h if lag else h / 2, growth) > left:
             break
         # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
         need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / NEED_MARGIN if math.isfinite(hi) and hi > lo else 0.0
@@ -369,9 +371,11 @@ def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: f
     best_w = math.inf
     for ends in ("both", "lower", "upper"):
         share = (shares or END_SHARE)[ends]
-        if PASS_SAFETY * share * _predict(costs, h / 2) > left:
+        # an end whose last pass is coarser than h (the other end's one-end pass was at h): its pass may be at h
+        base = 2 * h if ends != "both" and err[ends][1] > h else h
+        if PASS_SAFETY * share * _predict(costs, base / 2) > left:
             continue
-        step = _next_step(h, spent, costs, left / share, need=need)
+        step = _next_step(base, spent, costs, left / share, need=need)
         w = sum(e * min(1.0, (step / he) ** 2) if ends in ("both", name) else e for name, (e, he) in err.items())
         if w < best_w * (1 - 1e-9):
             best, best_w = (ends, step), w
