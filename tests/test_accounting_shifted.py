@@ -206,4 +206,22 @@ def test_end_shares_follow_the_route():
     assert not prod.shifted and shifted.shifted
     assert end_shares([prod], products) is products
     assert end_shares([prod, shifted], products) is END_SHARE_SHIFTED
-    assert END_SHARE_SHIFTED["upper"] / END_SHARE_SHIFTED["lower"] >= 1.24  # the measured ratio (grid_cost)
+    assert END_SHARE_SHIFTED["upper"] > END_SHARE_SHIFTED["lower"]  # the measured order (grid_cost)
+
+
+def test_window_from_the_first_y_holds_as_eps_moves(monkeypatch):
+    """A shifted term's window that starts at the tail's first y keeps it as ε moves up (no re-windowing per call), and
+    the windowed value agrees with a full evaluation (both are bounds; the window only leaves out what it bounds)."""
+    eps, h = 0.3035539, 2.0**-13  # σ = 0.8, q = 1/1000, T = 1000, δ = 1e-5: y₀ holds 6e-5 of the term k = 1
+    law = _remove_law("0.8", "1/1000", 1000)
+    terms = sc.split_direction(law, 1000, h, 0.0, eps, 1e-5, 1e-6, ends="upper")
+    calls = []
+    real = st._End._full
+    monkeypatch.setattr(st._End, "_full", lambda self, e, t: calls.append(e) or real(self, e, t))
+    terms.up(eps)
+    first = len(calls)
+    moved = [terms.up(eps * (1 + i * 1e-9)) for i in range(1, 6)]
+    assert first > 0 and len(calls) == first
+    fresh = sc.split_direction(law, 1000, h, 0.0, eps, 1e-5, 1e-6, ends="upper")
+    want = fresh.up(eps * (1 + 5e-9))
+    assert abs(moved[-1] - want) <= 1e-9 * want
