@@ -310,7 +310,10 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             break
         # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
         need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / NEED_MARGIN if math.isfinite(hi) and hi > lo else 0.0
-        ends, h = _choose_pass(track, h, spent, costs, left, need, shares) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
+        choice = _choose_pass(track, h, spent, costs, left, need, shares) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
+        if choice is None:  # no pass of either end, nor of both, is predicted to fit the budget left
+            break
+        ends, h = choice
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
@@ -359,11 +362,11 @@ def _end_errors(track: dict[str, list[tuple[float, float]]]) -> dict[str, tuple[
 
 def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: float,
                  costs: list[tuple[float, float]], left: float, need: float = 0.0,
-                 shares: dict[str, float] | None = None) -> tuple[str, float]:
+                 shares: dict[str, float] | None = None) -> tuple[str, float] | None:
     """(ends, step) of the next pass: each choice's step is the finest that fits the budget left at its cost
     (:data:`END_SHARE`), and the one whose predicted width (each end's error × (h′/h_end)², an end not refined
-    keeping its own) is least is taken. A float choice of which measures to compute: any pass is a proved interval
-    for the ends it makes."""
+    keeping its own) is least is taken; None when, the ends' errors known, no choice fits. A float choice of which
+    measures to compute: any pass is a proved interval for the ends it makes."""
     err = _end_errors(track) if ONE_END else None
     best = ("both", _next_step(h, spent, costs, left, need=need))
     if err is None:
@@ -379,7 +382,7 @@ def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: f
         w = sum(e * min(1.0, (step / he) ** 2) if ends in ("both", name) else e for name, (e, he) in err.items())
         if w < best_w * (1 - 1e-9):
             best, best_w = (ends, step), w
-    return best
+    return best if best_w < math.inf else None
 
 
 def _only(p: _Pass, d: str) -> _Pass:
