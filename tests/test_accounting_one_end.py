@@ -154,7 +154,7 @@ V4 = (4.20529821, 4.20530339)
 
 def _force_lower_only(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every pass after the first two fine ones refines the lower end alone, one halving at a time."""
-    monkeypatch.setattr(ga, "_choose_pass", lambda track, h, spent, costs, left, need=0.0: (
+    monkeypatch.setattr(ga, "_choose_pass", lambda track, h, spent, costs, left, need=0.0, shares=None: (
         ("lower", h / 2) if ga._end_errors(track) else ("both", h / 2)))
 
 

@@ -135,3 +135,93 @@ def test_dp_sgd_row_shifted_narrows_and_agrees_with_products(monkeypatch):
     assert max(e0.lower, e1.lower) <= min(e0.upper, e1.upper)
     assert e1.detail["tolerance_met"] and (e1.upper - e1.lower) <= 1e-6 * e1.upper
     assert (e0.upper - e0.lower) >= 100 * (e1.upper - e1.lower)
+
+
+def _remove_law(sigma: str, q: str, count: int):
+    from dpexact.accounting.event_laws import loss_laws
+    from dpexact.accounting.events import event_from_dict
+
+    return loss_laws(event_from_dict({"kind": "gaussian", "sigma": sigma, "poisson": q, "count": count}),
+                     ("remove",))["remove"]
+
+
+def _delta_interval(sigma: str, q: str, count: int, delta: float, eps: float, h: float) -> tuple[float, float, sc.SplitTerms]:
+    terms = sc.split_direction(_remove_law(sigma, q, count), count, h, 0.0, eps, delta, 1e-6)
+    return terms.lo(eps), terms.up(eps), terms
+
+
+def test_bulk_far_above_the_product_tilt_takes_shifted_terms(monkeypatch):
+    """σ = 1, q = 1/1000, T = 100, δ = 1e-10 (t0/θ₁ ≈ 17): the products cut the bulk's power on the right at the FFT
+    bound's level and count the cut in full (δ width 2.7e-5 of δ at 2^-16); the shifted terms, chosen by the ratio,
+    are ~10× narrower. Both are proved: they intersect."""
+    eps, h = 0.3933224, 2.0**-16
+    lo1, up1, terms = _delta_interval("1", "1/1000", 100, 1e-10, eps, h)
+    assert terms.thetas[0] >= sc.SHIFTED_RATIO * terms.thetas[1] and terms.thetas[1] < sc.SHIFTED_FROM
+    assert all(isinstance(t, st.ShiftedTerm) for t in terms.upper_terms[1:])
+    monkeypatch.setattr(sc, "SHIFTED_RATIO", math.inf)
+    lo0, up0, terms0 = _delta_interval("1", "1/1000", 100, 1e-10, eps, h)
+    assert all(isinstance(t, GridMeasure) for t in terms0.upper_terms)
+    assert max(lo0, lo1) <= min(up0, up1)
+    assert up1 - lo1 <= 4e-6 * up1
+    assert up0 - lo0 >= 5 * (up1 - lo1)
+
+
+def _q10_shifted(monkeypatch, term_saddle: bool) -> tuple[float, float, float, float]:
+    """σ = 1/2, q = 1/10, T = 100 at ε = 31.37099 (δ ≈ 1e-5), h = 2^-10: δ's ends forced shifted and by products."""
+    eps, h = 31.37099, 2.0**-10
+    lo0, up0, _ = _delta_interval("1/2", "1/10", 100, 1e-5, eps, h)
+    monkeypatch.setattr(sc, "SHIFTED_FROM", 0.0)
+    monkeypatch.setattr(sc, "TERM_SADDLE", term_saddle)
+    lo1, up1, terms = _delta_interval("1/2", "1/10", 100, 1e-5, eps, h)
+    assert all(isinstance(t, st.ShiftedTerm) for t in terms.upper_terms[1:])
+    return lo0, up0, lo1, up1
+
+
+def test_shifted_tail_powers_at_the_terms_saddle_point_on_a_wide_bulk(monkeypatch):
+    """A wide bulk (q = 1/10): A^{∗k} tilted at the whole term's saddle point keeps the shifted terms as tight as the
+    products (the interval of either route, both proved, intersect)."""
+    lo0, up0, lo1, up1 = _q10_shifted(monkeypatch, True)
+    assert max(lo0, lo1) <= min(up0, up1)
+    assert up1 - lo1 <= 1.5 * (up0 - lo0)
+
+
+def test_shifted_tail_powers_mutation_tilt_of_a_alone_is_caught(monkeypatch):
+    """Mutation: A^{∗k} tilted for A^{∗k} alone (the tilt before TERM_SADDLE) puts its mass near ε, far right of where a
+    wide bulk reads it: the term k = 2's interval is ~150× wider than the products' (still proved: they intersect)."""
+    lo0, up0, lo1, up1 = _q10_shifted(monkeypatch, False)
+    assert max(lo0, lo1) <= min(up0, up1)
+    assert up1 - lo1 > 1.5 * (up0 - lo0)
+
+
+def test_end_shares_follow_the_route():
+    """The schedule's one-end shares: a pass whose split terms k >= 1 are shifted terms predicts its upper end as the
+    dearer one (measured), a products pass keeps the products' shares."""
+    from dpexact.accounting.grid_cost import END_SHARE_SHIFTED, end_shares
+
+    products = {"both": 1.0, "lower": 0.9, "upper": 0.7}
+    up, _ = _measure(True)
+    lo, _ = _measure(False)
+    prod = sc.SplitTerms(10, [up, up], [lo, lo], 0.0, 2, 100)
+    shifted = sc.SplitTerms(10, [up, st.ShiftedTerm([up], [], up, None)], [], 0.0, 2, 100)
+    assert not prod.shifted and shifted.shifted
+    assert end_shares([prod], products) is products
+    assert end_shares([prod, shifted], products) is END_SHARE_SHIFTED
+    assert END_SHARE_SHIFTED["upper"] > END_SHARE_SHIFTED["lower"]  # the measured order (grid_cost)
+
+
+def test_window_from_the_first_y_holds_as_eps_moves(monkeypatch):
+    """A shifted term's window that starts at the tail's first y keeps it as ε moves up (no re-windowing per call), and
+    the windowed value agrees with a full evaluation (both are bounds; the window only leaves out what it bounds)."""
+    eps, h = 0.3035539, 2.0**-13  # σ = 0.8, q = 1/1000, T = 1000, δ = 1e-5: y₀ holds 6e-5 of the term k = 1
+    law = _remove_law("0.8", "1/1000", 1000)
+    terms = sc.split_direction(law, 1000, h, 0.0, eps, 1e-5, 1e-6, ends="upper")
+    calls = []
+    real = st._End._full
+    monkeypatch.setattr(st._End, "_full", lambda self, e, t: calls.append(e) or real(self, e, t))
+    terms.up(eps)
+    first = len(calls)
+    moved = [terms.up(eps * (1 + i * 1e-9)) for i in range(1, 6)]
+    assert first > 0 and len(calls) == first
+    fresh = sc.split_direction(law, 1000, h, 0.0, eps, 1e-5, 1e-6, ends="upper")
+    want = fresh.up(eps * (1 + 5e-9))
+    assert abs(moved[-1] - want) <= 1e-9 * want

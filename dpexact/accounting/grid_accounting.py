@@ -30,6 +30,7 @@ from .event_laws import loss_laws
 from .events import Event
 from .grid_cost import (
     budget_check,
+    end_shares,
     pass_estimate,
     split_estimate,
 )
@@ -300,8 +301,9 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             active = {d: v for d, v in laws.items() if d not in settled}
         spent = time.process_time() - t1
         one_end = ends != "both" and bool(p.split)
-        # a one-end pass's CPU in full-pass units (the schedule predicts full passes)
-        costs.append((h, spent / END_SHARE[ends] if one_end else spent))
+        # a one-end pass's CPU in full-pass units (the schedule predicts full passes), at the shares of its route
+        shares = end_shares(p.split.values(), END_SHARE)
+        costs.append((h, spent / shares[ends] if one_end else spent))
         history.append({"h": h, "lower": now[0], "upper": now[1], "cpu_seconds": round(spent, 3)}
                        | ({"ends": ends} if one_end else {}))
         for e, v in (("lower", now[0]), ("upper", now[1])):
@@ -328,13 +330,18 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         stalled = stalls >= 2
         met = hi == lo or (math.isfinite(hi) and hi - lo <= tolerance * abs(hi))
         left = budget - (time.process_time() - t0)
-        cheapest = min(END_SHARE.values()) if (ONE_END and use_split and _end_errors(track)) else 1.0
-        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h / 2, growth) > left:
+        cheapest = min(shares.values()) if (ONE_END and use_split and _end_errors(track)) else 1.0
+        # an end last refined at a coarser step (the other end's one-end pass was at h) may still be refined at h
+        lag = cheapest < 1.0 and any(pts and pts[-1][0] > h for pts in track.values())
+        if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h if lag else h / 2, growth) > left:
             break
         # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
         widths.append((h, hi - lo))
         need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / _need_margin(widths) if math.isfinite(hi) and hi > lo else 0.0
-        ends, h = _choose_pass(track, h, spent, costs, left, need) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
+        choice = _choose_pass(track, h, spent, costs, left, need, shares) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
+        if choice is None:  # no pass of either end, nor of both, is predicted to fit the budget left
+            break
+        ends, h = choice
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
@@ -382,25 +389,28 @@ def _end_errors(track: dict[str, list[tuple[float, float]]]) -> dict[str, tuple[
 
 
 def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: float,
-                 costs: list[tuple[float, float]], left: float, need: float = 0.0) -> tuple[str, float]:
+                 costs: list[tuple[float, float]], left: float, need: float = 0.0,
+                 shares: dict[str, float] | None = None) -> tuple[str, float] | None:
     """(ends, step) of the next pass: each choice's step is the finest that fits the budget left at its cost
     (:data:`END_SHARE`), and the one whose predicted width (each end's error × (h′/h_end)², an end not refined
-    keeping its own) is least is taken. A float choice of which measures to compute: any pass is a proved interval
-    for the ends it makes."""
+    keeping its own) is least is taken; None when, the ends' errors known, no choice fits. A float choice of which
+    measures to compute: any pass is a proved interval for the ends it makes."""
     err = _end_errors(track) if ONE_END else None
     best = ("both", _next_step(h, spent, costs, left, need=need))
     if err is None:
         return best
     best_w = math.inf
     for ends in ("both", "lower", "upper"):
-        share = END_SHARE[ends]
-        if PASS_SAFETY * share * _predict(costs, h / 2) > left:
+        share = (shares or END_SHARE)[ends]
+        # an end whose last pass is coarser than h (the other end's one-end pass was at h): its pass may be at h
+        base = 2 * h if ends != "both" and err[ends][1] > h else h
+        if PASS_SAFETY * share * _predict(costs, base / 2) > left:
             continue
-        step = _next_step(h, spent, costs, left / share, need=need)
+        step = _next_step(base, spent, costs, left / share, need=need)
         w = sum(e * min(1.0, (step / he) ** 2) if ends in ("both", name) else e for name, (e, he) in err.items())
         if w < best_w * (1 - 1e-9):
             best, best_w = (ends, step), w
-    return best
+    return best if best_w < math.inf else None
 
 
 def _only(p: _Pass, d: str) -> _Pass:

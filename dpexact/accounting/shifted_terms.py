@@ -258,7 +258,7 @@ class _End:
         self.pb2 = np.concatenate(([0.0], np.cumsum(b2)))
         self.sb2 = np.concatenate((np.cumsum(b2[::-1])[::-1], [0.0]))
         self.grow = 1 + (len(tail.base) + 8) * _U  # a prefix sum of k >= 0 terms within γ_k
-        self.state: tuple[float, float, float, np.ndarray, np.ndarray] | None = None
+        self.state: tuple[float, float, float, np.ndarray, np.ndarray, float] | None = None
 
     def _full(self, eps: float, t: np.ndarray) -> float:
         vals = np.array([p.upper(t) if self.upper else p.lower(t) for p in self.profiles])
@@ -281,14 +281,18 @@ class _End:
         if i1 < i0:
             i0, i1 = 0, N - 1
         t_hi, t_lo = float(t[i0]), float(t[i1])  # t decreases along y
-        self.state = (eps, t_lo, t_hi, t[order], pick[order])
+        # a window that starts at the span's first y (ends at its last) keeps every y on that side as ε moves: else a
+        # move up by one ulp of ε left y₀ out, its share (6e-5 of the term) sent every call back here (measured σ = 0.8,
+        # q = 1/1000, T = 1000, δ = 1e-5, 2^-16: 45 of 120 calls re-windowed)
+        self.state = (eps, -math.inf if i1 == N - 1 else t_lo, math.inf if i0 == 0 else t_hi, t[order], pick[order],
+                      t_hi - t_lo)
         return total
 
     def __call__(self, eps: float, t_all: np.ndarray) -> float:
         st = self.state
-        if st is None or abs(eps - st[0]) > (st[2] - st[1]) / 4 + 1e-300:
+        if st is None or abs(eps - st[0]) > st[5] / 4 + 1e-300:
             return self._full(eps, t_all)
-        _, t_lo, t_hi, ts, ps = st
+        _, t_lo, t_hi, ts, ps, _ = st
         y = self.tail.y
         N, n = len(y), len(self.tail.v)
         i0 = int(np.searchsorted(t_all[::-1], t_hi, side="right"))  # t_all decreases: count of t > t_hi from the end

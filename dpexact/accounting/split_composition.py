@@ -291,6 +291,11 @@ class SplitTerms:
                 s += cf * t.lo(eps)
         return max(0.0, s * (1 - (len(self.lower_terms) + 4) * U))
 
+    @property
+    def shifted(self) -> bool:
+        """Its terms k >= 1 are shifted terms (:mod:`.shifted_terms`), not products."""
+        return any(not isinstance(t, GridMeasure) for t in self.upper_terms + self.lower_terms)
+
     def measures(self) -> list[GridMeasure]:
         return [t for t in self.upper_terms if isinstance(t, GridMeasure)]
 
@@ -367,11 +372,13 @@ def _shifted_split(parts: SplitParts, plan: SplitPlan, count: int, K: int, rest:
     z_up, z_lo = zero if zero is not None else (parts.bulk_upper, parts.bulk_lower)
     ups = [power(z_up, count)] if want_up else []
     los = [power(z_lo, count)] if want_lo else []
+    bulk = parts.bulk_upper if parts.bulk_upper is not None else parts.bulk_lower  # a one-end pass has one of them
     for k in range(1, K):
         # A^{∗k} (k >= 2, an FFT product) at the tilt that puts its tilted mass at y = ε: the terms read it near ε and
         # to its right, while at the product's tilt its mass near ε can sit far below the top of a heavy tail (measured:
         # σ = 2, q = 1/1000, T = 10⁴, δ = 1e-5, the term k = 2's lower end 1e-125 against its upper 1.7e-4)
-        tk = parts.tail_upper.theta if k == 1 or eps_hint is None else saddle([(parts.tail_upper, k)], eps_hint, 0.0, THETA_MAX)
+        tk = parts.tail_upper.theta if k == 1 or eps_hint is None else saddle(
+            ([(bulk, count - k)] if TERM_SADDLE else []) + [(parts.tail_upper, k)], eps_hint, 0.0, THETA_MAX)
         Au = _tail_power(parts.tail_upper, k, tk) if want_up else None
         Al = _tail_power(parts.tail_lower, k, tk) if want_lo else None
         term = ShiftedTerm([c[k - 1] for c in chains_up], [c[k - 1] for c in chains_lo], Au, Al)
@@ -428,9 +435,18 @@ SHIFTED = True
 #: ... when the product's saddle point is at least this: a large tilt on a wide tail factor is where the products' upper
 #: end worsens as h shrinks (measured at fixed ε, relative δ width at 2^-16 / 2^-18: σ = 2, q = 1/100, T = 100,
 #: δ = 1e-18, θ₁ = 34: products 6.7e-5 / 1.2e-4, shifted 9.6e-6 / 1.8e-6; σ = 2, q = 1/1000, T = 10⁴, δ = 1e-5, θ₁ = 56:
-#: products 1.0 at 2^-17, shifted 3.4e-4); below it (σ <= 1, q = 1/1000: θ₁ = 2-13) the products are as tight and
-#: ~10× cheaper to evaluate
+#: products 1.0 at 2^-17, shifted 3.4e-4); below it the products are used unless :data:`SHIFTED_RATIO` says otherwise
 SHIFTED_FROM = 30.0
+#: ... or when the bulk alone reaches ε only at a tilt t0 >= SHIFTED_RATIO × the product's θ₁: at θ₁ the bulk's
+#: (T − k)-fold power is far below its tilted peak on the right, the products cut it there at the FFT bound's level
+#: (:data:`.grid_measure.RIGHT_F_BITS`) and its cut mass counts in full, growing as h shrinks (measured: σ = 1,
+#: q = 1/1000, T = 100, δ = 1e-10, t0/θ₁ = 244/14, relative δ width at 2^-16 / 2^-17: products 2.7e-5 / 3.9e-5, the
+#: term k = 1's cut 2.1e-15 / 3.3e-15 of δ = 1e-10; shifted 2.0e-6 / 4.8e-7). Where t0 ≈ θ₁ (q = 1/10: 1.0-1.2) the
+#: products are as tight and cheaper
+SHIFTED_RATIO = 4.0
+#: A^{∗k} (k >= 2) of a shifted term tilted at the saddle point of the whole term B^{∗(T−k)} ∗ A^{∗k} at ε (False: of
+#: A^{∗k} alone)
+TERM_SADDLE = True
 #: a shifted term whose crude bound C(T, k)·(A^{∗k}'s mass) is below this fraction of the terms before it keeps that
 #: bound (upper end) or 0 (lower end) unevaluated: the bisections of ε(δ) evaluate every term tens of times
 CRUDE_REL = 1e-10
@@ -481,7 +497,7 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
     # the same cut and window (the parts must partition one pair's outputs), the bulk at its own tilt
     zero = discretise_gauss(law, h, t0, plan.bulk, outside=(True, False), ends=ends)
     ladder = None
-    if SHIFTED and t1 >= SHIFTED_FROM:
+    if SHIFTED and (t1 >= SHIFTED_FROM or (t1 > 0 and t0 >= SHIFTED_RATIO * t1)):
         from .shifted_terms import retilt, tilt_ladder
 
         # the top tilt: the bulk's (T − 1)-fold power's saddle point at the largest t = ε − y, y >= c (the cut)
