@@ -225,3 +225,38 @@ def test_window_from_the_first_y_holds_as_eps_moves(monkeypatch):
     fresh = sc.split_direction(law, 1000, h, 0.0, eps, 1e-5, 1e-6, ends="upper")
     want = fresh.up(eps * (1 + 5e-9))
     assert abs(moved[-1] - want) <= 1e-9 * want
+
+
+def test_products_widening_with_h_and_the_shifted_terms_at_that_step():
+    """σ = 1/2, q = 1/1000, T = 1000 at ε = 14.7907 (δ ≈ 1e-18): the products' δ interval *widens* from 2^-10 to 2^-11
+    (their tilt θ₁ ≈ 3.7 is below SHIFTED_FROM and t0/θ₁ ≈ 1.1 below SHIFTED_RATIO, so no rule picks shifted terms);
+    forced at 2^-11 (the schedule's switch, ``shifted=True``), the shifted terms are >= 10× narrower than the products at
+    either step, and both proved intervals intersect. Mutation: ``shifted`` ignored (the products again) fails the
+    narrowing."""
+    eps, law = 14.7907, _remove_law("1/2", "1/1000", 1000)
+    coarse = sc.split_direction(law, 1000, 2.0**-10, 0.0, eps, 1e-18, 1e-6)
+    fine = sc.split_direction(law, 1000, 2.0**-11, 0.0, eps, 1e-18, 1e-6)
+    assert not coarse.shifted and not fine.shifted
+    w_coarse, w_fine = coarse.up(eps) - coarse.lo(eps), fine.up(eps) - fine.lo(eps)
+    assert w_fine > w_coarse
+    forced = sc.split_direction(law, 1000, 2.0**-11, 0.0, eps, 1e-18, 1e-6, shifted=True)
+    assert forced.shifted
+    lo, up = forced.lo(eps), forced.up(eps)
+    assert max(lo, fine.lo(eps), coarse.lo(eps)) <= min(up, fine.up(eps), coarse.up(eps))
+    assert 10 * (up - lo) <= w_coarse
+
+
+def test_schedule_switches_to_shifted_terms_when_a_split_pass_widens():
+    """The DP-SGD row σ = 1/2, q = 1/1000, T = 1000, δ = 1e-18 (table v8: 2.5e-4 wide by products at 30 s, passes
+    widening 3.4e-3 → 5.6e-3 → 1.0e-2): the pass that widened is redone at its own step with shifted terms, and the row
+    meets 1e-6. The interval must contain the product route's (proved) interval's intersection with it."""
+    spec = [{"kind": "gaussian", "sigma": "1/2", "poisson": "1/1000", "count": 1000}]
+    r = Accountant(spec, max_seconds=30).epsilon_for_delta("1e-18", 1e-6)
+    passes = r.detail["passes"]
+    redo = [i for i in range(1, len(passes)) if passes[i]["h"] == passes[i - 1]["h"]
+            and passes[i - 1]["upper"] - passes[i - 1]["lower"] > passes[i - 2]["upper"] - passes[i - 2]["lower"]]
+    assert redo, passes
+    i = redo[0]
+    assert passes[i]["upper"] - passes[i]["lower"] <= 1e-2 * (passes[i - 1]["upper"] - passes[i - 1]["lower"])
+    assert r.detail["tolerance_met"] and r.upper - r.lower <= 1e-6 * r.upper
+    assert max(passes[i - 1]["lower"], r.lower) <= min(passes[i - 1]["upper"], r.upper)

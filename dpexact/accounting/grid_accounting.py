@@ -53,6 +53,14 @@ THETA_BOUNDED = 2000.0
 SPLIT = True
 #: leave a direction out of the later passes once its interval lies below another's (:func:`_settle`)
 SETTLE = True
+#: a full split pass whose own interval is wider than the previous one's (at a coarser step) switches the later passes'
+#: terms k >= 1 to shifted evaluation (:mod:`.shifted_terms`) whatever their tilts: the products' cut mass and the
+#: terms k >= 2 at the term k = 1's tilt lose as h shrinks (measured σ = 0.5, q = 1/1000, T = 1000, δ = 1e-18: widths
+#: 3.4e-3, 5.6e-3, 1.0e-2 at 2^-10, 2^-13, 2^-15 by products)
+SHIFT_ON_WIDEN = True
+#: a shifted pass's CPU in units of the product pass at the same step, at most (measured 2.8×: the row above at 2^-13,
+#: 2.57 s by products, 7.31 s shifted)
+SHIFTED_COST = 4.0
 #: the first fine pass's CPU in units of the last coarse pass's, at least (measured 2-3× on the σ = 2, q = 1/1000
 #: DP-SGD rows, whose whole budget is ~0.25 s)
 FIRST_PASS = 2.5
@@ -100,7 +108,7 @@ class _Pass:
     last pass's interval for it); the other directions always get both."""
 
     def __init__(self, laws: dict[str, list], h: float, theta: dict[str, float], cache: dict,
-                 split: tuple[float, float, float] | None = None, ends: str = "both") -> None:
+                 split: tuple[float, float, float] | None = None, ends: str = "both", shifted: bool = False) -> None:
         self.h, self.theta, self.ends = h, theta, ends
         self.dirs: dict[str, tuple[GridMeasure, GridMeasure, float, float]] = {}
         self.singles: dict[str, list[tuple[GridMeasure, int]]] = {}
@@ -112,7 +120,7 @@ class _Pass:
                 from .split_composition import split_direction
 
                 law, count = items[0]
-                terms = split_direction(law, count, h, theta[d], *split, ends=ends)
+                terms = split_direction(law, count, h, theta[d], *split, ends=ends, shifted=shifted)
                 if terms is not None:
                     self.split[d] = terms
                     self.cells += terms.cells
@@ -280,11 +288,12 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     track: dict[str, list[tuple[float, float]]] = {"lower": [], "upper": []}  # (h, end) of the passes that made it
     use_split = split_mode
     info_switch = None
+    shifted, last_split = False, None  # :data:`SHIFT_ON_WIDEN`
     growth = GROWTH
     while True:
         t1 = time.process_time()
         p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if use_split else None,
-                  ends=ends)
+                  ends=ends, shifted=shifted)
         for _ in range(8):  # θ too large for a window: lower it on that direction and redo the pass
             if not any(p.bad.values()):
                 break
@@ -294,7 +303,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             # its coarse θ, was 'bad' there in turn and lost its θ too — measured σ = 2, q = 1/1000, T = 1000,
             # δ = 1e-18 at 2^-13: remove [0.146, 0.147] by the split became [0.108, 1.67] at θ/4)
             p = _Pass(active, h, theta, cache, split=(*hint_of(result or seed), tolerance) if use_split else None,
-                      ends=ends)
+                      ends=ends, shifted=shifted)
         now = _with_settled(width_of(p), settled)
         if SETTLE and below_of is not None and len(active) > 1:
             settled = _settle(p, now[0], below_of, settled)
@@ -322,6 +331,16 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             use_split, ends = False, "both"
             costs, h = [(H_COARSE, coarse_cpu)], H_COARSE  # the next step is chosen afresh from the coarse one
             growth, stalls = GROWTH_ONE_GRID, -1  # the split pass's own interval is no stall of the one-grid route
+        if SHIFT_ON_WIDEN and use_split and p.split and not one_end and not shifted:
+            # a full split pass wider than the last one at a coarser step: its product terms lose as h shrinks
+            widened = last_split is not None and now[1] - now[0] > last_split[1] - last_split[0]
+            last_split = now
+            left = budget - (time.process_time() - t0)
+            if widened and PASS_SAFETY * SHIFTED_COST * spent <= left:
+                # the same step again with shifted terms, their CPU predicted from their own passes
+                shifted, costs, stalls = True, [], 0
+                cache.clear()
+                continue
         # a pass that narrows the interval by less than a quarter is a stall; two in a row end the refinement
         if prev is not None and math.isfinite(hi) and (prev[1] - prev[0]) - (hi - lo) < 0.25 * (prev[1] - prev[0]):
             stalls += 1

@@ -460,10 +460,12 @@ TAIL_SCAN_PEAK = 15.0
 
 
 def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: float, delta_hint: float,
-                    tolerance: float, m: int | None = None, ends: str = "both") -> SplitTerms | None:
+                    tolerance: float, m: int | None = None, ends: str = "both",
+                    shifted: bool = False) -> SplitTerms | None:
     """The split composition of one direction: cut, tilts (k = 0 at the bulk's saddle point for ``eps_hint``,
     k >= 1 at the saddle point of the term k = 1), both ends of every term (``ends`` = "upper" / "lower": that end
-    only, the other's terms empty: δ's trivial bounds 1 and 0). ``None``: no split applies."""
+    only, the other's terms empty: δ's trivial bounds 1 and 0). ``shifted``: the terms k >= 1 by shifted evaluation
+    whatever the tilts (the caller saw the products' interval widen as h shrank). ``None``: no split applies."""
     m = M_COARSE if m is None else m
     eta = max(delta_hint, 1e-300) * min(tolerance, 1e-3) * 1e-3
     # the probe's step resolves one step's spread (about r·(e^{μ²} − 1)^{1/2}): T·K_B(θ) amplifies the
@@ -497,7 +499,7 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
     # the same cut and window (the parts must partition one pair's outputs), the bulk at its own tilt
     zero = discretise_gauss(law, h, t0, plan.bulk, outside=(True, False), ends=ends)
     ladder = None
-    if SHIFTED and (t1 >= SHIFTED_FROM or (t1 > 0 and t0 >= SHIFTED_RATIO * t1)):
+    if SHIFTED and (t1 >= SHIFTED_FROM or (t1 > 0 and (shifted or t0 >= SHIFTED_RATIO * t1))):
         from .shifted_terms import retilt, tilt_ladder
 
         # the top tilt: the bulk's (T − 1)-fold power's saddle point at the largest t = ε − y, y >= c (the cut)
