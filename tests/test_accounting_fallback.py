@@ -129,10 +129,10 @@ def test_fallback_mutation_untilted_one_grid_is_caught(monkeypatch: pytest.Monke
     check of the test above fails."""
     real = ga._Pass.__init__
 
-    def untilted(self, laws, h, theta, cache, split=None, ends="both"):
+    def untilted(self, laws, h, theta, cache, split=None, ends="both", shifted=False):
         if split is None and h < ga.H_COARSE:
             theta = {d: 0.0 for d in theta}
-        real(self, laws, h, theta, cache, split, ends)
+        real(self, laws, h, theta, cache, split, ends, shifted)
 
     monkeypatch.setattr(ga._Pass, "__init__", untilted)
     e = Accountant(SPEC, max_seconds=4).epsilon_for_delta("1e-18", 1e-6)

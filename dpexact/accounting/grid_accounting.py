@@ -35,7 +35,7 @@ from .grid_cost import (
     split_estimate,
 )
 from .grid_measure import GridMeasure, convolve, delta_lower, delta_upper, power
-from .law_tilt import LawMgf, float_log_mgf
+from .law_tilt import _bounded, _law_tilts, _round_theta, _theta_for_delta, _theta_for_eps
 from .loss_laws import GaussianBase
 
 __all__ = ["grid_delta", "grid_epsilon"]
@@ -78,11 +78,6 @@ def _laws(events: list[Event], directions: tuple[str, ...]) -> dict[str, list[tu
             for d in directions:
                 out[d].append((laws[d], e.count))
     return out
-
-
-def _bounded(items: list) -> bool:
-    """Every law of the direction is continuous with its losses bounded above (atom laws keep THETA_MAX)."""
-    return all(law.continuous and math.isfinite(float(law.loss_range()[1])) for law, _ in items)
 
 
 def _splittable(laws: dict[str, list]) -> bool:
@@ -181,47 +176,6 @@ class _Pass:
             top = float(a.max())
             total += count * (top + math.log(float(np.exp(a - top).sum())) + m.scale * math.log(2))
         return total
-
-
-def _law_tilts(laws: dict[str, list], theta: dict[str, float], theta_of: Any, cap: dict[str, float]) -> dict[str, float]:
-    """θ of every direction whose losses are bounded above (a subsampled Gaussian's add direction) from the saddle
-    point of its exact K (:class:`.law_tilt.LawMgf`), the others' θ kept. Such a support (width ~ −log(1 − q)) is narrower than
-    the coarse grids, whose K misses the saddle point (measured σ = 2, q = 1/1000, T = 1000, δ = 1e-18: 36–145 from
-    the coarse passes, 637 from the law; at 2^-16 the add direction's ε in [0.103, 0.444] at θ = 36, [0.1259, 0.1259]
-    at 637). A float choice: any θ is sound."""
-    if not LAW_TILT:
-        return theta
-    out = dict(theta)
-    mgf = LawMgf(laws)
-    for d, items in laws.items():
-        if _bounded(items) and all(float_log_mgf(law, 1.0) is not None for law, _ in items):
-            out[d] = min(theta_of(mgf, d, 1e-3, cap[d]), cap[d])
-    return out
-
-
-#: θ of a bounded direction from its law's exact K (:func:`_law_tilts`); False: from the coarse passes
-LAW_TILT = True
-
-
-def _golden(f: Any, a: float, b: float) -> float:
-    """argmin of a unimodal f on [a, b] (a float choice of tilt, never a bound)."""
-    from scipy.optimize import minimize_scalar
-
-    return float(minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-9 * max(1.0, abs(b))}).x)
-
-
-def _theta_for_eps(p: _Pass, eps: float, d: str, a: float, b: float) -> float:
-    return _round_theta(_golden(lambda t: p.log_mgf(d, t) - t * eps, a, b))
-
-
-def _theta_for_delta(p: _Pass, log_delta: float, d: str, a: float, b: float) -> float:
-    """θ minimising Chernoff's ε(θ) = (K(θ) − log δ)/θ for direction d."""
-    f = lambda u: (p.log_mgf(d, math.exp(u)) - log_delta) / math.exp(u)
-    return _round_theta(math.exp(_golden(f, math.log(max(a, 1e-4)), math.log(b))))
-
-
-def _round_theta(t: float) -> float:
-    return 0.0 if t < 1e-6 else math.ldexp(math.floor(math.ldexp(t, 20)), -20)  # a short dyadic
 
 
 def _eps_bounds(eps: Real) -> tuple[float, float]:

@@ -2,6 +2,9 @@
 the law itself (quadrature) rather than from a discretised grid: a hint for the tilt θ of :mod:`.grid_accounting`,
 never a bound (any θ >= 0 is sound; only the width depends on it).
 
+Also the tilt choices of a pass (:func:`_law_tilts`, :func:`_theta_for_eps`, :func:`_theta_for_delta`): saddle points
+of K read from the law or from a pass's measures, rounded to short dyadics.
+
 Why: a subsampled law's add direction has losses in (−∞, −log(1 − q)], a support narrower than the coarse grids
 (q = 1/1000: 0.001 against h = 2^-7), so K read from those grids misses its saddle point by an order of magnitude
 (measured σ = 2, q = 1/1000, T = 1000, δ = 1e-18: θ 36–145 from the coarse passes, 637 from the law).
@@ -62,3 +65,51 @@ class LawMgf:
 
     def log_mgf(self, d: str, theta: float) -> float:
         return sum(count * float_log_mgf(law, theta) for law, count in self.laws[d])  # type: ignore[misc]
+
+
+# the tilt of a pass (:mod:`.grid_accounting`): saddle points of K, from the law or from a pass's measures
+
+def _bounded(items: list) -> bool:
+    """Every law of the direction is continuous with its losses bounded above (atom laws keep THETA_MAX)."""
+    return all(law.continuous and math.isfinite(float(law.loss_range()[1])) for law, _ in items)
+
+
+def _law_tilts(laws: dict[str, list], theta: dict[str, float], theta_of: Any, cap: dict[str, float]) -> dict[str, float]:
+    """θ of every direction whose losses are bounded above (a subsampled Gaussian's add direction) from the saddle
+    point of its exact K (:class:`.law_tilt.LawMgf`), the others' θ kept. Such a support (width ~ −log(1 − q)) is narrower than
+    the coarse grids, whose K misses the saddle point (measured σ = 2, q = 1/1000, T = 1000, δ = 1e-18: 36–145 from
+    the coarse passes, 637 from the law; at 2^-16 the add direction's ε in [0.103, 0.444] at θ = 36, [0.1259, 0.1259]
+    at 637). A float choice: any θ is sound."""
+    if not LAW_TILT:
+        return theta
+    out = dict(theta)
+    mgf = LawMgf(laws)
+    for d, items in laws.items():
+        if _bounded(items) and all(float_log_mgf(law, 1.0) is not None for law, _ in items):
+            out[d] = min(theta_of(mgf, d, 1e-3, cap[d]), cap[d])
+    return out
+
+
+#: θ of a bounded direction from its law's exact K (:func:`_law_tilts`); False: from the coarse passes
+LAW_TILT = True
+
+
+def _golden(f: Any, a: float, b: float) -> float:
+    """argmin of a unimodal f on [a, b] (a float choice of tilt, never a bound)."""
+    from scipy.optimize import minimize_scalar
+
+    return float(minimize_scalar(f, bounds=(a, b), method="bounded", options={"xatol": 1e-9 * max(1.0, abs(b))}).x)
+
+
+def _theta_for_eps(p: Any, eps: float, d: str, a: float, b: float) -> float:
+    return _round_theta(_golden(lambda t: p.log_mgf(d, t) - t * eps, a, b))
+
+
+def _theta_for_delta(p: Any, log_delta: float, d: str, a: float, b: float) -> float:
+    """θ minimising Chernoff's ε(θ) = (K(θ) − log δ)/θ for direction d."""
+    f = lambda u: (p.log_mgf(d, math.exp(u)) - log_delta) / math.exp(u)
+    return _round_theta(math.exp(_golden(f, math.log(max(a, 1e-4)), math.log(b))))
+
+
+def _round_theta(t: float) -> float:
+    return 0.0 if t < 1e-6 else math.ldexp(math.floor(math.ldexp(t, 20)), -20)  # a short dyadic
