@@ -4,13 +4,16 @@ compositions before it is spent (the budget check refuses an accounting whose fi
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ..cost_limits import CostEstimate, CostLimitError
 from . import discretise as discretise_mod
 from .discretise import window
 from .events import Event
 from .loss_laws import GaussianBase, LossLaw
+
+if TYPE_CHECKING:
+    from .split_composition import SplitTerms
 
 __all__ = ["budget_check", "end_shares", "estimate_seconds", "pass_estimate", "refuse", "split_estimate"]
 
@@ -83,7 +86,7 @@ def split_estimate(laws: dict, h: float, theta: dict[str, float], events: list[E
 END_SHARE_SHIFTED = {"both": 1.0, "lower": 0.5, "upper": 0.8}
 
 
-def end_shares(split_terms: Iterable[Any], products: dict[str, float]) -> dict[str, float]:
+def end_shares(split_terms: Iterable[SplitTerms], products: dict[str, float]) -> dict[str, float]:
     """The one-end shares of a pass (float estimates deciding the schedule only): :data:`END_SHARE_SHIFTED` when a
     split direction's terms k >= 1 are shifted terms, else ``products``."""
-    return END_SHARE_SHIFTED if any(getattr(t, "shifted", False) for t in split_terms) else products
+    return END_SHARE_SHIFTED if any(t.shifted for t in split_terms) else products
