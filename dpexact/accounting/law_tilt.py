@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from .loss_laws import GaussianBase
+from .loss_laws import GaussianBase, LossLaw
 
 __all__ = ["float_log_mgf", "LawMgf"]
 
@@ -38,7 +38,7 @@ def _g(l0: np.ndarray, r: float) -> np.ndarray:
     return np.logaddexp(math.log1p(-r), math.log(r) + l0)
 
 
-def float_log_mgf(law: Any, theta: float) -> float | None:
+def float_log_mgf(law: LossLaw, theta: float) -> float | None:
     """K(θ) of one Gaussian-based continuous loss law in floats (module docstring); None for other laws."""
     if not (law.continuous and isinstance(law.base, GaussianBase)):
         return None
