@@ -31,7 +31,7 @@ import numpy as np
 
 from ..numbers.dot import dot_unthreaded
 from .grid_measure import U as _U
-from .grid_measure import GridMeasure, _suffix_sums, raw_total
+from .grid_measure import GridMeasure, _suffix_sums, raw_total, raw_total_untilted
 
 __all__ = ["Profile", "ShiftedTerm", "retilt", "tilt_ladder"]
 
@@ -100,7 +100,7 @@ class Profile:
         self.x, self.s1, self.s2, self.suf, self.xmax = x, s1, s2, suf, xmax
         self.n = len(x)
         # the total untilted mass, an upper bound on δ_m(t) at every t (f_t <= 1) — upper measures only
-        self.mass = raw_total(m) if m.upper else 0.0
+        self.mass = raw_total_untilted(m) if m.upper else 0.0
         self._err_k: tuple[float, float] | None = None
 
     def _index(self, t: np.ndarray) -> np.ndarray:
