@@ -260,3 +260,20 @@ def test_schedule_switches_to_shifted_terms_when_a_split_pass_widens():
     assert passes[i]["upper"] - passes[i]["lower"] <= 1e-2 * (passes[i - 1]["upper"] - passes[i - 1]["lower"])
     assert r.detail["tolerance_met"] and r.upper - r.lower <= 1e-6 * r.upper
     assert max(passes[i - 1]["lower"], r.lower) <= min(passes[i - 1]["upper"], r.upper)
+
+
+@mpmath.workdps(40)
+def test_profile_mass_from_untilted_bounds_the_exact_untilted_mass():
+    """Profile.mass (:func:`.grid_measure.raw_total_untilted`, read from the cached untilted masses) against the exact
+    untilted mass (mpmath over the tilted entries, e^{−θx}·v·2^scale) plus the removed parts' untilted bounds; it
+    must not fall below it and stay as tight as :func:`.grid_measure.raw_total`."""
+    for seed in range(1, 9):
+        m0, _ = _measure(True, seed)
+        m = GridMeasure(m0.h, m0.theta, m0.j0, m0.shift, m0.v, m0.scale, True, 0.0, 1e-9 * seed, 0.0, 3e-12 * seed)
+        x = m.locations()
+        exact = mpmath.fsum(mpmath.mpf(float(v)) * mpmath.ldexp(1, m.scale) * mpmath.exp(-mpmath.mpf(m.theta) * mpmath.mpf(float(xi)))
+                            for v, xi in zip(m.v, x)) + mpmath.mpf(m.dropped_raw) + mpmath.mpf(m.tail_raw)
+        got = st.Profile(m).mass
+        assert got >= exact
+        assert got <= exact * (1 + 1e-12)
+        assert got <= gm.raw_total(m) * (1 + 1e-13) and gm.raw_total(m) <= got * (1 + 1e-13)

@@ -231,6 +231,22 @@ def raw_total(m: GridMeasure) -> float:
     return _up(_up(grid + m.dropped_raw) + m.tail_raw)
 
 
+def raw_total_untilted(m: GridMeasure) -> float:
+    """:func:`raw_total` from the untilted masses :func:`_untilted` keeps for ``m`` (no second log and exp pass over the
+    entries: a shifted term's profiles read both). Each mass is exp(log v + scale·ln2 − θx) as in :func:`_raw_mass`,
+    within the same (8·big + 16)u, big = the largest error scale (the suffix maxima's first); their sum of n terms
+    within nu; an overflowed mass makes the bound ∞ (still true)."""
+    x, mass, suf = _untilted(m)
+    n = len(mass)
+    if n == 0 or not np.any(mass > 0):
+        grid = 0.0
+    else:
+        big = float(suf[0])
+        grid = _up(float(mass.sum()) * (1 + (8 * big + n + 16) * U) * math.exp(8 * big * U))
+    grid = _up(grid + raw_error_mass(m.err, m.j0 * m.h + m.shift, m.end - m.j0, m.h, m.theta, m.scale))
+    return _up(_up(grid + m.dropped_raw) + m.tail_raw)
+
+
 def fft_error_bound(a: np.ndarray, b: np.ndarray, n_fft: int) -> float:
     """A bound on max_k |c̃_k − (a∗b)_k| for the numpy FFT convolution (module docstring), doubled."""
     lg = max(1.0, math.log2(n_fft))
