@@ -35,7 +35,7 @@ from ..numbers.dot import dot_unthreaded
 from .grid_measure import GridMeasure, normalise
 from .loss_laws import GaussianBase, LaplaceBase, LossLaw
 
-__all__ = ["Discretised", "discretise", "window", "COARSE_CELLS"]
+__all__ = ["Discretised", "discretise", "step_ok", "window", "COARSE_CELLS"]
 
 #: cells of the coarse scan that finds the window of a continuous law
 COARSE_CELLS = 2048
@@ -164,18 +164,38 @@ def _choose_shift(d: np.ndarray, w: np.ndarray, h: float) -> float:
     return best
 
 
+#: the largest odd factor m of a grid step h = m·2^-k. The Gaussian path (:mod:`.discretise_gauss`, :mod:`.fitted_lower`)
+#: compares certified losses with its grid points j·h and shifted points j·h + s (s a multiple of h·2^-20) and so needs
+#: them exact floats: (j·2^20 + i)·m·2^-(k+20) is exact while |x| < 2^(33−k), the same range in k as a power of two's
+#: (the caller keeps non-power-of-two steps >= 2^-19: k <= 22, exact for |x| < 2^11, past any single law's window);
+#: every ⌊x/h⌋ there picks a window with a cell to spare, a choice. The arb path of this module reads a loss's cell as
+#: ⌊x/h⌋ and keeps to powers of two
+STEP_ODD_MAX = 15
+
+
+def step_ok(h: float) -> bool:
+    """h > 0 is m·2^k with m odd <= :data:`STEP_ODD_MAX` (a mantissa of at most 4 significant bits)."""
+    if not (h > 0 and math.isfinite(h)):
+        return False
+    f = math.frexp(h)[0] * 16  # in [8, 16): an integer when the mantissa has <= 4 bits
+    return f == math.floor(f)
+
+
 def discretise(law: LossLaw, h: float, theta: float, win: tuple[int, int] | None = None) -> Discretised:
-    """Both ends of ``law`` on the grid of step ``h`` (a power of two), tilted by ``theta`` (module docstring).
+    """Both ends of ``law`` on the grid of step ``h`` (m·2^k, :func:`step_ok`; a power of two off the Gaussian path),
+    tilted by ``theta`` (module docstring).
 
     Only cells holding mass are visited (all cells of the window for a continuous law, the atoms' cells
     otherwise), so a finite law costs its number of atoms whatever h is."""
     from flint import arb
 
-    if h <= 0 or math.frexp(h)[0] != 0.5:
-        raise ValueError(f"grid step must be a power of two, got {h}")
+    gauss = law.continuous and isinstance(law.base, GaussianBase) and FAST
+    if not (step_ok(h) and (gauss or math.frexp(h)[0] == 0.5)):
+        raise ValueError(f"grid step must be m·2^k with m odd <= {STEP_ODD_MAX} (a power of two off the Gaussian "
+                         f"path), got {h}")
     j_lo, j_hi = win if win is not None else window(law, h, theta)
     n = j_hi - j_lo
-    if law.continuous and isinstance(law.base, GaussianBase) and FAST:
+    if gauss:
         from .discretise_gauss import discretise_gauss
 
         up, lo = discretise_gauss(law, h, theta, (j_lo, j_hi))

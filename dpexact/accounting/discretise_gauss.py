@@ -219,7 +219,7 @@ def discretise_gauss(law: LossLaw, h: float, theta: float, win: tuple[int, int],
     law_u, law_l, (mu_u, r_u), (mu_l, r_l) = dominating_laws(law)
     if ends == "lower":
         return None, _lower_end(law_l, mu_l, r_l, h, theta, j_lo, n, outside)
-    pts = (j_lo + np.arange(n + 1, dtype=np.float64)) * h  # exact: h a power of two
+    pts = (j_lo + np.arange(n + 1, dtype=np.float64)) * h  # exact: h = m·2^-k (discretise.step_ok)
     arb_pts = [arb(float(x)) for x in pts] if n < 0 else _LazyArb(pts)
     _, _, _, Qu_hi, lam_u, elam_u = _log_cells(law_u, pts, mu_u, r_u, arb_pts)
     li = pts[:-1]

@@ -5,7 +5,8 @@ direction, compose, evaluate δ(ε) or invert it, and refine the grid until the 
   θ* = argmin_{θ>=0} K(θ) − θε with K = Σ count·log E[e^{θL}] (for δ(ε)), or the θ minimising
   ε(θ) = (K(θ) − log δ)/θ (for ε(δ)); K is read from the discretised laws of the previous pass
   (two coarse passes, the second at the first one's θ).
-* Refinement: the step h shrinks (by a power of two, :func:`_next_step`) while the relative width
+* Refinement: the step h shrinks (by powers of two, :func:`_next_step`, landing on the step the width needs when
+  that lies between two of them, :func:`.grid_cost.land_step`) while the relative width
   (upper − lower)/upper exceeds the tolerance and the next pass (its CPU predicted from the last passes,
   :func:`_predict`) fits the budget; a direction certified below the max's lower end is left out of the later
   passes (:func:`_settle`).
@@ -31,6 +32,7 @@ from .events import Event
 from .grid_cost import (
     budget_check,
     end_shares,
+    land_step,
     pass_estimate,
     split_estimate,
 )
@@ -187,6 +189,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             tolerance: float, hint_of: Any = None, below_of: Any = None) -> tuple[Any, _Pass, dict]:
     laws = _laws(events, directions)
     split_mode = SPLIT and hint_of is not None and _splittable(laws)
+    free = FREE_STEPS and _gaussian(laws)
     cache: dict = {}
     t0 = time.process_time()
     budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
@@ -311,7 +314,11 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
         widths.append((h, hi - lo))
         need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / _need_margin(widths) if math.isfinite(hi) and hi > lo else 0.0
-        choice = _choose_pass(track, h, spent, costs, left, need, shares) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
+        if use_split:
+            choice = _choose_pass(track, h, spent, costs, left, need, shares, free)
+        else:
+            step = _next_step(h, spent, costs, left, growth, need)
+            choice = ("both", land_step(h, step, need) if free else step)
         if choice is None:  # no pass of either end, nor of both, is predicted to fit the budget left
             break
         ends, h = choice
@@ -363,13 +370,15 @@ def _end_errors(track: dict[str, list[tuple[float, float]]]) -> dict[str, tuple[
 
 def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: float,
                  costs: list[tuple[float, float]], left: float, need: float = 0.0,
-                 shares: dict[str, float] | None = None) -> tuple[str, float] | None:
+                 shares: dict[str, float] | None = None, free: bool = False) -> tuple[str, float] | None:
     """(ends, step) of the next pass: each choice's step is the finest that fits the budget left at its cost
     (:data:`END_SHARE`), and the one whose predicted width (each end's error × (h′/h_end)², an end not refined
     keeping its own) is least is taken; None when, the ends' errors known, no choice fits. A float choice of which
-    measures to compute: any pass is a proved interval for the ends it makes."""
+    measures to compute: any pass is a proved interval for the ends it makes. ``free``: steps may land between powers
+    of two (:func:`.grid_cost.land_step`)."""
     err = _end_errors(track) if ONE_END else None
-    best = ("both", _next_step(h, spent, costs, left, need=need))
+    step = _next_step(h, spent, costs, left, need=need)
+    best = ("both", land_step(h, step, need) if free else step)
     if err is None:
         return best
     best_w = math.inf
@@ -380,6 +389,8 @@ def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: f
         if PASS_SAFETY * share * _predict(costs, base / 2) > left:
             continue
         step = _next_step(base, spent, costs, left / share, need=need)
+        if free:  # a lagging end's pass (base 2h) lands no coarser than h
+            step = land_step(base, step, need, top=h if base > h else None)
         w = sum(e * min(1.0, (step / he) ** 2) if ends in ("both", name) else e for name, (e, he) in err.items())
         if w < best_w * (1 - 1e-9):
             best, best_w = (ends, step), w
@@ -478,6 +489,17 @@ def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: f
     while nxt / 2 >= H_MIN and _predict(costs, nxt / 2, growth) <= share and nxt > h / 8 and nxt > need:
         nxt /= 2
     return nxt
+
+
+#: let the step land between powers of two (:func:`.grid_cost.land_step`) when every law takes the Gaussian path
+#: (:func:`_gaussian`)
+FREE_STEPS = True
+
+
+def _gaussian(laws: dict[str, list]) -> bool:
+    """Every law is discretised by :mod:`.discretise_gauss` (its grid steps may be m·2^-k: :func:`.discretise.step_ok`)."""
+    return discretise_mod.FAST and all(law.continuous and isinstance(law.base, GaussianBase)
+                                       for items in laws.values() for law, _ in items)
 
 
 def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tolerance: float, budget: float) -> Enclosure:

@@ -1,5 +1,6 @@
 """The cost model of the grid route (:mod:`.grid_accounting`): a pass's CPU estimated from its cells and its
-compositions before it is spent (the budget check refuses an accounting whose first pass would not fit)."""
+compositions before it is spent (the budget check refuses an accounting whose first pass would not fit), and the
+step a pass lands on (:func:`land_step`: between powers of two when the width needs it)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from .loss_laws import GaussianBase, LossLaw
 if TYPE_CHECKING:
     from .split_composition import SplitTerms
 
-__all__ = ["budget_check", "end_shares", "estimate_seconds", "pass_estimate", "refuse", "split_estimate"]
+__all__ = ["budget_check", "end_shares", "estimate_seconds", "land_step", "pass_estimate", "refuse", "round_step",
+           "split_estimate"]
 
 #: seconds per grid cell of a discretisation (arb erfc, exp, log per cell; measured ~40 µs here)
 _CELL_SECONDS = 4e-5
@@ -90,3 +92,32 @@ def end_shares(split_terms: Iterable[SplitTerms], products: dict[str, float]) ->
     """The one-end shares of a pass (float estimates deciding the schedule only): :data:`END_SHARE_SHIFTED` when a
     split direction's terms k >= 1 are shifted terms, else ``products``."""
     return END_SHARE_SHIFTED if any(t.shifted for t in split_terms) else products
+
+
+#: the finest step that is not a power of two: its grid points are exact floats for |x| < 2^9 (h = m·2^-k with k <= 24,
+#: :data:`.discretise.STEP_ODD_MAX`), the range a power of two has at :data:`.grid_accounting.H_MIN`
+H_FREE_MIN = 2.0**-20
+#: significant bits of a landed step (m odd < 2^4: :func:`.discretise.step_ok`); it is rounded down by < 1/8
+STEP_BITS = 4
+
+
+def round_step(x: float) -> float:
+    """The largest step <= x with at most :data:`STEP_BITS` significant bits."""
+    f, e = math.frexp(x)
+    return math.ldexp(math.floor(f * 2**STEP_BITS) / 2**STEP_BITS, e)
+
+
+def land_step(h: float, nxt: float, need: float, top: float | None = None) -> float:
+    """The step to take after a pass at h for the ladder's choice ``nxt`` (:func:`.grid_accounting._next_step`, h/2^i):
+    when ``need`` (the step predicted to meet the tolerance) lies between nxt and h, the coarsest step of
+    :data:`STEP_BITS` bits at or below it (at most ``top``, default 15h/16) — the ladder would take a step up to 2× finer than the width needs, and a pass's
+    CPU grows ~1/h (measured: σ = 0.5, q = 1/100, T = 1000, δ = 1e-18 took 2^-13 for 6.1 s, 1.5e-7 where 1e-6 was
+    asked). A step below :data:`H_FREE_MIN` is a power of two: the coarser one when it still meets need, else the finer.
+    A float choice of grid: every step gives a proved interval."""
+    step = nxt
+    if need > nxt:
+        step = max(nxt, round_step(min(need, h * 15 / 16 if top is None else top)))
+    if step < H_FREE_MIN and math.frexp(step)[0] != 0.5:
+        up = 2.0 ** math.ceil(math.log2(step))
+        step = up if up <= need else up / 2
+    return step

@@ -1,0 +1,162 @@
+"""Grid steps that are not powers of two (h = m·2^-k, m odd <= 15: dpexact/accounting/discretise.step_ok) and the
+schedule landing on them (grid_cost.land_step): the step arithmetic, and soundness at such steps against independent
+values — one subsampled step against 40-digit mpmath quadrature, a composed Gaussian against its closed form in
+mpmath, a composed subsampled Gaussian (the split route) against the power-of-two passes' intervals — with a mutation
+(the step's odd factor dropped where the cells are split) that the checks catch."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from dpexact.accounting import discretise as disc
+from dpexact.accounting import discretise_gauss as dg
+from dpexact.accounting import grid_accounting as ga
+from dpexact.accounting.events import event_from_dict
+from dpexact.accounting.grid_cost import H_FREE_MIN, land_step, round_step
+from dpexact.accounting.grid_measure import delta_lower, delta_upper, power
+
+mpmath = pytest.importorskip("mpmath")
+
+STEPS = [3 * 2.0**-13, 5 * 2.0**-15, 15 * 2.0**-16]
+
+
+def _law(sigma: str, q: str | None, direction: str = "remove"):
+    spec = {"kind": "gaussian", "sigma": sigma, "count": 2} | ({"poisson": q} if q else {})
+    return ga._laws([event_from_dict(spec)], (direction,))[direction][0][0]
+
+
+def _step_delta(sig: float, r: float, eps: float) -> float:
+    """δ(ε) of one Poisson-subsampled Gaussian step, remove direction, by mpmath quadrature (40 digits)."""
+    mpmath.mp.dps = 40
+    S, R, E = mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(eps)
+    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)
+    Q = lambda x: mpmath.npdf(x, 0, S)
+    x0 = S**2 * mpmath.log((mpmath.exp(E) - 1 + R) / R) + mpmath.mpf(1) / 2
+    return float(mpmath.quad(lambda x: A(x) - mpmath.exp(E) * Q(x), [x0, x0 + 5 * S, x0 + 20 * S, mpmath.inf]))
+
+
+def _gauss_delta(mu: float, eps: float) -> float:
+    """δ(ε) of the Gaussian mechanism with sensitivity/σ = μ (closed form, 40 digits)."""
+    mpmath.mp.dps = 40
+    M, E = mpmath.mpf(mu), mpmath.mpf(eps)
+    return float(mpmath.ncdf(M / 2 - E / M) - mpmath.exp(E) * mpmath.ncdf(-M / 2 - E / M))
+
+
+# -- the step arithmetic ----------------------------------------------------------------------------------------------
+
+
+def test_step_ok_takes_four_bit_mantissas_only():
+    assert all(disc.step_ok(h) for h in [2.0**-10, 3 * 2.0**-12, 15 * 2.0**-20, 9 * 2.0**-14])
+    assert not any(disc.step_ok(h) for h in [17 * 2.0**-20, 0.1, 0.0, -2.0**-10, math.inf])
+
+
+def test_round_step_is_the_largest_four_bit_step_below():
+    for x in [1e-4, 3.3e-5, 2.0**-13, 7.77e-7]:
+        r = round_step(x)
+        assert disc.step_ok(r) and r <= x < r * (1 + 1 / 8)
+    assert round_step(2.0**-13) == 2.0**-13
+
+
+def test_land_step_lands_between_the_ladders_steps():
+    h = 2.0**-10
+    # need between h/8 and h/4: the ladder took h/8, the landed step is the 4-bit one at or below need
+    need = 0.2 * h
+    assert land_step(h, h / 8, need) == round_step(need) and h / 8 < round_step(need) <= need
+    assert land_step(h, h / 8, h / 16) == h / 8  # need finer than the ladder's choice: the ladder's
+    assert land_step(h, h / 2, 2 * h) == round_step(h * 15 / 16)  # no coarser than 15h/16
+    assert land_step(2 * h, h, 1.5 * h, top=h) == h  # a lagging end's pass: at most h
+    # below H_FREE_MIN: a power of two, the coarser when it meets need
+    g = 3 * 2.0**-21
+    assert land_step(g, g / 2, g / 2) == 2.0**-21 and land_step(g, g / 4, g / 2) == 2.0**-21
+    assert land_step(g, g / 4, g / 4) == 2.0**-22 and land_step(g, g / 4, 1.2 * 2.0**-20) == 9 * 2.0**-23
+    assert all(disc.step_ok(land_step(h, h / 8, x * h)) for x in np.linspace(0.01, 1.5, 40))
+    assert H_FREE_MIN == 2.0**-20
+
+
+def test_non_power_of_two_steps_stay_off_the_arb_path():
+    ev = event_from_dict({"kind": "laplace", "scale": "1", "count": 2})
+    law = ga._laws([ev], ("remove",))["remove"][0][0]
+    with pytest.raises(ValueError, match="power of two"):
+        disc.discretise(law, 3 * 2.0**-10, 0.5)
+    with pytest.raises(ValueError):
+        disc.discretise(_law("1", "1/100"), 17 * 2.0**-14, 0.5)
+
+
+# -- soundness at non-power-of-two steps ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("h", STEPS)
+@pytest.mark.parametrize("sigma,q,eps", [("1", "1/1000", 1e-3), ("0.8", "1/100", 0.02)])
+def test_one_subsampled_step_brackets_the_quadrature(sigma, q, eps, h):
+    """One step at h = m·2^-k: lower end's δ(ε) <= 40-digit quadrature <= upper end's, both within 2e-2 (measured on
+    σ = 1, q = 1/1000 over ε in [6e-4, 1.5e-3] at 3·2^-13: up to 1.0e-2, as 2^-12's 4.7e-3 — where ε falls between
+    grid points decides; σ = 0.8, q = 1/100: below 3e-5)."""
+    law = _law(sigma, q)
+    want = _step_delta(float(sigma), 1 / float(q.split("/")[1]), eps)
+    theta = 2.0
+    up, lo = dg.discretise_gauss(law, h, theta, disc.window(law, h, theta))
+    got_lo, got_up = delta_lower(lo, eps), delta_upper(up, eps)
+    assert got_lo <= want <= got_up
+    assert got_lo >= want * (1 - 2e-2) and got_up <= want * (1 + 2e-2)
+
+
+@pytest.mark.parametrize("h", STEPS[:2])
+def test_composed_gaussian_brackets_the_closed_form(h):
+    """N(0, σ²) with σ = 4 composed 64 times (μ = 2) on one grid at h = m·2^-k: the certified δ(ε) interval holds the
+    closed form (mpmath) and is within 1e-4 of it at ε = 1, 2."""
+    law = _law("4", None)
+    d = disc.discretise(law, h, 0.5)
+    U, L = power(d.upper, 64), power(d.lower, 64)
+    for eps in (1.0, 2.0):
+        want = _gauss_delta(2.0, eps)
+        lo, hi = delta_lower(L, eps), delta_upper(U, eps)
+        assert lo <= want <= hi
+        assert hi - lo <= 1e-4 * want
+
+
+def _split_interval(h: float) -> tuple[float, float]:
+    """ε(δ = 1e-5) of σ = 1, q = 1/100, T = 100 from one split pass at step h (θ and hints from a coarse run)."""
+    ev = event_from_dict({"kind": "gaussian", "sigma": "1", "poisson": "1/100", "count": 100})
+    laws = ga._laws([ev], ("remove",))
+    p = ga._Pass(laws, h, {"remove": 1.0}, {}, split=(0.718, 1e-5, 1e-6))
+    assert p.split, "the split route is the one under test"
+    return ga._solve(p.lo, 1e-5, False), ga._solve(p.up, 1e-5, True)
+
+
+def test_split_pass_at_a_non_power_of_two_step_agrees_with_power_of_two_passes():
+    """The split route (bulk, tail on the coarse grid m·h, coarsening by m) at h = 3·2^-14 against passes at the
+    powers of two around it: every interval holds ε, so each pair must intersect, and the non-power-of-two one must
+    hold the finest pass's midpoint (a width 20× below its own). Its width is not ordered with its neighbours' (the
+    split's plan and tilts change with h: measured 4.8e-6 at 3·2^-14, 1.1e-5 at 2^-14)."""
+    fine = _split_interval(2.0**-16)
+    a, b = _split_interval(2.0**-13), _split_interval(2.0**-14)
+    lo, hi = _split_interval(3 * 2.0**-14)
+    mid = (fine[0] + fine[1]) / 2
+    assert lo <= mid <= hi
+    for x, y in (a, b, fine):
+        assert lo <= y and x <= hi
+    assert (fine[1] - fine[0]) * 20 < hi - lo
+
+
+def test_mutation_grid_read_at_the_power_of_two_part_is_caught(monkeypatch):
+    """Mutation: the discretised ends' grid read at the step's power-of-two part 2^⌊log2 h⌋ (the odd factor dropped,
+    as code rebuilding h from its exponent would): every atom moves down by a third at h = 3·2^-13, and the upper
+    end's δ(ε) falls below the quadrature (the bracket fails); the composed closed-form check fails the same way."""
+    real = dg.discretise_gauss
+
+    def pow2_grid(law, h, theta, win, **kw):
+        return tuple(None if m is None else replace(m, h=2.0 ** math.floor(math.log2(h)))
+                     for m in real(law, h, theta, win, **kw))
+
+    monkeypatch.setattr(dg, "discretise_gauss", pow2_grid)
+    h, eps = STEPS[0], 1e-3
+    law = _law("1", "1/1000")
+    want = _step_delta(1.0, 1e-3, eps)
+    up, _ = dg.discretise_gauss(law, h, 2.0, disc.window(law, h, 2.0))
+    assert delta_upper(up, eps) < want
+    with pytest.raises(AssertionError):
+        test_composed_gaussian_brackets_the_closed_form(h)
