@@ -160,3 +160,21 @@ def test_mutation_grid_read_at_the_power_of_two_part_is_caught(monkeypatch):
     assert delta_upper(up, eps) < want
     with pytest.raises(AssertionError):
         test_composed_gaussian_brackets_the_closed_form(h)
+
+
+def test_a_row_lands_between_powers_of_two_and_agrees_with_the_ladder(monkeypatch):
+    """σ = 0.5, q = 1/100, T = 100, δ = 1e-10 (the ladder took 2^-13 for 1.1e-7 where 1e-6 was asked): with landing,
+    a pass at a step that is not a power of two, the width met, and the interval intersecting the ladder's."""
+    spec = [{"kind": "gaussian", "sigma": "0.5", "poisson": "1/100", "count": 100}]
+    from dpexact.accounting.accountant import Accountant
+
+    free = Accountant(spec, max_seconds=30).epsilon_for_delta("1e-10", 1e-6)
+    monkeypatch.setattr(ga, "FREE_STEPS", False)
+    ladder = Accountant(spec, max_seconds=30).epsilon_for_delta("1e-10", 1e-6)
+    hs = [p["h"] for p in free.detail["passes"]]
+    assert any(math.frexp(h)[0] != 0.5 for h in hs) and all(disc.step_ok(h) for h in hs)
+    assert all(math.frexp(p["h"])[0] == 0.5 for p in ladder.detail["passes"])
+    for r in (free, ladder):
+        assert r.upper - r.lower <= 1e-6 * r.upper
+    assert max(free.lower, ladder.lower) <= min(free.upper, ladder.upper)
+    assert min(hs) > min(p["h"] for p in ladder.detail["passes"])  # a coarser last step than the ladder's

@@ -189,7 +189,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
             tolerance: float, hint_of: Any = None, below_of: Any = None) -> tuple[Any, _Pass, dict]:
     laws = _laws(events, directions)
     split_mode = SPLIT and hint_of is not None and _splittable(laws)
-    free = FREE_STEPS and _gaussian(laws)
+    free_steps = FREE_STEPS and _gaussian(laws)
     cache: dict = {}
     t0 = time.process_time()
     budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
@@ -314,14 +314,14 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
         widths.append((h, hi - lo))
         need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / _need_margin(widths) if math.isfinite(hi) and hi > lo else 0.0
-        if use_split:
-            choice = _choose_pass(track, h, spent, costs, left, need, shares, free)
-        else:
-            step = _next_step(h, spent, costs, left, growth, need)
-            choice = ("both", land_step(h, step, need) if free else step)
+        choice = _choose_pass(track, h, spent, costs, left, need, shares) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
         if choice is None:  # no pass of either end, nor of both, is predicted to fit the budget left
             break
-        ends, h = choice
+        ends, step = choice
+        if free_steps:  # an end lagging at a coarser step (its ladder from 2h, :func:`_choose_pass`) lands no coarser than h
+            lagging = ends != "both" and bool(track[ends]) and track[ends][-1][0] > h
+            step = land_step(2 * h if lagging else h, step, need, top=h if lagging else None)
+        h = step
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
             "passes": history, "cpu_seconds": round(time.process_time() - t0, 3)}
@@ -370,15 +370,13 @@ def _end_errors(track: dict[str, list[tuple[float, float]]]) -> dict[str, tuple[
 
 def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: float,
                  costs: list[tuple[float, float]], left: float, need: float = 0.0,
-                 shares: dict[str, float] | None = None, free: bool = False) -> tuple[str, float] | None:
+                 shares: dict[str, float] | None = None) -> tuple[str, float] | None:
     """(ends, step) of the next pass: each choice's step is the finest that fits the budget left at its cost
     (:data:`END_SHARE`), and the one whose predicted width (each end's error × (h′/h_end)², an end not refined
     keeping its own) is least is taken; None when, the ends' errors known, no choice fits. A float choice of which
-    measures to compute: any pass is a proved interval for the ends it makes. ``free``: steps may land between powers
-    of two (:func:`.grid_cost.land_step`)."""
+    measures to compute: any pass is a proved interval for the ends it makes."""
     err = _end_errors(track) if ONE_END else None
-    step = _next_step(h, spent, costs, left, need=need)
-    best = ("both", land_step(h, step, need) if free else step)
+    best = ("both", _next_step(h, spent, costs, left, need=need))
     if err is None:
         return best
     best_w = math.inf
@@ -389,8 +387,6 @@ def _choose_pass(track: dict[str, list[tuple[float, float]]], h: float, spent: f
         if PASS_SAFETY * share * _predict(costs, base / 2) > left:
             continue
         step = _next_step(base, spent, costs, left / share, need=need)
-        if free:  # a lagging end's pass (base 2h) lands no coarser than h
-            step = land_step(base, step, need, top=h if base > h else None)
         w = sum(e * min(1.0, (step / he) ** 2) if ends in ("both", name) else e for name, (e, he) in err.items())
         if w < best_w * (1 - 1e-9):
             best, best_w = (ends, step), w
