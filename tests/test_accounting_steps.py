@@ -178,3 +178,14 @@ def test_a_row_lands_between_powers_of_two_and_agrees_with_the_ladder(monkeypatc
         assert r.upper - r.lower <= 1e-6 * r.upper
     assert max(free.lower, ladder.lower) <= min(free.upper, ladder.upper)
     assert min(hs) > min(p["h"] for p in ladder.detail["passes"])  # a coarser last step than the ladder's
+
+
+def test_need_order_takes_the_measured_order_up_to_two():
+    h = 2.0**-16
+    assert ga._need_order([(2.0**-10, 1e-3)]) == (2.0, ga.NEED_MARGIN)  # one pass: h², the wide margin
+    p, m = ga._need_order([(2 * h, 1e-5), (h, 1e-5 / 2**1.5)])
+    assert abs(p - 1.5) < 1e-12 and m == ga.NEED_MARGIN_MEASURED
+    assert ga._need_order([(2 * h, 1e-5), (h, 1e-5 / 8)]) == (2.0, ga.NEED_MARGIN_MEASURED)  # h³ counts as h²
+    assert ga._need_order([(2 * h, 1e-5), (h, 0.9e-5)]) == (2.0, ga.NEED_MARGIN)  # below ORDER_MIN
+    assert ga._need_order([(2 * h, 1e-5), (h, 2e-5)]) == (2.0, ga.NEED_MARGIN)  # widened
+    assert ga._need_order([(2 * h, math.inf), (h, 2e-5)]) == (2.0, ga.NEED_MARGIN)

@@ -36,6 +36,10 @@ from .grid_cost import (
     pass_estimate,
     split_estimate,
 )
+# the step prediction lives in grid_cost; its names stay readable here (the schedule's tests read them)
+from .grid_cost import NEED_MARGIN, NEED_MARGIN_MEASURED  # noqa: F401
+from .grid_cost import need_margin as _need_margin  # noqa: F401
+from .grid_cost import need_order as _need_order
 from .grid_measure import GridMeasure, convolve, delta_lower, delta_upper, power
 from .law_tilt import _bounded, _law_tilts, _round_theta, _theta_for_delta, _theta_for_eps
 from .loss_laws import GaussianBase
@@ -311,9 +315,10 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         lag = cheapest < 1.0 and any(pts and pts[-1][0] > h for pts in track.values())
         if met or stalled or h / 2 < H_MIN or PASS_SAFETY * cheapest * _predict(costs, h if lag else h / 2, growth) > left:
             break
-        # the coarsest step predicted to meet the tolerance with room (width ~ h², :func:`_next_step`)
+        # the coarsest step predicted to meet the tolerance with room (width ~ h^p, :func:`_need_order`)
         widths.append((h, hi - lo))
-        need = h * math.sqrt(tolerance * abs(hi) / (hi - lo)) / _need_margin(widths) if math.isfinite(hi) and hi > lo else 0.0
+        order, margin = _need_order(widths)
+        need = h * (tolerance * abs(hi) / (hi - lo)) ** (1 / order) / margin if math.isfinite(hi) and hi > lo else 0.0
         choice = _choose_pass(track, h, spent, costs, left, need, shares) if use_split else ("both", _next_step(h, spent, costs, left, growth, need))
         if choice is None:  # no pass of either end, nor of both, is predicted to fit the budget left
             break
@@ -452,26 +457,6 @@ GROWTH_ONE_GRID = 2.3
 
 #: a pass is started when its predicted CPU times this fits the budget left (the ratio target is a hard cap)
 PASS_SAFETY = 1.3
-#: the step predicted to meet the tolerance (width ~ h²) is divided by this: a width predicted at 0.44 of the target.
-#: Without it a large budget bought steps far finer than the tolerance asks (measured: σ = 1, q = 1/10, T = 1000,
-#: δ = 1e-18 at 20 s: 3.3e-8 for 8.3 s, against 4.1e-7 for 2.0 s at 5 s)
-NEED_MARGIN = 1.5
-#: the same once two passes measured the width shrinking at least as h² (:func:`_need_margin`): 0.69 of the target
-NEED_MARGIN_MEASURED = 1.2
-
-
-def _need_margin(widths: list[tuple[float, float]]) -> float:
-    """NEED_MARGIN_MEASURED when the last two passes' widths shrank at least as h² (the prediction then errs on the safe
-    side: σ = 2, q = 1/1000, T = 1000, δ = 1e-5 shrank as h^2.5 from 2^-16 to 2^-19, and 1.5 then bought 2^-21 for 8.6 s
-    where 2^-20 met, the row 12.1 → 7.1 s), else NEED_MARGIN (σ = 0.5, q = 1/1000, T = 10⁴, δ = 1e-5 shrank as h^0.9
-    from 2^-10 to 2^-12: 1.2 from one pass took three passes, 3.4 s, 1.5 two, 1.5 s). A float choice of step."""
-    if len(widths) >= 2:
-        (h1, w1), (h2, w2) = widths[-2], widths[-1]
-        if 0 < w2 <= w1 * (h2 / h1) ** 2 and h2 < h1 and math.isfinite(w1):
-            return NEED_MARGIN_MEASURED
-    return NEED_MARGIN
-
-
 def _next_step(h: float, spent: float, costs: list[tuple[float, float]], left: float,
                growth: float | None = None, need: float = 0.0) -> float:
     """The next grid step: h/2, or a smaller power of two when the passes so far say it fits the budget left.

@@ -16,8 +16,8 @@ from .loss_laws import GaussianBase, LossLaw
 if TYPE_CHECKING:
     from .split_composition import SplitTerms
 
-__all__ = ["budget_check", "end_shares", "estimate_seconds", "land_step", "pass_estimate", "refuse", "round_step",
-           "split_estimate"]
+__all__ = ["budget_check", "end_shares", "estimate_seconds", "land_step", "need_margin", "need_order", "pass_estimate",
+           "refuse", "round_step", "split_estimate"]
 
 #: seconds per grid cell of a discretisation (arb erfc, exp, log per cell; measured ~40 µs here)
 _CELL_SECONDS = 4e-5
@@ -121,3 +121,44 @@ def land_step(h: float, nxt: float, need: float, top: float | None = None) -> fl
         up = 2.0 ** math.ceil(math.log2(step))
         step = up if up <= need else up / 2
     return step
+
+
+#: the step predicted to meet the tolerance (width ~ h²) is divided by this: a width predicted at 0.44 of the target.
+#: Without it a large budget bought steps far finer than the tolerance asks (measured: σ = 1, q = 1/10, T = 1000,
+#: δ = 1e-18 at 20 s: 3.3e-8 for 8.3 s, against 4.1e-7 for 2.0 s at 5 s)
+NEED_MARGIN = 1.5
+#: the same once two passes measured the width shrinking at least as h² (:func:`need_margin`): 0.69 of the target
+NEED_MARGIN_MEASURED = 1.2
+
+
+def need_margin(widths: list[tuple[float, float]]) -> float:
+    """NEED_MARGIN_MEASURED when the last two passes' widths shrank at least as h² (the prediction then errs on the safe
+    side: σ = 2, q = 1/1000, T = 1000, δ = 1e-5 shrank as h^2.5 from 2^-16 to 2^-19, and 1.5 then bought 2^-21 for 8.6 s
+    where 2^-20 met, the row 12.1 → 7.1 s), else NEED_MARGIN (σ = 0.5, q = 1/1000, T = 10⁴, δ = 1e-5 shrank as h^0.9
+    from 2^-10 to 2^-12: 1.2 from one pass took three passes, 3.4 s, 1.5 two, 1.5 s). A float choice of step."""
+    if len(widths) >= 2:
+        (h1, w1), (h2, w2) = widths[-2], widths[-1]
+        if 0 < w2 <= w1 * (h2 / h1) ** 2 and h2 < h1 and math.isfinite(w1):
+            return NEED_MARGIN_MEASURED
+    return NEED_MARGIN
+
+
+#: the least measured order p (width ~ h^p over the last two passes) that the step prediction takes as it is; below
+#: it (a pass that widened, or whose tilts missed) the prediction keeps p = 2 and :func:`need_margin`
+ORDER_MIN = 1.0
+
+
+def need_order(widths: list[tuple[float, float]]) -> tuple[float, float]:
+    """(p, margin) of the step predicted to meet the tolerance, h·(target/width)^(1/p)/margin: the last two passes'
+    measured order p, at most 2, with :data:`NEED_MARGIN_MEASURED`; else p = 2 with :func:`need_margin`. A measured
+    order below 2 was taken as 2 with margin 1.5, which overshot near misses (σ = 0.8, q = 1/1000, T = 100, δ = 1e-5:
+    1.2e-6 at 2^-16 after shrinking as h^1.98, then 2^-16.83 for 3.2 s where h^1.98 said 0.75·2^-16 met; now 2^-16.42,
+    6.9e-7, 2.1 s); for a width t× the target the step is coarser than that rule's iff (1/p − 1/2)·ln t < ln 1.25, so a
+    long jump at a low order gets the finer step. A float choice of step."""
+    if len(widths) >= 2:
+        (h1, w1), (h2, w2) = widths[-2], widths[-1]
+        if h2 < h1 and 0 < w2 < w1 and math.isfinite(w1):
+            p = math.log(w1 / w2) / math.log(h1 / h2)
+            if p >= ORDER_MIN:
+                return min(p, 2.0), NEED_MARGIN_MEASURED
+    return 2.0, need_margin(widths)
