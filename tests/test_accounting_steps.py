@@ -2,7 +2,7 @@
 schedule landing on them (grid_cost.land_step): the step arithmetic, and soundness at such steps against independent
 values — one subsampled step against 40-digit mpmath quadrature, a composed Gaussian against its closed form in
 mpmath, a composed subsampled Gaussian (the split route) against the power-of-two passes' intervals — with a mutation
-(the step's odd factor dropped where the cells are split) that the checks catch."""
+(the discretised grid read at the step's power-of-two part) that the checks catch; and the step prediction's order."""
 
 from __future__ import annotations
 
