@@ -324,7 +324,6 @@ def convolve(x: GridMeasure, y: GridMeasure, l2: bool = True) -> GridMeasure:
         raise ValueError("convolve: measures on different grids, tilts or sides")
     if not l2 and (x.err > 0 or y.err > 0):
         raise ValueError("convolve: per-entry mode needs factors without an ℓ2 error (to_entries)")
-    n = len(x.v) + len(y.v) - 1
     if len(x.v) * len(y.v) <= 4096:
         c = np.convolve(x.v, y.v)
         # direct sums of m non-negative products: relative error <= γ_{m+1} per entry
