@@ -277,3 +277,21 @@ def test_profile_mass_from_untilted_bounds_the_exact_untilted_mass():
         assert got >= exact
         assert got <= exact * (1 + 1e-12)
         assert got <= gm.raw_total(m) * (1 + 1e-13) and gm.raw_total(m) <= got * (1 + 1e-13)
+
+
+def test_term_zero_from_the_top_rung_chain_agrees_with_its_own_power(monkeypatch):
+    """σ = 2, q = 1/1000, T = 100, δ = 1e-10 (shifted, t0 above the bulk's top saddle point): with SHARE_ZERO the
+    ladder's top rung is the term k = 0's pair and B^{∗T} is B^{∗(T−1)} ∗ B on its chain; the term's δ ends and the
+    whole interval intersect those of B^{∗T} by its own power (both proved), and are as narrow."""
+    eps, h = 0.0327539, 2.0**-15
+    lo1, up1, terms = _delta_interval("2", "1/1000", 100, 1e-10, eps, h)
+    t0 = terms.thetas[0]
+    assert terms.upper_terms[1].bulk_up[-1].theta == t0 and terms.upper_terms[0].theta == t0
+    monkeypatch.setattr(sc, "SHARE_ZERO", False)
+    lo0, up0, terms0 = _delta_interval("2", "1/1000", 100, 1e-10, eps, h)
+    assert terms0.upper_terms[1].bulk_up[-1].theta < t0
+    z1 = (gm.delta_lower(terms.lower_terms[0], eps), gm.delta_upper(terms.upper_terms[0], eps))
+    z0 = (gm.delta_lower(terms0.lower_terms[0], eps), gm.delta_upper(terms0.upper_terms[0], eps))
+    assert 0 < max(z0[0], z1[0]) <= min(z0[1], z1[1])
+    assert z1[1] - z1[0] <= 1.5 * (z0[1] - z0[0])
+    assert max(lo0, lo1) <= min(up0, up1) and up1 - lo1 <= 1.5 * (up0 - lo0)

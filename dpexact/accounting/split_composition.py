@@ -370,8 +370,11 @@ def _shifted_split(parts: SplitParts, plan: SplitPlan, count: int, K: int, rest:
     chains_up = [_chain(bu, count - 1, K - 1) for bu, _ in ladder] if want_up and K > 1 else []
     chains_lo = [_chain(bl, count - 1, K - 1) for _, bl in ladder] if want_lo and K > 1 else []
     z_up, z_lo = zero if zero is not None else (parts.bulk_upper, parts.bulk_lower)
-    ups = [power(z_up, count)] if want_up else []
-    los = [power(z_lo, count)] if want_lo else []
+    # a rung of the ladder that is the term k = 0's own pair (:data:`SHARE_ZERO`): B^{∗T} = B^{∗(T−1)} ∗ B, one product
+    # on its chain's first power instead of a power of its own
+    at = next((i for i, pair in enumerate(ladder) if pair is zero), None) if zero is not None and K > 1 else None
+    ups = ([convolve(chains_up[at][0], z_up) if at is not None else power(z_up, count)]) if want_up else []
+    los = ([convolve(chains_lo[at][0], z_lo) if at is not None else power(z_lo, count)]) if want_lo else []
     bulk = parts.bulk_upper if parts.bulk_upper is not None else parts.bulk_lower  # a one-end pass has one of them
     for k in range(1, K):
         # A^{∗k} (k >= 2, an FFT product) at the tilt that puts its tilted mass at y = ε: the terms read it near ε and
@@ -444,6 +447,9 @@ SHIFTED_FROM = 30.0
 #: term k = 1's cut 2.1e-15 / 3.3e-15 of δ = 1e-10; shifted 2.0e-6 / 4.8e-7). Where t0 ≈ θ₁ (q = 1/10: 1.0-1.2) the
 #: products are as tight and cheaper
 SHIFTED_RATIO = 4.0
+#: the ladder's top rung at the term k = 0's tilt t0 (above the bulk's own top saddle point: t = ε − y < ε), sharing
+#: the term k = 0's discretisation, so that B^{∗T} is one product on that rung's chain instead of a power of its own
+SHARE_ZERO = True
 #: A^{∗k} (k >= 2) of a shifted term tilted at the saddle point of the whole term B^{∗(T−k)} ∗ A^{∗k} at ε (False: of
 #: A^{∗k} alone)
 TERM_SADDLE = True
@@ -504,8 +510,14 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
 
         # the top tilt: the bulk's (T − 1)-fold power's saddle point at the largest t = ε − y, y >= c (the cut)
         top = saddle([(pp.bulk_upper, count - 1)], eps_hint - plan.cut * plan.m * h, lo, THETA_BULK)
+        tilts = tilt_ladder(t1, top)
+        if SHARE_ZERO and len(tilts) > 1 and t0 >= tilts[-1]:
+            tilts = tilt_ladder(t1, t0)  # its top rung at the term k = 0's tilt: that rung's chain then ends in B^{∗T}
         ladder = []
-        for t in tilt_ladder(t1, top):
+        for t in tilts:
+            if SHARE_ZERO and t == t0 and len(tilts) > 1:
+                ladder.append(zero)  # the same pair: :func:`_shifted_split` finds it by identity
+                continue
             # the bulk's window is its support whatever the tilt: its ends re-tilted when they can be (no removed part),
             # from whichever discretisation (at t1 or t0) is nearer in log θ — the fitted lower end is fitted for its
             # own tilt's weights (measured σ = 0.8, q = 1/1000, T = 100, δ = 1e-18: the term k = 1's lower end 4 % short
