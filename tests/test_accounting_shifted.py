@@ -295,3 +295,25 @@ def test_term_zero_from_the_top_rung_chain_agrees_with_its_own_power(monkeypatch
     assert 0 < max(z0[0], z1[0]) <= min(z0[1], z1[1])
     assert z1[1] - z1[0] <= 1.5 * (z0[1] - z0[0])
     assert max(lo0, lo1) <= min(up0, up1) and up1 - lo1 <= 1.5 * (up0 - lo0)
+
+
+def test_window_from_sampled_ys_gives_the_full_evaluation(monkeypatch):
+    """The window and the profiles' picks chosen from every (N/FULL_SAMPLE)-th y (the first evaluation of a pass) give
+    the same ends as choosing them from every y, to 1e-8 (the window leaves out < 1e3·WINDOW_REL of each term, and a y
+    between sampled ones takes the nearest one's pick: measured 3e-9 at most), at several ε; the sampled route is
+    taken (no full evaluation)."""
+    eps, h = 0.6331382, 2.0**-13
+    ends = {}
+    for fs in (0, 64):
+        monkeypatch.setattr(st, "FULL_SAMPLE", fs)
+        terms = sc.split_direction(_remove_law("2", "1/100", 100), 100, h, 0.0, eps, 1e-18, 1e-6)
+        shifted = [t for t in terms.upper_terms if isinstance(t, st.ShiftedTerm)]
+        assert shifted and max(len(t._au.y) for t in shifted) > 4 * 64
+        full = []
+        real = st._End._full
+        monkeypatch.setattr(st._End, "_full", lambda self, e, t: full.append(1) or real(self, e, t))
+        ends[fs] = [(terms.lo(e), terms.up(e)) for e in (eps * (1 - 1e-6), eps, eps * (1 + 1e-7), eps * 1.01)]
+        monkeypatch.setattr(st._End, "_full", real)
+        assert (len(full) == 0) == (fs > 0)
+    for (l0, u0), (l1, u1) in zip(ends[0], ends[64]):
+        assert 0 < l0 <= u0 and abs(u1 - u0) <= 1e-8 * u0 and abs(l1 - l0) <= 1e-8 * u0
