@@ -317,3 +317,19 @@ def test_window_from_sampled_ys_gives_the_full_evaluation(monkeypatch):
         assert (len(full) == 0) == (fs > 0)
     for (l0, u0), (l1, u1) in zip(ends[0], ends[64]):
         assert 0 < l0 <= u0 and abs(u1 - u0) <= 1e-8 * u0 and abs(l1 - l0) <= 1e-8 * u0
+
+
+def test_products_term_zero_at_the_products_tilt_agrees_with_its_own_tilt(monkeypatch):
+    """σ = 2, q = 1/100, T = 1000, δ = 1e-5 by products (t0/t1 ≈ 1.1 <= ZERO_NEAR): B^{∗T} on the chain at t1 and by its
+    own power at t0 are both proved: their δ ends and the whole intervals intersect, and they are as narrow."""
+    eps, h = 0.6220303, 2.0**-13
+    lo1, up1, terms = _delta_interval("2", "1/100", 1000, 1e-5, eps, h)
+    t0, t1 = terms.thetas
+    assert not terms.shifted and t0 <= sc.ZERO_NEAR * t1 and terms.upper_terms[0].theta == terms.upper_terms[1].theta
+    monkeypatch.setattr(sc, "ZERO_NEAR", 0.0)
+    lo0, up0, terms0 = _delta_interval("2", "1/100", 1000, 1e-5, eps, h)
+    assert terms0.upper_terms[0].theta == t0 != t1
+    z1 = (gm.delta_lower(terms.lower_terms[0], eps), gm.delta_upper(terms.upper_terms[0], eps))
+    z0 = (gm.delta_lower(terms0.lower_terms[0], eps), gm.delta_upper(terms0.upper_terms[0], eps))
+    assert 0 < max(z0[0], z1[0]) <= min(z0[1], z1[1])
+    assert max(lo0, lo1) <= min(up0, up1) and up1 - lo1 <= 1.5 * (up0 - lo0)
