@@ -151,15 +151,14 @@ def normalise(m: GridMeasure, floor: float = 0.0, right_floor: float | None = No
         return replace(m, v=np.zeros(1), j0=m.j0, dropped=m.dropped)
     top = float(v.max())
     E = m.err
-    keep = np.nonzero(v >= max(top * 2.0**-CUT_BITS, 4 * floor))[0]
-    a, b = int(keep[0]), int(keep[-1]) + 1
+    a, b = _kept(v, max(top * 2.0**-CUT_BITS, 4 * floor))
     if right_floor is not None:
-        b = int(np.nonzero(v >= max(top * 2.0**-CUT_BITS, 4 * right_floor))[0][-1]) + 1
+        b = _kept(v, max(top * 2.0**-CUT_BITS, 4 * right_floor))[1]
     dropped, raw, tail, tail_raw = m.dropped, m.dropped_raw, m.tail, m.tail_raw
     v = v.copy() if m.upper and a > 0 else v
     if m.upper and (a > 0 or b < len(v)):
         out = 0.0
-        x = m.locations()
+        x = _Locations(m)
         if a > 0:
             left = v[:a]
             arg = m.theta * (x[a] - x[:a])  # >= 0: the tilt gained by moving each entry up to x_a
@@ -192,6 +191,30 @@ def normalise(m: GridMeasure, floor: float = 0.0, right_floor: float | None = No
     dropped, tail, E = _rescale(dropped, e), _rescale(tail, e), _rescale(E, e)
     return replace(m, v=np.ldexp(v, -e), j0=m.j0 + a, scale=m.scale + e, dropped=dropped, dropped_raw=raw,
                    tail=tail, tail_raw=tail_raw, err=E, err_end=end if E > 0 else 0)
+
+
+def _kept(v: np.ndarray, level: float) -> tuple[int, int]:
+    """The first and one past the last index with v >= level (one boolean pass, no index array)."""
+    mask = v >= level
+    a = int(np.argmax(mask))
+    if not mask[a]:
+        raise IndexError("normalise: no entry at the cut level")
+    return a, len(v) - int(np.argmax(mask[::-1]))
+
+
+class _Locations:
+    """x_i = (j0 + i)·h + shift on demand, slice by slice: the same floats as :meth:`GridMeasure.locations` (j0 + i is
+    an exact float), without the whole window's array when only its cut ends are read."""
+
+    def __init__(self, m: GridMeasure) -> None:
+        self.m = m
+
+    def __getitem__(self, k: int | slice) -> np.ndarray | float:
+        m, n = self.m, len(self.m.v)
+        if isinstance(k, slice):
+            i0, i1, _ = k.indices(n)
+            return (m.j0 + np.arange(i0, max(i0, i1), dtype=np.float64)) * m.h + m.shift
+        return float((m.j0 + np.arange(k, k + 1, dtype=np.float64))[0] * m.h + m.shift)
 
 
 def _fold(left: np.ndarray, gain: np.ndarray) -> float:
