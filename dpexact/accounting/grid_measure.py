@@ -240,8 +240,9 @@ def _raw_mass(v: np.ndarray, x: np.ndarray, theta: float, scale: int) -> float:
     pos = v > 0
     if not np.any(pos):
         return 0.0
-    arg = np.log(v[pos]) + scale * math.log(2) - theta * x[pos]
-    big = float(np.max(np.abs(np.log(v[pos])) + abs(scale * math.log(2)) + theta * np.abs(x[pos])))
+    lv, xp = np.log(v[pos]), x[pos]
+    arg = lv + scale * math.log(2) - theta * xp
+    big = float(np.max(np.abs(lv) + abs(scale * math.log(2)) + theta * np.abs(xp)))
     if float(arg.max()) > 700:
         return math.inf
     return _up(float(np.exp(arg).sum()) * (1 + (8 * big + len(arg) + 16) * U) * math.exp(8 * big * U))
