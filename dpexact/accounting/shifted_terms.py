@@ -249,8 +249,8 @@ class _End:
     upper end adds bounds that need no bulk evaluation — left of the window (smaller y, larger t = ε − y) each term is
     at most its mass times U at the window's first point (δ_n is non-increasing in t), right of it its mass times
     sup δ_n <= ``top`` — and the lower end drops those terms (each >= 0). The window (in t) and each t's profile are
-    chosen by a full evaluation, repeated when ε moves by more than a quarter of the window. A float choice of cost and
-    accuracy only."""
+    chosen from a sample of the y (:meth:`_sampled`; a full evaluation when the sample's window fails), again when ε
+    moves by more than a quarter of the window. A float choice of cost and accuracy only."""
 
     def __init__(self, tail: _Tail, profiles: list[Profile], upper: bool, top: float) -> None:
         self.tail, self.profiles, self.upper, self.top = tail, profiles, upper, top

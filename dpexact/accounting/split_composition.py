@@ -26,7 +26,8 @@ merging atoms lowers it; moving losses up (down) raises (lowers) it, f_ε being 
   window). Both parts come from the same outward float parameters (μ↑, r↑ for the upper end, μ↓, r↓ for the
   lower), i.e. from one dominating (dominated) pair, whose own expansion (1) is bounded term by term.
 * **Terms.** k = 0: B^{∗T} on the fine grid, tilted at the bulk's own saddle point (the bulk is bounded: its
-  window is its support [log(1 − r), c] whatever the tilt). k >= 1: tilted at the saddle point of the term k = 1;
+  window is its support [log(1 − r), c] whatever the tilt) — or, that tilt near the products' (:data:`ZERO_NEAR`) or
+  a rung of the shifted terms' ladder (:data:`SHARE_ZERO`), one product more on that tilt's chain of powers. k >= 1: tilted at the saddle point of the term k = 1;
   the upper end brings B^{∗(T−k)} onto the coarse grid by connect-the-dots per atom (:func:`coarsen_upper`) and
   convolves it with A^{∗k} there; the lower end refines A^{∗k} onto the fine grid (:func:`refine`, exact).
 
