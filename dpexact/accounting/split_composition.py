@@ -416,6 +416,8 @@ def saddle(terms: list[tuple[GridMeasure, int]], eps: float, lo: float = 0.0, hi
     c, d = b - g * (b - a), a + g * (b - a)
     fc, fd = f(c), f(d)
     for _ in range(80):
+        if b - a <= 2.0**-20:  # 1/16 of the dyadic step the tilt is rounded to: further steps move it by noise only
+            break
         if fc < fd:
             b, d, fd = d, c, fc
             c = b - g * (b - a)
