@@ -329,3 +329,27 @@ def test_blocked_convolve_brackets_the_exact_delta() -> None:
     for eps in (-50.0, 0.0, 30.0, 150.0):
         want = _exact_delta(list(exact), -3020, 0, eps)
         assert delta_lower(lo, eps) <= want <= delta_upper(up, eps)
+
+
+@pytest.mark.parametrize(("k", "blocked"), [(7, True), (12, False)])
+def test_power_by_steps_brackets_the_exact_power(monkeypatch: pytest.MonkeyPatch, k: int, blocked: bool) -> None:
+    """x^{∗k} left to right (squarings and products by x; at k = 7 the last by blocks): the δ ends bracket the exact
+    δ of the exact power (integer entries / 2^10, convolved in Python integers), as do those of right-to-left
+    ``power``."""
+    rng = np.random.default_rng(7)
+    ints = rng.integers(1, 2**10, 40)
+    x_up, x_lo = _measure(ints / 2.0**10, -20, True), _measure(ints / 2.0**10, -20, False)
+    exact = np.array([int(t) for t in ints], dtype=object)
+    for _ in range(k - 1):
+        exact = np.convolve(exact, np.array([int(t) for t in ints], dtype=object))
+    entries = [Fraction(int(p), 2 ** (10 * k)) for p in exact]
+    plans = []
+    real = gm._block_plan
+    monkeypatch.setattr(gm, "_block_plan", lambda na, nb: plans.append(real(na, nb)) or real(na, nb))
+    up, lo = gm.power_by_steps(x_up, k), gm.power_by_steps(x_lo, k)
+    assert any(p is not None for p in plans) == blocked
+    up0, lo0 = power(x_up, k), power(x_lo, k)
+    for eps in (-3.0, 0.0, 2.0, 5.0):
+        want = _exact_delta(entries, -20 * k, 0, eps)
+        assert delta_lower(lo, eps) <= want <= delta_upper(up, eps)
+        assert delta_lower(lo0, eps) <= want <= delta_upper(up0, eps)

@@ -61,7 +61,7 @@ import numpy as np
 from ..numbers.dot import dot_unthreaded
 from .l2_error import convolve_error, cut_error_mass, delta_error, direct_error, fold_error_mass, raw_error_mass
 
-__all__ = ["GridMeasure", "convolve", "to_entries", "power", "fft_error_bound", "fft_product", "delta_upper", "delta_lower", "U"]
+__all__ = ["GridMeasure", "convolve", "to_entries", "power", "power_by_steps", "fft_error_bound", "fft_product", "delta_upper", "delta_lower", "U"]
 
 U = 2.0**-53
 #: entries with tilted mass below max·2^-CUT_BITS are removed (upper: into ``dropped``)
@@ -430,6 +430,21 @@ def power(x: GridMeasure, k: int) -> GridMeasure:
             break
         base = convolve(base, base)
     return result  # type: ignore[return-value]
+
+
+def power_by_steps(x: GridMeasure, k: int) -> GridMeasure:
+    """x^{∗k} left to right: for each bit of k after the first, a squaring of the running power and, where the bit is
+    set, one product by x itself. Every product but the squarings has the one-step factor x, which :func:`fft_product`
+    takes by blocks when x is short (a bulk of 7.5e3 entries against powers of 2.7e5: ~2.5× cheaper than one FFT at
+    the product's length), where :func:`power` multiplies two large powers (right to left: result ∗ x^{2^j})."""
+    if k < 1:
+        raise ValueError(f"power_by_steps: k must be >= 1, got {k}")
+    result = x
+    for bit in bin(k)[3:]:
+        result = convolve(result, result)
+        if bit == "1":
+            result = convolve(result, x)
+    return result
 
 
 _PRE: dict[int, tuple] = {}

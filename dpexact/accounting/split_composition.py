@@ -46,7 +46,18 @@ from typing import Any
 import numpy as np
 
 from .discretise import window
-from .grid_measure import U, GridMeasure, convolve, delta_lower, delta_upper, normalise, power, raw_total, to_entries
+from .grid_measure import (
+    U,
+    GridMeasure,
+    convolve,
+    delta_lower,
+    delta_upper,
+    normalise,
+    power,
+    power_by_steps,
+    raw_total,
+    to_entries,
+)
 from .loss_laws import GaussianBase, LossLaw
 
 __all__ = ["SplitPlan", "SplitTerms", "plan_split", "split_direction", "split_terms", "coarsen_upper", "refine",
@@ -301,9 +312,14 @@ class SplitTerms:
         return [t for t in self.upper_terms if isinstance(t, GridMeasure)]
 
 
+def _bulk_power(B: GridMeasure, n: int) -> GridMeasure:
+    """B^{∗n} of the bulk (:data:`BY_STEPS`)."""
+    return (power_by_steps if BY_STEPS else power)(B, n)
+
+
 def _chain(B: GridMeasure, n: int, K: int) -> list[GridMeasure]:
     """[B^{∗n}, B^{∗(n−1)}, ..., B^{∗(n−K+1)}] (K <= n)."""
-    X = power(B, n - K + 1)
+    X = _bulk_power(B, n - K + 1)
     out = [X]
     for _ in range(K - 1):
         X = convolve(X, B)
@@ -339,7 +355,7 @@ def split_terms(parts: SplitParts, plan: SplitPlan, count: int, eta: float,
         else:  # B^{∗T} at the pass's tilt is not needed: the term k = 0 has its own
             xs = [None] + (_chain(B, count - 1, K - 1) if K > 1 else [])
         if zero is not None:
-            out.append(power(zero[0] if upper else zero[1], count))
+            out.append(_bulk_power(zero[0] if upper else zero[1], count))
         else:
             out.append(xs[0])
         Ak = None
@@ -374,8 +390,8 @@ def _shifted_split(parts: SplitParts, plan: SplitPlan, count: int, K: int, rest:
     # a rung of the ladder that is the term k = 0's own pair (:data:`SHARE_ZERO`): B^{∗T} = B^{∗(T−1)} ∗ B, one product
     # on its chain's first power instead of a power of its own
     at = next((i for i, pair in enumerate(ladder) if pair is zero), None) if zero is not None and K > 1 else None
-    ups = ([convolve(chains_up[at][0], z_up) if at is not None else power(z_up, count)]) if want_up else []
-    los = ([convolve(chains_lo[at][0], z_lo) if at is not None else power(z_lo, count)]) if want_lo else []
+    ups = ([convolve(chains_up[at][0], z_up) if at is not None else _bulk_power(z_up, count)]) if want_up else []
+    los = ([convolve(chains_lo[at][0], z_lo) if at is not None else _bulk_power(z_lo, count)]) if want_lo else []
     bulk = parts.bulk_upper if parts.bulk_upper is not None else parts.bulk_lower  # a one-end pass has one of them
     for k in range(1, K):
         # A^{∗k} (k >= 2, an FFT product) at the tilt that puts its tilted mass at y = ε: the terms read it near ε and
@@ -450,6 +466,8 @@ SHIFTED_FROM = 30.0
 #: term k = 1's cut 2.1e-15 / 3.3e-15 of δ = 1e-10; shifted 2.0e-6 / 4.8e-7). Where t0 ≈ θ₁ (q = 1/10: 1.0-1.2) the
 #: products are as tight and cheaper
 SHIFTED_RATIO = 4.0
+#: the bulk's powers left to right (:func:`.grid_measure.power_by_steps`: products by the short one-step bulk only)
+BY_STEPS = True
 #: the ladder's top rung at the term k = 0's tilt t0 (above the bulk's own top saddle point: t = ε − y < ε), sharing
 #: the term k = 0's discretisation, so that B^{∗T} is one product on that rung's chain instead of a power of its own
 SHARE_ZERO = True
