@@ -274,3 +274,82 @@ def test_lower_cut_point_mutation_is_caught(monkeypatch):
     monkeypatch.setattr(gm, "_err_term", lambda mm, e, start=None: 0.5 * real(mm, e, start))
     assert gm._delta_lower_terms(m, eps, i) > truth
     assert x0 < i
+
+
+def _integer_pair(na: int, nb: int, seed: int, spiky: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Integer-valued factors (< 2^20) and their exact product: every partial sum stays below 2^53, so the int64
+    convolution is exact — an independent reference for the FFT products. ``spiky``: small entries and a few spikes,
+    whose FFT rounding (spread over every entry) is far above u·‖c‖₂."""
+    rng = np.random.default_rng(seed)
+    top = 4 if spiky else 2**20
+    a, b = rng.integers(0, top, na), rng.integers(0, top, nb)
+    if spiky:
+        a[rng.integers(0, na, 5)] = 2**20
+        b[rng.integers(0, nb, 2)] = 2**20
+    a[0] = a[-1] = b[0] = b[-1] = 2**19  # no zero ends: the lengths are the factors' own
+    return a.astype(np.float64), b.astype(np.float64), np.convolve(a, b)
+
+
+@pytest.mark.parametrize("long_first", [True, False])
+@pytest.mark.parametrize("spiky", [False, True])
+def test_blocked_fft_product_is_within_its_bound_of_the_exact_product(long_first: bool, spiky: bool) -> None:
+    """A long factor times a short one goes by blocks (overlap-add, gm._block_plan); the computed product is within
+    the returned ℓ2 bound of the exact one, and so is the one-FFT product with its own bound. Spiky factors: the
+    blocks' rounding is above the bound's addition term 2u‖c̃‖₂ alone (the blocks' own bounds are needed)."""
+    a, b, exact = _integer_pair(40000, 300, 3, spiky)
+    if not long_first:
+        a, b = b, a
+    assert gm._block_plan(len(a) if long_first else len(b), len(b) if long_first else len(a)) is not None
+    c, F = gm.fft_product(a, b)
+    assert len(c) == len(exact)
+    diff = float(np.sqrt(np.sum((c - exact.astype(np.float64)) ** 2)))
+    assert 0 < diff <= F
+    if spiky:
+        assert diff > 2 * gm.U * float(np.sqrt(np.sum(c * c)))
+    # the one-FFT route on the same factors: same answer within both bounds
+    old = gm.BLOCKS
+    try:
+        gm.BLOCKS = False
+        c1, F1 = gm.fft_product(a, b)
+    finally:
+        gm.BLOCKS = old
+    assert float(np.sqrt(np.sum((c1 - exact) ** 2))) <= F1
+    assert float(np.sqrt(np.sum((c - c1) ** 2))) <= F + F1
+
+
+def test_blocked_convolve_brackets_the_exact_delta() -> None:
+    """A measure of 6000 entries times one of 40 (blocked) brackets the exact δ of the exact product, at every ε."""
+    a = _bell(6000, -3000, 0.5, 40.0, 4)
+    b = _bell(40, -20, 0.2, 0.3, 5)
+    assert gm._block_plan(len(a), len(b)) is not None
+    exact = np.convolve(np.array([Fraction(float(t)) for t in a], dtype=object),
+                        np.array([Fraction(float(t)) for t in b], dtype=object))
+    up = convolve(_measure(a, -3000, True), _measure(b, -20, True))
+    lo = convolve(_measure(a, -3000, False), _measure(b, -20, False))
+    for eps in (-50.0, 0.0, 30.0, 150.0):
+        want = _exact_delta(list(exact), -3020, 0, eps)
+        assert delta_lower(lo, eps) <= want <= delta_upper(up, eps)
+
+
+@pytest.mark.parametrize(("k", "blocked"), [(7, True), (12, False)])
+def test_power_by_steps_brackets_the_exact_power(monkeypatch: pytest.MonkeyPatch, k: int, blocked: bool) -> None:
+    """x^{∗k} left to right (squarings and products by x; at k = 7 the last by blocks): the δ ends bracket the exact
+    δ of the exact power (integer entries / 2^10, convolved in Python integers), as do those of right-to-left
+    ``power``."""
+    rng = np.random.default_rng(7)
+    ints = rng.integers(1, 2**10, 40)
+    x_up, x_lo = _measure(ints / 2.0**10, -20, True), _measure(ints / 2.0**10, -20, False)
+    exact = np.array([int(t) for t in ints], dtype=object)
+    for _ in range(k - 1):
+        exact = np.convolve(exact, np.array([int(t) for t in ints], dtype=object))
+    entries = [Fraction(int(p), 2 ** (10 * k)) for p in exact]
+    plans = []
+    real = gm._block_plan
+    monkeypatch.setattr(gm, "_block_plan", lambda na, nb: plans.append(real(na, nb)) or real(na, nb))
+    up, lo = gm.power_by_steps(x_up, k), gm.power_by_steps(x_lo, k)
+    assert any(p is not None for p in plans) == blocked
+    up0, lo0 = power(x_up, k), power(x_lo, k)
+    for eps in (-3.0, 0.0, 2.0, 5.0):
+        want = _exact_delta(entries, -20 * k, 0, eps)
+        assert delta_lower(lo, eps) <= want <= delta_upper(up, eps)
+        assert delta_lower(lo0, eps) <= want <= delta_upper(up0, eps)

@@ -277,3 +277,59 @@ def test_profile_mass_from_untilted_bounds_the_exact_untilted_mass():
         assert got >= exact
         assert got <= exact * (1 + 1e-12)
         assert got <= gm.raw_total(m) * (1 + 1e-13) and gm.raw_total(m) <= got * (1 + 1e-13)
+
+
+def test_term_zero_from_the_top_rung_chain_agrees_with_its_own_power(monkeypatch):
+    """σ = 2, q = 1/1000, T = 100, δ = 1e-10 (shifted, t0 above the bulk's top saddle point): with SHARE_ZERO the
+    ladder's top rung is the term k = 0's pair and B^{∗T} is B^{∗(T−1)} ∗ B on its chain; the term's δ ends and the
+    whole interval intersect those of B^{∗T} by its own power (both proved), and are as narrow."""
+    eps, h = 0.0327539, 2.0**-15
+    lo1, up1, terms = _delta_interval("2", "1/1000", 100, 1e-10, eps, h)
+    t0 = terms.thetas[0]
+    assert terms.upper_terms[1].bulk_up[-1].theta == t0 and terms.upper_terms[0].theta == t0
+    monkeypatch.setattr(sc, "SHARE_ZERO", False)
+    lo0, up0, terms0 = _delta_interval("2", "1/1000", 100, 1e-10, eps, h)
+    assert terms0.upper_terms[1].bulk_up[-1].theta < t0
+    z1 = (gm.delta_lower(terms.lower_terms[0], eps), gm.delta_upper(terms.upper_terms[0], eps))
+    z0 = (gm.delta_lower(terms0.lower_terms[0], eps), gm.delta_upper(terms0.upper_terms[0], eps))
+    assert 0 < max(z0[0], z1[0]) <= min(z0[1], z1[1])
+    assert z1[1] - z1[0] <= 1.5 * (z0[1] - z0[0])
+    assert max(lo0, lo1) <= min(up0, up1) and up1 - lo1 <= 1.5 * (up0 - lo0)
+
+
+def test_window_from_sampled_ys_gives_the_full_evaluation(monkeypatch):
+    """The window and the profiles' picks chosen from every (N/FULL_SAMPLE)-th y (the first evaluation of a pass) give
+    the same ends as choosing them from every y, to 1e-8 (the window leaves out < 1e3·WINDOW_REL of each term, and a y
+    between sampled ones takes the nearest one's pick: measured 3e-9 at most), at several ε; the sampled route is
+    taken (no full evaluation)."""
+    eps, h = 0.6331382, 2.0**-13
+    ends = {}
+    for fs in (0, 64):
+        monkeypatch.setattr(st, "FULL_SAMPLE", fs)
+        terms = sc.split_direction(_remove_law("2", "1/100", 100), 100, h, 0.0, eps, 1e-18, 1e-6)
+        shifted = [t for t in terms.upper_terms if isinstance(t, st.ShiftedTerm)]
+        assert shifted and max(len(t._au.y) for t in shifted) > 4 * 64
+        full = []
+        real = st._End._full
+        monkeypatch.setattr(st._End, "_full", lambda self, e, t: full.append(1) or real(self, e, t))
+        ends[fs] = [(terms.lo(e), terms.up(e)) for e in (eps * (1 - 1e-6), eps, eps * (1 + 1e-7), eps * 1.01)]
+        monkeypatch.setattr(st._End, "_full", real)
+        assert (len(full) == 0) == (fs > 0)
+    for (l0, u0), (l1, u1) in zip(ends[0], ends[64]):
+        assert 0 < l0 <= u0 and abs(u1 - u0) <= 1e-8 * u0 and abs(l1 - l0) <= 1e-8 * u0
+
+
+def test_products_term_zero_at_the_products_tilt_agrees_with_its_own_tilt(monkeypatch):
+    """σ = 2, q = 1/100, T = 1000, δ = 1e-5 by products (t0/t1 ≈ 1.1 <= ZERO_NEAR): B^{∗T} on the chain at t1 and by its
+    own power at t0 are both proved: their δ ends and the whole intervals intersect, and they are as narrow."""
+    eps, h = 0.6220303, 2.0**-13
+    lo1, up1, terms = _delta_interval("2", "1/100", 1000, 1e-5, eps, h)
+    t0, t1 = terms.thetas
+    assert not terms.shifted and t0 <= sc.ZERO_NEAR * t1 and terms.upper_terms[0].theta == terms.upper_terms[1].theta
+    monkeypatch.setattr(sc, "ZERO_NEAR", 0.0)
+    lo0, up0, terms0 = _delta_interval("2", "1/100", 1000, 1e-5, eps, h)
+    assert terms0.upper_terms[0].theta == t0 != t1
+    z1 = (gm.delta_lower(terms.lower_terms[0], eps), gm.delta_upper(terms.upper_terms[0], eps))
+    z0 = (gm.delta_lower(terms0.lower_terms[0], eps), gm.delta_upper(terms0.upper_terms[0], eps))
+    assert 0 < max(z0[0], z1[0]) <= min(z0[1], z1[1])
+    assert max(lo0, lo1) <= min(up0, up1) and up1 - lo1 <= 1.5 * (up0 - lo0)

@@ -510,35 +510,61 @@ STOP_SHARE = 2.0**-10
 def _solve(F: Any, t: float, want_upper: bool, rel: float = 0.0, guess: tuple[float, float] | None = None) -> float:
     """Upper end: the least float ε found with F(ε) <= t; lower end: the greatest with F(ε) > t (F non-increasing).
 
-    Only the returned point's own evaluation certifies it, so the search may stop early and start anywhere:
-    ``rel`` stops the bisection once the bracket is within rel·ε (a loss of at most that much width), ``guess`` (the
-    last pass's interval) is tried as the first bracket, each of its ends kept only where F confirms it, and the
-    bisection stops within :data:`STOP_SHARE` of its width."""
-    if F(0.0) <= t:
-        return 0.0
+    Only the returned point's own evaluation certifies it, so the search may stop early, start anywhere and place
+    its points as it likes: ``rel`` stops the search once the bracket is within rel·ε (a loss of at most that much
+    width), ``guess`` (the last pass's interval) is tried as the first bracket, each of its ends kept only where F
+    confirms it, and the search stops within :data:`STOP_SHARE` of its width. Inside the bracket the points are placed
+    by :func:`.root_bracket.bracket_step`, or bisection when its last step did not halve the bracket."""
+    from . import root_bracket
+
     a, b = 0.0, 1.0
+    fa, fb = math.nan, math.nan
     stop = 0.0
     if guess is not None and 0.0 < guess[0] < guess[1] and math.isfinite(guess[1]):
         g_lo, g_hi = guess
         pad = max(g_hi - g_lo, rel * g_hi)
         stop = (g_hi - g_lo) * STOP_SHARE
         lo_try, hi_try = max(g_lo - pad, 0.0), g_hi + pad
-        if F(hi_try) <= t:
-            b = hi_try
-            if lo_try > 0 and F(lo_try) > t:
-                a = lo_try
-    while F(b) > t:
-        a, b = b, b * 2
-        if b > 2.0**20:
-            return math.inf if want_upper else a
+        f = F(hi_try)
+        if f <= t:
+            b, fb = hi_try, f
+            if lo_try > 0:
+                f = F(lo_try)
+                if f > t:
+                    a, fa = lo_try, f
+                else:
+                    b, fb = lo_try, f
+    if not fa > t:  # ε = 0 is evaluated only when no confirmed point above it is known (F non-increasing)
+        fa = F(0.0)
+        if fa <= t:
+            return 0.0
+    if not fb <= t:
+        while True:
+            f = F(b)
+            if f <= t:
+                fb = f
+                break
+            a, fa, b = b, f, b * 2
+            if b > 2.0**20:
+                return math.inf if want_upper else a
+    halve = False  # the last interpolation did not halve the bracket: bisect once
     for _ in range(200):
-        m = (a + b) / 2
-        if not a < m < b or b - a <= max(rel * b, stop):
+        w = max(rel * b, stop)
+        if not b - a > w or not a < (a + b) / 2 < b:
             break
-        if F(m) > t:
-            a = m
-        else:
-            b = m
+        width = b - a
+        pts = None if (halve or not root_bracket.SECANT) else root_bracket.bracket_step(a, fa, b, fb, t, w)
+        if pts is None:
+            pts = ((a + b) / 2,)
+        for m in pts:
+            if not a < m < b:
+                break
+            f = F(m)
+            if f > t:
+                a, fa = m, f
+            else:
+                b, fb = m, f
+        halve = b - a > width / 2
     return b if want_upper else a
 
 

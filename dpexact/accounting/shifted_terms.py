@@ -43,6 +43,10 @@ LADDER = 1
 LADDER_RATIO = 81.0
 #: the evaluation window of a shifted term leaves out y whose bound (upper end) is below this fraction of the term
 WINDOW_REL = 1e-12
+#: a shifted term's window is chosen from about this many of its y (:meth:`_End._sampled`) rather than from all (the
+#: first evaluation of a pass read both profiles at every y: measured σ = 2, q = 1/100, T = 100, δ = 1e-18 at 2^-16,
+#: 0.24 s against 0.023 s for a windowed one); 0: from all
+FULL_SAMPLE = 4096
 
 
 def retilt(m: GridMeasure, theta: float, removed: bool = False) -> GridMeasure | None:
@@ -245,8 +249,8 @@ class _End:
     upper end adds bounds that need no bulk evaluation — left of the window (smaller y, larger t = ε − y) each term is
     at most its mass times U at the window's first point (δ_n is non-increasing in t), right of it its mass times
     sup δ_n <= ``top`` — and the lower end drops those terms (each >= 0). The window (in t) and each t's profile are
-    chosen by a full evaluation, repeated when ε moves by more than a quarter of the window. A float choice of cost and
-    accuracy only."""
+    chosen from a sample of the y (:meth:`_sampled`; a full evaluation when the sample's window fails), again when ε
+    moves by more than a quarter of the window. A float choice of cost and accuracy only."""
 
     def __init__(self, tail: _Tail, profiles: list[Profile], upper: bool, top: float) -> None:
         self.tail, self.profiles, self.upper, self.top = tail, profiles, upper, top
@@ -290,11 +294,51 @@ class _End:
                       t_hi - t_lo)
         return total
 
+    def _sampled(self, eps: float, t: np.ndarray) -> bool:
+        """The window and the profiles' picks chosen as in :meth:`_full` from every (N/FULL_SAMPLE)-th t only (the term
+        estimated from them, each piece of A's mass at the value at its piece's first y): a float choice; the value is
+        then bounded on that window, which falls back to :meth:`_full` when its outside bounds are not negligible."""
+        N, n = len(t), len(self.tail.v)
+        idx = np.unique(np.concatenate((np.arange(0, N, N // FULL_SAMPLE), [N - 1])))
+        ts = t[idx]
+        vals = np.array([p.upper(ts) if self.upper else p.lower(ts) for p in self.profiles])
+        pick = np.argmin(vals, axis=0) if self.upper else np.argmax(vals, axis=0)
+        best = vals[pick, np.arange(len(ts))]
+        cut = self.pa[np.minimum(np.concatenate((idx, [N])), n)]
+        total = float(np.dot(np.diff(cut), best))
+        if not (math.isfinite(total) and total > 0 and np.all(np.isfinite(best))):
+            return False
+        left = best * cut[:-1]
+        right = self.top * self.sa[np.minimum(idx + 1, n)]
+        ok_l = np.nonzero(left <= WINDOW_REL * total)[0]
+        ok_r = np.nonzero(right <= WINDOW_REL * total)[0]
+        i0 = int(idx[ok_l[-1]]) if len(ok_l) else 0
+        i1 = int(idx[ok_r[0]]) if len(ok_r) else N - 1
+        if i1 < i0:
+            i0, i1 = 0, N - 1
+        t_hi, t_lo = float(t[i0]), float(t[i1])
+        order = np.argsort(ts, kind="stable")
+        self.state = (eps, -math.inf if i1 == N - 1 else t_lo, math.inf if i0 == 0 else t_hi, ts[order], pick[order],
+                      t_hi - t_lo)
+        return True
+
     def __call__(self, eps: float, t_all: np.ndarray) -> float:
         st = self.state
-        if st is None or abs(eps - st[0]) > st[5] / 4 + 1e-300:
-            return self._full(eps, t_all)
-        _, t_lo, t_hi, ts, ps, _ = st
+        if st is not None and abs(eps - st[0]) <= st[5] / 4 + 1e-300:
+            v = self._window(eps, t_all)
+            if v is not None:
+                return v
+        if FULL_SAMPLE and len(t_all) > 4 * FULL_SAMPLE and self._sampled(eps, t_all):
+            v = self._window(eps, t_all)
+            if v is not None:
+                return v
+        return self._full(eps, t_all)
+
+    def _window(self, eps: float, t_all: np.ndarray) -> float | None:
+        """The term bounded on the window of :attr:`state` (upper end: plus the bounds outside it); None when the window
+        no longer holds the term at this ε."""
+        assert self.state is not None
+        _, t_lo, t_hi, ts, ps, _ = self.state
         y = self.tail.y
         N, n = len(y), len(self.tail.v)
         i0 = int(np.searchsorted(t_all[::-1], t_hi, side="right"))  # t_all decreases: count of t > t_hi from the end
@@ -302,7 +346,7 @@ class _End:
         i1 = N - int(np.searchsorted(t_all[::-1], t_lo, side="left"))
         i0, i1 = max(0, min(i0, N)), max(0, min(i1, N))
         if i1 <= i0:
-            return self._full(eps, t_all)
+            return None
         t = t_all[i0:i1]
         pick = ps[np.clip(np.searchsorted(ts, t), 0, len(ts) - 1)]
         U = np.empty(len(t))
@@ -323,7 +367,7 @@ class _End:
         left = u0 * self.pa[m0] * self.grow
         right = self.top * self.sa[m1] * self.grow
         if left + right > WINDOW_REL * 1e3 * s:
-            return self._full(eps, t_all)
+            return None
         if not self.upper:
             e = self.tail.err * math.sqrt(w2 * (1 + k * _U)) * (1 + 4 * _U) if self.tail.err > 0 else 0.0
             return max(0.0, (s * (1 - k * _U) - e) * (1 - 2 * _U))
