@@ -12,6 +12,7 @@ import pytest
 from dpexact.accounting import discretise_gauss as dg
 from dpexact.accounting import grid_accounting as ga
 from dpexact.accounting import grid_measure as gm
+from dpexact.accounting import root_bracket
 from dpexact.accounting import split_composition as sc
 from dpexact.accounting.accountant import Accountant
 from dpexact.accounting.events import event_from_dict
@@ -137,7 +138,7 @@ def test_choose_pass_refines_the_limiting_end() -> None:
 
 
 def test_solve_with_a_guess_is_certified_by_its_own_evaluation() -> None:
-    F = lambda e: math.exp(-3 * e)  # noqa: E731  δ(ε) of a toy: the answer is log(1/t)/3
+    F = lambda e: math.exp(-3 * e)
     t = 1e-7
     true = math.log(1 / t) / 3
     for guess in (None, (true * 0.99, true * 1.01), (1.0, 2.0), (10.0, 20.0)):
@@ -206,7 +207,7 @@ def test_solve_by_interpolation_needs_few_evaluations_and_stays_certified() -> N
 
             x = ga._solve(G, t, upper, 1e-9, guess)
             assert (F(x) <= t and x >= true) if upper else (F(x) > t and x < true)
-            stop = W * ga.STOP_SHARE if guess else 0.0
+            stop = W * root_bracket.STOP_SHARE if guess else 0.0
             assert abs(x - true) <= max(1e-9 * (true + W), stop) * 1.000001
             if guess:
                 assert n[0] <= 5

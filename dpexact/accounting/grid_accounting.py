@@ -29,20 +29,30 @@ from .delta_epsilon import Enclosure
 from .discretise import discretise
 from .event_laws import loss_laws
 from .events import Event
-from .grid_cost import (
+
+# the step prediction lives in grid_cost; its names stay readable here (the schedule's tests read them)
+from .grid_cost import (  # noqa: F401
+    NEED_MARGIN,
+    NEED_MARGIN_MEASURED,
     budget_check,
     end_shares,
     land_step,
     pass_estimate,
     split_estimate,
 )
-# the step prediction lives in grid_cost; its names stay readable here (the schedule's tests read them)
-from .grid_cost import NEED_MARGIN, NEED_MARGIN_MEASURED  # noqa: F401
 from .grid_cost import need_margin as _need_margin  # noqa: F401
 from .grid_cost import need_order as _need_order
 from .grid_measure import GridMeasure, convolve, delta_lower, delta_upper, power
-from .law_tilt import _bounded, _law_tilts, _round_theta, _theta_for_delta, _theta_for_eps
+from .law_tilt import (
+    _bounded,
+    _law_tilts,
+    _round_theta,
+    _theta_for_delta,
+    _theta_for_eps,
+)
 from .loss_laws import GaussianBase
+from .root_bracket import next_guess as _next_guess
+from .root_bracket import solve as _solve
 
 __all__ = ["grid_delta", "grid_epsilon"]
 
@@ -500,79 +510,6 @@ def grid_delta(events: list[Event], directions: tuple[str, ...], eps: Real, tole
                                 tolerance, hint_of, below_of)
     info["directions"] = {d: {"lower": max(0.0, p.dir_lo(d, e_hi)), "upper": min(1.0, p.dir_up(d, e_lo))} for d in p.dirs}
     return Enclosure(lo, hi, None, "certified grid PLD (connect-the-dots / merged ends, tilted FFT with error bound)", info)
-
-
-#: with a last interval of width W, the bisection also stops within W·STOP_SHARE (a pass narrows an interval ~4×
-#: per halving, so its ends lose at most ~1 % of the new width; ~10 evaluations of δ instead of ~20)
-STOP_SHARE = 2.0**-10
-
-
-def _solve(F: Any, t: float, want_upper: bool, rel: float = 0.0, guess: tuple[float, float] | None = None) -> float:
-    """Upper end: the least float ε found with F(ε) <= t; lower end: the greatest with F(ε) > t (F non-increasing).
-
-    Only the returned point's own evaluation certifies it, so the search may stop early, start anywhere and place
-    its points as it likes: ``rel`` stops the search once the bracket is within rel·ε (a loss of at most that much
-    width), ``guess`` (the last pass's interval) is tried as the first bracket, each of its ends kept only where F
-    confirms it, and the search stops within :data:`STOP_SHARE` of its width. Inside the bracket the points are placed
-    by :func:`.root_bracket.bracket_step`, or bisection when its last step did not halve the bracket."""
-    from . import root_bracket
-
-    a, b = 0.0, 1.0
-    fa, fb = math.nan, math.nan
-    stop = 0.0
-    if guess is not None and 0.0 < guess[0] < guess[1] and math.isfinite(guess[1]):
-        g_lo, g_hi = guess
-        pad = max(g_hi - g_lo, rel * g_hi)
-        stop = (g_hi - g_lo) * STOP_SHARE
-        lo_try, hi_try = max(g_lo - pad, 0.0), g_hi + pad
-        f = F(hi_try)
-        if f <= t:
-            b, fb = hi_try, f
-            if lo_try > 0:
-                f = F(lo_try)
-                if f > t:
-                    a, fa = lo_try, f
-                else:
-                    b, fb = lo_try, f
-    if not fa > t:  # ε = 0 is evaluated only when no confirmed point above it is known (F non-increasing)
-        fa = F(0.0)
-        if fa <= t:
-            return 0.0
-    if not fb <= t:
-        while True:
-            f = F(b)
-            if f <= t:
-                fb = f
-                break
-            a, fa, b = b, f, b * 2
-            if b > 2.0**20:
-                return math.inf if want_upper else a
-    halve = False  # the last interpolation did not halve the bracket: bisect once
-    for _ in range(200):
-        w = max(rel * b, stop)
-        if not b - a > w or not a < (a + b) / 2 < b:
-            break
-        width = b - a
-        pts = None if (halve or not root_bracket.SECANT) else root_bracket.bracket_step(a, fa, b, fb, t, w)
-        if pts is None:
-            pts = ((a + b) / 2,)
-        for m in pts:
-            if not a < m < b:
-                break
-            f = F(m)
-            if f > t:
-                a, fa = m, f
-            else:
-                b, fb = m, f
-        halve = b - a > width / 2
-    return b if want_upper else a
-
-
-def _next_guess(guess: tuple[float, float] | None, now: tuple[float, float]) -> tuple[float, float] | None:
-    """The next bisection's guess: the intersection of the last guess (itself an intersection of passes) and this
-    pass's interval; None while it has no finite positive ends (a one-end pass's first interval)."""
-    lo, hi = now if guess is None else (max(now[0], guess[0]), min(now[1], guess[1]))
-    return (lo, hi) if 0.0 < lo < hi < math.inf else None
 
 
 def grid_epsilon(events: list[Event], directions: tuple[str, ...], delta: Real, tolerance: float, budget: float) -> Enclosure:

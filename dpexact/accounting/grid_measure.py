@@ -15,7 +15,7 @@ convolution of non-negative measures (integrate one factor at a time). So
   composed with others gives an upper bound on (1) at every ε, and
 * a **lower** measure (losses moved down, masses rounded down, mass dropped) a lower bound.
 
-Representation (:class:`GridMeasure`): atoms at x_j = j·h + shift (h a power of two, shift a
+Representation (:class:`GridMeasure`): atoms at x_j = j·h + shift (h = m·2^-k, m odd <= 15 — j·h exact in floats; shift a
 dyadic: exact floats), stored **exponentially tilted**: v[i]·2^scale = m_j·e^{θ x_j} for
 j = j0 + i, with θ >= 0 fixed for a whole computation. Tilting commutes with convolution
 (e^{θ(x+y)} = e^{θx}e^{θy}); it keeps the region that decides δ(ε) (losses near ε) at the top of
@@ -88,7 +88,7 @@ class GridMeasure:
     """A measure on the grid {j·h + shift}, tilted by e^{θx}, with tilted mass v[i]·2^scale at j0 + i.
 
     Attributes:
-        h: grid step (a power of two).
+        h: grid step (m·2^-k with m odd <= 15: :func:`.discretise.step_ok`).
         theta: tilt θ >= 0.
         j0: grid index of v[0].
         shift: the common offset of all atoms (a dyadic float).
