@@ -194,7 +194,7 @@ def lower_fitted(cells: FitCells, h: float, theta: float, j_lo: int, n: int,
         if cand[1] < best[1]:
             best = cand
     inside = (math.isfinite(lo_l) and ends[0] < lo_l) or (math.isfinite(hi_l) and hi_l < ends[1])
-    if EDGE_SCAN and inside and best[1] > EDGE_GOOD * h:
+    if EDGE_SCAN and EDGE_STEPS and inside and best[1] > EDGE_GOOD * h:  # EDGE_STEPS = 0: no shift at all
         best = _scan_shift(lambda t: place(t)[0], h, best)
     return best
 
