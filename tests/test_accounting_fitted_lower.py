@@ -334,3 +334,66 @@ def test_off_support_empties_the_cells_whose_grid_point_is_outside():
     assert np.all(nb[7:] >= 6.6 + 2.0**-10) and nb[6] == b[6]
     assert np.array_equal(nb[4:7], b[4:7])
     assert np.array_equal(fl._off_support(b, g, -1.0, math.inf, 1.0), b)
+
+
+# -- the shift scan: an end cell at the support's end whose residual keeps one sign ----------------------------------
+
+
+def _bulk_lower_08(k: int):
+    """(the bulk's fitted lower end of the σ = 0.8, q = 1/1000 step at h = 2^-k and θ = 6.46 — the DP-SGD row
+    σ = 0.8, q = 1/1000, T = 1000, δ = 1e-5's split (its t1) — and the bulk's cut)."""
+    law = _law("0.8", "1/1000")
+    h = 2.0**-k
+    plan = sc.plan_split(law, 1000, h, 10.0, 1e-20)
+    _, lower = dg.discretise_gauss(law, h, 6.46, plan.bulk, outside=(True, False), ends="lower")
+    return lower, plan.bulk[1] * h
+
+
+def test_shift_scan_reaches_the_least_move(monkeypatch):
+    """σ = 0.8, q = 1/1000 bulk at θ = 6.46: at 2^-17 no shift lands the end cell on its grid point; the Newton steps
+    alone keep a mean move of 2.2e-5·h, the scan 8.1e-6·h (2^-18: 2.4e-6·h → 1.5e-6·h). At 2^-16, where a root
+    exists, the Newton steps reach 2.7e-7·h and the scan is not run. Mutation: the scan keeps its worst sample."""
+    assert _bulk_cost("0.8", 2.0**-17, 6.46) < 1e-5
+    assert _bulk_cost("0.8", 2.0**-16, 6.46) < 1e-6
+    monkeypatch.setattr(fl, "EDGE_SCAN", 0)
+    assert _bulk_cost("0.8", 2.0**-17, 6.46) > 2e-5
+    monkeypatch.setattr(fl, "EDGE_SCAN", 6)
+    real = fl._scan_shift
+
+    def worst(place, h, best):
+        out = []
+        real(lambda s: out.append(place(s)) or out[-1], h, best)
+        return max(out, key=lambda v: v[1])
+
+    monkeypatch.setattr(fl, "_scan_shift", worst)
+    assert _bulk_cost("0.8", 2.0**-17, 6.46) > 2e-5
+
+
+def test_bulk_lower_end_at_2_17_against_the_quadrature():
+    """The scanned 2^-17 bulk against mpmath: below the quadrature at every ε, and at ε = −0.0011 (below every loss:
+    1 − e^ε·E_P′[e^{−L}] reads the mean move directly) within 1e-7 relative — measured 5.5e-8 (without the scan
+    1.5e-7: the move that T = 1000 compositions turned into the lower end's stall at 2^-17)."""
+    lower, cut = _bulk_lower_08(17)
+    for eps in (-0.0011, 1e-3, 0.02):
+        want = _window_delta(0.8, 1e-3, eps, cut)
+        got = delta_lower(lower, eps)
+        assert got <= want
+        assert got >= want * (1 - (1e-7 if eps < 0 else 1e-5))
+
+
+def test_bulk_lower_end_at_2_17_mutations_are_caught(monkeypatch):
+    """Mutations: without the scan the mean move breaks the 1e-7 bound at ε = −0.0011; the fitted cells placed one
+    grid point up (an unsound placement) exceed the quadrature."""
+    monkeypatch.setattr(fl, "EDGE_SCAN", 0)
+    lower, cut = _bulk_lower_08(17)
+    want = _window_delta(0.8, 1e-3, -0.0011, cut)
+    assert delta_lower(lower, -0.0011) < want * (1 - 1e-7)
+    monkeypatch.setattr(fl, "EDGE_SCAN", 6)
+    real = dg._assemble
+
+    def up(h, theta, j_lo, n, s, k, keep, lv, P_lo, moved):
+        return real(h, theta, j_lo, n, s, np.minimum(k + 1, n), keep, lv + theta * h, P_lo, moved)
+
+    monkeypatch.setattr(dg, "_assemble", up)
+    lower, cut = _bulk_lower_08(17)
+    assert any(delta_lower(lower, eps) > _window_delta(0.8, 1e-3, eps, cut) for eps in (-0.0011, 1e-3, 0.02))

@@ -159,12 +159,15 @@ class SplitParts:
 
 
 def discretise_parts(law: LossLaw, plan: SplitPlan, ends: str = "both") -> SplitParts:
-    """The bulk's and the tail's ends; ``ends`` = "upper" / "lower": the bulk's other end is None (the tail, on the
-    coarse grid and cheap, keeps both: its upper end's mass decides the remainder bound, hence K, for either end)."""
+    """The bulk's and the tail's ends; ``ends`` = "upper" / "lower": the bulk's other end is None (the tail keeps its
+    upper end always: its mass decides the remainder bound, hence K, for either end; its lower end only when asked —
+    its fit over the long coarse window was 1.3 of 19.5 CPU-s on σ = 0.8, q = 1/1000, T = 1000, δ = 1e-5, spent
+    on the saddle-point probes, which read upper ends only)."""
     from .discretise_gauss import discretise_gauss
 
     bu, bl = discretise_gauss(law, plan.h, plan.theta, plan.bulk, outside=(True, False), ends=ends)
-    tu, tl = discretise_gauss(law, plan.h * plan.m, plan.theta, plan.tail, outside=(False, True))
+    tu, tl = discretise_gauss(law, plan.h * plan.m, plan.theta, plan.tail, outside=(False, True),
+                              ends="upper" if ends == "upper" else "both")
     return SplitParts(bu, bl, tu, tl)
 
 
