@@ -118,6 +118,35 @@ def test_law_tilt_is_the_mpmath_saddle_point():
     assert 500 < got["add"] < 800
 
 
+def _mp_remove_mgf(sig: float, r: float, theta: float) -> mpmath.mpf:
+    """E_{P′}[e^{θL}] of one remove step = E_Q[(1 − r + r·e^{L₀})^{1+θ}], L₀ ~ N(−μ²/2, μ²) (quadrature)."""
+    with mpmath.workdps(40):
+        mu, R, TH = 1 / mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(theta)
+        f = lambda z: mpmath.npdf(z) * (1 - R + R * mpmath.exp(-mu**2 / 2 + mu * z)) ** (1 + TH)
+        return mpmath.quad(f, [-mpmath.inf, -10, -3, 0, 3, 10, 40, mpmath.inf])
+
+
+def test_coarse_passes_start_at_the_law_saddle_point():
+    """σ = 2, q = 1/100, T = 1000, δ = 1e-18: the coarse passes' first θ (grid_accounting._law_start) is the mpmath
+    argmin of Chernoff's (T·K(θ) − log δ)/θ in both directions (within 2 %), and the remove direction's coarse pass at
+    it moves θ by less than the loop's stop (5 %): one coarse pass where θ = 0 took five (0, 2, 10, 41, 35)."""
+    from dpexact.accounting import grid_accounting as ga
+
+    ev = event_from_dict({"kind": "gaussian", "sigma": "2", "poisson": "1/100", "count": 1000})
+    laws = ga._laws([ev], ("remove", "add"))
+    log_d = math.log(1e-18)
+    theta_of = lambda p, d, a, b: ga._theta_for_delta(p, log_d, d, a, b)
+    got = ga._law_start(laws, theta_of, {"remove": 100.0, "add": 2000.0})
+    for d, mgf in (("remove", _mp_remove_mgf), ("add", _mp_add_mgf)):
+        f = lambda t: (1000 * mpmath.log(mgf(2.0, 1e-2, t)) - log_d) / t
+        assert f(got[d]) < min(f(got[d] * 0.98), f(got[d] * 1.02)), d
+    assert 30 < got["remove"] < 40
+    p = ga._Pass(laws, ga.H_COARSE, got, {})
+    new = theta_of(p, "remove", got["remove"] / 4, 4 * got["remove"] + 2)
+    assert abs(new - got["remove"]) <= 0.05 * got["remove"]
+    assert ga._law_tilted(laws, "add") and not ga._law_tilted(laws, "remove")
+
+
 def test_need_margin_relaxed_only_on_measured_h2_convergence():
     """The step-to-tolerance margin (a float choice of step): 1.2 once two passes shrank the width at least as h²,
     1.5 from one pass or slower shrinking (the two rows its docstring measures)."""
