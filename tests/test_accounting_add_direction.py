@@ -136,7 +136,7 @@ def test_coarse_passes_start_at_the_law_saddle_point():
     laws = ga._laws([ev], ("remove", "add"))
     log_d = math.log(1e-18)
     theta_of = lambda p, d, a, b: ga._theta_for_delta(p, log_d, d, a, b)
-    got = ga._law_start(laws, theta_of, {"remove": 100.0, "add": 2000.0})
+    got = ga._law_start(laws, theta_of, {"remove": 100.0, "add": 2000.0}, ga.H_COARSE)
     for d, mgf in (("remove", _mp_remove_mgf), ("add", _mp_add_mgf)):
         f = lambda t: (1000 * mpmath.log(mgf(2.0, 1e-2, t)) - log_d) / t
         assert f(got[d]) < min(f(got[d] * 0.98), f(got[d] * 1.02)), d
@@ -145,6 +145,10 @@ def test_coarse_passes_start_at_the_law_saddle_point():
     new = theta_of(p, "remove", got["remove"] / 4, 4 * got["remove"] + 2)
     assert abs(new - got["remove"]) <= 0.05 * got["remove"]
     assert ga._law_tilted(laws, "add") and not ga._law_tilted(laws, "remove")
+    # q = 1/1000: the coarse grid does not resolve the law (−log(1 − q) < 2^-7), the coarse passes start at 0 as before
+    ev = event_from_dict({"kind": "gaussian", "sigma": "2", "poisson": "1/1000", "count": 1000})
+    small = ga._law_start(ga._laws([ev], ("remove", "add")), theta_of, {"remove": 100.0, "add": 2000.0}, ga.H_COARSE)
+    assert small == {"remove": 0.0, "add": 0.0}
 
 
 def test_need_margin_relaxed_only_on_measured_h2_convergence():

@@ -214,7 +214,7 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     # saddle point where the law has a float K (:func:`_law_start`), and a direction whose θ _law_tilts replaces
     # afterwards need not settle here
     cap = {d: THETA_BOUNDED if _bounded(laws[d]) else THETA_MAX for d in directions}
-    theta = _law_start(laws, theta_of, cap)
+    theta = _law_start(laws, theta_of, cap, H_COARSE)
     for _ in range(6):
         tc = time.process_time()
         p = _Pass(laws, H_COARSE, theta, cache)
