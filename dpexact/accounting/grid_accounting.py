@@ -211,17 +211,18 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
     # θ by a trust region: K(θ) read from laws discretised at θ₀ is reliable near θ₀ only (their
     # windows were cut for θ₀), so each coarse pass may move θ within [θ₀/4, 4θ₀ + 2]; it starts at the law's own
-    # saddle point where the law has a float K (:func:`_law_start`), and a direction whose θ _law_tilts replaces
-    # afterwards need not settle here
+    # saddle point where the coarse step resolves the law (:func:`_law_start`), and a direction started there whose θ
+    # _law_tilts replaces afterwards need not settle here
     cap = {d: THETA_BOUNDED if _bounded(laws[d]) else THETA_MAX for d in directions}
     theta = _law_start(laws, theta_of, cap, H_COARSE)
+    settle = [d for d in directions if not (theta[d] > 0 and _law_tilted(laws, d))]
     for _ in range(6):
         tc = time.process_time()
         p = _Pass(laws, H_COARSE, theta, cache)
         coarse_cpu = time.process_time() - tc
         new = {d: theta[d] / 2 if p.bad[d] else min(theta_of(p, d, theta[d] / 4, 4 * theta[d] + 2), cap[d])
                for d in directions}
-        if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in directions if not _law_tilted(laws, d)):
+        if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in settle):
             break
         theta = new
     theta = _law_tilts(laws, theta, theta_of, cap)
