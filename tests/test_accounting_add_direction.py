@@ -118,14 +118,6 @@ def test_law_tilt_is_the_mpmath_saddle_point():
     assert 500 < got["add"] < 800
 
 
-def _mp_remove_mgf(sig: float, r: float, theta: float) -> mpmath.mpf:
-    """E_{P′}[e^{θL}] of one remove step = E_Q[(1 − r + r·e^{L₀})^{1+θ}], L₀ ~ N(−μ²/2, μ²) (quadrature)."""
-    with mpmath.workdps(40):
-        mu, R, TH = 1 / mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(theta)
-        f = lambda z: mpmath.npdf(z) * (1 - R + R * mpmath.exp(-mu**2 / 2 + mu * z)) ** (1 + TH)
-        return mpmath.quad(f, [-mpmath.inf, -10, -3, 0, 3, 10, 40, mpmath.inf])
-
-
 def test_coarse_passes_start_at_the_law_saddle_point():
     """σ = 2, q = 1/100, T = 1000, δ = 1e-18: the coarse passes' first θ (grid_accounting._law_start) is the mpmath
     argmin of Chernoff's (T·K(θ) − log δ)/θ in both directions (within 2 %), and the remove direction's coarse pass at
