@@ -118,6 +118,31 @@ def test_law_tilt_is_the_mpmath_saddle_point():
     assert 500 < got["add"] < 800
 
 
+def test_coarse_passes_start_at_the_law_saddle_point():
+    """σ = 2, q = 1/100, T = 1000, δ = 1e-18: the coarse passes' first θ (grid_accounting._law_start) is the mpmath
+    argmin of Chernoff's (T·K(θ) − log δ)/θ in both directions (within 2 %), and the remove direction's coarse pass at
+    it moves θ by less than the loop's stop (5 %): one coarse pass where θ = 0 took five (0, 2, 10, 41, 35)."""
+    from dpexact.accounting import grid_accounting as ga
+
+    ev = event_from_dict({"kind": "gaussian", "sigma": "2", "poisson": "1/100", "count": 1000})
+    laws = ga._laws([ev], ("remove", "add"))
+    log_d = math.log(1e-18)
+    theta_of = lambda p, d, a, b: ga._theta_for_delta(p, log_d, d, a, b)
+    got = ga._law_start(laws, theta_of, {"remove": 100.0, "add": 2000.0}, ga.H_COARSE)
+    for d, mgf in (("remove", _mp_remove_mgf), ("add", _mp_add_mgf)):
+        f = lambda t: (1000 * mpmath.log(mgf(2.0, 1e-2, t)) - log_d) / t
+        assert f(got[d]) < min(f(got[d] * 0.98), f(got[d] * 1.02)), d
+    assert 30 < got["remove"] < 40
+    p = ga._Pass(laws, ga.H_COARSE, got, {})
+    new = theta_of(p, "remove", got["remove"] / 4, 4 * got["remove"] + 2)
+    assert abs(new - got["remove"]) <= 0.05 * got["remove"]
+    assert ga._law_tilted(laws, "add") and not ga._law_tilted(laws, "remove")
+    # q = 1/1000: the coarse grid does not resolve the law (−log(1 − q) < 2^-7), the coarse passes start at 0 as before
+    ev = event_from_dict({"kind": "gaussian", "sigma": "2", "poisson": "1/1000", "count": 1000})
+    small = ga._law_start(ga._laws([ev], ("remove", "add")), theta_of, {"remove": 100.0, "add": 2000.0}, ga.H_COARSE)
+    assert small == {"remove": 0.0, "add": 0.0}
+
+
 def test_need_margin_relaxed_only_on_measured_h2_convergence():
     """The step-to-tolerance margin (a float choice of step): 1.2 once two passes shrank the width at least as h²,
     1.5 from one pass or slower shrinking (the two rows its docstring measures)."""

@@ -45,6 +45,8 @@ from .grid_cost import need_order as _need_order
 from .grid_measure import GridMeasure, convolve, delta_lower, delta_upper, power
 from .law_tilt import (
     _bounded,
+    _law_start,
+    _law_tilted,
     _law_tilts,
     _round_theta,
     _theta_for_delta,
@@ -208,16 +210,19 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
     t0 = time.process_time()
     budget_check(laws, H_COARSE, {d: 0.0 for d in directions}, events, budget)
     # θ by a trust region: K(θ) read from laws discretised at θ₀ is reliable near θ₀ only (their
-    # windows were cut for θ₀), so each coarse pass may move θ within [θ₀/4, 4θ₀ + 2]
-    theta = {d: 0.0 for d in directions}
+    # windows were cut for θ₀), so each coarse pass may move θ within [θ₀/4, 4θ₀ + 2]; it starts at the law's own
+    # saddle point where the coarse step resolves the law (:func:`_law_start`), and a direction started there whose θ
+    # _law_tilts replaces afterwards need not settle here
     cap = {d: THETA_BOUNDED if _bounded(laws[d]) else THETA_MAX for d in directions}
+    theta = _law_start(laws, theta_of, cap, H_COARSE)
+    settle = [d for d in directions if not (theta[d] > 0 and _law_tilted(laws, d))]
     for _ in range(6):
         tc = time.process_time()
         p = _Pass(laws, H_COARSE, theta, cache)
         coarse_cpu = time.process_time() - tc
         new = {d: theta[d] / 2 if p.bad[d] else min(theta_of(p, d, theta[d] / 4, 4 * theta[d] + 2), cap[d])
                for d in directions}
-        if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in directions):
+        if all(abs(new[d] - theta[d]) <= 0.05 * theta[d] + 1e-3 for d in settle):
             break
         theta = new
     theta = _law_tilts(laws, theta, theta_of, cap)
