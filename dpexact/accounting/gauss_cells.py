@@ -74,6 +74,13 @@ def _node_sum(v: np.ndarray) -> np.ndarray:
     return ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
 
 
+#: cells per block of :func:`_rule`: its (m, cells) arrays stay in cache across its ~15 passes over them (measured on
+#: 500k cells: 62 ms a call unblocked, 27 ms at 8192; 1024 .. 16384 all within 40 ms). Every operation is elementwise
+#: or per cell, so the values do not depend on the block size (tests/test_accounting_gauss_cells.py compares them
+#: bit for bit with the unblocked rule)
+RULE_BLOCK = 8192
+
+
 def _rule(a: np.ndarray, b: np.ndarray, mu: float | None) -> tuple[np.ndarray, ...]:
     """The m-point rule on every cell: (r, top, log I, log ρ) — r the half width, top the largest −x²/2 at a node,
     I = ∫_a^b φ and ρ the cell's likelihood ratio (None without ``mu``), both in floats, without error bounds.
@@ -81,33 +88,45 @@ def _rule(a: np.ndarray, b: np.ndarray, mu: float | None) -> tuple[np.ndarray, .
     Both integrals share the nodes and the weighted values of φ (as the error analysis assumes: ρ's errors common
     to both cancel). The nodes form the rows of an (m, cells) array, so the sums over the nodes are adds of
     contiguous rows (a reduction over 8 items per cell along the last axis is several times slower); the order in
-    which a positive sum is formed does not matter to its rounding bound (γ_m)."""
+    which a positive sum is formed does not matter to its rounding bound (γ_m). The cells are taken
+    :data:`RULE_BLOCK` at a time (the same operations on each cell)."""
     t, w, _, _, _ = gl_rule()
     c = (a + b) * 0.5
     r = (b - a) * 0.5
-    # the rule on [c − r, c + r] (c, r rounded: their cell differs from [a, b] by <= u(|a| + |b|) at each end);
-    # the (m, cells) arrays are updated in place (each operation rounds as c + r·t, −0.5·x·x, w·e^{s − top} do)
-    x = r * t[:, None]
-    x += c
-    s = -0.5 * x
-    s *= x
-    top = s.max(axis=0)
-    s -= top
-    om = np.exp(s, out=s)
-    om *= w[:, None]
-    S = _node_sum(om)
+    n, m = len(r), len(t)
+    top, S = np.empty(n), np.empty(n)
+    ltop, num = (np.empty(n), np.empty(n)) if mu is not None else (None, None)
+    blk = min(RULE_BLOCK, max(n, 1))
+    xb, sb = np.empty((m, blk)), np.empty((m, blk))
+    tc, wc = t[:, None], w[:, None]
+    for i in range(0, n, blk):
+        j = min(i + blk, n)
+        x, s = xb[:, :j - i], sb[:, :j - i]
+        # the rule on [c − r, c + r] (c, r rounded: their cell differs from [a, b] by <= u(|a| + |b|) at each end);
+        # the (m, cells) arrays are updated in place (each operation rounds as c + r·t, −0.5·x·x, w·e^{s − top} do)
+        np.multiply(r[i:j], tc, out=x)
+        x += c[i:j]
+        np.multiply(x, -0.5, out=s)
+        s *= x
+        tp = s.max(axis=0)
+        top[i:j] = tp
+        s -= tp
+        np.exp(s, out=s)
+        s *= wc  # s is now ω = w·e^{−x²/2 − top}
+        S[i:j] = _node_sum(s)
+        if mu is not None:
+            x *= mu  # x is now ℓ = μx − μ²/2, then e^{ℓ − ltop}·ω
+            x -= 0.5 * mu * mu
+            lt = x.max(axis=0)
+            ltop[i:j] = lt
+            x -= lt
+            np.exp(x, out=x)
+            x *= s
+            num[i:j] = _node_sum(x)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         logI = np.log(r) + top + np.log(S) - 0.5 * math.log(2 * math.pi)
         if mu is None:
             return r, top, logI, None
-        ell = x
-        ell *= mu
-        ell -= 0.5 * mu * mu
-        ltop = ell.max(axis=0)
-        ell -= ltop
-        v = np.exp(ell, out=ell)
-        v *= om
-        num = _node_sum(v)
         lr = ltop + np.log(num / S)
     return r, top, logI, lr
 
