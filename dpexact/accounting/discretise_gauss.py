@@ -41,6 +41,8 @@ TINY = 2.0**-1073
 #: heavy tail at h <= 2^-16, y ~ 10) have float ends within u·|y|, i.e. ~1e-9 of their width, and sent to the arb
 #: path one by one (~0.7 ms a cell) they cost minutes; their masses are tiny, so 1e-7 (carried outward) is harmless
 CELL_MAX_REL = 1e-7
+#: cells per block of :func:`_log_cells` (its per-cell temporaries stay in cache)
+CELLS_BLOCK = 16384
 #: the fitted lower end's mean move (in h) below which the shifted one is not computed
 SHIFTED_SKIP = 1e-3
 
@@ -96,6 +98,31 @@ def _log_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float, arb_pts: Any)
     (pts[i], pts[i+1]], and the cell's loss λ = log(P′/Q′) within ±e_λ (from the likelihood ratio ρ of the
     base cell, whose errors largely cancel: :func:`.gauss_cells.log_gauss_cells_ratio`)."""
     remove = law.direction == "remove"
+    n = len(pts) - 1
+    if n > CELLS_BLOCK:  # per-point and per-cell operations only: the same floats, in cache (500k cells: 115 → 100 ms)
+        parts = [_float_cells(remove, pts[i:i + CELLS_BLOCK + 1], mu, r) for i in range(0, n, CELLS_BLOCK)]
+        *out, bad = (np.concatenate(p) for p in zip(*parts))
+    else:
+        *out, bad = _float_cells(remove, pts, mu, r)
+    idx = np.nonzero(bad)[0]
+    if len(idx):
+        with ball_context(PREC):
+            for i in idx:
+                pm, qm = law.cell(arb_pts[i], arb_pts[i + 1])
+                for k, z in ((0, pm), (2, qm)):
+                    out[k][i], out[k + 1][i] = _arb_log_bounds(z)
+                fin = all(np.isfinite(out[j][i]) for j in range(4))
+                lo = out[0][i] - out[3][i] if fin else -np.inf
+                hi = out[1][i] - out[2][i] if fin else np.inf
+                if fin:
+                    out[4][i], out[5][i] = (lo + hi) / 2, (hi - lo) / 2 + 4 * U * (abs(lo) + abs(hi) + 1)
+                else:
+                    out[4][i], out[5][i] = np.nan, np.inf
+    return tuple(out)
+
+
+def _float_cells(remove: bool, pts: np.ndarray, mu: float, r: float) -> tuple[np.ndarray, ...]:
+    """:func:`_log_cells` in floats, and the mask of the cells it sends to the arb path."""
     y, ey = _y_of_loss(pts if remove else -pts, mu, r)
     a, b = (y[:-1], y[1:]) if remove else (y[1:], y[:-1])
     e = (ey[:-1] + ey[1:])
@@ -123,24 +150,8 @@ def _log_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float, arb_pts: Any)
         mlo, mhi = plo, phi
         g, eg = lr, elr
     if remove:
-        out = [mlo, mhi, qlo, qhi, g, eg]
-    else:
-        out = [qlo, qhi, mlo, mhi, -g, eg]
-    idx = np.nonzero(bad)[0]
-    if len(idx):
-        with ball_context(PREC):
-            for i in idx:
-                pm, qm = law.cell(arb_pts[i], arb_pts[i + 1])
-                for k, z in ((0, pm), (2, qm)):
-                    out[k][i], out[k + 1][i] = _arb_log_bounds(z)
-                fin = all(np.isfinite(out[j][i]) for j in range(4))
-                lo = out[0][i] - out[3][i] if fin else -np.inf
-                hi = out[1][i] - out[2][i] if fin else np.inf
-                if fin:
-                    out[4][i], out[5][i] = (lo + hi) / 2, (hi - lo) / 2 + 4 * U * (abs(lo) + abs(hi) + 1)
-                else:
-                    out[4][i], out[5][i] = np.nan, np.inf
-    return tuple(out)
+        return mlo, mhi, qlo, qhi, g, eg, bad
+    return qlo, qhi, mlo, mhi, -g, eg, bad
 
 
 def _arb_log_bounds(x: Any) -> tuple[float, float]:
