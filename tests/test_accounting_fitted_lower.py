@@ -213,8 +213,8 @@ def _fitted_delta(sigma: str, eps: float) -> tuple[float, float]:
 
 @pytest.mark.parametrize("direction", ["remove", "add"])
 def test_blocked_certified_cells_are_the_whole_pass(monkeypatch, direction):
-    """A pure speed change: the certified cells taken in blocks (dg.CELLS_BLOCK) are the same floats as in one pass —
-    bulk cells, the wide cells far out and the ones the arb path recomputes."""
+    """A pure speed change: the certified cells and the estimates taken in blocks (dg.CELLS_BLOCK) are the same floats
+    as in one pass — bulk cells, the wide cells far out and the ones the arb path recomputes."""
     law = _law("1", "1/1000", direction)
     _, ll, _, (mu, r) = dg.dominating_laws(law)
     pts = np.concatenate([np.linspace(-0.05, 0.3, 3001), [0.5, 1.0, 4.0, 9.0]])
@@ -223,7 +223,10 @@ def test_blocked_certified_cells_are_the_whole_pass(monkeypatch, direction):
         whole = dg._log_cells(ll, pts, mu, r, dg._LazyArb(pts))
         monkeypatch.setattr(dg, "CELLS_BLOCK", 257)
         got = dg._log_cells(ll, pts, mu, r, dg._LazyArb(pts))
-    for x, z in zip(got, whole):
+        got_e = dg._estimate_cells(ll, pts, mu, r)
+        monkeypatch.setattr(dg, "CELLS_BLOCK", 10**9)
+        whole_e = dg._estimate_cells(ll, pts, mu, r)
+    for x, z in zip(got + got_e, whole + whole_e):
         assert np.array_equal(x, z, equal_nan=True)
 
 

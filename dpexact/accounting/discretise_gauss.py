@@ -166,6 +166,11 @@ def _estimate_cells(law: LossLaw, pts: np.ndarray, mu: float, r: float) -> tuple
     *not bounds*: :func:`_log_cells` without its error terms and without the arb path (cells with an infinite end
     or wide ones — where the rule may be far off — from scipy's log Φ instead; NaN where a cell has no mass)."""
     remove = law.direction == "remove"
+    n = len(pts) - 1
+    if n > CELLS_BLOCK:  # as in :func:`_log_cells`: the same floats, in cache
+        parts = [_estimate_cells(law, pts[i:i + CELLS_BLOCK + 1], mu, r) for i in range(0, n, CELLS_BLOCK)]
+        lp, lam = (np.concatenate(p) for p in zip(*parts))
+        return lp, lam
     y, _ = _y_of_loss(pts if remove else -pts, mu, r)
     a, b = (y[:-1], y[1:]) if remove else (y[1:], y[:-1])
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
