@@ -223,11 +223,17 @@ def test_blocked_certified_cells_are_the_whole_pass(monkeypatch, direction):
         whole = dg._log_cells(ll, pts, mu, r, dg._LazyArb(pts))
         monkeypatch.setattr(dg, "CELLS_BLOCK", 257)
         got = dg._log_cells(ll, pts, mu, r, dg._LazyArb(pts))
-        got_e = dg._estimate_cells(ll, pts, mu, r)
+        got_e = (*dg._estimate_cells(ll, pts, mu, r), dg._log_loss_density(ll, pts, mu, r))
         monkeypatch.setattr(dg, "CELLS_BLOCK", 10**9)
-        whole_e = dg._estimate_cells(ll, pts, mu, r)
+        whole_e = (*dg._estimate_cells(ll, pts, mu, r), dg._log_loss_density(ll, pts, mu, r))
     for x, z in zip(got + got_e, whole + whole_e):
         assert np.array_equal(x, z, equal_nan=True)
+    # the estimates' y without its error bound: the same floats as with it
+    for sgn in (1, -1):
+        assert np.array_equal(dg._y_of_loss(sgn * pts, mu, r, err=False)[0], dg._y_of_loss(sgn * pts, mu, r)[0],
+                              equal_nan=True)
+        assert np.array_equal(dg._y_of_loss(sgn * pts, mu, 1.0, err=False)[0], dg._y_of_loss(sgn * pts, mu, 1.0)[0],
+                              equal_nan=True)
 
 
 def test_fitted_lower_end_is_sound_whatever_the_estimates(monkeypatch):
