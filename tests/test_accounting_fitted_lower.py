@@ -394,6 +394,36 @@ def test_shift_scan_reaches_the_least_move(monkeypatch):
     assert _bulk_cost("0.8", 2.0**-17, 6.46) > 2e-5
 
 
+def _counted_cost(monkeypatch, sigma: str, k: int, theta: float) -> tuple[float, int]:
+    """(the bulk's mean move in h, the Newton steps on the shift taken: calls of :func:`.fitted_lower._edge_shift`)."""
+    real, n = fl._edge_shift, [0]
+
+    def counted(*a, **kw):
+        n[0] += 1
+        return real(*a, **kw)
+
+    monkeypatch.setattr(fl, "_edge_shift", counted)
+    cost = _bulk_cost(sigma, 2.0**-k, theta)
+    monkeypatch.setattr(fl, "_edge_shift", real)
+    return cost, n[0]
+
+
+def test_further_shifts_stop_where_they_wander(monkeypatch):
+    """σ = 0.8 bulk at 2^-17, θ = 6.46 (no root: 2.2e-5·h → 2.4e-5·h → 9.8e-5·h): the further steps stop at the first
+    one (2 steps, not 1 + EDGE_MORE = 4) and the scan still reaches its 8.1e-6·h (< 1e-5·h). σ = 0.5 bulk at 2^-15,
+    θ = 2.1371 (2.0e-4·h → 0.22·h → 1.6e-7·h): the overshoot does not stop them (3 steps, below 1e-6·h). Mutations,
+    each caught: never stopping (4 steps), stopping at the first further step whatever it lands on (σ = 0.5: 2.0e-4·h)."""
+    cost, steps = _counted_cost(monkeypatch, "0.8", 17, 6.46)
+    assert steps == 2 < fl.EDGE_STEPS + fl.EDGE_MORE and cost < 1e-5
+    cost, steps = _counted_cost(monkeypatch, "0.5", 15, 2.1371)
+    assert steps == 3 and cost < 1e-6
+    monkeypatch.setattr(fl, "EDGE_GAIN", 0.0)  # never wandering: every further step taken
+    assert _counted_cost(monkeypatch, "0.8", 17, 6.46)[1] == fl.EDGE_STEPS + fl.EDGE_MORE
+    monkeypatch.setattr(fl, "EDGE_GAIN", math.inf)  # every further step wanders: stop at the first
+    monkeypatch.setattr(fl, "EDGE_FAR", math.inf)
+    assert _counted_cost(monkeypatch, "0.5", 15, 2.1371)[0] > 1e-5
+
+
 def test_bulk_lower_end_at_2_17_against_the_quadrature():
     """The scanned 2^-17 bulk against mpmath: below the quadrature at every ε, and at ε = −0.0011 (below every loss:
     1 − e^ε·E_P′[e^{−L}] reads the mean move directly) within 1e-7 relative — measured 5.5e-8 (without the scan

@@ -16,7 +16,7 @@ import numpy as np
 
 from .gauss_cells import U
 
-__all__ = ["EDGE_AIM", "EDGE_GOOD", "EDGE_MORE", "EDGE_SCAN", "EDGE_SCAN_STEPS", "EDGE_STEPS", "FIT_STEPS", "FitCells",
+__all__ = ["EDGE_AIM", "EDGE_FAR", "EDGE_GAIN", "EDGE_GOOD", "EDGE_MORE", "EDGE_SCAN", "EDGE_SCAN_STEPS", "EDGE_STEPS", "FIT_STEPS", "FitCells",
            "lower_fitted"]
 
 #: linearised solves of the fitted lower end's boundaries after the first averaged step (:func:`_chain_step`;
@@ -34,6 +34,15 @@ EDGE_AIM_DECAY = 1e-2
 #: T = 1000 compositions turn a move m into a lower end about T·m·h too low)
 EDGE_MORE = 3
 EDGE_GOOD = 1e-6
+#: a further shift that lands within EDGE_FAR× of the best mean move without cutting it EDGE_GAIN× ends the further
+#: shifts (the best kept): where the end cell has no shift that lands it on its grid point the steps wander near the
+#: least residual (measured σ = 1, q = 1/1000, the split's tail window, ~500k cells: 3.0e-5·h → 4.68e-6·h → 7.30e-6·h →
+#: 4.66e-6·h, each step a full placement, ~0.4 CPU-s; σ = 0.8 bulk at 2^-17, θ = 6.46: 2.2e-5·h → 2.4e-5·h → 9.8e-5·h →
+#: …). A step far worse is an overshoot that the next one, re-aimed from it, corrects (σ = 0.5 bulk, θ = 2.1371, 2^-15
+#: / 2^-16: 2.0e-4·h → 0.22·h → 1.6e-7·h and 1.7e-4·h → 0.14·h → 1.1e-7·h). A choice of cost only: every placement is
+#: sound
+EDGE_GAIN = 2.0
+EDGE_FAR = 100.0
 #: grid shifts sampled (equispaced in [0, h)) when the end-cell shifts left a mean move above EDGE_GOOD·h and the
 #: losses' range ends inside a clipped window (the split's bulk; on the one-grid rows the scan moved the widths both
 #: ways by a few % for 0.05-1.2 CPU-s a row), then golden-section steps on the best sample's neighbourhood (0: none). The
@@ -192,8 +201,11 @@ def lower_fitted(cells: FitCells, h: float, theta: float, j_lo: int, n: int,
         warm = solved + (s2 - s)
         cand, g, solved = place(s2, warm if np.all(np.diff(warm) > 0) else None)
         s = s2
+        wander = best[1] <= cand[1] * EDGE_GAIN and cand[1] < best[1] * EDGE_FAR
         if cand[1] < best[1]:
             best = cand
+        if i >= EDGE_STEPS and wander:  # a further step near the best that does not improve: the next ones wander too
+            break
     inside = (math.isfinite(lo_l) and ends[0] < lo_l) or (math.isfinite(hi_l) and hi_l < ends[1])
     if EDGE_SCAN and EDGE_STEPS and clip and inside and best[1] > EDGE_GOOD * h:  # EDGE_STEPS = 0: no shift at all
         best = _scan_shift(lambda t: place(t)[0], h, best)
