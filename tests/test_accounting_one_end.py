@@ -138,7 +138,7 @@ def test_choose_pass_refines_the_limiting_end() -> None:
 
 
 def test_solve_with_a_guess_is_certified_by_its_own_evaluation() -> None:
-    F = lambda e: math.exp(-3 * e)
+    F = lambda e: math.exp(-3 * e)  # δ(ε) of a toy: the answer is log(1/t)/3
     t = 1e-7
     true = math.log(1 / t) / 3
     for guess in (None, (true * 0.99, true * 1.01), (1.0, 2.0), (10.0, 20.0)):
