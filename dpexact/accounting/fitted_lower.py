@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..numbers.golden import golden_section
 from .gauss_cells import U
 
 __all__ = ["EDGE_AIM", "EDGE_FAR", "EDGE_GAIN", "EDGE_GOOD", "EDGE_MORE", "EDGE_SCAN", "EDGE_SCAN_STEPS", "EDGE_STEPS", "FIT_STEPS", "FitCells",
@@ -228,19 +229,7 @@ def _scan_shift(place: Any, h: float, best: tuple[Any, float]) -> tuple[Any, flo
     vals = [cost(p) for p in pts]
     j = int(np.argmin(vals))
     if vals[j] < best[1]:  # refine only where the samples beat the Newton steps
-        a, b = pts[j] - h / EDGE_SCAN, pts[j] + h / EDGE_SCAN
-        gr = (math.sqrt(5) - 1) / 2
-        c, d = b - gr * (b - a), a + gr * (b - a)
-        fc, fd = cost(c), cost(d)
-        for _ in range(EDGE_SCAN_STEPS - 2):
-            if fc < fd:
-                b, d, fd = d, c, fc
-                c = b - gr * (b - a)
-                fc = cost(c)
-            else:
-                a, c, fc = c, d, fd
-                d = a + gr * (b - a)
-                fd = cost(d)
+        golden_section(cost, pts[j] - h / EDGE_SCAN, pts[j] + h / EDGE_SCAN, EDGE_SCAN_STEPS - 2)
     return min([best] + list(seen.values()), key=lambda v: v[1])
 
 

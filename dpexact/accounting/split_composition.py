@@ -45,10 +45,11 @@ from typing import Any
 
 import numpy as np
 
+from ..numbers.golden import golden_section
 from .discretise import window
 from .grid_measure import (
-    U,
     GridMeasure,
+    U,
     convolve,
     delta_lower,
     delta_upper,
@@ -430,21 +431,8 @@ def saddle(terms: list[tuple[GridMeasure, int]], eps: float, lo: float = 0.0, hi
     """argmin_θ Σ n·K_m(θ) − θε over [lo, hi] (golden section on a convex function; a float choice, never a bound)."""
     Ks = [(_log_mgf(m), n) for m, n in terms if n > 0]
     f = lambda t: sum(n * K(t) for K, n in Ks) - t * eps  # noqa: E731
-    g = (math.sqrt(5) - 1) / 2
-    a, b = lo, hi
-    c, d = b - g * (b - a), a + g * (b - a)
-    fc, fd = f(c), f(d)
-    for _ in range(80):
-        if b - a <= 2.0**-20:  # 1/16 of the dyadic step the tilt is rounded to: further steps move it by noise only
-            break
-        if fc < fd:
-            b, d, fd = d, c, fc
-            c = b - g * (b - a)
-            fc = f(c)
-        else:
-            a, c, fc = c, d, fd
-            d = a + g * (b - a)
-            fd = f(d)
+    # stop at 2^-20, 1/16 of the dyadic step the tilt is rounded to: further steps move it by noise only
+    a, b = golden_section(f, lo, hi, 80, 2.0**-20)
     t = (a + b) / 2
     return 0.0 if t < 1e-6 else math.ldexp(math.floor(math.ldexp(t, 16)), -16)
 
