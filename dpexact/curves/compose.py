@@ -46,6 +46,7 @@ from fractions import Fraction
 from typing import Any, Optional, Sequence
 
 from ..numbers.backends import ball_context
+from ..numbers.golden import golden_section
 from ..numbers.real import Real
 from . import supremum as S
 
@@ -168,30 +169,19 @@ def witness_epsilon_lower(curve: Any, compositions: int, delta: float, grid: int
                     best, info, top = v, {"family": fam.name, "theta": th, "direction": "Q||P" if rev else "P||Q"}, (fam, rev)
     if refine and top is not None and top[0].parametrised:
         fam, rev = top
-        g = (math.sqrt(5) - 1) / 2
         lo_t, hi_t = max(info["theta"] - 1 / grid, 1e-9), min(info["theta"] + 1 / grid, 1 - 1e-9)
+        seen = {"best": best, "info": info}
 
         def f(t: float) -> float:
+            """−ε of the member at θ = t (golden_section minimises); the best member is kept as it is evaluated."""
             v = _member_epsilon(curve, fam, t, rev, compositions, delta, 0.0)
-            return -math.inf if v is None else v
+            v = -math.inf if v is None else v
+            if v > seen["best"]:
+                seen.update(best=v, info={**seen["info"], "theta": t})
+            return -v
 
-        x1, x2 = hi_t - g * (hi_t - lo_t), lo_t + g * (hi_t - lo_t)
-        f1, f2 = f(x1), f(x2)
-        for _ in range(refine):
-            for x, fx in ((x1, f1), (x2, f2)):
-                if fx > best:
-                    best, info = fx, {**info, "theta": x}
-            if f1 > f2:
-                hi_t, x2, f2 = x2, x1, f1
-                x1 = hi_t - g * (hi_t - lo_t)
-                f1 = f(x1)
-            else:
-                lo_t, x1, f1 = x1, x2, f2
-                x2 = lo_t + g * (hi_t - lo_t)
-                f2 = f(x2)
-        for x, fx in ((x1, f1), (x2, f2)):
-            if fx > best:
-                best, info = fx, {**info, "theta": x}
+        golden_section(f, lo_t, hi_t, refine, -1.0)  # width −1: all ``refine`` steps, as measured
+        best, info = seen["best"], seen["info"]
     return CurvePoint(delta, str(delta), best, math.inf, info)
 
 
