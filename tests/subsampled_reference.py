@@ -25,3 +25,14 @@ def two_step_remove(mu: mpmath.mpf, q: mpmath.mpf, eps: mpmath.mpf) -> mpmath.mp
     lk = eps - mpmath.log(1 - q)
     yk = (mpmath.log((mpmath.exp(lk) - 1 + q) / q) + mu * mu / 2) / mu
     return mpmath.quad(f, sorted([-40, -5, 0, 3, 6, 9, 12, 40, yk]), maxdegree=10)
+
+
+@mpmath.workdps(40)
+def one_step_remove(sig: float, r: float, eps: float) -> float:
+    """δ(ε) of one Poisson-subsampled Gaussian step (noise σ = sig, rate r), remove direction, by mpmath quadrature
+    (40 digits): ∫_{x₀}^∞ (r·φ_σ(x − 1) + (1 − r)·φ_σ(x) − e^ε φ_σ(x)) dx, x₀ where the integrand changes sign."""
+    S, R, E = mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(eps)
+    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)  # noqa: E731
+    Q = lambda x: mpmath.npdf(x, 0, S)  # noqa: E731
+    x0 = S**2 * mpmath.log((mpmath.exp(E) - 1 + R) / R) + mpmath.mpf(1) / 2
+    return float(mpmath.quad(lambda x: A(x) - mpmath.exp(E) * Q(x), [x0, x0 + 5 * S, x0 + 20 * S, mpmath.inf]))

@@ -10,6 +10,7 @@ import textwrap
 
 import numpy as np
 import pytest
+from subsampled_reference import one_step_remove as _step_delta
 
 from dpexact.accounting import discretise as disc
 from dpexact.accounting import discretise_gauss as dg
@@ -148,16 +149,6 @@ def test_narrower_orders_infinite_ends() -> None:
 
 
 # -- further end-cell shifts ---------------------------------------------------------------------------------------
-
-
-def _step_delta(sig: float, r: float, eps: float) -> float:
-    """δ(ε) of one Poisson-subsampled Gaussian step, remove direction, by mpmath quadrature (40 digits)."""
-    mpmath.mp.dps = 40
-    S, R, E = mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(eps)
-    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)
-    Q = lambda x: mpmath.npdf(x, 0, S)
-    x0 = S**2 * mpmath.log((mpmath.exp(E) - 1 + R) / R) + mpmath.mpf(1) / 2
-    return float(mpmath.quad(lambda x: A(x) - mpmath.exp(E) * Q(x), [x0, x0 + 5 * S, x0 + 20 * S, mpmath.inf]))
 
 
 def _fitted(h: float, theta: float = 2.9685211181640625):

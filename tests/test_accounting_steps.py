@@ -11,6 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from subsampled_reference import one_step_remove as _step_delta
 
 from dpexact.accounting import discretise as disc
 from dpexact.accounting import discretise_gauss as dg
@@ -27,16 +28,6 @@ STEPS = [3 * 2.0**-13, 5 * 2.0**-15, 15 * 2.0**-16]
 def _law(sigma: str, q: str | None, direction: str = "remove"):
     spec = {"kind": "gaussian", "sigma": sigma, "count": 2} | ({"poisson": q} if q else {})
     return ga._laws([event_from_dict(spec)], (direction,))[direction][0][0]
-
-
-def _step_delta(sig: float, r: float, eps: float) -> float:
-    """δ(ε) of one Poisson-subsampled Gaussian step, remove direction, by mpmath quadrature (40 digits)."""
-    mpmath.mp.dps = 40
-    S, R, E = mpmath.mpf(sig), mpmath.mpf(r), mpmath.mpf(eps)
-    A = lambda x: R * mpmath.npdf(x, 1, S) + (1 - R) * mpmath.npdf(x, 0, S)
-    Q = lambda x: mpmath.npdf(x, 0, S)
-    x0 = S**2 * mpmath.log((mpmath.exp(E) - 1 + R) / R) + mpmath.mpf(1) / 2
-    return float(mpmath.quad(lambda x: A(x) - mpmath.exp(E) * Q(x), [x0, x0 + 5 * S, x0 + 20 * S, mpmath.inf]))
 
 
 def _gauss_delta(mu: float, eps: float) -> float:
