@@ -17,7 +17,7 @@ from dpexact.accounting import discretise as disc
 from dpexact.accounting import discretise_gauss as dg
 from dpexact.accounting import grid_accounting as ga
 from dpexact.accounting.events import event_from_dict
-from dpexact.accounting.grid_cost import H_FREE_MIN, land_step, round_step
+from dpexact.accounting.grid_cost import H_FREE_MIN, land_step, past_ladder, round_step
 from dpexact.accounting.grid_measure import delta_lower, delta_upper, power
 
 mpmath = pytest.importorskip("mpmath")
@@ -66,6 +66,26 @@ def test_land_step_lands_between_the_ladders_steps():
     assert land_step(g, g / 4, g / 4) == 2.0**-22 and land_step(g, g / 4, 1.2 * 2.0**-20) == 9 * 2.0**-23
     assert all(disc.step_ok(land_step(h, h / 8, x * h)) for x in np.linspace(0.01, 1.5, 40))
     assert H_FREE_MIN == 2.0**-20
+
+
+def test_past_ladder_lands_below_the_ladders_step_on_a_predicted_miss_only():
+    h = 2.0**-13
+    step, margin = h / 8, 1.2
+    # σ = 2, q = 1/100, T = 1000, δ = 1e-5: width 6.7e-5 of its target at h, order 2 → need h·√(1/67)/1.2, a miss at h/8
+    need = h * math.sqrt(1 / 67) / margin
+    got = past_ladder(step, need, margin, 2.0)
+    assert got == round_step(need) and disc.step_ok(got) and need / (1 + 1 / 8) < got <= need < step
+    # the ladder's step predicted to meet without the margin (need·margin >= step): kept
+    assert past_ladder(step, step / margin, margin, 2.0) == step and past_ladder(step, 0.9 * step, margin, 2.0) == step
+    # need more than 2× below the step, need at or above it, no need: the ladder's step
+    assert past_ladder(step, 0.49 * step, margin, 2.0) == step
+    assert past_ladder(step, step, margin, 2.0) == step and past_ladder(step, 2 * step, margin, 2.0) == step
+    assert past_ladder(step, 0.0, margin, 2.0) == step
+    # below H_FREE_MIN only powers of two: kept
+    assert past_ladder(2.0**-21, 0.6 * 2.0**-21, margin, 2.0) == 2.0**-21
+    assert past_ladder(H_FREE_MIN, 0.7 * H_FREE_MIN, margin, 2.0) == H_FREE_MIN  # its landed step would be below
+    # a width that fell as h^0.78 then h^3.1 (σ = 0.8, q = 1/1000, T = 1000, δ = 1e-10): no prediction trusted
+    assert past_ladder(step, need, margin, 1.0) == step and past_ladder(step, need, margin, 1.5) == got
 
 
 def test_non_power_of_two_steps_stay_off_the_arb_path():

@@ -38,6 +38,7 @@ from .grid_cost import (  # noqa: F401
     end_shares,
     land_step,
     pass_estimate,
+    past_ladder,
     split_estimate,
 )
 from .grid_cost import need_margin as _need_margin  # noqa: F401
@@ -341,6 +342,11 @@ def _passes(events: list[Event], directions: tuple[str, ...], budget: float, the
         if free_steps:  # an end lagging at a coarser step (its ladder from 2h, :func:`_choose_pass`) lands no coarser than h
             lagging = ends != "both" and bool(track[ends]) and track[ends][-1][0] > h
             step = land_step(2 * h if lagging else h, step, need, top=h if lagging else None)
+            # need_order's p = 2 with NEED_MARGIN is no measurement: 0 then
+            finer = past_ladder(step, need, margin, order if margin == NEED_MARGIN_MEASURED else 0.0)
+            share = shares[ends] if ends != "both" else 1.0
+            if finer < step and PASS_SAFETY * share * _predict(costs, finer, growth) <= left:
+                step = finer
         h = step
         cache.clear()
     info = {"route": "grid", "h": h, "theta": theta, "cells": p.cells, "tolerance": tolerance, "tolerance_met": met,
