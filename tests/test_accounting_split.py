@@ -145,3 +145,48 @@ def test_accountant_split_and_single_grid_intervals_overlap() -> None:
     assert "split" in out[True].detail and "split" not in out[False].detail
     a, b = out[True], out[False]
     assert max(a.lower, b.lower) <= min(a.upper, b.upper)
+
+
+def _mp_saddle(terms: list[tuple[GridMeasure, int]], eps: float) -> float:
+    """The root of Σ n·K′_m(θ) = ε in mpmath at 40 digits, K_m(θ) = log Σ_j v_j e^{(θ − θ_m)x_j} (bisection: K′ increases)."""
+    mp.mp.dps = 40
+    data = [([mp.mpf(float(x)) for x in m.locations()], [mp.mpf(float(v)) for v in m.v], mp.mpf(m.theta), n)
+            for m, n in terms]
+
+    def slope(t):
+        out = mp.mpf(0)
+        for xs, vs, th, n in data:
+            w = [v * mp.exp((t - th) * x) for x, v in zip(xs, vs)]
+            out += n * mp.fsum(wi * x for wi, x in zip(w, xs)) / mp.fsum(w)
+        return out - eps
+
+    a, b = mp.mpf(0), mp.mpf(200)
+    for _ in range(90):
+        c = (a + b) / 2
+        a, b = (c, b) if slope(c) < 0 else (a, c)
+    return float((a + b) / 2)
+
+
+@pytest.mark.parametrize(("theta", "eps"), [(2.0, 1.0), (2.0, 2.0), (0.0, 1.5), (5.0, 2.3)])
+def test_saddle_is_the_root_of_the_tilted_mean_rounded_down(theta: float, eps: float) -> None:
+    """The saddle point of Σ n·K_m(θ) − θε against a 40-digit root of its derivative: within one 2^-16 step (and the
+    search's width) below it."""
+    a = _measure(True, theta)
+    rng = np.random.default_rng(3)
+    v = rng.random(57) + 0.1
+    b = GridMeasure(2.0**-6, 1.0, -20, 0.0, v / v.max(), 0, True, 0.0, 0.0)
+    terms = [(a, 3), (b, 1)]
+    got = sc.saddle(terms, eps, 0.0, 200.0)
+    want = _mp_saddle(terms, eps)
+    assert want > 1  # an interior root (θ from 2 to 21 on these ε), not a bracket end
+    # found to sc.SADDLE_WIDTH, then rounded down to 2^-16
+    assert want - 2.0**-16 - sc.SADDLE_WIDTH <= got <= want + sc.SADDLE_WIDTH
+    assert math.ldexp(got, 16) == int(math.ldexp(got, 16))  # a dyadic tilt
+
+
+def test_saddle_at_the_bracket_ends() -> None:
+    """ε below the untilted mean: the least tilt; ε beyond the support's reach: the largest."""
+    a = _measure(True, 2.0)
+    assert sc.saddle([(a, 2)], -10.0, 0.0, 50.0) == 0.0
+    x_max = float(a.locations()[-1])
+    assert sc.saddle([(a, 2)], 2 * x_max + 1, 0.0, 50.0) == 50.0
