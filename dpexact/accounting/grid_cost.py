@@ -5,7 +5,8 @@ step a pass lands on (:func:`land_step`: between powers of two when the width ne
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from ..cost_limits import CostEstimate, CostLimitError
 from . import discretise as discretise_mod

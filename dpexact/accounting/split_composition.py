@@ -60,8 +60,16 @@ from .grid_measure import (
 )
 from .loss_laws import GaussianBase, LossLaw
 
-__all__ = ["SplitPlan", "SplitTerms", "plan_split", "split_direction", "split_terms", "coarsen_upper", "refine",
-           "binomial_rest"]
+__all__ = [
+    "SplitPlan",
+    "SplitTerms",
+    "binomial_rest",
+    "coarsen_upper",
+    "plan_split",
+    "refine",
+    "split_direction",
+    "split_terms",
+]
 
 #: number of terms k = 0..K−1 the cut is placed for (the rest bound then decides the actual K, up to K_MAX)
 K_TARGET = 6
