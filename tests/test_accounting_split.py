@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from dpexact.accounting import grid_accounting as ga
+from dpexact.accounting import grid_saddle as gs
 from dpexact.accounting import split_composition as sc
 from dpexact.accounting.events import event_from_dict
 from dpexact.accounting.grid_measure import GridMeasure, delta_lower, delta_upper
@@ -176,17 +177,17 @@ def test_saddle_is_the_root_of_the_tilted_mean_rounded_down(theta: float, eps: f
     v = rng.random(57) + 0.1
     b = GridMeasure(2.0**-6, 1.0, -20, 0.0, v / v.max(), 0, True, 0.0, 0.0)
     terms = [(a, 3), (b, 1)]
-    got = sc.saddle(terms, eps, 0.0, 200.0)
+    got = gs.saddle(terms, eps, 0.0, 200.0)
     want = _mp_saddle(terms, eps)
     assert want > 1  # an interior root (θ from 2 to 21 on these ε), not a bracket end
-    # found to sc.SADDLE_WIDTH, then rounded down to 2^-16
-    assert want - 2.0**-16 - sc.SADDLE_WIDTH <= got <= want + sc.SADDLE_WIDTH
+    # found to gs.SADDLE_WIDTH, then rounded down to 2^-16
+    assert want - 2.0**-16 - gs.SADDLE_WIDTH <= got <= want + gs.SADDLE_WIDTH
     assert math.ldexp(got, 16) == int(math.ldexp(got, 16))  # a dyadic tilt
 
 
 def test_saddle_at_the_bracket_ends() -> None:
     """ε below the untilted mean: the least tilt; ε beyond the support's reach: the largest."""
     a = _measure(True, 2.0)
-    assert sc.saddle([(a, 2)], -10.0, 0.0, 50.0) == 0.0
+    assert gs.saddle([(a, 2)], -10.0, 0.0, 50.0) == 0.0
     x_max = float(a.locations()[-1])
-    assert sc.saddle([(a, 2)], 2 * x_max + 1, 0.0, 50.0) == 50.0
+    assert gs.saddle([(a, 2)], 2 * x_max + 1, 0.0, 50.0) == 50.0
