@@ -191,3 +191,45 @@ def test_saddle_at_the_bracket_ends() -> None:
     assert gs.saddle([(a, 2)], -10.0, 0.0, 50.0) == 0.0
     x_max = float(a.locations()[-1])
     assert gs.saddle([(a, 2)], 2 * x_max + 1, 0.0, 50.0) == 50.0
+
+
+@mp.workdps(40)
+def _tail_delta(sig: float, r: float, c: float, t: float) -> float:
+    """∫ f_t over the remove direction's losses above c of one subsampled Gaussian step (σ = sig, rate r), 40-digit
+    quadrature: ∫_{x₀}^∞ (r·φ_σ(x − 1) + (1 − r)·φ_σ(x) − e^t φ_σ(x)) dx, x₀ the output of loss max(c, t)."""
+    S, R, T = mp.mpf(sig), mp.mpf(r), mp.mpf(t)
+    x0 = S**2 * mp.log((mp.exp(max(mp.mpf(c), T)) - 1 + R) / R) + mp.mpf(1) / 2
+    f = lambda x: R * mp.npdf(x, 1, S) + (1 - R) * mp.npdf(x, 0, S) - mp.exp(T) * mp.npdf(x, 0, S)  # noqa: E731
+    return float(mp.quad(f, [x0, x0 + 2 * S, x0 + 10 * S, mp.inf]))
+
+
+def test_tail_lower_end_on_its_short_window_stays_below_the_truth_and_close_to_it(monkeypatch) -> None:
+    """σ = 1, q = 1/1000, T = 100 at a tilt whose scanned window reaches loss ~14: the tail's lower end on the window
+    ending where its untilted mass is negligible (sc.LOWER_TAIL_CUT, ~2.2) is below the 40-digit quadrature of the
+    tail's δ at every t and within 1e-5 of it relative, no looser than the lower end on the long window. Mutation: a lower
+    window of two cells loses the tail's mass and fails the closeness check."""
+    from flint import arb
+
+    law = _law("1", "1/1000", 100)
+    h, theta = 2.0**-15, 11.6
+    plan = sc.plan_split(law, 100, h, theta, 1e-14)
+    assert plan is not None and plan.tail_lower is not None
+    H = h * plan.m
+    assert plan.tail_lower[1] * H < 3 < 10 < plan.tail[1] * H  # the long window and the short one
+    c = plan.cut * H
+    short = sc.discretise_parts(law, plan).tail_lower
+    full = sc.discretise_parts(law, sc.SplitPlan(h, plan.m, theta, plan.cut, plan.bulk, plan.tail)).tail_lower
+    assert len(short.v) < len(full.v) / 5
+    # the cell masses are of the dominated law (the pair's P′ rounded down): the exact window mass bounds both
+    _, law_l, _, _ = __import__("dpexact.accounting.discretise_gauss", fromlist=["x"]).dominating_laws(law)
+    whole, _ = law_l.cell(arb(c), arb(plan.tail[1] * H))
+    assert _f_integral(full, -50) <= float(whole.upper())
+    for t in (0.05, 0.5, 1.0, 2.0):
+        truth = _tail_delta(1.0, 1e-3, c, t)
+        got, ref = delta_lower(short, t), delta_lower(full, t)
+        assert got <= truth
+        # no looser than the long window's but for the outputs left out: they weigh < eta·e^-14 = 8.3e-21
+        assert got >= truth * (1 - 1e-5) and got >= ref - 8.4e-21
+    bad = sc.SplitPlan(h, plan.m, theta, plan.cut, plan.bulk, plan.tail, (plan.cut, plan.cut + 2))
+    cut_short = sc.discretise_parts(law, bad).tail_lower
+    assert delta_lower(cut_short, 0.05) < _tail_delta(1.0, 1e-3, c, 0.05) * (1 - 1e-5)
