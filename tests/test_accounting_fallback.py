@@ -20,9 +20,6 @@ from dpexact.accounting.accountant import Accountant
 from dpexact.accounting.events import event_from_dict
 from dpexact.accounting.grid_measure import delta_lower, delta_upper
 
-mpmath = pytest.importorskip("mpmath")
-
-
 # -- the intersection across passes ------------------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 
@@ -18,8 +19,6 @@ from dpexact.accounting import split_composition as sc
 from dpexact.accounting.accountant import Accountant
 from dpexact.accounting.events import event_from_dict
 from dpexact.accounting.grid_measure import delta_lower
-
-mpmath = pytest.importorskip("mpmath")
 
 
 def _law(sigma: str, q: str, direction: str = "remove"):

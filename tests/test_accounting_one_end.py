@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import mpmath as mp
 import numpy as np
 import pytest
 
@@ -17,8 +18,6 @@ from dpexact.accounting import split_composition as sc
 from dpexact.accounting.accountant import Accountant
 from dpexact.accounting.events import event_from_dict
 from dpexact.accounting.grid_measure import GridMeasure
-
-mp = pytest.importorskip("mpmath")
 
 
 def _law(sigma: str, q: str, count: int):

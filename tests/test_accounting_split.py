@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+import mpmath as mp
 import numpy as np
 import pytest
 
@@ -13,9 +14,7 @@ from dpexact.accounting import grid_accounting as ga
 from dpexact.accounting import grid_saddle as gs
 from dpexact.accounting import split_composition as sc
 from dpexact.accounting.events import event_from_dict
-from dpexact.accounting.grid_measure import GridMeasure, delta_lower, delta_upper
-
-mp = pytest.importorskip("mpmath")
+from dpexact.accounting.grid_measure import GridMeasure, delta_lower
 
 
 def _law(sigma: str, q: str, count: int, direction: str = "remove"):

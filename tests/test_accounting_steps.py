@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+import mpmath
 import numpy as np
 import pytest
 from subsampled_reference import one_step_remove as _step_delta
@@ -19,8 +20,6 @@ from dpexact.accounting import grid_accounting as ga
 from dpexact.accounting.events import event_from_dict
 from dpexact.accounting.grid_cost import H_FREE_MIN, land_step, past_ladder, round_step
 from dpexact.accounting.grid_measure import delta_lower, delta_upper, power
-
-mpmath = pytest.importorskip("mpmath")
 
 STEPS = [3 * 2.0**-13, 5 * 2.0**-15, 15 * 2.0**-16]
 

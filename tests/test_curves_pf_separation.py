@@ -15,6 +15,7 @@ import pathlib
 import random
 from fractions import Fraction as Fr
 
+import flint
 import mpmath
 import pytest
 
@@ -23,7 +24,6 @@ from dpexact.curves.pf_mixture import n3_vector
 from dpexact.curves.pf_s_certified import CERTIFIED
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-flint = pytest.importorskip("flint")
 arb = flint.arb
 
 

@@ -7,9 +7,8 @@ import os
 import subprocess
 import sys
 
+import highspy
 import pytest
-
-highspy = pytest.importorskip("highspy")
 
 BANNER = "Running HiGHS"
 
