@@ -475,6 +475,8 @@ LOWER_TAIL_CUT = True
 #: T = 1000, δ = 1e-5 width 0.13 → 1). A choice of accuracy only: either window is sound
 TAIL_SCAN = True
 TAIL_SCAN_PEAK = 15.0
+#: ... also on the shifted route, where a shifted term bounds the tail's removed part by its untilted mass (f <= 1)
+TAIL_SCAN_SHIFTED = True
 
 
 def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: float, delta_hint: float,
@@ -508,13 +510,13 @@ def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: 
     # concentrated bulk (small r·μ) puts ε at a saddle point far above THETA_MAX
     t0 = saddle([(pp.bulk_upper, count)], eps_hint, lo, THETA_BULK)
     t1 = saddle([(pp.bulk_upper, count - 1), (pp.tail_upper, 1)], eps_hint, lo, hi)
-    plan = plan_split(law, count, h, t1, eta, m, scan=t1 <= 4 * theta + 2)
+    use_ladder = SHIFTED and (t1 >= SHIFTED_FROM or (t1 > 0 and (shifted or t0 >= SHIFTED_RATIO * t1)))
+    plan = plan_split(law, count, h, t1, eta, m, scan=t1 <= 4 * theta + 2 and (TAIL_SCAN_SHIFTED or not use_ladder))
     if plan is None:
         return None
     parts = discretise_parts(law, plan, ends=ends)
     from .discretise_gauss import discretise_gauss
 
-    use_ladder = SHIFTED and (t1 >= SHIFTED_FROM or (t1 > 0 and (shifted or t0 >= SHIFTED_RATIO * t1)))
     # the same cut and window (the parts must partition one pair's outputs), the bulk at its own tilt — or, by
     # products with t0 near t1 (:data:`ZERO_NEAR`), B^{∗T} at t1: one product more on the chain, no power of its own
     zero = None if (not use_ladder and t0 <= ZERO_NEAR * t1) else discretise_gauss(
