@@ -476,7 +476,7 @@ LOWER_TAIL_CUT = True
 TAIL_SCAN = True
 TAIL_SCAN_PEAK = 15.0
 #: ... also on the shifted route, where a shifted term bounds the tail's removed part by its untilted mass (f <= 1)
-TAIL_SCAN_SHIFTED = True
+TAIL_SCAN_SHIFTED = False
 
 
 def split_direction(law: LossLaw, count: int, h: float, theta: float, eps_hint: float, delta_hint: float,
