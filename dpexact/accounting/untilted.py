@@ -14,7 +14,7 @@ suf[i] >= (1 − 4u)·max_{j>=i} B_j (the computed B_j: ln2, scale·ln2, θ|x| a
 their error (:func:`.grid_measure._terms`: 2·rel with expm1 and the product, widened by (1 ± rel)·e^{±4rel}), which
 this bound stays inside. Entries whose a_j leaves [−708, 709] (exp overflows where v_j·e^{a_j} may still be finite, or
 is subnormal) or with B_j > 1e12 take exp(log v_j + a_j) instead, error scale |log v_j| + B_j (log 4 ulp, one more
-addition) — the formula used for all entries until v11, whose log cost most of the pass over the entries.
+addition): the log would cost as much as the exp, on every entry.
 
 Since x increases and θ >= 0, a is non-increasing (the range check is at the two ends) and max_{j>=i}|x_j| =
 max(|x_i|, |x_{n−1}|) (|x| is convex along the grid): suf needs no running maximum.
