@@ -60,6 +60,9 @@ import numpy as np
 
 from ..numbers.dot import dot_unthreaded
 from .l2_error import convolve_error, cut_error_mass, delta_error, direct_error, fold_error_mass, raw_error_mass
+from .untilted import _PRE, _SUF, CACHE_ENTRIES  # noqa: F401  (the caches, for tests and their bound)
+from .untilted import suffix_sums as _suffix_sums
+from .untilted import untilted as _untilted
 
 __all__ = ["GridMeasure", "convolve", "to_entries", "power", "power_by_steps", "fft_error_bound", "fft_product", "delta_upper", "delta_lower", "U"]
 
@@ -129,7 +132,11 @@ class GridMeasure:
         return max(self.err_end, self.j0 + len(self.v))
 
     def locations(self) -> np.ndarray:
-        return (self.j0 + np.arange(len(self.v), dtype=np.float64)) * self.h + self.shift
+        # j0 + i exact in floats (|j| < 2^53): arange's start + i·1 is the same float, in one array
+        x = np.arange(self.j0, self.j0 + len(self.v), dtype=np.float64)
+        x *= self.h
+        x += self.shift
+        return x
 
 
 def _up(x: float) -> float:
@@ -257,8 +264,8 @@ def raw_total(m: GridMeasure) -> float:
 
 def raw_total_untilted(m: GridMeasure) -> float:
     """:func:`raw_total` from the untilted masses :func:`_untilted` keeps for ``m`` (no second log and exp pass over the
-    entries: a shifted term's profiles read both). Each mass is exp(log v + scale·ln2 − θx) as in :func:`_raw_mass`,
-    within the same (8·big + 16)u, big = the largest error scale (the suffix maxima's first); their sum of n terms
+    entries: a shifted term's profiles read both). Each mass within (8·big + 16)u as in :func:`_raw_mass` (:mod:`.untilted`:
+    within 5u·big + 10u), big = the largest error scale (the suffix maxima's first); their sum of n terms
     within nu; an overflowed mass makes the bound ∞ (still true)."""
     x, mass, suf = _untilted(m)
     n = len(mass)
@@ -447,33 +454,6 @@ def power_by_steps(x: GridMeasure, k: int) -> GridMeasure:
     return result
 
 
-_PRE: dict[int, tuple] = {}
-#: the most entries the evaluation caches (:func:`_untilted`, :func:`_suffix_sums`) keep, each (~3 float arrays an entry).
-#: One end of a fine split pass must fit: past it every evaluation of the bisection recomputes every term (measured:
-#: σ = 0.5, q = 1/1000, T = 1000, δ = 1e-10, 19M entries at 2^-16: 0.62 s an evaluation at 2^23 against 0.095 s at
-#: 2^-15; the pass 29.7 s → 11.4 s at 2^25, the row's peak memory 1.8 GB)
-CACHE_ENTRIES = 2**25
-
-
-def _untilted(m: GridMeasure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(locations, untilted masses, suffix maxima of each entry's error scale), computed once per measure (the
-    bisections of ε(δ) evaluate δ at many ε on the same measures)."""
-    hit = _PRE.get(id(m))
-    if hit is not None and hit[0] is m:
-        return hit[1]
-    x = m.locations()
-    pos = m.v > 0
-    with np.errstate(divide="ignore"):
-        lv = np.log(m.v)
-    mass = np.where(pos, np.exp(np.where(pos, lv, 0.0) + m.scale * math.log(2) - m.theta * x), 0.0)
-    big = np.where(pos, np.abs(np.where(pos, lv, 0.0)) + abs(m.scale * math.log(2)) + m.theta * np.abs(x), 0.0)
-    suf = np.maximum.accumulate(big[::-1])[::-1] if len(big) else big
-    if len(_PRE) > 256 or sum(len(h[1][0]) for h in _PRE.values()) + len(x) > CACHE_ENTRIES:
-        _PRE.clear()
-    _PRE[id(m)] = (m, (x, mass, suf))
-    return x, mass, suf
-
-
 def _terms(m: GridMeasure, eps: float, start: int | None = None) -> tuple[np.ndarray, float]:
     """Terms m_j·f_ε(x_j) for x_j > ε (from window index ``start`` on, when given: x_start > ε), and a relative
     error bound for each (max over terms)."""
@@ -482,8 +462,8 @@ def _terms(m: GridMeasure, eps: float, start: int | None = None) -> tuple[np.nda
     if i >= len(x):
         return np.zeros(0), 0.0
     t = mass[i:] * (-np.expm1(eps - x[i:]))
-    # errors: log(v) 4 ulp (abs 4u|log v|), scale·ln2 and θx products/sums (4u·|terms|), exp 4 ulp,
-    # expm1 4 ulp plus its argument's rounding (u|ε − x| relative to |ε − x| <= 2u relative), product 1u
+    # errors: the mass within rel (:mod:`.untilted`), expm1 4 ulp plus its argument's rounding (u|ε − x| relative to
+    # |ε − x| <= 2u relative), product 1u: within 2·rel, and the readers widen by (1 ± rel)·e^{±4rel}
     rel = 8 * U * float(suf[i]) + 16 * U
     return t, rel
 
@@ -520,28 +500,6 @@ def _err_term(m: GridMeasure, eps: float, start: int | None = None) -> float:
 
 #: from this many entries on, :func:`delta_lower` reads suffix sums (O(1) an evaluation after one O(n) pass)
 SUFFIX_MIN = 4096
-_SUF: dict[int, tuple] = {}
-
-
-def _suffix_sums(m: GridMeasure) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """(locations, Σ_{j>=i} mass_j, Σ_{j>=i} mass_j·e^{−x_j}, the error scales' suffix maxima, max |x|), once per
-    measure."""
-    hit = _SUF.get(id(m))
-    if hit is not None and hit[0] is m:
-        return hit[1]
-    x, mass, suf = _untilted(m)
-    with np.errstate(over="ignore", under="ignore"):
-        s1 = np.cumsum(mass[::-1])[::-1]
-        s2 = np.cumsum((mass * np.exp(-x))[::-1])[::-1]
-    xmax = float(np.max(np.abs(x))) if len(x) else 0.0
-    # the cache holds its measures alive: bounded by entries, not only by count (the fine-grid terms of a q = 1/10,
-    # T = 10^4 row are ~10^6 entries each; a count bound of 256 let one run reach 18 GB)
-    if len(_SUF) > 256 or sum(len(h[1][0]) for h in _SUF.values()) + len(x) > CACHE_ENTRIES:
-        _SUF.clear()
-    _SUF[id(m)] = (m, (x, s1, s2, suf, xmax))
-    return x, s1, s2, suf, xmax
-
-
 def _delta_lower_suffix(m: GridMeasure, eps: float, start: int | None = None) -> float:
     """The lower bound of :func:`delta_lower` from suffix sums: Σ_{x_j>ε} m_j(1 − e^{ε−x_j}) = S₁ − e^ε·S₂ with
     S₁ = Σ m_j, S₂ = Σ m_j e^{−x_j} over the same j, S₁ rounded down and e^ε·S₂ up. Bounds: each mass within rel (as
