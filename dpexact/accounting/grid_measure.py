@@ -59,8 +59,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..numbers.dot import dot_unthreaded
-from .l2_error import convolve_error, cut_error_mass, delta_error, direct_error, fold_error_mass, raw_error_mass
-from .untilted import _PRE, _SUF, CACHE_ENTRIES  # noqa: F401  (the caches, for tests and their bound)
+from .l2_error import (
+    convolve_error,
+    cut_error_mass,
+    delta_error,
+    direct_error,
+    fold_error_mass,
+    raw_error_mass,
+)
+from .untilted import _PRE, _SUF, CACHE_ENTRIES, masses  # noqa: F401  (the caches, for tests and their bound)
 from .untilted import suffix_sums as _suffix_sums
 from .untilted import untilted as _untilted
 
@@ -242,17 +249,18 @@ def _rescale(t: float, e: int) -> float:
 
 
 def _raw_mass(v: np.ndarray, x: np.ndarray, theta: float, scale: int) -> float:
-    """An upper bound on Σ v_i·2^scale·e^{−θx_i} (the untilted mass of tilted entries): exp, the products and
-    the sum within (8|arg| + n + 16)u (numpy's exp within 4 ulp, as assumed in the module docstring)."""
-    pos = v > 0
-    if not np.any(pos):
+    """An upper bound on Σ v_i·2^scale·e^{−θx_i} (the untilted mass of tilted entries at increasing x, θ >= 0): each
+    mass within 5u·B + 10u <= 8u·big + 16u of its exact value (:func:`.untilted.masses`, big the largest error scale),
+    the sum of n terms within nu, plus n·2^-1074 for masses that underflowed (each then within 2^-1075 absolute); an
+    overflowed mass makes the bound ∞ (still true)."""
+    if len(v) == 0 or not np.any(v > 0):
         return 0.0
-    lv, xp = np.log(v[pos]), x[pos]
-    arg = lv + scale * math.log(2) - theta * xp
-    big = float(np.max(np.abs(lv) + abs(scale * math.log(2)) + theta * np.abs(xp)))
-    if float(arg.max()) > 700:
+    mass, suf = masses(v, x, theta, scale)
+    s = float(mass.sum())
+    if not math.isfinite(s):
         return math.inf
-    return _up(float(np.exp(arg).sum()) * (1 + (8 * big + len(arg) + 16) * U) * math.exp(8 * big * U))
+    big = float(suf[0])
+    return _up(_up(s * (1 + (8 * big + len(v) + 16) * U) * math.exp(8 * big * U)) + len(v) * 2.0**-1074)
 
 
 def raw_total(m: GridMeasure) -> float:
@@ -260,6 +268,25 @@ def raw_total(m: GridMeasure) -> float:
     grid = _up(_raw_mass(m.v, m.locations(), m.theta, m.scale)
                + raw_error_mass(m.err, m.j0 * m.h + m.shift, m.end - m.j0, m.h, m.theta, m.scale))
     return _up(_up(grid + m.dropped_raw) + m.tail_raw)
+
+
+_RAW: dict[int, tuple[GridMeasure, float]] = {}
+#: the longest measure :func:`_grid_raw` keeps (alive) in its memo
+RAW_MEMO_MAX = 2**17
+
+
+def _grid_raw(m: GridMeasure) -> float:
+    """:func:`raw_total` of m's grid part and error vector (its removed parts left out), once per measure: a power's
+    products by steps read the one-step factor's at every step."""
+    hit = _RAW.get(id(m))
+    if hit is not None and hit[0] is m:
+        return hit[1]
+    r = raw_total(replace(m, dropped_raw=0.0, tail_raw=0.0))
+    if len(m.v) <= RAW_MEMO_MAX:  # the one-step factors; a long power is read once
+        if len(_RAW) > 64:
+            _RAW.clear()
+        _RAW[id(m)] = (m, r)
+    return r
 
 
 def raw_total_untilted(m: GridMeasure) -> float:
@@ -383,8 +410,8 @@ def convolve(x: GridMeasure, y: GridMeasure, l2: bool = True) -> GridMeasure:
         tail = _up((_mul(x.tail, sy + y.dropped + y.tail) + _mul(sx + x.dropped, y.tail)) * (1 + 4 * U))
         raw = tail_raw = 0.0
         if x.dropped_raw > 0 or y.dropped_raw > 0 or x.tail_raw > 0 or y.tail_raw > 0:
-            rx = raw_total(replace(x, dropped_raw=0.0, tail_raw=0.0))
-            ry = rx if y is x else raw_total(replace(y, dropped_raw=0.0, tail_raw=0.0))
+            rx = _grid_raw(x)
+            ry = rx if y is x else _grid_raw(y)
             if x.dropped_raw > 0 or y.dropped_raw > 0:
                 raw = _up((_mul(x.dropped_raw, ry + y.dropped_raw) + _mul(rx, y.dropped_raw)) * (1 + 4 * U))
             if x.tail_raw > 0 or y.tail_raw > 0:

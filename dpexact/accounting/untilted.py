@@ -30,7 +30,7 @@ import numpy as np
 if TYPE_CHECKING:
     from .grid_measure import GridMeasure
 
-__all__ = ["CACHE_ENTRIES", "suffix_sums", "untilted"]
+__all__ = ["CACHE_ENTRIES", "masses", "suffix_sums", "untilted"]
 
 _PRE: dict[int, tuple] = {}
 _SUF: dict[int, tuple] = {}
@@ -41,33 +41,40 @@ _SUF: dict[int, tuple] = {}
 CACHE_ENTRIES = 2**25
 
 
+def masses(v: np.ndarray, x: np.ndarray, theta: float, scale: int) -> tuple[np.ndarray, np.ndarray]:
+    """(untilted masses v_j·2^scale·e^{−θx_j}, suffix maxima of their error scales) of entries v at increasing
+    float locations x, θ >= 0 (module docstring: each mass within 5u·B_j + 10u relative, B_j <= suf[j])."""
+    n = len(x)
+    c = scale * math.log(2)
+    a = np.multiply(x, -theta)  # −θx̂_j: fl(θx̂_j) negated
+    if n and not (a[0] + c > 709 or a[-1] + c < -708) and abs(c) + theta * max(-x[0], x[-1]) <= 1e12:
+        suf = np.empty(n)
+        ax = abs(float(x[-1]))
+        k = int(np.searchsorted(x, -ax, side="left"))  # x_j < −|x_{n−1}| <= 0 before k: |x_j| = −x_j, decreasing
+        np.add(abs(c), a[:k], out=suf[:k])
+        suf[k:] = abs(c) + theta * ax
+        a += c
+        with np.errstate(under="ignore"):
+            mass = np.multiply(v, np.exp(a, out=a), out=a)
+    else:
+        pos = v > 0
+        with np.errstate(divide="ignore", over="ignore", under="ignore"):
+            lv = np.where(pos, np.log(np.where(pos, v, 1.0)), 0.0)
+            B = abs(c) + theta * np.abs(x)
+            far = (a + c > 709) | (a + c < -708) | (B > 1e12)
+            mass = np.where(pos, np.where(far, np.exp(lv + c + a), v * np.exp(np.where(far, 0.0, a + c))), 0.0)
+        big = np.where(pos, np.where(far, np.abs(lv), 0.0) + B, 0.0)
+        suf = np.maximum.accumulate(big[::-1])[::-1] if n else big
+    return mass, suf
+
+
 def untilted(m: GridMeasure) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(locations x, untilted masses, suffix maxima of each entry's error scale) of ``m`` (module docstring)."""
     hit = _PRE.get(id(m))
     if hit is not None and hit[0] is m:
         return hit[1]
     x = m.locations()
-    n = len(x)
-    c = m.scale * math.log(2)
-    a = np.multiply(x, -m.theta)  # −θx̂_j: fl(θx̂_j) negated
-    if n and not (a[0] + c > 709 or a[-1] + c < -708) and abs(c) + m.theta * max(-x[0], x[-1]) <= 1e12:
-        suf = np.empty(n)
-        ax = abs(float(x[-1]))
-        k = int(np.searchsorted(x, -ax, side="left"))  # x_j < −|x_{n−1}| <= 0 before k: |x_j| = −x_j, decreasing
-        np.add(abs(c), a[:k], out=suf[:k])
-        suf[k:] = abs(c) + m.theta * ax
-        a += c
-        with np.errstate(under="ignore"):
-            mass = np.multiply(m.v, np.exp(a, out=a), out=a)
-    else:
-        pos = m.v > 0
-        with np.errstate(divide="ignore", over="ignore", under="ignore"):
-            lv = np.where(pos, np.log(np.where(pos, m.v, 1.0)), 0.0)
-            B = abs(c) + m.theta * np.abs(x)
-            far = (a + c > 709) | (a + c < -708) | (B > 1e12)
-            mass = np.where(pos, np.where(far, np.exp(lv + c + a), m.v * np.exp(np.where(far, 0.0, a + c))), 0.0)
-        big = np.where(pos, np.where(far, np.abs(lv), 0.0) + B, 0.0)
-        suf = np.maximum.accumulate(big[::-1])[::-1] if n else big
+    mass, suf = masses(m.v, x, m.theta, m.scale)
     if len(_PRE) > 256 or sum(len(h[1][0]) for h in _PRE.values()) + len(x) > CACHE_ENTRIES:
         _PRE.clear()
     _PRE[id(m)] = (m, (x, mass, suf))
