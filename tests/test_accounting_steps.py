@@ -76,8 +76,12 @@ def test_past_ladder_lands_below_the_ladders_step_on_a_predicted_miss_only():
     assert got == round_step(need) and disc.step_ok(got) and need / (1 + 1 / 8) < got <= need < step
     # the ladder's step predicted to meet without the margin (need·margin >= step): kept
     assert past_ladder(step, step / margin, margin, 2.0) == step and past_ladder(step, 0.9 * step, margin, 2.0) == step
-    # need more than 2× below the step, need at or above it, no need: the ladder's step
-    assert past_ladder(step, 0.49 * step, margin, 2.0) == step
+    # need more than 2× below the step: landed on at an order measured near 2 only (ORDER_FAR), never 8× below
+    assert past_ladder(step, 0.3 * step, margin, 2.0) == round_step(0.3 * step)
+    assert past_ladder(step, 0.3 * step, margin, 1.95) == round_step(0.3 * step)
+    assert past_ladder(step, 0.3 * step, margin, 1.6) == step
+    assert past_ladder(step, 0.12 * step, margin, 2.0) == step
+    # need at or above it, no need: the ladder's step
     assert past_ladder(step, step, margin, 2.0) == step and past_ladder(step, 2 * step, margin, 2.0) == step
     assert past_ladder(step, 0.0, margin, 2.0) == step
     # below H_FREE_MIN only powers of two: kept
