@@ -308,14 +308,19 @@ def test_bulk_lower_end_at_fine_steps_against_the_quadrature(k):
         assert got >= want * (1 - (1e-6 if eps < 0 else 1e-5))
 
 
-def test_bulk_lower_end_mutation_cells_one_point_up_is_caught(monkeypatch):
-    """Mutation: the fitted cells placed one grid point up: the 2^-16 bulk's δ exceeds the quadrature."""
+def _cells_one_point_up(monkeypatch) -> None:
+    """Mutation: every fitted cell placed one grid point up (an unsound placement: losses moved up)."""
     real = dg._assemble
 
     def up(h, theta, j_lo, n, s, k, keep, lv, P_lo, moved):
         return real(h, theta, j_lo, n, s, np.minimum(k + 1, n), keep, lv + theta * h, P_lo, moved)
 
     monkeypatch.setattr(dg, "_assemble", up)
+
+
+def test_bulk_lower_end_mutation_cells_one_point_up_is_caught(monkeypatch):
+    """Mutation: the fitted cells placed one grid point up: the 2^-16 bulk's δ exceeds the quadrature."""
+    _cells_one_point_up(monkeypatch)
     lower, cut = _bulk_lower(16)
     assert any(delta_lower(lower, eps) > _window_delta(0.5, 1e-3, eps, cut) for eps in (-0.0011, 1e-3, 0.5))
 
@@ -442,12 +447,7 @@ def test_bulk_lower_end_at_2_17_mutations_are_caught(monkeypatch):
     lower, cut = _bulk_lower_08(17)
     want = _window_delta(0.8, 1e-3, -0.0011, cut)
     assert delta_lower(lower, -0.0011) < want * (1 - 1e-7)
-    monkeypatch.setattr(fl, "EDGE_SCAN", 6)
-    real = dg._assemble
-
-    def up(h, theta, j_lo, n, s, k, keep, lv, P_lo, moved):
-        return real(h, theta, j_lo, n, s, np.minimum(k + 1, n), keep, lv + theta * h, P_lo, moved)
-
-    monkeypatch.setattr(dg, "_assemble", up)
+    monkeypatch.undo()  # the scan back
+    _cells_one_point_up(monkeypatch)
     lower, cut = _bulk_lower_08(17)
     assert any(delta_lower(lower, eps) > _window_delta(0.8, 1e-3, eps, cut) for eps in (-0.0011, 1e-3, 0.02))
