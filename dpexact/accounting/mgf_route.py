@@ -1,0 +1,297 @@
+"""The MGF route: δ(ε) and ε(δ) of one Poisson-subsampled Gaussian event composed T times, with the composition
+exact (m(z)^T) and the inversion certified (:mod:`.mgf_inversion`), tried before the grid route.
+
+Per direction (remove, add) and per end, the law is the one with outward float parameters of
+:func:`.discretise_gauss.dominating_laws` (μ↑, r↑ for the upper end, μ↓, r↓ for the lower: sound by post-processing,
+that module's docstring). Its output y is cut into a bulk window a < y <= b and the rest: the law's measure is
+ν = ν_B + ν_O (both >= 0), so ν^{∗T} >= ν_B^{∗T} and ν^{∗T} − ν_B^{∗T} has mass <= 1 − (1 − |ν_O|)^T <= T·|ν_O|; as
+(1 − e^{ε−ℓ})₊ ∈ [0, 1],
+
+    D_B(ε) <= δ(ε) <= D_B(ε) + T·|ν_O|,        D_B(ε) = ∫ (1 − e^{ε−ℓ})₊ dν_B^{∗T}(ℓ),
+
+with D_B bracketed by :func:`.mgf_inversion.trapezoid_delta` from the bulk's MGF at the rule's nodes
+(:func:`.mgf_bulk.bulk_mgf`, each value with a proved error) and its decay constant (:func:`.mgf_decay.decay_constant`).
+The direction's δ is the max over directions (the accountant's module docstring); ε(δ) = inf{ε >= 0 : δ(ε) <= δ} is
+bracketed by two certified evaluations: δ↑(ε_hi) <= δ gives ε(δ) <= ε_hi, δ↓(ε_lo) > δ gives ε(δ) > ε_lo.
+
+Every choice — the window, the abscissa c (the saddle point of the bulk's cumulant function), the period, c₂, the number
+of nodes, the trial points of ε — comes from float estimates and never enters a bound. When the interval would not meet
+the tolerance (a bulk whose tilted mass sits at the window's edge: the rule's sum then cancels; T too small for the decay
+bound), the route says so (``None``) and the grid route answers.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .delta_epsilon import Enclosure
+from .discretise_gauss import dominating_laws
+from .event_laws import loss_laws
+from .loss_laws import GaussianBase
+from .mgf_bulk import BulkLaw, bulk_mgf, outside_mass
+from .mgf_decay import decay_constant
+from .mgf_inversion import trapezoid_delta
+
+__all__ = ["MIN_COUNT", "mgf_delta", "mgf_epsilon", "mgf_laws"]
+
+#: fewest composed steps tried: the truncation bound (V/t)^T needs T large to be cheap
+MIN_COUNT = 16
+#: most rule nodes per direction and end (cost guard; more: the grid route)
+MAX_NODES = 8192
+#: share of the target δ given to each neglected part (window mass, aliasing, truncation)
+ETA = 1e-9
+#: quadrature nodes of the float estimates (choices only)
+EST_NODES = 400
+METHOD = "certified MGF inversion (exact composition m(z)^T, trapezoidal Bromwich rule with aliasing, truncation and node errors bounded)"
+
+
+def mgf_laws(events: list, directions: tuple[str, ...]) -> dict[str, tuple[Any, int]] | None:
+    """{direction: (loss law, T)} when the accounting is one Poisson-subsampled Gaussian event composed >= MIN_COUNT
+    times; else None."""
+    if len(events) != 1 or events[0].count < MIN_COUNT:
+        return None
+    e = events[0]
+    laws = loss_laws(e, directions)
+    if not all(isinstance(law.base, GaussianBase) and law.r != 1 for law in laws.values()):
+        return None
+    return {d: (laws[d], e.count) for d in directions}
+
+
+def _window(mu: float, r: float, remove: bool, T: int, share: float) -> tuple[float, float]:
+    """a, b with T·(mass outside) <= share (float estimate; the bound itself is :func:`.mgf_bulk.outside_mass`)."""
+    from scipy.special import log_ndtr
+
+    target = math.log(share / (2 * T))
+    # the right end: N(μ, 1)'s tail weighted r (remove) or N(0, 1)'s (add); the left end: N(0, 1)'s
+    shift, w = (mu, math.log(r)) if remove else (0.0, 0.0)
+    from scipy.optimize import brentq
+
+    b = shift + brentq(lambda z: w + float(log_ndtr(-z)) - target, -40.0, 60.0)
+    a = -brentq(lambda z: float(log_ndtr(-z)) - target, -40.0, 60.0)
+    return a, b
+
+
+@dataclass
+class _Est:
+    """Float quadrature of the bulk for choices: losses ℓ_k and weights w_k·p(y_k)."""
+
+    lx: np.ndarray
+    wp: np.ndarray
+    T: int
+
+    def cumulants(self, c: float) -> tuple[float, float, float]:
+        top = float(self.lx.max())
+        e = self.wp * np.exp(c * (self.lx - top))
+        s = float(e.sum())
+        m1 = float((e * self.lx).sum()) / s
+        m2 = float((e * self.lx ** 2).sum()) / s
+        return self.T * (math.log(s) + c * top), self.T * m1, max(self.T * (m2 - m1 * m1), 1e-300)
+
+
+@functools.cache
+def _legendre(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.polynomial.legendre.leggauss(n)
+
+
+def _estimator(law: BulkLaw, T: int) -> _Est:
+    g, w = _legendre(EST_NODES)
+    y = (law.b - law.a) / 2 * g + (law.b + law.a) / 2
+    w = (law.b - law.a) / 2 * w
+    s = law.mu * y - law.mu ** 2 / 2
+    gl = np.log1p(law.r * np.expm1(s))
+    phi = np.exp(-y * y / 2) / math.sqrt(2 * math.pi)
+    if law.remove:
+        p = (1 - law.r) * phi + law.r * np.exp(-(y - law.mu) ** 2 / 2) / math.sqrt(2 * math.pi)
+        return _Est(gl, w * p, T)
+    return _Est(-gl, w * phi, T)
+
+
+def _few_bits(x: float, bits: int = 12) -> float:
+    e = math.floor(math.log2(x)) - bits + 1
+    return math.floor(x / 2.0 ** e) * 2.0 ** e
+
+
+@dataclass
+class _Side:
+    """One direction and one end: the rule's nodes computed once, δ evaluated at any ε from them."""
+
+    law: BulkLaw
+    T: int
+    c: float
+    dt: float
+    c2: float
+    m: np.ndarray
+    E: np.ndarray
+    m_c2: Any
+    V: float
+    out: float  # T·|ν_O| rounded up
+
+    def delta(self, eps: Any) -> tuple[float, float, dict]:
+        lo, hi, parts = trapezoid_delta(self.m, self.E, self.c, self.dt, self.T, eps, self.V, self.c2, self.m_c2)
+        return lo, min(1.0, math.nextafter(hi + self.out, math.inf)), parts
+
+    def estimate(self, eps: float) -> float:
+        """The rule's float sum (no bounds): a choice of trial points."""
+        z = self.c + 1j * np.arange(len(self.m)) * self.dt
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            lg = self.T * np.log(self.m) - z * eps - np.log(z * (z + 1))
+            terms = np.real(np.exp(lg))
+        terms[0] /= 2
+        return float(terms.sum()) * self.dt / math.pi
+
+
+def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps_hint: float | None,
+          log_delta: float | None) -> _Side | None:
+    from flint import arb
+
+    a, b = _window(mu, r, remove, T, ETA * target_delta)
+    law = BulkLaw(mu, r, remove, a, b)
+    out = T * outside_mass(law)
+    est = _estimator(law, T)
+    # c: the saddle point for ε (δ(ε)), or for log δ (ε(δ), by the leading saddle-point term) — a choice only
+    from scipy.optimize import brentq
+
+    def k1(c: float) -> float:
+        return est.cumulants(c)[1]
+
+    def saddle_log_delta(c: float) -> float:
+        K, K1, K2 = est.cumulants(c)
+        return K - c * K1 - math.log(c * (c + 1) * math.sqrt(2 * math.pi * K2))
+
+    try:
+        if eps_hint is not None:
+            c = brentq(lambda c: k1(c) - eps_hint, 1e-6, 1e5)
+        else:
+            c = brentq(lambda c: saddle_log_delta(c) - log_delta, 1e-6, 1e5)
+    except ValueError:
+        return None
+    K, K1, K2 = est.cumulants(c)
+    eps0 = K1 if eps_hint is None else eps_hint
+    sd = math.sqrt(K2)
+    log_eta = math.log(ETA * target_delta)
+    # the period: k <= −1 aliases e^{−cP}; k >= 1 by c₂ (the best of a few)
+    best = None
+    for j in (1, 2, 3, 4, 6, 8, 12, 16):
+        c2 = c + j / sd
+        K2c = est.cumulants(c2)[0]
+        kappa = math.log(1 / (1 + c2))
+        P = max(-log_eta / c, (kappa + K2c - c2 * eps0 - log_eta) / (c2 - c)) * 1.02
+        if best is None or P < best[0]:
+            best = (P, c2)
+    P, c2 = best
+    dt = _few_bits(2 * math.pi / P)
+    V = decay_constant(mu, r, remove, a, b, c)
+    mc = math.exp(est.cumulants(c)[0] / T)
+    # nodes: the truncation bound below ETA·δ (float logs), and at least to where the float |m|^T is negligible
+    log_pref = math.log(dt / math.pi) - c * eps0 + T * math.log(V) - (T + 2) * math.log(dt)
+    s = T + 2
+    N = max(2, int(V / dt) + 1)
+    while N <= MAX_NODES:
+        if log_pref - s * math.log(N) + math.log1p(N / (s - 1)) <= log_eta - 2:
+            break
+        N = int(N * 1.25) + 1
+    else:
+        return None
+    del mc
+    t = np.arange(N) * dt
+    m, E = bulk_mgf(law, c, t)
+    mc2, Ec2 = bulk_mgf(law, c2, np.zeros(1))
+    m_c2 = arb(float(mc2[0].real)) + arb(0, float(Ec2[0]))
+    return _Side(law, T, c, dt, c2, m, E, m_c2, V, out)
+
+
+def _ends(law: Any) -> tuple[tuple[float, float], tuple[float, float]]:
+    _, _, up, lo = dominating_laws(law)
+    return up, lo
+
+
+def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> Enclosure | None:
+    """Certified δ(ε) = max over directions, or None when the route cannot meet ``tolerance``."""
+    from flint import arb
+
+    t0 = time.process_time()
+    e = eps.to_arb(256) if hasattr(eps, "to_arb") else arb(eps)
+    e_mid = float(e.mid())
+    lo = hi = 0.0
+    info: dict[str, Any] = {"route": "mgf", "directions": {}}
+    for d, (law, T) in laws.items():
+        (mu_u, r_u), (mu_l, r_l) = _ends(law)
+        up = _side(mu_u, r_u, d == "remove", T, 1e-300, e_mid, None)  # δ unknown: the window's share comes later
+        if up is None:
+            return None
+        d_est = max(up.estimate(e_mid), 1e-300)
+        up = _side(mu_u, r_u, d == "remove", T, d_est, e_mid, None)
+        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, d == "remove", T, d_est, e_mid, None)
+        if up is None or low is None:
+            return None
+        l_d = low.delta(e)[0]
+        h_d = up.delta(e)[1]
+        info["directions"][d] = {"lower": l_d, "upper": h_d, "nodes": len(up.m)}
+        lo, hi = max(lo, l_d), max(hi, h_d)
+    if hi <= 0 or (hi - lo) > tolerance * hi:
+        return None
+    info["cpu_seconds"] = round(time.process_time() - t0, 4)
+    return Enclosure(lo, hi, None, METHOD, info)
+
+
+def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float) -> tuple[float, float] | None:
+    """ε_lo < ε_d(δ) <= ε_hi for one direction, δ ∈ [t_lo, t_hi] (the target's enclosure)."""
+    from scipy.optimize import brentq
+
+    lt = math.log(t_lo)
+
+    def f(x: float) -> float:
+        v = up.estimate(x)
+        return (math.log(v) if v > 0 else -800.0) - lt
+
+    if f(0.0) <= 0:  # δ(0) <= δ already: ε = 0 if certified
+        return (0.0, 0.0) if up.delta(0.0)[1] <= t_lo else None
+    x = 1e-3
+    while f(x) > 0:
+        x *= 2
+        if x > 1e6:
+            return None
+    est = brentq(f, 0.0, x, xtol=1e-15, rtol=1e-15)
+    for k in range(4):
+        w = est * tolerance * 0.2 * 4 ** k
+        e_hi = est + w
+        e_lo = max(0.0, est - w)
+        ok_hi = up.delta(e_hi)[1] <= t_lo
+        ok_lo = e_lo == 0.0 or low.delta(e_lo)[0] > t_hi
+        if ok_hi and ok_lo:
+            return e_lo, e_hi
+    return None
+
+
+def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) -> Enclosure | None:
+    """Certified ε(δ) = max over directions of each direction's ε(δ), or None when the route cannot meet ``tolerance``."""
+    t0 = time.process_time()
+    b = delta.to_arb(256)
+    t_lo, t_hi = math.nextafter(float(b.lower()), -math.inf), math.nextafter(float(b.upper()), math.inf)
+    if not t_lo > 0:
+        return None
+    lo = hi = 0.0
+    info: dict[str, Any] = {"route": "mgf", "directions": {}}
+    for d, (law, T) in laws.items():
+        (mu_u, r_u), (mu_l, r_l) = _ends(law)
+        up = _side(mu_u, r_u, d == "remove", T, t_lo, None, math.log(t_lo))
+        if up is None:
+            return None
+        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, d == "remove", T, t_lo, None, math.log(t_lo))
+        if low is None:
+            return None
+        br = _bracket(up, low, t_lo, t_hi, tolerance)
+        if br is None:
+            return None
+        info["directions"][d] = {"lower": br[0], "upper": br[1], "nodes": len(up.m), "c": up.c}
+        lo, hi = max(lo, br[0]), max(hi, br[1])
+    if hi > 0 and (hi - lo) > tolerance * hi:
+        return None
+    info["cpu_seconds"] = round(time.process_time() - t0, 4)
+    return Enclosure(lo, hi, None, METHOD, info)
