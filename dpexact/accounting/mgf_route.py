@@ -146,50 +146,52 @@ class _Side:
         return float(terms.sum()) * self.dt / math.pi
 
 
-def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps_hint: float | None,
-          log_delta: float | None) -> _Side | None:
-    from flint import arb
+def _saddle_log_delta(est: _Est, c: float) -> float:
+    """The leading saddle-point term of log D at tilt c (ε = K'(c)): K − cK' − log(c(c + 1)√(2πK'')) — a choice."""
+    K, K1, K2 = est.cumulants(c)
+    return K - c * K1 - math.log(c * (c + 1) * math.sqrt(2 * math.pi * K2))
 
-    a, b = _window(mu, r, remove, T, ETA * target_delta)
-    law = BulkLaw(mu, r, remove, a, b)
-    out = T * outside_mass(law)
-    est = _estimator(law, T)
-    # c: the saddle point for ε (δ(ε)), or for log δ (ε(δ), by the leading saddle-point term) — a choice only
+
+def _tilt(est: _Est, eps: float) -> float | None:
+    """c with K'(c) = ε (the saddle point; K' increases), None when ε is outside the bulk's reach."""
     from scipy.optimize import brentq
 
-    def k1(c: float) -> float:
-        return est.cumulants(c)[1]
-
-    def saddle_log_delta(c: float) -> float:
-        K, K1, K2 = est.cumulants(c)
-        return K - c * K1 - math.log(c * (c + 1) * math.sqrt(2 * math.pi * K2))
-
     try:
-        if eps_hint is not None:
-            c = brentq(lambda c: k1(c) - eps_hint, 1e-6, 1e5)
-        else:
-            c = brentq(lambda c: saddle_log_delta(c) - log_delta, 1e-6, 1e5)
+        return brentq(lambda c: est.cumulants(c)[1] - eps, 1e-6, 1e5, xtol=1e-9)
     except ValueError:
         return None
-    K, K1, K2 = est.cumulants(c)
-    eps0 = K1 if eps_hint is None else eps_hint
-    sd = math.sqrt(K2)
+
+
+def _plan(mu: float, r: float, remove: bool, T: int, target_delta: float) -> tuple[BulkLaw, _Est, float]:
+    a, b = _window(mu, r, remove, T, ETA * target_delta)
+    law = BulkLaw(mu, r, remove, a, b)
+    return law, _estimator(law, T), T * outside_mass(law)
+
+
+def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: float) -> _Side | None:
+    """The rule for ε near ``eps`` and δ near ``target_delta``: window, tilt, period, c₂ and nodes (float choices),
+    then the bulk's MGF at the nodes and its decay constant (proved)."""
+    from flint import arb
+
+    law, est, out = _plan(mu, r, remove, T, target_delta)
+    c = _tilt(est, eps)
+    if c is None:
+        return None
+    sd = math.sqrt(est.cumulants(c)[2])
     log_eta = math.log(ETA * target_delta)
-    # the period: k <= −1 aliases e^{−cP}; k >= 1 by c₂ (the best of a few)
+    # the period: k <= −1 aliases e^{−cP}; k >= 1 through c₂ (the best of a few)
     best = None
     for j in (1, 2, 3, 4, 6, 8, 12, 16):
         c2 = c + j / sd
         K2c = est.cumulants(c2)[0]
-        kappa = math.log(1 / (1 + c2))
-        P = max(-log_eta / c, (kappa + K2c - c2 * eps0 - log_eta) / (c2 - c)) * 1.02
+        P = max(-log_eta / c, (math.log(1 / (1 + c2)) + K2c - c2 * eps - log_eta) / (c2 - c)) * 1.02
         if best is None or P < best[0]:
             best = (P, c2)
     P, c2 = best
     dt = _few_bits(2 * math.pi / P)
-    V = decay_constant(mu, r, remove, a, b, c)
-    mc = math.exp(est.cumulants(c)[0] / T)
-    # nodes: the truncation bound below ETA·δ (float logs), and at least to where the float |m|^T is negligible
-    log_pref = math.log(dt / math.pi) - c * eps0 + T * math.log(V) - (T + 2) * math.log(dt)
+    V = decay_constant(mu, r, remove, law.a, law.b, c)
+    # nodes: the truncation bound below ETA·δ (float logs)
+    log_pref = math.log(dt / math.pi) - c * eps + T * math.log(V) - (T + 2) * math.log(dt)
     s = T + 2
     N = max(2, int(V / dt) + 1)
     while N <= MAX_NODES:
@@ -198,7 +200,6 @@ def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps_hi
         N = int(N * 1.25) + 1
     else:
         return None
-    del mc
     t = np.arange(N) * dt
     m, E = bulk_mgf(law, c, t)
     mc2, Ec2 = bulk_mgf(law, c2, np.zeros(1))
@@ -206,9 +207,62 @@ def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps_hi
     return _Side(law, T, c, dt, c2, m, E, m_c2, V, out)
 
 
+def _float_sum(lx: np.ndarray, wp: np.ndarray, T: int, c: float, dt: float, eps: float, n_max: int = 4096) -> float:
+    """The rule's sum with float m from the estimator's nodes, up to where |m|^T is e^{−45} of m(c)^T (a choice)."""
+    top = float(lx.max())
+    base = None
+    total = 0.0
+    for n0 in range(0, n_max, 32):
+        z = c + 1j * dt * np.arange(n0, n0 + 32)
+        lm = T * (np.log(np.exp(np.outer(z, lx - top)) @ wp) + z * top)
+        if base is None:
+            base = lm[0].real
+        terms = np.real(np.exp(lm - z * eps) / (z * (z + 1)))
+        if n0 == 0:
+            terms[0] /= 2
+        total += float(terms.sum())
+        if (lm.real - base).max() < -45:
+            break
+    return total * dt / math.pi
+
+
+def _eps_estimate(mu: float, r: float, remove: bool, T: int, delta: float) -> float | None:
+    """A float estimate of ε(δ) for one direction: the saddle-point term's root, then the root of the rule's float
+    sum at the saddle point of that ε (choices only; :func:`_side` is then planned for it)."""
+    from scipy.optimize import brentq
+
+    _, est, _ = _plan(mu, r, remove, T, delta)
+    lt = math.log(delta)
+    try:
+        c0 = brentq(lambda c: _saddle_log_delta(est, c) - lt, 1e-6, 1e5, xtol=1e-6)
+    except ValueError:
+        return None
+    eps = est.cumulants(c0)[1]
+    for _ in range(2):
+        c = _tilt(est, eps)
+        if c is None:
+            return eps
+        P = -math.log(ETA * delta) / c * 2
+        dt = 2 * math.pi / P
+
+        def f(x: float) -> float:
+            v = _float_sum(est.lx, est.wp, T, c, dt, x)
+            return (math.log(v) if v > 0 else -800.0) - lt
+
+        try:
+            eps = brentq(f, eps * 0.5 if eps > 0 else -1.0, eps * 2 + 1e-3, xtol=1e-12, rtol=1e-10)
+        except ValueError:
+            return eps
+    return eps
+
+
 def _ends(law: Any) -> tuple[tuple[float, float], tuple[float, float]]:
     _, _, up, lo = dominating_laws(law)
     return up, lo
+
+
+def _detail(info: dict, t0: float) -> dict:
+    return {**info, "tolerance_met": True, "h": None, "passes": [], "cpu_seconds": round(time.process_time() - t0, 4)}
 
 
 def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> Enclosure | None:
@@ -222,26 +276,29 @@ def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> E
     info: dict[str, Any] = {"route": "mgf", "directions": {}}
     for d, (law, T) in laws.items():
         (mu_u, r_u), (mu_l, r_l) = _ends(law)
-        up = _side(mu_u, r_u, d == "remove", T, 1e-300, e_mid, None)  # δ unknown: the window's share comes later
-        if up is None:
+        remove = d == "remove"
+        # δ's size sets the window: first a guess from the saddle-point term on a generous window
+        _, est, _ = _plan(mu_u, r_u, remove, T, 1e-30)
+        c = _tilt(est, e_mid)
+        if c is None:
             return None
-        d_est = max(up.estimate(e_mid), 1e-300)
-        up = _side(mu_u, r_u, d == "remove", T, d_est, e_mid, None)
-        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, d == "remove", T, d_est, e_mid, None)
+        d_est = math.exp(max(_saddle_log_delta(est, c), -700.0))
+        up = _side(mu_u, r_u, remove, T, d_est, e_mid)
+        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, d_est, e_mid)
         if up is None or low is None:
             return None
         l_d = low.delta(e)[0]
         h_d = up.delta(e)[1]
-        info["directions"][d] = {"lower": l_d, "upper": h_d, "nodes": len(up.m)}
+        info["directions"][d] = {"lower": l_d, "upper": h_d, "nodes": len(up.m), "c": up.c}
         lo, hi = max(lo, l_d), max(hi, h_d)
     if hi <= 0 or (hi - lo) > tolerance * hi:
         return None
-    info["cpu_seconds"] = round(time.process_time() - t0, 4)
-    return Enclosure(lo, hi, None, METHOD, info)
+    return Enclosure(lo, hi, None, METHOD, _detail(info, t0))
 
 
-def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float) -> tuple[float, float] | None:
-    """ε_lo < ε_d(δ) <= ε_hi for one direction, δ ∈ [t_lo, t_hi] (the target's enclosure)."""
+def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float, guess: float) -> tuple[float, float] | None:
+    """ε_lo < ε_d(δ) <= ε_hi for one direction, δ ∈ [t_lo, t_hi] (the target's enclosure): the float root of the
+    upper side's rule, then certified evaluations a little either side of it."""
     from scipy.optimize import brentq
 
     lt = math.log(t_lo)
@@ -250,27 +307,23 @@ def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float) 
         v = up.estimate(x)
         return (math.log(v) if v > 0 else -800.0) - lt
 
-    if f(0.0) <= 0:  # δ(0) <= δ already: ε = 0 if certified
-        return (0.0, 0.0) if up.delta(0.0)[1] <= t_lo else None
-    x = 1e-3
-    while f(x) > 0:
-        x *= 2
-        if x > 1e6:
-            return None
-    est = brentq(f, 0.0, x, xtol=1e-15, rtol=1e-15)
+    try:
+        est = brentq(f, guess * (1 - 1e-3), guess * (1 + 1e-3), xtol=1e-15, rtol=1e-15)
+    except ValueError:
+        est = guess
     for k in range(4):
         w = est * tolerance * 0.2 * 4 ** k
-        e_hi = est + w
-        e_lo = max(0.0, est - w)
-        ok_hi = up.delta(e_hi)[1] <= t_lo
-        ok_lo = e_lo == 0.0 or low.delta(e_lo)[0] > t_hi
-        if ok_hi and ok_lo:
+        e_hi, e_lo = est + w, est - w
+        if e_lo <= 0:
+            return None
+        if up.delta(e_hi)[1] <= t_lo and low.delta(e_lo)[0] > t_hi:
             return e_lo, e_hi
     return None
 
 
 def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) -> Enclosure | None:
-    """Certified ε(δ) = max over directions of each direction's ε(δ), or None when the route cannot meet ``tolerance``."""
+    """Certified ε(δ) = max over directions of each direction's ε(δ), or None when the route cannot meet ``tolerance``
+    (or ε(δ) is not clearly positive: the grid route handles ε = 0)."""
     t0 = time.process_time()
     b = delta.to_arb(256)
     t_lo, t_hi = math.nextafter(float(b.lower()), -math.inf), math.nextafter(float(b.upper()), math.inf)
@@ -280,18 +333,19 @@ def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) 
     info: dict[str, Any] = {"route": "mgf", "directions": {}}
     for d, (law, T) in laws.items():
         (mu_u, r_u), (mu_l, r_l) = _ends(law)
-        up = _side(mu_u, r_u, d == "remove", T, t_lo, None, math.log(t_lo))
-        if up is None:
+        remove = d == "remove"
+        guess = _eps_estimate(mu_u, r_u, remove, T, t_lo)
+        if guess is None or not guess > 0:
             return None
-        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, d == "remove", T, t_lo, None, math.log(t_lo))
-        if low is None:
+        up = _side(mu_u, r_u, remove, T, t_lo, guess)
+        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, t_lo, guess)
+        if up is None or low is None:
             return None
-        br = _bracket(up, low, t_lo, t_hi, tolerance)
+        br = _bracket(up, low, t_lo, t_hi, tolerance, guess)
         if br is None:
             return None
         info["directions"][d] = {"lower": br[0], "upper": br[1], "nodes": len(up.m), "c": up.c}
         lo, hi = max(lo, br[0]), max(hi, br[1])
     if hi > 0 and (hi - lo) > tolerance * hi:
         return None
-    info["cpu_seconds"] = round(time.process_time() - t0, 4)
-    return Enclosure(lo, hi, None, METHOD, info)
+    return Enclosure(lo, hi, None, METHOD, _detail(info, t0))
