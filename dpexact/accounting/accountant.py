@@ -142,13 +142,15 @@ class Accountant:
 
         t0 = time.process_time()
         laws = mgf_laws(self.events, self._directions()) if MGF_FIRST else None
+        refused = None
         if laws is not None:
-            enc = mgf_delta(laws, eps, tolerance)
-            if enc is not None:
-                return enc
+            got = mgf_delta(laws, eps, tolerance)
+            if not isinstance(got, str):
+                return got
+            refused = got
         from .grid_accounting import grid_delta
 
-        return grid_delta(self.events, self._directions(), eps, tolerance, _left(self.max_seconds, t0))
+        return _noted(grid_delta(self.events, self._directions(), eps, tolerance, _left(self.max_seconds, t0)), refused)
 
     def epsilon_for_delta(self, delta: Any, tolerance: float = DEFAULT_TOLERANCE) -> Enclosure:
         """Certified ε(δ) = inf{ε >= 0 : δ(ε) <= δ}: ``lower <= ε(δ) <= upper`` (``upper`` = ∞ when
@@ -173,13 +175,15 @@ class Accountant:
 
         t0 = time.process_time()
         laws = mgf_laws(self.events, self._directions()) if MGF_FIRST else None
+        refused = None
         if laws is not None:
-            enc = mgf_epsilon(laws, t, tolerance)
-            if enc is not None:
-                return enc
+            got = mgf_epsilon(laws, t, tolerance)
+            if not isinstance(got, str):
+                return got
+            refused = got
         from .grid_accounting import grid_epsilon
 
-        return grid_epsilon(self.events, self._directions(), t, tolerance, _left(self.max_seconds, t0))
+        return _noted(grid_epsilon(self.events, self._directions(), t, tolerance, _left(self.max_seconds, t0)), refused)
 
     def _nonempty(self) -> None:
         if not self.events:
@@ -197,6 +201,12 @@ class Accountant:
                 and self.events[0].count == 1:
             return "laplace"
         return "grid"
+
+
+def _noted(enc: Enclosure, refused: str | None) -> Enclosure:
+    if refused is not None:
+        enc.detail["mgf_refused"] = refused
+    return enc
 
 
 def _left(budget: float, t0: float) -> float:

@@ -17,7 +17,7 @@ bracketed by two certified evaluations: δ↑(ε_hi) <= δ gives ε(δ) <= ε_hi
 Every choice — the window, the abscissa c (the saddle point of the bulk's cumulant function), the period, c₂, the number
 of nodes, the trial points of ε — comes from float estimates and never enters a bound. When the interval would not meet
 the tolerance (a bulk whose tilted mass sits at the window's edge: the rule's sum then cancels; T too small for the decay
-bound), the route says so (``None``) and the grid route answers.
+bound), the route says why (a string, kept in the grid route's ``detail['mgf_refused']``) and the grid route answers.
 """
 
 from __future__ import annotations
@@ -44,8 +44,10 @@ __all__ = ["MIN_COUNT", "mgf_delta", "mgf_epsilon", "mgf_laws"]
 MIN_COUNT = 16
 #: most rule nodes per direction and end (cost guard; more: the grid route)
 MAX_NODES = 8192
-#: share of the target δ given to each neglected part (window mass, aliasing, truncation)
+#: share of the target δ given to each neglected part of the rule (aliasing, truncation)
 ETA = 1e-9
+#: share of the target δ given to the mass outside the bulk's window
+WINDOW_ETA = 1e-9
 #: quadrature nodes of the float estimates (choices only)
 EST_NODES = 400
 METHOD = "certified MGF inversion (exact composition m(z)^T, trapezoidal Bromwich rule with aliasing, truncation and node errors bounded)"
@@ -163,12 +165,12 @@ def _tilt(est: _Est, eps: float) -> float | None:
 
 
 def _plan(mu: float, r: float, remove: bool, T: int, target_delta: float) -> tuple[BulkLaw, _Est, float]:
-    a, b = _window(mu, r, remove, T, ETA * target_delta)
+    a, b = _window(mu, r, remove, T, WINDOW_ETA * target_delta)
     law = BulkLaw(mu, r, remove, a, b)
     return law, _estimator(law, T), T * outside_mass(law)
 
 
-def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: float) -> _Side | None:
+def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: float) -> _Side | str:
     """The rule for ε near ``eps`` and δ near ``target_delta``: window, tilt, period, c₂ and nodes (float choices),
     then the bulk's MGF at the nodes and its decay constant (proved)."""
     from flint import arb
@@ -176,7 +178,7 @@ def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: f
     law, est, out = _plan(mu, r, remove, T, target_delta)
     c = _tilt(est, eps)
     if c is None:
-        return None
+        return f"no tilt reaches ε = {eps:.6g} in the bulk"
     sd = math.sqrt(est.cumulants(c)[2])
     log_eta = math.log(ETA * target_delta)
     # the period: k <= −1 aliases e^{−cP}; k >= 1 through c₂ (the best of a few)
@@ -199,7 +201,7 @@ def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: f
             break
         N = int(N * 1.25) + 1
     else:
-        return None
+        return f"the truncation bound needs more than {MAX_NODES} nodes (V = {V:.3g}, Δ = {dt:.3g})"
     t = np.arange(N) * dt
     m, E = bulk_mgf(law, c, t)
     mc2, Ec2 = bulk_mgf(law, c2, np.zeros(1))
@@ -207,53 +209,70 @@ def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: f
     return _Side(law, T, c, dt, c2, m, E, m_c2, V, out)
 
 
-def _float_sum(lx: np.ndarray, wp: np.ndarray, T: int, c: float, dt: float, eps: float, n_max: int = 4096) -> float:
-    """The rule's sum with float m from the estimator's nodes, up to where |m|^T is e^{−45} of m(c)^T (a choice)."""
-    top = float(lx.max())
-    base = None
-    total = 0.0
-    for n0 in range(0, n_max, 32):
-        z = c + 1j * dt * np.arange(n0, n0 + 32)
-        lm = T * (np.log(np.exp(np.outer(z, lx - top)) @ wp) + z * top)
-        if base is None:
-            base = lm[0].real
-        terms = np.real(np.exp(lm - z * eps) / (z * (z + 1)))
-        if n0 == 0:
-            terms[0] /= 2
-        total += float(terms.sum())
-        if (lm.real - base).max() < -45:
-            break
-    return total * dt / math.pi
+#: most nodes of the float estimate of ε (a law whose |m(c + it)|^T has not decayed by then is refused: its
+#: certified rule would need still more)
+EST_MAX_NODES = 2048
+
+
+def _float_logm(est: _Est, c: float, dt: float) -> np.ndarray | None:
+    """T·log m(c + inΔ) from the estimator's nodes, up to where it is e^{−45} below n = 0; None if not by
+    EST_MAX_NODES (choices only)."""
+    top = float(est.lx.max())
+    out = []
+    for n0 in range(0, EST_MAX_NODES, 64):
+        z = c + 1j * dt * np.arange(n0, n0 + 64)
+        with np.errstate(divide="ignore"):
+            lm = est.T * (np.log(np.exp(np.outer(z, est.lx - top)) @ est.wp) + z * top)
+        out.append(lm)
+        if (lm.real - out[0][0].real).max() < -45:
+            return np.concatenate(out)
+    return None
+
+
+def _float_sum(logm: np.ndarray, c: float, dt: float, eps: float) -> float:
+    z = c + 1j * dt * np.arange(len(logm))
+    terms = np.real(np.exp(logm - z * eps) / (z * (z + 1)))
+    terms[0] /= 2
+    return float(terms.sum()) * dt / math.pi
 
 
 def _eps_estimate(mu: float, r: float, remove: bool, T: int, delta: float) -> float | None:
-    """A float estimate of ε(δ) for one direction: the saddle-point term's root, then the root of the rule's float
-    sum at the saddle point of that ε (choices only; :func:`_side` is then planned for it)."""
+    """A float estimate of ε(δ) for one direction (a choice; :func:`_side` is then planned for it): the root of
+    log δ̃(ε) = log δ, each δ̃(ε) the rule's float sum at ε's own saddle point (a fixed tilt loses every digit to
+    cancellation far from its ε), started from the saddle-point term's root. None when the float rule does not
+    converge within EST_MAX_NODES or no bracket is found."""
     from scipy.optimize import brentq
 
     _, est, _ = _plan(mu, r, remove, T, delta)
     lt = math.log(delta)
+    log_eta = math.log(ETA * delta)
+
+    class _NoRule(Exception):
+        pass
+
+    def f(x: float) -> float:
+        c = _tilt(est, x)
+        if c is None:
+            raise _NoRule
+        dt = 2 * math.pi / (-log_eta / c * 2)
+        logm = _float_logm(est, c, dt)
+        if logm is None:
+            raise _NoRule
+        v = _float_sum(logm, c, dt, x)
+        return (math.log(v) if v > 0 else -800.0) - lt
+
     try:
         c0 = brentq(lambda c: _saddle_log_delta(est, c) - lt, 1e-6, 1e5, xtol=1e-6)
-    except ValueError:
+        eps = est.cumulants(c0)[1]
+        lo, hi = eps * 0.8, eps * 1.25
+        for _ in range(16):  # δ̃ decreases in ε: move the bracket until it straddles
+            flo, fhi = f(lo), f(hi)
+            if flo > 0 > fhi:
+                return brentq(f, lo, hi, xtol=1e-13, rtol=1e-11)
+            lo, hi = (lo / 2, lo) if flo <= 0 else (hi, hi * 2)
+    except (ValueError, _NoRule):
         return None
-    eps = est.cumulants(c0)[1]
-    for _ in range(2):
-        c = _tilt(est, eps)
-        if c is None:
-            return eps
-        P = -math.log(ETA * delta) / c * 2
-        dt = 2 * math.pi / P
-
-        def f(x: float) -> float:
-            v = _float_sum(est.lx, est.wp, T, c, dt, x)
-            return (math.log(v) if v > 0 else -800.0) - lt
-
-        try:
-            eps = brentq(f, eps * 0.5 if eps > 0 else -1.0, eps * 2 + 1e-3, xtol=1e-12, rtol=1e-10)
-        except ValueError:
-            return eps
-    return eps
+    return None
 
 
 def _ends(law: Any) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -265,8 +284,8 @@ def _detail(info: dict, t0: float) -> dict:
     return {**info, "tolerance_met": True, "h": None, "passes": [], "cpu_seconds": round(time.process_time() - t0, 4)}
 
 
-def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> Enclosure | None:
-    """Certified δ(ε) = max over directions, or None when the route cannot meet ``tolerance``."""
+def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> Enclosure | str:
+    """Certified δ(ε) = max over directions, or the reason (a string) why the route cannot meet ``tolerance``."""
     from flint import arb
 
     t0 = time.process_time()
@@ -281,22 +300,24 @@ def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> E
         _, est, _ = _plan(mu_u, r_u, remove, T, 1e-30)
         c = _tilt(est, e_mid)
         if c is None:
-            return None
+            return f"{d}: no tilt reaches ε = {e_mid:.6g} in the bulk"
         d_est = math.exp(max(_saddle_log_delta(est, c), -700.0))
         up = _side(mu_u, r_u, remove, T, d_est, e_mid)
+        if isinstance(up, str):
+            return f"{d}: {up}"
         low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, d_est, e_mid)
-        if up is None or low is None:
-            return None
+        if isinstance(low, str):
+            return f"{d}: {low}"
         l_d = low.delta(e)[0]
         h_d = up.delta(e)[1]
         info["directions"][d] = {"lower": l_d, "upper": h_d, "nodes": len(up.m), "c": up.c}
         lo, hi = max(lo, l_d), max(hi, h_d)
     if hi <= 0 or (hi - lo) > tolerance * hi:
-        return None
+        return f"interval [{lo:.6g}, {hi:.6g}] wider than the tolerance ({info['directions']})"
     return Enclosure(lo, hi, None, METHOD, _detail(info, t0))
 
 
-def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float, guess: float) -> tuple[float, float] | None:
+def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float, guess: float) -> tuple[float, float] | str:
     """ε_lo < ε_d(δ) <= ε_hi for one direction, δ ∈ [t_lo, t_hi] (the target's enclosure): the float root of the
     upper side's rule, then certified evaluations a little either side of it."""
     from scipy.optimize import brentq
@@ -307,45 +328,55 @@ def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float, 
         v = up.estimate(x)
         return (math.log(v) if v > 0 else -800.0) - lt
 
-    try:
-        est = brentq(f, guess * (1 - 1e-3), guess * (1 + 1e-3), xtol=1e-15, rtol=1e-15)
-    except ValueError:
-        est = guess
+    est = guess
+    for spread in (1e-3, 3e-2, 0.5):
+        try:
+            est = brentq(f, guess * (1 - spread), guess * (1 + spread), xtol=1e-15, rtol=1e-15)
+            break
+        except ValueError:
+            continue
+    parts: dict = {}
     for k in range(4):
         w = est * tolerance * 0.2 * 4 ** k
         e_hi, e_lo = est + w, est - w
         if e_lo <= 0:
-            return None
-        if up.delta(e_hi)[1] <= t_lo and low.delta(e_lo)[0] > t_hi:
+            return "ε(δ) too close to 0 for a relative bracket"
+        _, hi, parts = up.delta(e_hi)
+        if hi <= t_lo and low.delta(e_lo)[0] > t_hi:
             return e_lo, e_hi
-    return None
+    return ("the certified δ at ε(1 ± {:.2g}) does not straddle δ (aliasing {:.3g}, truncation {:.3g}, sum radius "
+            "{:.3g})").format(0.2 * 4 ** 3 * tolerance, parts["alias"], parts["truncation"], parts["sum_radius"])
 
 
-def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) -> Enclosure | None:
-    """Certified ε(δ) = max over directions of each direction's ε(δ), or None when the route cannot meet ``tolerance``
-    (or ε(δ) is not clearly positive: the grid route handles ε = 0)."""
+def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) -> Enclosure | str:
+    """Certified ε(δ) = max over directions of each direction's ε(δ), or the reason (a string) why the route cannot
+    meet ``tolerance`` (ε(δ) not clearly positive included: the grid route handles ε = 0)."""
     t0 = time.process_time()
     b = delta.to_arb(256)
     t_lo, t_hi = math.nextafter(float(b.lower()), -math.inf), math.nextafter(float(b.upper()), math.inf)
     if not t_lo > 0:
-        return None
+        return "δ below the float range"
     lo = hi = 0.0
     info: dict[str, Any] = {"route": "mgf", "directions": {}}
     for d, (law, T) in laws.items():
         (mu_u, r_u), (mu_l, r_l) = _ends(law)
         remove = d == "remove"
         guess = _eps_estimate(mu_u, r_u, remove, T, t_lo)
-        if guess is None or not guess > 0:
-            return None
+        if guess is None:
+            return f"{d}: |m(c + it)|^T does not decay within {EST_MAX_NODES} nodes of the float estimate"
+        if not guess > 0:
+            return f"{d}: no positive estimate of ε(δ)"
         up = _side(mu_u, r_u, remove, T, t_lo, guess)
+        if isinstance(up, str):
+            return f"{d}: {up}"
         low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, t_lo, guess)
-        if up is None or low is None:
-            return None
+        if isinstance(low, str):
+            return f"{d}: {low}"
         br = _bracket(up, low, t_lo, t_hi, tolerance, guess)
-        if br is None:
-            return None
+        if isinstance(br, str):
+            return f"{d}: {br}"
         info["directions"][d] = {"lower": br[0], "upper": br[1], "nodes": len(up.m), "c": up.c}
         lo, hi = max(lo, br[0]), max(hi, br[1])
-    if hi > 0 and (hi - lo) > tolerance * hi:
-        return None
+    if hi > 0 and (hi - lo) > tolerance * hi:  # pragma: no cover - each direction's bracket is already that narrow
+        return f"interval [{lo:.6g}, {hi:.6g}] wider than the tolerance"
     return Enclosure(lo, hi, None, METHOD, _detail(info, t0))
