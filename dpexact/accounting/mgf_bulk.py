@@ -217,12 +217,22 @@ def _level(law: BulkLaw, c: float, T: float, tol: float) -> dict:
     n = y.size
     gN = 1 + _gamma(n + 8)
     ya = float(np.abs(y).max(initial=0.0))
-    return dict(theta=theta.ravel(), e=e.ravel(), P=len(lo), n=n, e_rem=e_rem, eta=eta, gN=gN,
-                S=float(e.sum()) * gN, Sa=float((e * (a_err + 26 * U)).sum()) * gN,
-                Sb=float((e * (beta + U * np.abs(theta))).sum()) * gN,
-                S1=float((e * dy * (np.abs(y) + dy + law.mu + c * lam)).sum()) * gN,
-                S2=float((e * dy * lam).sum()) * gN, K=ya + law.mu + (c + T) * law.mu + 1,
-                dymax=float(dy.max(initial=0.0)))
+    return {"y": y.ravel(), "w": np.broadcast_to(w, y.shape).ravel(), "theta": theta.ravel(), "e": e.ravel(), "P": len(lo), "n": n, "e_rem": e_rem, "eta": eta, "gN": gN,
+                "S": float(e.sum()) * gN, "Sa": float((e * (a_err + 26 * U)).sum()) * gN,
+                "Sb": float((e * (beta + U * np.abs(theta))).sum()) * gN,
+                "S1": float((e * dy * (np.abs(y) + dy + law.mu + c * lam)).sum()) * gN,
+                "S2": float((e * dy * lam).sum()) * gN, "K": ya + law.mu + (c + T) * law.mu + 1,
+                "dymax": float(dy.max(initial=0.0))}
+
+
+def _error_parts(lv: dict, at: np.ndarray) -> dict[str, np.ndarray | float]:
+    """The bound's terms at |t| = ``at``: remainders and skipped panels (items 1–2), evaluation (4), nodes and
+    weights (3), sums (5), underflow (6)."""
+    m, P = M_NODES, lv["P"]
+    fac = math.exp(lv["K"] * lv["dymax"])
+    return {"rem": lv["e_rem"], "ev": 1.03 * (lv["Sa"] + at * lv["Sb"]),
+            "nodes": 1.03 * fac * (1 + lv["eta"]) * (lv["S1"] + at * lv["S2"]) + 1.03 * lv["eta"] * lv["S"],
+            "sums": 1.5 * (_gamma(m) + _gamma(P)) * (1 + _gamma(m)) * lv["S"] * 1.01, "under": lv["n"] * 2.0**-1060}
 
 
 def _evaluate(lv: dict, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -236,12 +246,7 @@ def _evaluate(lv: dict, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         re = (np.cos(ph) * e).reshape(len(tb), P, m).sum(axis=2).sum(axis=1)
         im = (np.sin(ph) * e).reshape(len(tb), P, m).sum(axis=2).sum(axis=1)
         out[i:i + len(tb)] = re + 1j * im
-    at = np.abs(t)
-    fac = math.exp(lv["K"] * lv["dymax"])
-    ev = 1.03 * (lv["Sa"] + at * lv["Sb"])
-    nodes = 1.03 * fac * (1 + lv["eta"]) * (lv["S1"] + at * lv["S2"]) + 1.03 * lv["eta"] * lv["S"]
-    sums = 1.5 * (_gamma(m) + _gamma(P)) * (1 + _gamma(m)) * lv["S"] * 1.01
-    E = (lv["e_rem"] + ev + nodes + sums + lv["n"] * 2.0**-1060) * (1 + 1e-6)
+    E = sum(_error_parts(lv, np.abs(t)).values()) * (1 + 1e-6)
     return out, E
 
 
