@@ -179,12 +179,8 @@ def test_mutation_ellipse_height_ignored(monkeypatch):
     assert _caught(BENCH, 150.0, [2300.0, 15000.0])
 
 
-def _float_sum_vs_exact(law: BulkLaw, c: float, t: float) -> tuple[float, dict]:
-    """The float sum of one level against the same rule (the float nodes ŷ and weights ŵ, taken as exact) summed in
-    mpmath at 40 digits: what items 4–5 of the bound (evaluation and sums) must cover."""
-    T = float(t)
-    lv = mb._level(law, c, T, 1e-17 * mb._scale(law, c))
-    v = mb._evaluate(lv, np.array([t]))[0][0]
+def _exact_rule(law: BulkLaw, c: float, lv: dict, t: float) -> complex:
+    """The level's rule (float nodes ŷ and weights ŵ taken as exact) summed in mpmath at 40 digits."""
     with mpmath.workdps(40):
         mu, r, z = mpmath.mpf(law.mu), mpmath.mpf(law.r), mpmath.mpc(c, t)
         k = (1 + z) if law.remove else -z
@@ -193,8 +189,28 @@ def _float_sum_vs_exact(law: BulkLaw, c: float, t: float) -> tuple[float, dict]:
             y = mpmath.mpf(float(y))
             g = mpmath.log(1 - r + r * mpmath.exp(mu * y - mu * mu / 2))
             tot += mpmath.mpf(float(w)) * mpmath.exp(-y * y / 2 + k * g) / mpmath.sqrt(2 * mpmath.pi)
-        err = abs(v - complex(tot))
-    return err, mb._error_parts(lv, np.array([abs(t)]))
+        return complex(tot)
+
+
+def _float_sum_vs_exact(law: BulkLaw, c: float, t: float) -> tuple[float, dict]:
+    """The float sum of one level against the same rule summed exactly: what items 4–5 of the bound (evaluation and
+    sums) must cover."""
+    lv = mb._level(law, c, float(t), 1e-17 * mb._scale(law, c))
+    v = mb._evaluate(lv, np.array([t]))[0][0]
+    return abs(v - _exact_rule(law, c, lv, t)), mb._error_parts(lv, np.array([abs(t)]))
+
+
+def test_recurrence_rows_within_their_bound():
+    """An arithmetic block (item 4b: R_j = R₀·S^j) against the exact rule at every row; the E of each row minus the
+    terms that the rule's own value does not incur (remainder, nodes) must still cover it."""
+    law, c = BulkLaw(1.3, 1.0, True, 29.5, 30.5), 0.0
+    ts = 600.0 + 25.0 * np.arange(mb.T_BLOCK)
+    lv = mb._level(law, c, float(ts.max()), 1e-17 * mb._scale(law, c))
+    v, E = mb._evaluate(lv, ts)
+    parts = mb._error_parts(lv, np.abs(ts))
+    for j, t in enumerate(ts):
+        err = abs(v[j] - _exact_rule(law, c, lv, float(t)))
+        assert err <= E[j] - parts["rem"] - parts["nodes"][j], j
 
 
 EVAL_CASE = (BulkLaw(1.3, 1.0, True, 29.5, 30.5), 0.0, 1000.0)  # |μy| ~ 39: s rounded, the phase t·s off ~4e-12
@@ -212,3 +228,13 @@ def test_mutation_evaluation_error_dropped(monkeypatch):
     monkeypatch.setattr(mb, "_level", lambda *a: {**orig(*a), "Sa": 0.0, "Sb": 0.0})
     err, parts = _float_sum_vs_exact(*EVAL_CASE)
     assert err > parts["ev"][0] + parts["sums"]
+
+
+def test_mutation_phase_growth_dropped(monkeypatch):
+    """The ellipse bound taken as if t = 0 (the growth |t|·D of e^{itL} off the real line dropped): at large t the
+    panels stay too wide."""
+    monkeypatch.setattr(mb, "W0", 1e9)
+    monkeypatch.setattr(mb, "OMEGA", 1e12)
+    orig = mb._log_bound
+    monkeypatch.setattr(mb, "_log_bound", lambda law, c, T, mid, half, A, B: orig(law, c, 0.0, mid, half, A, B))
+    assert _caught(BENCH, 150.0, [2300.0, 15000.0])
