@@ -40,7 +40,8 @@ summed). The proved bound E is the sum of:
    computed as R_j = R₀·S^j, R₀ = e^{it₀θ̂}, S = e^{iΔθ̂} by cos/sin, S^{2^k} by squaring and R_{i+2^k} = R_i·S^{2^k}:
    a complex product is within √5u of the exact one (Brent, Percival & Zimmermann 2007; with an FMA 2u, Jeannerod et
    al. 2017), so by induction |R̂_j − e^{i t_j θ}| <= ε₀ + (|t₀| + j|Δ|)(β + u|θ̂|) + 1.01(j·11.4u + (j + popcount j)
-   ·√5u) + d_j|θ̂|; we charge (|t₀| + j|Δ|) as the phase multiplier, 1.01·16ju per unit ê and d_j·Σê|θ̂|.
+   ·√5u) + d_j(|θ̂| + β); we charge (|t₀| + j|Δ|) as the phase multiplier, 1.01·16ju per unit ê (popcount j <= j)
+   and d_j·Σê(|θ̂| + β).
 5. Sums: each panel's m products summed (any order: γ_m·Σ|·|, Higham 2002, §3.1/§4.2), then the panels (γ_P):
    <= 1.5(γ_m + γ_P)(1 + γ_m)·Σê for the real and imaginary parts together (|Re R| + |Im R| <= √2(1 + ε) < 1.5).
 6. Underflow: each exp and each bound may lose up to 2^-1074; we add N·2^-1060.
@@ -208,15 +209,16 @@ def _panels(law: BulkLaw, c: float, T: float, tol: float) -> tuple[np.ndarray, n
         l, h = lo[bad], hi[bad]
         m = 0.5 * (l + h)
         fine = (m > l) & (m < h)
-        if not fine.all():  # cannot halve: keep with its (large, still true) bound
-            err += float(np.minimum(skip[bad][~fine], rem[bad][~fine]).sum())
-            keep_lo.append(l[~fine])
-            keep_hi.append(h[~fine])
+        if not fine.all():  # cannot halve: skipped or summed, whichever has the smaller (large, still true) bound
+            sb, rb = skip[bad][~fine], rem[bad][~fine]
+            err += float(np.minimum(sb, rb).sum())
+            keep_lo.append(l[~fine][rb < sb])
+            keep_hi.append(h[~fine][rb < sb])
             l, h, m = l[fine], h[fine], m[fine]
         lo, hi = np.concatenate([l, m]), np.concatenate([m, h])
     else:
         raise RuntimeError("mgf_bulk: panel refinement did not converge")
-    return np.concatenate(keep_lo), np.concatenate(keep_hi), err * (1 + _gamma(len(y) + 64))
+    return np.concatenate(keep_lo), np.concatenate(keep_hi), err * (1 + 1e-6)  # a positive float sum of < 1e9 terms
 
 
 def _level(law: BulkLaw, c: float, T: float, tol: float) -> dict:
@@ -242,13 +244,13 @@ def _level(law: BulkLaw, c: float, T: float, tol: float) -> dict:
     n = y.size
     gN = 1 + _gamma(n + 8)
     ya = float(np.abs(y).max(initial=0.0))
-    return {"y": y.ravel(), "w": np.broadcast_to(w, y.shape).ravel(), "theta": theta.ravel(), "e": e.ravel(), "P": len(lo), "n": n, "e_rem": e_rem, "eta": eta, "gN": gN,
-                "S": float(e.sum()) * gN, "Sa": float((e * (a_err + 26 * U)).sum()) * gN,
-                "Sb": float((e * (beta + U * np.abs(theta))).sum()) * gN,
-                "S1": float((e * dy * (np.abs(y) + dy + law.mu + c * lam)).sum()) * gN,
-                "S2": float((e * dy * lam).sum()) * gN, "K": ya + law.mu + (c + T) * law.mu + 1,
-                "dymax": float(dy.max(initial=0.0)),
-            "bmax": float((beta + U * np.abs(theta)).max(initial=0.0))}
+    return {"y": y.ravel(), "w": np.broadcast_to(w, y.shape).ravel(), "theta": theta.ravel(), "beta": beta.ravel(),
+            "e": e.ravel(), "P": len(lo), "n": n, "e_rem": e_rem, "eta": eta, "gN": gN,
+            "S": float(e.sum()) * gN, "Sa": float((e * (a_err + 26 * U)).sum()) * gN,
+            "Sb": float((e * (beta + U * np.abs(theta))).sum()) * gN,
+            "S1": float((e * dy * (np.abs(y) + dy + law.mu + c * lam)).sum()) * gN,
+            "S2": float((e * dy * lam).sum()) * gN, "K": ya + law.mu + (c + T) * law.mu + 1,
+            "dymax": float(dy.max(initial=0.0)), "bmax": float((beta + U * np.abs(theta)).max(initial=0.0))}
 
 
 def _error_parts(lv: dict, at: np.ndarray, tp: np.ndarray | None = None,
@@ -303,7 +305,7 @@ def _evaluate(lv: dict, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(t, kind="stable")
     ts = t[order]
     out, E = np.empty(len(t), dtype=complex), np.empty(len(t))
-    St = float((e * np.abs(theta)).sum()) * lv["gN"]
+    St = float((e * (np.abs(theta) + lv["beta"])).sum()) * lv["gN"]  # |θ| <= |θ̂| + β
     for i in range(0, len(t), T_BLOCK):
         tb = ts[i:i + T_BLOCK]
         R, tp, (dev, rec) = _rows(theta, tb)
@@ -326,6 +328,8 @@ def bulk_mgf(law: BulkLaw, c: float, t: np.ndarray) -> tuple[np.ndarray, np.ndar
         raise ValueError("mgf_bulk: window outside the proved float regime")
     t = np.asarray(t, dtype=float)
     tol = TOL * _scale(law, c)
+    if math.isinf(tol):
+        raise OverflowError("mgf_bulk: m(c) overflows float64")
     if not tol > 0:  # the whole integrand underflows: every panel is then skipped with its (tiny, true) bound
         tol = 2.0**-1000
     at = np.abs(t)
