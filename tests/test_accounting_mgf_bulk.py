@@ -238,3 +238,18 @@ def test_mutation_phase_growth_dropped(monkeypatch):
     orig = mb._log_bound
     monkeypatch.setattr(mb, "_log_bound", lambda law, c, T, mid, half, A, B: orig(law, c, 0.0, mid, half, A, B))
     assert _caught(BENCH, 150.0, [2300.0, 15000.0])
+
+
+def test_random_laws_against_acb():
+    """Seeded random laws (μ in [0.1, 2.5], r in [1e-4, 1], both directions, windows, c in [0, 40], t up to ~2000
+    radians of phase over the window): the acb.integral ball inside [m̃ − E, m̃ + E] every time."""
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        mu = float(np.exp(rng.uniform(math.log(0.1), math.log(2.5))))
+        r = float(10 ** rng.uniform(-4, 0)) if rng.random() < 0.8 else 1.0
+        law = BulkLaw(mu, r, bool(rng.random() < 0.5), float(-rng.uniform(3, 12)), float(rng.uniform(3, 12)))
+        c = float(rng.uniform(0, 40))
+        c = min(c, math.sqrt(1000 / mu**2))  # m(c) within float range
+        ga, gb = (math.log1p(r * math.expm1(mu * y - mu * mu / 2)) for y in (law.a, law.b))
+        tmax = 2000 / (gb - ga)
+        check(law, c, np.concatenate([[0.0], rng.uniform(-tmax, tmax, 2)]))
