@@ -20,6 +20,14 @@ from dpexact.accounting.accountant import Accountant
 from dpexact.accounting.events import event_from_dict
 from dpexact.accounting.grid_measure import delta_lower, delta_upper
 
+
+@pytest.fixture(autouse=True)
+def _grid_route(monkeypatch):
+    """These tests are about the grid route's own passes: the MGF route (tried first for a DP-SGD event) is kept out."""
+    from dpexact.accounting import accountant
+
+    monkeypatch.setattr(accountant, "MGF_FIRST", False)
+
 # -- the intersection across passes ------------------------------------------------------------------------------
 
 

@@ -17,6 +17,14 @@ from dpexact.accounting.events import event_from_dict
 from dpexact.accounting.grid_measure import GridMeasure, delta_lower
 
 
+@pytest.fixture(autouse=True)
+def _grid_route(monkeypatch):
+    """These tests are about the grid route's own passes: the MGF route (tried first for a DP-SGD event) is kept out."""
+    from dpexact.accounting import accountant
+
+    monkeypatch.setattr(accountant, "MGF_FIRST", False)
+
+
 def _law(sigma: str, q: str, count: int, direction: str = "remove"):
     ev = event_from_dict({"kind": "gaussian", "sigma": sigma, "poisson": q, "count": count})
     return ga._laws([ev], (direction,))[direction][0][0]

@@ -203,8 +203,11 @@ def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: f
     else:
         return f"the truncation bound needs more than {MAX_NODES} nodes (V = {V:.3g}, Δ = {dt:.3g})"
     t = np.arange(N) * dt
-    m, E = bulk_mgf(law, c, t)
-    mc2, Ec2 = bulk_mgf(law, c2, np.zeros(1))
+    try:
+        m, E = bulk_mgf(law, c, t)
+        mc2, Ec2 = bulk_mgf(law, c2, np.zeros(1))
+    except (ValueError, OverflowError, RuntimeError) as exc:  # outside the quadrature's proved float regime
+        return f"bulk MGF: {exc}"
     m_c2 = arb(float(mc2[0].real)) + arb(0, float(Ec2[0]))
     return _Side(law, T, c, dt, c2, m, E, m_c2, V, out)
 
