@@ -46,8 +46,10 @@ MIN_COUNT = 16
 MAX_NODES = 8192
 #: share of the target δ given to each neglected part of the rule (aliasing, truncation)
 ETA = 1e-9
-#: share of the target δ given to the mass outside the bulk's window
+#: share of the target δ given to the mass outside the bulk's window (at least)
 WINDOW_ETA = 1e-9
+#: share of the relative width of δ the caller can spend given to that mass
+WINDOW_SHARE = 0.1
 #: quadrature nodes of the float estimates (choices only)
 EST_NODES = 400
 METHOD = "certified MGF inversion (exact composition m(z)^T, trapezoidal Bromwich rule with aliasing, truncation and node errors bounded)"
@@ -66,15 +68,19 @@ def mgf_laws(events: list, directions: tuple[str, ...]) -> dict[str, tuple[Any, 
 
 
 def _window(mu: float, r: float, remove: bool, T: int, share: float) -> tuple[float, float]:
-    """a, b with T·(mass outside) <= share (float estimate; the bound itself is :func:`.mgf_bulk.outside_mass`)."""
+    """a, b with T·(mass outside) <= share (a float estimate; the bound itself is :func:`.mgf_bulk.outside_mass`):
+    each end gets half. The right tail of the remove mixture is (1 − r)Φ̄(b) + rΦ̄(b − μ), of N(0, 1) Φ̄(b)."""
+    from scipy.optimize import brentq
     from scipy.special import log_ndtr
 
     target = math.log(share / (2 * T))
-    # the right end: N(μ, 1)'s tail weighted r (remove) or N(0, 1)'s (add); the left end: N(0, 1)'s
-    shift, w = (mu, math.log(r)) if remove else (0.0, 0.0)
-    from scipy.optimize import brentq
 
-    b = shift + brentq(lambda z: w + float(log_ndtr(-z)) - target, -40.0, 60.0)
+    def right(b: float) -> float:
+        if not remove:
+            return float(log_ndtr(-b))
+        return float(np.logaddexp(math.log1p(-r) + log_ndtr(-b), math.log(r) + log_ndtr(-(b - mu))))
+
+    b = brentq(lambda x: right(x) - target, -40.0, 80.0)
     a = -brentq(lambda z: float(log_ndtr(-z)) - target, -40.0, 60.0)
     return a, b
 
@@ -164,21 +170,30 @@ def _tilt(est: _Est, eps: float) -> float | None:
         return None
 
 
-def _plan(mu: float, r: float, remove: bool, T: int, target_delta: float) -> tuple[BulkLaw, _Est, float]:
-    a, b = _window(mu, r, remove, T, WINDOW_ETA * target_delta)
+def _plan(mu: float, r: float, remove: bool, T: int, target_delta: float, share: float | None = None
+          ) -> tuple[BulkLaw, _Est, float]:
+    a, b = _window(mu, r, remove, T, (WINDOW_ETA if share is None else share) * target_delta)
     law = BulkLaw(mu, r, remove, a, b)
     return law, _estimator(law, T), T * outside_mass(law)
 
 
-def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: float) -> _Side | str:
+def _side(mu: float, r: float, remove: bool, T: int, target_delta: float, eps: float, width: float = 0.0
+          ) -> _Side | str:
     """The rule for ε near ``eps`` and δ near ``target_delta``: window, tilt, period, c₂ and nodes (float choices),
-    then the bulk's MGF at the nodes and its decay constant (proved)."""
+    then the bulk's MGF at the nodes and its decay constant (proved). ``width``: the relative width of δ the caller
+    can spend; a tenth of it goes to the window's outside mass (a shorter window keeps the tilted bulk off its right
+    edge, where the rule's sum would cancel)."""
     from flint import arb
 
     law, est, out = _plan(mu, r, remove, T, target_delta)
     c = _tilt(est, eps)
     if c is None:
         return f"no tilt reaches ε = {eps:.6g} in the bulk"
+    if WINDOW_SHARE * width > WINDOW_ETA:
+        law, est, out = _plan(mu, r, remove, T, target_delta, WINDOW_SHARE * width)
+        c = _tilt(est, eps)
+        if c is None:
+            return f"no tilt reaches ε = {eps:.6g} in the bulk"
     sd = math.sqrt(est.cumulants(c)[2])
     log_eta = math.log(ETA * target_delta)
     # the period: k <= −1 aliases e^{−cP}; k >= 1 through c₂ (the best of a few)
@@ -305,10 +320,10 @@ def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> E
         if c is None:
             return f"{d}: no tilt reaches ε = {e_mid:.6g} in the bulk"
         d_est = math.exp(max(_saddle_log_delta(est, c), -700.0))
-        up = _side(mu_u, r_u, remove, T, d_est, e_mid)
+        up = _side(mu_u, r_u, remove, T, d_est, e_mid, tolerance)
         if isinstance(up, str):
             return f"{d}: {up}"
-        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, d_est, e_mid)
+        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, d_est, e_mid, tolerance)
         if isinstance(low, str):
             return f"{d}: {low}"
         l_d = low.delta(e)[0]
@@ -339,8 +354,8 @@ def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float, 
         except ValueError:
             continue
     parts: dict = {}
-    for k in range(4):
-        w = est * tolerance * 0.2 * 4 ** k
+    for share in (0.2, 0.45):  # the bracket's half-width, in units of tolerance·ε: never wider than asked
+        w = est * tolerance * share
         e_hi, e_lo = est + w, est - w
         if e_lo <= 0:
             return "ε(δ) too close to 0 for a relative bracket"
@@ -348,7 +363,7 @@ def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float, 
         if hi <= t_lo and low.delta(e_lo)[0] > t_hi:
             return e_lo, e_hi
     return ("the certified δ at ε(1 ± {:.2g}) does not straddle δ (aliasing {:.3g}, truncation {:.3g}, sum radius "
-            "{:.3g})").format(0.2 * 4 ** 3 * tolerance, parts["alias"], parts["truncation"], parts["sum_radius"])
+            "{:.3g})").format(0.45 * tolerance, parts["alias"], parts["truncation"], parts["sum_radius"])
 
 
 def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) -> Enclosure | str:
@@ -369,10 +384,14 @@ def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) 
             return f"{d}: |m(c + it)|^T does not decay within {EST_MAX_NODES} nodes of the float estimate"
         if not guess > 0:
             return f"{d}: no positive estimate of ε(δ)"
-        up = _side(mu_u, r_u, remove, T, t_lo, guess)
+        # ε's relative width w moves δ by about w·ε·|d log δ/dε| = w·ε·c (c the saddle point at ε)
+        _, est, _ = _plan(mu_u, r_u, remove, T, t_lo)
+        c = _tilt(est, guess)
+        width = tolerance * guess * c if c is not None else 0.0
+        up = _side(mu_u, r_u, remove, T, t_lo, guess, width)
         if isinstance(up, str):
             return f"{d}: {up}"
-        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, t_lo, guess)
+        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, t_lo, guess, width)
         if isinstance(low, str):
             return f"{d}: {low}"
         br = _bracket(up, low, t_lo, t_hi, tolerance, guess)
