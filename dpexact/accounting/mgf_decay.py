@@ -1,6 +1,6 @@
 """A proved decay bound for the bulk moment generating function: |m(c + it)| <= V/|t| for every real t != 0.
 
-Why: the MGF route (``benchmarks/accounting_mgf_spike.py``) inverts m(z)^T by a trapezoidal sum over t and must stop
+Why: the MGF route (:mod:`.mgf_route`, :mod:`.mgf_inversion`) inverts m(z)^T by a trapezoidal sum over t and must stop
 the sum at a finite node; the nodes it leaves out are bounded through this V (called once per accounting and
 direction: ~0.1 ms, measured on the 108 DP-SGD table rows by ``benchmarks/accounting_mgf_decay.py``).
 
