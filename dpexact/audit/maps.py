@@ -15,7 +15,8 @@ mechanism it describes; :func:`level` computes the certified level of that law:
   the given neighbouring score vectors;
 * ``epsilon`` of k-ary randomized response: ``log(prob (k − 1) / (1 − prob))`` at 60 digits;
 * ``epsilon-for-delta`` of T Poisson-subsampled Gaussians (DP-SGD): the certified ε(δ) enclosure of
-  :class:`dpexact.accounting.accountant.Accountant` (grid PLD, both neighbouring directions) at the
+  :class:`dpexact.accounting.accountant.Accountant` (MGF route for T >= 16 where it applies, else the grid PLD;
+  both neighbouring directions) at the
   floats' exact binary values, refined to :data:`SUBSAMPLED_TOLERANCE` within
   :data:`SUBSAMPLED_SECONDS` (the enclosure is certified either way). ε(δ) = inf{ε >= 0 : δ(ε) <= δ}
   is never negative, so a negative claimed ε is below the level.
