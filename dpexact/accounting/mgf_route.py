@@ -33,7 +33,7 @@ import numpy as np
 from .delta_epsilon import Enclosure
 from .discretise_gauss import dominating_laws
 from .event_laws import loss_laws
-from .loss_laws import GaussianBase
+from .loss_laws import GaussianBase, LossLaw
 from .mgf_bulk import BulkLaw, bulk_mgf, outside_mass
 from .mgf_decay import decay_constant
 from .mgf_inversion import trapezoid_delta
@@ -296,7 +296,7 @@ def _eps_estimate(mu: float, r: float, remove: bool, T: int, delta: float) -> fl
     return None
 
 
-def _ends(law: Any) -> tuple[tuple[float, float], tuple[float, float]]:
+def _ends(law: LossLaw) -> tuple[tuple[float, float], tuple[float, float]]:
     _, _, up, lo = dominating_laws(law)
     return up, lo
 
