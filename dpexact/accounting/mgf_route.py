@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from ..numbers.real import Real
 from .delta_epsilon import Enclosure
 from .discretise_gauss import dominating_laws
 from .event_laws import loss_laws
@@ -305,12 +306,11 @@ def _detail(info: dict, t0: float) -> dict:
     return {**info, "tolerance_met": True, "h": None, "passes": [], "cpu_seconds": round(time.process_time() - t0, 4)}
 
 
-def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Any, tolerance: float) -> Enclosure | str:
+def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Real, tolerance: float) -> Enclosure | str:
     """Certified δ(ε) = max over directions, or the reason (a string) why the route cannot meet ``tolerance``."""
-    from flint import arb
 
     t0 = time.process_time()
-    e = eps.to_arb(256) if hasattr(eps, "to_arb") else arb(eps)
+    e = eps.to_arb(256)
     e_mid = float(e.mid())
     lo = hi = 0.0
     info: dict[str, Any] = {"route": "mgf", "directions": {}}
@@ -374,7 +374,7 @@ def _bracket(up: _Side, low: _Side, t_lo: float, t_hi: float, tolerance: float, 
             "{:.3g})").format(0.45 * tolerance, parts["alias"], parts["truncation"], parts["sum_radius"])
 
 
-def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Any, tolerance: float) -> Enclosure | str:
+def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Real, tolerance: float) -> Enclosure | str:
     """Certified ε(δ) = max over directions of each direction's ε(δ), or the reason (a string) why the route cannot
     meet ``tolerance`` (ε(δ) not clearly positive included: the grid route handles ε = 0)."""
     t0 = time.process_time()
