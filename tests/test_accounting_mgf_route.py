@@ -27,7 +27,9 @@ def _grid(monkeypatch, fn, *args):
 
 
 @pytest.mark.parametrize("sigma,q,T,delta", [("2", "1/1000", 100, "1e-5"), ("1", "1/100", 1000, "1e-10"),
-                                             ("2", "1/10", 100, "1e-18"), ("0.8", "1/100", 10000, "1e-5")])
+                                             ("2", "1/10", 100, "1e-18"), ("0.8", "1/100", 10000, "1e-5"),
+                                             ("3", "1/7", 50, "1e-12"), ("1.5", "3/10", 20, "1e-6"),
+                                             ("5", "9/10", 1000, "1e-9")])
 def test_epsilon_meets_tolerance_and_agrees_with_the_grid(monkeypatch, sigma, q, T, delta):
     tol = 1e-6 if T <= 1000 else 1e-4
     acc = _acc(sigma, q, T)
