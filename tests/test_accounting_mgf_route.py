@@ -103,3 +103,16 @@ def test_cli_reports_the_route(tmp_path):
     lo, hi = doc["epsilon"]["lower"], doc["epsilon"]["upper"]
     assert lo <= 0.0146294068552 and 0.0146294006838 <= hi  # the v12 table's certified grid interval
     assert math.isfinite(hi)
+
+
+@pytest.mark.parametrize("event,direction", [
+    ({"kind": "gaussian", "sigma": "2", "without_replacement": "1/100", "count": 1000}, "both"),
+    ({"kind": "gaussian", "sigma": "4", "sensitivity": "2", "poisson": "1/100", "count": 1000}, "add"),
+    ({"kind": "gaussian", "sigma": "2", "poisson": "1/100", "count": 1000}, "remove")])
+def test_one_direction_and_other_event_forms_agree_with_the_grid(monkeypatch, event, direction):
+    acc = Accountant([event], direction=direction, max_seconds=60)
+    mgf = acc.epsilon_for_delta("1e-10", 1e-6)
+    assert mgf.detail["route"] == "mgf", mgf.detail.get("mgf_refused")
+    assert set(mgf.detail["directions"]) == ({"remove", "add"} if direction == "both" else {direction})
+    grid = _grid(monkeypatch, acc.epsilon_for_delta, "1e-10", 1e-5)
+    assert mgf.lower <= grid.upper and grid.lower <= mgf.upper, (mgf, grid)
