@@ -138,19 +138,10 @@ class Accountant:
             from .delta_epsilon import delta_for_epsilon
 
             return delta_for_epsilon(_laplace_single(self.events[0]), eps, 1, 256)
-        from .mgf_route import mgf_delta, mgf_laws
-
-        t0 = time.process_time()
-        laws = mgf_laws(self.events, self._directions()) if MGF_FIRST else None
-        refused = None
-        if laws is not None:
-            got = mgf_delta(laws, eps, tolerance)
-            if not isinstance(got, str):
-                return got
-            refused = got
         from .grid_accounting import grid_delta
+        from .mgf_route import mgf_delta
 
-        return _noted(grid_delta(self.events, self._directions(), eps, tolerance, _left(self.max_seconds, t0)), refused)
+        return self._mgf_then_grid(mgf_delta, grid_delta, eps, tolerance)
 
     def epsilon_for_delta(self, delta: Any, tolerance: float = DEFAULT_TOLERANCE) -> Enclosure:
         """Certified ε(δ) = inf{ε >= 0 : δ(ε) <= δ}: ``lower <= ε(δ) <= upper`` (``upper`` = ∞ when
@@ -171,19 +162,28 @@ class Accountant:
             from .delta_epsilon import epsilon_for_delta
 
             return epsilon_for_delta(_laplace_single(self.events[0]), t, 1, 256)
-        from .mgf_route import mgf_epsilon, mgf_laws
+        from .grid_accounting import grid_epsilon
+        from .mgf_route import mgf_epsilon
+
+        return self._mgf_then_grid(mgf_epsilon, grid_epsilon, t, tolerance)
+
+    def _mgf_then_grid(self, mgf: Any, grid: Any, x: Real, tolerance: float) -> Enclosure:
+        """The MGF route where it applies and meets ``tolerance``; else the grid route with the budget left, its
+        ``detail["mgf_refused"]`` saying why the MGF route did not answer."""
+        from .mgf_route import mgf_laws
 
         t0 = time.process_time()
         laws = mgf_laws(self.events, self._directions()) if MGF_FIRST else None
         refused = None
         if laws is not None:
-            got = mgf_epsilon(laws, t, tolerance)
+            got = mgf(laws, x, tolerance)
             if not isinstance(got, str):
                 return got
             refused = got
-        from .grid_accounting import grid_epsilon
-
-        return _noted(grid_epsilon(self.events, self._directions(), t, tolerance, _left(self.max_seconds, t0)), refused)
+        enc = grid(self.events, self._directions(), x, tolerance, _left(self.max_seconds, t0))
+        if refused is not None:
+            enc.detail["mgf_refused"] = refused
+        return enc
 
     def _nonempty(self) -> None:
         if not self.events:
@@ -201,12 +201,6 @@ class Accountant:
                 and self.events[0].count == 1:
             return "laplace"
         return "grid"
-
-
-def _noted(enc: Enclosure, refused: str | None) -> Enclosure:
-    if refused is not None:
-        enc.detail["mgf_refused"] = refused
-    return enc
 
 
 def _left(budget: float, t0: float) -> float:

@@ -302,20 +302,30 @@ def _ends(law: LossLaw) -> tuple[tuple[float, float], tuple[float, float]]:
     return up, lo
 
 
+def _sides(law: LossLaw, T: int, target_delta: float, eps: float, width: float) -> tuple[_Side, _Side] | str:
+    """The upper end's rule (μ↑, r↑) and the lower end's (μ↓, r↓; the same rule when the parameters are floats)."""
+    (mu_u, r_u), (mu_l, r_l) = _ends(law)
+    remove = law.direction == "remove"
+    up = _side(mu_u, r_u, remove, T, target_delta, eps, width)
+    if isinstance(up, str) or (mu_u, r_u) == (mu_l, r_l):
+        return up if isinstance(up, str) else (up, up)
+    low = _side(mu_l, r_l, remove, T, target_delta, eps, width)
+    return low if isinstance(low, str) else (up, low)
+
+
 def _detail(info: dict, t0: float) -> dict:
     return {**info, "tolerance_met": True, "h": None, "passes": [], "cpu_seconds": round(time.process_time() - t0, 4)}
 
 
 def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Real, tolerance: float) -> Enclosure | str:
     """Certified δ(ε) = max over directions, or the reason (a string) why the route cannot meet ``tolerance``."""
-
     t0 = time.process_time()
     e = eps.to_arb(256)
     e_mid = float(e.mid())
     lo = hi = 0.0
     info: dict[str, Any] = {"route": "mgf", "directions": {}}
     for d, (law, T) in laws.items():
-        (mu_u, r_u), (mu_l, r_l) = _ends(law)
+        (mu_u, r_u), _ = _ends(law)
         remove = d == "remove"
         # δ's size sets the window: first a guess from the saddle-point term on a generous window
         _, est, _ = _plan(mu_u, r_u, remove, T, 1e-30)
@@ -328,12 +338,10 @@ def mgf_delta(laws: dict[str, tuple[Any, int]], eps: Real, tolerance: float) -> 
         logm = _float_logm(est, c, dt)
         if logm is not None and _float_sum(logm, c, dt, e_mid) > 0:
             d_est = _float_sum(logm, c, dt, e_mid)
-        up = _side(mu_u, r_u, remove, T, d_est, e_mid, tolerance)
-        if isinstance(up, str):
-            return f"{d}: {up}"
-        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, d_est, e_mid, tolerance)
-        if isinstance(low, str):
-            return f"{d}: {low}"
+        sides = _sides(law, T, d_est, e_mid, tolerance)
+        if isinstance(sides, str):
+            return f"{d}: {sides}"
+        up, low = sides
         l_d = low.delta(e)[0]
         h_d = up.delta(e)[1]
         info["directions"][d] = {"lower": l_d, "upper": h_d, "nodes": len(up.m), "c": up.c}
@@ -385,7 +393,7 @@ def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Real, tolerance: float)
     lo = hi = 0.0
     info: dict[str, Any] = {"route": "mgf", "directions": {}}
     for d, (law, T) in laws.items():
-        (mu_u, r_u), (mu_l, r_l) = _ends(law)
+        (mu_u, r_u), _ = _ends(law)
         remove = d == "remove"
         guess = _eps_estimate(mu_u, r_u, remove, T, t_lo)
         if guess is None:
@@ -396,12 +404,10 @@ def mgf_epsilon(laws: dict[str, tuple[Any, int]], delta: Real, tolerance: float)
         _, est, _ = _plan(mu_u, r_u, remove, T, t_lo)
         c = _tilt(est, guess)
         width = tolerance * guess * c if c is not None else 0.0
-        up = _side(mu_u, r_u, remove, T, t_lo, guess, width)
-        if isinstance(up, str):
-            return f"{d}: {up}"
-        low = up if (mu_u, r_u) == (mu_l, r_l) else _side(mu_l, r_l, remove, T, t_lo, guess, width)
-        if isinstance(low, str):
-            return f"{d}: {low}"
+        sides = _sides(law, T, t_lo, guess, width)
+        if isinstance(sides, str):
+            return f"{d}: {sides}"
+        up, low = sides
         br = _bracket(up, low, t_lo, t_hi, tolerance, guess)
         if isinstance(br, str):
             return f"{d}: {br}"
