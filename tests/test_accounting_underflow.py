@@ -83,3 +83,16 @@ def test_grid_route_contains_the_bromwich_value(monkeypatch):
     ev = {"kind": "gaussian", "sigma": "163/100", "poisson": "8989/10000", "count": 2824}
     r = Accountant([ev], max_seconds=30, direction="remove").epsilon_for_delta("1e-17", 1e-3)
     assert r.lower <= 683.7289078 and r.upper >= 683.7288804, (r.lower, r.upper)
+
+
+def test_untilted_total_counts_underflowed_masses():
+    """Untilted masses v·2^-1076 (θ = 0): every one rounds to 0 in floats, yet their exact total (~2e-322, 60-digit sum)
+    is far above 0 — the bound must count them (n·2^-1074)."""
+    m = _measure(upper=True)
+    m = GridMeasure(h=m.h, theta=0.0, j0=m.j0, shift=0.0, v=m.v, scale=-1076, upper=True, dropped_raw=0.0)
+    assert not np.any(gm._untilted(m)[1] > 0)
+    mp.mp.dps = 60
+    exact = sum(mp.mpf(float(vj)) for vj in m.v if vj > 0) * mp.mpf(2) ** m.scale
+    assert exact > mp.mpf(2) ** -1070
+    assert gm.raw_total_untilted(m) >= exact
+    assert gm.raw_total(m) >= exact

@@ -293,14 +293,16 @@ def raw_total_untilted(m: GridMeasure) -> float:
     """:func:`raw_total` from the untilted masses :func:`_untilted` keeps for ``m`` (no second log and exp pass over the
     entries: a shifted term's profiles read both). Each mass within (8·big + 16)u as in :func:`_raw_mass` (:mod:`.untilted`:
     within 5u·big + 10u), big = the largest error scale (the suffix maxima's first); their sum of n terms
-    within nu; an overflowed mass makes the bound ∞ (still true)."""
+    within nu, plus n·2^-1074 for masses that underflowed; an overflowed mass makes the bound ∞ (still true)."""
     x, mass, suf = _untilted(m)
     n = len(mass)
-    if n == 0 or not np.any(mass > 0):
+    if n == 0 or not np.any(m.v > 0):
         grid = 0.0
     else:
         big = float(suf[0])
-        grid = _up(float(mass.sum()) * (1 + (8 * big + n + 16) * U) * math.exp(8 * big * U))
+        # plus n·2^-1074 for masses that underflowed (each then within 2^-1075 absolute; all of them may have), as in
+        # _raw_mass
+        grid = _up(_up(float(mass.sum()) * (1 + (8 * big + n + 16) * U) * math.exp(8 * big * U)) + n * 2.0**-1074)
     grid = _up(grid + raw_error_mass(m.err, m.j0 * m.h + m.shift, m.end - m.j0, m.h, m.theta, m.scale))
     return _up(_up(grid + m.dropped_raw) + m.tail_raw)
 
