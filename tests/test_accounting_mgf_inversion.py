@@ -66,38 +66,27 @@ def test_contains_the_closed_form_and_is_narrow(mu, T, eps):
     assert (hi - lo) <= 1e-9 * float(truth), (hi - lo, float(truth), parts)
 
 
-def test_alias_terms_are_counted():
-    """A period of 2.5 σ_T: the k ≠ 0 terms are large; the rule's sum S then exceeds δ, and only S − A is a lower end."""
-    mu, T, eps = 0.5, 100, 25.0
-    m, E, c, dt, V, c2, m_c2 = _inputs(mu, T, eps, P_sd=2.5)
+# the two bounded parts of the rule, each on a case where it is large: a period of 2.5 σ_T (the k ≠ 0 alias terms are
+# large, the rule's sum S exceeds δ, only S − A is a lower end), and 5 nodes (the rest, bounded through V, is large)
+PARTS = {"alias": ("alias_bound", (0.5, 100, 25.0), {"P_sd": 2.5}, 1e-3),
+         "truncation": ("tail_bound", (1.0, 10, 12.0), {"N": 5}, 1e-6)}
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_bounded_part_is_counted(part):
+    _, (mu, T, eps), kw, share = PARTS[part]
+    m, E, c, dt, V, c2, m_c2 = _inputs(mu, T, eps, **kw)
     lo, hi, parts = trapezoid_delta(m, E, c, dt, T, eps, V, c2, m_c2)
     truth = _closed(mu, T, eps)
     assert lo <= truth <= hi
-    assert parts["alias"] > 1e-3 * float(truth)
+    assert parts[part] > share * float(truth)
 
 
-def test_mutation_no_alias_bound_fails(monkeypatch):
-    mu, T, eps = 0.5, 100, 25.0
-    m, E, c, dt, V, c2, m_c2 = _inputs(mu, T, eps, P_sd=2.5)
-    monkeypatch.setattr(mgf_inversion, "alias_bound", lambda *a, **k: arb(0))
-    lo, hi, _ = trapezoid_delta(m, E, c, dt, T, eps, V, c2, m_c2)
-    assert not lo <= _closed(mu, T, eps) <= hi
-
-
-def test_truncation_counted():
-    """Too few nodes: the bound of the rest (from V) makes the interval wide — or, with it dropped, wrong."""
-    mu, T, eps = 1.0, 10, 12.0
-    m, E, c, dt, V, c2, m_c2 = _inputs(mu, T, eps, N=5)
-    lo, hi, parts = trapezoid_delta(m, E, c, dt, T, eps, V, c2, m_c2)
-    truth = _closed(mu, T, eps)
-    assert lo <= truth <= hi
-    assert parts["truncation"] > 1e-6 * float(truth)
-
-
-def test_mutation_no_truncation_bound_fails(monkeypatch):
-    mu, T, eps = 1.0, 10, 12.0
-    m, E, c, dt, V, c2, m_c2 = _inputs(mu, T, eps, N=5)
-    monkeypatch.setattr(mgf_inversion, "tail_bound", lambda *a, **k: arb(0))
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_mutation_bounded_part_dropped_fails(monkeypatch, part):
+    fn, (mu, T, eps), kw, _ = PARTS[part]
+    m, E, c, dt, V, c2, m_c2 = _inputs(mu, T, eps, **kw)
+    monkeypatch.setattr(mgf_inversion, fn, lambda *a, **k: arb(0))
     lo, hi, _ = trapezoid_delta(m, E, c, dt, T, eps, V, c2, m_c2)
     assert not lo <= _closed(mu, T, eps) <= hi
 
