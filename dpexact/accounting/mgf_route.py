@@ -147,12 +147,8 @@ class _Side:
 
     def estimate(self, eps: float) -> float:
         """The rule's float sum (no bounds): a choice of trial points."""
-        z = self.c + 1j * np.arange(len(self.m)) * self.dt
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            lg = self.T * np.log(self.m) - z * eps - np.log(z * (z + 1))
-            terms = np.real(np.exp(lg))
-        terms[0] /= 2
-        return float(terms.sum()) * self.dt / math.pi
+            return _float_sum(self.T * np.log(self.m), self.c, self.dt, eps)
 
 
 def _saddle_log_delta(est: _Est, c: float) -> float:
@@ -252,6 +248,7 @@ def _float_logm(est: _Est, c: float, dt: float) -> np.ndarray | None:
 
 
 def _float_sum(logm: np.ndarray, c: float, dt: float, eps: float) -> float:
+    """The rule's sum in floats from T·log m at its nodes (no bounds: choices only)."""
     z = c + 1j * dt * np.arange(len(logm))
     terms = np.real(np.exp(logm - z * eps) / (z * (z + 1)))
     terms[0] /= 2
